@@ -1,0 +1,197 @@
+//! Controls and their bodies as control-flow graphs.
+//!
+//! The graph has the shape BMv2 uses for pipelines, which the source
+//! lowering also produces: a node is a table application, a condition, a
+//! direct action call or a plain statement; every node says where control
+//! goes next, and `None` means the end of the control.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ActionId, Gress, NodeId, Span, TableId};
+
+/// What a control does in its package.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlRole {
+    /// The ingress match-action control.
+    Ingress,
+    /// The egress match-action control.
+    Egress,
+    /// A deparser.
+    Deparser,
+    /// A checksum verification or update control (v1model).
+    Checksum,
+    /// Anything else (sub-controls, unbound controls).
+    Other,
+}
+
+/// Where a table application goes next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TableNext {
+    /// The same successor whatever happens.
+    Always {
+        /// The successor.
+        next: Option<NodeId>,
+    },
+    /// Different successors on hit and on miss.
+    HitMiss {
+        /// Successor on a hit.
+        hit: Option<NodeId>,
+        /// Successor on a miss.
+        miss: Option<NodeId>,
+    },
+    /// A `switch (t.apply().action_run)`: one successor per action.
+    ByAction {
+        /// `(action, successor)` pairs.
+        arms: Vec<(ActionId, Option<NodeId>)>,
+        /// Successor for actions not listed.
+        default: Option<NodeId>,
+    },
+}
+
+impl TableNext {
+    /// All distinct successors.
+    pub fn successors(&self) -> Vec<Option<NodeId>> {
+        let mut out = Vec::new();
+        let mut push = |n: Option<NodeId>| {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        };
+        match self {
+            TableNext::Always { next } => push(*next),
+            TableNext::HitMiss { hit, miss } => {
+                push(*hit);
+                push(*miss);
+            }
+            TableNext::ByAction { arms, default } => {
+                for (_, n) in arms {
+                    push(*n);
+                }
+                push(*default);
+            }
+        }
+        out
+    }
+}
+
+/// One node of a control-flow graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NodeKind {
+    /// `t.apply()`.
+    Table {
+        /// The table.
+        table: TableId,
+        /// Successors.
+        next: TableNext,
+    },
+    /// `if (cond)`.
+    Condition {
+        /// The condition as text.
+        expr: String,
+        /// Fields read by the condition (`hdr.ipv4` for `isValid()`).
+        reads: Vec<String>,
+        /// Successor when true.
+        then_next: Option<NodeId>,
+        /// Successor when false.
+        else_next: Option<NodeId>,
+    },
+    /// A direct action call in an apply block.
+    Action {
+        /// The action.
+        action: ActionId,
+        /// Successor.
+        next: Option<NodeId>,
+    },
+    /// Any other statement (assignment, extern call), kept with its
+    /// read/write sets.
+    Statement {
+        /// Short description.
+        what: String,
+        /// Fields read.
+        reads: Vec<String>,
+        /// Fields written.
+        writes: Vec<String>,
+        /// Successor.
+        next: Option<NodeId>,
+    },
+    /// `exit`: leaves the control (and the pipeline).
+    Exit,
+}
+
+/// A node and its source site.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// What the node does.
+    pub kind: NodeKind,
+    /// Site of the statement.
+    pub span: Span,
+}
+
+impl Node {
+    /// Every distinct successor of this node (`None` = end of control).
+    pub fn successors(&self) -> Vec<Option<NodeId>> {
+        match &self.kind {
+            NodeKind::Table { next, .. } => next.successors(),
+            NodeKind::Condition {
+                then_next,
+                else_next,
+                ..
+            } => {
+                if then_next == else_next {
+                    vec![*then_next]
+                } else {
+                    vec![*then_next, *else_next]
+                }
+            }
+            NodeKind::Action { next, .. } | NodeKind::Statement { next, .. } => vec![*next],
+            NodeKind::Exit => vec![],
+        }
+    }
+}
+
+/// A control body as a graph. Acyclic: P4 controls have no loops.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ControlFlow {
+    /// Nodes, indexed by [`NodeId`].
+    pub nodes: Vec<Node>,
+    /// The first node, `None` for an empty body.
+    pub entry: Option<NodeId>,
+}
+
+impl ControlFlow {
+    /// The node with this id.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Tables applied anywhere in the graph, in node order, each once.
+    pub fn tables(&self) -> Vec<TableId> {
+        let mut out = Vec::new();
+        for n in &self.nodes {
+            if let NodeKind::Table { table, .. } = n.kind {
+                if !out.contains(&table) {
+                    out.push(table);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A control block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Control {
+    /// Name as declared (or the BMv2 pipeline name).
+    pub name: String,
+    /// Its role in the package.
+    pub role: ControlRole,
+    /// Ingress or egress.
+    pub gress: Gress,
+    /// The apply body.
+    pub flow: ControlFlow,
+    /// Declaration site.
+    pub span: Span,
+}

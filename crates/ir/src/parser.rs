@@ -1,0 +1,255 @@
+//! The parse graph: parsers, their states, what each state extracts, and
+//! where it goes next.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Annotation, HeaderId, Origin, Span, StateId};
+
+/// Which half of the pipeline a block belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gress {
+    /// Ingress.
+    Ingress,
+    /// Egress.
+    Egress,
+    /// Tofino 2 ghost thread.
+    Ghost,
+    /// Not known (for example a parser not bound to a package).
+    Unknown,
+}
+
+/// A parser: a graph of states starting at [`Parser::start`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Parser {
+    /// Name as declared (type name for source programs, `parser` name in
+    /// BMv2 JSON).
+    pub name: String,
+    /// Ingress or egress, when the package binding says so.
+    pub gress: Gress,
+    /// States, indexed by [`StateId`]. `accept` and `reject` are not
+    /// states; they are [`Target::Accept`] and [`Target::Reject`].
+    pub states: Vec<ParseState>,
+    /// The `start` state.
+    pub start: StateId,
+    /// Declaration site.
+    pub span: Span,
+}
+
+impl Parser {
+    /// The state with this id.
+    pub fn state(&self, id: StateId) -> &ParseState {
+        &self.states[id.index()]
+    }
+
+    /// The state with this name, if any.
+    pub fn state_by_name(&self, name: &str) -> Option<StateId> {
+        self.states
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| StateId(i as u32))
+    }
+}
+
+/// One parse state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParseState {
+    /// State name as declared.
+    pub name: String,
+    /// Operations in order.
+    pub ops: Vec<ParserOp>,
+    /// Where the state goes when its operations are done.
+    pub transition: Transition,
+    /// Annotations on the state.
+    pub annotations: Vec<Annotation>,
+    /// Declaration site.
+    pub span: Span,
+}
+
+impl ParseState {
+    /// Fixed bits extracted into headers by this state (varbit parts at 0).
+    pub fn extracted_bits(&self) -> u64 {
+        self.ops
+            .iter()
+            .map(|op| match op {
+                ParserOp::Extract { bits, .. } => *bits,
+                _ => 0,
+            })
+            .sum()
+    }
+}
+
+/// How an extract addresses a header stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StackAccess {
+    /// `stack.next`: the next free element.
+    Next,
+    /// `stack[i]` with a constant index.
+    Index(u32),
+}
+
+/// One operation of a parse state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ParserOp {
+    /// `pkt.extract(h)`: copies a header out of the packet.
+    Extract {
+        /// The header instance as written, without the stack accessor
+        /// (`hdr.mpls` for `hdr.mpls.next`).
+        header: String,
+        /// The instance, when known.
+        instance: Option<HeaderId>,
+        /// Stack access, for header stacks.
+        stack: Option<StackAccess>,
+        /// Fixed bits extracted (varbit fields excluded).
+        bits: u64,
+        /// Maximum extra bits of a varbit field extracted with a length.
+        varbit_max_bits: u64,
+        /// Architecture (intrinsic metadata) or program header.
+        origin: Origin,
+        /// Site of the call.
+        span: Span,
+    },
+    /// `pkt.advance(n)` (or an architecture call that skips bits, like
+    /// TNA's `port_metadata_unpack`): bits consumed but not extracted.
+    Advance {
+        /// Bits skipped; `None` when not a compile-time constant.
+        bits: Option<u64>,
+        /// Site of the call.
+        span: Span,
+    },
+    /// `pkt.lookahead<T>()`: bits inspected, not consumed.
+    Lookahead {
+        /// Bits inspected, when known.
+        bits: Option<u64>,
+        /// Site of the call.
+        span: Span,
+    },
+    /// Any other statement (assignment, extern call, verify, sub-parser
+    /// call), kept with what it reads and writes.
+    Statement {
+        /// Short description (`assign`, `verify`, `call checksum.add`, ...).
+        what: String,
+        /// Fields or variables read.
+        reads: Vec<String>,
+        /// Fields or variables written.
+        writes: Vec<String>,
+        /// Site of the statement.
+        span: Span,
+    },
+}
+
+impl ParserOp {
+    /// The site of the operation.
+    pub fn span(&self) -> Span {
+        match self {
+            ParserOp::Extract { span, .. }
+            | ParserOp::Advance { span, .. }
+            | ParserOp::Lookahead { span, .. }
+            | ParserOp::Statement { span, .. } => *span,
+        }
+    }
+}
+
+/// Where a transition leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// Another state of the same parser.
+    State(StateId),
+    /// `accept`.
+    Accept,
+    /// `reject`.
+    Reject,
+}
+
+/// One expression of a `select` (or BMv2 `transition_key`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectKey {
+    /// The expression as text (`hdr.ethernet.ether_type`).
+    pub expr: String,
+    /// Width in bits when known.
+    pub width_bits: Option<u32>,
+    /// Site of the expression.
+    pub span: Span,
+}
+
+/// One keyset component of a select case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Keyset {
+    /// `default` or `_`.
+    Default,
+    /// A value, as written or as hex.
+    Value {
+        /// The value text.
+        value: String,
+    },
+    /// `value &&& mask`.
+    Mask {
+        /// The value text.
+        value: String,
+        /// The mask text.
+        mask: String,
+    },
+    /// `lo .. hi`.
+    Range {
+        /// Lower bound text.
+        lo: String,
+        /// Upper bound text.
+        hi: String,
+    },
+    /// A parser value set.
+    ValueSet {
+        /// The value set's name.
+        name: String,
+    },
+}
+
+/// One case of a select: a tuple of keysets (one per key) and a target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectCase {
+    /// One keyset per select key; a single [`Keyset::Default`] matches all.
+    pub keysets: Vec<Keyset>,
+    /// Where the case leads.
+    pub target: Target,
+    /// Site of the case.
+    pub span: Span,
+}
+
+/// A state's transition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Transition {
+    /// `transition target;`
+    Direct {
+        /// The target.
+        target: Target,
+    },
+    /// `transition select(...) { ... }`
+    Select {
+        /// The select expressions.
+        keys: Vec<SelectKey>,
+        /// The cases in order. When no case matches, P4 rejects the packet.
+        cases: Vec<SelectCase>,
+    },
+}
+
+impl Transition {
+    /// Every distinct target, in first-seen order.
+    pub fn targets(&self) -> Vec<Target> {
+        match self {
+            Transition::Direct { target } => vec![*target],
+            Transition::Select { cases, .. } => {
+                let mut out: Vec<Target> = Vec::new();
+                for c in cases {
+                    if !out.contains(&c.target) {
+                        out.push(c.target);
+                    }
+                }
+                out
+            }
+        }
+    }
+}

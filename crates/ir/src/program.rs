@@ -1,0 +1,227 @@
+//! The whole program.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Action, ActionId, Control, ControlId, ControlRole, FileId, Gress, HeaderId, HeaderInstance,
+    HeaderType, HeaderTypeId, Parser, ParserId, SourceFile, Table, TableId,
+};
+
+/// What kind of input a program was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// P4-16 source.
+    P4Source,
+    /// p4c's BMv2 JSON.
+    Bmv2Json,
+    /// The Tofino compiler's context.json (with bfrt.json when given).
+    TofinoContext,
+}
+
+/// The architecture (package) a program is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arch {
+    /// Tofino Native Architecture (Tofino 1).
+    Tna,
+    /// Tofino 2 Native Architecture.
+    T2na,
+    /// BMv2 simple_switch's v1model.
+    V1model,
+    /// Portable Switch Architecture.
+    Psa,
+    /// Portable NIC Architecture.
+    Pna,
+    /// Not recognised.
+    Unknown,
+}
+
+/// One stage record of the Tofino compiler's `mau_stage_characteristics`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MauStage {
+    /// Ingress or egress.
+    pub gress: Gress,
+    /// Stage number.
+    pub stage: i32,
+    /// Stage length in clock cycles.
+    pub clock_cycles: u32,
+    /// Predication cycle.
+    pub predication_cycle: Option<u32>,
+    /// True when the stage depends on a match result of an earlier stage.
+    pub match_dependent: bool,
+    /// Cycles this stage adds to the gress latency.
+    pub cycles_contribute_to_latency: u32,
+}
+
+/// The compiler's MAU stage characteristics, when the input has them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MauPlacement {
+    /// One record per (stage, gress).
+    pub stages: Vec<MauStage>,
+    /// True when the cycles were estimated by p4cost (old schemas carry
+    /// only dependency booleans), false when the compiler wrote them.
+    pub estimated: bool,
+    /// The chip the compiler targeted (`tofino`, `tofino2`).
+    pub target: String,
+}
+
+/// A package binding: which parser and controls form one pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pipeline {
+    /// Instance name (`pipe`, `main`, or the BMv2 pipeline name).
+    pub name: String,
+    /// Ingress parser.
+    pub ingress_parser: Option<ParserId>,
+    /// Ingress control.
+    pub ingress: Option<ControlId>,
+    /// Ingress deparser.
+    pub ingress_deparser: Option<ControlId>,
+    /// Egress parser.
+    pub egress_parser: Option<ParserId>,
+    /// Egress control.
+    pub egress: Option<ControlId>,
+    /// Egress deparser.
+    pub egress_deparser: Option<ControlId>,
+}
+
+/// A whole program in p4cost's model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Program {
+    /// Program name (main file stem, or the name the compiler recorded).
+    pub name: String,
+    /// What it was read from.
+    pub input: InputKind,
+    /// The architecture.
+    pub arch: Arch,
+    /// Files spans refer to.
+    pub files: Vec<SourceFile>,
+    /// Header, union and struct types.
+    pub header_types: Vec<HeaderType>,
+    /// Header instances (packet headers and metadata).
+    pub headers: Vec<HeaderInstance>,
+    /// Parsers.
+    pub parsers: Vec<Parser>,
+    /// Controls.
+    pub controls: Vec<Control>,
+    /// Tables of all controls.
+    pub tables: Vec<Table>,
+    /// Actions of all controls.
+    pub actions: Vec<Action>,
+    /// Package bindings.
+    pub pipelines: Vec<Pipeline>,
+    /// Tofino stage characteristics, when known.
+    pub mau: Option<MauPlacement>,
+    /// Things the reader noticed and wants the user to know.
+    pub notes: Vec<String>,
+}
+
+impl Program {
+    /// An empty program of the given input kind.
+    pub fn new(name: impl Into<String>, input: InputKind) -> Program {
+        Program {
+            name: name.into(),
+            input,
+            arch: Arch::Unknown,
+            files: Vec::new(),
+            header_types: Vec::new(),
+            headers: Vec::new(),
+            parsers: Vec::new(),
+            controls: Vec::new(),
+            tables: Vec::new(),
+            actions: Vec::new(),
+            pipelines: Vec::new(),
+            mau: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Adds a file and returns its id (an existing entry with the same path
+    /// is reused).
+    pub fn add_file(&mut self, path: impl Into<String>) -> FileId {
+        let path = path.into();
+        if let Some(i) = self.files.iter().position(|f| f.path == path) {
+            return FileId(i as u32);
+        }
+        self.files.push(SourceFile { path });
+        FileId((self.files.len() - 1) as u32)
+    }
+
+    /// The path of a file.
+    pub fn file_path(&self, id: FileId) -> &str {
+        self.files
+            .get(id.index())
+            .map(|f| f.path.as_str())
+            .unwrap_or("<unknown>")
+    }
+
+    /// The header type with this id.
+    pub fn header_type(&self, id: HeaderTypeId) -> &HeaderType {
+        &self.header_types[id.index()]
+    }
+
+    /// The header instance with this id.
+    pub fn header(&self, id: HeaderId) -> &HeaderInstance {
+        &self.headers[id.index()]
+    }
+
+    /// The parser with this id.
+    pub fn parser(&self, id: ParserId) -> &Parser {
+        &self.parsers[id.index()]
+    }
+
+    /// The control with this id.
+    pub fn control(&self, id: ControlId) -> &Control {
+        &self.controls[id.index()]
+    }
+
+    /// The table with this id.
+    pub fn table(&self, id: TableId) -> &Table {
+        &self.tables[id.index()]
+    }
+
+    /// The action with this id.
+    pub fn action(&self, id: ActionId) -> &Action {
+        &self.actions[id.index()]
+    }
+
+    /// The header instance with this name.
+    pub fn header_by_name(&self, name: &str) -> Option<HeaderId> {
+        self.headers
+            .iter()
+            .position(|h| h.name == name)
+            .map(|i| HeaderId(i as u32))
+    }
+
+    /// The table with this name.
+    pub fn table_by_name(&self, name: &str) -> Option<TableId> {
+        self.tables
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| TableId(i as u32))
+    }
+
+    /// The ingress parser: the first pipeline's, else the first parser
+    /// marked ingress, else the only parser.
+    pub fn ingress_parser(&self) -> Option<ParserId> {
+        if let Some(p) = self.pipelines.iter().find_map(|p| p.ingress_parser) {
+            return Some(p);
+        }
+        if let Some(i) = self.parsers.iter().position(|p| p.gress == Gress::Ingress) {
+            return Some(ParserId(i as u32));
+        }
+        (self.parsers.len() == 1).then_some(ParserId(0))
+    }
+
+    /// The ingress control: the first pipeline's, else the first control
+    /// whose role is ingress.
+    pub fn ingress_control(&self) -> Option<ControlId> {
+        if let Some(c) = self.pipelines.iter().find_map(|p| p.ingress) {
+            return Some(c);
+        }
+        self.controls
+            .iter()
+            .position(|c| c.role == ControlRole::Ingress)
+            .map(|i| ControlId(i as u32))
+    }
+}

@@ -1,0 +1,159 @@
+//! Tables, their keys, and actions.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ActionId, ControlId, Span};
+
+/// A `@name(...)`-style annotation kept as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Annotation {
+    /// Name without the `@`.
+    pub name: String,
+    /// Body text between the parentheses or brackets (empty if none).
+    pub body: String,
+    /// Site of the annotation.
+    pub span: Span,
+}
+
+/// How a table key field is matched.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    /// `exact`.
+    Exact,
+    /// `lpm`.
+    Lpm,
+    /// `ternary`.
+    Ternary,
+    /// `range`.
+    Range,
+    /// `optional`.
+    Optional,
+    /// `selector` (action selector input).
+    Selector,
+    /// `valid` (BMv2 validity match).
+    Valid,
+    /// Any other match kind, by name.
+    Other(String),
+}
+
+impl MatchKind {
+    /// The match kind for a P4 name.
+    pub fn from_name(name: &str) -> MatchKind {
+        match name {
+            "exact" => MatchKind::Exact,
+            "lpm" => MatchKind::Lpm,
+            "ternary" => MatchKind::Ternary,
+            "range" => MatchKind::Range,
+            "optional" => MatchKind::Optional,
+            "selector" => MatchKind::Selector,
+            "valid" => MatchKind::Valid,
+            other => MatchKind::Other(other.to_string()),
+        }
+    }
+
+    /// The P4 name of the match kind.
+    pub fn name(&self) -> &str {
+        match self {
+            MatchKind::Exact => "exact",
+            MatchKind::Lpm => "lpm",
+            MatchKind::Ternary => "ternary",
+            MatchKind::Range => "range",
+            MatchKind::Optional => "optional",
+            MatchKind::Selector => "selector",
+            MatchKind::Valid => "valid",
+            MatchKind::Other(s) => s,
+        }
+    }
+}
+
+/// One key field of a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableKey {
+    /// The key expression as text (`hdr.ipv4.dst_addr`).
+    pub field: String,
+    /// Width in bits, when known.
+    pub width_bits: Option<u32>,
+    /// Match kind.
+    pub match_kind: MatchKind,
+    /// Site of the key.
+    pub span: Span,
+}
+
+/// A match-action table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Name as declared (qualified by its control when the input does so,
+    /// e.g. `Ingress.ipv4_lpm` from compiler outputs).
+    pub name: String,
+    /// The control that owns the table, when known.
+    pub control: Option<ControlId>,
+    /// Key fields in order (empty for keyless tables).
+    pub keys: Vec<TableKey>,
+    /// `size` (or `max_size`), when declared.
+    pub size: Option<u64>,
+    /// Actions the table may run.
+    pub actions: Vec<ActionId>,
+    /// The default action, when declared.
+    pub default_action: Option<ActionId>,
+    /// Number of `const entries` / `entries`.
+    pub const_entries: u64,
+    /// Action profile or selector implementation, if any.
+    pub implementation: Option<String>,
+    /// Tofino MAU stages the compiler placed the table in (empty when not
+    /// known; -1 is the compiler's "no stage" value).
+    pub stages: Vec<i32>,
+    /// Annotations on the table.
+    pub annotations: Vec<Annotation>,
+    /// Declaration site.
+    pub span: Span,
+}
+
+impl Table {
+    /// Sum of known key widths in bits.
+    pub fn key_bits(&self) -> u64 {
+        self.keys
+            .iter()
+            .filter_map(|k| k.width_bits)
+            .map(u64::from)
+            .sum()
+    }
+}
+
+/// A parameter of an action (its action data).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    /// Parameter name.
+    pub name: String,
+    /// Width in bits, when known.
+    pub width_bits: Option<u32>,
+}
+
+/// One primitive operation of an action body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Primitive {
+    /// The operation (`assign`, `add`, `register.write`, `mark_to_drop`,
+    /// ...).
+    pub op: String,
+    /// Site of the operation.
+    pub span: Span,
+}
+
+/// An action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    /// Name as declared (qualified when the input qualifies it).
+    pub name: String,
+    /// Action-data parameters.
+    pub params: Vec<Param>,
+    /// Fields read by the body.
+    pub reads: Vec<String>,
+    /// Fields written by the body.
+    pub writes: Vec<String>,
+    /// The body's operations in order.
+    pub primitives: Vec<Primitive>,
+    /// Annotations on the action.
+    pub annotations: Vec<Annotation>,
+    /// Declaration site.
+    pub span: Span,
+}
