@@ -1,1 +1,22 @@
-//! p4cost-analysis
+//! p4cost-analysis: program-level analyses over the p4cost program model.
+//!
+//! - [`parse_paths`]: every path through a parser from `start` to `accept`,
+//!   with the bytes each state extracts. Header-stack loops are unrolled up
+//!   to the stack size. Paths are *counted* exactly by dynamic programming
+//!   over (state, stack fill) pairs, and *listed* only up to a cap, so a
+//!   parser with millions of paths costs time linear in its size.
+//! - [`find_path`]: the path whose extracted headers are a given sequence,
+//!   searched with pruning rather than by listing.
+//! - [`control`]: tables applied by a control and the number of paths
+//!   through its control-flow graph.
+//!
+//! Dependencies: `p4cost-ir` and `serde` only. Nothing here knows about
+//! latency models; it produces facts the models consume.
+
+pub mod control;
+pub mod paths;
+
+pub use control::{control_path_count, control_tables};
+pub use paths::{
+    find_path, parse_paths, ParsePath, ParsePaths, PathCount, PathExtract, PathOptions, PathState,
+};

@@ -1,1 +1,24 @@
-//! p4cost-model
+//! p4cost-model: latency models as data, and the engine that evaluates them.
+//!
+//! Every model is a JSON file under the repository's `models/` directory,
+//! embedded into the binary at build time ([`catalog`]); no coefficient
+//! lives in code. A model file names its kind, its coefficients, its
+//! source (paper and section of `shared/spec/MODELS.md`) and its training
+//! range. The engine ([`tofino_linear`]) turns a parse path and the tables
+//! on it into a prediction with a full breakdown and a warning for every
+//! input outside the training range.
+//!
+//! Dependencies: `p4cost-ir`, `p4cost-analysis`, `serde`, `serde_json`,
+//! `thiserror`. Nothing here reads P4 or compiler outputs.
+
+pub mod baseline;
+pub mod catalog;
+pub mod error;
+pub mod prediction;
+pub mod spec;
+pub mod tofino_linear;
+
+pub use catalog::{all_models, model_by_name, EMBEDDED};
+pub use error::ModelError;
+pub use prediction::{Breakdown, Prediction, StateTerm, TableTerm, Warning};
+pub use spec::{ModelKind, ModelSpec};

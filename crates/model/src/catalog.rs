@@ -1,0 +1,103 @@
+//! The embedded model files.
+
+use crate::{ModelError, ModelSpec};
+
+/// Every model file under `models/`, as `(file name, text)`, embedded at
+/// build time.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "tofino1-10g.json",
+        include_str!("../../../models/tofino1-10g.json"),
+    ),
+    (
+        "tofino1-100g.json",
+        include_str!("../../../models/tofino1-100g.json"),
+    ),
+    (
+        "tofino1-10g-paper-lr.json",
+        include_str!("../../../models/tofino1-10g-paper-lr.json"),
+    ),
+    (
+        "tofino1-100g-paper-lr.json",
+        include_str!("../../../models/tofino1-100g-paper-lr.json"),
+    ),
+];
+
+/// Parses one model file.
+pub fn parse_model(file: &str, text: &str) -> Result<ModelSpec, ModelError> {
+    let spec: ModelSpec = serde_json::from_str(text).map_err(|e| ModelError::BadFile {
+        file: file.to_string(),
+        message: e.to_string(),
+    })?;
+    if spec.schema != 1 {
+        return Err(ModelError::BadFile {
+            file: file.to_string(),
+            message: format!("unsupported schema {}", spec.schema),
+        });
+    }
+    Ok(spec)
+}
+
+/// All embedded models, in catalogue order.
+pub fn all_models() -> Result<Vec<ModelSpec>, ModelError> {
+    EMBEDDED.iter().map(|(f, t)| parse_model(f, t)).collect()
+}
+
+/// The embedded model with this name.
+pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
+    let all = all_models()?;
+    let known = all
+        .iter()
+        .map(|m| m.name.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
+    all.into_iter()
+        .find(|m| m.name == name)
+        .ok_or(ModelError::Unknown {
+            name: name.to_string(),
+            known,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_model_parses_and_cites_its_source() {
+        let all = all_models().expect("embedded models parse");
+        assert_eq!(all.len(), EMBEDDED.len());
+        for m in &all {
+            assert!(m.source.spec.contains("MODELS.md"), "{}", m.name);
+            assert!(!m.source.citation.is_empty());
+            assert!(EMBEDDED
+                .iter()
+                .any(|(f, _)| *f == format!("{}.json", m.name)));
+        }
+        let mut names: Vec<_> = all.iter().map(|m| &m.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "model names are unique");
+    }
+
+    #[test]
+    fn every_file_in_models_dir_is_embedded() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .expect("models dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".json"))
+            .collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = EMBEDDED.iter().map(|(f, _)| f.to_string()).collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded);
+    }
+
+    #[test]
+    fn unknown_model_lists_known_names() {
+        let e = model_by_name("nope").unwrap_err().to_string();
+        assert!(e.contains("tofino1-10g"), "{e}");
+    }
+}

@@ -1,0 +1,30 @@
+//! Errors of the model crate.
+
+/// What can go wrong loading or applying a model.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// An embedded or user-supplied model file is not valid.
+    #[error("model file `{file}`: {message}")]
+    BadFile {
+        /// The file name.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// No model of that name.
+    #[error("unknown model `{name}` (known: {known})")]
+    Unknown {
+        /// The requested name.
+        name: String,
+        /// Comma-separated known names.
+        known: String,
+    },
+    /// The model cannot be applied to this input.
+    #[error("model `{model}` cannot be applied: {message}")]
+    NotApplicable {
+        /// The model name.
+        model: String,
+        /// Why not.
+        message: String,
+    },
+}

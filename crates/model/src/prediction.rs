@@ -1,0 +1,90 @@
+//! What a prediction says: the total, where it comes from, and what to
+//! distrust.
+
+use serde::Serialize;
+
+use p4cost_ir::Span;
+
+/// One parse state's part of a prediction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StateTerm {
+    /// State name.
+    pub name: String,
+    /// Bytes this state extracts into headers.
+    pub bytes: u64,
+    /// Bytes the model counts for this state (0 when the baseline covers
+    /// the state's headers).
+    pub counted_bytes: u64,
+    /// True when the state is part of the baseline `L_B`.
+    pub in_baseline: bool,
+    /// The state's contribution in ns (0 for baseline states and states
+    /// that extract nothing).
+    pub ns: f64,
+    /// The state's declaration.
+    pub span: Span,
+}
+
+/// One table's part of a prediction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableTerm {
+    /// Table name.
+    pub name: String,
+    /// Match class used: `exact` or `lpm`.
+    pub match_class: String,
+    /// Key class used: `narrow` (k=8) or `wide` (k=16/32).
+    pub key_class: String,
+    /// Number of match keys.
+    pub keys: usize,
+    /// Summed key width in bits.
+    pub key_bits: u64,
+    /// Contribution in ns.
+    pub ns: f64,
+    /// The table's declaration.
+    pub span: Span,
+}
+
+/// How a prediction splits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Breakdown {
+    /// `L_B`: fixed cost plus packet-size term (covers intrinsic metadata
+    /// and the first Ethernet header).
+    pub base_ns: f64,
+    /// `L_PD`: sum of the counted parse states.
+    pub parser_ns: f64,
+    /// `L_C`: sum of the tables.
+    pub control_ns: f64,
+    /// Every state on the path.
+    pub states: Vec<StateTerm>,
+    /// Every table counted.
+    pub tables: Vec<TableTerm>,
+}
+
+/// A warning about one prediction.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Warning {
+    /// Stable machine-readable code (`packet_size_out_of_range`, ...).
+    pub code: String,
+    /// Human sentence.
+    pub message: String,
+}
+
+impl Warning {
+    /// A new warning.
+    pub fn new(code: &str, message: impl Into<String>) -> Warning {
+        Warning {
+            code: code.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A model's prediction for one path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prediction {
+    /// Total predicted latency in ns.
+    pub latency_ns: f64,
+    /// The parts.
+    pub breakdown: Breakdown,
+    /// Inputs outside the training range and other caveats.
+    pub warnings: Vec<Warning>,
+}

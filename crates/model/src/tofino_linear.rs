@@ -1,0 +1,312 @@
+//! The Tofino 1 ingress linear model (MODELS.md section 1):
+//! `L = L_B(p) + L_PD + L_C`.
+
+use p4cost_analysis::ParsePath;
+use p4cost_ir::{MatchKind, Program, Table, TableId};
+
+use crate::baseline;
+use crate::spec::{ControlTerm, ModelSpec};
+use crate::{Breakdown, Prediction, StateTerm, TableTerm, Warning};
+
+/// What one prediction needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs<'a> {
+    /// The program (for table and action facts).
+    pub program: &'a Program,
+    /// The parse path.
+    pub path: &'a ParsePath,
+    /// Tables counted on the path.
+    pub tables: &'a [TableId],
+    /// Packet size in bytes.
+    pub packet_size: u32,
+}
+
+/// Predicts the ingress latency of one path.
+pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
+    let mut warnings = Vec::new();
+    let tr = &model.training;
+
+    // L_B.
+    let p = inp.packet_size;
+    let base_ns = model.base.per_packet_byte_ns * f64::from(p) + model.base.constant_ns;
+    if p < tr.packet_size_bytes[0] || p > tr.packet_size_bytes[1] {
+        warnings.push(Warning::new(
+            "packet_size_out_of_range",
+            format!(
+                "packet size {p} B is outside the training range {}-{} B: the model extrapolates",
+                tr.packet_size_bytes[0], tr.packet_size_bytes[1]
+            ),
+        ));
+    }
+    let path_bytes = inp.path.extracted_bytes();
+    if u64::from(p) < path_bytes {
+        warnings.push(Warning::new(
+            "packet_smaller_than_headers",
+            format!("packet size {p} B is smaller than the {path_bytes} B of headers this path extracts"),
+        ));
+    }
+
+    // L_PD.
+    let splits = baseline::split(inp.path);
+    let mut states = Vec::with_capacity(splits.len());
+    let mut parser_ns = 0.0;
+    let mut counted_states = 0u32;
+    let mut odd_sizes = Vec::new();
+    for (st, sp) in inp.path.states.iter().zip(&splits) {
+        let ns = if sp.counted {
+            counted_states += 1;
+            let b = sp.counted_bytes;
+            if b < tr.header_bytes_per_state[0] || b > tr.header_bytes_per_state[1] {
+                odd_sizes.push(format!("{} ({b} B)", st.name));
+            }
+            model.parser.per_header_byte_ns * b as f64 + model.parser.per_state_ns
+        } else {
+            0.0
+        };
+        parser_ns += ns;
+        states.push(StateTerm {
+            name: st.name.clone(),
+            bytes: sp.bytes,
+            counted_bytes: if sp.counted { sp.counted_bytes } else { 0 },
+            in_baseline: sp.in_baseline,
+            ns,
+            span: st.span,
+        });
+    }
+    if !odd_sizes.is_empty() {
+        warnings.push(Warning::new(
+            "header_size_out_of_range",
+            format!(
+                "states extracting outside the trained {}-{} B per state: {}",
+                tr.header_bytes_per_state[0],
+                tr.header_bytes_per_state[1],
+                odd_sizes.join(", ")
+            ),
+        ));
+    }
+    if counted_states > tr.states_after_ethernet[1] {
+        warnings.push(Warning::new(
+            "too_many_states",
+            format!(
+                "{counted_states} parse states after Ethernet; the model was trained on {}-{}",
+                tr.states_after_ethernet[0], tr.states_after_ethernet[1]
+            ),
+        ));
+    }
+    if let Some(nl) = &model.nonlinear {
+        if p > nl.packet_size_above_bytes || counted_states > nl.states_above {
+            warnings.push(Warning::new(
+                "nonlinear_region",
+                format!("packet size {p} B / {counted_states} states: {}", nl.why),
+            ));
+        }
+    }
+
+    // L_C.
+    let mut tables = Vec::new();
+    let mut control_ns = 0.0;
+    if let Some(ctl) = &model.control {
+        if !inp.tables.is_empty() {
+            let n = inp.tables.len() as u32;
+            if n < tr.tables[0] || n > tr.tables[1] {
+                warnings.push(Warning::new(
+                    "table_count_out_of_range",
+                    format!(
+                        "{n} tables; the model was trained on {}-{}",
+                        tr.tables[0], tr.tables[1]
+                    ),
+                ));
+            }
+        }
+        for &tid in inp.tables {
+            let t = inp.program.table(tid);
+            let term = table_term(ctl, model, inp.program, t, &mut warnings);
+            control_ns += term.ns;
+            tables.push(term);
+        }
+    }
+
+    Prediction {
+        latency_ns: base_ns + parser_ns + control_ns,
+        breakdown: Breakdown {
+            base_ns,
+            parser_ns,
+            control_ns,
+            states,
+            tables,
+        },
+        warnings,
+    }
+}
+
+/// Cost of one table, with warnings for whatever the training did not
+/// cover.
+fn table_term(
+    ctl: &ControlTerm,
+    model: &ModelSpec,
+    program: &Program,
+    t: &Table,
+    warnings: &mut Vec<Warning>,
+) -> TableTerm {
+    let tr = &model.training;
+    // Selector inputs feed a hash, not the match.
+    let keys: Vec<_> = t
+        .keys
+        .iter()
+        .filter(|k| k.match_kind != MatchKind::Selector)
+        .collect();
+    let key_bits: u64 = keys
+        .iter()
+        .filter_map(|k| k.width_bits)
+        .map(u64::from)
+        .sum();
+
+    let tcam = keys.iter().any(|k| {
+        matches!(
+            k.match_kind,
+            MatchKind::Lpm | MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+        )
+    });
+    let untrained_kinds: Vec<&str> = keys
+        .iter()
+        .map(|k| k.match_kind.name())
+        .filter(|n| !tr.match_kinds.iter().any(|m| m == n))
+        .collect();
+    if !untrained_kinds.is_empty() {
+        warnings.push(Warning::new(
+            "match_kind_not_modelled",
+            format!(
+                "table `{}` matches with {} (trained on {} only); {} coefficients are used",
+                t.name,
+                untrained_kinds.join(", "),
+                tr.match_kinds.join(" and "),
+                if tcam { "the LPM (TCAM)" } else { "the exact" }
+            ),
+        ));
+    }
+    let cost = if tcam { &ctl.lpm } else { &ctl.exact };
+
+    let (key_class, ns) = match keys.as_slice() {
+        [] => {
+            warnings.push(Warning::new(
+                "keyless_table",
+                format!(
+                    "table `{}` has no match key (not in training); the k=8 class is used",
+                    t.name
+                ),
+            ));
+            ("narrow", cost.narrow_key_ns)
+        }
+        [one] => match one.width_bits {
+            Some(w) if w < ctl.wide_key_min_bits => ("narrow", cost.narrow_key_ns),
+            Some(_) => ("wide", cost.wide_key_ns),
+            None => {
+                warnings.push(Warning::new(
+                    "key_width_unknown",
+                    format!(
+                        "table `{}`: width of key `{}` unknown; the k=16/32 class is used",
+                        t.name, one.field
+                    ),
+                ));
+                ("wide", cost.wide_key_ns)
+            }
+        },
+        _ => ("narrow", cost.narrow_key_ns),
+    };
+
+    if keys.len() as u32 > tr.keys_per_table[1] {
+        warnings.push(Warning::new(
+            "too_many_keys",
+            format!(
+                "table `{}` has {} keys; the model was trained on {}-{}",
+                t.name,
+                keys.len(),
+                tr.keys_per_table[0],
+                tr.keys_per_table[1]
+            ),
+        ));
+    }
+    let odd: Vec<String> = keys
+        .iter()
+        .filter_map(|k| k.width_bits.map(|w| (k, w)))
+        .filter(|(_, w)| *w < tr.key_bits[0] || *w > tr.key_bits[1])
+        .map(|(k, w)| format!("{} ({w} bits)", k.field))
+        .collect();
+    if !odd.is_empty() {
+        warnings.push(Warning::new(
+            "key_width_out_of_range",
+            format!(
+                "table `{}`: key widths outside the trained {}-{} bits: {}",
+                t.name,
+                tr.key_bits[0],
+                tr.key_bits[1],
+                odd.join(", ")
+            ),
+        ));
+    }
+    if let Some(size) = t.size {
+        if size < tr.entries[0] || size > tr.entries[1] {
+            warnings.push(Warning::new(
+                "entries_out_of_range",
+                format!(
+                    "table `{}` has size {size}; the model was trained on {}-{} entries",
+                    t.name, tr.entries[0], tr.entries[1]
+                ),
+            ));
+        }
+    }
+    action_warnings(program, t, warnings);
+
+    TableTerm {
+        name: t.name.clone(),
+        match_class: if tcam { "lpm" } else { "exact" }.to_string(),
+        key_class: key_class.to_string(),
+        keys: keys.len(),
+        key_bits,
+        ns,
+        span: t.span,
+    }
+}
+
+/// The training used one action type: set the egress port. Anything else
+/// an action does (field writes, arithmetic, stateful externs) is outside.
+fn action_warnings(program: &Program, t: &Table, warnings: &mut Vec<Warning>) {
+    let mut extra: Vec<String> = Vec::new();
+    for &aid in &t.actions {
+        let a = program.action(aid);
+        for w in &a.writes {
+            if !is_egress_port(w) && !extra.contains(w) {
+                extra.push(w.clone());
+            }
+        }
+        for prim in &a.primitives {
+            let op = prim.op.as_str();
+            let stateful = op.contains("register")
+                || op.contains("execute")
+                || op.contains("count")
+                || op.contains("RegisterAction");
+            let arith = matches!(op, "add" | "sub" | "mul" | "shl" | "shr" | "arith");
+            if (stateful || arith) && !extra.iter().any(|e| e == op) {
+                extra.push(op.to_string());
+            }
+        }
+    }
+    if !extra.is_empty() {
+        warnings.push(Warning::new(
+            "actions_outside_training",
+            format!(
+                "table `{}`: its actions do more than set the egress port ({}); field modifications, arithmetic and register use were not in the training set",
+                t.name,
+                extra.join(", ")
+            ),
+        ));
+    }
+}
+
+fn is_egress_port(field: &str) -> bool {
+    let last = field.rsplit('.').next().unwrap_or(field);
+    matches!(last, "ucast_egress_port" | "egress_spec" | "egress_port")
+}
+
+#[cfg(test)]
+mod tests;
