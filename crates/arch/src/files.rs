@@ -1,0 +1,98 @@
+//! The embedded include files and lookup by name.
+
+/// All bundled include files: (file name as written in `#include`, text),
+/// embedded at build time from `crates/arch/p4include/`.
+pub const FILES: &[(&str, &str)] = &[
+    ("core.p4", include_str!("../p4include/core.p4")),
+    ("v1model.p4", include_str!("../p4include/v1model.p4")),
+    ("psa.p4", include_str!("../p4include/psa.p4")),
+    ("pna.p4", include_str!("../p4include/pna.p4")),
+    ("tna.p4", include_str!("../p4include/tna.p4")),
+    ("t2na.p4", include_str!("../p4include/t2na.p4")),
+    ("tofino.p4", include_str!("../p4include/tofino.p4")),
+    ("tofino2.p4", include_str!("../p4include/tofino2.p4")),
+    (
+        "tofino1_specs.p4",
+        include_str!("../p4include/tofino1_specs.p4"),
+    ),
+    (
+        "tofino1_base.p4",
+        include_str!("../p4include/tofino1_base.p4"),
+    ),
+    (
+        "tofino1_arch.p4",
+        include_str!("../p4include/tofino1_arch.p4"),
+    ),
+    (
+        "tofino2_specs.p4",
+        include_str!("../p4include/tofino2_specs.p4"),
+    ),
+    (
+        "tofino2_base.p4",
+        include_str!("../p4include/tofino2_base.p4"),
+    ),
+    (
+        "tofino2_arch.p4",
+        include_str!("../p4include/tofino2_arch.p4"),
+    ),
+];
+
+/// Look up a bundled include by the exact name written in
+/// `#include <name>` (for example `"tna.p4"`). Paths are not matched by
+/// suffix: `"foo/tna.p4"` is not found.
+pub fn lookup(name: &str) -> Option<&'static str> {
+    FILES
+        .iter()
+        .find(|(file, _)| *file == name)
+        .map(|(_, text)| *text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_finds_every_bundled_file() {
+        for (name, text) in FILES {
+            assert_eq!(lookup(name), Some(*text), "{name}");
+        }
+    }
+
+    #[test]
+    fn lookup_is_exact() {
+        assert!(lookup("tna.p4").is_some());
+        assert_eq!(lookup("TNA.p4"), None);
+        assert_eq!(lookup("include/tna.p4"), None);
+        assert_eq!(lookup("tna"), None);
+        assert_eq!(lookup(""), None);
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, (a, _)) in FILES.iter().enumerate() {
+            for (b, _) in FILES.iter().skip(i + 1) {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn expected_files_are_present() {
+        for name in [
+            "core.p4",
+            "v1model.p4",
+            "psa.p4",
+            "pna.p4",
+            "tna.p4",
+            "t2na.p4",
+            "tofino1_specs.p4",
+            "tofino1_base.p4",
+            "tofino1_arch.p4",
+            "tofino2_specs.p4",
+            "tofino2_base.p4",
+            "tofino2_arch.p4",
+        ] {
+            assert!(lookup(name).is_some(), "{name} missing");
+        }
+    }
+}
