@@ -1,0 +1,409 @@
+//! `header_types`, `headers`, `header_stacks`, `header_union_types`,
+//! `header_unions` and `header_union_stacks`: the IR's header types and
+//! instances, plus the name lookups the rest of the reader needs.
+
+use std::collections::{HashMap, HashSet};
+
+use p4cost_ir::{
+    Field, HeaderInstance, HeaderKind, HeaderType, HeaderTypeId, Origin, Program, Span,
+};
+
+use crate::access::J;
+use crate::error::Result;
+
+/// Name lookups over the header declarations of one file.
+#[derive(Debug, Default)]
+pub(crate) struct Headers {
+    /// Header type name -> id.
+    type_ids: HashMap<String, HeaderTypeId>,
+    /// Field names and widths per header type (index = type id).
+    fields: Vec<Vec<(String, u32)>>,
+    /// Every JSON header instance (stack elements included) -> its type.
+    header_type_of: HashMap<String, HeaderTypeId>,
+    /// Header stack name -> element type.
+    stack_type: HashMap<String, HeaderTypeId>,
+    /// Union type name -> members `(member name, header type)`.
+    union_members: HashMap<String, Vec<(String, HeaderTypeId)>>,
+    /// Union instance or union stack name -> union type name.
+    union_type_of: HashMap<String, String>,
+}
+
+impl Headers {
+    /// The type of a JSON header instance (a stack element such as `h[0]`
+    /// included).
+    pub fn type_of_header(&self, header: &str) -> Option<HeaderTypeId> {
+        self.header_type_of.get(header).copied()
+    }
+
+    /// The element type of a header stack.
+    pub fn type_of_stack(&self, stack: &str) -> Option<HeaderTypeId> {
+        self.stack_type.get(stack).copied()
+    }
+
+    /// The header type of member `member` of a union instance or union
+    /// stack.
+    pub fn type_of_union_member(&self, union: &str, member: &str) -> Option<HeaderTypeId> {
+        let ty = self.union_type_of.get(union)?;
+        self.union_members
+            .get(ty)?
+            .iter()
+            .find(|(m, _)| m == member)
+            .map(|(_, t)| *t)
+    }
+
+    /// The name of member number `index` of a union instance or stack.
+    pub fn union_member_name(&self, union: &str, index: u64) -> Option<&str> {
+        let ty = self.union_type_of.get(union)?;
+        let members = self.union_members.get(ty)?;
+        let i = usize::try_from(index).ok()?;
+        members.get(i).map(|(m, _)| m.as_str())
+    }
+
+    /// Width of `field` in a header type; `$valid$` is one bit.
+    pub fn field_width_in(&self, ty: HeaderTypeId, field: &str) -> Option<u32> {
+        if field == "$valid$" {
+            return Some(1);
+        }
+        self.fields
+            .get(ty.index())?
+            .iter()
+            .find(|(n, _)| n == field)
+            .map(|(_, w)| *w)
+    }
+
+    /// Name of field number `offset` of a header type.
+    pub fn field_name_at(&self, ty: HeaderTypeId, offset: u64) -> Option<&str> {
+        let i = usize::try_from(offset).ok()?;
+        self.fields.get(ty.index())?.get(i).map(|(n, _)| n.as_str())
+    }
+
+    /// Width of `header.field` for a JSON header instance.
+    pub fn field_width(&self, header: &str, field: &str) -> Option<u32> {
+        self.field_width_in(self.type_of_header(header)?, field)
+    }
+}
+
+/// A header type name the architecture (or p4c itself) declares rather
+/// than the user's program.
+fn arch_type_name(name: &str) -> bool {
+    name == "standard_metadata"
+        || name.starts_with("scalars")
+        || name.starts_with("psa_")
+        || name.starts_with("pna_")
+}
+
+struct RawHeader {
+    name: String,
+    json_id: Option<u64>,
+    ty: HeaderTypeId,
+    metadata: bool,
+}
+
+/// Reads every header declaration into `prog` and returns the lookups.
+pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Headers> {
+    let mut h = Headers::default();
+    let type_items = root.key_items("header_types")?;
+    // Pass 1: type names, so instances can refer to them.
+    for (i, t) in type_items.iter().enumerate() {
+        let name = t.key_str("name")?;
+        if h.type_ids
+            .insert(name.to_string(), HeaderTypeId(i as u32))
+            .is_some()
+        {
+            return Err(t
+                .key("name")?
+                .invalid(format!("duplicate header type `{name}`")));
+        }
+    }
+    // Instances.
+    let mut raw = Vec::new();
+    for item in root.key_items("headers")? {
+        let name = item.key_str("name")?;
+        let ty_j = item.key("header_type")?;
+        let ty_name = ty_j.str()?;
+        let ty = *h
+            .type_ids
+            .get(ty_name)
+            .ok_or_else(|| ty_j.invalid(format!("unknown header type `{ty_name}`")))?;
+        let metadata = match item.opt("metadata")? {
+            Some(m) => m.bool()?,
+            None => false,
+        };
+        let json_id = match item.opt("id")? {
+            Some(j) => Some(j.u64()?),
+            None => None,
+        };
+        h.header_type_of.insert(name.to_string(), ty);
+        raw.push(RawHeader {
+            name: name.to_string(),
+            json_id,
+            ty,
+            metadata,
+        });
+    }
+    // Types, now that we know which are used as metadata.
+    let scalars_ty = raw.iter().find(|r| r.name == "scalars").map(|r| r.ty);
+    for (i, t) in type_items.iter().enumerate() {
+        let name = t.key_str("name")?;
+        let id = HeaderTypeId(i as u32);
+        let used: Vec<&RawHeader> = raw.iter().filter(|r| r.ty == id).collect();
+        let metadata_only = !used.is_empty() && used.iter().all(|r| r.metadata);
+        let max_length = match t.opt("max_length")? {
+            Some(m) => Some(m.u64()?),
+            None => None,
+        };
+        let mut fields = Vec::new();
+        let mut varbit_at = None;
+        let mut fixed: u64 = 0;
+        for f in t.key_items("fields")? {
+            let parts = f.items()?;
+            let (Some(fname), Some(width)) = (parts.first(), parts.get(1)) else {
+                return Err(f.invalid("a field needs a name and a width"));
+            };
+            let fname = fname.str()?;
+            if fname == "$valid$" {
+                continue;
+            }
+            let (w, varbit) = match width.v.as_str() {
+                Some("*") => {
+                    if varbit_at.is_some() {
+                        return Err(width.invalid("more than one variable-length field"));
+                    }
+                    varbit_at = Some(fields.len());
+                    (0, true)
+                }
+                Some(other) => {
+                    return Err(width.invalid(format!("field width `{other}` is not `*`")))
+                }
+                None => {
+                    let w = width.u32()?;
+                    fixed += u64::from(w);
+                    (w, false)
+                }
+            };
+            fields.push(Field {
+                name: fname.to_string(),
+                width_bits: w,
+                varbit,
+                span: json_span,
+            });
+        }
+        if let Some(at) = varbit_at {
+            // `max_length` is the whole header's maximum size in bytes.
+            let max_bits = max_length.unwrap_or(0).saturating_mul(8);
+            let var = u32::try_from(max_bits.saturating_sub(fixed)).unwrap_or(u32::MAX);
+            if let Some(f) = fields.get_mut(at) {
+                f.width_bits = var;
+            }
+        }
+        h.fields.push(
+            fields
+                .iter()
+                .map(|f| (f.name.clone(), f.width_bits))
+                .collect(),
+        );
+        let origin = if arch_type_name(name) || Some(id) == scalars_ty {
+            Origin::Architecture
+        } else {
+            Origin::Program
+        };
+        prog.header_types.push(HeaderType {
+            name: name.to_string(),
+            kind: if metadata_only {
+                HeaderKind::Struct
+            } else {
+                HeaderKind::Header
+            },
+            fields,
+            origin,
+            span: json_span,
+        });
+    }
+    // Union types: kind Union, members become instances of their own.
+    for ut in root.opt_items("header_union_types")? {
+        let name = ut.key_str("name")?;
+        let mut members = Vec::new();
+        for m in ut.key_items("headers")? {
+            let parts = m.items()?;
+            let (Some(mname), Some(mty)) = (parts.first(), parts.get(1)) else {
+                return Err(m.invalid("a union member needs a name and a header type"));
+            };
+            let mty_name = mty.str()?;
+            let ty = *h
+                .type_ids
+                .get(mty_name)
+                .ok_or_else(|| mty.invalid(format!("unknown header type `{mty_name}`")))?;
+            members.push((mname.str()?.to_string(), ty));
+        }
+        let id = HeaderTypeId(prog.header_types.len() as u32);
+        h.type_ids.entry(name.to_string()).or_insert(id);
+        h.fields.push(Vec::new());
+        prog.header_types.push(HeaderType {
+            name: name.to_string(),
+            kind: HeaderKind::Union,
+            fields: Vec::new(),
+            origin: Origin::Program,
+            span: json_span,
+        });
+        h.union_members.insert(name.to_string(), members);
+    }
+    let union_type_id = |h: &Headers, j: &J, name: &str| -> Result<HeaderTypeId> {
+        match (h.union_members.get(name), h.type_ids.get(name)) {
+            (Some(_), Some(id)) => Ok(*id),
+            _ => Err(j.invalid(format!("unknown header union type `{name}`"))),
+        }
+    };
+
+    // Elements of stacks are represented by the stack instance.
+    let mut in_stack: HashSet<u64> = HashSet::new();
+    let mut instances: Vec<HeaderInstance> = Vec::new();
+    let mut stacks = Vec::new();
+    for s in root.opt_items("header_stacks")? {
+        let name = s.key_str("name")?;
+        let ty_j = s.key("header_type")?;
+        let ty_name = ty_j.str()?;
+        let ty = *h
+            .type_ids
+            .get(ty_name)
+            .ok_or_else(|| ty_j.invalid(format!("unknown header type `{ty_name}`")))?;
+        let ids = s.key_items("header_ids")?;
+        for id in &ids {
+            in_stack.insert(id.u64()?);
+        }
+        h.stack_type.insert(name.to_string(), ty);
+        stacks.push(HeaderInstance {
+            name: name.to_string(),
+            ty,
+            stack_size: Some(ids.len() as u32),
+            metadata: false,
+            span: json_span,
+        });
+    }
+    // Unions, and union stacks whose elements (and their members) are
+    // represented by the union stack instance.
+    let unions = root.opt_items("header_unions")?;
+    let mut union_headers: HashMap<u64, Vec<u64>> = HashMap::new();
+    for u in &unions {
+        let id = u.key("id")?.u64()?;
+        let mut ids = Vec::new();
+        for hid in u.key_items("header_ids")? {
+            ids.push(hid.u64()?);
+        }
+        union_headers.insert(id, ids);
+    }
+    let mut union_in_stack: HashSet<u64> = HashSet::new();
+    let mut union_stacks = Vec::new();
+    for us in root.opt_items("header_union_stacks")? {
+        let name = us.key_str("name")?;
+        let ut_j = us.key("union_type")?;
+        let ut = ut_j.str()?;
+        let ty = union_type_id(&h, &ut_j, ut)?;
+        let ids = us.key_items("header_union_ids")?;
+        for id in &ids {
+            let uid = id.u64()?;
+            union_in_stack.insert(uid);
+            if let Some(hs) = union_headers.get(&uid) {
+                in_stack.extend(hs.iter().copied());
+            }
+        }
+        h.union_type_of.insert(name.to_string(), ut.to_string());
+        union_stacks.push(HeaderInstance {
+            name: name.to_string(),
+            ty,
+            stack_size: Some(ids.len() as u32),
+            metadata: false,
+            span: json_span,
+        });
+    }
+    for r in &raw {
+        if r.json_id.is_some_and(|id| in_stack.contains(&id)) {
+            continue;
+        }
+        instances.push(HeaderInstance {
+            name: r.name.clone(),
+            ty: r.ty,
+            stack_size: None,
+            metadata: r.metadata,
+            span: json_span,
+        });
+    }
+    instances.extend(stacks);
+    for u in &unions {
+        let name = u.key_str("name")?;
+        let ut_j = u.key("union_type")?;
+        let ut = ut_j.str()?;
+        let ty = union_type_id(&h, &ut_j, ut)?;
+        h.union_type_of.insert(name.to_string(), ut.to_string());
+        if union_in_stack.contains(&u.key("id")?.u64()?) {
+            continue;
+        }
+        instances.push(HeaderInstance {
+            name: name.to_string(),
+            ty,
+            stack_size: None,
+            metadata: false,
+            span: json_span,
+        });
+    }
+    instances.extend(union_stacks);
+    prog.headers = instances;
+    Ok(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p4cost_ir::{FileId, InputKind};
+
+    fn run(text: &str) -> (Program, Result<Headers>) {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let mut prog = Program::new("t", InputKind::Bmv2Json);
+        let r = read(&J::root(&v), &mut prog, Span::file_start(FileId(0)));
+        (prog, r)
+    }
+
+    #[test]
+    fn types_instances_stacks_and_varbit() {
+        let (prog, h) = run(r#"{
+          "header_types": [
+            {"name": "scalars_0", "id": 0, "fields": [["x", 3, false]]},
+            {"name": "eth_t", "id": 1, "fields": [["dst", 48, false], ["type", 16]]},
+            {"name": "opt_t", "id": 2, "fields": [["len", 8, false], ["data", "*"]], "max_length": 6}
+          ],
+          "headers": [
+            {"name": "scalars", "id": 0, "header_type": "scalars_0", "metadata": true},
+            {"name": "eth", "id": 1, "header_type": "eth_t", "metadata": false},
+            {"name": "o[0]", "id": 2, "header_type": "opt_t", "metadata": false},
+            {"name": "o[1]", "id": 3, "header_type": "opt_t", "metadata": false}
+          ],
+          "header_stacks": [{"name": "o", "id": 0, "header_type": "opt_t", "header_ids": [2, 3]}]
+        }"#);
+        let h = h.unwrap();
+        assert_eq!(prog.header_types.len(), 3);
+        assert_eq!(prog.header_types[0].kind, HeaderKind::Struct);
+        assert_eq!(prog.header_types[0].origin, Origin::Architecture);
+        assert_eq!(prog.header_types[1].origin, Origin::Program);
+        assert_eq!(prog.header_types[1].fixed_bits(), 64);
+        let opt = &prog.header_types[2];
+        assert!(opt.fields[1].varbit);
+        assert_eq!(opt.fields[1].width_bits, 40); // 6 bytes * 8 - 8 fixed
+        assert_eq!(opt.fixed_bits(), 8);
+        let names: Vec<&str> = prog.headers.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, vec!["scalars", "eth", "o"]);
+        assert_eq!(prog.headers[2].stack_size, Some(2));
+        assert_eq!(h.field_width("eth", "type"), Some(16));
+        assert_eq!(h.field_width("o[1]", "len"), Some(8));
+        assert_eq!(h.field_width("eth", "$valid$"), Some(1));
+        assert_eq!(h.type_of_stack("o"), Some(HeaderTypeId(2)));
+    }
+
+    #[test]
+    fn unknown_type_is_reported_with_its_path() {
+        let (_, h) =
+            run(r#"{"header_types": [], "headers": [{"name": "a", "header_type": "nope"}]}"#);
+        assert_eq!(
+            h.unwrap_err().to_string(),
+            "headers[0].header_type: unknown header type `nope`"
+        );
+    }
+}

@@ -1,0 +1,197 @@
+//! BMv2 hex strings (`0x0800`, `7`, `-0x1`) and the splitting of a
+//! concatenated transition value into one keyset per select key.
+
+use p4cost_ir::Keyset;
+
+/// The hex digits of a hex string (sign and `0x` removed, lower case), or
+/// `None` when the text is not a hex string. The flag is true for a
+/// negative value.
+pub(crate) fn digits(text: &str) -> Option<(bool, String)> {
+    let (neg, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let rest = rest
+        .strip_prefix("0x")
+        .or_else(|| rest.strip_prefix("0X"))
+        .unwrap_or(rest);
+    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    Some((neg, rest.to_ascii_lowercase()))
+}
+
+/// The value of a non-negative hex string that fits 64 bits.
+pub(crate) fn to_u64(text: &str) -> Option<u64> {
+    let (neg, d) = digits(text)?;
+    if neg {
+        return None;
+    }
+    let trimmed = d.trim_start_matches('0');
+    if trimmed.is_empty() {
+        return Some(0);
+    }
+    u64::from_str_radix(trimmed, 16).ok()
+}
+
+/// Resizes a digit string to exactly `n` digits: pads with leading zeros,
+/// or drops leading zeros; `None` if a non-zero digit would be dropped.
+fn fit(d: &str, n: usize) -> Option<String> {
+    if d.len() <= n {
+        let mut s = "0".repeat(n - d.len());
+        s.push_str(d);
+        Some(s)
+    } else {
+        let (extra, keep) = d.split_at(d.len() - n);
+        extra.bytes().all(|b| b == b'0').then(|| keep.to_string())
+    }
+}
+
+/// Whether bit `i` (0 = least significant) of a digit string is set.
+fn bit(d: &str, i: u32) -> bool {
+    let pos = (i / 4) as usize;
+    let Some(idx) = d.len().checked_sub(pos + 1) else {
+        return false;
+    };
+    let nib = d
+        .as_bytes()
+        .get(idx)
+        .and_then(|b| (*b as char).to_digit(16))
+        .unwrap_or(0);
+    nib & (1 << (i % 4)) != 0
+}
+
+/// Splits a BMv2 transition value (and optional mask), which concatenates
+/// every key field padded to whole bytes, into one keyset per key. Returns
+/// `None` when the widths are not all known or the text does not have the
+/// expected length, in which case the caller keeps one keyset for the
+/// whole tuple.
+pub(crate) fn split_keyset(
+    value: &str,
+    mask: Option<&str>,
+    widths: &[Option<u32>],
+) -> Option<Vec<Keyset>> {
+    if widths.is_empty() {
+        return None;
+    }
+    let widths: Vec<u32> = widths.iter().copied().collect::<Option<Vec<u32>>>()?;
+    let sizes: Vec<usize> = widths
+        .iter()
+        .map(|w| (*w as usize).div_ceil(8) * 2)
+        .collect();
+    let total: usize = sizes.iter().sum();
+    let (vneg, vd) = digits(value)?;
+    if vneg {
+        return None;
+    }
+    let vd = fit(&vd, total)?;
+    let md = match mask {
+        Some(m) => {
+            let (mneg, md) = digits(m)?;
+            if mneg {
+                return None;
+            }
+            Some(fit(&md, total)?)
+        }
+        None => None,
+    };
+    let mut out = Vec::with_capacity(widths.len());
+    let mut at = 0usize;
+    for (w, size) in widths.iter().zip(&sizes) {
+        let v = vd.get(at..at + size)?;
+        let ks = match &md {
+            None => Keyset::Value {
+                value: format!("0x{v}"),
+            },
+            Some(md) => {
+                let m = md.get(at..at + size)?;
+                let set = (0..*w).filter(|i| bit(m, *i)).count() as u32;
+                if set == *w {
+                    Keyset::Value {
+                        value: format!("0x{v}"),
+                    }
+                } else if set == 0 {
+                    Keyset::Default
+                } else {
+                    Keyset::Mask {
+                        value: format!("0x{v}"),
+                        mask: format!("0x{m}"),
+                    }
+                }
+            }
+        };
+        out.push(ks);
+        at += size;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(s: &str) -> Keyset {
+        Keyset::Value {
+            value: s.to_string(),
+        }
+    }
+
+    #[test]
+    fn hex_digits_and_values() {
+        assert_eq!(digits("0x0aBa"), Some((false, "0aba".to_string())));
+        assert_eq!(digits("7"), Some((false, "7".to_string())));
+        assert_eq!(digits("-0x1"), Some((true, "1".to_string())));
+        assert_eq!(digits("0x"), None);
+        assert_eq!(digits("0xg1"), None);
+        assert_eq!(to_u64("0x00000020"), Some(32));
+        assert_eq!(to_u64("0x0000000000000000000010"), Some(16));
+        assert_eq!(to_u64("0x1ffffffffffffffff"), None);
+    }
+
+    #[test]
+    fn splits_the_documented_example() {
+        // A 12-bit and a 2-bit key: 0xaba and 0x3 are written 0x0aba03.
+        let ks = split_keyset("0x0aba03", None, &[Some(12), Some(2)]).unwrap();
+        assert_eq!(ks, vec![val("0x0aba"), val("0x03")]);
+    }
+
+    #[test]
+    fn masks_become_value_mask_or_dont_care() {
+        // 16-bit full mask, 3-bit partial mask, 6-bit zero mask.
+        let ks = split_keyset(
+            "0x08100432",
+            Some("0xffff0600"),
+            &[Some(16), Some(3), Some(6)],
+        )
+        .unwrap();
+        assert_eq!(
+            ks,
+            vec![
+                val("0x0810"),
+                Keyset::Mask {
+                    value: "0x04".to_string(),
+                    mask: "0x06".to_string()
+                },
+                Keyset::Default,
+            ]
+        );
+        // A mask with bits set above the width still covers the field.
+        let ks = split_keyset("0x03", Some("0xff"), &[Some(2)]).unwrap();
+        assert_eq!(ks, vec![val("0x03")]);
+    }
+
+    #[test]
+    fn refuses_unknown_widths_or_wrong_lengths() {
+        assert!(split_keyset("0x0800", None, &[None]).is_none());
+        assert!(split_keyset("0x123456", None, &[Some(8)]).is_none());
+        // Short values are padded; extra leading zeros are dropped.
+        assert_eq!(
+            split_keyset("0x8", None, &[Some(16)]).unwrap(),
+            vec![val("0x0008")]
+        );
+        assert_eq!(
+            split_keyset("0x000800", None, &[Some(16)]).unwrap(),
+            vec![val("0x0800")]
+        );
+    }
+}

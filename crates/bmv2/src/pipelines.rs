@@ -1,0 +1,384 @@
+//! `pipelines[]` to IR controls: tables, conditionals and action calls as
+//! the nodes of a control-flow graph.
+
+use std::collections::HashMap;
+
+use p4cost_ir::{
+    ActionId, Annotation, Control, ControlFlow, ControlId, ControlRole, Gress, MatchKind, Node,
+    NodeId, NodeKind, Program, Table, TableId, TableKey, TableNext,
+};
+
+use crate::access::J;
+use crate::actions::ActionIndex;
+use crate::error::Result;
+use crate::expr::{Exprs, Refs};
+use crate::spans::Spans;
+
+/// The role and gress of a BMv2 pipeline, from its name.
+fn role_of(name: &str) -> (ControlRole, Gress) {
+    let lower = name.to_ascii_lowercase();
+    if lower.contains("egress") {
+        (ControlRole::Egress, Gress::Egress)
+    } else if lower.contains("ingress") || lower == "main_control" {
+        (ControlRole::Ingress, Gress::Ingress)
+    } else {
+        (ControlRole::Other, Gress::Unknown)
+    }
+}
+
+/// Reads every pipeline into `prog.controls` (and its tables into
+/// `prog.tables`).
+pub(crate) fn read(
+    root: &J,
+    prog: &mut Program,
+    e: &Exprs,
+    spans: &mut Spans,
+    actions: &ActionIndex,
+) -> Result<()> {
+    for p in root.key_items("pipelines")? {
+        let control = read_pipeline(&p, prog, e, spans, actions)?;
+        prog.controls.push(control);
+    }
+    Ok(())
+}
+
+/// Node names of one pipeline.
+struct NodeNames<'a> {
+    ids: HashMap<&'a str, NodeId>,
+}
+
+impl NodeNames<'_> {
+    /// The node a `next` reference names (`null` = end of control).
+    fn resolve(&self, j: &J) -> Result<Option<NodeId>> {
+        match j.opt_str()? {
+            None => Ok(None),
+            Some(name) => self
+                .ids
+                .get(name)
+                .copied()
+                .map(Some)
+                .ok_or_else(|| j.invalid(format!("unknown control-flow node `{name}`"))),
+        }
+    }
+}
+
+fn read_pipeline(
+    p: &J,
+    prog: &mut Program,
+    e: &Exprs,
+    spans: &mut Spans,
+    actions: &ActionIndex,
+) -> Result<Control> {
+    let name = p.key_str("name")?;
+    let control_id = ControlId(prog.controls.len() as u32);
+    let (role, gress) = role_of(name);
+    let span = spans.of(prog, p)?;
+    let tables = p.opt_items("tables")?;
+    let conds = p.opt_items("conditionals")?;
+    let calls = p.opt_items("action_calls")?;
+    let mut names = NodeNames {
+        ids: HashMap::new(),
+    };
+    for (i, n) in tables.iter().chain(&conds).chain(&calls).enumerate() {
+        let nname = n.key_str("name")?;
+        if names.ids.insert(nname, NodeId(i as u32)).is_some() {
+            return Err(n
+                .key("name")?
+                .invalid(format!("duplicate control-flow node `{nname}`")));
+        }
+    }
+    let profiles = read_profiles(p)?;
+    let mut nodes = Vec::new();
+    for t in &tables {
+        let (table, next) = read_table(t, prog, spans, actions, &names, &profiles, e)?;
+        let tspan = table.span;
+        let mut table = table;
+        table.control = Some(control_id);
+        let tid = TableId(prog.tables.len() as u32);
+        prog.tables.push(table);
+        nodes.push(Node {
+            kind: NodeKind::Table { table: tid, next },
+            span: tspan,
+        });
+    }
+    for c in &conds {
+        let mut reads = Refs::default();
+        let expr = e.value(&c.key("expression")?, &[], &mut reads)?;
+        let then_next = names.resolve(&c.key("true_next")?)?;
+        let else_next = names.resolve(&c.key("false_next")?)?;
+        nodes.push(Node {
+            kind: NodeKind::Condition {
+                expr,
+                reads: reads.0,
+                then_next,
+                else_next,
+            },
+            span: spans.of(prog, c)?,
+        });
+    }
+    for a in &calls {
+        let id_j = a.key("action_id")?;
+        let id = id_j.u64()?;
+        let action = actions
+            .by_id(id)
+            .ok_or_else(|| id_j.invalid(format!("unknown action id {id}")))?;
+        let next = names.resolve(&a.key("next_node")?)?;
+        nodes.push(Node {
+            kind: NodeKind::Action { action, next },
+            span: spans.of(prog, a)?,
+        });
+    }
+    let entry = match p.opt("init_table")? {
+        Some(j) => names.resolve(&j)?,
+        None => None,
+    };
+    let flow = ControlFlow { nodes, entry };
+    if let Some(at) = find_cycle(&flow) {
+        let node_name = names
+            .ids
+            .iter()
+            .find(|(_, id)| **id == at)
+            .map(|(n, _)| *n)
+            .unwrap_or("?");
+        return Err(p.invalid(format!(
+            "the control flow has a cycle through `{node_name}`"
+        )));
+    }
+    Ok(Control {
+        name: name.to_string(),
+        role,
+        gress,
+        flow,
+        span,
+    })
+}
+
+/// A node on a cycle, if the graph has one.
+fn find_cycle(flow: &ControlFlow) -> Option<NodeId> {
+    // 0 = unseen, 1 = on the stack, 2 = done.
+    let n = flow.nodes.len();
+    let mut state = vec![0u8; n];
+    for start in 0..n {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (node, ref mut next_i)) = stack.last_mut() {
+            let succs: Vec<usize> = flow.nodes[node]
+                .successors()
+                .into_iter()
+                .flatten()
+                .map(|s| s.index())
+                .collect();
+            if let Some(&s) = succs.get(*next_i) {
+                *next_i += 1;
+                match state.get(s) {
+                    Some(1) => return Some(NodeId(s as u32)),
+                    Some(0) => {
+                        state[s] = 1;
+                        stack.push((s, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[node] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
+/// Action profile name -> whether it has a selector.
+fn read_profiles(p: &J) -> Result<HashMap<String, bool>> {
+    let mut out = HashMap::new();
+    for ap in p.opt_items("action_profiles")? {
+        let name = ap.key_str("name")?;
+        out.insert(name.to_string(), ap.opt("selector")?.is_some());
+    }
+    Ok(out)
+}
+
+fn annotation(name: &str, body: String, span: p4cost_ir::Span) -> Annotation {
+    Annotation {
+        name: name.to_string(),
+        body,
+        span,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_table(
+    t: &J,
+    prog: &mut Program,
+    spans: &mut Spans,
+    actions: &ActionIndex,
+    names: &NodeNames,
+    profiles: &HashMap<String, bool>,
+    e: &Exprs,
+) -> Result<(Table, TableNext)> {
+    let name = t.key_str("name")?;
+    let span = spans.of(prog, t)?;
+    let mut annotations = Vec::new();
+    let mut keys = Vec::new();
+    for k in t.opt_items("key")? {
+        let mt = k.key_str("match_type")?;
+        let target = k.key("target")?;
+        let (field, width) = match target.v.as_str() {
+            // A `valid` match names a header.
+            Some(h) => (format!("{h}.$valid$"), Some(1)),
+            None => {
+                let parts = target.items()?;
+                let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
+                    return Err(target.invalid("expected [header, field]"));
+                };
+                let (h, f) = (h.str()?, f.str()?);
+                (format!("{h}.{f}"), e.headers.field_width(h, f))
+            }
+        };
+        if let Some(mask) = k.opt_key_str("mask")? {
+            annotations.push(annotation("key_mask", format!("{field} &&& {mask}"), span));
+        }
+        keys.push(TableKey {
+            field,
+            width_bits: width,
+            match_kind: MatchKind::from_name(mt),
+            span,
+        });
+    }
+    let size = match t.opt("max_size")? {
+        Some(s) => Some(s.u64()?),
+        None => None,
+    };
+    // Action names (for next_tables) paired with their ids.
+    let action_names: Vec<&str> = t
+        .opt_items("actions")?
+        .iter()
+        .map(|a| a.str())
+        .collect::<Result<_>>()?;
+    let mut table_actions: Vec<ActionId> = Vec::new();
+    match t.opt("action_ids")? {
+        Some(ids) => {
+            for id_j in ids.items()? {
+                let id = id_j.u64()?;
+                let a = actions
+                    .by_id(id)
+                    .ok_or_else(|| id_j.invalid(format!("unknown action id {id}")))?;
+                table_actions.push(a);
+            }
+        }
+        None => {
+            for (i, n) in action_names.iter().enumerate() {
+                let a = actions
+                    .by_name(n)
+                    .ok_or_else(|| t.invalid(format!("actions[{i}] names unknown action `{n}`")))?;
+                table_actions.push(a);
+            }
+        }
+    }
+    let action_of_name = |n: &str| -> Option<ActionId> {
+        action_names
+            .iter()
+            .position(|x| *x == n)
+            .and_then(|i| table_actions.get(i).copied())
+            .or_else(|| actions.by_name(n))
+    };
+    let default_action = match t.opt("default_entry")? {
+        Some(d) => {
+            let id_j = d.key("action_id")?;
+            let id = id_j.u64()?;
+            Some(
+                actions
+                    .by_id(id)
+                    .ok_or_else(|| id_j.invalid(format!("unknown action id {id}")))?,
+            )
+        }
+        None => None,
+    };
+    let const_entries = t.opt_items("entries")?.len() as u64;
+    let implementation = t.opt_key_str("action_profile")?.map(str::to_string);
+    if let Some(ap) = &implementation {
+        if profiles.get(ap).copied().unwrap_or(false) {
+            annotations.push(annotation("action_selector", ap.clone(), span));
+        }
+    }
+    if t.opt("with_counters")?.map(|c| c.bool()).transpose()? == Some(true) {
+        annotations.push(annotation("direct_counter", String::new(), span));
+    }
+    if let Some(m) = t.opt_key_str("direct_meters")? {
+        annotations.push(annotation("direct_meter", m.to_string(), span));
+    }
+    // p4c turns each direct action call into a keyless one-action table.
+    let short = name.rsplit('.').next().unwrap_or(name);
+    if keys.is_empty() && table_actions.len() == 1 && short.starts_with("tbl_") {
+        let body = action_names
+            .first()
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        annotations.push(annotation("action_call", body, span));
+    }
+
+    let base = match t.opt("base_default_next")? {
+        Some(j) => names.resolve(&j)?,
+        None => None,
+    };
+    let next_j = t.key("next_tables")?;
+    let entries = next_j.entries()?;
+    let is_hit_miss = entries
+        .iter()
+        .any(|(k, _)| *k == "__HIT__" || *k == "__MISS__");
+    let next = if is_hit_miss {
+        let mut hit = base;
+        let mut miss = base;
+        for (k, j) in &entries {
+            match *k {
+                "__HIT__" => hit = names.resolve(j)?,
+                "__MISS__" => miss = names.resolve(j)?,
+                other => {
+                    return Err(j.invalid(format!(
+                        "`{other}` mixed with __HIT__/__MISS__ in next_tables"
+                    )))
+                }
+            }
+        }
+        TableNext::HitMiss { hit, miss }
+    } else {
+        let mut arms: Vec<(ActionId, Option<NodeId>)> = Vec::new();
+        for (k, j) in &entries {
+            let a = action_of_name(k)
+                .ok_or_else(|| j.invalid(format!("next_tables names unknown action `{k}`")))?;
+            arms.push((a, names.resolve(j)?));
+        }
+        // Keep the table's action order.
+        arms.sort_by_key(|(a, _)| {
+            table_actions
+                .iter()
+                .position(|x| x == a)
+                .unwrap_or(usize::MAX)
+        });
+        let first = arms.first().map(|(_, n)| *n);
+        match first {
+            None => TableNext::Always { next: base },
+            Some(n) if arms.iter().all(|(_, m)| *m == n) => TableNext::Always { next: n },
+            Some(_) => TableNext::ByAction {
+                arms,
+                default: base,
+            },
+        }
+    };
+    let table = Table {
+        name: name.to_string(),
+        control: None,
+        keys,
+        size,
+        actions: table_actions,
+        default_action,
+        const_entries,
+        implementation,
+        stages: Vec::new(),
+        annotations,
+        span,
+    };
+    Ok((table, next))
+}

@@ -1,0 +1,564 @@
+//! Reads every BMv2 JSON fixture and checks it against figures recorded
+//! independently in tests/fixtures/SOURCES.md (copied from the shared
+//! fixture notes) and against facts checked by hand in the JSON.
+
+use p4cost_ir::{
+    Arch, ControlRole, HeaderKind, Keyset, MatchKind, NodeKind, ParserOp, Program, StackAccess,
+    TableNext, Target, Transition,
+};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/bmv2/");
+
+fn text(name: &str) -> String {
+    std::fs::read_to_string(format!("{DIR}{name}")).unwrap()
+}
+
+fn load(name: &str) -> Program {
+    match p4cost_bmv2::read(&text(name), name) {
+        Ok(p) => p,
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+/// (file, header_types, parse states, tables, conditionals, actions).
+/// Real files: tables/conditionals/parse states from the `contents`
+/// column of SOURCES.md, header_types and actions from the array lengths.
+/// Compiled files: all five from SOURCES.md (figures.py).
+const FIGURES: &[(&str, usize, usize, usize, usize, usize)] = &[
+    ("behavioral-model__action_profile.json", 3, 1, 1, 0, 2),
+    ("behavioral-model__meter.json", 2, 1, 1, 0, 2),
+    ("behavioral-model__parser_error.json", 3, 1, 5, 3, 5),
+    (
+        "behavioral-model__pna-demo-L2-one-table.json",
+        5,
+        1,
+        0,
+        0,
+        0,
+    ),
+    ("behavioral-model__pvs_struct_2.json", 3, 2, 2, 0, 3),
+    ("behavioral-model__simple_router.json", 5, 3, 3, 1, 9),
+    ("onos__basic.json", 8, 6, 11, 6, 16),
+    ("onos__fabric-full.json", 30, 26, 95, 64, 179),
+    ("onos__fabric.json", 15, 20, 41, 29, 64),
+    ("onos__int.json", 22, 7, 21, 12, 61),
+    ("onos__mytunnel.json", 7, 5, 10, 8, 16),
+    ("p4pktgen__checksum-ipv4-with-options.json", 6, 3, 1, 2, 1),
+    ("p4pktgen__demo16.json", 9, 1, 14, 14, 14),
+    ("p4pktgen__header-stack-ops-bmv2.json", 5, 3, 24, 30, 25),
+    (
+        "p4pktgen__parser-impossible-transitions2.json",
+        8,
+        6,
+        8,
+        8,
+        8,
+    ),
+    ("p4pktgen__switch-p416.json", 74, 47, 129, 77, 607),
+    ("p4pktgen__table-key-mask.json", 5, 2, 1, 2, 2),
+    ("p4pktgen__tcp-options-parser2.json", 9, 11, 3, 0, 6),
+    ("action_profile-bmv2.json", 2, 1, 2, 0, 4),
+    ("action_selector_shared-bmv2.json", 2, 1, 2, 0, 4),
+    ("basic_routing-bmv2.json", 4, 2, 6, 1, 16),
+    ("checksum-l4-bmv2.json", 8, 4, 2, 2, 4),
+    ("checksum1-bmv2.json", 6, 3, 1, 0, 1),
+    ("crc32-bmv2.json", 4, 3, 2, 1, 8),
+    ("equality-varbit-bmv2.json", 3, 1, 2, 1, 2),
+    ("fabric_20190420-fabric.json", 12, 13, 41, 26, 60),
+    ("flowlet_switching-bmv2.json", 5, 4, 6, 1, 16),
+    ("gauntlet_lookahead_expansion-bmv2.json", 3, 2, 0, 0, 0),
+    ("gauntlet_nested_table_calls-bmv2.json", 3, 1, 6, 1, 7),
+    ("gauntlet_switch_exclusivity-bmv2.json", 3, 1, 2, 0, 4),
+    ("header-stack-ops-bmv2.json", 5, 3, 75, 86, 75),
+    ("hit-expr-bmv2.json", 2, 1, 1, 0, 1),
+    ("issue-2123-3-bmv2.json", 8, 6, 15, 5, 15),
+    ("issue1352-bmv2.json", 4, 2, 4, 0, 9),
+    ("issue1879-bmv2.json", 10, 6, 1, 1, 1),
+    ("issue1897-bmv2.json", 5, 7, 0, 0, 0),
+    ("issue2170-bmv2.json", 4, 1, 4, 1, 5),
+    ("issue2465-bmv2.json", 3, 5, 0, 0, 0),
+    ("issue297-bmv2.json", 2, 1, 2, 0, 4),
+    ("issue355-bmv2.json", 3, 1, 0, 0, 0),
+    ("issue364-bmv2.json", 3, 1, 1, 0, 1),
+    ("issue447-bmv2.json", 3, 1, 0, 0, 0),
+    ("issue461-bmv2.json", 4, 2, 3, 0, 6),
+    ("issue561-bmv2.json", 11, 11, 3, 0, 6),
+    ("issue995-bmv2.json", 3, 6, 1, 0, 1),
+    ("named_meter_bmv2.json", 3, 2, 2, 0, 6),
+    ("pvs-bitstring-bmv2.json", 3, 2, 2, 0, 3),
+    ("pvs-struct-3-bmv2.json", 3, 2, 2, 0, 3),
+    ("register-serenum-bmv2.json", 3, 1, 1, 0, 1),
+    ("stack_complex-bmv2.json", 3, 1, 1, 0, 1),
+    ("subparser-with-header-stack-bmv2.json", 5, 4, 6, 5, 6),
+    ("switch_p4_16.json", 52, 48, 120, 68, 539),
+    ("table-entries-lpm-bmv2.json", 3, 1, 1, 0, 2),
+    ("table-entries-range-bmv2.json", 3, 1, 1, 0, 2),
+    ("table-entries-ternary-bmv2.json", 3, 1, 1, 0, 2),
+    ("ternary2-bmv2.json", 4, 2, 6, 0, 14),
+    ("union-bmv2.json", 4, 3, 0, 0, 0),
+    ("union-valid-bmv2.json", 4, 1, 2, 0, 2),
+    ("v1model-const-entries-bmv2.json", 3, 1, 2, 0, 3),
+    ("v1model-special-ops-bmv2.json", 5, 2, 8, 6, 17),
+];
+
+fn conditionals(p: &Program) -> usize {
+    p.controls
+        .iter()
+        .flat_map(|c| &c.flow.nodes)
+        .filter(|n| matches!(n.kind, NodeKind::Condition { .. }))
+        .count()
+}
+
+#[test]
+fn every_fixture_matches_its_recorded_counts() {
+    let on_disk = std::fs::read_dir(DIR)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
+        .count();
+    assert_eq!(on_disk, FIGURES.len(), "every fixture has a row");
+    for &(name, types, states, tables, conds, actions) in FIGURES {
+        let p = load(name);
+        let non_union = p
+            .header_types
+            .iter()
+            .filter(|t| t.kind != HeaderKind::Union)
+            .count();
+        assert_eq!(non_union, types, "{name}: header types");
+        let n_states: usize = p.parsers.iter().map(|x| x.states.len()).sum();
+        assert_eq!(n_states, states, "{name}: parse states");
+        assert_eq!(p.tables.len(), tables, "{name}: tables");
+        assert_eq!(conditionals(&p), conds, "{name}: conditionals");
+        assert_eq!(p.actions.len(), actions, "{name}: actions");
+        // Every table appears as exactly one node, in its own control.
+        let table_nodes: usize = p.controls.iter().map(|c| c.flow.tables().len()).sum();
+        assert_eq!(table_nodes, tables, "{name}: table nodes");
+        for (ci, c) in p.controls.iter().enumerate() {
+            for t in c.flow.tables() {
+                assert_eq!(p.table(t).control.map(|x| x.index()), Some(ci));
+            }
+        }
+        assert_eq!(p.files[0].path, name);
+        assert_eq!(p.input, p4cost_ir::InputKind::Bmv2Json);
+        for span in p.actions.iter().map(|a| a.span) {
+            assert!(span.file.index() < p.files.len());
+        }
+    }
+}
+
+#[test]
+fn simple_router() {
+    let p = load("behavioral-model__simple_router.json");
+    assert_eq!(p.name, "simple_router");
+    assert_eq!(p.arch, Arch::V1model);
+    let t = p.table(p.table_by_name("ipv4_lpm").unwrap());
+    assert_eq!(t.keys.len(), 1);
+    assert_eq!(t.keys[0].field, "ipv4.dstAddr");
+    assert_eq!(t.keys[0].match_kind, MatchKind::Lpm);
+    assert_eq!(t.keys[0].width_bits, Some(32));
+    assert_eq!(t.size, Some(1024));
+    assert_eq!(t.actions.len(), 3);
+    assert_eq!(p.action(t.default_action.unwrap()).name, "NoAction");
+    // source_info: line 110, column 0 (0-based) of the P4 file.
+    assert_eq!(
+        p.file_path(t.span.file),
+        "../../../simple_router/simple_router.p4"
+    );
+    assert_eq!((t.span.line, t.span.col), (110, 1));
+
+    let set_nhop = p.actions.iter().find(|a| a.name == "set_nhop").unwrap();
+    assert_eq!(set_nhop.params.len(), 2);
+    assert_eq!(set_nhop.params[1].name, "port");
+    assert_eq!(set_nhop.params[1].width_bits, Some(9));
+    assert_eq!(
+        set_nhop.writes,
+        vec![
+            "routing_metadata.nhop_ipv4",
+            "standard_metadata.egress_spec",
+            "ipv4.ttl"
+        ]
+    );
+    assert_eq!(set_nhop.reads, vec!["ipv4.ttl"]);
+    assert_eq!(set_nhop.primitives.len(), 3);
+    assert_eq!(set_nhop.primitives[0].op, "assign");
+
+    let ingress = p.control(p.ingress_control().unwrap());
+    assert_eq!(ingress.role, ControlRole::Ingress);
+    let entry = ingress.flow.node(ingress.flow.entry.unwrap());
+    match &entry.kind {
+        NodeKind::Condition {
+            expr,
+            reads,
+            then_next,
+            else_next,
+        } => {
+            assert_eq!(expr, "ipv4.isValid() && (ipv4.ttl > 0x00)");
+            assert_eq!(reads, &vec!["ipv4".to_string(), "ipv4.ttl".to_string()]);
+            assert_eq!(*else_next, None);
+            let NodeKind::Table { table, next } = &ingress.flow.node(then_next.unwrap()).kind
+            else {
+                panic!("then branch is not a table");
+            };
+            assert_eq!(p.table(*table).name, "ipv4_lpm");
+            // All actions go to `forward`.
+            let TableNext::Always { next: Some(n) } = next else {
+                panic!("expected Always, got {next:?}");
+            };
+            let NodeKind::Table { table, .. } = &ingress.flow.node(*n).kind else {
+                panic!()
+            };
+            assert_eq!(p.table(*table).name, "forward");
+        }
+        other => panic!("entry is {other:?}"),
+    }
+
+    // Parser: start -> parse_ethernet -> select(etherType) 0x0800 -> parse_ipv4.
+    let parser = p.parser(p.ingress_parser().unwrap());
+    assert_eq!(parser.state(parser.start).name, "start");
+    let eth = parser.state_by_name("parse_ethernet").unwrap();
+    let ipv4 = parser.state_by_name("parse_ipv4").unwrap();
+    assert_eq!(
+        parser.state(parser.start).transition,
+        Transition::Direct {
+            target: Target::State(eth)
+        }
+    );
+    let s = parser.state(eth);
+    assert_eq!(s.extracted_bits(), 112);
+    let Transition::Select { keys, cases } = &s.transition else {
+        panic!()
+    };
+    assert_eq!(keys[0].expr, "ethernet.etherType");
+    assert_eq!(keys[0].width_bits, Some(16));
+    assert_eq!(cases.len(), 2);
+    assert_eq!(
+        cases[0].keysets,
+        vec![Keyset::Value {
+            value: "0x0800".to_string()
+        }]
+    );
+    assert_eq!(cases[0].target, Target::State(ipv4));
+    // Old-style `"value": "default"` without `type`.
+    assert_eq!(cases[1].keysets, vec![Keyset::Default]);
+    assert_eq!(cases[1].target, Target::Accept);
+}
+
+#[test]
+fn stack_extract_and_parser_loop() {
+    let p = load("header-stack-ops-bmv2.json");
+    let parser = &p.parsers[0];
+    let id = parser.state_by_name("parse_h2").unwrap();
+    let s = parser.state(id);
+    let ParserOp::Extract {
+        header,
+        instance,
+        stack,
+        bits,
+        ..
+    } = &s.ops[0]
+    else {
+        panic!("{:?}", s.ops[0]);
+    };
+    assert_eq!(header, "h2");
+    assert_eq!(*stack, Some(StackAccess::Next));
+    assert_eq!(*bits, 32);
+    let inst = p.header(instance.unwrap());
+    assert_eq!(inst.stack_size, Some(5));
+    assert!(s.transition.targets().contains(&Target::State(id)));
+    let Transition::Select { keys, .. } = &s.transition else {
+        panic!()
+    };
+    assert_eq!(keys[0].expr, "h2.last.next_hdr_type");
+    assert_eq!(keys[0].width_bits, Some(8));
+    // Stack elements are represented by their stack.
+    assert!(p.header_by_name("h2[0]").is_none());
+    // push_front writes (and reads) the stack.
+    let push = p
+        .actions
+        .iter()
+        .find(|a| a.primitives.iter().any(|x| x.op == "push"))
+        .unwrap();
+    assert!(push.writes.contains(&"hdr_0_h2".to_string()));
+}
+
+#[test]
+fn varbit_extract() {
+    let p = load("equality-varbit-bmv2.json");
+    let h = p.header_types.iter().find(|t| t.name == "H").unwrap();
+    assert!(h.fields[1].varbit);
+    assert_eq!(h.fields[1].width_bits, 32); // max_length 5 bytes - 8 fixed bits
+    let ParserOp::Extract {
+        bits,
+        varbit_max_bits,
+        header,
+        ..
+    } = &p.parsers[0].states[0].ops[0]
+    else {
+        panic!()
+    };
+    assert_eq!(header, "h");
+    assert_eq!((*bits, *varbit_max_bits), (8, 32));
+}
+
+#[test]
+fn value_sets_and_split_masks() {
+    let p = load("pvs-struct-3-bmv2.json");
+    let s = &p.parsers[0].states[0];
+    let Transition::Select { keys, cases } = &s.transition else {
+        panic!()
+    };
+    let widths: Vec<_> = keys.iter().map(|k| k.width_bits).collect();
+    assert_eq!(widths, vec![Some(16), Some(3), Some(6), Some(5)]);
+    assert_eq!(
+        cases[0].keysets,
+        vec![Keyset::ValueSet {
+            name: "MyParser.pvs".to_string()
+        }]
+    );
+    assert_eq!(cases[0].target, Target::Accept);
+    let v = |s: &str| Keyset::Value {
+        value: s.to_string(),
+    };
+    let m = |a: &str, b: &str| Keyset::Mask {
+        value: a.to_string(),
+        mask: b.to_string(),
+    };
+    // 0x081004320a &&& 0xffff06331e, split by byte-padded widths 16/3/6/5.
+    assert_eq!(
+        cases[1].keysets,
+        vec![
+            v("0x0810"),
+            m("0x04", "0x06"),
+            m("0x32", "0x33"),
+            m("0x0a", "0x1e")
+        ]
+    );
+    // 0x0810043214 &&& 0xffff06331f: the last mask covers all 5 bits.
+    assert_eq!(cases[4].keysets[3], v("0x14"));
+
+    let p = load("pvs-bitstring-bmv2.json");
+    let has_vset = p.parsers[0].states.iter().any(|s| match &s.transition {
+        Transition::Select { cases, .. } => cases
+            .iter()
+            .any(|c| matches!(c.keysets.as_slice(), [Keyset::ValueSet { .. }])),
+        _ => false,
+    });
+    assert!(has_vset);
+}
+
+#[test]
+fn hit_miss_next_tables() {
+    let p = load("gauntlet_nested_table_calls-bmv2.json");
+    let c = p.control(p.ingress_control().unwrap());
+    let tid = p.table_by_name("ingress.exit_table").unwrap();
+    let next = c
+        .flow
+        .nodes
+        .iter()
+        .find_map(|n| match &n.kind {
+            NodeKind::Table { table, next } if *table == tid => Some(next.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let TableNext::HitMiss {
+        hit: Some(h),
+        miss: Some(m),
+    } = next
+    else {
+        panic!("{next:?}")
+    };
+    let name = |id: p4cost_ir::NodeId| match &c.flow.node(id).kind {
+        NodeKind::Table { table, .. } => p.table(*table).name.clone(),
+        _ => String::new(),
+    };
+    assert_eq!(name(h), "tbl_act");
+    assert_eq!(name(m), "tbl_act_0");
+
+    let p = load("hit-expr-bmv2.json");
+    let NodeKind::Table { next, .. } = &p.controls[0].flow.nodes[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        next,
+        &TableNext::HitMiss {
+            hit: None,
+            miss: None
+        }
+    );
+}
+
+#[test]
+fn switch_on_action_run() {
+    let p = load("gauntlet_switch_exclusivity-bmv2.json");
+    let c = &p.controls[0];
+    let tid = p.table_by_name("ingress.simple_table").unwrap();
+    let NodeKind::Table { table, next } = &c.flow.nodes[0].kind else {
+        panic!()
+    };
+    assert_eq!(*table, tid);
+    let TableNext::ByAction { arms, default } = next else {
+        panic!("{next:?}")
+    };
+    assert_eq!(*default, None);
+    let named: Vec<(String, Option<String>)> = arms
+        .iter()
+        .map(|(a, n)| {
+            let target = n.map(|n| match &c.flow.node(n).kind {
+                NodeKind::Table { table, .. } => p.table(*table).name.clone(),
+                _ => String::new(),
+            });
+            (p.action(*a).name.clone(), target)
+        })
+        .collect();
+    assert_eq!(
+        named,
+        vec![
+            (
+                "ingress.action_0".to_string(),
+                Some("tbl_gauntlet_switch_exclusivitybmv2l45".to_string())
+            ),
+            ("ingress.action_1".to_string(), None),
+            ("NoAction".to_string(), None),
+        ]
+    );
+    let call = p.table(
+        p.table_by_name("tbl_gauntlet_switch_exclusivitybmv2l45")
+            .unwrap(),
+    );
+    assert!(call.keys.is_empty());
+    assert!(call
+        .annotations
+        .iter()
+        .any(|a| a.name == "action_call" && a.body == "gauntlet_switch_exclusivitybmv2l45"));
+}
+
+#[test]
+fn key_masks_profiles_and_entries() {
+    let p = load("p4pktgen__table-key-mask.json");
+    let t = p.table(p.table_by_name("ipv4_da").unwrap());
+    assert_eq!(t.keys[0].width_bits, Some(32));
+    assert!(t
+        .annotations
+        .iter()
+        .any(|a| a.name == "key_mask" && a.body == "ipv4.dstAddr &&& 0xff00ff00"));
+
+    let p = load("behavioral-model__action_profile.json");
+    assert!(p.tables[0].implementation.is_some());
+
+    let p = load("table-entries-ternary-bmv2.json");
+    let t = p.table(p.table_by_name("ingress.t_ternary").unwrap());
+    assert_eq!(t.const_entries, 4);
+    assert_eq!(t.keys[0].match_kind, MatchKind::Ternary);
+    let p = load("table-entries-range-bmv2.json");
+    assert_eq!(p.tables[0].keys[0].match_kind, MatchKind::Range);
+}
+
+#[test]
+fn unions_and_union_stacks() {
+    let p = load("union-bmv2.json");
+    let u = p.header(p.header_by_name("u").unwrap());
+    assert_eq!(p.header_type(u.ty).kind, HeaderKind::Union);
+    let ParserOp::Extract {
+        header, instance, ..
+    } = &p.parsers[0].states[1].ops[0]
+    else {
+        panic!()
+    };
+    assert_eq!(header, "u.h1");
+    assert!(instance.is_some());
+
+    let p = load("issue561-bmv2.json");
+    let inst = p.header(p.header_by_name("tcp_options_vec").unwrap());
+    assert!(inst.stack_size.is_some());
+    let s = p.parsers[0]
+        .state_by_name("Tcp_option_parser_parse_tcp_option_sack")
+        .unwrap();
+    let extract = p.parsers[0]
+        .state(s)
+        .ops
+        .iter()
+        .find(|o| matches!(o, ParserOp::Extract { .. }))
+        .unwrap();
+    let ParserOp::Extract {
+        header,
+        stack,
+        bits,
+        varbit_max_bits,
+        ..
+    } = extract
+    else {
+        panic!()
+    };
+    assert_eq!(header, "tcp_options_vec");
+    assert_eq!(*stack, Some(StackAccess::Next));
+    // Tcp_option_sack_h: kind 8 + length 8, max_length 34 bytes.
+    assert_eq!((*bits, *varbit_max_bits), (16, 34 * 8 - 16));
+}
+
+#[test]
+fn lookahead_and_pna() {
+    let p = load("gauntlet_lookahead_expansion-bmv2.json");
+    let has = p.parsers[0]
+        .states
+        .iter()
+        .flat_map(|s| &s.ops)
+        .any(|o| matches!(o, ParserOp::Lookahead { bits: Some(_), .. }));
+    assert!(has);
+
+    let p = load("behavioral-model__pna-demo-L2-one-table.json");
+    assert_eq!(p.arch, Arch::Pna);
+    assert_eq!(p.controls[0].role, ControlRole::Ingress);
+    assert_eq!(p.pipelines.len(), 1);
+}
+
+#[test]
+fn the_large_switch_program_loads() {
+    let p = load("p4pktgen__switch-p416.json");
+    assert_eq!(p.tables.len(), 129);
+    let p = load("switch_p4_16.json");
+    assert_eq!(p.tables.len(), 120);
+    assert!(p.controls.iter().any(|c| c.role == ControlRole::Egress));
+}
+
+#[test]
+fn profiles_selectors_registers_and_hashes() {
+    let p = load("action_profile-bmv2.json");
+    let ind = p.table(p.table_by_name("IngressI.indirect").unwrap());
+    assert_eq!(ind.implementation.as_deref(), Some("ap"));
+    assert!(!ind.annotations.iter().any(|a| a.name == "action_selector"));
+    let ws = p.table(p.table_by_name("IngressI.indirect_ws").unwrap());
+    assert_eq!(ws.implementation.as_deref(), Some("ap_ws"));
+    assert!(ws
+        .annotations
+        .iter()
+        .any(|a| a.name == "action_selector" && a.body == "ap_ws"));
+
+    let p = load("flowlet_switching-bmv2.json");
+    let act = |n: &str| p.actions.iter().find(|a| a.name == n).unwrap();
+    // register_write(reg, index, value): writes the register.
+    let upd = act("ingress.update_flowlet_id");
+    assert!(upd.writes.contains(&"ingress.flowlet_id".to_string()));
+    assert!(upd.reads.contains(&"scalars.tmp_16".to_string()));
+    assert!(upd
+        .reads
+        .contains(&"scalars.metadata._ingress_metadata_flowlet_id2".to_string()));
+    // register_read(dst, reg, index): writes dst, reads the register.
+    let look = act("ingress.lookup_flowlet_map");
+    assert!(look
+        .writes
+        .contains(&"scalars.metadata._ingress_metadata_flowlet_id2".to_string()));
+    assert!(look.reads.contains(&"ingress.flowlet_id".to_string()));
+    // A hash reads the inputs of its calculation (`calc`: tmp_0..tmp_5).
+    let ecmp = act("ingress.set_ecmp_select");
+    assert!(ecmp
+        .writes
+        .contains(&"scalars.metadata._ingress_metadata_ecmp_offset4".to_string()));
+    for f in ["scalars.tmp_0", "scalars.tmp_5", "scalars.tmp_6"] {
+        assert!(ecmp.reads.contains(&f.to_string()), "{f}");
+    }
+}
