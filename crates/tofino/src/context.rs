@@ -1,0 +1,606 @@
+//! Reading a context.json document into plain records (`ContextData`),
+//! before they are lowered to the IR.
+//!
+//! Format facts (bf-p4c's context schema 1.8 to 1.12): the top level has
+//! `program_name`, `schema_version`, `compiler_version`, `target` and
+//! `tables[]`. Every table has `name`, `table_type` (`match`, `action`,
+//! `selection`, `stateful`, `statistics`, `meter`, `condition`) and
+//! `direction`. Placement is in `stage_tables[]` records carrying
+//! `stage_number` and `stage_table_type`; match tables keep them under
+//! `match_attributes` (algorithmic LPM/TCAM tables nest further ones under
+//! `pre_classifier`, `atcam_table` and `units[]`). Schema 1.11+ has
+//! `mau_stage_characteristics[]`; 1.8 has only `stage_dependency[]` with
+//! `match_dependent` booleans.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use p4cost_ir::{Gress, MauStage};
+use serde_json::{Map, Value};
+
+use crate::error::Fault;
+use crate::json::{self, Loc};
+
+/// Hardware features a stage group uses that lengthen a stage.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct StageUse {
+    /// A ternary match (TCAM) table.
+    pub tcam: bool,
+    /// An action selector.
+    pub selector: bool,
+    /// A selector wider than one RAM word (more than 120 members).
+    pub wide_selector: bool,
+    /// A stateful ALU (register action).
+    pub stateful: bool,
+    /// An LPF or RED meter.
+    pub meter_lpf_red: bool,
+    /// Fields written by actions of match tables in this stage.
+    pub action_set: BTreeSet<String>,
+    /// Fields read or written by actions of match tables in this stage.
+    pub action_use: BTreeSet<String>,
+}
+
+/// One key field of a match table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeyField {
+    pub field: String,
+    pub width: Option<u32>,
+    pub match_type: String,
+}
+
+/// One action of a match table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CtxAction {
+    pub name: String,
+    pub handle: Option<u64>,
+    pub params: Vec<(String, Option<u32>)>,
+    pub reads: Vec<String>,
+    pub writes: Vec<String>,
+    pub ops: Vec<String>,
+}
+
+/// A match table of the context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MatchTable {
+    pub name: String,
+    pub gress: Gress,
+    pub keys: Vec<KeyField>,
+    pub size: Option<u64>,
+    pub actions: Vec<CtxAction>,
+    pub default_handle: Option<u64>,
+    pub static_entries: u64,
+    pub implementation: Option<String>,
+    pub stages: Vec<i32>,
+    pub hidden: bool,
+}
+
+/// Where the stage cycles come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StageSource {
+    /// `mau_stage_characteristics` with every figure written by the
+    /// compiler.
+    Compiler(Vec<MauStage>),
+    /// Only `(gress, stage, match_dependent)` is known (schema 1.8's
+    /// `stage_dependency`, or records lacking cycle figures).
+    Dependency(Vec<(Gress, i32, bool)>),
+    /// Neither.
+    Absent,
+}
+
+/// Everything the reader takes from a context.json.
+#[derive(Debug, Clone)]
+pub(crate) struct ContextData {
+    pub program_name: Option<String>,
+    pub schema_version: Option<String>,
+    pub compiler_version: Option<String>,
+    pub target: String,
+    pub match_tables: Vec<MatchTable>,
+    /// Count of non-match tables by `table_type`.
+    pub other_tables: BTreeMap<String, usize>,
+    pub stage_use: HashMap<(Gress, i32), StageUse>,
+    pub stages: StageSource,
+}
+
+/// The gress named by a context string.
+pub(crate) fn gress_of(s: &str, loc: &Loc) -> Result<Gress, Fault> {
+    match s {
+        "ingress" => Ok(Gress::Ingress),
+        "egress" => Ok(Gress::Egress),
+        "ghost" => Ok(Gress::Ghost),
+        other => Err(Fault::Invalid {
+            path: loc.render(),
+            message: format!("expected \"ingress\", \"egress\" or \"ghost\", found \"{other}\""),
+        }),
+    }
+}
+
+/// Subtrees that hold no placement records and can be large.
+const SKIP_KEYS: &[&str] = &[
+    "pack_format",
+    "memory_resource_allocation",
+    "hash_functions",
+    "action_format",
+    "static_entries",
+    "actions",
+    "match_key_fields",
+];
+
+/// Collects `(stage_number, stage_table_type)` of every placement record
+/// below `v`.
+fn collect_stage_records(v: &Value, loc: &Loc, out: &mut Vec<(i32, String)>) -> Result<(), Fault> {
+    match v {
+        Value::Object(m) => {
+            if let Some(sn) = m.get("stage_number") {
+                let sn_loc = loc.key("stage_number");
+                let stage = json::int32(sn, &sn_loc)?;
+                let kind = match json::opt(m, "stage_table_type") {
+                    Some(t) => json::string(t, &loc.key("stage_table_type"))?.to_string(),
+                    None => String::new(),
+                };
+                out.push((stage, kind));
+            }
+            for (k, child) in m {
+                if SKIP_KEYS.contains(&k.as_str()) {
+                    continue;
+                }
+                if matches!(child, Value::Object(_) | Value::Array(_)) {
+                    collect_stage_records(child, &loc.key(k), out)?;
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                if matches!(child, Value::Object(_) | Value::Array(_)) {
+                    collect_stage_records(child, &loc.index(i), out)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A field name from a primitive operand when it names a PHV field or a
+/// header.
+fn operand_field(v: Option<&Value>, loc: &Loc) -> Result<Option<String>, Fault> {
+    let Some(v) = v else { return Ok(None) };
+    let m = json::object(v, loc)?;
+    let kind = match json::opt(m, "type") {
+        Some(t) => json::string(t, &loc.key("type"))?,
+        None => return Ok(None),
+    };
+    if kind != "phv" && kind != "header" {
+        return Ok(None);
+    }
+    let name = json::string(json::field(m, "name", loc)?, &loc.key("name"))?;
+    Ok(Some(name.to_string()))
+}
+
+/// A short operation name for a primitive.
+fn op_name(prim: &str, operation: Option<&str>) -> String {
+    match prim {
+        "ModifyFieldPrimitive" => operation.unwrap_or("set").to_string(),
+        "ModifyFieldConditionallyPrimitive" => "set_conditionally".into(),
+        "DropPrimitive" => "drop".into(),
+        "CountPrimitive" => "count".into(),
+        "AddHeaderPrimitive" => "add_header".into(),
+        "RemoveHeaderPrimitive" => "remove_header".into(),
+        "DirectAluPrimitive" => "direct_alu".into(),
+        "SetFieldToHashIndexPrimitive" => "hash".into(),
+        "ExecuteStatefulAluPrimitive" | "ExecuteStatefulAluFromHashPrimitive" => {
+            "stateful_alu".into()
+        }
+        "ExecuteMeterPrimitive" => "meter".into(),
+        other => other.to_string(),
+    }
+}
+
+fn push_unique(list: &mut Vec<String>, s: String) {
+    if !list.contains(&s) {
+        list.push(s);
+    }
+}
+
+fn read_action(v: &Value, loc: &Loc) -> Result<CtxAction, Fault> {
+    let m = json::object(v, loc)?;
+    let name = json::string(json::field(m, "name", loc)?, &loc.key("name"))?.to_string();
+    let handle = match json::opt(m, "handle") {
+        Some(h) => Some(json::uint64(h, &loc.key("handle"))?),
+        None => None,
+    };
+    let mut params = Vec::new();
+    if let Some(ps) = json::opt(m, "p4_parameters") {
+        let ps_loc = loc.key("p4_parameters");
+        for (i, p) in json::array(ps, &ps_loc)?.iter().enumerate() {
+            let p_loc = ps_loc.index(i);
+            let pm = json::object(p, &p_loc)?;
+            let pname = json::string(json::field(pm, "name", &p_loc)?, &p_loc.key("name"))?;
+            let width = match json::opt(pm, "bit_width") {
+                Some(w) => Some(json::uint32(w, &p_loc.key("bit_width"))?),
+                None => None,
+            };
+            params.push((pname.to_string(), width));
+        }
+    }
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    let mut ops = Vec::new();
+    if let Some(prims) = json::opt(m, "primitives") {
+        let pr_loc = loc.key("primitives");
+        for (i, p) in json::array(prims, &pr_loc)?.iter().enumerate() {
+            let p_loc = pr_loc.index(i);
+            let pm = json::object(p, &p_loc)?;
+            let pname = json::string(json::field(pm, "name", &p_loc)?, &p_loc.key("name"))?;
+            let operation = match json::opt(pm, "operation") {
+                Some(o) => Some(json::string(o, &p_loc.key("operation"))?),
+                None => None,
+            };
+            ops.push(op_name(pname, operation));
+            if let Some(f) = operand_field(json::opt(pm, "dst"), &p_loc.key("dst"))? {
+                push_unique(&mut writes, f);
+            }
+            for src in ["src1", "src2", "src3", "cond", "idx"] {
+                if let Some(f) = operand_field(json::opt(pm, src), &p_loc.key(src))? {
+                    push_unique(&mut reads, f);
+                }
+            }
+            if let Some(hi) = json::opt(pm, "hash_inputs") {
+                let hi_loc = p_loc.key("hash_inputs");
+                for (j, f) in json::array(hi, &hi_loc)?.iter().enumerate() {
+                    push_unique(&mut reads, json::string(f, &hi_loc.index(j))?.to_string());
+                }
+            }
+            if let Some(details) = json::opt(pm, "stateful_alu_details") {
+                let d_loc = p_loc.key("stateful_alu_details");
+                let dm = json::object(details, &d_loc)?;
+                if let Some(out) = json::opt(dm, "output_dst") {
+                    push_unique(
+                        &mut writes,
+                        json::string(out, &d_loc.key("output_dst"))?.to_string(),
+                    );
+                }
+            }
+        }
+    }
+    Ok(CtxAction {
+        name,
+        handle,
+        params,
+        reads,
+        writes,
+        ops,
+    })
+}
+
+fn read_keys(m: &Map<String, Value>, loc: &Loc) -> Result<Vec<KeyField>, Fault> {
+    let mut keys = Vec::new();
+    let Some(fields) = json::opt(m, "match_key_fields") else {
+        return Ok(keys);
+    };
+    let f_loc = loc.key("match_key_fields");
+    for (i, f) in json::array(fields, &f_loc)?.iter().enumerate() {
+        let k_loc = f_loc.index(i);
+        let km = json::object(f, &k_loc)?;
+        let mut field = None;
+        for key in ["global_name", "name"] {
+            if let Some(v) = json::opt(km, key) {
+                let s = json::string(v, &k_loc.key(key))?;
+                if !s.is_empty() && field.is_none() {
+                    field = Some(s.to_string());
+                }
+            }
+        }
+        if field.is_none() {
+            let inst = match json::opt(km, "instance_name") {
+                Some(v) => json::string(v, &k_loc.key("instance_name"))?,
+                None => "",
+            };
+            let fname = match json::opt(km, "field_name") {
+                Some(v) => json::string(v, &k_loc.key("field_name"))?,
+                None => "",
+            };
+            field = Some(match (inst.is_empty(), fname.is_empty()) {
+                (false, false) => format!("{inst}.{fname}"),
+                (false, true) => inst.to_string(),
+                _ => fname.to_string(),
+            });
+        }
+        let width = match (json::opt(km, "bit_width"), json::opt(km, "bit_width_full")) {
+            (Some(w), _) => Some(json::uint32(w, &k_loc.key("bit_width"))?),
+            (None, Some(w)) => Some(json::uint32(w, &k_loc.key("bit_width_full"))?),
+            (None, None) => None,
+        };
+        let match_type = json::string(
+            json::field(km, "match_type", &k_loc)?,
+            &k_loc.key("match_type"),
+        )?
+        .to_string();
+        keys.push(KeyField {
+            field: field.unwrap_or_default(),
+            width,
+            match_type,
+        });
+    }
+    Ok(keys)
+}
+
+/// Reads one `tables[]` entry; returns the match table if it is one.
+fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<MatchTable>, Fault> {
+    let m = json::object(v, loc)?;
+    let name = json::string(json::field(m, "name", loc)?, &loc.key("name"))?.to_string();
+    let table_type =
+        json::string(json::field(m, "table_type", loc)?, &loc.key("table_type"))?.to_string();
+    let gress = match json::opt(m, "direction") {
+        Some(d) => {
+            let d_loc = loc.key("direction");
+            gress_of(json::string(d, &d_loc)?, &d_loc)?
+        }
+        None => Gress::Unknown,
+    };
+    let mut records = Vec::new();
+    collect_stage_records(v, loc, &mut records)?;
+
+    // Hardware features that lengthen the stages the table sits in.
+    let wide = match json::opt(m, "max_port_pool_size") {
+        Some(n) => json::uint64(n, &loc.key("max_port_pool_size"))? > 120,
+        None => false,
+    };
+    let lpf_red = match json::opt(m, "meter_type") {
+        Some(t) => matches!(json::string(t, &loc.key("meter_type"))?, "red" | "lpf"),
+        None => false,
+    };
+    for (stage, kind) in &records {
+        if *stage < 0 {
+            continue;
+        }
+        let u = data.stage_use.entry((gress, *stage)).or_default();
+        match kind.as_str() {
+            "ternary_match" => u.tcam = true,
+            "selection" => {
+                u.selector = true;
+                u.wide_selector |= wide;
+            }
+            "stateful" => u.stateful = true,
+            "meter" => u.meter_lpf_red |= lpf_red,
+            _ => {}
+        }
+    }
+
+    if table_type != "match" {
+        *data.other_tables.entry(table_type).or_insert(0) += 1;
+        return Ok(None);
+    }
+
+    let keys = read_keys(m, loc)?;
+    let size = match json::opt(m, "size") {
+        Some(s) => Some(json::uint64(s, &loc.key("size"))?),
+        None => None,
+    };
+    let mut actions = Vec::new();
+    if let Some(acts) = json::opt(m, "actions") {
+        let a_loc = loc.key("actions");
+        for (i, a) in json::array(acts, &a_loc)?.iter().enumerate() {
+            actions.push(read_action(a, &a_loc.index(i))?);
+        }
+    }
+    let default_handle = match json::opt(m, "default_action_handle") {
+        Some(h) => Some(json::uint64(h, &loc.key("default_action_handle"))?),
+        None => None,
+    };
+    let static_entries = match json::opt(m, "static_entries") {
+        Some(s) => json::array(s, &loc.key("static_entries"))?.len() as u64,
+        None => 0,
+    };
+    let mut implementation = match json::opt(m, "action_profile") {
+        Some(p) => {
+            let s = json::string(p, &loc.key("action_profile"))?;
+            (!s.is_empty()).then(|| s.to_string())
+        }
+        None => None,
+    };
+    if let Some(sel) = json::opt(m, "selection_table_refs") {
+        let s_loc = loc.key("selection_table_refs");
+        if let Some(first) = json::array(sel, &s_loc)?.first() {
+            let f_loc = s_loc.index(0);
+            let fm = json::object(first, &f_loc)?;
+            let sname = json::string(json::field(fm, "name", &f_loc)?, &f_loc.key("name"))?;
+            implementation = Some(sname.to_string());
+        }
+    }
+    let hidden = match json::opt(m, "p4_hidden") {
+        Some(h) => json::boolean(h, &loc.key("p4_hidden"))?,
+        None => false,
+    };
+    let mut stages: Vec<i32> = records.iter().map(|(s, _)| *s).collect();
+    stages.sort_unstable();
+    stages.dedup();
+
+    // Action read/write sets per stage, for the dependency estimate.
+    let mut set = BTreeSet::new();
+    let mut used = BTreeSet::new();
+    for a in &actions {
+        set.extend(a.writes.iter().cloned());
+        used.extend(a.writes.iter().cloned());
+        used.extend(a.reads.iter().cloned());
+    }
+    for stage in stages.iter().filter(|s| **s >= 0) {
+        let u = data.stage_use.entry((gress, *stage)).or_default();
+        u.action_set.extend(set.iter().cloned());
+        u.action_use.extend(used.iter().cloned());
+    }
+
+    Ok(Some(MatchTable {
+        name,
+        gress,
+        keys,
+        size,
+        actions,
+        default_handle,
+        static_entries,
+        implementation,
+        stages,
+        hidden,
+    }))
+}
+
+fn read_stage_characteristics(v: &Value, loc: &Loc) -> Result<StageSource, Fault> {
+    let mut full = Vec::new();
+    let mut deps = Vec::new();
+    let mut complete = true;
+    for (i, r) in json::array(v, loc)?.iter().enumerate() {
+        let r_loc = loc.index(i);
+        let m = json::object(r, &r_loc)?;
+        let stage = json::int32(json::field(m, "stage", &r_loc)?, &r_loc.key("stage"))?;
+        let g_loc = r_loc.key("gress");
+        let gress = gress_of(
+            json::string(json::field(m, "gress", &r_loc)?, &g_loc)?,
+            &g_loc,
+        )?;
+        let md = json::boolean(
+            json::field(m, "match_dependent", &r_loc)?,
+            &r_loc.key("match_dependent"),
+        )?;
+        deps.push((gress, stage, md));
+        let clock = json::opt(m, "clock_cycles");
+        let contrib = json::opt(m, "cycles_contribute_to_latency");
+        match (clock, contrib) {
+            (Some(c), Some(l)) => {
+                let predication_cycle = match json::opt(m, "predication_cycle") {
+                    Some(p) => Some(json::uint32(p, &r_loc.key("predication_cycle"))?),
+                    None => None,
+                };
+                full.push(MauStage {
+                    gress,
+                    stage,
+                    clock_cycles: json::uint32(c, &r_loc.key("clock_cycles"))?,
+                    predication_cycle,
+                    match_dependent: md,
+                    cycles_contribute_to_latency: json::uint32(
+                        l,
+                        &r_loc.key("cycles_contribute_to_latency"),
+                    )?,
+                });
+            }
+            _ => complete = false,
+        }
+    }
+    Ok(if complete {
+        StageSource::Compiler(full)
+    } else {
+        StageSource::Dependency(deps)
+    })
+}
+
+fn opt_string(m: &Map<String, Value>, key: &str, loc: &Loc) -> Result<Option<String>, Fault> {
+    match json::opt(m, key) {
+        Some(v) => Ok(Some(json::string(v, &loc.key(key))?.to_string())),
+        None => Ok(None),
+    }
+}
+
+/// Reads a parsed context.json document.
+pub(crate) fn read(doc: &Value) -> Result<ContextData, Fault> {
+    let root = Loc::ROOT;
+    let m = json::object(doc, &root)?;
+    let mut data = ContextData {
+        program_name: opt_string(m, "program_name", &root)?,
+        schema_version: opt_string(m, "schema_version", &root)?,
+        compiler_version: opt_string(m, "compiler_version", &root)?,
+        target: opt_string(m, "target", &root)?.unwrap_or_else(|| "tofino".into()),
+        match_tables: Vec::new(),
+        other_tables: BTreeMap::new(),
+        stage_use: HashMap::new(),
+        stages: StageSource::Absent,
+    };
+    let t_loc = root.key("tables");
+    let tables = json::array(json::field(m, "tables", &root)?, &t_loc)?;
+    for (i, t) in tables.iter().enumerate() {
+        if let Some(mt) = read_table(t, &t_loc.index(i), &mut data)? {
+            data.match_tables.push(mt);
+        }
+    }
+    if let Some(msc) = json::opt(m, "mau_stage_characteristics") {
+        data.stages = read_stage_characteristics(msc, &root.key("mau_stage_characteristics"))?;
+    } else if let Some(sd) = json::opt(m, "stage_dependency") {
+        // Schema 1.8: the same records without the cycle figures.
+        data.stages = read_stage_characteristics(sd, &root.key("stage_dependency"))?;
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(tables: Value) -> Value {
+        json!({"program_name": "p", "schema_version": "1.12.0", "target": "tofino",
+               "tables": tables})
+    }
+
+    #[test]
+    fn collects_nested_stages_and_keys() {
+        let d = doc(json!([{
+            "name": "c.t", "table_type": "match", "direction": "egress", "size": 1024,
+            "match_key_fields": [
+                {"name": "hdr.a", "bit_width": 32, "bit_width_full": 48, "match_type": "ternary"}
+            ],
+            "match_attributes": {"match_type": "algorithmic_lpm",
+                "pre_classifier": {"match_attributes": {"stage_tables": [
+                    {"stage_number": 6, "stage_table_type": "ternary_match"}]}},
+                "atcam_table": {"match_attributes": {"units": [
+                    {"match_attributes": {"stage_tables": [
+                        {"stage_number": 7, "stage_table_type": "algorithmic_tcam_match"}]}},
+                    {"match_attributes": {"stage_tables": [
+                        {"stage_number": 7, "stage_table_type": "algorithmic_tcam_match"}]}}]}}},
+            "actions": []
+        }]));
+        let data = read(&d).unwrap();
+        let t = &data.match_tables[0];
+        assert_eq!(t.stages, vec![6, 7]);
+        assert_eq!(t.gress, Gress::Egress);
+        assert_eq!(t.keys[0].width, Some(32));
+        assert_eq!(t.keys[0].match_type, "ternary");
+        assert!(data.stage_use[&(Gress::Egress, 6)].tcam);
+        assert!(!data.stage_use[&(Gress::Egress, 7)].tcam);
+        assert_eq!(data.stages, StageSource::Absent);
+    }
+
+    #[test]
+    fn stage_number_of_wrong_type_is_reported_with_its_path() {
+        let d = doc(
+            json!([{"name": "t", "table_type": "match", "direction": "ingress",
+            "match_attributes": {"stage_tables": [{"stage_number": "3"}]}}]),
+        );
+        let err = read(&d).unwrap_err();
+        assert_eq!(
+            err,
+            Fault::Type {
+                path: "tables[0].match_attributes.stage_tables[0].stage_number".into(),
+                expected: "integer",
+                found: "string".into()
+            }
+        );
+    }
+
+    #[test]
+    fn action_primitives_give_reads_and_writes() {
+        let a = json!({"name": "a", "handle": 5, "p4_parameters": [{"name": "port", "bit_width": 9}],
+            "primitives": [{"name": "ModifyFieldPrimitive", "operation": "set",
+                "dst": {"type": "phv", "name": "md.x"},
+                "src1": {"type": "phv", "name": "hdr.y"}},
+                {"name": "SetFieldToHashIndexPrimitive", "dst": {"type": "phv", "name": "md.h"},
+                 "idx": {"type": "hash", "name": "h"}, "hash_inputs": ["hdr.z"]}]});
+        let root = Loc::ROOT;
+        let act = read_action(&a, &root).unwrap();
+        assert_eq!(act.writes, vec!["md.x".to_string(), "md.h".to_string()]);
+        assert_eq!(act.reads, vec!["hdr.y".to_string(), "hdr.z".to_string()]);
+        assert_eq!(act.params, vec![("port".to_string(), Some(9))]);
+        assert_eq!(act.ops, vec!["set".to_string(), "hash".to_string()]);
+    }
+
+    #[test]
+    fn bad_gress_is_rejected() {
+        let d = doc(json!([{"name": "t", "table_type": "match", "direction": "sideways"}]));
+        assert!(matches!(read(&d), Err(Fault::Invalid { .. })));
+    }
+}
