@@ -1,0 +1,406 @@
+//! Directive handling: conditionals, `#define`/`#undef`, `#include` resolution, `#line`,
+//! `#error`/`#warning` and `#pragma`.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::engine::{dir_of, key_of, Cond, Lexed, Preprocessor, MAX_INCLUDE_DEPTH};
+use crate::error::{ErrLoc, PpError, PpWarning};
+use crate::expr;
+use crate::lexer::{Kind, Tok};
+use crate::macros::parse_define;
+use crate::source_map::line_col;
+
+impl Preprocessor<'_> {
+    // ----- directives -----
+
+    pub(crate) fn directive(
+        &mut self,
+        lx: &Rc<Lexed>,
+        hash: usize,
+        eol: usize,
+        conds: &mut Vec<Cond>,
+    ) -> Result<(), PpError> {
+        let toks = lx.toks.get(hash + 1..eol).unwrap_or(&[]);
+        let Some(hash_tok) = lx.toks.get(hash) else {
+            return Ok(());
+        };
+        let active = conds.last().map_or(true, |c| c.active);
+        let Some(name_tok) = toks.first() else {
+            return Ok(()); // null directive
+        };
+        let rest = toks.get(1..).unwrap_or(&[]);
+        let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.start);
+        let raw_rest = rest
+            .first()
+            .and_then(|t| lx.sp.clean.get(t.start..line_end))
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        let dloc = |s: &Self| s.loc_tok(hash_tok);
+        match &*name_tok.text {
+            "if" | "ifdef" | "ifndef" => {
+                let v = if !active {
+                    false
+                } else if name_tok.is_ident("if") {
+                    self.eval_if(rest, hash_tok)?
+                } else {
+                    let name = self.macro_name_operand(rest, hash_tok, &name_tok.text)?;
+                    self.st.macros.contains_key(&*name) == name_tok.is_ident("ifdef")
+                };
+                conds.push(Cond {
+                    active: v,
+                    taken: v || !active,
+                    seen_else: false,
+                    at: hash_tok.clone(),
+                });
+            }
+            "elif" => {
+                let Some(c) = conds.last() else {
+                    return Err(cond_err(dloc(self), "#elif without #if"));
+                };
+                if c.seen_else {
+                    return Err(cond_err(dloc(self), "#elif after #else"));
+                }
+                let v = if c.taken {
+                    false
+                } else {
+                    self.eval_if(rest, hash_tok)?
+                };
+                if let Some(c) = conds.last_mut() {
+                    c.active = v;
+                    c.taken |= v;
+                }
+            }
+            "else" => {
+                let Some(c) = conds.last_mut() else {
+                    return Err(cond_err(dloc(self), "#else without #if"));
+                };
+                if c.seen_else {
+                    return Err(cond_err(dloc(self), "#else after #else"));
+                }
+                c.seen_else = true;
+                c.active = !c.taken;
+                c.taken = true;
+            }
+            "endif" => {
+                if conds.pop().is_none() {
+                    return Err(cond_err(dloc(self), "#endif without #if"));
+                }
+            }
+            _ if !active => {}
+            "define" => self.define(rest, hash_tok)?,
+            "undef" => {
+                let name = self.macro_name_operand(rest, hash_tok, "undef")?;
+                self.st.macros.remove(&*name);
+            }
+            "include" => self.include(lx, hash_tok, rest, &raw_rest)?,
+            "error" => {
+                return Err(PpError::ErrorDirective {
+                    loc: dloc(self),
+                    message: raw_rest,
+                })
+            }
+            "warning" => {
+                let loc = dloc(self);
+                self.st.warnings.push(PpWarning {
+                    loc,
+                    message: raw_rest,
+                });
+            }
+            "line" => self.line_directive(lx, rest, hash_tok, eol)?,
+            "pragma" => {
+                if rest.first().is_some_and(|t| t.is_ident("once")) {
+                    self.st.once.insert(self.st.cur_file);
+                } else if let Some(text) = lx.sp.clean.get(hash_tok.start..line_end) {
+                    let file = self.st.cur_file as u32;
+                    self.st.out.push(text, file, hash_tok.src, true);
+                }
+            }
+            _ if name_tok.kind == Kind::Number => {
+                // GNU line marker `# 12 "file"`
+                self.line_directive(lx, toks, hash_tok, eol)?;
+            }
+            other => {
+                return Err(PpError::Directive {
+                    loc: dloc(self),
+                    message: format!("unknown directive #{other}"),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// The identifier operand of `#ifdef`/`#ifndef`/`#undef`.
+    pub(crate) fn macro_name_operand(
+        &self,
+        rest: &[Tok],
+        hash_tok: &Tok,
+        what: &str,
+    ) -> Result<Rc<str>, PpError> {
+        match rest.first() {
+            Some(t) if t.kind == Kind::Ident => Ok(t.text.clone()),
+            _ => Err(PpError::Directive {
+                loc: self.loc_tok(hash_tok),
+                message: format!("#{what} requires a macro name"),
+            }),
+        }
+    }
+
+    pub(crate) fn define(&mut self, toks: &[Tok], at: &Tok) -> Result<(), PpError> {
+        let m = parse_define(toks).map_err(|(i, message)| PpError::Directive {
+            loc: self.loc_tok(toks.get(i).unwrap_or(at)),
+            message,
+        })?;
+        if let Some(old) = self.st.macros.get(&m.name) {
+            if !old.same_as(&m) {
+                let loc = self.loc_tok(toks.first().unwrap_or(at));
+                self.st.warnings.push(PpWarning {
+                    loc,
+                    message: format!("'{}' redefined", m.name),
+                });
+            }
+        }
+        self.st.macros.insert(m.name.clone(), Rc::new(m));
+        Ok(())
+    }
+
+    pub(crate) fn eval_if(&mut self, rest: &[Tok], hash_tok: &Tok) -> Result<bool, PpError> {
+        let mut v: Vec<Tok> = Vec::with_capacity(rest.len());
+        let mut i = 0;
+        while let Some(t) = rest.get(i) {
+            if t.is_ident("defined") {
+                let (name, used) = match (rest.get(i + 1), rest.get(i + 2), rest.get(i + 3)) {
+                    (Some(n), _, _) if n.kind == Kind::Ident => (n, 2),
+                    (Some(l), Some(n), Some(r))
+                        if l.is_punct("(") && n.kind == Kind::Ident && r.is_punct(")") =>
+                    {
+                        (n, 4)
+                    }
+                    _ => {
+                        return Err(PpError::Expression {
+                            loc: self.loc_tok(t),
+                            message: "'defined' requires an identifier".into(),
+                        })
+                    }
+                };
+                let d = self.st.macros.contains_key(&*name.text);
+                let mut n = Tok::synth(Kind::Number, if d { "1" } else { "0" }, t);
+                n.space = t.space;
+                v.push(n);
+                i += used;
+            } else {
+                let mut c = t.clone();
+                c.direct = false;
+                v.push(c);
+                i += 1;
+            }
+        }
+        let expanded = self.expand_all(v, hash_tok)?;
+        match expr::eval(&expanded) {
+            Ok(x) => Ok(x != 0),
+            Err(e) => {
+                let at = e.at.and_then(|k| expanded.get(k)).unwrap_or(hash_tok);
+                Err(PpError::Expression {
+                    loc: self.loc_tok(at),
+                    message: e.message,
+                })
+            }
+        }
+    }
+
+    pub(crate) fn line_directive(
+        &mut self,
+        lx: &Lexed,
+        operands: &[Tok],
+        hash_tok: &Tok,
+        eol: usize,
+    ) -> Result<(), PpError> {
+        let v: Vec<Tok> = operands.to_vec();
+        let expanded = self.expand_all(v, hash_tok)?;
+        let bad = |s: &Self| PpError::Directive {
+            loc: s.loc_tok(hash_tok),
+            message: "#line requires a positive line number and an optional \"file\"".into(),
+        };
+        let n: i64 = match expanded.first() {
+            Some(t) if t.kind == Kind::Number && t.text.bytes().all(|b| b.is_ascii_digit()) => {
+                t.text.parse().map_err(|_| bad(self))?
+            }
+            _ => return Err(bad(self)),
+        };
+        let name = match expanded.get(1) {
+            None => None,
+            Some(t) if t.kind == Kind::Str && unquote(&t.text).is_some() => {
+                unquote(&t.text).map(str::to_owned)
+            }
+            Some(_) => return Err(bad(self)),
+        };
+        // The line after the directive's newline gets number `n`.
+        let nl_src = lx.toks.get(eol).map_or(hash_tok.src, |t| t.src);
+        let (phys, _) = self
+            .st
+            .starts
+            .get(self.st.cur_file)
+            .map_or((1, 1), |s| line_col(s, nl_src));
+        self.st.out.delta = n - (i64::from(phys) + 1);
+        if let Some(name) = name {
+            let idx = u32::try_from(self.st.names.len()).map_err(|_| bad(self))?;
+            self.st.names.push(name);
+            self.st.out.name = Some(idx);
+        }
+        Ok(())
+    }
+
+    // ----- includes -----
+
+    pub(crate) fn include(
+        &mut self,
+        lx: &Lexed,
+        hash_tok: &Tok,
+        rest: &[Tok],
+        raw: &str,
+    ) -> Result<(), PpError> {
+        let bad = |s: &Self| PpError::Directive {
+            loc: s.loc_tok(hash_tok),
+            message: "#include expects \"FILENAME\" or <FILENAME>".into(),
+        };
+        let (name, angled) = if let Some(r) = raw.strip_prefix('"') {
+            (r.split('"').next().filter(|_| r.contains('"')), false)
+        } else if let Some(r) = raw.strip_prefix('<') {
+            (r.split('>').next().filter(|_| r.contains('>')), true)
+        } else {
+            (None, false)
+        };
+        let (name, angled) = match name {
+            Some(n) => (n.to_owned(), angled),
+            None if !raw.starts_with(['"', '<']) => {
+                // computed include: expand macros, then read "x" or <x>
+                let v: Vec<Tok> = rest.to_vec();
+                let e = self.expand_all(v, hash_tok)?;
+                match e.first() {
+                    Some(t) if t.kind == Kind::Str => match unquote(&t.text) {
+                        Some(s) => (s.to_owned(), false),
+                        None => return Err(bad(self)),
+                    },
+                    Some(t) if t.is_punct("<") => {
+                        let mut s = String::new();
+                        let mut closed = false;
+                        for (k, x) in e.iter().enumerate().skip(1) {
+                            if x.is_punct(">") {
+                                closed = true;
+                                break;
+                            }
+                            if k > 1 && x.space {
+                                s.push(' ');
+                            }
+                            s.push_str(&x.text);
+                        }
+                        if !closed {
+                            return Err(bad(self));
+                        }
+                        (s, true)
+                    }
+                    _ => return Err(bad(self)),
+                }
+            }
+            None => return Err(bad(self)),
+        };
+        if name.is_empty() {
+            return Err(bad(self));
+        }
+        let idx = self.resolve(lx, &name, angled, hash_tok)?;
+        if self.st.once.contains(&idx) {
+            return Ok(());
+        }
+        let child = self.lexed_file(idx)?;
+        if let Some(g) = &child.guard {
+            if self.st.macros.contains_key(g) {
+                return Ok(()); // the guard would skip the whole file
+            }
+        }
+        // A file may be re-entered once while open (a guard not in the idiomatic shape then
+        // stops it); a third entry is a cycle.
+        let open = self.st.stack.iter().filter(|&&s| s == idx).count();
+        if let Some(k) = self
+            .st
+            .stack
+            .iter()
+            .rposition(|&s| s == idx)
+            .filter(|_| open >= 2)
+        {
+            let mut chain: Vec<&str> = self.st.stack[k..]
+                .iter()
+                .filter_map(|&s| self.st.files.get(s).map(|f| f.path.as_str()))
+                .collect();
+            chain.push(self.st.files.get(idx).map_or("", |f| f.path.as_str()));
+            return Err(PpError::IncludeCycle {
+                loc: self.loc_tok(hash_tok),
+                chain: chain.join(" -> "),
+            });
+        }
+        if self.st.stack.len() >= MAX_INCLUDE_DEPTH {
+            return Err(PpError::Limit {
+                loc: self.loc_tok(hash_tok),
+                message: "#include nested too deeply".into(),
+            });
+        }
+        self.enter(idx)
+    }
+
+    /// Finds and registers an include: includer's directory (quoted only), `-I` dirs, bundled.
+    pub(crate) fn resolve(
+        &mut self,
+        lx: &Lexed,
+        name: &str,
+        angled: bool,
+        hash_tok: &Tok,
+    ) -> Result<usize, PpError> {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if !angled {
+            if let Some(d) = &lx.dir {
+                dirs.push(d.clone());
+            }
+        }
+        dirs.extend(self.opts.include_dirs.iter().cloned());
+        let candidates: Vec<PathBuf> = if Path::new(name).is_absolute() {
+            vec![PathBuf::from(name)]
+        } else {
+            dirs.iter().map(|d| d.join(name)).collect()
+        };
+        for p in candidates {
+            if p.is_file() {
+                let key = key_of(&p);
+                if let Some(&i) = self.st.by_key.get(&key) {
+                    return Ok(i);
+                }
+                let shown = p.display().to_string();
+                let text = std::fs::read_to_string(&p).map_err(|e| PpError::Io {
+                    loc: self.loc_tok(hash_tok),
+                    path: shown.clone(),
+                    message: e.to_string(),
+                })?;
+                return self.register(key, shown, text, false, Some(dir_of(&p)));
+            }
+        }
+        if let Some(text) = self.bundled.lookup(name) {
+            let path = format!("<bundled>/{name}");
+            return self.register(path.clone(), path, text.to_owned(), true, None);
+        }
+        Err(PpError::IncludeNotFound {
+            loc: self.loc_tok(hash_tok),
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// The inside of a complete string literal.
+fn unquote(s: &str) -> Option<&str> {
+    s.strip_prefix('"')?.strip_suffix('"')
+}
+
+fn cond_err(loc: ErrLoc, message: &str) -> PpError {
+    PpError::Conditional {
+        loc,
+        message: message.into(),
+    }
+}

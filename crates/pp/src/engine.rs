@@ -1,0 +1,501 @@
+//! The preprocessor's driver: run state, file loading and lexing, locations, output emission
+//! with source-map segments, and the per-file line loop (directives are in `directives`,
+//! macro expansion in `expand`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::error::{ErrLoc, PpError, PpWarning};
+use crate::lexer::{detect_guard, lex, splice, Kind, Spliced, Tok};
+use crate::macros::{Macro, MacroKind};
+use crate::source_map::{adjust_line, line_col, line_starts, OutBuf, SourceMap};
+use crate::{Bundled, Options, Output, SourceFile};
+
+pub(crate) const MAX_INCLUDE_DEPTH: usize = 200;
+pub(crate) const MAX_EXPANSION_DEPTH: usize = 200;
+/// Tokens one line may produce by macro expansion before it is considered runaway.
+pub(crate) const EXPANSION_BUDGET: usize = 4_000_000;
+
+/// A file after splicing and lexing.
+pub(crate) struct Lexed {
+    pub(crate) sp: Spliced,
+    pub(crate) toks: Vec<Tok>,
+    pub(crate) guard: Option<Rc<str>>,
+    /// Directory searched first for `#include "x"` (None for bundled files).
+    pub(crate) dir: Option<PathBuf>,
+}
+
+/// One level of `#if` nesting.
+pub(crate) struct Cond {
+    /// The current group is being output.
+    pub(crate) active: bool,
+    /// Some group of this chain was (or, when the parent is inactive, must be treated as) taken.
+    pub(crate) taken: bool,
+    pub(crate) seen_else: bool,
+    /// The `#if` token, for the "unterminated" error.
+    pub(crate) at: Tok,
+}
+
+/// Where the expander reads file tokens from in text mode.
+pub(crate) struct Cursor {
+    pub(crate) lx: Rc<Lexed>,
+    pub(crate) pos: usize,
+    /// Spliced offset up to which the file's text is accounted for in the output.
+    pub(crate) last_end: usize,
+}
+
+/// The token stream macro expansion reads: pushed-back tokens first, then (optionally) a file.
+pub(crate) struct Input {
+    /// Pending tokens; the next one is at the end.
+    pub(crate) stack: Vec<Tok>,
+    pub(crate) cur: Option<Cursor>,
+}
+
+impl Input {
+    pub(crate) fn push_front(&mut self, toks: Vec<Tok>) {
+        self.stack.extend(toks.into_iter().rev());
+    }
+}
+
+/// All state of one run.
+#[derive(Default)]
+pub(crate) struct State {
+    pub(crate) files: Vec<SourceFile>,
+    pub(crate) lexed: Vec<Rc<Lexed>>,
+    pub(crate) starts: Vec<Vec<usize>>,
+    pub(crate) by_key: HashMap<String, usize>,
+    pub(crate) macros: HashMap<Rc<str>, Rc<Macro>>,
+    pub(crate) out: OutBuf,
+    pub(crate) warnings: Vec<PpWarning>,
+    pub(crate) stack: Vec<usize>,
+    pub(crate) once: HashSet<usize>,
+    pub(crate) names: Vec<String>,
+    pub(crate) cur_file: usize,
+    pub(crate) depth: usize,
+    pub(crate) budget: usize,
+}
+
+/// A C-style preprocessor for P4 sources. Each `run_*` call starts from a clean state (only the
+/// options' definitions and the builtins `__LINE__`/`__FILE__`).
+pub struct Preprocessor<'a> {
+    pub(crate) opts: &'a Options,
+    pub(crate) bundled: &'a dyn Bundled,
+    pub(crate) st: State,
+}
+
+impl<'a> Preprocessor<'a> {
+    /// A preprocessor using `opts` for `-D`/`-I` and `bundled` as the last include fallback.
+    pub fn new(opts: &'a Options, bundled: &'a dyn Bundled) -> Self {
+        Preprocessor {
+            opts,
+            bundled,
+            st: State::default(),
+        }
+    }
+
+    /// Preprocesses the file at `path`.
+    pub fn run_file(&mut self, path: &Path) -> Result<Output, PpError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| PpError::Io {
+            loc: ErrLoc {
+                path: shown.clone(),
+                line: 1,
+                col: 1,
+            },
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
+        let dir = Some(dir_of(path));
+        self.run(shown.clone(), key_of(path), text, dir)
+    }
+
+    /// Preprocesses `text` as if it were a file called `name` (quoted includes are searched
+    /// first relative to `name`'s directory, or the current directory).
+    pub fn run_source(&mut self, name: &str, text: &str) -> Result<Output, PpError> {
+        let dir = Some(dir_of(Path::new(name)));
+        self.run(
+            name.to_owned(),
+            format!("<source>/{name}"),
+            text.to_owned(),
+            dir,
+        )
+    }
+
+    pub(crate) fn run(
+        &mut self,
+        path: String,
+        key: String,
+        text: String,
+        dir: Option<PathBuf>,
+    ) -> Result<Output, PpError> {
+        self.st = State {
+            budget: EXPANSION_BUDGET,
+            ..State::default()
+        };
+        let root = self.register(key, path, text, false, dir)?;
+        self.builtins();
+        self.command_line_defines()?;
+        self.enter(root)?;
+        let st = std::mem::take(&mut self.st);
+        let map = SourceMap {
+            segs: st.out.segs,
+            file_lens: st.files.iter().map(|f| f.text.len()).collect(),
+            line_starts: st.starts,
+            names: st.names,
+        };
+        Ok(Output {
+            text: st.out.text,
+            files: st.files,
+            map,
+            warnings: st.warnings,
+        })
+    }
+
+    pub(crate) fn builtins(&mut self) {
+        for (name, kind) in [("__LINE__", MacroKind::Line), ("__FILE__", MacroKind::File)] {
+            let name: Rc<str> = Rc::from(name);
+            self.st.macros.insert(
+                name.clone(),
+                Rc::new(Macro {
+                    name,
+                    kind,
+                    body: Vec::new(),
+                }),
+            );
+        }
+    }
+
+    /// `-D` definitions are lexed as a pseudo file `<command-line>`, one `NAME VALUE` per line.
+    pub(crate) fn command_line_defines(&mut self) -> Result<(), PpError> {
+        if self.opts.defines.is_empty() {
+            return Ok(());
+        }
+        let mut text = String::new();
+        for (name, value) in &self.opts.defines {
+            text.push_str(name);
+            text.push(' ');
+            text.push_str(value.as_deref().unwrap_or("1"));
+            text.push('\n');
+        }
+        let f = self.register(
+            "<command-line>".into(),
+            "<command-line>".into(),
+            text,
+            false,
+            None,
+        )?;
+        let lx = self.lexed_file(f)?;
+        for line in lx.toks.split(|t| t.kind == Kind::Newline) {
+            if let Some(first) = line.first() {
+                self.define(line, first)?;
+            }
+        }
+        Ok(())
+    }
+
+    // ----- files -----
+
+    /// Adds a file (or returns the index of the one with the same key) and lexes it.
+    pub(crate) fn register(
+        &mut self,
+        key: String,
+        path: String,
+        text: String,
+        bundled: bool,
+        dir: Option<PathBuf>,
+    ) -> Result<usize, PpError> {
+        if let Some(&i) = self.st.by_key.get(&key) {
+            return Ok(i);
+        }
+        let idx = self.st.files.len();
+        let file = u32::try_from(idx).map_err(|_| PpError::Limit {
+            loc: ErrLoc {
+                path: path.clone(),
+                line: 1,
+                col: 1,
+            },
+            message: "too many files".into(),
+        })?;
+        let sp = splice(&text);
+        self.st.starts.push(line_starts(&text));
+        self.st.files.push(SourceFile {
+            path,
+            text,
+            bundled,
+        });
+        self.st.by_key.insert(key, idx);
+        let toks = match lex(&sp, file) {
+            Ok(t) => t,
+            Err(at) => {
+                let src = sp.orig(at);
+                return Err(PpError::UnterminatedComment {
+                    loc: self.loc_raw(idx, src),
+                });
+            }
+        };
+        let guard = detect_guard(&toks);
+        self.st.lexed.push(Rc::new(Lexed {
+            sp,
+            toks,
+            guard,
+            dir,
+        }));
+        Ok(idx)
+    }
+
+    pub(crate) fn lexed_file(&self, f: usize) -> Result<Rc<Lexed>, PpError> {
+        self.st.lexed.get(f).cloned().ok_or_else(|| PpError::Limit {
+            loc: self.loc_raw(f, 0),
+            message: "internal error: file not lexed".into(),
+        })
+    }
+
+    /// Processes file `f` as the current file, restoring the includer's `#line` state after.
+    pub(crate) fn enter(&mut self, f: usize) -> Result<(), PpError> {
+        self.st.stack.push(f);
+        let saved = (self.st.cur_file, self.st.out.delta, self.st.out.name);
+        self.st.cur_file = f;
+        self.st.out.delta = 0;
+        self.st.out.name = None;
+        let r = self.process_file(f);
+        (self.st.cur_file, self.st.out.delta, self.st.out.name) = saved;
+        self.st.stack.pop();
+        r
+    }
+
+    // ----- locations -----
+
+    /// Location of an original offset, ignoring `#line`.
+    pub(crate) fn loc_raw(&self, f: usize, src: usize) -> ErrLoc {
+        let (line, col) = self.st.starts.get(f).map_or((1, 1), |s| line_col(s, src));
+        ErrLoc {
+            path: self
+                .st
+                .files
+                .get(f)
+                .map_or_else(String::new, |x| x.path.clone()),
+            line,
+            col,
+        }
+    }
+
+    /// Location of an original offset, with `#line` applied when `f` is the current file.
+    pub(crate) fn loc(&self, f: usize, src: usize) -> ErrLoc {
+        let mut l = self.loc_raw(f, src);
+        if f == self.st.cur_file {
+            l.line = adjust_line(l.line, self.st.out.delta);
+            if let Some(n) = self.st.out.name.and_then(|n| self.st.names.get(n as usize)) {
+                l.path = n.clone();
+            }
+        }
+        l
+    }
+
+    pub(crate) fn loc_tok(&self, t: &Tok) -> ErrLoc {
+        self.loc(t.file as usize, t.src)
+    }
+
+    // ----- output -----
+
+    /// Emits the whitespace/comments between two spliced offsets: comments become spaces
+    /// (byte for byte) and newlines are kept. With `newlines_only`, only the newlines.
+    pub(crate) fn emit_gap(&mut self, lx: &Lexed, from: usize, to: usize, newlines_only: bool) {
+        let Some(gap) = lx.sp.clean.get(from..to) else {
+            return;
+        };
+        if gap.is_empty() {
+            return;
+        }
+        let file = self.st.cur_file as u32;
+        if newlines_only {
+            let n = gap.bytes().filter(|&b| b == b'\n').count();
+            self.st
+                .out
+                .push(&"\n".repeat(n), file, lx.sp.orig(to), false);
+            return;
+        }
+        let text = if gap.contains('/') {
+            blank_comments(gap)
+        } else {
+            gap.to_owned()
+        };
+        self.st.out.push(&text, file, lx.sp.orig(from), true);
+    }
+
+    /// Emits as many newlines as the original text has between two spliced offsets.
+    pub(crate) fn emit_newlines_in(&mut self, lx: &Lexed, from: usize, to: usize) {
+        let f = self.st.cur_file;
+        let (a, b) = (lx.sp.orig(from), lx.sp.orig(to));
+        let n = self
+            .st
+            .files
+            .get(f)
+            .and_then(|x| x.text.get(a..b))
+            .map_or(0, |s| s.bytes().filter(|&c| c == b'\n').count());
+        if n > 0 {
+            self.st
+                .out
+                .push(&"\n".repeat(n), f as u32, b.saturating_sub(1), false);
+        }
+    }
+
+    pub(crate) fn emit_tok(&mut self, t: &Tok) {
+        if t.kind == Kind::Placemarker {
+            return;
+        }
+        if t.direct {
+            self.st.out.push(&t.text, t.file, t.src, true);
+            return;
+        }
+        let last = self.st.out.last_byte();
+        let first = t.text.as_bytes().first().copied();
+        let glue = match (last, first) {
+            (Some(a), Some(b)) => {
+                (is_word(a) && is_word(b)) || (a == b'/' && (b == b'/' || b == b'*'))
+            }
+            _ => false,
+        };
+        let at_space = last.is_none_or_ws();
+        if (t.space || glue) && !at_space {
+            self.st.out.push(" ", t.file, t.src, false);
+        }
+        self.st.out.push(&t.text, t.file, t.src, !t.synth);
+    }
+
+    // ----- the main loop -----
+
+    pub(crate) fn process_file(&mut self, f: usize) -> Result<(), PpError> {
+        let lx = self.lexed_file(f)?;
+        let n = lx.toks.len();
+        let mut pos = 0;
+        let mut last_end = 0;
+        let mut conds: Vec<Cond> = Vec::new();
+        while let Some(tok) = lx.toks.get(pos) {
+            let eol = lx.toks[pos..]
+                .iter()
+                .position(|t| t.kind == Kind::Newline)
+                .map_or(n, |k| pos + k);
+            let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.end);
+            let active = conds.last().map_or(true, |c| c.active);
+            // the size limit applies to what one line expands to
+            self.st.budget = EXPANSION_BUDGET;
+            if tok.bol && tok.is_punct("#") {
+                self.emit_newlines_in(&lx, last_end, tok.start);
+                self.directive(&lx, pos, eol, &mut conds)?;
+                self.emit_newlines_in(&lx, tok.start, line_end);
+                last_end = line_end;
+                pos = eol + 1;
+            } else if !active {
+                self.emit_newlines_in(&lx, last_end, line_end);
+                last_end = line_end;
+                pos = eol + 1;
+            } else {
+                let mut inp = Input {
+                    stack: Vec::new(),
+                    cur: Some(Cursor {
+                        lx: lx.clone(),
+                        pos,
+                        last_end,
+                    }),
+                };
+                while let Some(t) = self.expand_next(&mut inp)? {
+                    self.emit_tok(&t);
+                }
+                if let Some(c) = inp.cur {
+                    pos = c.pos;
+                    last_end = c.last_end;
+                }
+                if let Some(nl) = lx.toks.get(pos) {
+                    self.emit_gap(&lx, last_end, nl.start, false);
+                    self.st.out.push("\n", f as u32, nl.src, true);
+                    last_end = nl.end;
+                    pos += 1;
+                }
+            }
+        }
+        self.emit_gap(&lx, last_end, lx.sp.clean.len(), false);
+        if let Some(c) = conds.last() {
+            return Err(PpError::Conditional {
+                loc: self.loc_tok(&c.at),
+                message: format!("unterminated #{}", c_name(&lx, &c.at)),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Name of the conditional directive a `#` token starts (for messages).
+fn c_name<'l>(lx: &'l Lexed, hash_tok: &Tok) -> &'l str {
+    let k = lx.toks.partition_point(|t| t.start <= hash_tok.start);
+    lx.toks.get(k).map_or("if", |t| &*t.text)
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+trait WsExt {
+    fn is_none_or_ws(&self) -> bool;
+}
+
+impl WsExt for Option<u8> {
+    fn is_none_or_ws(&self) -> bool {
+        self.map_or(true, |b| b.is_ascii_whitespace())
+    }
+}
+
+/// Replaces comment bytes by spaces (keeping newlines) in a whitespace-and-comments gap.
+fn blank_comments(gap: &str) -> String {
+    let mut out = String::with_capacity(gap.len());
+    let mut chars = gap.chars().peekable();
+    let mut in_line = false;
+    let mut in_block = false;
+    while let Some(c) = chars.next() {
+        if in_line {
+            if c == '\n' {
+                in_line = false;
+                out.push('\n');
+            } else {
+                out.extend(std::iter::repeat(' ').take(c.len_utf8()));
+            }
+        } else if in_block {
+            if c == '*' && chars.peek() == Some(&'/') {
+                chars.next();
+                in_block = false;
+                out.push_str("  ");
+            } else if c == '\n' {
+                out.push('\n');
+            } else {
+                out.extend(std::iter::repeat(' ').take(c.len_utf8()));
+            }
+        } else if c == '/' && chars.peek() == Some(&'/') {
+            chars.next();
+            in_line = true;
+            out.push_str("  ");
+        } else if c == '/' && chars.peek() == Some(&'*') {
+            chars.next();
+            in_block = true;
+            out.push_str("  ");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Directory used for quoted includes of a file at `p` (`.` when it has none).
+pub(crate) fn dir_of(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Identity of a disk file: its canonical path when available.
+pub(crate) fn key_of(p: &Path) -> String {
+    std::fs::canonicalize(p)
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
+}

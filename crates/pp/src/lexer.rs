@@ -1,0 +1,463 @@
+//! Line splicing (backslash-newline removal) and splitting text into preprocessing tokens.
+
+use std::rc::Rc;
+
+/// The class of a preprocessing token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Identifier or keyword.
+    Ident,
+    /// A pp-number (`12`, `0xff`, `8w3`).
+    Number,
+    /// A string literal including its quotes.
+    Str,
+    /// An operator or punctuator.
+    Punct,
+    /// Any other single character (non-ASCII text).
+    Other,
+    /// End of a logical line.
+    Newline,
+    /// The empty result of an empty macro argument next to `##`; never reaches the output.
+    Placemarker,
+}
+
+/// The set of macro names a token may no longer expand ("painted blue").
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HideSet(Option<Rc<Vec<Rc<str>>>>);
+
+impl HideSet {
+    /// Whether `name` is hidden.
+    pub fn contains(&self, name: &str) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|n| &**n == name))
+    }
+
+    /// This set plus `name`.
+    pub fn with(&self, name: &Rc<str>) -> HideSet {
+        if self.contains(name) {
+            return self.clone();
+        }
+        let mut v: Vec<Rc<str>> = self.0.as_deref().cloned().unwrap_or_default();
+        v.push(name.clone());
+        HideSet(Some(Rc::new(v)))
+    }
+
+    /// The union of both sets.
+    pub fn union(&self, other: &HideSet) -> HideSet {
+        match (&self.0, &other.0) {
+            (None, _) => other.clone(),
+            (_, None) => self.clone(),
+            (Some(a), Some(b)) => {
+                if Rc::ptr_eq(a, b) || b.iter().all(|n| self.contains(n)) {
+                    return self.clone();
+                }
+                if a.iter().all(|n| other.contains(n)) {
+                    return other.clone();
+                }
+                let mut out = self.clone();
+                for n in b.iter() {
+                    out = out.with(n);
+                }
+                out
+            }
+        }
+    }
+
+    /// The names present in both sets.
+    pub fn intersect(&self, other: &HideSet) -> HideSet {
+        match (&self.0, &other.0) {
+            (Some(a), Some(_)) => {
+                let v: Vec<Rc<str>> = a.iter().filter(|n| other.contains(n)).cloned().collect();
+                if v.is_empty() {
+                    HideSet(None)
+                } else {
+                    HideSet(Some(Rc::new(v)))
+                }
+            }
+            _ => HideSet(None),
+        }
+    }
+}
+
+/// A preprocessing token with its origin.
+#[derive(Clone, Debug)]
+pub(crate) struct Tok {
+    pub kind: Kind,
+    pub text: Rc<str>,
+    /// Whitespace (or a comment) came before it.
+    pub space: bool,
+    /// First token on its line in the file (only file tokens).
+    pub bol: bool,
+    /// A file token whose leading whitespace is already in the output; emitted verbatim.
+    pub direct: bool,
+    /// Made by the preprocessor (macro body, paste, stringify): its text is not at `src`.
+    pub synth: bool,
+    /// File index of the origin.
+    pub file: u32,
+    /// Original byte offset of the origin.
+    pub src: usize,
+    /// Start in the spliced text of the file (file tokens only).
+    pub start: usize,
+    /// End in the spliced text of the file (file tokens only).
+    pub end: usize,
+    pub hs: HideSet,
+}
+
+impl Tok {
+    /// Whether this is the punctuator `p`.
+    pub fn is_punct(&self, p: &str) -> bool {
+        self.kind == Kind::Punct && &*self.text == p
+    }
+
+    /// Whether this is the identifier `s`.
+    pub fn is_ident(&self, s: &str) -> bool {
+        self.kind == Kind::Ident && &*self.text == s
+    }
+
+    /// A token made by the preprocessor, located at `at`.
+    pub fn synth(kind: Kind, text: &str, at: &Tok) -> Tok {
+        Tok {
+            kind,
+            text: Rc::from(text),
+            space: false,
+            bol: false,
+            direct: false,
+            synth: true,
+            file: at.file,
+            src: at.src,
+            start: at.start,
+            end: at.start,
+            hs: HideSet::default(),
+        }
+    }
+}
+
+/// Text with backslash-newlines removed plus the information to map offsets back.
+pub(crate) struct Spliced {
+    pub clean: String,
+    /// `(clean offset, original offset)` at each point right after a removed splice.
+    pub map: Vec<(usize, usize)>,
+}
+
+impl Spliced {
+    /// Original offset of a spliced-text offset.
+    pub fn orig(&self, c: usize) -> usize {
+        let k = self.map.partition_point(|&(cl, _)| cl <= c);
+        match k.checked_sub(1).and_then(|i| self.map.get(i)) {
+            Some(&(cl, or)) => or + (c - cl),
+            None => c,
+        }
+    }
+}
+
+/// Removes every backslash-newline (also backslash-CR-LF).
+pub(crate) fn splice(text: &str) -> Spliced {
+    if !text.contains('\\') {
+        return Spliced {
+            clean: text.to_owned(),
+            map: Vec::new(),
+        };
+    }
+    let b = text.as_bytes();
+    let mut clean = String::with_capacity(text.len());
+    let mut map = Vec::new();
+    let mut seg = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i) == Some(&b'\\') {
+            let skip = match (b.get(i + 1), b.get(i + 2)) {
+                (Some(b'\n'), _) => 2,
+                (Some(b'\r'), Some(b'\n')) => 3,
+                _ => 0,
+            };
+            if skip > 0 {
+                clean.push_str(&text[seg..i]);
+                i += skip;
+                seg = i;
+                map.push((clean.len(), i));
+                continue;
+            }
+        }
+        i += 1;
+    }
+    clean.push_str(&text[seg..]);
+    Spliced { clean, map }
+}
+
+const PUNCTS: [&str; 11] = [
+    "...", "..", "##", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+];
+
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Splits spliced text into tokens (with `Newline` tokens); comments become whitespace.
+/// Fails with the spliced offset of a `/*` that is never closed.
+pub(crate) fn lex(sp: &Spliced, file: u32) -> Result<Vec<Tok>, usize> {
+    let clean = sp.clean.as_str();
+    let b = clean.as_bytes();
+    let mut toks = Vec::new();
+    let mut i = 0;
+    let mut space = false;
+    let mut bol = true;
+    while let Some(&c) = b.get(i) {
+        let next = b.get(i + 1).copied();
+        let start = i;
+        let kind = match c {
+            b'\n' => Kind::Newline,
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                i += 1;
+                space = true;
+                continue;
+            }
+            b'/' if next == Some(b'/') => {
+                i = clean[i..].find('\n').map_or(b.len(), |p| i + p);
+                space = true;
+                continue;
+            }
+            b'/' if next == Some(b'*') => {
+                match clean[i + 2..].find("*/") {
+                    Some(p) => i += 2 + p + 2,
+                    None => return Err(i),
+                }
+                space = true;
+                continue;
+            }
+            _ if is_ident_start(c) => Kind::Ident,
+            _ if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|n| n.is_ascii_digit())) => {
+                Kind::Number
+            }
+            b'"' => Kind::Str,
+            _ if c.is_ascii() => Kind::Punct,
+            _ => Kind::Other,
+        };
+        match kind {
+            Kind::Newline => i += 1,
+            Kind::Ident => {
+                while b.get(i).is_some_and(|&ch| is_ident_char(ch)) {
+                    i += 1;
+                }
+            }
+            Kind::Number => {
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        Some(&ch) if is_ident_char(ch) => i += 1,
+                        Some(b'.') if b.get(i + 1) != Some(&b'.') => i += 1,
+                        _ => break,
+                    }
+                }
+            }
+            Kind::Str => {
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        None | Some(b'\n') => break,
+                        Some(b'"') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(b'\\') => {
+                            i += 1;
+                            if let Some(ch) = clean[i..].chars().next() {
+                                if ch != '\n' {
+                                    i += ch.len_utf8();
+                                }
+                            }
+                        }
+                        Some(_) => i += 1,
+                    }
+                }
+            }
+            Kind::Punct => {
+                let rest = &clean[i..];
+                i += PUNCTS
+                    .iter()
+                    .find(|p| rest.starts_with(*p))
+                    .map_or(1, |p| p.len());
+            }
+            _ => i += clean[i..].chars().next().map_or(1, char::len_utf8),
+        }
+        toks.push(Tok {
+            kind,
+            text: Rc::from(&clean[start..i]),
+            space,
+            bol,
+            direct: false,
+            synth: false,
+            file,
+            src: sp.orig(start),
+            start,
+            end: i,
+            hs: HideSet::default(),
+        });
+        bol = kind == Kind::Newline;
+        space = false;
+    }
+    Ok(toks)
+}
+
+/// Lexes a snippet (pasted text, command-line values) with no file origin; no newlines expected.
+pub(crate) fn lex_snippet(text: &str, at: &Tok) -> Vec<Tok> {
+    let sp = Spliced {
+        clean: text.to_owned(),
+        map: Vec::new(),
+    };
+    match lex(&sp, at.file) {
+        Ok(toks) => toks
+            .into_iter()
+            .filter(|t| t.kind != Kind::Newline)
+            .map(|t| {
+                let mut s = Tok::synth(t.kind, &t.text, at);
+                s.space = t.space;
+                s
+            })
+            .collect(),
+        Err(_) => vec![Tok::synth(Kind::Other, text, at)],
+    }
+}
+
+/// Detects the include-guard idiom: the first directive is `#ifndef X` (or `#if !defined X`),
+/// its matching `#endif` is the last thing in the file and there is no `#else`/`#elif` at the
+/// outer level. Returns `X`.
+pub(crate) fn detect_guard(toks: &[Tok]) -> Option<Rc<str>> {
+    let mut lines = toks
+        .split(|t| t.kind == Kind::Newline)
+        .filter(|l| !l.is_empty());
+    let first = lines.next()?;
+    let name = match first {
+        [h, d, x] if h.is_punct("#") && d.is_ident("ifndef") && x.kind == Kind::Ident => x,
+        [h, d, n, def, x]
+            if h.is_punct("#")
+                && d.is_ident("if")
+                && n.is_punct("!")
+                && def.is_ident("defined")
+                && x.kind == Kind::Ident =>
+        {
+            x
+        }
+        [h, d, n, def, l, x, r]
+            if h.is_punct("#")
+                && d.is_ident("if")
+                && n.is_punct("!")
+                && def.is_ident("defined")
+                && l.is_punct("(")
+                && x.kind == Kind::Ident
+                && r.is_punct(")") =>
+        {
+            x
+        }
+        _ => return None,
+    };
+    let mut depth = 1usize;
+    for line in lines {
+        if depth == 0 {
+            return None; // something after the closing #endif
+        }
+        let (Some(h), Some(d)) = (line.first(), line.get(1)) else {
+            continue;
+        };
+        if !(h.is_punct("#") && h.bol) {
+            continue;
+        }
+        match &*d.text {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" => depth -= 1,
+            "else" | "elif" if depth == 1 => return None,
+            _ => {}
+        }
+    }
+    (depth == 0).then(|| name.text.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(src: &str) -> Vec<String> {
+        lex(&splice(src), 0)
+            .unwrap_or_default()
+            .iter()
+            .map(|t| t.text.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn splices_and_maps_back() {
+        let sp = splice("ab\\\ncd\\\r\nef");
+        assert_eq!(sp.clean, "abcdef");
+        assert_eq!(sp.orig(1), 1);
+        assert_eq!(sp.orig(2), 4);
+        assert_eq!(sp.orig(4), 9);
+    }
+
+    #[test]
+    fn tokens_and_comments() {
+        assert_eq!(
+            texts("a/*x*/b // c\n\"s\\\"t\" 0x1F 8w3 ... ## << &&& 1..2"),
+            vec![
+                "a",
+                "b",
+                "\n",
+                "\"s\\\"t\"",
+                "0x1F",
+                "8w3",
+                "...",
+                "##",
+                "<<",
+                "&&",
+                "&",
+                "1",
+                "..",
+                "2"
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_comment_reports_start() {
+        assert_eq!(lex(&splice("ab /* x\n y"), 0).err(), Some(3));
+    }
+
+    #[test]
+    fn bol_and_space_flags() {
+        let t = lex(&splice("  # define\nx y"), 0).unwrap_or_default();
+        assert!(t[0].bol && t[0].space);
+        assert!(!t[1].bol && t[1].space);
+        assert!(t[3].bol && !t[3].space);
+        assert!(!t[4].bol);
+    }
+
+    #[test]
+    fn guard_detection() {
+        let g = |s: &str| detect_guard(&lex(&splice(s), 0).unwrap_or_default());
+        assert_eq!(
+            g("// c\n#ifndef G\n#define G\nx\n#if 1\n#endif\n#endif\n\n").as_deref(),
+            Some("G")
+        );
+        assert_eq!(g("#if !defined(G)\n#endif").as_deref(), Some("G"));
+        assert_eq!(g("#ifndef G\n#else\n#endif\n"), None);
+        assert_eq!(g("#ifndef G\n#endif\nx\n"), None);
+        assert_eq!(g("x\n#ifndef G\n#endif\n"), None);
+    }
+
+    #[test]
+    fn hide_sets() {
+        let a: Rc<str> = Rc::from("A");
+        let b: Rc<str> = Rc::from("B");
+        let h1 = HideSet::default().with(&a);
+        let h2 = HideSet::default().with(&b).with(&a);
+        assert!(h1.contains("A") && !h1.contains("B"));
+        let u = h1.union(&h2);
+        assert!(u.contains("A") && u.contains("B"));
+        let i = h1.intersect(&h2);
+        assert!(i.contains("A") && !i.contains("B"));
+        assert!(!HideSet::default().intersect(&h2).contains("A"));
+    }
+}

@@ -1,0 +1,214 @@
+//! The map from offsets in the preprocessed text back to original files, lines and columns.
+
+/// An original source position for one byte of preprocessed output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// Index into [`crate::Output::files`].
+    pub file: usize,
+    /// Byte offset into that file's text.
+    pub offset: usize,
+    /// 1-based line, after any `#line` adjustment in force where the byte came from.
+    pub line: u32,
+    /// 1-based byte column within the physical line.
+    pub col: u32,
+    /// When a `#line N "name"` renamed the file, the index of that name in
+    /// [`SourceMap::presumed_names`]; `None` means the file's own path applies.
+    pub presumed_name: Option<usize>,
+}
+
+/// One run of output bytes that all come from the same place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Segment {
+    /// Output offset where the run starts.
+    pub out: usize,
+    /// File index.
+    pub file: u32,
+    /// Offset in the original file of the run's first byte.
+    pub src: usize,
+    /// True when output byte `out + k` comes from `src + k` (copied text); false when every byte
+    /// of the run maps to `src` (macro expansions, synthesized newlines).
+    pub verbatim: bool,
+    /// `#line` adjustment: reported line minus physical line.
+    pub delta: i64,
+    /// `#line` file name, as an index into the presumed names.
+    pub name: Option<u32>,
+}
+
+/// Maps output offsets to original locations by binary search over segments (O(log n)).
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    pub(crate) segs: Vec<Segment>,
+    pub(crate) line_starts: Vec<Vec<usize>>,
+    pub(crate) file_lens: Vec<usize>,
+    pub(crate) names: Vec<String>,
+}
+
+/// Offsets at which each line of `text` starts (always begins with 0).
+pub(crate) fn line_starts(text: &str) -> Vec<usize> {
+    let mut v = vec![0];
+    v.extend(
+        text.bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(i, _)| i + 1),
+    );
+    v
+}
+
+/// 1-based physical (line, column) of `offset` given the line-start table.
+pub(crate) fn line_col(starts: &[usize], offset: usize) -> (u32, u32) {
+    let k = starts.partition_point(|&s| s <= offset).max(1);
+    let start = starts.get(k - 1).copied().unwrap_or(0);
+    let line = u32::try_from(k).unwrap_or(u32::MAX);
+    let col = u32::try_from(offset.saturating_sub(start) + 1).unwrap_or(u32::MAX);
+    (line, col)
+}
+
+/// Applies a `#line` delta to a physical line, keeping the result at least 1.
+pub(crate) fn adjust_line(line: u32, delta: i64) -> u32 {
+    let v = i64::from(line).saturating_add(delta);
+    u32::try_from(v.max(1)).unwrap_or(u32::MAX)
+}
+
+impl SourceMap {
+    /// The original location of output byte `output_offset`. Offsets past the end map to the
+    /// last byte's location; an empty output maps everything to the start of file 0.
+    pub fn lookup(&self, output_offset: usize) -> Location {
+        let k = self.segs.partition_point(|s| s.out <= output_offset);
+        let Some(seg) = self.segs.get(k.saturating_sub(1)) else {
+            return Location {
+                file: 0,
+                offset: 0,
+                line: 1,
+                col: 1,
+                presumed_name: None,
+            };
+        };
+        let file = seg.file as usize;
+        let mut offset = if seg.verbatim {
+            seg.src + (output_offset.saturating_sub(seg.out))
+        } else {
+            seg.src
+        };
+        let len = self.file_lens.get(file).copied().unwrap_or(0);
+        offset = offset.min(len);
+        let (line, col) = self
+            .line_starts
+            .get(file)
+            .map_or((1, 1), |s| line_col(s, offset));
+        Location {
+            file,
+            offset,
+            line: adjust_line(line, seg.delta),
+            col,
+            presumed_name: seg.name.map(|n| n as usize),
+        }
+    }
+
+    /// File names introduced by `#line N "name"`, indexed by [`Location::presumed_name`].
+    pub fn presumed_names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Number of segments (runs of output with one origin); useful to check map compactness.
+    pub fn segment_count(&self) -> usize {
+        self.segs.len()
+    }
+}
+
+/// Output text under construction together with its segments.
+#[derive(Debug, Default)]
+pub(crate) struct OutBuf {
+    pub text: String,
+    pub segs: Vec<Segment>,
+    /// `#line` state of the file currently being processed.
+    pub delta: i64,
+    /// `#line` name of the file currently being processed.
+    pub name: Option<u32>,
+}
+
+impl OutBuf {
+    /// Appends `s`, which comes from `file` at `src` (byte for byte if `verbatim`).
+    pub fn push(&mut self, s: &str, file: u32, src: usize, verbatim: bool) {
+        if s.is_empty() {
+            return;
+        }
+        let out = self.text.len();
+        let merge = self.segs.last().is_some_and(|l| {
+            l.file == file
+                && l.delta == self.delta
+                && l.name == self.name
+                && l.verbatim == verbatim
+                && if verbatim {
+                    l.src + (out - l.out) == src
+                } else {
+                    l.src == src
+                }
+        });
+        if !merge {
+            self.segs.push(Segment {
+                out,
+                file,
+                src,
+                verbatim,
+                delta: self.delta,
+                name: self.name,
+            });
+        }
+        self.text.push_str(s);
+    }
+
+    /// The last byte written, if any.
+    pub fn last_byte(&self) -> Option<u8> {
+        self.text.as_bytes().last().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_basics() {
+        let s = line_starts("ab\ncd\n\nx");
+        assert_eq!(s, vec![0, 3, 6, 7]);
+        assert_eq!(line_col(&s, 0), (1, 1));
+        assert_eq!(line_col(&s, 1), (1, 2));
+        assert_eq!(line_col(&s, 3), (2, 1));
+        assert_eq!(line_col(&s, 4), (2, 2));
+        assert_eq!(line_col(&s, 6), (3, 1));
+        assert_eq!(line_col(&s, 7), (4, 1));
+    }
+
+    #[test]
+    fn merges_contiguous_and_splits_otherwise() {
+        let mut o = OutBuf::default();
+        o.push("ab", 0, 10, true);
+        o.push("cd", 0, 12, true);
+        assert_eq!(o.segs.len(), 1);
+        o.push("x", 0, 40, true);
+        assert_eq!(o.segs.len(), 2);
+        o.push("yy", 0, 50, false);
+        o.push("zz", 0, 50, false);
+        assert_eq!(o.segs.len(), 3);
+        let map = SourceMap {
+            segs: o.segs.clone(),
+            line_starts: vec![line_starts(&"x\n".repeat(40))],
+            file_lens: vec![80],
+            names: vec![],
+        };
+        assert_eq!(map.lookup(3).offset, 13);
+        assert_eq!(map.lookup(4).offset, 40);
+        assert_eq!(map.lookup(5).offset, 50);
+        assert_eq!(map.lookup(8).offset, 50);
+        // offset 13 is "\n" of line 7 (lines are 2 bytes): line 7, col 2
+        assert_eq!((map.lookup(3).line, map.lookup(3).col), (7, 2));
+    }
+
+    #[test]
+    fn empty_map_is_start_of_file() {
+        let m = SourceMap::default();
+        let l = m.lookup(5);
+        assert_eq!((l.file, l.line, l.col), (0, 1, 1));
+    }
+}
