@@ -1,12 +1,20 @@
 //! The embedded include files and lookup by name.
 
 /// All bundled include files: (file name as written in `#include`, text),
-/// embedded at build time from `crates/arch/p4include/`.
+/// embedded at build time from `crates/arch/p4include/`. Target-specific
+/// flavours keep their directory in the name (`"bmv2/psa.p4"`,
+/// `"dpdk/pna.p4"`), as programs write them.
 pub const FILES: &[(&str, &str)] = &[
     ("core.p4", include_str!("../p4include/core.p4")),
     ("v1model.p4", include_str!("../p4include/v1model.p4")),
     ("psa.p4", include_str!("../p4include/psa.p4")),
     ("pna.p4", include_str!("../p4include/pna.p4")),
+    ("bmv2/psa.p4", include_str!("../p4include/bmv2/psa.p4")),
+    ("dpdk/psa.p4", include_str!("../p4include/dpdk/psa.p4")),
+    ("dpdk/pna.p4", include_str!("../p4include/dpdk/pna.p4")),
+    ("ebpf_model.p4", include_str!("../p4include/ebpf_model.p4")),
+    ("xdp_model.p4", include_str!("../p4include/xdp_model.p4")),
+    ("ubpf_model.p4", include_str!("../p4include/ubpf_model.p4")),
     ("tna.p4", include_str!("../p4include/tna.p4")),
     ("t2na.p4", include_str!("../p4include/t2na.p4")),
     ("tofino.p4", include_str!("../p4include/tofino.p4")),
@@ -38,8 +46,9 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 /// Look up a bundled include by the exact name written in
-/// `#include <name>` (for example `"tna.p4"`). Paths are not matched by
-/// suffix: `"foo/tna.p4"` is not found.
+/// `#include <name>` (for example `"tna.p4"` or `"dpdk/psa.p4"`). Paths
+/// are not matched by suffix: `"foo/tna.p4"` is not found, and neither is
+/// `"psa.p4"` found as `"bmv2/psa.p4"` or the reverse.
 pub fn lookup(name: &str) -> Option<&'static str> {
     FILES
         .iter()
@@ -68,6 +77,19 @@ mod tests {
     }
 
     #[test]
+    fn target_flavours_are_found_only_by_their_full_name() {
+        assert!(lookup("bmv2/psa.p4").is_some());
+        assert!(lookup("dpdk/pna.p4").is_some());
+        assert_ne!(lookup("dpdk/psa.p4"), lookup("psa.p4"));
+        assert_ne!(lookup("dpdk/pna.p4"), lookup("pna.p4"));
+        assert_eq!(lookup("psa.p4/bmv2"), None);
+        assert_eq!(lookup("/bmv2/psa.p4"), None);
+        assert_eq!(lookup("bmv2\\psa.p4"), None);
+        assert_eq!(lookup("dpdk/tna.p4"), None);
+        assert_eq!(lookup("dpdk/v1model.p4"), None);
+    }
+
+    #[test]
     fn names_are_unique() {
         for (i, (a, _)) in FILES.iter().enumerate() {
             for (b, _) in FILES.iter().skip(i + 1) {
@@ -91,6 +113,12 @@ mod tests {
             "tofino2_specs.p4",
             "tofino2_base.p4",
             "tofino2_arch.p4",
+            "bmv2/psa.p4",
+            "dpdk/psa.p4",
+            "dpdk/pna.p4",
+            "ebpf_model.p4",
+            "ubpf_model.p4",
+            "xdp_model.p4",
         ] {
             assert!(lookup(name).is_some(), "{name} missing");
         }

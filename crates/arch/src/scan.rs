@@ -801,4 +801,188 @@ mod tests {
             assert!(declares("pna.p4", d), "pna.p4: {d}");
         }
     }
+
+    // ---- target flavours of PSA and PNA --------------------------------------
+
+    #[test]
+    fn bmv2_psa_is_plain_psa() {
+        assert_eq!(includes(text("bmv2/psa.p4")), ["psa.p4"]);
+        let w = Widths::from_files(&["bmv2/psa.p4", "psa.p4"]);
+        for (ty, bits) in [
+            ("PortIdUint_t", 32),
+            ("MulticastGroupUint_t", 32),
+            ("CloneSessionIdUint_t", 16),
+            ("ClassOfServiceUint_t", 8),
+            ("PacketLengthUint_t", 16),
+            ("EgressInstanceUint_t", 16),
+            ("TimestampUint_t", 64),
+        ] {
+            assert_eq!(w.types.get(ty), Some(&bits), "bmv2/psa.p4 {ty}");
+        }
+    }
+
+    #[test]
+    fn dpdk_flavours_keep_the_portable_widths() {
+        for (dpdk, plain, n) in [("dpdk/psa.p4", "psa.p4", 14), ("dpdk/pna.p4", "pna.p4", 26)] {
+            let d = Widths::from_files(&[dpdk]);
+            let p = Widths::from_files(&[plain]);
+            assert_eq!(d.types.len(), n, "{dpdk}: {:?}", d.types);
+            assert_eq!(d.types, p.types, "{dpdk} vs {plain}");
+            assert_eq!(includes(text(dpdk)), ["core.p4"], "{dpdk}");
+        }
+        let pna = Widths::from_files(&["dpdk/pna.p4"]);
+        assert_eq!(pna.types.get("PassNumberUint_t"), Some(&3));
+        assert_eq!(pna.types.get("PassNumberInHeaderUint_t"), Some(&8));
+        assert_eq!(pna.types.get("MirrorSlotIdUint_t"), Some(&8));
+        assert_eq!(pna.types.get("SecurityAssocIdUint_t"), Some(&32));
+        let psa = Widths::from_files(&["dpdk/psa.p4"]);
+        assert_eq!(psa.types.get("PortIdUint_t"), Some(&32));
+        assert_eq!(psa.types.get("TimestampUint_t"), Some(&64));
+    }
+
+    #[test]
+    fn dpdk_counters_and_meters_take_the_packet_length() {
+        for (file, color) in [("dpdk/psa.p4", "PSA"), ("dpdk/pna.p4", "PNA")] {
+            for d in [
+                "void count(in S index);".to_string(),
+                "void count(in S index, in bit<32> pkt_len);".to_string(),
+                "void count();".to_string(),
+                "void count(in bit<32> pkt_len);".to_string(),
+                format!("{color}_MeterColor_t execute(in S index);"),
+                format!(
+                    "{color}_MeterColor_t dpdk_execute(in S index, in {color}_MeterColor_t color, \
+                     in bit<32> pkt_len);"
+                ),
+                format!("{color}_MeterColor_t dpdk_execute(in S index, in bit<32> pkt_len);"),
+                format!(
+                    "{color}_MeterColor_t dpdk_execute(in {color}_MeterColor_t color, \
+                     in bit<32> pkt_len);"
+                ),
+                format!("{color}_MeterColor_t dpdk_execute(in bit<32> pkt_len);"),
+            ] {
+                assert!(declares(file, &d), "{file}: {d}");
+            }
+            assert!(!declares(file, "@optional"), "{file} has @optional");
+        }
+        for plain in ["psa.p4", "pna.p4"] {
+            assert!(!declares(plain, "dpdk_execute"), "{plain}");
+        }
+        assert!(declares("pna.p4", "@optional in bit<32> increment"));
+        assert!(declares(
+            "psa.p4",
+            "package PSA_Switch<IH, IM, EH, EM, NM, CI2EM, CE2EM, RESUBM, RECIRCM>("
+        ));
+        assert!(declares(
+            "dpdk/psa.p4",
+            "package PSA_Switch<IH, IM, EH, EM, NM, CI2EM, CE2EM, RESUBM, RECIRCM>("
+        ));
+    }
+
+    #[test]
+    fn dpdk_pna_extras() {
+        let f = "dpdk/pna.p4";
+        for d in [
+            "TOEPLITZ,",
+            "enum ipsec_status { IPSEC_SUCCESS, IPSEC_ERROR }",
+            "extern ipsec_accelerator {",
+            "void set_sa_index<T>(in T sa_index);",
+            "void set_ip_header_offset<T>(in T offset);",
+            "bool from_ipsec(out ipsec_status status);",
+            "package PNA_NIC<PH, PM, MH, MM>( MainParserT<MH, MM> main_parser, \
+             PreControlT<PH, PM> pre_control, MainControlT<MH, MM> main_control, \
+             MainDeparserT<MH, MM> main_deparser);",
+            "extern T SelectByDirection<T>(",
+        ] {
+            assert!(declares(f, d), "{f}: {d}");
+        }
+        assert!(!declares("pna.p4", "ipsec_accelerator"));
+        assert!(!declares("pna.p4", "TOEPLITZ"));
+    }
+
+    // ---- eBPF, XDP, uBPF ----------------------------------------------------
+
+    #[test]
+    fn ebpf_filter_model() {
+        for d in [
+            "extern CounterArray { CounterArray(bit<32> max_index, bool sparse); \
+             void increment(in bit<32> index); void add(in bit<32> index, in bit<32> value); }",
+            "extern array_table { array_table(bit<32> size); }",
+            "extern hash_table { hash_table(bit<32> size); }",
+            "parser parse<H>(packet_in packet, out H headers);",
+            "control filter<H>(inout H headers, out bool accept);",
+            "package ebpfFilter<H>(parse<H> prs, filter<H> filt);",
+        ] {
+            assert!(declares("ebpf_model.p4", d), "ebpf_model.p4: {d}");
+        }
+        assert_eq!(includes(text("ebpf_model.p4")), ["core.p4"]);
+    }
+
+    #[test]
+    fn xdp_model() {
+        let f = "xdp_model.p4";
+        assert_eq!(includes(text(f)), ["core.p4", "ebpf_model.p4"]);
+        let w = Widths::default();
+        assert_eq!(total(text(f), "struct", "xdp_input", &w), Some(32));
+        assert_eq!(
+            fields(text(f), "struct", "xdp_output", &w),
+            Some(vec![
+                ("output_action".to_string(), None),
+                ("output_port".to_string(), Some(32)),
+            ])
+        );
+        for d in [
+            "enum xdp_action { XDP_ABORTED, XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT }",
+            "extern bit<16> csum_replace2(in bit<16> csum, in bit<16> old, in bit<16> new);",
+            "extern bit<16> csum_replace4(in bit<16> csum, in bit<32> old, in bit<32> new);",
+            "extern bit<16> ebpf_ipv4_checksum(in bit<4> version, in bit<4> ihl, \
+             in bit<8> diffserv, in bit<16> totalLen, in bit<16> identification, \
+             in bit<3> flags, in bit<13> fragOffset, in bit<8> ttl, in bit<8> protocol, \
+             in bit<32> srcAddr, in bit<32> dstAddr);",
+            "extern bit<32> BPF_KTIME_GET_NS();",
+            "control xdp_switch<H>(inout H headers, in xdp_input imd, out xdp_output omd);",
+            "control xdp_deparse<H>(in H headers, packet_out packet);",
+            "package xdp<H>(xdp_parse<H> p, xdp_switch<H> s, xdp_deparse<H> d);",
+        ] {
+            assert!(declares(f, d), "{f}: {d}");
+        }
+    }
+
+    #[test]
+    fn ubpf_model() {
+        let f = "ubpf_model.p4";
+        let w = Widths::default();
+        let got = fields(text(f), "struct", "standard_metadata", &w);
+        let want: Vec<(String, Option<u32>)> = [
+            ("input_port", Some(32)),
+            ("packet_length", Some(32)),
+            ("output_action", None),
+            ("output_port", Some(32)),
+            ("clone", None),
+            ("clone_port", Some(32)),
+        ]
+        .iter()
+        .map(|(n, b)| (n.to_string(), *b))
+        .collect();
+        assert_eq!(got, Some(want));
+        let ds = directives(text(f));
+        assert!(ds.contains(&("define".into(), "UBPF_MODEL_VERSION 20200515".into())));
+        assert!(ds.contains(&("if".into(), "UBPF_MODEL_VERSION >= 20200515".into())));
+        for d in [
+            "enum ubpf_action { ABORT, DROP, PASS, REDIRECT }",
+            "extern void mark_to_drop();",
+            "extern void mark_to_pass();",
+            "extern bit<48> ubpf_time_get_ns();",
+            "extern void truncate(in bit<32> len);",
+            "enum HashAlgorithm { lookup3 }",
+            "extern void hash<D>(out bit<32> result, in HashAlgorithm algo, in D data);",
+            "extern Register<T, S> { Register(bit<32> size); T read(in S index); \
+             void write(in S index, in T value); }",
+            "control pipeline<H, M>(inout H headers, inout M meta, inout standard_metadata std);",
+            "control pipeline<H, M>(inout H headers, inout M meta);",
+            "@deparser control deparser<H>(packet_out b, in H headers);",
+            "package ubpf<H, M>(parse<H, M> prs, pipeline<H, M> p, deparser<H> dprs);",
+        ] {
+            assert!(declares(f, d), "{f}: {d}");
+        }
+    }
 }

@@ -1,0 +1,17 @@
+/*
+ * bmv2/psa.p4 -- bundled with p4cost.
+ *
+ * PSA as the BMv2 psa_switch target implements it.  The BMv2 flavour
+ * declares exactly what p4cost's plain psa.p4 declares: ports and
+ * multicast groups are 32 bits, clone sessions, packet lengths and
+ * egress instances 16 bits, class of service 8 bits, timestamps 64 bits,
+ * and the same externs, blocks and PSA_Switch package.  So this file only
+ * pulls that one in, under a guard of its own.
+ */
+
+#ifndef _P4COST_BMV2_PSA_P4_
+#define _P4COST_BMV2_PSA_P4_
+
+#include <psa.p4>
+
+#endif /* _P4COST_BMV2_PSA_P4_ */
