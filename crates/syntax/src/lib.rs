@@ -1,1 +1,90 @@
-//! p4cost-syntax
+//! p4cost-syntax: parses preprocessed P4-16 source text into a typed AST.
+//!
+//! The grammar (`src/p4.pest`) is a PEG of our own covering P4-16 v1.2.x as
+//! accepted by p4c; [`parse`] runs it and builds the [`ast`] tree, whose every
+//! node carries a [`ast::Span`] of byte offsets into the input.  Binary
+//! operator precedence follows p4c (bitwise `&`, `^`, `|` bind tighter than
+//! the comparisons).  Leftover `#` lines (`#pragma`, line markers) are skipped
+//! like comments.
+//!
+//! Dependencies: pest / pest_derive (parsing) and thiserror only; this crate
+//! knows nothing about the IR or any other p4cost crate.
+
+pub mod ast;
+mod builder;
+mod error;
+mod grammar;
+mod printer;
+
+#[cfg(test)]
+mod tests;
+
+use pest::Parser;
+
+pub use error::SyntaxError;
+pub use printer::{dump, expr as print_expr, ty as print_type};
+
+use grammar::{P4Parser, Rule};
+
+/// Stack size of the worker thread that runs the (recursive) parser, so that
+/// parsing does not depend on the caller's stack.  Only touched pages are
+/// actually allocated.
+const PARSE_STACK_BYTES: usize = 256 << 20;
+
+/// Parses a whole preprocessed P4-16 program.
+///
+/// Returns the AST, or the first syntax error with its byte offset and a
+/// readable message such as "expected `;`, found `}`".  Parsing runs on a
+/// scoped worker thread with a large stack; deeply nested input fails with
+/// "program is nested too deeply" instead of overflowing the stack.
+pub fn parse(text: &str) -> Result<ast::Program, SyntaxError> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("p4cost-syntax".to_string())
+            .stack_size(PARSE_STACK_BYTES)
+            .spawn_scoped(scope, || parse_on_this_thread(text));
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(SyntaxError {
+                    offset: 0,
+                    message: "internal parser error: the parser thread panicked".to_string(),
+                })
+            }),
+            Err(_) => parse_on_this_thread(text),
+        }
+    })
+}
+
+fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
+    if u32::try_from(text.len()).is_err() {
+        return Err(SyntaxError {
+            offset: 0,
+            message: "input is larger than 4 GiB".to_string(),
+        });
+    }
+    let mut pairs = match P4Parser::parse(Rule::program, text) {
+        Ok(p) => p,
+        Err(_) => {
+            // Parse again with pest's detailed error tracking (off by default
+            // because it slows successful parses) to learn which tokens were
+            // expected.
+            pest::set_error_detail(true);
+            let detailed = P4Parser::parse(Rule::program, text);
+            pest::set_error_detail(false);
+            return Err(match detailed {
+                Err(e) => error::from_pest(&e, text),
+                Ok(_) => SyntaxError {
+                    offset: 0,
+                    message: "internal parser error: inconsistent parse".to_string(),
+                },
+            });
+        }
+    };
+    match pairs.next() {
+        Some(program) => builder::build_program(text, program),
+        None => Err(SyntaxError {
+            offset: 0,
+            message: "internal parser error: no program node".to_string(),
+        }),
+    }
+}
