@@ -1,1 +1,160 @@
-//! p4cost-front
+//! p4cost-front: P4-16 source to the program model.
+//!
+//! Runs the preprocessor (`p4cost-pp`, with the bundled architecture
+//! includes of `p4cost-arch` as the fallback for `#include <...>`), parses
+//! with the pest grammar (`p4cost-syntax`), and lowers the syntax tree into
+//! a [`p4cost_ir::Program`]: types and widths, the parse graph, controls as
+//! control-flow graphs, tables and actions, every item with a span in the
+//! original file.
+//!
+//! Dependencies: `p4cost-ir`, `p4cost-pp`, `p4cost-syntax`, `p4cost-arch`,
+//! `thiserror`.
+
+pub mod diagnostic;
+
+pub use diagnostic::{Diagnostic, FrontError};
+
+use std::path::PathBuf;
+
+/// Front-end options: the `-D` and `-I` flags.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `-D NAME[=VALUE]`.
+    pub defines: Vec<(String, Option<String>)>,
+    /// `-I DIR`, searched before the bundled includes.
+    pub include_dirs: Vec<PathBuf>,
+}
+
+/// A lowered program and the warnings the front end collected.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The program.
+    pub program: p4cost_ir::Program,
+    /// Preprocessor and lowering warnings.
+    pub warnings: Vec<Diagnostic>,
+}
+
+mod control;
+mod lower;
+mod names;
+mod package;
+mod parser;
+mod scope;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast;
+
+/// The bundled architecture includes, as the preprocessor's fallback.
+struct ArchBundle;
+
+impl p4cost_pp::Bundled for ArchBundle {
+    fn lookup(&self, name: &str) -> Option<&'static str> {
+        p4cost_arch::lookup(name)
+    }
+}
+
+fn pp_options(opts: &Options) -> p4cost_pp::Options {
+    // What p4c itself predefines; user -D flags come after and win.
+    let mut defines = vec![("__p4c__".to_string(), Some("1".to_string()))];
+    defines.extend(opts.defines.iter().cloned());
+    p4cost_pp::Options {
+        defines,
+        include_dirs: opts.include_dirs.clone(),
+    }
+}
+
+fn pp_error(e: p4cost_pp::PpError) -> FrontError {
+    let loc = e.location().clone();
+    let full = e.to_string();
+    let prefix = format!("{loc}: ");
+    let message = full.strip_prefix(&prefix).unwrap_or(&full).to_string();
+    FrontError::Preprocess(Diagnostic {
+        file: loc.path,
+        line: loc.line,
+        col: loc.col,
+        message,
+    })
+}
+
+/// Reads, preprocesses, parses and lowers a P4-16 file.
+pub fn load_file(path: &Path, opts: &Options) -> Result<Loaded, FrontError> {
+    let ppo = pp_options(opts);
+    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
+    let out = pp.run_file(path).map_err(pp_error)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    lower_output(&out, &name)
+}
+
+/// Like [`load_file`] for text in memory (`name` is used in messages).
+pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, FrontError> {
+    let ppo = pp_options(opts);
+    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
+    let out = pp.run_source(name, text).map_err(pp_error)?;
+    let stem = name
+        .rsplit('/')
+        .next()
+        .unwrap_or(name)
+        .trim_end_matches(".p4");
+    lower_output(&out, stem)
+}
+
+/// Parses preprocessed output and lowers it.
+fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontError> {
+    let spans = lower::Spans { out };
+    let tree = p4cost_syntax::parse(&out.text).map_err(|e| {
+        let s = ast::Span::new(e.offset as u32, e.offset as u32);
+        FrontError::Syntax(spans.diag(s, e.message.clone()))
+    })?;
+    let mut program = ir::Program::new(name, ir::InputKind::P4Source);
+    for f in &out.files {
+        program.files.push(ir::SourceFile {
+            path: f.path.clone(),
+        });
+    }
+    let mut cx = lower::Cx {
+        g: scope::Globals::new(&tree),
+        spans,
+        program,
+        type_ids: HashMap::new(),
+        control_cache: HashMap::new(),
+        global_actions: HashMap::new(),
+        warnings: out
+            .warnings
+            .iter()
+            .map(|w| Diagnostic {
+                file: w.loc.path.clone(),
+                line: w.loc.line,
+                col: w.loc.col,
+                message: w.message.clone(),
+            })
+            .collect(),
+    };
+    cx.lower_types(&tree)?;
+    let mut parsers = HashMap::new();
+    let mut controls = HashMap::new();
+    for d in &tree.decls {
+        match d {
+            ast::Decl::Parser(p) => {
+                let id = parser::lower_parser(&mut cx, p, ir::Gress::Unknown)?;
+                parsers.insert(p.name.name.clone(), id);
+            }
+            ast::Decl::Control(c) => {
+                let id = cx.lower_control(c)?;
+                controls.insert(c.name.name.clone(), id);
+            }
+            _ => {}
+        }
+    }
+    package::bind(&mut cx, &parsers, &controls);
+    cx.program.arch = package::detect_arch(&cx);
+    Ok(Loaded {
+        program: cx.program,
+        warnings: cx.warnings,
+    })
+}

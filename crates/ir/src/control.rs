@@ -167,11 +167,31 @@ impl ControlFlow {
         &self.nodes[id.index()]
     }
 
-    /// Tables applied anywhere in the graph, in node order, each once.
+    /// Tables applied anywhere in the graph, each once, in the order a
+    /// depth-first walk from the entry meets them (source order for
+    /// straight-line code); tables on unreachable nodes come last.
     pub fn tables(&self) -> Vec<TableId> {
         let mut out = Vec::new();
-        for n in &self.nodes {
-            if let NodeKind::Table { table, .. } = n.kind {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = self.entry.into_iter().collect();
+        let mut order = Vec::with_capacity(self.nodes.len());
+        while let Some(id) = stack.pop() {
+            match seen.get_mut(id.index()) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
+            }
+            order.push(id);
+            for n in self.node(id).successors().into_iter().rev().flatten() {
+                stack.push(n);
+            }
+        }
+        order.extend(
+            (0..self.nodes.len())
+                .filter(|i| !seen[*i])
+                .map(|i| NodeId(i as u32)),
+        );
+        for id in order {
+            if let NodeKind::Table { table, .. } = self.node(id).kind {
                 if !out.contains(&table) {
                     out.push(table);
                 }

@@ -1,0 +1,741 @@
+//! Lowering controls: actions with read/write sets, tables, and the apply
+//! block as a control-flow graph. Sub-controls applied from a control are
+//! inlined into its graph, so their tables count where they run.
+
+use std::collections::HashMap;
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast::{
+    self, ActionDecl, AnnotationBody, ControlDecl, Expr, ExprKind, LocalDecl, Stmt, StmtKind,
+    SwitchLabel, TableDecl, TablePropertyKind, UnaryOp,
+};
+
+use crate::lower::{expr_width, Cx, Locals};
+use crate::names::{has_arithmetic, reads};
+use crate::scope::expr_name;
+use crate::FrontError;
+
+/// What a lowered control declaration defines.
+#[derive(Clone, Default)]
+pub struct ControlSyms<'a> {
+    pub locals: Locals<'a>,
+    pub tables: HashMap<String, ir::TableId>,
+    pub actions: HashMap<String, ir::ActionId>,
+    /// Local instance name -> instantiated type name.
+    pub instances: HashMap<String, String>,
+}
+
+/// Lowers annotations to IR annotations.
+pub fn annotations(cx: &Cx<'_, '_>, anns: &[ast::Annotation]) -> Vec<ir::Annotation> {
+    anns.iter()
+        .map(|a| ir::Annotation {
+            name: a.name.name.clone(),
+            body: match &a.body {
+                AnnotationBody::Empty => String::new(),
+                AnnotationBody::Unstructured(r) | AnnotationBody::Pragma(r) => r.text.clone(),
+                AnnotationBody::Expressions(_) | AnnotationBody::KeyValues(_) => {
+                    let t = cx.text(a.span);
+                    t.split_once('[')
+                        .map(|(_, b)| b.trim_end_matches(']').to_string())
+                        .unwrap_or_default()
+                }
+            },
+            span: cx.spans.ir(a.span),
+        })
+        .collect()
+}
+
+/// The type name of an instantiation (`Register` for
+/// `Register<bit<32>, _>(1024) r;`).
+fn type_name(t: &ast::Type) -> String {
+    match &t.kind {
+        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => p.name.name.clone(),
+        _ => String::new(),
+    }
+}
+
+impl<'a, 'o> Cx<'a, 'o> {
+    /// Lowers (once) the symbols of a control declaration.
+    pub fn control_syms(&mut self, decl: &'a ControlDecl) -> Result<ControlSyms<'a>, FrontError> {
+        if let Some(s) = self.control_cache.get(decl.name.name.as_str()) {
+            return Ok(s.clone());
+        }
+        let mut syms = ControlSyms {
+            locals: Locals::from_params(&decl.params),
+            ..Default::default()
+        };
+        for p in &decl.ctor_params {
+            syms.locals.vars.insert(p.name.name.clone(), &p.ty);
+        }
+        for l in &decl.locals {
+            match l {
+                LocalDecl::Var(v) => {
+                    syms.locals.vars.insert(v.name.name.clone(), &v.ty);
+                }
+                LocalDecl::Const(c) => {
+                    syms.locals.consts.insert(&c.name.name, &c.value);
+                }
+                LocalDecl::Instantiation(i) => {
+                    syms.instances.insert(i.name.name.clone(), type_name(&i.ty));
+                }
+                _ => {}
+            }
+        }
+        for l in &decl.locals {
+            if let LocalDecl::Action(a) = l {
+                let id = self.lower_action(a, &syms, &decl.name.name)?;
+                syms.actions.insert(a.name.name.clone(), id);
+            }
+        }
+        for l in &decl.locals {
+            if let LocalDecl::Table(t) = l {
+                let id = self.lower_table(t, &mut syms)?;
+                syms.tables.insert(t.name.name.clone(), id);
+            }
+        }
+        self.control_cache
+            .insert(decl.name.name.as_str(), syms.clone());
+        Ok(syms)
+    }
+
+    /// The action named `name` in the control, else the global one
+    /// (lowered on first use).
+    fn resolve_action(
+        &mut self,
+        name: &str,
+        syms: &mut ControlSyms<'a>,
+    ) -> Result<Option<ir::ActionId>, FrontError> {
+        if let Some(id) = syms.actions.get(name) {
+            return Ok(Some(*id));
+        }
+        if let Some(id) = self.global_actions.get(name) {
+            return Ok(Some(*id));
+        }
+        let Some(decl) = self.g.actions.get(name).copied() else {
+            return Ok(None);
+        };
+        let empty = ControlSyms::default();
+        let id = self.lower_action(decl, &empty, "")?;
+        self.global_actions.insert(decl.name.name.as_str(), id);
+        Ok(Some(id))
+    }
+
+    fn lower_action(
+        &mut self,
+        a: &'a ActionDecl,
+        syms: &ControlSyms<'a>,
+        _control: &str,
+    ) -> Result<ir::ActionId, FrontError> {
+        let mut locals = syms.locals.clone();
+        for p in &a.params {
+            locals.vars.insert(p.name.name.clone(), &p.ty);
+        }
+        let params = a
+            .params
+            .iter()
+            .map(|p| ir::Param {
+                name: p.name.name.clone(),
+                width_bits: self
+                    .g
+                    .shape(&p.ty, 0)
+                    .ok()
+                    .and_then(|s| self.g.fixed_bits(&s))
+                    .and_then(|b| u32::try_from(b).ok()),
+            })
+            .collect();
+        let param_names: Vec<&str> = a.params.iter().map(|p| p.name.name.as_str()).collect();
+        let mut body = ActionBody::default();
+        self.walk_action(&a.body.stmts, syms, &param_names, &mut body);
+        self.program.actions.push(ir::Action {
+            name: a.name.name.clone(),
+            params,
+            reads: body.reads,
+            writes: body.writes,
+            primitives: body.primitives,
+            annotations: annotations(self, &a.annotations),
+            span: self.spans.ir(a.span),
+        });
+        Ok(ir::ActionId((self.program.actions.len() - 1) as u32))
+    }
+
+    fn walk_action(
+        &self,
+        stmts: &'a [Stmt],
+        syms: &ControlSyms<'a>,
+        params: &[&str],
+        out: &mut ActionBody,
+    ) {
+        let skip = |n: &str| {
+            params.contains(&n) || self.g.consts.contains_key(n) || syms.instances.contains_key(n)
+        };
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { lhs, rhs } => {
+                    reads(rhs, &skip, &mut out.reads);
+                    let w = expr_name(lhs);
+                    if !out.writes.contains(&w) {
+                        out.writes.push(w);
+                    }
+                    out.primitives.push(ir::Primitive {
+                        op: if has_arithmetic(rhs) {
+                            "arith"
+                        } else {
+                            "assign"
+                        }
+                        .into(),
+                        span: self.spans.ir(s.span),
+                    });
+                }
+                StmtKind::Call(call) => {
+                    let ExprKind::Call { callee, args, .. } = &call.kind else {
+                        continue;
+                    };
+                    for a in args {
+                        reads(&a.value, &skip, &mut out.reads);
+                    }
+                    let op = match &callee.kind {
+                        ExprKind::Member { base, member } => {
+                            let inst = expr_name(base);
+                            let ext = syms.instances.get(&inst).cloned().or_else(|| {
+                                self.g
+                                    .instances
+                                    .get(inst.as_str())
+                                    .map(|i| type_name(&i.ty))
+                            });
+                            match ext {
+                                Some(t) => format!("{t}.{}", member.name),
+                                None => {
+                                    let header_op = matches!(
+                                        member.name.as_str(),
+                                        "setValid" | "setInvalid" | "push_front" | "pop_front"
+                                    );
+                                    if header_op && !out.writes.contains(&inst) {
+                                        out.writes.push(inst.clone());
+                                    }
+                                    format!("{}.{}", inst, member.name)
+                                }
+                            }
+                        }
+                        ExprKind::Path(p) => p.name.name.clone(),
+                        _ => "call".into(),
+                    };
+                    out.primitives.push(ir::Primitive {
+                        op,
+                        span: self.spans.ir(s.span),
+                    });
+                }
+                StmtKind::If { cond, then, els } => {
+                    reads(cond, &skip, &mut out.reads);
+                    self.walk_action(std::slice::from_ref(then), syms, params, out);
+                    if let Some(e) = els {
+                        self.walk_action(std::slice::from_ref(e), syms, params, out);
+                    }
+                }
+                StmtKind::Block(b) => self.walk_action(&b.stmts, syms, params, out),
+                StmtKind::Var(v) => {
+                    if let Some(init) = &v.init {
+                        reads(init, &skip, &mut out.reads);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn lower_table(
+        &mut self,
+        t: &'a TableDecl,
+        syms: &mut ControlSyms<'a>,
+    ) -> Result<ir::TableId, FrontError> {
+        let mut keys = Vec::new();
+        for k in t.key().unwrap_or(&[]) {
+            keys.push(ir::TableKey {
+                field: self.text(k.expr.span),
+                width_bits: expr_width(&self.g, &syms.locals, &k.expr),
+                match_kind: ir::MatchKind::from_name(&k.match_kind.name),
+                span: self.spans.ir(k.span),
+            });
+        }
+        let mut actions = Vec::new();
+        for a in t.actions().unwrap_or(&[]) {
+            match self.resolve_action(&a.name.name.name, syms)? {
+                Some(id) => actions.push(id),
+                None => {
+                    return Err(self.err(
+                        a.name.span,
+                        format!(
+                            "table `{}` lists unknown action `{}`",
+                            t.name.name, a.name.name.name
+                        ),
+                    ))
+                }
+            }
+        }
+        let size = match t.custom("size") {
+            Some(p) => match &p.kind {
+                TablePropertyKind::Custom { value, .. } => {
+                    match self.g.eval(value, &syms.locals.consts) {
+                        Some(v) if v >= 0 => Some(v as u64),
+                        _ => {
+                            return Err(self.err(
+                                value.span,
+                                format!(
+                                    "table `{}`: size is not a non-negative compile-time constant",
+                                    t.name.name
+                                ),
+                            ))
+                        }
+                    }
+                }
+                _ => None,
+            },
+            None => None,
+        };
+        let default_action = match t.custom("default_action") {
+            Some(ast::TableProperty {
+                kind: TablePropertyKind::Custom { value, .. },
+                ..
+            }) => {
+                let name = match &value.kind {
+                    ExprKind::Call { callee, .. } => expr_name(callee),
+                    _ => expr_name(value),
+                };
+                let name = name.trim_start_matches('.').to_string();
+                self.resolve_action(&name, syms)?
+            }
+            _ => None,
+        };
+        let implementation = t.properties.iter().find_map(|p| match &p.kind {
+            TablePropertyKind::Custom { name, value }
+                if matches!(
+                    name.name.as_str(),
+                    "implementation" | "action_profile" | "action_selector"
+                ) =>
+            {
+                Some(self.text(value.span))
+            }
+            _ => None,
+        });
+        self.program.tables.push(ir::Table {
+            name: t.name.name.clone(),
+            control: None,
+            keys,
+            size,
+            actions,
+            default_action,
+            const_entries: t.entries().map_or(0, |e| e.len() as u64),
+            implementation,
+            stages: vec![],
+            annotations: annotations(self, &t.annotations),
+            span: self.spans.ir(t.span),
+        });
+        Ok(ir::TableId((self.program.tables.len() - 1) as u32))
+    }
+
+    /// Lowers a control declaration into an IR control.
+    pub fn lower_control(&mut self, decl: &'a ControlDecl) -> Result<ir::ControlId, FrontError> {
+        let mut syms = self.control_syms(decl)?;
+        let id = ir::ControlId(self.program.controls.len() as u32);
+        for t in syms.tables.values() {
+            if let Some(tab) = self.program.tables.get_mut(t.index()) {
+                tab.control.get_or_insert(id);
+            }
+        }
+        let mut b = Flow::default();
+        let mut stack = vec![decl.name.name.clone()];
+        let entry = self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?;
+        self.program.controls.push(ir::Control {
+            name: decl.name.name.clone(),
+            role: ir::ControlRole::Other,
+            gress: ir::Gress::Unknown,
+            flow: ir::ControlFlow {
+                nodes: b.nodes,
+                entry,
+            },
+            span: self.spans.ir(decl.span),
+        });
+        Ok(id)
+    }
+
+    fn build_seq(
+        &mut self,
+        stmts: &'a [Stmt],
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        let mut cur = next;
+        for s in stmts.iter().rev() {
+            cur = self.build_stmt(s, cur, syms, b, stack)?;
+        }
+        Ok(cur)
+    }
+
+    fn build_stmt(
+        &mut self,
+        s: &'a Stmt,
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        let span = self.spans.ir(s.span);
+        Ok(match &s.kind {
+            StmtKind::Block(bl) => self.build_seq(&bl.stmts, next, syms, b, stack)?,
+            StmtKind::Exit => Some(b.push(ir::NodeKind::Exit, span)),
+            StmtKind::Return(_) => Some(b.push(
+                ir::NodeKind::Statement {
+                    what: "return".into(),
+                    reads: vec![],
+                    writes: vec![],
+                    next: None,
+                },
+                span,
+            )),
+            StmtKind::If { cond, then, els } => {
+                let then_id = self.build_stmt(then, next, syms, b, stack)?;
+                let else_id = match els {
+                    Some(e) => self.build_stmt(e, next, syms, b, stack)?,
+                    None => next,
+                };
+                if let Some((table, hit)) = hit_miss(cond, syms) {
+                    let (h, m) = if hit {
+                        (then_id, else_id)
+                    } else {
+                        (else_id, then_id)
+                    };
+                    Some(b.push(
+                        ir::NodeKind::Table {
+                            table,
+                            next: ir::TableNext::HitMiss { hit: h, miss: m },
+                        },
+                        span,
+                    ))
+                } else {
+                    let r = self.reads_of(cond);
+                    let c = b.push(
+                        ir::NodeKind::Condition {
+                            expr: self.text(cond.span),
+                            reads: r,
+                            then_next: then_id,
+                            else_next: else_id,
+                        },
+                        self.spans.ir(cond.span),
+                    );
+                    self.applies_before(cond, Some(c), syms, b)
+                }
+            }
+            StmtKind::Switch { expr, cases } => {
+                self.build_switch(expr, cases, next, syms, b, stack, span)?
+            }
+            StmtKind::Call(call) => self.build_call(call, next, syms, b, stack, span)?,
+            StmtKind::Assign { lhs, rhs } => {
+                let r = self.reads_of(rhs);
+                let n = b.push(
+                    ir::NodeKind::Statement {
+                        what: "assign".into(),
+                        reads: r,
+                        writes: vec![expr_name(lhs)],
+                        next,
+                    },
+                    span,
+                );
+                self.applies_before(rhs, Some(n), syms, b)
+            }
+            StmtKind::Var(v) => match &v.init {
+                Some(init) => {
+                    syms.locals.vars.insert(v.name.name.clone(), &v.ty);
+                    let r = self.reads_of(init);
+                    let n = b.push(
+                        ir::NodeKind::Statement {
+                            what: "assign".into(),
+                            reads: r,
+                            writes: vec![v.name.name.clone()],
+                            next,
+                        },
+                        span,
+                    );
+                    self.applies_before(init, Some(n), syms, b)
+                }
+                None => {
+                    syms.locals.vars.insert(v.name.name.clone(), &v.ty);
+                    next
+                }
+            },
+            StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => {
+                self.warn(s.span, "loop in a control: its body is counted once");
+                self.build_stmt(body, next, syms, b, stack)?
+            }
+            StmtKind::Const(_)
+            | StmtKind::Instantiation(_)
+            | StmtKind::Empty
+            | StmtKind::Break
+            | StmtKind::Continue => next,
+        })
+    }
+
+    /// Table nodes for every `t.apply()` inside `e`, chained before `then`.
+    fn applies_before(
+        &mut self,
+        e: &Expr,
+        then: Option<ir::NodeId>,
+        syms: &ControlSyms<'a>,
+        b: &mut Flow,
+    ) -> Option<ir::NodeId> {
+        let mut found = Vec::new();
+        table_applies(e, syms, &mut found);
+        let mut cur = then;
+        for (t, sp) in found.into_iter().rev() {
+            cur = Some(b.push(
+                ir::NodeKind::Table {
+                    table: t,
+                    next: ir::TableNext::Always { next: cur },
+                },
+                self.spans.ir(sp),
+            ));
+        }
+        cur
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build_switch(
+        &mut self,
+        expr: &'a Expr,
+        cases: &'a [ast::SwitchCase],
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+        span: ir::Span,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        // Bodies first (fall-through labels share the next body).
+        let mut labelled: Vec<(&SwitchLabel, Option<ir::NodeId>)> = Vec::new();
+        let mut pending: Vec<&SwitchLabel> = Vec::new();
+        for c in cases {
+            pending.push(&c.label);
+            if let Some(body) = &c.body {
+                let entry = self.build_seq(&body.stmts, next, syms, b, stack)?;
+                for l in pending.drain(..) {
+                    labelled.push((l, entry));
+                }
+            }
+        }
+        for l in pending.drain(..) {
+            labelled.push((l, next));
+        }
+        if let Some(table) = action_run(expr, syms) {
+            let mut arms = Vec::new();
+            let mut default = next;
+            for (l, entry) in labelled {
+                match l {
+                    SwitchLabel::Default => default = entry,
+                    SwitchLabel::Expr(e) => {
+                        let name = expr_name(e);
+                        match self.resolve_action(name.trim_start_matches('.'), syms)? {
+                            Some(a) => arms.push((a, entry)),
+                            None => {
+                                return Err(self.err(
+                                    e.span,
+                                    format!("switch label `{name}` is not an action"),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            return Ok(Some(b.push(
+                ir::NodeKind::Table {
+                    table,
+                    next: ir::TableNext::ByAction { arms, default },
+                },
+                span,
+            )));
+        }
+        // A switch on a value: a chain of comparisons.
+        let r = self.reads_of(expr);
+        let subject = self.text(expr.span);
+        let mut cur = labelled
+            .iter()
+            .find(|(l, _)| matches!(l, SwitchLabel::Default))
+            .map_or(next, |(_, e)| *e);
+        for (l, entry) in labelled.iter().rev() {
+            if let SwitchLabel::Expr(e) = l {
+                cur = Some(b.push(
+                    ir::NodeKind::Condition {
+                        expr: format!("{subject} == {}", self.text(e.span)),
+                        reads: r.clone(),
+                        then_next: *entry,
+                        else_next: cur,
+                    },
+                    span,
+                ));
+            }
+        }
+        Ok(self.applies_before(expr, cur, syms, b))
+    }
+
+    fn build_call(
+        &mut self,
+        call: &'a Expr,
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+        span: ir::Span,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        let ExprKind::Call { callee, args, .. } = &call.kind else {
+            return Ok(next);
+        };
+        if let ExprKind::Member { base, member } = &callee.kind {
+            if member.name == "apply" {
+                let name = expr_name(base);
+                if let Some(&t) = syms.tables.get(&name) {
+                    return Ok(Some(b.push(
+                        ir::NodeKind::Table {
+                            table: t,
+                            next: ir::TableNext::Always { next },
+                        },
+                        span,
+                    )));
+                }
+                // A sub-control instance: inline its apply block.
+                let ty = syms.instances.get(&name).cloned().or_else(|| {
+                    self.g
+                        .instances
+                        .get(name.as_str())
+                        .map(|i| type_name(&i.ty))
+                });
+                if let Some(decl) = ty.as_deref().and_then(|t| self.g.controls.get(t).copied()) {
+                    if stack.contains(&decl.name.name) {
+                        return Err(self.err(
+                            call.span,
+                            format!("control `{}` applies itself", decl.name.name),
+                        ));
+                    }
+                    let mut sub = self.control_syms(decl)?;
+                    stack.push(decl.name.name.clone());
+                    let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack)?;
+                    stack.pop();
+                    return Ok(entry);
+                }
+            }
+        }
+        if let ExprKind::Path(p) = &callee.kind {
+            if let Some(a) = self.resolve_action(&p.name.name, syms)? {
+                return Ok(Some(b.push(ir::NodeKind::Action { action: a, next }, span)));
+            }
+        }
+        let mut r = Vec::new();
+        for a in args {
+            for x in self.reads_of(&a.value) {
+                if !r.contains(&x) {
+                    r.push(x);
+                }
+            }
+        }
+        let n = b.push(
+            ir::NodeKind::Statement {
+                what: format!("call {}", self.text(callee.span)),
+                reads: r,
+                writes: vec![],
+                next,
+            },
+            span,
+        );
+        let mut cur = Some(n);
+        for a in args.iter().rev() {
+            cur = self.applies_before(&a.value, cur, syms, b);
+        }
+        Ok(cur)
+    }
+}
+
+/// What an action body does.
+#[derive(Default)]
+struct ActionBody {
+    reads: Vec<String>,
+    writes: Vec<String>,
+    primitives: Vec<ir::Primitive>,
+}
+
+/// Nodes under construction.
+#[derive(Default)]
+struct Flow {
+    nodes: Vec<ir::Node>,
+}
+
+impl Flow {
+    fn push(&mut self, kind: ir::NodeKind, span: ir::Span) -> ir::NodeId {
+        self.nodes.push(ir::Node { kind, span });
+        ir::NodeId((self.nodes.len() - 1) as u32)
+    }
+}
+
+/// `t.apply()` where `t` is a table of the control.
+fn applied_table(e: &Expr, syms: &ControlSyms<'_>) -> Option<ir::TableId> {
+    if let ExprKind::Call { callee, .. } = &e.kind {
+        if let ExprKind::Member { base, member } = &callee.kind {
+            if member.name == "apply" {
+                return syms.tables.get(&expr_name(base)).copied();
+            }
+        }
+    }
+    None
+}
+
+/// `t.apply().hit` (true) / `t.apply().miss` (false), possibly negated.
+fn hit_miss(cond: &Expr, syms: &ControlSyms<'_>) -> Option<(ir::TableId, bool)> {
+    match &cond.kind {
+        ExprKind::Member { base, member } if matches!(member.name.as_str(), "hit" | "miss") => {
+            applied_table(base, syms).map(|t| (t, member.name == "hit"))
+        }
+        ExprKind::Unary {
+            op: UnaryOp::Not,
+            expr,
+        } => hit_miss(expr, syms).map(|(t, h)| (t, !h)),
+        _ => None,
+    }
+}
+
+/// `t.apply().action_run`.
+fn action_run(e: &Expr, syms: &ControlSyms<'_>) -> Option<ir::TableId> {
+    match &e.kind {
+        ExprKind::Member { base, member } if member.name == "action_run" => {
+            applied_table(base, syms)
+        }
+        _ => None,
+    }
+}
+
+/// Every `t.apply()` inside an expression, in evaluation order.
+fn table_applies(e: &Expr, syms: &ControlSyms<'_>, out: &mut Vec<(ir::TableId, ast::Span)>) {
+    if let Some(t) = applied_table(e, syms) {
+        out.push((t, e.span));
+        return;
+    }
+    match &e.kind {
+        ExprKind::Member { base, .. }
+        | ExprKind::Index { base, .. }
+        | ExprKind::Slice { base, .. } => table_applies(base, syms, out),
+        ExprKind::Call { callee, args, .. } => {
+            table_applies(callee, syms, out);
+            for a in args {
+                table_applies(&a.value, syms, out);
+            }
+        }
+        ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => {
+            table_applies(expr, syms, out)
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            table_applies(lhs, syms, out);
+            table_applies(rhs, syms, out);
+        }
+        ExprKind::Ternary { cond, then, els } => {
+            table_applies(cond, syms, out);
+            table_applies(then, syms, out);
+            table_applies(els, syms, out);
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,301 @@
+//! Lowering a syntax tree into the program model: the shared context,
+//! header types and header instances. Parsers, controls and the package
+//! binding have modules of their own.
+
+use std::collections::HashMap;
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast::{self, Decl, Expr, ExprKind, StructKind, Type, TypeKind};
+
+use crate::scope::{Globals, Shape};
+use crate::{Diagnostic, FrontError};
+
+/// Maps syntax-tree spans (offsets in the preprocessed text) to IR spans
+/// in the original files, and builds diagnostics.
+pub struct Spans<'o> {
+    pub out: &'o p4cost_pp::Output,
+}
+
+impl Spans<'_> {
+    /// The IR span of a syntax span.
+    pub fn ir(&self, s: ast::Span) -> ir::Span {
+        let lo = self.out.map.lookup(s.lo as usize);
+        let hi = if s.hi > s.lo {
+            let last = self.out.map.lookup(s.hi as usize - 1);
+            if last.file == lo.file && last.offset >= lo.offset {
+                last.offset + 1
+            } else {
+                lo.offset
+            }
+        } else {
+            lo.offset
+        };
+        ir::Span {
+            file: ir::FileId(lo.file as u32),
+            lo: lo.offset as u32,
+            hi: hi as u32,
+            line: lo.line,
+            col: lo.col,
+        }
+    }
+
+    /// A diagnostic at a syntax span.
+    pub fn diag(&self, s: ast::Span, message: impl Into<String>) -> Diagnostic {
+        let loc = self.out.map.lookup(s.lo as usize);
+        Diagnostic {
+            file: self.out.display_path(&loc).to_string(),
+            line: loc.line,
+            col: loc.col,
+            message: message.into(),
+        }
+    }
+
+    /// True when the span lies in an architecture include.
+    pub fn in_arch_file(&self, s: ast::Span) -> bool {
+        let loc = self.out.map.lookup(s.lo as usize);
+        self.out.files.get(loc.file).is_some_and(is_arch_file)
+    }
+}
+
+/// True for bundled files and files named like an architecture include.
+pub fn is_arch_file(f: &p4cost_pp::SourceFile) -> bool {
+    if f.bundled {
+        return true;
+    }
+    let base = f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path);
+    p4cost_arch::FILES.iter().any(|(n, _)| *n == base)
+}
+
+/// State shared by all lowering passes.
+pub struct Cx<'a, 'o> {
+    pub g: Globals<'a>,
+    pub spans: Spans<'o>,
+    pub program: ir::Program,
+    /// Header type name -> id.
+    pub type_ids: HashMap<String, ir::HeaderTypeId>,
+    /// Lowered control declarations by name.
+    pub control_cache: HashMap<&'a str, crate::control::ControlSyms<'a>>,
+    /// Lowered top-level actions by name.
+    pub global_actions: HashMap<&'a str, ir::ActionId>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl<'a, 'o> Cx<'a, 'o> {
+    pub fn err(&self, s: ast::Span, m: impl Into<String>) -> FrontError {
+        FrontError::Lower(self.spans.diag(s, m))
+    }
+
+    pub fn warn(&mut self, s: ast::Span, m: impl Into<String>) {
+        let d = self.spans.diag(s, m);
+        if !self.warnings.contains(&d) {
+            self.warnings.push(d);
+        }
+    }
+
+    /// What `e` reads, global constants left out.
+    pub fn reads_of(&self, e: &Expr) -> Vec<String> {
+        let mut r = Vec::new();
+        crate::names::reads(e, &|n: &str| self.g.consts.contains_key(n), &mut r);
+        r
+    }
+
+    /// The source text of a span, with runs of whitespace collapsed.
+    pub fn text(&self, s: ast::Span) -> String {
+        s.text(&self.spans.out.text)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Lowers every header, header union and struct declaration.
+    pub fn lower_types(&mut self, program: &'a ast::Program) -> Result<(), FrontError> {
+        for d in &program.decls {
+            let Decl::Struct(s) = d else { continue };
+            if self.type_ids.contains_key(&s.name.name) {
+                continue;
+            }
+            let origin = if self.spans.in_arch_file(s.span) {
+                ir::Origin::Architecture
+            } else {
+                ir::Origin::Program
+            };
+            let mut fields = Vec::new();
+            for f in &s.fields {
+                let generic = type_mentions(&f.ty, &s.type_params);
+                let (width_bits, varbit) = match self.g.shape(&f.ty, 0) {
+                    Ok(sh) => match sh {
+                        Shape::Varbit(w) => (w, true),
+                        Shape::Opaque if s.kind != StructKind::Struct && !generic => {
+                            return Err(self.err(
+                                f.ty.span,
+                                format!("field `{}` of header `{}` has a type without a known width: `{}`",
+                                    f.name.name, s.name.name, self.text(f.ty.span)),
+                            ))
+                        }
+                        other => (self.g.max_bits(&other).map_or(0, |b| b.min(u64::from(u32::MAX)) as u32), false),
+                    },
+                    Err(e) if s.kind == StructKind::Struct && generic => {
+                        let _ = e;
+                        (0, false)
+                    }
+                    Err(e) => return Err(self.err(e.span, e.message)),
+                };
+                fields.push(ir::Field {
+                    name: f.name.name.clone(),
+                    width_bits,
+                    varbit,
+                    span: self.spans.ir(f.span),
+                });
+            }
+            self.program.header_types.push(ir::HeaderType {
+                name: s.name.name.clone(),
+                kind: match s.kind {
+                    StructKind::Header => ir::HeaderKind::Header,
+                    StructKind::HeaderUnion => ir::HeaderKind::Union,
+                    StructKind::Struct => ir::HeaderKind::Struct,
+                },
+                fields,
+                origin,
+                span: self.spans.ir(s.span),
+            });
+            let id = ir::HeaderTypeId((self.program.header_types.len() - 1) as u32);
+            self.type_ids.insert(s.name.name.clone(), id);
+        }
+        Ok(())
+    }
+
+    /// Finds or adds the header instance `name` of declaration `decl`.
+    pub fn instance(
+        &mut self,
+        name: &str,
+        decl: &StructDecl,
+        stack: Option<u32>,
+        span: ast::Span,
+    ) -> Option<ir::HeaderId> {
+        let ty = *self.type_ids.get(&decl.name.name)?;
+        if let Some(i) = self
+            .program
+            .headers
+            .iter()
+            .position(|h| h.name == name && h.ty == ty)
+        {
+            return Some(ir::HeaderId(i as u32));
+        }
+        self.program.headers.push(ir::HeaderInstance {
+            name: name.to_string(),
+            ty,
+            stack_size: stack,
+            metadata: decl.kind == StructKind::Struct,
+            span: self.spans.ir(span),
+        });
+        Some(ir::HeaderId((self.program.headers.len() - 1) as u32))
+    }
+}
+
+use ast::StructDecl;
+
+/// True when a type mentions one of the type parameters.
+fn type_mentions(t: &Type, params: &[ast::Ident]) -> bool {
+    match &t.kind {
+        TypeKind::Name(p) => params.iter().any(|x| x.name == p.name.name),
+        TypeKind::Specialized { base, args } => {
+            params.iter().any(|x| x.name == base.name.name)
+                || args.iter().any(|a| type_mentions(a, params))
+        }
+        TypeKind::Stack { elem, .. } => type_mentions(elem, params),
+        _ => false,
+    }
+}
+
+/// Names in scope in a parser or control: parameters and local variables
+/// with their types.
+#[derive(Default, Clone)]
+pub struct Locals<'a> {
+    pub vars: HashMap<String, &'a Type>,
+    pub consts: HashMap<&'a str, &'a Expr>,
+}
+
+impl<'a> Locals<'a> {
+    pub fn from_params(params: &'a [ast::Param]) -> Locals<'a> {
+        let mut l = Locals::default();
+        for p in params {
+            l.vars.insert(p.name.name.clone(), &p.ty);
+        }
+        l
+    }
+}
+
+/// What an access expression like `hdr.vlan[1].vid` resolves to.
+pub struct Access<'a> {
+    /// The shape of the accessed thing.
+    pub shape: Shape<'a>,
+}
+
+/// Resolves the type of a place expression through parameter/local types
+/// and struct fields.
+pub fn resolve_access<'a>(g: &Globals<'a>, locals: &Locals<'a>, e: &Expr) -> Option<Access<'a>> {
+    match &e.kind {
+        ExprKind::Path(p) => {
+            let t = locals.vars.get(&p.name.name)?;
+            Some(Access {
+                shape: g.shape(t, 0).ok()?,
+            })
+        }
+        ExprKind::Member { base, member } => {
+            let b = resolve_access(g, locals, base)?;
+            match b.shape {
+                Shape::Aggregate(d) => {
+                    let f = d.fields.iter().find(|f| f.name.name == member.name)?;
+                    Some(Access {
+                        shape: g.shape(&f.ty, 0).ok()?,
+                    })
+                }
+                Shape::Stack(elem, _) if matches!(member.name.as_str(), "next" | "last") => {
+                    Some(Access { shape: *elem })
+                }
+                _ => None,
+            }
+        }
+        ExprKind::Index { base, .. } => match resolve_access(g, locals, base)?.shape {
+            Shape::Stack(elem, _) => Some(Access { shape: *elem }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Width in bits of an expression used as a key or select field, when it
+/// can be known.
+pub fn expr_width(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Slice { hi, lo, .. } => {
+            let no = HashMap::new();
+            let (h, l) = (g.eval(hi, &no)?, g.eval(lo, &no)?);
+            u32::try_from(h - l + 1).ok()
+        }
+        ExprKind::Cast { ty, .. } => match g.shape(ty, 0).ok()? {
+            Shape::Bits(w) => Some(w),
+            _ => None,
+        },
+        ExprKind::Call { callee, .. } => match &callee.kind {
+            ExprKind::Member { member, .. }
+                if matches!(member.name.as_str(), "isValid" | "isInvalid") =>
+            {
+                Some(1)
+            }
+            _ => None,
+        },
+        ExprKind::Binary { op, lhs, rhs } => {
+            use ast::BinaryOp::*;
+            match op {
+                Concat => Some(expr_width(g, locals, lhs)? + expr_width(g, locals, rhs)?),
+                Eq | Ne | Lt | Gt | Le | Ge | And | Or => Some(1),
+                _ => expr_width(g, locals, lhs).or_else(|| expr_width(g, locals, rhs)),
+            }
+        }
+        _ => match resolve_access(g, locals, e)?.shape {
+            Shape::Bits(w) => Some(w),
+            _ => None,
+        },
+    }
+}

@@ -1,0 +1,103 @@
+//! Read sets of expressions: which fields an expression looks at.
+
+use p4cost_syntax::ast::{Expr, ExprKind};
+
+use crate::scope::expr_name;
+
+/// Methods on a header (or stack) that read its validity or contents.
+const HEADER_METHODS: &[&str] = &[
+    "isValid",
+    "isInvalid",
+    "setValid",
+    "setInvalid",
+    "minSizeInBits",
+    "minSizeInBytes",
+];
+
+/// Adds every field, variable or header `e` reads to `out` (deduplicated,
+/// in first-seen order). `skip` filters names that are not state (global
+/// constants, enum members, actions).
+pub fn reads(e: &Expr, skip: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
+    let push = |n: String, out: &mut Vec<String>| {
+        let root = n.split(['.', '[']).next().unwrap_or(&n);
+        if !skip(root) && !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    match &e.kind {
+        ExprKind::Path(_) | ExprKind::Member { .. } | ExprKind::Index { .. } => {
+            if is_place(e) {
+                push(expr_name(e), out);
+            } else if let ExprKind::Member { base, .. } | ExprKind::Index { base, .. } = &e.kind {
+                reads(base, skip, out);
+            }
+            if let ExprKind::Index { index, .. } = &e.kind {
+                reads(index, skip, out);
+            }
+        }
+        ExprKind::Slice { base, .. } => reads(base, skip, out),
+        ExprKind::Call { callee, args, .. } => {
+            if let ExprKind::Member { base, member } = &callee.kind {
+                if HEADER_METHODS.contains(&member.name.as_str()) && is_place(base) {
+                    push(expr_name(base), out);
+                } else if !is_place(base) {
+                    reads(base, skip, out);
+                }
+            }
+            for a in args {
+                reads(&a.value, skip, out);
+            }
+        }
+        ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => reads(expr, skip, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            reads(lhs, skip, out);
+            reads(rhs, skip, out);
+        }
+        ExprKind::Ternary { cond, then, els } => {
+            reads(cond, skip, out);
+            reads(then, skip, out);
+            reads(els, skip, out);
+        }
+        ExprKind::List(items) => {
+            for i in items {
+                reads(i, skip, out);
+            }
+        }
+        ExprKind::Struct { fields, .. } => {
+            for f in fields {
+                reads(&f.value, skip, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// True for `a`, `a.b.c`, `a[0].b` (a storage location).
+pub fn is_place(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Path(_) => true,
+        ExprKind::Member { base, .. } => is_place(base),
+        ExprKind::Index { base, index } => is_place(base) && matches!(index.kind, ExprKind::Int(_)),
+        _ => false,
+    }
+}
+
+/// True when the expression does arithmetic (what the Tofino model's
+/// training did not cover).
+pub fn has_arithmetic(e: &Expr) -> bool {
+    use p4cost_syntax::ast::BinaryOp::*;
+    match &e.kind {
+        ExprKind::Binary { op, lhs, rhs } => {
+            matches!(
+                op,
+                Add | Sub | AddSat | SubSat | Mul | Div | Mod | Shl | Shr
+            ) || has_arithmetic(lhs)
+                || has_arithmetic(rhs)
+        }
+        ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => has_arithmetic(expr),
+        ExprKind::Ternary { cond, then, els } => {
+            has_arithmetic(cond) || has_arithmetic(then) || has_arithmetic(els)
+        }
+        _ => false,
+    }
+}

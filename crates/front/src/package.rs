@@ -1,0 +1,207 @@
+//! Package binding: which parser and controls form the pipeline(s), found
+//! by following the `main` instantiation through nested packages.
+
+use std::collections::HashMap;
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast::{self, Expr, ExprKind, Instantiation};
+
+use crate::lower::Cx;
+
+/// What a package parameter is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Parser(ir::Gress),
+    Control(ir::ControlRole, ir::Gress),
+}
+
+fn classify(p: &ast::Param, is_parser: bool) -> Slot {
+    let ty = match &p.ty.kind {
+        ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } => n.name.name.as_str(),
+        _ => "",
+    };
+    let key = format!("{} {}", p.name.name, ty).to_ascii_lowercase();
+    let gress = if key.contains("egress") || key.starts_with("eg") || key.starts_with("ep") {
+        ir::Gress::Egress
+    } else if key.contains("ghost") {
+        ir::Gress::Ghost
+    } else {
+        ir::Gress::Ingress
+    };
+    if is_parser {
+        return Slot::Parser(gress);
+    }
+    let role = if key.contains("deparser") || key.starts_with("dep") {
+        ir::ControlRole::Deparser
+    } else if key.contains("checksum") {
+        ir::ControlRole::Checksum
+    } else if gress == ir::Gress::Egress {
+        ir::ControlRole::Egress
+    } else if gress == ir::Gress::Ghost {
+        ir::ControlRole::Other
+    } else {
+        ir::ControlRole::Ingress
+    };
+    Slot::Control(role, gress)
+}
+
+/// Binds parsers and controls to pipelines, starting from `main`.
+pub fn bind(
+    cx: &mut Cx<'_, '_>,
+    parsers: &HashMap<String, ir::ParserId>,
+    controls: &HashMap<String, ir::ControlId>,
+) {
+    let Some(main) = cx.g.instances.get("main").copied() else {
+        cx.program
+            .notes
+            .push("the program has no `main` package instantiation; parsers and controls are bound by name".into());
+        bind_by_name(cx);
+        return;
+    };
+    let mut seen = 0;
+    instantiate(cx, main, &main.name.name, parsers, controls, &mut seen);
+}
+
+fn target(e: &Expr) -> Option<(&str, &[ast::Argument])> {
+    match &e.kind {
+        ExprKind::Call { callee, args, .. } => match &callee.kind {
+            ExprKind::Path(p) => Some((p.name.name.as_str(), args.as_slice())),
+            _ => None,
+        },
+        ExprKind::Path(p) => Some((p.name.name.as_str(), &[])),
+        _ => None,
+    }
+}
+
+fn instantiate(
+    cx: &mut Cx<'_, '_>,
+    inst: &Instantiation,
+    name: &str,
+    parsers: &HashMap<String, ir::ParserId>,
+    controls: &HashMap<String, ir::ControlId>,
+    depth: &mut u32,
+) {
+    let ty = match &inst.ty.kind {
+        ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } => n.name.name.clone(),
+        _ => return,
+    };
+    bind_package(cx, &ty, &inst.args, name, parsers, controls, depth);
+}
+
+fn bind_package(
+    cx: &mut Cx<'_, '_>,
+    ty: &str,
+    args: &[ast::Argument],
+    name: &str,
+    parsers: &HashMap<String, ir::ParserId>,
+    controls: &HashMap<String, ir::ControlId>,
+    depth: &mut u32,
+) {
+    *depth += 1;
+    if *depth > 64 {
+        return;
+    }
+    let Some(pkg) = cx.g.packages.get(ty).copied() else {
+        return;
+    };
+    let mut pipe = ir::Pipeline {
+        name: name.to_string(),
+        ..Default::default()
+    };
+    let mut bound_any = false;
+    for (i, a) in args.iter().enumerate() {
+        let param = match &a.name {
+            Some(n) => pkg.params.iter().find(|p| p.name.name == n.name),
+            None => pkg.params.get(i),
+        };
+        let Some(param) = param else { continue };
+        let Some((mut tname, mut targs)) = target(&a.value) else {
+            continue;
+        };
+        // An instance name: look through it.
+        let mut inner_name = param.name.name.clone();
+        if let Some(i2) = cx.g.instances.get(tname).copied() {
+            if let ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } = &i2.ty.kind
+            {
+                inner_name = i2.name.name.clone();
+                tname = n.name.name.as_str();
+                targs = &i2.args;
+            }
+        }
+        let tname = tname.to_string();
+        if let Some(&pid) = parsers.get(&tname) {
+            if let Slot::Parser(g) = classify(param, true) {
+                if let Some(p) = cx.program.parsers.get_mut(pid.index()) {
+                    p.gress = g;
+                }
+                match g {
+                    ir::Gress::Egress => pipe.egress_parser = Some(pid),
+                    _ => {
+                        pipe.ingress_parser.get_or_insert(pid);
+                    }
+                }
+                bound_any = true;
+            }
+        } else if let Some(&cid) = controls.get(&tname) {
+            if let Slot::Control(role, g) = classify(param, false) {
+                if let Some(c) = cx.program.controls.get_mut(cid.index()) {
+                    c.role = role;
+                    c.gress = g;
+                }
+                match (role, g) {
+                    (ir::ControlRole::Ingress, _) => pipe.ingress = Some(cid),
+                    (ir::ControlRole::Egress, _) => pipe.egress = Some(cid),
+                    (ir::ControlRole::Deparser, ir::Gress::Egress) => {
+                        pipe.egress_deparser = Some(cid)
+                    }
+                    (ir::ControlRole::Deparser, _) => pipe.ingress_deparser = Some(cid),
+                    _ => {}
+                }
+                bound_any = true;
+            }
+        } else if cx.g.packages.contains_key(tname.as_str()) {
+            let targs = targs.to_vec();
+            bind_package(cx, &tname, &targs, &inner_name, parsers, controls, depth);
+        }
+    }
+    if bound_any {
+        cx.program.pipelines.push(pipe);
+    }
+}
+
+/// Without `main`: controls named like ingress/egress get those roles.
+fn bind_by_name(cx: &mut Cx<'_, '_>) {
+    for c in &mut cx.program.controls {
+        let n = c.name.to_ascii_lowercase();
+        if n.contains("deparser") {
+            c.role = ir::ControlRole::Deparser;
+        } else if n.contains("ingress") {
+            c.role = ir::ControlRole::Ingress;
+            c.gress = ir::Gress::Ingress;
+        } else if n.contains("egress") {
+            c.role = ir::ControlRole::Egress;
+            c.gress = ir::Gress::Egress;
+        }
+    }
+}
+
+/// The architecture, from the includes read and the `main` package type.
+pub fn detect_arch(cx: &Cx<'_, '_>) -> ir::Arch {
+    let mut arch = ir::Arch::Unknown;
+    for f in &cx.spans.out.files {
+        let base = f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path);
+        let found = match p4cost_arch::arch_of(base) {
+            Some("tna") => ir::Arch::Tna,
+            Some("t2na") => ir::Arch::T2na,
+            Some("v1model") => ir::Arch::V1model,
+            Some("psa") => ir::Arch::Psa,
+            Some("pna") => ir::Arch::Pna,
+            _ => continue,
+        };
+        // t2na.p4 includes Tofino 2 files; the entry file decides.
+        if arch == ir::Arch::Unknown {
+            arch = found;
+        }
+    }
+    arch
+}

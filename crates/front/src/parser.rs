@@ -1,0 +1,469 @@
+//! Lowering parsers: states, what each extracts, skips and inspects, and
+//! their transitions.
+
+use std::collections::{HashMap, HashSet};
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast::{
+    self, Expr, ExprKind, KeysetKind, LocalDecl, ParserDecl, Stmt, StmtKind, TransitionKind,
+};
+
+use crate::lower::{expr_width, resolve_access, Cx, Locals};
+use crate::scope::{expr_name, Shape};
+use crate::FrontError;
+
+/// Per-parser lowering state.
+struct Px<'a> {
+    locals: Locals<'a>,
+    value_sets: HashSet<&'a str>,
+    states: HashMap<&'a str, ir::StateId>,
+    /// State names whose extracts sit under a condition (warned once).
+    conditional: Vec<String>,
+}
+
+/// Lowers one parser declaration and returns its id.
+pub fn lower_parser<'a>(
+    cx: &mut Cx<'a, '_>,
+    decl: &'a ParserDecl,
+    gress: ir::Gress,
+) -> Result<ir::ParserId, FrontError> {
+    let mut px = Px {
+        locals: Locals::from_params(&decl.params),
+        value_sets: HashSet::new(),
+        states: HashMap::new(),
+        conditional: Vec::new(),
+    };
+    for p in &decl.ctor_params {
+        px.locals.vars.insert(p.name.name.clone(), &p.ty);
+    }
+    for l in &decl.locals {
+        match l {
+            LocalDecl::Var(v) => {
+                px.locals.vars.insert(v.name.name.clone(), &v.ty);
+            }
+            LocalDecl::Const(c) => {
+                px.locals.consts.insert(&c.name.name, &c.value);
+            }
+            LocalDecl::ValueSet(vs) => {
+                px.value_sets.insert(&vs.name.name);
+            }
+            _ => {}
+        }
+    }
+    for (i, s) in decl.states.iter().enumerate() {
+        if px
+            .states
+            .insert(&s.name.name, ir::StateId(i as u32))
+            .is_some()
+        {
+            return Err(cx.err(
+                s.name.span,
+                format!(
+                    "state `{}` is declared twice in parser `{}`",
+                    s.name.name, decl.name.name
+                ),
+            ));
+        }
+        if matches!(s.name.name.as_str(), "accept" | "reject") {
+            return Err(cx.err(
+                s.name.span,
+                format!("`{}` is a reserved state name", s.name.name),
+            ));
+        }
+    }
+    let Some(&start) = px.states.get("start") else {
+        return Err(cx.err(
+            decl.name.span,
+            format!("parser `{}` has no `start` state", decl.name.name),
+        ));
+    };
+
+    let mut states = Vec::with_capacity(decl.states.len());
+    for s in &decl.states {
+        let mut ops = Vec::new();
+        // Variables declared inside the state are in scope for its extracts.
+        let mut locals = px.locals.clone();
+        collect_vars(&s.stmts, &mut locals);
+        let saved = std::mem::replace(&mut px.locals, locals);
+        for st in &s.stmts {
+            lower_stmt(cx, &mut px, st, false, &s.name.name, &mut ops)?;
+        }
+        let transition = match &s.transition {
+            None => ir::Transition::Direct {
+                target: ir::Target::Reject,
+            },
+            Some(t) => lower_transition(cx, &mut px, t, &mut ops)?,
+        };
+        px.locals = saved;
+        states.push(ir::ParseState {
+            name: s.name.name.clone(),
+            ops,
+            transition,
+            annotations: crate::control::annotations(cx, &s.annotations),
+            span: cx.spans.ir(s.span),
+        });
+    }
+    for name in std::mem::take(&mut px.conditional) {
+        if let Some(s) = decl.states.iter().find(|s| s.name.name == name) {
+            cx.warn(
+                s.name.span,
+                format!("state `{name}` extracts headers under a condition; p4cost counts them as always extracted"),
+            );
+        }
+    }
+    cx.program.parsers.push(ir::Parser {
+        name: decl.name.name.clone(),
+        gress,
+        states,
+        start,
+        span: cx.spans.ir(decl.span),
+    });
+    Ok(ir::ParserId((cx.program.parsers.len() - 1) as u32))
+}
+
+fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Var(v) => {
+                locals.vars.insert(v.name.name.clone(), &v.ty);
+            }
+            StmtKind::Const(c) => {
+                locals.consts.insert(&c.name.name, &c.value);
+            }
+            StmtKind::Block(b) => collect_vars(&b.stmts, locals),
+            _ => {}
+        }
+    }
+}
+
+fn lower_stmt<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    st: &'a Stmt,
+    conditional: bool,
+    state: &str,
+    ops: &mut Vec<ir::ParserOp>,
+) -> Result<(), FrontError> {
+    match &st.kind {
+        StmtKind::Call(call) => lower_call(cx, px, call, conditional, state, ops),
+        StmtKind::Assign { lhs, rhs } => {
+            lookaheads(cx, px, rhs, ops);
+            let r = cx.reads_of(rhs);
+            ops.push(ir::ParserOp::Statement {
+                what: "assign".into(),
+                reads: r,
+                writes: vec![expr_name(lhs)],
+                span: cx.spans.ir(st.span),
+            });
+            Ok(())
+        }
+        StmtKind::Var(v) => {
+            if let Some(init) = &v.init {
+                lookaheads(cx, px, init, ops);
+                let r = cx.reads_of(init);
+                ops.push(ir::ParserOp::Statement {
+                    what: "assign".into(),
+                    reads: r,
+                    writes: vec![v.name.name.clone()],
+                    span: cx.spans.ir(st.span),
+                });
+            }
+            Ok(())
+        }
+        StmtKind::Block(b) => {
+            for s in &b.stmts {
+                lower_stmt(cx, px, s, conditional, state, ops)?;
+            }
+            Ok(())
+        }
+        StmtKind::If { cond, then, els } => {
+            let r = cx.reads_of(cond);
+            ops.push(ir::ParserOp::Statement {
+                what: "if".into(),
+                reads: r,
+                writes: vec![],
+                span: cx.spans.ir(cond.span),
+            });
+            lower_stmt(cx, px, then, true, state, ops)?;
+            if let Some(e) = els {
+                lower_stmt(cx, px, e, true, state, ops)?;
+            }
+            Ok(())
+        }
+        StmtKind::Const(_) | StmtKind::Empty => Ok(()),
+        StmtKind::Instantiation(_) => Ok(()),
+        _ => {
+            ops.push(ir::ParserOp::Statement {
+                what: cx.text(st.span),
+                reads: vec![],
+                writes: vec![],
+                span: cx.spans.ir(st.span),
+            });
+            Ok(())
+        }
+    }
+}
+
+/// Adds a [`ir::ParserOp::Lookahead`] for every `lookahead` call inside `e`.
+fn lookaheads<'a>(cx: &mut Cx<'a, '_>, px: &Px<'a>, e: &'a Expr, ops: &mut Vec<ir::ParserOp>) {
+    let _ = px;
+    match &e.kind {
+        ExprKind::Call {
+            callee,
+            type_args,
+            args,
+        } => {
+            if let ExprKind::Member { member, .. } = &callee.kind {
+                if member.name == "lookahead" {
+                    let bits = type_args
+                        .first()
+                        .and_then(|t| cx.g.shape(t, 0).ok())
+                        .and_then(|s| cx.g.fixed_bits(&s));
+                    ops.push(ir::ParserOp::Lookahead {
+                        bits,
+                        span: cx.spans.ir(e.span),
+                    });
+                }
+            }
+            for a in args {
+                lookaheads(cx, px, &a.value, ops);
+            }
+        }
+        ExprKind::Member { base, .. }
+        | ExprKind::Slice { base, .. }
+        | ExprKind::Index { base, .. } => lookaheads(cx, px, base, ops),
+        ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => lookaheads(cx, px, expr, ops),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            lookaheads(cx, px, lhs, ops);
+            lookaheads(cx, px, rhs, ops);
+        }
+        ExprKind::List(items) => {
+            for i in items {
+                lookaheads(cx, px, i, ops);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn lower_call<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    call: &'a Expr,
+    conditional: bool,
+    state: &str,
+    ops: &mut Vec<ir::ParserOp>,
+) -> Result<(), FrontError> {
+    let ExprKind::Call {
+        callee,
+        type_args,
+        args,
+    } = &call.kind
+    else {
+        return Ok(());
+    };
+    let span = cx.spans.ir(call.span);
+    let method = match &callee.kind {
+        ExprKind::Member { member, .. } => member.name.as_str(),
+        ExprKind::Path(p) => p.name.name.as_str(),
+        _ => "",
+    };
+    let is_member = matches!(callee.kind, ExprKind::Member { .. });
+    match (method, is_member) {
+        ("extract", true) if !args.is_empty() => {
+            if conditional && !px.conditional.iter().any(|s| s == state) {
+                px.conditional.push(state.to_string());
+            }
+            let target = &args[0].value;
+            let (base, stack) = match &target.kind {
+                ExprKind::Member { base, member } if member.name == "next" => {
+                    (base.as_ref(), Some(ir::StackAccess::Next))
+                }
+                ExprKind::Index { base, index } => {
+                    let no = HashMap::new();
+                    match cx.g.eval(index, &no).and_then(|i| u32::try_from(i).ok()) {
+                        Some(i) => (base.as_ref(), Some(ir::StackAccess::Index(i))),
+                        None => {
+                            return Err(cx.err(
+                                index.span,
+                                format!("extract into `{}` with an index that is not a compile-time constant", cx.text(target.span)),
+                            ))
+                        }
+                    }
+                }
+                _ => (target, None),
+            };
+            let header = expr_name(base);
+            let access = resolve_access(&cx.g, &px.locals, base).map(|a| a.shape);
+            let (elem, stack_size) = match (access, stack) {
+                (Some(Shape::Stack(e, n)), Some(_)) => (*e, Some(n)),
+                (Some(s), None) => (s, None),
+                (Some(_), Some(_)) => {
+                    return Err(cx.err(target.span, format!("`{header}` is not a header stack")));
+                }
+                (None, _) => {
+                    return Err(cx.err(
+                        target.span,
+                        format!("cannot tell which header `{}` is: it is not reachable from the parser's parameters or locals", cx.text(target.span)),
+                    ));
+                }
+            };
+            let Shape::Aggregate(d) = elem else {
+                return Err(cx.err(
+                    target.span,
+                    format!("`{}` is not a header", cx.text(target.span)),
+                ));
+            };
+            let bits = cx.g.fixed_bits(&Shape::Aggregate(d)).unwrap_or(0);
+            let max = cx.g.max_bits(&Shape::Aggregate(d)).unwrap_or(bits);
+            let varbit_max_bits = if args.len() >= 2 { max - bits } else { 0 };
+            let instance = cx.instance(&header, d, stack_size, base.span);
+            let origin = instance
+                .map(|i| cx.program.header_type(cx.program.header(i).ty).origin)
+                .unwrap_or(ir::Origin::Program);
+            let _ = type_args;
+            ops.push(ir::ParserOp::Extract {
+                header,
+                instance,
+                stack,
+                bits,
+                varbit_max_bits,
+                origin,
+                span,
+            });
+        }
+        ("advance", true) if !args.is_empty() => {
+            let bits =
+                cx.g.eval(&args[0].value, &px.locals.consts)
+                    .and_then(|v| u64::try_from(v).ok());
+            ops.push(ir::ParserOp::Advance { bits, span });
+        }
+        ("port_metadata_unpack", false) => {
+            // Tofino reads the whole port-metadata block whatever T is.
+            let no = HashMap::new();
+            let bits =
+                cx.g.consts
+                    .get("PORT_METADATA_SIZE")
+                    .and_then(|c| cx.g.eval(&c.value, &no))
+                    .and_then(|v| u64::try_from(v).ok())
+                    .or_else(|| {
+                        type_args
+                            .first()
+                            .and_then(|t| cx.g.shape(t, 0).ok())
+                            .and_then(|s| cx.g.fixed_bits(&s))
+                    });
+            ops.push(ir::ParserOp::Advance { bits, span });
+        }
+        _ => {
+            for a in args {
+                lookaheads(cx, px, &a.value, ops);
+            }
+            let mut r = Vec::new();
+            for a in args {
+                r.extend(cx.reads_of(&a.value));
+            }
+            if method == "apply" && is_member {
+                let sub = cx.text(callee.span);
+                cx.warn(
+                    call.span,
+                    format!("sub-parser call `{sub}`: its states are not followed; the headers it extracts are not counted"),
+                );
+            }
+            ops.push(ir::ParserOp::Statement {
+                what: format!("call {}", cx.text(callee.span)),
+                reads: r,
+                writes: vec![],
+                span,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn lower_transition<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    t: &'a ast::Transition,
+    ops: &mut Vec<ir::ParserOp>,
+) -> Result<ir::Transition, FrontError> {
+    let target =
+        |cx: &Cx<'a, '_>, px: &Px<'a>, id: &ast::Ident| -> Result<ir::Target, FrontError> {
+            match id.name.as_str() {
+                "accept" => Ok(ir::Target::Accept),
+                "reject" => Ok(ir::Target::Reject),
+                n => px
+                    .states
+                    .get(n)
+                    .map(|s| ir::Target::State(*s))
+                    .ok_or_else(|| cx.err(id.span, format!("transition to unknown state `{n}`"))),
+            }
+        };
+    match &t.kind {
+        TransitionKind::Direct(id) => Ok(ir::Transition::Direct {
+            target: target(cx, px, id)?,
+        }),
+        TransitionKind::Select { exprs, cases } => {
+            let mut keys = Vec::new();
+            for e in exprs {
+                lookaheads(cx, px, e, ops);
+                let width_bits = match &e.kind {
+                    ExprKind::Call {
+                        callee, type_args, ..
+                    } if matches!(&callee.kind, ExprKind::Member { member, .. } if member.name == "lookahead") => {
+                        type_args
+                            .first()
+                            .and_then(|t| cx.g.shape(t, 0).ok())
+                            .and_then(|s| cx.g.fixed_bits(&s))
+                            .and_then(|b| u32::try_from(b).ok())
+                    }
+                    _ => expr_width(&cx.g, &px.locals, e),
+                };
+                keys.push(ir::SelectKey {
+                    expr: cx.text(e.span),
+                    width_bits,
+                    span: cx.spans.ir(e.span),
+                });
+            }
+            let mut out = Vec::new();
+            for c in cases {
+                let keysets = match &c.keyset.kind {
+                    KeysetKind::Tuple(ks) => ks.iter().map(|k| keyset(cx, px, k)).collect(),
+                    _ => vec![keyset(cx, px, &c.keyset)],
+                };
+                out.push(ir::SelectCase {
+                    keysets,
+                    target: target(cx, px, &c.next)?,
+                    span: cx.spans.ir(c.span),
+                });
+            }
+            Ok(ir::Transition::Select { keys, cases: out })
+        }
+    }
+}
+
+fn keyset(cx: &Cx<'_, '_>, px: &Px<'_>, k: &ast::Keyset) -> ir::Keyset {
+    match &k.kind {
+        KeysetKind::Default | KeysetKind::DontCare => ir::Keyset::Default,
+        KeysetKind::Expr(e) => match &e.kind {
+            ExprKind::Path(p) if px.value_sets.contains(p.name.name.as_str()) => {
+                ir::Keyset::ValueSet {
+                    name: p.name.name.clone(),
+                }
+            }
+            _ => ir::Keyset::Value {
+                value: cx.text(e.span),
+            },
+        },
+        KeysetKind::Mask { value, mask } => ir::Keyset::Mask {
+            value: cx.text(value.span),
+            mask: cx.text(mask.span),
+        },
+        KeysetKind::Range { lo, hi } => ir::Keyset::Range {
+            lo: cx.text(lo.span),
+            hi: cx.text(hi.span),
+        },
+        KeysetKind::Tuple(_) => ir::Keyset::Value {
+            value: cx.text(k.span),
+        },
+    }
+}

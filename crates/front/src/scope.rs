@@ -1,0 +1,383 @@
+//! The global environment of a program: its declarations by name, constant
+//! evaluation and type widths.
+
+use std::collections::HashMap;
+
+use p4cost_syntax::ast::{
+    self, BinaryOp, ConstDecl, ControlDecl, Decl, EnumDecl, Expr, ExprKind, Instantiation,
+    IntValue, ParserDecl, StructDecl, StructKind, Type, TypeKind, TypedefDecl, UnaryOp,
+};
+
+/// A width that could not be computed, with the node that stopped it.
+#[derive(Debug, Clone)]
+pub struct WidthError {
+    /// What was not understood.
+    pub message: String,
+    /// Where.
+    pub span: ast::Span,
+}
+
+/// The resolved shape of a type, as far as widths go.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape<'a> {
+    /// `bit<n>`, `int<n>`, `bool` (1), serializable enums, `error`...
+    Bits(u32),
+    /// `varbit<n>`.
+    Varbit(u32),
+    /// A header, header union or struct declaration.
+    Aggregate(&'a StructDecl),
+    /// `T[n]`.
+    Stack(Box<Shape<'a>>, u32),
+    /// Anything without a width here (externs, generics, `int`, strings).
+    Opaque,
+}
+
+/// Declarations of a program by name.
+#[derive(Default)]
+pub struct Globals<'a> {
+    pub consts: HashMap<&'a str, &'a ConstDecl>,
+    pub typedefs: HashMap<&'a str, &'a TypedefDecl>,
+    pub structs: HashMap<&'a str, &'a StructDecl>,
+    pub enums: HashMap<&'a str, &'a EnumDecl>,
+    pub parsers: HashMap<&'a str, &'a ParserDecl>,
+    pub controls: HashMap<&'a str, &'a ControlDecl>,
+    pub actions: HashMap<&'a str, &'a ast::ActionDecl>,
+    pub instances: HashMap<&'a str, &'a Instantiation>,
+    pub packages: HashMap<&'a str, &'a ast::ContainerTypeDecl>,
+    pub externs: HashMap<&'a str, &'a ast::ExternDecl>,
+}
+
+impl<'a> Globals<'a> {
+    /// Indexes the top-level declarations (later declarations of the same
+    /// name do not replace earlier ones, except forward externs).
+    pub fn new(program: &'a ast::Program) -> Globals<'a> {
+        let mut g = Globals::default();
+        for d in &program.decls {
+            match d {
+                Decl::Const(c) => {
+                    g.consts.entry(&c.name.name).or_insert(c);
+                }
+                Decl::Typedef(t) => {
+                    g.typedefs.entry(&t.name.name).or_insert(t);
+                }
+                Decl::Struct(s) => {
+                    g.structs.entry(&s.name.name).or_insert(s);
+                }
+                Decl::Enum(e) => {
+                    g.enums.entry(&e.name.name).or_insert(e);
+                }
+                Decl::Parser(p) => {
+                    g.parsers.entry(&p.name.name).or_insert(p);
+                }
+                Decl::Control(c) => {
+                    g.controls.entry(&c.name.name).or_insert(c);
+                }
+                Decl::Action(a) => {
+                    g.actions.entry(&a.name.name).or_insert(a);
+                }
+                Decl::Instantiation(i) => {
+                    g.instances.entry(&i.name.name).or_insert(i);
+                }
+                Decl::Package(p) => {
+                    g.packages.entry(&p.name.name).or_insert(p);
+                }
+                Decl::Extern(e) => {
+                    let slot = g.externs.entry(&e.name.name).or_insert(e);
+                    if slot.forward && !e.forward {
+                        *slot = e;
+                    }
+                }
+                _ => {}
+            }
+        }
+        g
+    }
+
+    /// Evaluates a compile-time integer expression. `locals` are constants
+    /// in scope before the globals.
+    pub fn eval(&self, e: &Expr, locals: &HashMap<&str, &'a Expr>) -> Option<i128> {
+        self.eval_depth(e, locals, 0)
+    }
+
+    fn eval_depth(&self, e: &Expr, locals: &HashMap<&str, &'a Expr>, depth: u32) -> Option<i128> {
+        if depth > 64 {
+            return None;
+        }
+        let ev = |x: &Expr| self.eval_depth(x, locals, depth + 1);
+        match &e.kind {
+            ExprKind::Int(lit) => match lit.value {
+                IntValue::Small(v) => {
+                    let v = i128::try_from(v).ok()?;
+                    Some(match lit.width {
+                        Some(w) if w.bits < 127 => v & ((1i128 << w.bits) - 1),
+                        _ => v,
+                    })
+                }
+                IntValue::Big(_) => None,
+            },
+            ExprKind::Bool(b) => Some(i128::from(*b)),
+            ExprKind::Path(p) => {
+                if let Some(x) = locals.get(p.name.name.as_str()) {
+                    return ev(x);
+                }
+                self.consts
+                    .get(p.name.name.as_str())
+                    .and_then(|c| ev(&c.value))
+            }
+            ExprKind::Cast { ty, expr } => {
+                let v = ev(expr)?;
+                match self.shape(ty, 0) {
+                    Ok(Shape::Bits(w)) if w > 0 && w < 127 => Some(v & ((1i128 << w) - 1)),
+                    _ => Some(v),
+                }
+            }
+            ExprKind::Unary { op, expr } => {
+                let v = ev(expr)?;
+                Some(match op {
+                    UnaryOp::Neg => v.checked_neg()?,
+                    UnaryOp::Plus => v,
+                    UnaryOp::Not => i128::from(v == 0),
+                    UnaryOp::Complement => !v,
+                })
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (ev(lhs)?, ev(rhs)?);
+                Some(match op {
+                    BinaryOp::Add | BinaryOp::AddSat => a.checked_add(b)?,
+                    BinaryOp::Sub | BinaryOp::SubSat => a.checked_sub(b)?,
+                    BinaryOp::Mul => a.checked_mul(b)?,
+                    BinaryOp::Div => a.checked_div(b)?,
+                    BinaryOp::Mod => a.checked_rem(b)?,
+                    BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                    BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                    BinaryOp::BitAnd => a & b,
+                    BinaryOp::BitOr => a | b,
+                    BinaryOp::BitXor => a ^ b,
+                    BinaryOp::Eq => i128::from(a == b),
+                    BinaryOp::Ne => i128::from(a != b),
+                    BinaryOp::Lt => i128::from(a < b),
+                    BinaryOp::Gt => i128::from(a > b),
+                    BinaryOp::Le => i128::from(a <= b),
+                    BinaryOp::Ge => i128::from(a >= b),
+                    BinaryOp::And => i128::from(a != 0 && b != 0),
+                    BinaryOp::Or => i128::from(a != 0 || b != 0),
+                    BinaryOp::Concat => return None,
+                })
+            }
+            ExprKind::Ternary { cond, then, els } => {
+                if ev(cond)? != 0 {
+                    ev(then)
+                } else {
+                    ev(els)
+                }
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                type_args,
+            } => {
+                // sizeInBits / sizeInBytes / sizeof / minSizeInBits ...
+                let name = match &callee.kind {
+                    ExprKind::Path(p) => p.name.name.as_str(),
+                    ExprKind::Member { member, .. } => member.name.as_str(),
+                    _ => return None,
+                };
+                let bits = |s: Result<Shape<'a>, WidthError>| match s {
+                    Ok(s) => self.fixed_bits(&s),
+                    Err(_) => None,
+                };
+                let target_bits = if let Some(t) = type_args.first() {
+                    bits(self.shape(t, 0))
+                } else {
+                    None
+                };
+                let _ = args;
+                match name {
+                    "sizeInBits" | "minSizeInBits" | "maxSizeInBits" => target_bits.map(i128::from),
+                    "sizeInBytes" | "minSizeInBytes" | "maxSizeInBytes" | "sizeof" => {
+                        target_bits.map(|b| i128::from(b.div_ceil(8)))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Resolves a type to its shape.
+    pub fn shape(&self, t: &Type, depth: u32) -> Result<Shape<'a>, WidthError> {
+        let no = HashMap::new();
+        if depth > 32 {
+            return Err(WidthError {
+                message: "type definitions nest too deeply (a cycle?)".into(),
+                span: t.span,
+            });
+        }
+        let width = |w: &Expr| -> Result<u32, WidthError> {
+            match self.eval(w, &no) {
+                Some(v) if (0..=u32::MAX as i128).contains(&v) => Ok(v as u32),
+                Some(v) => Err(WidthError {
+                    message: format!("width {v} is out of range"),
+                    span: w.span,
+                }),
+                None => Err(match self.first_unknown_name(w) {
+                    Some(n) => WidthError {
+                        message: format!(
+                            "width uses `{}`, which is undefined (not a declared constant)",
+                            n.name.name
+                        ),
+                        span: n.span,
+                    },
+                    None => WidthError {
+                        message: "width is not a compile-time constant".into(),
+                        span: w.span,
+                    },
+                }),
+            }
+        };
+        Ok(match &t.kind {
+            TypeKind::Bool => Shape::Bits(1),
+            TypeKind::Bit { width: None } => Shape::Bits(1),
+            TypeKind::Bit { width: Some(w) } | TypeKind::Int { width: Some(w) } => {
+                Shape::Bits(width(w)?)
+            }
+            TypeKind::Varbit { width: w } => Shape::Varbit(width(w)?),
+            TypeKind::Stack { elem, size } => {
+                let n = width(size)?;
+                Shape::Stack(Box::new(self.shape(elem, depth + 1)?), n)
+            }
+            TypeKind::Name(p) | TypeKind::Specialized { base: p, .. } => {
+                self.named(&p.name.name, t.span, depth)?
+            }
+            _ => Shape::Opaque,
+        })
+    }
+
+    /// The first name in `e` that is not a known constant.
+    fn first_unknown_name<'e>(&self, e: &'e Expr) -> Option<&'e ast::Path> {
+        match &e.kind {
+            ExprKind::Path(p) if !self.consts.contains_key(p.name.name.as_str()) => Some(p),
+            ExprKind::Binary { lhs, rhs, .. } => self
+                .first_unknown_name(lhs)
+                .or_else(|| self.first_unknown_name(rhs)),
+            ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => {
+                self.first_unknown_name(expr)
+            }
+            ExprKind::Ternary { cond, then, els } => self
+                .first_unknown_name(cond)
+                .or_else(|| self.first_unknown_name(then))
+                .or_else(|| self.first_unknown_name(els)),
+            _ => None,
+        }
+    }
+
+    fn named(&self, name: &str, span: ast::Span, depth: u32) -> Result<Shape<'a>, WidthError> {
+        if let Some(td) = self.typedefs.get(name) {
+            return self.shape(&td.ty, depth + 1);
+        }
+        if let Some(s) = self.structs.get(name) {
+            return Ok(Shape::Aggregate(s));
+        }
+        if let Some(e) = self.enums.get(name) {
+            return match &e.underlying {
+                Some(u) => self.shape(u, depth + 1),
+                None => Ok(Shape::Opaque),
+            };
+        }
+        let _ = span;
+        Ok(Shape::Opaque)
+    }
+
+    /// Fixed width in bits of a shape (varbits count 0; `None` for opaque).
+    pub fn fixed_bits(&self, s: &Shape<'a>) -> Option<u64> {
+        self.bits_of(s, false, 0)
+    }
+
+    /// Maximum width in bits (varbits at their maximum).
+    pub fn max_bits(&self, s: &Shape<'a>) -> Option<u64> {
+        self.bits_of(s, true, 0)
+    }
+
+    fn bits_of(&self, s: &Shape<'a>, with_varbit: bool, depth: u32) -> Option<u64> {
+        if depth > 32 {
+            return None;
+        }
+        match s {
+            Shape::Bits(w) => Some(u64::from(*w)),
+            Shape::Varbit(w) => Some(if with_varbit { u64::from(*w) } else { 0 }),
+            Shape::Stack(e, n) => self
+                .bits_of(e, with_varbit, depth + 1)
+                .map(|b| b * u64::from(*n)),
+            Shape::Aggregate(d) => {
+                let mut total = 0u64;
+                let mut widest = 0u64;
+                for f in &d.fields {
+                    let fs = self.shape(&f.ty, depth + 1).ok()?;
+                    let b = self.bits_of(&fs, with_varbit, depth + 1)?;
+                    total += b;
+                    widest = widest.max(b);
+                }
+                Some(if d.kind == StructKind::HeaderUnion {
+                    widest
+                } else {
+                    total
+                })
+            }
+            Shape::Opaque => None,
+        }
+    }
+}
+
+/// The dotted name of a path/member/index expression (`hdr.ipv4.ttl`,
+/// `hdr.vlan[0]`), or its kind when it is something else.
+pub fn expr_name(e: &Expr) -> String {
+    let mut out = String::new();
+    write_name(e, &mut out);
+    out
+}
+
+fn write_name(e: &Expr, out: &mut String) {
+    match &e.kind {
+        ExprKind::Path(p) => {
+            if p.absolute {
+                out.push('.');
+            }
+            out.push_str(&p.name.name);
+        }
+        ExprKind::Member { base, member } => {
+            write_name(base, out);
+            out.push('.');
+            out.push_str(&member.name);
+        }
+        ExprKind::Index { base, index } => {
+            write_name(base, out);
+            out.push('[');
+            match &index.kind {
+                ExprKind::Int(ast::IntLit {
+                    value: IntValue::Small(v),
+                    ..
+                }) => out.push_str(&v.to_string()),
+                _ => write_name(index, out),
+            }
+            out.push(']');
+        }
+        ExprKind::Slice { base, hi, lo } => {
+            write_name(base, out);
+            out.push('[');
+            write_name(hi, out);
+            out.push(':');
+            write_name(lo, out);
+            out.push(']');
+        }
+        ExprKind::Int(ast::IntLit {
+            value: IntValue::Small(v),
+            ..
+        }) => out.push_str(&v.to_string()),
+        ExprKind::Call { callee, .. } => {
+            write_name(callee, out);
+            out.push_str("()");
+        }
+        ExprKind::This => out.push_str("this"),
+        _ => out.push_str("<expr>"),
+    }
+}
