@@ -1,4 +1,72 @@
-//! p4cost-cli
+//! p4cost-cli: the `p4cost` command line.
+//!
+//! Parses arguments (clap), loads the input by its content (P4-16 source,
+//! BMv2 JSON or Tofino context.json), runs the analyses and models, and
+//! renders a readable table or the versioned JSON report. This is the only
+//! crate that prints; errors from the libraries become `file:line:col:
+//! message` lines on stderr and exit code 2.
+//!
+//! Dependencies: every other p4cost crate, `clap`, `serde`, `serde_json`.
+
+mod args;
+mod cmd_models;
+mod cmd_parse;
+mod cmd_predict;
+mod cmd_stages;
+mod exit;
+mod input;
+mod report;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::Parser as _;
+
+pub use exit::Exit;
+
+/// Runs p4cost with `args` (the first item is the program name), writing
+/// to `out` and `err`, and returns the exit code.
+pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match args::Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                Exit::Input
+            } else {
+                Exit::Ok
+            };
+            let text = e.render().to_string();
+            if e.use_stderr() {
+                let _ = write!(err, "{text}");
+            } else {
+                let _ = write!(out, "{text}");
+            }
+            return code as u8;
+        }
+    };
+    let result = match cli.command {
+        args::Command::Predict(a) => cmd_predict::run(&a, out),
+        args::Command::Models(a) => cmd_models::run(&a, out),
+        args::Command::Parse(a) => cmd_parse::run(&a, out),
+        args::Command::Stages(a) => cmd_stages::run(&a, out),
+    };
+    match result {
+        Ok(code) => code as u8,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            e.exit_code() as u8
+        }
+    }
+}
+
+/// The process entry point used by the `p4cost` binary.
 pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let code = run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock());
+    std::process::ExitCode::from(code)
 }

@@ -1,0 +1,143 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// p4cost: predict the data-plane latency of P4 programs before they run.
+#[derive(Debug, Parser)]
+#[command(name = "p4cost", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Predict the latency of every parse path of a program.
+    Predict(PredictArgs),
+    /// List the embedded latency models and their sources.
+    Models(ModelsArgs),
+    /// Check that P4 files parse and lower (files or directories,
+    /// recursively `*.p4`).
+    Parse(ParseArgs),
+    /// The Tofino compiler's MAU latency per gress, from context.json.
+    Stages(StagesArgs),
+}
+
+/// `p4cost parse`.
+#[derive(Debug, Args)]
+pub struct ParseArgs {
+    /// Files or directories.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// One line per failure and a closing `N parsed, M failed` line.
+    #[arg(long)]
+    pub summary: bool,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `p4cost stages`.
+#[derive(Debug, Args)]
+pub struct StagesArgs {
+    /// A Tofino context.json.
+    pub file: PathBuf,
+    /// MAU clock in GHz (Tofino SKUs run at 1.0-1.5 GHz).
+    #[arg(long, value_name = "F", default_value_t = 1.22)]
+    pub clock_ghz: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable table.
+    Human,
+    /// One JSON object (versioned schema).
+    Json,
+}
+
+/// Port speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Port {
+    /// 10 Gbit/s.
+    #[value(name = "10g")]
+    G10,
+    /// 100 Gbit/s.
+    #[value(name = "100g")]
+    G100,
+}
+
+impl Port {
+    /// Speed in Gbit/s.
+    pub fn gbps(self) -> u32 {
+        match self {
+            Port::G10 => 10,
+            Port::G100 => 100,
+        }
+    }
+}
+
+/// Flags shared by everything that reads P4 source.
+#[derive(Debug, Clone, Args)]
+pub struct SourceArgs {
+    /// Define a preprocessor macro: `-D NAME` or `-D NAME=VALUE`.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+    /// Add an include directory (searched before the bundled includes).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+}
+
+/// `p4cost predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The program: P4-16 source, BMv2 JSON or Tofino context.json
+    /// (detected by content).
+    pub file: PathBuf,
+    /// Port speed the model is for.
+    #[arg(long, value_enum)]
+    pub port: Option<Port>,
+    /// Packet size in bytes [default: 512].
+    #[arg(long, value_name = "BYTES")]
+    pub packet_size: Option<u32>,
+    /// Model name (see `p4cost models`) [default: tofino1-<port>].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Only the path whose extracted headers are exactly this
+    /// comma-separated sequence (`hdr.ipv4,hdr.udp` or `ipv4,udp`; the
+    /// leading Ethernet header may be left out).
+    #[arg(long, value_name = "H1,H2,...", value_delimiter = ',')]
+    pub path: Option<Vec<String>>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// List at most this many paths (all paths are always counted).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub max_paths: usize,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `p4cost models`.
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+}
+
+/// Splits `NAME[=VALUE]`.
+pub fn parse_define(d: &str) -> (String, Option<String>) {
+    match d.split_once('=') {
+        Some((n, v)) => (n.to_string(), Some(v.to_string())),
+        None => (d.to_string(), None),
+    }
+}

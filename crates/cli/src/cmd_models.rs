@@ -1,0 +1,38 @@
+//! `p4cost models`.
+
+use std::io::Write;
+
+use crate::args::{Format, ModelsArgs};
+use crate::exit::{CliError, Exit};
+
+pub fn run(a: &ModelsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let models = p4cost_model::all_models().map_err(|e| CliError::input(e.to_string()))?;
+    let text = match a.format {
+        Format::Json => {
+            let v = serde_json::json!({ "schema_version": crate::report::SCHEMA_VERSION, "models": models });
+            serde_json::to_string_pretty(&v).map_err(|e| CliError::input(e.to_string()))? + "\n"
+        }
+        Format::Human => {
+            let mut s = String::new();
+            for m in &models {
+                s.push_str(&format!("{:<24} {}\n", m.name, m.title));
+                s.push_str(&format!(
+                    "{:<24} target {}, {}G port; predicts {}\n",
+                    "", m.target, m.port_gbps, m.predicts
+                ));
+                s.push_str(&format!(
+                    "{:<24} source: {} ({})",
+                    "", m.source.citation, m.source.location
+                ));
+                if let Some(doi) = &m.source.doi {
+                    s.push_str(&format!(", doi:{doi}"));
+                }
+                s.push_str(&format!("; {}\n", m.source.spec));
+            }
+            s
+        }
+    };
+    out.write_all(text.as_bytes())
+        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,46 @@
+//! Exit codes a pre-commit hook can rely on, and the CLI's error type.
+
+use std::fmt;
+
+/// Process exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Exit {
+    /// Success.
+    Ok = 0,
+    /// The command ran and found a failure (for `parse`: a file that does
+    /// not parse).
+    Failed = 1,
+    /// Usage or input error: bad flag, unreadable or invalid input.
+    Input = 2,
+}
+
+/// An error the CLI reports and exits on.
+#[derive(Debug)]
+pub struct CliError {
+    /// The message, already `file:line:col: ...` when there is a location.
+    pub message: String,
+    /// The exit code.
+    pub code: Exit,
+}
+
+impl CliError {
+    /// An input or usage error (exit 2).
+    pub fn input(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: Exit::Input,
+        }
+    }
+
+    /// The exit code for this error.
+    pub fn exit_code(&self) -> Exit {
+        self.code
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}

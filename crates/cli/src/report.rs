@@ -1,0 +1,299 @@
+//! The predict report: one structure rendered as JSON (the versioned
+//! schema editors and scripts read) or as a readable table.
+
+use serde::Serialize;
+
+use p4cost_ir::{Program, Span};
+use p4cost_model::Prediction;
+
+/// Version of the JSON report schema. Bump on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A span as `file`, `line`, `col` (1-based) plus byte offsets.
+#[derive(Debug, Clone, Serialize)]
+pub struct Loc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl Loc {
+    pub fn new(p: &Program, s: Span) -> Loc {
+        Loc {
+            file: p.file_path(s.file).to_string(),
+            line: s.line,
+            col: s.col,
+            lo: s.lo,
+            hi: s.hi,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct ModelRef {
+    pub name: String,
+    pub title: String,
+    pub citation: String,
+    pub spec: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct StateOut {
+    pub name: String,
+    pub extracts: Vec<String>,
+    pub bytes: u64,
+    pub counted_bytes: u64,
+    pub in_baseline: bool,
+    pub latency_ns: f64,
+    pub span: Loc,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TableOut {
+    pub name: String,
+    pub match_class: String,
+    pub key_class: String,
+    pub keys: usize,
+    pub key_bits: u64,
+    pub latency_ns: f64,
+    pub span: Loc,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BreakdownOut {
+    pub base_ns: f64,
+    pub parser_ns: f64,
+    pub control_ns: f64,
+    pub tables: Vec<TableOut>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PathOut {
+    pub index: usize,
+    pub headers: Vec<String>,
+    pub states: Vec<StateOut>,
+    pub latency_ns: f64,
+    pub breakdown: BreakdownOut,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WarningOut {
+    pub code: String,
+    pub message: String,
+    /// Indexes of the paths the warning applies to (empty: the program).
+    pub paths: Vec<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ControlOut {
+    pub name: Option<String>,
+    pub tables: Vec<String>,
+    pub control_paths: Option<u128>,
+    pub path_sensitive: bool,
+    pub note: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub p4cost_version: String,
+    pub program: String,
+    pub input: String,
+    pub arch: String,
+    pub model: ModelRef,
+    pub port_gbps: u32,
+    pub packet_size: u32,
+    pub packet_size_is_default: bool,
+    pub parser: String,
+    pub path_count: u128,
+    pub path_count_saturated: bool,
+    pub paths_listed: usize,
+    pub max_paths: usize,
+    pub path_selector: Option<Vec<String>>,
+    pub control: ControlOut,
+    pub paths: Vec<PathOut>,
+    pub warnings: Vec<WarningOut>,
+}
+
+/// Builds the per-path output from a prediction.
+pub fn path_out(
+    program: &Program,
+    index: usize,
+    path: &p4cost_analysis::ParsePath,
+    pred: &Prediction,
+) -> PathOut {
+    let states = path
+        .states
+        .iter()
+        .zip(&pred.breakdown.states)
+        .map(|(st, term)| StateOut {
+            name: st.name.clone(),
+            extracts: st.extracts.iter().map(|e| e.display_name()).collect(),
+            bytes: term.bytes,
+            counted_bytes: term.counted_bytes,
+            in_baseline: term.in_baseline,
+            latency_ns: term.ns,
+            span: Loc::new(program, term.span),
+        })
+        .collect();
+    let tables = pred
+        .breakdown
+        .tables
+        .iter()
+        .map(|t| TableOut {
+            name: t.name.clone(),
+            match_class: t.match_class.clone(),
+            key_class: t.key_class.clone(),
+            keys: t.keys,
+            key_bits: t.key_bits,
+            latency_ns: t.ns,
+            span: Loc::new(program, t.span),
+        })
+        .collect();
+    PathOut {
+        index,
+        headers: path
+            .extracts()
+            .filter(|e| e.origin == p4cost_ir::Origin::Program)
+            .map(|e| e.display_name())
+            .collect(),
+        states,
+        latency_ns: pred.latency_ns,
+        breakdown: BreakdownOut {
+            base_ns: pred.breakdown.base_ns,
+            parser_ns: pred.breakdown.parser_ns,
+            control_ns: pred.breakdown.control_ns,
+            tables,
+        },
+        warnings: pred.warnings.iter().map(|w| w.code.clone()).collect(),
+    }
+}
+
+/// Renders the report as a readable table.
+pub fn render_human(r: &Report) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "p4cost {}: {} ({}, {})\n",
+        r.p4cost_version, r.program, r.arch, r.input
+    ));
+    s.push_str(&format!("model     {}: {}\n", r.model.name, r.model.title));
+    s.push_str(&format!(
+        "packet    {} B{}, {}G port\n",
+        r.packet_size,
+        if r.packet_size_is_default {
+            " (default; set --packet-size)"
+        } else {
+            ""
+        },
+        r.port_gbps
+    ));
+    let count = if r.path_count_saturated {
+        format!("more than {}", r.path_count)
+    } else {
+        r.path_count.to_string()
+    };
+    match &r.path_selector {
+        Some(sel) => s.push_str(&format!(
+            "parser    {}: {} paths; showing the path {}\n",
+            r.parser,
+            count,
+            sel.join(",")
+        )),
+        None if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => {
+            s.push_str(&format!(
+                "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
+                r.parser, count, r.paths_listed, r.max_paths
+            ))
+        }
+        None => s.push_str(&format!("parser    {}: {} paths\n", r.parser, count)),
+    }
+    s.push_str(&format!(
+        "control   {}: {} table{} counted on every path ({})\n",
+        r.control.name.as_deref().unwrap_or("(none)"),
+        r.control.tables.len(),
+        if r.control.tables.len() == 1 { "" } else { "s" },
+        r.control.note
+    ));
+    s.push('\n');
+    s.push_str(&format!(
+        "{:>4}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
+        "path", "latency ns", "base", "parser", "control", "headers"
+    ));
+    for p in &r.paths {
+        s.push_str(&format!(
+            "{:>4}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
+            p.index + 1,
+            p.latency_ns,
+            p.breakdown.base_ns,
+            p.breakdown.parser_ns,
+            p.breakdown.control_ns,
+            if p.headers.is_empty() {
+                "(none)".to_string()
+            } else {
+                p.headers.join(" -> ")
+            }
+        ));
+    }
+    if r.paths.len() == 1 {
+        let p = &r.paths[0];
+        s.push_str("\nparse states on the path\n");
+        for st in &p.states {
+            let what = if st.extracts.is_empty() {
+                "-".to_string()
+            } else {
+                st.extracts.join(", ")
+            };
+            let contrib = if st.in_baseline && st.counted_bytes == 0 {
+                "in base".to_string()
+            } else if st.latency_ns == 0.0 {
+                "-".to_string()
+            } else {
+                format!("+{:.3} ns", st.latency_ns)
+            };
+            s.push_str(&format!(
+                "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
+                st.name, st.bytes, contrib, what, st.span.file, st.span.line
+            ));
+        }
+    }
+    if let Some(first) = r.paths.first() {
+        if !first.breakdown.tables.is_empty() {
+            s.push_str("\ntables\n");
+            for t in &first.breakdown.tables {
+                s.push_str(&format!(
+                    "  {:<32} {:<5} {:<6} {} keys, {:>3} bits  +{:.3} ns  ({}:{})\n",
+                    t.name,
+                    t.match_class,
+                    t.key_class,
+                    t.keys,
+                    t.key_bits,
+                    t.latency_ns,
+                    t.span.file,
+                    t.span.line
+                ));
+            }
+        }
+    }
+    if !r.warnings.is_empty() {
+        s.push_str("\nwarnings\n");
+        for w in &r.warnings {
+            let on = if w.paths.is_empty() || w.paths.len() == r.paths.len() {
+                String::new()
+            } else {
+                format!(
+                    " [paths {}]",
+                    w.paths
+                        .iter()
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            };
+            s.push_str(&format!("  {}: {}{}\n", w.code, w.message, on));
+        }
+    }
+    s
+}

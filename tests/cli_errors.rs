@@ -1,0 +1,148 @@
+//! Bad input: a clear `file:line:col: message` on stderr and exit code 2,
+//! never a panic.
+
+mod common;
+use common::{p4cost_in, scratch};
+
+const TNA_HEAD: &str = "#include <core.p4>\n#include <tna.p4>\n";
+
+/// Writes `files` into a scratch dir, runs `p4cost predict main.p4` there.
+fn predict_files(name: &str, files: &[(&str, &str)]) -> common::Run {
+    let d = scratch(name);
+    for (f, text) in files {
+        std::fs::write(d.join(f), text).expect("write");
+    }
+    p4cost_in(&d, &["predict", "main.p4"])
+}
+
+fn assert_error(r: &common::Run, location: &str, words: &str) {
+    assert_eq!(r.code, 2, "stdout: {}\nstderr: {}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(location) && r.stderr.contains(words),
+        "expected `{location}` and `{words}` in: {}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+}
+
+#[test]
+fn unterminated_comment() {
+    let r = predict_files(
+        "comment",
+        &[(
+            "main.p4",
+            "header h_t { bit<8> a; }\n  /* never closed\nconst bit<8> X = 1;\n",
+        )],
+    );
+    assert_error(&r, "main.p4:2:3:", "unterminated");
+}
+
+#[test]
+fn unknown_include() {
+    let r = predict_files(
+        "include",
+        &[("main.p4", "#include <core.p4>\n\n#include \"nowhere.p4\"\n")],
+    );
+    assert_error(&r, "main.p4:3:1:", "nowhere.p4");
+}
+
+#[test]
+fn include_cycle() {
+    let r = predict_files(
+        "cycle",
+        &[
+            ("main.p4", "#include \"a.p4\"\n"),
+            ("a.p4", "// a\n#include \"b.p4\"\n"),
+            ("b.p4", "#include \"a.p4\"\n"),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("b.p4:1:1:") && r.stderr.contains("cycle"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn undefined_width() {
+    // `bit<W>` with a bare name is not P4 (only a literal or `(expr)`), so
+    // the width must be parenthesised to reach the lowering.
+    let src = format!("{TNA_HEAD}header h_t {{\n    bit<8> a;\n    bit<(WIDTH + 1)> b;\n}}\n");
+    let r = predict_files("width", &[("main.p4", &src)]);
+    assert_error(&r, "main.p4:5:10:", "`WIDTH`, which is undefined");
+}
+
+#[test]
+fn error_directive() {
+    let r = predict_files(
+        "error",
+        &[(
+            "main.p4",
+            "#ifndef TARGET\n#error \"define TARGET\"\n#endif\n",
+        )],
+    );
+    assert_error(&r, "main.p4:2:1:", "define TARGET");
+}
+
+#[test]
+fn syntax_error_points_at_the_token() {
+    let src = format!("{TNA_HEAD}header h_t {{\n    bit<8> a\n}}\n");
+    let r = predict_files("syntax", &[("main.p4", &src)]);
+    assert_error(&r, "main.p4:5:1:", "expected");
+}
+
+#[test]
+fn unknown_state_in_transition() {
+    let src = format!(
+        "{TNA_HEAD}header h_t {{ bit<8> a; }}\nstruct hs {{ h_t h; }}\nparser P(packet_in pkt, out hs hdr) {{\n    state start {{ pkt.extract(hdr.h); transition nowhere; }}\n}}\n"
+    );
+    let r = predict_files("state", &[("main.p4", &src)]);
+    assert_error(&r, "main.p4:6:", "unknown state `nowhere`");
+}
+
+#[test]
+fn missing_file_and_bad_flags() {
+    let d = scratch("flags");
+    let r = p4cost_in(&d, &["predict", "missing.p4"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("missing.p4"), "{}", r.stderr);
+    let r = p4cost_in(&d, &["predict", "x.p4", "--port", "25g"]);
+    assert_eq!(r.code, 2);
+    let r = p4cost_in(&d, &["predict", "x.p4", "--bogus"]);
+    assert_eq!(r.code, 2);
+    let r = p4cost_in(&d, &["predict", "x.p4", "--model", "nope"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown model"), "{}", r.stderr);
+}
+
+#[test]
+fn truncated_json_is_an_input_error() {
+    let root = common::root();
+    let full = std::fs::read_to_string(
+        root.join("tests/fixtures/bmv2/behavioral-model__simple_router.json"),
+    )
+    .expect("fixture");
+    let d = scratch("json");
+    std::fs::write(d.join("cut.json"), &full[..full.len() / 2]).expect("write");
+    let r = p4cost_in(&d, &["predict", "cut.json"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("cut.json:") && r.stderr.contains("JSON"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn define_flag_reaches_the_preprocessor() {
+    let src =
+        "#ifndef TARGET\n#error \"define TARGET\"\n#endif\n#include <core.p4>\n#include <tna.p4>\n";
+    let d = scratch("define");
+    std::fs::write(d.join("main.p4"), src).expect("write");
+    let r = p4cost_in(&d, &["parse", "-D", "TARGET=1", "main.p4"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = p4cost_in(&d, &["parse", "main.p4"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("0 parsed, 1 failed"), "{}", r.stdout);
+}

@@ -1,0 +1,75 @@
+//! Golden tests: the CLI's human and JSON output on bundled samples and
+//! real fixtures, reviewed like code (`tests/snapshots/`). Update with
+//! `INSTA_UPDATE=always cargo test --test golden` and review the diff.
+
+mod common;
+use common::p4cost;
+
+fn ok(args: &[&str]) -> String {
+    let r = p4cost(args);
+    assert_eq!(r.code, 0, "p4cost {args:?}: {}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn predict_tc6b_human() {
+    insta::assert_snapshot!(ok(&[
+        "predict",
+        "p4-samples/tofino/tc6_big_union.p4",
+        "--path",
+        "ipv6,udp",
+        "--packet-size",
+        "300",
+        "--port",
+        "100g",
+    ]));
+}
+
+#[test]
+fn predict_tc3_human_all_paths() {
+    insta::assert_snapshot!(ok(&[
+        "predict",
+        "p4-samples/tofino/tc3_edge_mpls.p4",
+        "--packet-size",
+        "700",
+        "--max-paths",
+        "8",
+    ]));
+}
+
+#[test]
+fn predict_tc1_json() {
+    insta::assert_snapshot!(ok(&[
+        "predict",
+        "p4-samples/tofino/tc1_enterprise.p4",
+        "--path",
+        "vlan,vlan,ipv6,udp",
+        "--packet-size",
+        "600",
+        "--format",
+        "json",
+    ]));
+}
+
+#[test]
+fn predict_bmv2_json_input() {
+    insta::assert_snapshot!(ok(&[
+        "predict",
+        "tests/fixtures/bmv2/behavioral-model__simple_router.json",
+        "--packet-size",
+        "256",
+    ]));
+}
+
+#[test]
+fn models_list() {
+    insta::assert_snapshot!(ok(&["models"]));
+}
+
+#[test]
+fn stages_tna_exact_match() {
+    insta::assert_snapshot!(ok(&[
+        "stages",
+        "tests/fixtures/tofino/open-p4studio__tna_exact_match__context.json",
+    ]));
+}
