@@ -97,7 +97,10 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
         if p > nl.packet_size_above_bytes || counted_states > nl.states_above {
             warnings.push(Warning::new(
                 "nonlinear_region",
-                format!("packet size {p} B / {counted_states} states: {}", nl.why),
+                format!(
+                    "beyond {} B or {} parse states: {}",
+                    nl.packet_size_above_bytes, nl.states_above, nl.why
+                ),
             ));
         }
     }
@@ -281,10 +284,10 @@ fn action_warnings(program: &Program, t: &Table, warnings: &mut Vec<Warning>) {
         }
         for prim in &a.primitives {
             let op = prim.op.as_str();
-            let stateful = op.contains("register")
-                || op.contains("execute")
-                || op.contains("count")
-                || op.contains("RegisterAction");
+            let lower = op.to_ascii_lowercase();
+            let stateful = ["register", "execute", "count", "meter", "lpf", "wred"]
+                .iter()
+                .any(|k| lower.contains(k));
             let arith = matches!(op, "add" | "sub" | "mul" | "shl" | "shr" | "arith");
             if (stateful || arith) && !extra.iter().any(|e| e == op) {
                 extra.push(op.to_string());
