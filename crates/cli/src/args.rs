@@ -121,6 +121,19 @@ pub struct PredictArgs {
     /// List at most this many paths (all paths are always counted).
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_paths: usize,
+    /// The Tofino compiler's context.json (`pipe/context.json`) for FILE:
+    /// the parse graph comes from FILE, the tables, controls and stage
+    /// placement from this file.
+    #[arg(long, value_name = "CONTEXT.json")]
+    pub context: Option<PathBuf>,
+    /// The bfrt.json of the same compile (key widths and sizes the context
+    /// lacks); needs --context or a context.json as FILE.
+    #[arg(long, value_name = "BFRT.json")]
+    pub bfrt: Option<PathBuf>,
+    /// MAU clock in GHz for `--model tofino1-mau-cycles` [default: the
+    /// model's, 1.22]; rejected with other models.
+    #[arg(long, value_name = "F")]
+    pub clock_ghz: Option<f64>,
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,

@@ -16,9 +16,13 @@ pub fn run(a: &ModelsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             let mut s = String::new();
             for m in &models {
                 s.push_str(&format!("{:<24} {}\n", m.name, m.title));
+                let port = m
+                    .port_gbps
+                    .map(|g| format!(", {g}G port"))
+                    .unwrap_or_default();
                 s.push_str(&format!(
-                    "{:<24} target {}, {}G port; predicts {}\n",
-                    "", m.target, m.port_gbps, m.predicts
+                    "{:<24} target {}{port}; predicts {}\n",
+                    "", m.target, m.predicts
                 ));
                 s.push_str(&format!(
                     "{:<24} source: {} ({})",

@@ -2,19 +2,23 @@
 
 use std::io::Write;
 
-use p4cost_analysis::{control_path_count, control_tables, find_path, parse_paths, PathOptions};
-use p4cost_model::{tofino_linear, ModelSpec};
+use p4cost_analysis::{
+    control_path_count, control_tables, find_path, parse_paths, ParsePath, ParsePaths, PathOptions,
+};
+use p4cost_ir::{ControlId, ParserId, Program, TableId};
+use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec};
 
 use crate::args::{Format, PredictArgs};
 use crate::exit::{CliError, Exit};
-use crate::input;
-use crate::report::{self, ControlOut, ModelRef, Report, WarningOut};
+use crate::input::{self, LoadedInput};
+use crate::report::{self, ControlOut, MauOut, ModelRef, Report, WarningOut};
 
 /// Packet size used when `--packet-size` is not given: inside the training
 /// range of the Tofino models, below the 10G non-linear region.
 pub const DEFAULT_PACKET_SIZE: u32 = 512;
 
-/// Picks the model from `--model` and `--port`.
+/// Picks the model from `--model` and `--port`, and checks the flags that
+/// only some models take.
 fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
     let name = match (&a.model, a.port) {
         (Some(m), _) => m.clone(),
@@ -23,16 +27,172 @@ fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
     };
     let m = p4cost_model::model_by_name(&name).map_err(|e| CliError::input(e.to_string()))?;
     if let Some(p) = a.port {
-        if p.gbps() != m.port_gbps {
+        match m.port_gbps {
+            Some(g) if g != p.gbps() => {
+                return Err(CliError::input(format!(
+                    "--port {}g contradicts --model {} (a {g}G model)",
+                    p.gbps(),
+                    m.name
+                )))
+            }
+            Some(_) => {}
+            None => {
+                return Err(CliError::input(format!(
+                "--port does not apply to --model {}: its prediction does not depend on the port",
+                m.name
+            )))
+            }
+        }
+    }
+    if let Some(f) = a.clock_ghz {
+        if m.kind != ModelKind::TofinoMauCycles {
             return Err(CliError::input(format!(
-                "--port {}g contradicts --model {} (a {}G model)",
-                p.gbps(),
-                m.name,
-                m.port_gbps
+                "--clock-ghz applies only to MAU-cycle models (--model tofino1-mau-cycles); model {} predicts in ns directly",
+                m.name
             )));
+        }
+        if !(f.is_finite() && f > 0.0) {
+            return Err(CliError::input("--clock-ghz must be a positive number"));
         }
     }
     Ok(m)
+}
+
+/// What both engines share: the loaded program and its program-level
+/// warnings, the ingress control and its tables.
+struct Common {
+    loaded: LoadedInput,
+    shown: String,
+    warnings: Vec<WarningOut>,
+    control: Option<ControlId>,
+    tables: Vec<TableId>,
+}
+
+impl Common {
+    fn new(a: &PredictArgs) -> Result<Common, CliError> {
+        let loaded = input::load_for_predict(a)?;
+        let program = &loaded.program;
+        let mut warnings: Vec<WarningOut> = loaded
+            .warnings
+            .iter()
+            .map(|w| WarningOut {
+                code: w.code.clone(),
+                message: w.message.clone(),
+                paths: Vec::new(),
+            })
+            .collect();
+        for n in &program.notes {
+            warnings.push(WarningOut {
+                code: "reader_note".to_string(),
+                message: n.clone(),
+                paths: Vec::new(),
+            });
+        }
+        let control = program.ingress_control();
+        let tables = control
+            .map(|c| control_tables(program, c))
+            .unwrap_or_default();
+        if control.is_none() {
+            warnings.push(WarningOut {
+                code: "no_ingress_control".to_string(),
+                message: "no ingress control found: the control term is zero".to_string(),
+                paths: Vec::new(),
+            });
+        }
+        Ok(Common {
+            shown: a.file.display().to_string(),
+            loaded,
+            warnings,
+            control,
+            tables,
+        })
+    }
+
+    fn program(&self) -> &Program {
+        &self.loaded.program
+    }
+
+    /// Parse-graph warnings go first, after the loader's own.
+    fn add_parse_warnings(&mut self, all: &ParsePaths) {
+        let at = self.loaded.warnings.len().min(self.warnings.len());
+        for (k, w) in all.warnings.iter().enumerate() {
+            self.warnings.insert(
+                at + k,
+                WarningOut {
+                    code: "parse_graph".to_string(),
+                    message: w.clone(),
+                    paths: Vec::new(),
+                },
+            );
+        }
+    }
+
+    /// The path `--path` selects, or an error naming the parser.
+    fn select_path(
+        &self,
+        parser: ParserId,
+        want: &[String],
+        opts: &PathOptions,
+    ) -> Result<ParsePath, CliError> {
+        let program = self.program();
+        find_path(program, parser, want, opts).ok_or_else(|| {
+            CliError::input(format!(
+                "{}: no parse path of `{}` extracts exactly {} (program headers in order; the leading Ethernet header may be left out)",
+                self.shown,
+                program.parser(parser).name,
+                want.join(",")
+            ))
+        })
+    }
+
+    fn report(&self, a: &PredictArgs, model: &ModelSpec, packet_size: u32) -> Report {
+        let program = self.program();
+        let enum_name = |v: serde_json::Result<serde_json::Value>| {
+            v.ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        Report {
+            schema_version: report::SCHEMA_VERSION,
+            p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+            program: self.shown.clone(),
+            context: a.context.as_ref().map(|c| c.display().to_string()),
+            bfrt: a.bfrt.as_ref().map(|b| b.display().to_string()),
+            input: enum_name(serde_json::to_value(program.input)),
+            arch: enum_name(serde_json::to_value(program.arch)),
+            model: ModelRef {
+                name: model.name.clone(),
+                title: model.title.clone(),
+                citation: model.source.citation.clone(),
+                spec: model.source.spec.clone(),
+            },
+            port_gbps: model.port_gbps,
+            packet_size,
+            packet_size_is_default: a.packet_size.is_none(),
+            parser: program
+                .ingress_parser()
+                .map(|p| program.parser(p).name.clone()),
+            path_count: 0,
+            path_count_saturated: false,
+            paths_listed: 0,
+            max_paths: a.max_paths,
+            path_selector: a.path.clone(),
+            control: ControlOut {
+                name: self.control.map(|c| program.control(c).name.clone()),
+                tables: self
+                    .tables
+                    .iter()
+                    .map(|t| program.table(*t).name.clone())
+                    .collect(),
+                control_paths: self.control.map(|c| control_path_count(program, c).value),
+                path_sensitive: false,
+                note: String::new(),
+            },
+            paths: Vec::new(),
+            mau: None,
+            warnings: Vec::new(),
+        }
+    }
 }
 
 pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
@@ -41,79 +201,61 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     if packet_size == 0 {
         return Err(CliError::input("--packet-size must be at least 1 byte"));
     }
-    let loaded = input::load(&a.file, &a.source)?;
-    let program = &loaded.program;
-    let shown = a.file.display().to_string();
+    let common = Common::new(a)?;
+    let r = match model.kind {
+        ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
+        ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
+    };
+    let text = match a.format {
+        Format::Json => {
+            serde_json::to_string_pretty(&r).map_err(|e| CliError::input(e.to_string()))? + "\n"
+        }
+        Format::Human => report::render_human(&r),
+    };
+    out.write_all(text.as_bytes())
+        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    Ok(Exit::Ok)
+}
 
-    let parser = program.ingress_parser().ok_or_else(|| {
+/// The linear model: one prediction per parse path.
+fn run_linear(
+    a: &PredictArgs,
+    model: &ModelSpec,
+    packet_size: u32,
+    mut common: Common,
+) -> Result<Report, CliError> {
+    let parser = common.program().ingress_parser().ok_or_else(|| {
         CliError::input(format!(
-            "{shown}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
-            match program.input {
+            "{}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
+            common.shown,
+            match common.program().input {
                 p4cost_ir::InputKind::TofinoContext =>
-                    "context.json has none: use `p4cost stages` for the compiler's MAU latency",
+                    "context.json has none: give the P4 source with the context (`predict prog.p4 --context context.json`), use `--model tofino1-mau-cycles`, or `p4cost stages`",
                 _ => "the program declares no parser bound to a package",
             }
         ))
     })?;
-
     let opts = PathOptions {
         max_paths: a.max_paths,
         ..PathOptions::default()
     };
-    let all = parse_paths(program, parser, &opts);
-    let mut program_warnings: Vec<(String, String)> = loaded
-        .warnings
-        .iter()
-        .map(|w| ("front_end".to_string(), w.clone()))
-        .collect();
-    for w in &all.warnings {
-        program_warnings.push(("parse_graph".to_string(), w.clone()));
-    }
-    for n in &program.notes {
-        program_warnings.push(("reader_note".to_string(), n.clone()));
-    }
-
+    let all = parse_paths(common.program(), parser, &opts);
+    common.add_parse_warnings(&all);
     let paths = match &a.path {
-        Some(want) => match find_path(program, parser, want, &opts) {
-            Some(p) => vec![p],
-            None => {
-                return Err(CliError::input(format!(
-                    "{shown}: no parse path of `{}` extracts exactly {} (program headers in order; the leading Ethernet header may be left out)",
-                    program.parser(parser).name,
-                    want.join(",")
-                )))
-            }
-        },
+        Some(want) => vec![common.select_path(parser, want, &opts)?],
         None => all.paths.clone(),
     };
 
-    let control = program.ingress_control();
-    let tables = control
-        .map(|c| control_tables(program, c))
-        .unwrap_or_default();
-    if control.is_none() {
-        program_warnings.push((
-            "no_ingress_control".to_string(),
-            "no ingress control found: the control term is zero".to_string(),
-        ));
-    }
-
+    let mut warns = std::mem::take(&mut common.warnings);
+    let program = common.program();
     let mut path_outs = Vec::with_capacity(paths.len());
-    let mut warns: Vec<WarningOut> = program_warnings
-        .into_iter()
-        .map(|(code, message)| WarningOut {
-            code,
-            message,
-            paths: Vec::new(),
-        })
-        .collect();
     for (i, path) in paths.iter().enumerate() {
         let pred = tofino_linear::predict(
-            &model,
+            model,
             &tofino_linear::Inputs {
                 program,
                 path,
-                tables: &tables,
+                tables: &common.tables,
                 packet_size,
             },
         );
@@ -133,57 +275,104 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         path_outs.push(report::path_out(program, i, path, &pred));
     }
 
-    let r = Report {
-        schema_version: report::SCHEMA_VERSION,
-        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
-        program: shown,
-        input: serde_json::to_value(program.input)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        arch: serde_json::to_value(program.arch)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        model: ModelRef {
-            name: model.name.clone(),
-            title: model.title.clone(),
-            citation: model.source.citation.clone(),
-            spec: model.source.spec.clone(),
-        },
-        port_gbps: model.port_gbps,
-        packet_size,
-        packet_size_is_default: a.packet_size.is_none(),
-        parser: program.parser(parser).name.clone(),
-        path_count: all.count.value,
-        path_count_saturated: all.count.saturated,
-        paths_listed: path_outs.len(),
+    let mut r = common.report(a, model, packet_size);
+    r.path_count = all.count.value;
+    r.path_count_saturated = all.count.saturated;
+    r.paths_listed = path_outs.len();
+    r.control.note = if model.control.is_some() {
+        "every table the ingress control applies counts on every path; path-sensitive control flow is not analysed yet".to_string()
+    } else {
+        format!("model {} has no control term", model.name)
+    };
+    r.paths = path_outs;
+    r.warnings = warns;
+    Ok(r)
+}
+
+/// The MAU-cycle model: one path-independent figure per gress. `paths`
+/// holds one entry with no states (its `headers` are those of `--path`
+/// when given, else empty); `path_count` counts the parse paths of the
+/// source when there is one, else 0.
+fn run_mau(
+    a: &PredictArgs,
+    model: &ModelSpec,
+    packet_size: u32,
+    mut common: Common,
+) -> Result<Report, CliError> {
+    let parser = common.program().ingress_parser();
+    let opts = PathOptions {
         max_paths: a.max_paths,
-        path_selector: a.path.clone(),
-        control: ControlOut {
-            name: control.map(|c| program.control(c).name.clone()),
-            tables: tables
-                .iter()
-                .map(|t| program.table(*t).name.clone())
-                .collect(),
-            control_paths: control.map(|c| control_path_count(program, c).value),
-            path_sensitive: false,
-            note: if model.control.is_some() {
-                "every table the ingress control applies counts on every path; path-sensitive control flow is not analysed yet".to_string()
-            } else {
-                format!("model {} has no control term", model.name)
-            },
-        },
-        paths: path_outs,
-        warnings: warns,
+        ..PathOptions::default()
     };
-    let text = match a.format {
-        Format::Json => {
-            serde_json::to_string_pretty(&r).map_err(|e| CliError::input(e.to_string()))? + "\n"
+    let mut count = (0u128, false);
+    let mut shown_path = ParsePath { states: Vec::new() };
+    match (parser, &a.path) {
+        (Some(p), want) => {
+            let all = parse_paths(common.program(), p, &opts);
+            common.add_parse_warnings(&all);
+            count = (all.count.value, all.count.saturated);
+            if let Some(want) = want {
+                shown_path = common.select_path(p, want, &opts)?;
+            }
         }
-        Format::Human => report::render_human(&r),
-    };
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
-    Ok(Exit::Ok)
+        (None, Some(_)) => {
+            return Err(CliError::input(format!(
+                "{}: --path needs a parse graph and this input has none (give the P4 source with --context)",
+                common.shown
+            )))
+        }
+        (None, None) => {}
+    }
+
+    let mut warns = std::mem::take(&mut common.warnings);
+    let program = common.program();
+    let mp = mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
+        CliError::input(format!(
+            "{}: {e}",
+            a.context
+                .as_ref()
+                .map_or(common.shown.clone(), |c| c.display().to_string())
+        ))
+    })?;
+    let pred = mp.ingress_prediction(program, &common.tables);
+    let path_out = report::path_out(program, 0, &shown_path, &pred);
+
+    if a.packet_size.is_some() {
+        warns.push(WarningOut {
+            code: "packet_size_ignored".to_string(),
+            message: format!(
+                "model {} does not depend on the packet size: --packet-size has no effect",
+                model.name
+            ),
+            paths: Vec::new(),
+        });
+    }
+    for w in &mp.warnings {
+        warns.push(WarningOut {
+            code: w.code.clone(),
+            message: w.message.clone(),
+            paths: Vec::new(),
+        });
+    }
+
+    let gress = |g| mp.gress(g).cloned();
+    let mut r = common.report(a, model, packet_size);
+    r.path_count = count.0;
+    r.path_count_saturated = count.1;
+    r.paths_listed = 1;
+    r.control.note = format!(
+        "placed by the compiler; model {} costs MAU stages, not tables: see the stages",
+        model.name
+    );
+    r.paths = vec![path_out];
+    r.mau = Some(MauOut {
+        clock_ghz: mp.clock_ghz,
+        clock_is_default: mp.clock_is_default,
+        estimated: mp.estimated,
+        ingress: gress(p4cost_ir::Gress::Ingress),
+        egress: gress(p4cost_ir::Gress::Egress),
+        ghost: gress(p4cost_ir::Gress::Ghost),
+    });
+    r.warnings = warns;
+    Ok(r)
 }

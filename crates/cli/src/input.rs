@@ -4,15 +4,35 @@ use std::path::Path;
 
 use p4cost_ir::Program;
 
-use crate::args::{parse_define, SourceArgs};
+use crate::args::{parse_define, PredictArgs, SourceArgs};
+use crate::combine;
 use crate::exit::CliError;
+
+/// A warning found while loading, with its stable code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadWarning {
+    /// Machine-readable code (`front_end`, `table_names_differ`, ...).
+    pub code: String,
+    /// The sentence, already `file:line:col: message` where located.
+    pub message: String,
+}
+
+impl LoadWarning {
+    /// A new warning.
+    pub fn new(code: &str, message: impl Into<String>) -> LoadWarning {
+        LoadWarning {
+            code: code.to_string(),
+            message: message.into(),
+        }
+    }
+}
 
 /// What an input turned out to be, and what its reader noticed.
 pub struct LoadedInput {
     /// The program model.
     pub program: Program,
-    /// Reader warnings, already `file:line:col: message` where located.
-    pub warnings: Vec<String>,
+    /// Reader warnings.
+    pub warnings: Vec<LoadWarning>,
 }
 
 /// Reads `path` and lowers it: JSON is sniffed as BMv2 or Tofino
@@ -35,8 +55,107 @@ pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
         p4cost_front::load_file(path, &opts).map_err(|e| CliError::input(e.to_string()))?;
     Ok(LoadedInput {
         program: loaded.program,
-        warnings: loaded.warnings.iter().map(|d| d.to_string()).collect(),
+        warnings: loaded
+            .warnings
+            .iter()
+            .map(|d| LoadWarning::new("front_end", d.to_string()))
+            .collect(),
     })
+}
+
+/// The input of `predict`: FILE alone, FILE with `--context` (and
+/// `--bfrt`), or a context.json FILE with `--bfrt`.
+pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
+    let shown = a.file.display().to_string();
+    match (&a.context, &a.bfrt) {
+        (Some(ctx), bfrt) => {
+            let source = load(&a.file, &a.source)?;
+            if source.program.input == p4cost_ir::InputKind::TofinoContext {
+                return Err(CliError::input(format!(
+                    "{shown}: is itself a context.json: with --context, FILE must be the P4 \
+                     source (or BMv2 JSON) that supplies the parse graph"
+                )));
+            }
+            let context = load_context(ctx, bfrt.as_deref())?;
+            let combined = combine::combine(
+                source.program,
+                &shown,
+                context,
+                &ctx.display().to_string(),
+                bfrt.as_ref().map(|b| b.display().to_string()).as_deref(),
+            );
+            let mut warnings = source.warnings;
+            warnings.extend(combined.warnings);
+            Ok(LoadedInput {
+                program: combined.program,
+                warnings,
+            })
+        }
+        (None, Some(bfrt)) => {
+            let first = load(&a.file, &a.source)?;
+            if first.program.input != p4cost_ir::InputKind::TofinoContext {
+                return Err(CliError::input(format!(
+                    "--bfrt {}: needs --context CONTEXT.json, or a context.json as FILE ({shown} is not one)",
+                    bfrt.display()
+                )));
+            }
+            Ok(LoadedInput {
+                program: load_context(&a.file, Some(bfrt))?,
+                warnings: first.warnings,
+            })
+        }
+        (None, None) => load(&a.file, &a.source),
+    }
+}
+
+/// Reads a file given as `--context` (with its `--bfrt`): it must be a
+/// Tofino context.json; anything else is an input error that says what
+/// the file looks like instead.
+pub fn load_context(path: &Path, bfrt: Option<&Path>) -> Result<Program, CliError> {
+    let shown = path.display().to_string();
+    let want = "--context expects the Tofino compiler's context.json (the `pipe/context.json` \
+                of a bf-p4c build)";
+    let bytes =
+        std::fs::read(path).map_err(|e| CliError::input(format!("{shown}: cannot read: {e}")))?;
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    if first != Some(b'{') {
+        return Err(CliError::input(format!(
+            "{shown}: not a context.json (not a JSON object): {want}"
+        )));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        CliError::input(format!(
+            "{shown}:{}:{}: invalid JSON: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if !p4cost_tofino::looks_like_context(&v) {
+        let what = if p4cost_bmv2::looks_like_bmv2(&v) {
+            "this is p4c's BMv2 JSON"
+        } else if p4cost_tofino::looks_like_bfrt(&v) {
+            "this is a BF-RT bfrt.json (give it with --bfrt)"
+        } else {
+            "JSON without the context's `tables` array and `schema_version`/`program_name`"
+        };
+        return Err(CliError::input(format!(
+            "{shown}: not a context.json: {what}; {want}"
+        )));
+    }
+    match bfrt {
+        None => {
+            p4cost_tofino::read_context(&text, &shown).map_err(|e| CliError::input(e.to_string()))
+        }
+        Some(b) => {
+            let bshown = b.display().to_string();
+            let btext = std::fs::read_to_string(b)
+                .map_err(|e| CliError::input(format!("{bshown}: cannot read: {e}")))?;
+            p4cost_tofino::read_context_with_bfrt(&text, &shown, &btext, &bshown)
+                .map_err(|e| CliError::input(e.to_string()))
+        }
+    }
 }
 
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
@@ -56,8 +175,8 @@ fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
         });
     }
     if p4cost_tofino::looks_like_context(&v) {
-        let program = p4cost_tofino::read_context(text, shown)
-            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+        let program =
+            p4cost_tofino::read_context(text, shown).map_err(|e| CliError::input(e.to_string()))?;
         return Ok(LoadedInput {
             program,
             warnings: Vec::new(),

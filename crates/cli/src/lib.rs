@@ -13,6 +13,7 @@ mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
 mod cmd_stages;
+mod combine;
 mod exit;
 mod input;
 mod report;

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use p4cost_ir::{Program, Span};
-use p4cost_model::Prediction;
+use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -58,6 +58,8 @@ pub struct TableOut {
     pub keys: usize,
     pub key_bits: u64,
     pub latency_ns: f64,
+    /// MAU stages the compiler placed the table in (empty when unknown).
+    pub stages: Vec<i32>,
     pub span: Loc,
 }
 
@@ -96,18 +98,39 @@ pub struct ControlOut {
     pub note: String,
 }
 
+/// The MAU model's figures: the clock and every gress with its stages.
+#[derive(Debug, Serialize)]
+pub struct MauOut {
+    pub clock_ghz: f64,
+    pub clock_is_default: bool,
+    /// True when p4cost estimated the stage figures (schema 1.8 contexts).
+    pub estimated: bool,
+    pub ingress: Option<GressCycles>,
+    pub egress: Option<GressCycles>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost: Option<GressCycles>,
+}
+
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub schema_version: u32,
     pub p4cost_version: String,
     pub program: String,
+    /// The `--context` file, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// The `--bfrt` file, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bfrt: Option<String>,
     pub input: String,
     pub arch: String,
     pub model: ModelRef,
-    pub port_gbps: u32,
+    /// `None` for models that do not depend on the port.
+    pub port_gbps: Option<u32>,
     pub packet_size: u32,
     pub packet_size_is_default: bool,
-    pub parser: String,
+    /// The ingress parser; `None` when the input has no parse graph.
+    pub parser: Option<String>,
     pub path_count: u128,
     pub path_count_saturated: bool,
     pub paths_listed: usize,
@@ -115,7 +138,33 @@ pub struct Report {
     pub path_selector: Option<Vec<String>>,
     pub control: ControlOut,
     pub paths: Vec<PathOut>,
+    /// The MAU model's per-gress, per-stage figures (that model only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mau: Option<MauOut>,
     pub warnings: Vec<WarningOut>,
+}
+
+/// `stage 3`, `stages 6-7`, `stages 1,4`; empty when unknown; `no stage`
+/// for the compiler's -1.
+pub fn stage_text(stages: &[i32]) -> String {
+    let mut s: Vec<i32> = stages.iter().copied().filter(|s| *s >= 0).collect();
+    s.sort_unstable();
+    s.dedup();
+    match s.as_slice() {
+        [] if stages.is_empty() => String::new(),
+        [] => "no stage".to_string(),
+        [one] => format!("stage {one}"),
+        [first, .., last] if i64::from(*last) - i64::from(*first) + 1 == s.len() as i64 => {
+            format!("stages {first}-{last}")
+        }
+        _ => format!(
+            "stages {}",
+            s.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
 }
 
 /// Builds the per-path output from a prediction.
@@ -150,6 +199,7 @@ pub fn path_out(
             keys: t.keys,
             key_bits: t.key_bits,
             latency_ns: t.ns,
+            stages: t.stages.clone(),
             span: Loc::new(program, t.span),
         })
         .collect();
@@ -172,6 +222,55 @@ pub fn path_out(
     }
 }
 
+fn gress_name(g: p4cost_ir::Gress) -> &'static str {
+    match g {
+        p4cost_ir::Gress::Ingress => "ingress",
+        p4cost_ir::Gress::Egress => "egress",
+        p4cost_ir::Gress::Ghost => "ghost",
+        p4cost_ir::Gress::Unknown => "unknown",
+    }
+}
+
+/// The per-gress totals and the ingress stages of the MAU model.
+fn render_mau(s: &mut String, m: &MauOut) {
+    s.push_str(&format!(
+        "{:<8}  {:>6}  {:>10}  {:>11}  {:>6}\n",
+        "gress", "cycles", "latency ns", "corner turn", "stages"
+    ));
+    for g in [&m.ingress, &m.egress, &m.ghost].into_iter().flatten() {
+        s.push_str(&format!(
+            "{:<8}  {:>6}  {:>10.3}  {:>11}  {:>6}\n",
+            gress_name(g.gress),
+            g.cycles,
+            g.ns,
+            g.corner_turn_cycles,
+            g.cycles.saturating_sub(g.corner_turn_cycles)
+        ));
+    }
+    if let Some(ing) = &m.ingress {
+        s.push_str("\ningress stages\n");
+        s.push_str(&format!(
+            "  {:>5}  {:<7}  {:>6}  {:>4}  {:>7}  tables\n",
+            "stage", "depends", "length", "adds", "ns"
+        ));
+        for st in &ing.stages {
+            s.push_str(&format!(
+                "  {:>5}  {:<7}  {:>6}  {:>4}  {:>7.3}  {}\n",
+                st.stage,
+                if st.match_dependent { "match" } else { "-" },
+                st.clock_cycles,
+                st.cycles,
+                st.ns,
+                if st.tables.is_empty() {
+                    "-".to_string()
+                } else {
+                    st.tables.join(", ")
+                }
+            ));
+        }
+    }
+}
+
 /// Renders the report as a readable table.
 pub fn render_human(r: &Report) -> String {
     let mut s = String::new();
@@ -179,101 +278,167 @@ pub fn render_human(r: &Report) -> String {
         "p4cost {}: {} ({}, {})\n",
         r.p4cost_version, r.program, r.arch, r.input
     ));
+    if let Some(ctx) = &r.context {
+        s.push_str(&format!(
+            "context   {ctx}{}\n",
+            r.bfrt
+                .as_deref()
+                .map(|b| format!(" with {b}"))
+                .unwrap_or_default()
+        ));
+    }
     s.push_str(&format!("model     {}: {}\n", r.model.name, r.model.title));
-    s.push_str(&format!(
-        "packet    {} B{}, {}G port\n",
-        r.packet_size,
-        if r.packet_size_is_default {
-            " (default; set --packet-size)"
-        } else {
-            ""
-        },
-        r.port_gbps
-    ));
+    match &r.mau {
+        Some(m) => s.push_str(&format!(
+            "clock     {} GHz{}\n",
+            m.clock_ghz,
+            if m.clock_is_default {
+                " (default; set --clock-ghz)"
+            } else {
+                ""
+            }
+        )),
+        None => s.push_str(&format!(
+            "packet    {} B{}{}\n",
+            r.packet_size,
+            if r.packet_size_is_default {
+                " (default; set --packet-size)"
+            } else {
+                ""
+            },
+            r.port_gbps
+                .map(|g| format!(", {g}G port"))
+                .unwrap_or_default()
+        )),
+    }
     let count = if r.path_count_saturated {
         format!("more than {}", r.path_count)
     } else {
         r.path_count.to_string()
     };
-    match &r.path_selector {
-        Some(sel) => s.push_str(&format!(
-            "parser    {}: {} paths; showing the path {}\n",
-            r.parser,
-            count,
-            sel.join(",")
-        )),
-        None if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => {
-            s.push_str(&format!(
-                "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
-                r.parser, count, r.paths_listed, r.max_paths
-            ))
+    let parser = r.parser.as_deref().unwrap_or("(none)");
+    if r.mau.is_some() {
+        match &r.parser {
+            Some(_) => s.push_str(&format!(
+                "parser    {parser}: {count} paths; the MAU latency is the same on every path\n"
+            )),
+            None => s.push_str(
+                "parser    (none): the input has no parse graph; the MAU latency is the same on every path\n",
+            ),
         }
-        None => s.push_str(&format!("parser    {}: {} paths\n", r.parser, count)),
-    }
-    s.push_str(&format!(
-        "control   {}: {} table{} counted on every path ({})\n",
-        r.control.name.as_deref().unwrap_or("(none)"),
-        r.control.tables.len(),
-        if r.control.tables.len() == 1 { "" } else { "s" },
-        r.control.note
-    ));
-    s.push('\n');
-    s.push_str(&format!(
-        "{:>4}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
-        "path", "latency ns", "base", "parser", "control", "headers"
-    ));
-    for p in &r.paths {
         s.push_str(&format!(
-            "{:>4}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
-            p.index + 1,
-            p.latency_ns,
-            p.breakdown.base_ns,
-            p.breakdown.parser_ns,
-            p.breakdown.control_ns,
-            if p.headers.is_empty() {
-                "(none)".to_string()
-            } else {
-                p.headers.join(" -> ")
-            }
+            "control   {}: {} table{} ({})\n",
+            r.control.name.as_deref().unwrap_or("(none)"),
+            r.control.tables.len(),
+            if r.control.tables.len() == 1 { "" } else { "s" },
+            r.control.note
+        ));
+    } else {
+        match &r.path_selector {
+            Some(sel) => s.push_str(&format!(
+                "parser    {}: {} paths; showing the path {}\n",
+                parser,
+                count,
+                sel.join(",")
+            )),
+            None if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
+                .push_str(&format!(
+                    "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
+                    parser, count, r.paths_listed, r.max_paths
+                )),
+            None => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
+        }
+        s.push_str(&format!(
+            "control   {}: {} table{} counted on every path ({})\n",
+            r.control.name.as_deref().unwrap_or("(none)"),
+            r.control.tables.len(),
+            if r.control.tables.len() == 1 { "" } else { "s" },
+            r.control.note
         ));
     }
-    if r.paths.len() == 1 {
-        let p = &r.paths[0];
-        s.push_str("\nparse states on the path\n");
-        for st in &p.states {
-            let what = if st.extracts.is_empty() {
-                "-".to_string()
-            } else {
-                st.extracts.join(", ")
-            };
-            let contrib = if st.in_baseline && st.counted_bytes == 0 {
-                "in base".to_string()
-            } else if st.latency_ns == 0.0 {
-                "-".to_string()
-            } else {
-                format!("+{:.3} ns", st.latency_ns)
-            };
+    s.push('\n');
+    if let Some(m) = &r.mau {
+        render_mau(&mut s, m);
+    } else {
+        s.push_str(&format!(
+            "{:>4}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
+            "path", "latency ns", "base", "parser", "control", "headers"
+        ));
+        for p in &r.paths {
             s.push_str(&format!(
-                "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
-                st.name, st.bytes, contrib, what, st.span.file, st.span.line
+                "{:>4}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
+                p.index + 1,
+                p.latency_ns,
+                p.breakdown.base_ns,
+                p.breakdown.parser_ns,
+                p.breakdown.control_ns,
+                if p.headers.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    p.headers.join(" -> ")
+                }
             ));
+        }
+        if r.paths.len() == 1 {
+            let p = &r.paths[0];
+            s.push_str("\nparse states on the path\n");
+            for st in &p.states {
+                let what = if st.extracts.is_empty() {
+                    "-".to_string()
+                } else {
+                    st.extracts.join(", ")
+                };
+                let contrib = if st.in_baseline && st.counted_bytes == 0 {
+                    "in base".to_string()
+                } else if st.latency_ns == 0.0 {
+                    "-".to_string()
+                } else {
+                    format!("+{:.3} ns", st.latency_ns)
+                };
+                s.push_str(&format!(
+                    "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
+                    st.name, st.bytes, contrib, what, st.span.file, st.span.line
+                ));
+            }
         }
     }
     if let Some(first) = r.paths.first() {
         if !first.breakdown.tables.is_empty() {
             s.push_str("\ntables\n");
             for t in &first.breakdown.tables {
-                s.push_str(&format!(
-                    "  {:<32} {:<5} {:<6} {} keys, {:>3} bits  +{:.3} ns  ({}:{})\n",
-                    t.name,
-                    t.match_class,
-                    t.key_class,
-                    t.keys,
-                    t.key_bits,
-                    t.latency_ns,
-                    t.span.file,
-                    t.span.line
-                ));
+                let stage = stage_text(&t.stages);
+                let stage = if stage.is_empty() {
+                    stage
+                } else {
+                    format!("{stage}  ")
+                };
+                if r.mau.is_some() {
+                    s.push_str(&format!(
+                        "  {:<32} {:<12} {}  ({}:{})\n",
+                        t.name,
+                        stage.trim_end(),
+                        if t.match_class.is_empty() {
+                            "keyless".to_string()
+                        } else {
+                            format!("{} keys ({})", t.keys, t.match_class)
+                        },
+                        t.span.file,
+                        t.span.line
+                    ));
+                } else {
+                    s.push_str(&format!(
+                        "  {:<32} {:<5} {:<6} {} keys, {:>3} bits  +{:.3} ns  {}({}:{})\n",
+                        t.name,
+                        t.match_class,
+                        t.key_class,
+                        t.keys,
+                        t.key_bits,
+                        t.latency_ns,
+                        stage,
+                        t.span.file,
+                        t.span.line
+                    ));
+                }
             }
         }
     }
@@ -296,4 +461,19 @@ pub fn render_human(r: &Report) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stage_text;
+
+    #[test]
+    fn stage_text_forms() {
+        assert_eq!(stage_text(&[]), "");
+        assert_eq!(stage_text(&[3]), "stage 3");
+        assert_eq!(stage_text(&[7, 6]), "stages 6-7");
+        assert_eq!(stage_text(&[1, 4]), "stages 1,4");
+        assert_eq!(stage_text(&[2, 2]), "stage 2");
+        assert_eq!(stage_text(&[-1]), "no stage");
+    }
 }

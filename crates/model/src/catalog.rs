@@ -21,6 +21,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "tofino1-100g-paper-lr.json",
         include_str!("../../../models/tofino1-100g-paper-lr.json"),
     ),
+    (
+        "tofino1-mau-cycles.json",
+        include_str!("../../../models/tofino1-mau-cycles.json"),
+    ),
 ];
 
 /// Parses one model file.
@@ -35,6 +39,10 @@ pub fn parse_model(file: &str, text: &str) -> Result<ModelSpec, ModelError> {
             message: format!("unsupported schema {}", spec.schema),
         });
     }
+    spec.check().map_err(|message| ModelError::BadFile {
+        file: file.to_string(),
+        message,
+    })?;
     Ok(spec)
 }
 
@@ -93,6 +101,56 @@ mod tests {
         let mut embedded: Vec<String> = EMBEDDED.iter().map(|(f, _)| f.to_string()).collect();
         embedded.sort();
         assert_eq!(on_disk, embedded);
+    }
+
+    #[test]
+    fn kinds_have_their_sections() {
+        let all = all_models().expect("embedded models parse");
+        let mau = all
+            .iter()
+            .find(|m| m.name == "tofino1-mau-cycles")
+            .expect("mau model");
+        assert!(mau.mau().is_some() && mau.linear().is_none());
+        assert_eq!(mau.port_gbps, None);
+        for m in all
+            .iter()
+            .filter(|m| m.kind == crate::ModelKind::TofinoIngressLinear)
+        {
+            assert!(m.linear().is_some() && m.mau().is_none(), "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn a_linear_file_without_its_terms_is_rejected() {
+        let text = r#"{"schema": 1, "name": "x", "title": "t", "kind": "tofino_ingress_linear",
+            "target": "tofino1", "port_gbps": 10,
+            "source": {"citation": "c", "where": "w", "spec": "MODELS.md"},
+            "predicts": "p"}"#;
+        let e = parse_model("x.json", text).unwrap_err().to_string();
+        assert!(e.contains("needs base, parser, training"), "{e}");
+        let mau = text
+            .replace("tofino_ingress_linear", "tofino_mau_cycles")
+            .replace("\"port_gbps\": 10,", "");
+        let e = parse_model("x.json", &mau).unwrap_err().to_string();
+        assert!(e.contains("needs mau_cycles"), "{e}");
+    }
+
+    #[test]
+    fn existing_linear_files_round_trip_unchanged() {
+        for (file, text) in EMBEDDED.iter().filter(|(f, _)| !f.contains("mau")) {
+            let spec = parse_model(file, text).expect("parses");
+            let original: serde_json::Value = serde_json::from_str(text).expect("json");
+            let mut again = serde_json::to_value(&spec).expect("serialises");
+            // Defaults the file leaves out (`notes: []`, `nonlinear: null`)
+            // are the only additions allowed.
+            if let (Some(a), Some(o)) = (again.as_object_mut(), original.as_object()) {
+                a.retain(|k, v| {
+                    o.contains_key(k)
+                        || !(v.is_null() || v.as_array().is_some_and(|x| x.is_empty()))
+                });
+            }
+            assert_eq!(original, again, "{file}");
+        }
     }
 
     #[test]

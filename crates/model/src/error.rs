@@ -27,4 +27,12 @@ pub enum ModelError {
         /// Why not.
         message: String,
     },
+    /// A parameter given to the model is out of its domain.
+    #[error("model `{model}`: {message}")]
+    BadParameter {
+        /// The model name.
+        model: String,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -4,9 +4,13 @@
 //! embedded into the binary at build time ([`catalog`]); no coefficient
 //! lives in code. A model file names its kind, its coefficients, its
 //! source (paper and section of `shared/spec/MODELS.md`) and its training
-//! range. The engine ([`tofino_linear`]) turns a parse path and the tables
-//! on it into a prediction with a full breakdown and a warning for every
-//! input outside the training range.
+//! range. Two engines, picked by the file's `kind`: [`tofino_linear`]
+//! (`tofino_ingress_linear`, MODELS.md section 1) turns a parse path and
+//! the tables on it into a prediction with a full breakdown and a warning
+//! for every input outside the training range; [`mau_cycles`]
+//! (`tofino_mau_cycles`, MODELS.md section 2) sums the Tofino compiler's
+//! per-stage cycles per gress and divides by the clock, independent of the
+//! parse path.
 //!
 //! Dependencies: `p4cost-ir`, `p4cost-analysis`, `serde`, `serde_json`,
 //! `thiserror`. Nothing here reads P4 or compiler outputs.
@@ -14,11 +18,13 @@
 pub mod baseline;
 pub mod catalog;
 pub mod error;
+pub mod mau_cycles;
 pub mod prediction;
 pub mod spec;
 pub mod tofino_linear;
 
 pub use catalog::{all_models, model_by_name, EMBEDDED};
 pub use error::ModelError;
+pub use mau_cycles::{GressCycles, MauPrediction, StageCycles};
 pub use prediction::{Breakdown, Prediction, StateTerm, TableTerm, Warning};
 pub use spec::{ModelKind, ModelSpec};

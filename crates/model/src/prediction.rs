@@ -39,6 +39,9 @@ pub struct TableTerm {
     pub key_bits: u64,
     /// Contribution in ns.
     pub ns: f64,
+    /// Tofino MAU stages the compiler placed the table in (empty when not
+    /// known).
+    pub stages: Vec<i32>,
     /// The table's declaration.
     pub span: Span,
 }

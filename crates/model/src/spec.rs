@@ -23,6 +23,19 @@ pub struct Source {
 pub enum ModelKind {
     /// The Tofino 1 ingress linear model (MODELS.md section 1).
     TofinoIngressLinear,
+    /// The Tofino compiler's MAU stage cycles turned into time
+    /// (MODELS.md section 2): needs the compiler's stage placement.
+    TofinoMauCycles,
+}
+
+impl ModelKind {
+    /// The kind's name as written in model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::TofinoIngressLinear => "tofino_ingress_linear",
+            ModelKind::TofinoMauCycles => "tofino_mau_cycles",
+        }
+    }
 }
 
 /// `L_B(p) = per_packet_byte_ns * p + constant_ns`.
@@ -100,7 +113,77 @@ pub struct Nonlinear {
     pub why: String,
 }
 
-/// One model file.
+/// Extra stage-length cycles for what a stage holds (MODELS.md section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StageLengthExtra {
+    /// A stage using TCAM or a wide selector.
+    pub tcam_or_wide_selector: u32,
+    /// A selector.
+    pub selector: u32,
+    /// A stateful divide.
+    pub stateful_divide: u32,
+    /// A stateful ALU or an LPF/RED meter.
+    pub stateful_alu_or_meter: u32,
+}
+
+/// What one stage adds to its gress's latency, by its dependence on the
+/// stage before it (MODELS.md section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StageContribution {
+    /// A match-dependent stage (and stage 0) adds its full length; this
+    /// is always true and recorded for completeness.
+    pub match_dependent_adds_full_length: bool,
+    /// Cycles an action-dependent stage adds.
+    pub action_dependent_cycles: u32,
+    /// Cycles a concurrent stage adds.
+    pub concurrent_cycles: u32,
+}
+
+/// The `tofino_mau_cycles` section: the compiler's latency rule and the
+/// facts it rests on. The engine sums the compiler's per-stage figures;
+/// the stage facts are documented here and used for plausibility warnings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MauCycles {
+    /// Fixed cycles added once per gress (the corner turn).
+    pub corner_turn_cycles: u32,
+    /// Clock used when the user gives none, GHz.
+    pub default_clock_ghz: f64,
+    /// Clock range of the chip's SKUs, GHz (inclusive).
+    pub clock_ghz_range: [f64; 2],
+    /// MAU stages per gress on the chip.
+    pub stages: u32,
+    /// Base stage length in cycles.
+    pub stage_length_cycles: u32,
+    /// Extra stage length for what a stage holds.
+    pub stage_length_extra: StageLengthExtra,
+    /// What a stage adds by its dependence.
+    pub contribution: StageContribution,
+    /// The compiler pads egress to at least this many cycles.
+    pub egress_min_cycles: u32,
+    /// The `target` the compiler writes into context.json for this chip.
+    pub context_target: String,
+}
+
+/// The terms of a `tofino_ingress_linear` model, borrowed from its spec.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearTerms<'a> {
+    /// `L_B`.
+    pub base: &'a Base,
+    /// `L_PD` per counted state.
+    pub parser: &'a ParserTerm,
+    /// `L_C`, when the model has one.
+    pub control: Option<&'a ControlTerm>,
+    /// Training range.
+    pub training: &'a Training,
+    /// Known non-linear region.
+    pub nonlinear: Option<&'a Nonlinear>,
+}
+
+/// One model file. Which optional sections must be present depends on
+/// [`ModelSpec::kind`]: `base`, `parser` and `training` (and optionally
+/// `control`, `nonlinear`, `port_gbps`) for `tofino_ingress_linear`;
+/// `mau_cycles` for `tofino_mau_cycles`. [`crate::catalog::parse_model`]
+/// checks this.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelSpec {
     /// Schema version of the file format (1).
@@ -113,24 +196,115 @@ pub struct ModelSpec {
     pub kind: ModelKind,
     /// Target chip.
     pub target: String,
-    /// Port speed the model was measured on.
-    pub port_gbps: u32,
+    /// Port speed the model was measured on; `None` for models that do
+    /// not depend on the port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port_gbps: Option<u32>,
     /// Provenance.
     pub source: Source,
     /// What the model predicts.
     pub predicts: String,
-    /// `L_B`.
-    pub base: Base,
-    /// `L_PD` per counted state.
-    pub parser: ParserTerm,
+    /// `L_B` (linear models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<Base>,
+    /// `L_PD` per counted state (linear models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parser: Option<ParserTerm>,
     /// `L_C`; `None` for variants without a control term.
+    #[serde(default)]
     pub control: Option<ControlTerm>,
-    /// Training range.
-    pub training: Training,
+    /// Training range (linear models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training: Option<Training>,
     /// Known non-linear region, if any.
     #[serde(default)]
     pub nonlinear: Option<Nonlinear>,
+    /// The MAU cycle rule (`tofino_mau_cycles` models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mau_cycles: Option<MauCycles>,
     /// Free-form notes shown with the model.
     #[serde(default)]
     pub notes: Vec<String>,
+}
+
+impl ModelSpec {
+    /// The linear terms, when this is a complete `tofino_ingress_linear`
+    /// model.
+    pub fn linear(&self) -> Option<LinearTerms<'_>> {
+        if self.kind != ModelKind::TofinoIngressLinear {
+            return None;
+        }
+        Some(LinearTerms {
+            base: self.base.as_ref()?,
+            parser: self.parser.as_ref()?,
+            control: self.control.as_ref(),
+            training: self.training.as_ref()?,
+            nonlinear: self.nonlinear.as_ref(),
+        })
+    }
+
+    /// The MAU cycle rule, when this is a complete `tofino_mau_cycles`
+    /// model.
+    pub fn mau(&self) -> Option<&MauCycles> {
+        if self.kind != ModelKind::TofinoMauCycles {
+            return None;
+        }
+        self.mau_cycles.as_ref()
+    }
+
+    /// What is missing or contradictory for the model's kind, if anything.
+    pub fn check(&self) -> Result<(), String> {
+        match self.kind {
+            ModelKind::TofinoIngressLinear => {
+                let mut missing = Vec::new();
+                if self.base.is_none() {
+                    missing.push("base");
+                }
+                if self.parser.is_none() {
+                    missing.push("parser");
+                }
+                if self.training.is_none() {
+                    missing.push("training");
+                }
+                if self.port_gbps.is_none() {
+                    missing.push("port_gbps");
+                }
+                if !missing.is_empty() {
+                    return Err(format!(
+                        "kind {} needs {}",
+                        self.kind.name(),
+                        missing.join(", ")
+                    ));
+                }
+                if self.mau_cycles.is_some() {
+                    return Err(format!(
+                        "kind {} has no mau_cycles section",
+                        self.kind.name()
+                    ));
+                }
+                Ok(())
+            }
+            ModelKind::TofinoMauCycles => {
+                let Some(m) = &self.mau_cycles else {
+                    return Err(format!("kind {} needs mau_cycles", self.kind.name()));
+                };
+                if self.base.is_some()
+                    || self.parser.is_some()
+                    || self.control.is_some()
+                    || self.training.is_some()
+                {
+                    return Err(format!(
+                        "kind {} takes no linear terms (base, parser, control, training)",
+                        self.kind.name()
+                    ));
+                }
+                let [lo, hi] = m.clock_ghz_range;
+                let ok = |f: f64| f.is_finite() && f > 0.0;
+                if !(ok(m.default_clock_ghz) && ok(lo) && ok(hi) && lo <= hi) {
+                    return Err("mau_cycles: clocks must be positive and the range ordered".into());
+                }
+                Ok(())
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ use p4cost_analysis::ParsePath;
 use p4cost_ir::{MatchKind, Program, Table, TableId};
 
 use crate::baseline;
-use crate::spec::{ControlTerm, ModelSpec};
+use crate::spec::{ControlTerm, LinearTerms, ModelSpec, Training};
 use crate::{Breakdown, Prediction, StateTerm, TableTerm, Warning};
 
 /// What one prediction needs.
@@ -22,13 +22,41 @@ pub struct Inputs<'a> {
 }
 
 /// Predicts the ingress latency of one path.
+///
+/// Callers pick the engine by [`ModelSpec::kind`]; given a model that is
+/// not a complete linear model, this returns a zero prediction carrying a
+/// `model_not_linear` warning rather than panicking.
 pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
+    match model.linear() {
+        Some(lin) => predict_linear(&lin, inp),
+        None => Prediction {
+            latency_ns: 0.0,
+            breakdown: Breakdown {
+                base_ns: 0.0,
+                parser_ns: 0.0,
+                control_ns: 0.0,
+                states: Vec::new(),
+                tables: Vec::new(),
+            },
+            warnings: vec![Warning::new(
+                "model_not_linear",
+                format!(
+                    "model {} is of kind {}, not a linear model: nothing predicted",
+                    model.name,
+                    model.kind.name()
+                ),
+            )],
+        },
+    }
+}
+
+fn predict_linear(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
     let mut warnings = Vec::new();
-    let tr = &model.training;
+    let tr = lin.training;
 
     // L_B.
     let p = inp.packet_size;
-    let base_ns = model.base.per_packet_byte_ns * f64::from(p) + model.base.constant_ns;
+    let base_ns = lin.base.per_packet_byte_ns * f64::from(p) + lin.base.constant_ns;
     if p < tr.packet_size_bytes[0] || p > tr.packet_size_bytes[1] {
         warnings.push(Warning::new(
             "packet_size_out_of_range",
@@ -59,7 +87,7 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
             if b < tr.header_bytes_per_state[0] || b > tr.header_bytes_per_state[1] {
                 odd_sizes.push(format!("{} ({b} B)", st.name));
             }
-            model.parser.per_header_byte_ns * b as f64 + model.parser.per_state_ns
+            lin.parser.per_header_byte_ns * b as f64 + lin.parser.per_state_ns
         } else {
             0.0
         };
@@ -93,7 +121,7 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
             ),
         ));
     }
-    if let Some(nl) = &model.nonlinear {
+    if let Some(nl) = lin.nonlinear {
         if p > nl.packet_size_above_bytes || counted_states > nl.states_above {
             warnings.push(Warning::new(
                 "nonlinear_region",
@@ -108,7 +136,7 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
     // L_C.
     let mut tables = Vec::new();
     let mut control_ns = 0.0;
-    if let Some(ctl) = &model.control {
+    if let Some(ctl) = lin.control {
         if !inp.tables.is_empty() {
             let n = inp.tables.len() as u32;
             if n < tr.tables[0] || n > tr.tables[1] {
@@ -123,7 +151,7 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
         }
         for &tid in inp.tables {
             let t = inp.program.table(tid);
-            let term = table_term(ctl, model, inp.program, t, &mut warnings);
+            let term = table_term(ctl, tr, inp.program, t, &mut warnings);
             control_ns += term.ns;
             tables.push(term);
         }
@@ -146,12 +174,11 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
 /// cover.
 fn table_term(
     ctl: &ControlTerm,
-    model: &ModelSpec,
+    tr: &Training,
     program: &Program,
     t: &Table,
     warnings: &mut Vec<Warning>,
 ) -> TableTerm {
-    let tr = &model.training;
     // Selector inputs feed a hash, not the match.
     let keys: Vec<_> = t
         .keys
@@ -267,6 +294,7 @@ fn table_term(
         keys: keys.len(),
         key_bits,
         ns,
+        stages: t.stages.clone(),
         span: t.span,
     }
 }

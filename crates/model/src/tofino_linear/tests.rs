@@ -210,3 +210,12 @@ fn packet_size_outside_training_is_flagged() {
         .iter()
         .any(|w| w.code == "packet_size_out_of_range"));
 }
+
+#[test]
+fn a_non_linear_model_predicts_nothing_and_says_so() {
+    let p = Program::new("t", InputKind::P4Source);
+    let r = run("tofino1-mau-cycles", &[20], 500, &p, &[]);
+    assert_eq!(r.latency_ns, 0.0);
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].code, "model_not_linear");
+}
