@@ -218,6 +218,14 @@ pub struct SelectCase {
     pub span: Span,
 }
 
+impl SelectCase {
+    /// True when every keyset is [`Keyset::Default`]: the case matches any
+    /// packet.
+    pub fn matches_all(&self) -> bool {
+        self.keysets.iter().all(|k| *k == Keyset::Default)
+    }
+}
+
 /// A state's transition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -237,7 +245,9 @@ pub enum Transition {
 }
 
 impl Transition {
-    /// Every distinct target, in first-seen order.
+    /// Every distinct reachable target, in first-seen order. Cases after
+    /// the first one that matches everything (all keysets `default` or
+    /// `_`) can never be taken and are left out, as the compilers do.
     pub fn targets(&self) -> Vec<Target> {
         match self {
             Transition::Direct { target } => vec![*target],
@@ -247,9 +257,49 @@ impl Transition {
                     if !out.contains(&c.target) {
                         out.push(c.target);
                     }
+                    if c.matches_all() {
+                        break;
+                    }
                 }
                 out
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FileId;
+
+    fn case(keysets: Vec<Keyset>, t: u32) -> SelectCase {
+        SelectCase {
+            keysets,
+            target: Target::State(StateId(t)),
+            span: Span::file_start(FileId(0)),
+        }
+    }
+
+    #[test]
+    fn cases_after_a_catch_all_are_unreachable() {
+        let v = |s: &str| Keyset::Value { value: s.into() };
+        let t = Transition::Select {
+            keys: vec![],
+            cases: vec![
+                case(vec![v("1"), Keyset::Default], 1),
+                case(vec![v("2"), v("3")], 2),
+                case(vec![Keyset::Default, Keyset::Default], 3),
+                case(vec![v("4"), v("5")], 4),
+                case(vec![Keyset::Default], 5),
+            ],
+        };
+        assert_eq!(
+            t.targets(),
+            vec![
+                Target::State(StateId(1)),
+                Target::State(StateId(2)),
+                Target::State(StateId(3))
+            ]
+        );
     }
 }

@@ -84,8 +84,11 @@ fn sel(targets: &[Target]) -> Transition {
         keys: vec![],
         cases: targets
             .iter()
-            .map(|t| SelectCase {
-                keysets: vec![Keyset::Default],
+            .enumerate()
+            .map(|(i, t)| SelectCase {
+                keysets: vec![Keyset::Value {
+                    value: i.to_string(),
+                }],
                 target: *t,
                 span: sp(),
             })
@@ -112,6 +115,32 @@ fn diamond_has_two_paths_with_their_bytes() {
     assert_eq!(r.paths[1].header_chain(), "hdr.eth -> hdr.ipv6 -> hdr.udp");
     assert_eq!(r.paths[1].states[1].extracted_bytes(), 40);
     assert_eq!(r.paths[0].extracted_bytes(), 14 + 20 + 8);
+}
+
+#[test]
+fn cases_after_a_default_case_are_unreachable() {
+    let mut b = B::new();
+    let default_first = Transition::Select {
+        keys: vec![],
+        cases: vec![
+            SelectCase {
+                keysets: vec![Keyset::Default],
+                target: Target::Accept,
+                span: sp(),
+            },
+            SelectCase {
+                keysets: vec![Keyset::Value { value: "1".into() }],
+                target: Target::State(StateId(1)),
+                span: sp(),
+            },
+        ],
+    };
+    b.state("start", &[], default_first);
+    b.state("never", &[("hdr.x", 8, false)], accept());
+    let p = b.build();
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    assert_eq!(r.count.value, 1);
+    assert_eq!(r.paths[0].states.len(), 1);
 }
 
 #[test]
