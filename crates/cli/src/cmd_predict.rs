@@ -58,6 +58,16 @@ fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
     Ok(m)
 }
 
+/// True for a table the compiler made for a direct action call: marked so
+/// by the BMv2 reader, or keyless with one action and a `tbl_` name.
+fn is_action_call_table(t: &p4cost_ir::Table) -> bool {
+    if t.annotations.iter().any(|a| a.name == "action_call") {
+        return true;
+    }
+    let short = t.name.rsplit('.').next().unwrap_or(&t.name);
+    t.keys.is_empty() && t.actions.len() <= 1 && short.starts_with("tbl_")
+}
+
 /// What both engines share: the loaded program and its program-level
 /// warnings, the ingress control and its tables.
 struct Common {
@@ -89,9 +99,31 @@ impl Common {
             });
         }
         let control = program.ingress_control();
-        let tables = control
+        let all_tables = control
             .map(|c| control_tables(program, c))
             .unwrap_or_default();
+        // The compilers turn each direct action call of an apply block into
+        // a keyless one-action table (`tbl_*`). The source has no such
+        // table, and the model's tables are match tables: leave them out,
+        // so a program costs the same from source and from compiler output.
+        let (calls, tables): (Vec<TableId>, Vec<TableId>) = all_tables
+            .into_iter()
+            .partition(|t| is_action_call_table(program.table(*t)));
+        if !calls.is_empty() {
+            warnings.push(WarningOut {
+                code: "action_call_tables_skipped".to_string(),
+                message: format!(
+                    "{} compiler-made action-call table(s) not counted as match tables: {}",
+                    calls.len(),
+                    calls
+                        .iter()
+                        .map(|t| program.table(*t).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                paths: Vec::new(),
+            });
+        }
         if control.is_none() {
             warnings.push(WarningOut {
                 code: "no_ingress_control".to_string(),

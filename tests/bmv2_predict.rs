@@ -1,0 +1,74 @@
+//! `p4cost predict` on every BMv2 JSON fixture (real compiler outputs):
+//! each loads, its parse paths are counted and predicted, and p4c's
+//! action-call tables are not charged as match tables.
+
+mod common;
+use common::{json, p4cost};
+
+#[test]
+fn every_bmv2_fixture_predicts() {
+    let dir = common::root().join("tests/fixtures/bmv2");
+    let mut n = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("fixtures").filter_map(|e| e.ok()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let rel = format!("tests/fixtures/bmv2/{name}");
+        let r = p4cost(&["predict", &rel, "--format", "json", "--max-paths", "4"]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+        assert_eq!(v["input"], "bmv2_json", "{name}");
+        assert!(v["path_count"].as_u64().is_some_and(|c| c >= 1), "{name}: no path");
+        for p in v["paths"].as_array().expect("paths") {
+            assert!(p["latency_ns"].as_f64().is_some_and(|l| l > 0.0), "{name}");
+        }
+        n += 1;
+    }
+    assert_eq!(n, 60, "all 60 BMv2 fixtures");
+}
+
+#[test]
+fn action_call_tables_are_not_charged() {
+    // p4pktgen's header-stack-ops: 24 tables in the JSON, of which one is a
+    // match table in ingress and 23 are p4c's `tbl_act*` action calls.
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/p4pktgen__header-stack-ops-bmv2.json",
+        "--format",
+        "json",
+        "--max-paths",
+        "1",
+    ]);
+    let tables: Vec<&str> = v["control"]["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter_map(|t| t.as_str())
+        .collect();
+    assert!(tables.iter().all(|t| !t.starts_with("tbl_")), "{tables:?}");
+    let w = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .find(|w| w["code"] == "action_call_tables_skipped")
+        .expect("skip warning");
+    assert!(w["message"].as_str().unwrap_or("").starts_with("23 "), "{w}");
+}
+
+#[test]
+fn switch_json_paths_are_counted_without_listing() {
+    // 1.5 MB switch program: tens of thousands of parse paths, counted.
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/p4pktgen__switch-p416.json",
+        "--format",
+        "json",
+        "--max-paths",
+        "2",
+    ]);
+    assert_eq!(v["paths"].as_array().map(|p| p.len()), Some(2));
+    assert!(v["path_count"].as_u64().unwrap_or(0) > 10_000, "{}", v["path_count"]);
+}
