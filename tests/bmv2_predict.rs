@@ -9,7 +9,10 @@ use common::{json, p4cost};
 fn every_bmv2_fixture_predicts() {
     let dir = common::root().join("tests/fixtures/bmv2");
     let mut n = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("fixtures").filter_map(|e| e.ok()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .filter_map(|e| e.ok())
+        .collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -21,7 +24,10 @@ fn every_bmv2_fixture_predicts() {
         assert_eq!(r.code, 0, "{name}: {}", r.stderr);
         let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
         assert_eq!(v["input"], "bmv2_json", "{name}");
-        assert!(v["path_count"].as_u64().is_some_and(|c| c >= 1), "{name}: no path");
+        assert!(
+            v["path_count"].as_u64().is_some_and(|c| c >= 1),
+            "{name}: no path"
+        );
         for p in v["paths"].as_array().expect("paths") {
             assert!(p["latency_ns"].as_f64().is_some_and(|l| l > 0.0), "{name}");
         }
@@ -55,7 +61,10 @@ fn action_call_tables_are_not_charged() {
         .iter()
         .find(|w| w["code"] == "action_call_tables_skipped")
         .expect("skip warning");
-    assert!(w["message"].as_str().unwrap_or("").starts_with("23 "), "{w}");
+    assert!(
+        w["message"].as_str().unwrap_or("").starts_with("23 "),
+        "{w}"
+    );
 }
 
 #[test]
@@ -70,5 +79,40 @@ fn switch_json_paths_are_counted_without_listing() {
         "2",
     ]);
     assert_eq!(v["paths"].as_array().map(|p| p.len()), Some(2));
-    assert!(v["path_count"].as_u64().unwrap_or(0) > 10_000, "{}", v["path_count"]);
+    assert!(
+        v["path_count"].as_u64().unwrap_or(0) > 10_000,
+        "{}",
+        v["path_count"]
+    );
+}
+
+#[test]
+fn tofino_model_on_a_v1model_program_is_flagged() {
+    let v = json(&[
+        "predict",
+        "p4-samples/v1model/basic_router.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["arch"], "v1model");
+    assert!(
+        v["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .any(|w| w["code"] == "target_mismatch"),
+        "{}",
+        v["warnings"]
+    );
+    let t = json(&[
+        "predict",
+        "p4-samples/tofino/tc2_datacenter.p4",
+        "--format",
+        "json",
+    ]);
+    assert!(!t["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .any(|w| w["code"] == "target_mismatch"));
 }

@@ -233,7 +233,10 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     if packet_size == 0 {
         return Err(CliError::input("--packet-size must be at least 1 byte"));
     }
-    let common = Common::new(a)?;
+    let mut common = Common::new(a)?;
+    if let Some(w) = target_mismatch(&model, common.program().arch) {
+        common.warnings.insert(0, w);
+    }
     let r = match model.kind {
         ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
         ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
@@ -247,6 +250,29 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     out.write_all(text.as_bytes())
         .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
     Ok(Exit::Ok)
+}
+
+/// A warning when a Tofino model is applied to a program written for
+/// another architecture (say v1model for BMv2): the numbers then describe
+/// how the program's structure would cost on Tofino, not on its target.
+fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<WarningOut> {
+    use p4cost_ir::Arch;
+    let tofino_model = model.target.starts_with("tofino");
+    let tofino_program = matches!(arch, Arch::Tna | Arch::T2na | Arch::Unknown);
+    (tofino_model && !tofino_program).then(|| WarningOut {
+        code: "target_mismatch".to_string(),
+        message: format!(
+            "model {} is for {} but the program is written for {}: the prediction is what its parse graph and tables would cost on {}",
+            model.name,
+            model.target,
+            serde_json::to_value(arch)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            model.target
+        ),
+        paths: Vec::new(),
+    })
 }
 
 /// The linear model: one prediction per parse path.
