@@ -61,6 +61,19 @@ fn bit(d: &str, i: u32) -> bool {
     nib & (1 << (i % 4)) != 0
 }
 
+/// The number of set bits of a non-negative hex string (a key mask),
+/// counting only the low `limit` bits when a limit is given; `None` when
+/// the text is not a non-negative hex string.
+pub(crate) fn count_ones(text: &str, limit: Option<u32>) -> Option<u32> {
+    let (neg, d) = digits(text)?;
+    if neg {
+        return None;
+    }
+    let bits = u32::try_from(d.len()).ok()?.checked_mul(4)?;
+    let top = limit.map_or(bits, |l| l.min(bits));
+    Some((0..top).filter(|i| bit(&d, *i)).count() as u32)
+}
+
 /// Splits a BMv2 transition value (and optional mask), which concatenates
 /// every key field padded to whole bytes, into one keyset per key. Returns
 /// `None` when the widths are not all known or the text does not have the
@@ -146,6 +159,21 @@ mod tests {
         assert_eq!(to_u64("0x00000020"), Some(32));
         assert_eq!(to_u64("0x0000000000000000000010"), Some(16));
         assert_eq!(to_u64("0x1ffffffffffffffff"), None);
+    }
+
+    #[test]
+    fn counts_mask_bits() {
+        assert_eq!(count_ones("0xff000000", None), Some(8));
+        assert_eq!(
+            count_ones("0xffff0000000000000000000000000000", None),
+            Some(16)
+        );
+        assert_eq!(count_ones("0xff00ff00", Some(32)), Some(16));
+        // Bits above the limit (the field width) are not counted.
+        assert_eq!(count_ones("0x1ff", Some(8)), Some(8));
+        assert_eq!(count_ones("0x0", None), Some(0));
+        assert_eq!(count_ones("-0xff", None), None);
+        assert_eq!(count_ones("mask", None), None);
     }
 
     #[test]

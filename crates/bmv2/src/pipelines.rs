@@ -12,6 +12,7 @@ use crate::access::J;
 use crate::actions::ActionIndex;
 use crate::error::Result;
 use crate::expr::{Exprs, Refs};
+use crate::hexstr;
 use crate::spans::Spans;
 
 /// The role and gress of a BMv2 pipeline, from its name.
@@ -87,7 +88,7 @@ fn read_pipeline(
                 .invalid(format!("duplicate control-flow node `{nname}`")));
         }
     }
-    let profiles = read_profiles(p)?;
+    let profiles = read_profiles(p, e)?;
     let mut nodes = Vec::new();
     for t in &tables {
         let (table, next) = read_table(t, prog, spans, actions, &names, &profiles, e)?;
@@ -190,14 +191,54 @@ fn find_cycle(flow: &ControlFlow) -> Option<NodeId> {
     None
 }
 
-/// Action profile name -> whether it has a selector.
-fn read_profiles(p: &J) -> Result<HashMap<String, bool>> {
+/// The fields an action selector hashes, as (field text, width).
+type SelectorInputs = Vec<(String, Option<u32>)>;
+
+/// Action profile name -> the selector's inputs (`None`: no selector).
+fn read_profiles(p: &J, e: &Exprs) -> Result<HashMap<String, Option<SelectorInputs>>> {
     let mut out = HashMap::new();
     for ap in p.opt_items("action_profiles")? {
         let name = ap.key_str("name")?;
-        out.insert(name.to_string(), ap.opt("selector")?.is_some());
+        let selector = match ap.opt("selector")? {
+            None => None,
+            Some(sel) => {
+                let mut inputs = Vec::new();
+                for i in sel.opt_items("input")? {
+                    let ty = i.key_str("type")?;
+                    if ty != "field" {
+                        return Err(i
+                            .key("type")?
+                            .invalid(format!("selector input of type `{ty}` (expected `field`)")));
+                    }
+                    inputs.push(field_ref(&i.key("value")?, e)?);
+                }
+                Some(inputs)
+            }
+        };
+        out.insert(name.to_string(), selector);
     }
     Ok(out)
+}
+
+/// The text and width of a `[header, field]` reference.
+fn field_ref(j: &J, e: &Exprs) -> Result<(String, Option<u32>)> {
+    let parts = j.items()?;
+    let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
+        return Err(j.invalid("expected [header, field]"));
+    };
+    let (h, f) = (h.str()?, f.str()?);
+    Ok((format!("{h}.{f}"), e.headers.field_width(h, f)))
+}
+
+/// The width of a key read through `mask` (p4c's JSON 2.7 form of a
+/// slice key: the whole field plus a mask): the number of set bits within
+/// the field. A contiguous mask is a slice and its popcount is the slice
+/// width; a non-contiguous mask matches that many bits too. An all-zero
+/// mask leaves the field width.
+fn masked_width(mask_j: &J, mask: &str, field_width: Option<u32>) -> Result<Option<u32>> {
+    let ones = hexstr::count_ones(mask, field_width)
+        .ok_or_else(|| mask_j.invalid(format!("`{mask}` is not a hex mask")))?;
+    Ok(if ones == 0 { field_width } else { Some(ones) })
 }
 
 fn annotation(name: &str, body: String, span: p4cost_ir::Span) -> Annotation {
@@ -215,7 +256,7 @@ fn read_table(
     spans: &mut Spans,
     actions: &ActionIndex,
     names: &NodeNames,
-    profiles: &HashMap<String, bool>,
+    profiles: &HashMap<String, Option<SelectorInputs>>,
     e: &Exprs,
 ) -> Result<(Table, TableNext)> {
     let name = t.key_str("name")?;
@@ -228,18 +269,15 @@ fn read_table(
         let (field, width) = match target.v.as_str() {
             // A `valid` match names a header.
             Some(h) => (format!("{h}.$valid$"), Some(1)),
-            None => {
-                let parts = target.items()?;
-                let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
-                    return Err(target.invalid("expected [header, field]"));
-                };
-                let (h, f) = (h.str()?, f.str()?);
-                (format!("{h}.{f}"), e.headers.field_width(h, f))
-            }
+            None => field_ref(&target, e)?,
         };
-        if let Some(mask) = k.opt_key_str("mask")? {
-            annotations.push(annotation("key_mask", format!("{field} &&& {mask}"), span));
-        }
+        let width = match k.opt_key_str("mask")? {
+            Some(mask) => {
+                annotations.push(annotation("key_mask", format!("{field} &&& {mask}"), span));
+                masked_width(&k.key("mask")?, mask, width)?
+            }
+            None => width,
+        };
         keys.push(TableKey {
             field,
             width_bits: width,
@@ -299,8 +337,18 @@ fn read_table(
     let const_entries = t.opt_items("entries")?.len() as u64;
     let implementation = t.opt_key_str("action_profile")?.map(str::to_string);
     if let Some(ap) = &implementation {
-        if profiles.get(ap).copied().unwrap_or(false) {
+        if let Some(Some(inputs)) = profiles.get(ap) {
             annotations.push(annotation("action_selector", ap.clone(), span));
+            // p4c moves `selector` keys into the selector's inputs; put
+            // them back so the table matches the source's key list.
+            for (field, width) in inputs {
+                keys.push(TableKey {
+                    field: field.clone(),
+                    width_bits: *width,
+                    match_kind: MatchKind::Selector,
+                    span,
+                });
+            }
         }
     }
     if t.opt("with_counters")?.map(|c| c.bool()).transpose()? == Some(true) {

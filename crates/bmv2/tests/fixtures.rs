@@ -441,7 +441,8 @@ fn switch_on_action_run() {
 fn key_masks_profiles_and_entries() {
     let p = load("p4pktgen__table-key-mask.json");
     let t = p.table(p.table_by_name("ipv4_da").unwrap());
-    assert_eq!(t.keys[0].width_bits, Some(32));
+    // 32-bit dstAddr under the non-contiguous mask 0xff00ff00: 16 bits.
+    assert_eq!(t.keys[0].width_bits, Some(16));
     assert!(t
         .annotations
         .iter()
@@ -561,4 +562,117 @@ fn profiles_selectors_registers_and_hashes() {
     for f in ["scalars.tmp_0", "scalars.tmp_5", "scalars.tmp_6"] {
         assert!(ecmp.reads.contains(&f.to_string()), "{f}");
     }
+}
+
+/// (field, width) of every key of a table.
+fn key_widths(p: &Program, table: &str) -> Vec<(String, Option<u32>)> {
+    let t = p.table(p.table_by_name(table).unwrap());
+    t.keys
+        .iter()
+        .map(|k| (k.field.clone(), k.width_bits))
+        .collect()
+}
+
+fn kw(field: &str, width: u32) -> (String, Option<u32>) {
+    (field.to_string(), Some(width))
+}
+
+#[test]
+fn masked_slice_keys_take_the_mask_width() {
+    // JSON format 2.7: slices are the whole field plus a `mask`. Masks and
+    // widths read by hand from the JSON (header_types for the fields).
+    let p = load("p4pktgen__switch-p416.json");
+    // ipv4.srcAddr (32) &&& 0xff000000 -> 8 bits.
+    assert_eq!(
+        key_widths(&p, "validate_outer_ipv4_packet"),
+        vec![
+            kw("ipv4.version", 4),
+            kw("ipv4.ttl", 8),
+            kw("ipv4.srcAddr", 8)
+        ]
+    );
+    // ipv6.srcAddr (128) &&& 0xffff00..00 -> 16 bits.
+    assert_eq!(
+        key_widths(&p, "validate_outer_ipv6_packet"),
+        vec![
+            kw("ipv6.version", 4),
+            kw("ipv6.hopLimit", 8),
+            kw("ipv6.srcAddr", 16)
+        ]
+    );
+    let w = key_widths(&p, "validate_packet");
+    assert_eq!(w.len(), 7);
+    assert_eq!(w[5], kw("ipv4_metadata.lkp_ipv4_sa", 8));
+    assert_eq!(w[6], kw("ipv6_metadata.lkp_ipv6_sa", 16));
+    // ipv4.dstAddr &&& 0xf0000000 -> 4; ipv6.dstAddr &&& 0xff00..00 -> 8.
+    let w = key_widths(&p, "rewrite_multicast");
+    assert_eq!(w[2..], [kw("ipv4.dstAddr", 4), kw("ipv6.dstAddr", 8)]);
+    let w = key_widths(&p, "l3_rewrite");
+    assert_eq!(w[3..], [kw("ipv4.dstAddr", 4), kw("ipv6.dstAddr", 8)]);
+    let t = p.table(p.table_by_name("l3_rewrite").unwrap());
+    assert!(t
+        .annotations
+        .iter()
+        .any(|a| a.name == "key_mask" && a.body == "ipv4.dstAddr &&& 0xf0000000"));
+    // Unmasked keys keep the field width.
+    let t = p.table(p.table_by_name("validate_outer_ipv4_packet").unwrap());
+    assert_eq!(t.keys[0].match_kind, MatchKind::Ternary);
+}
+
+/// The selector keys of a table, as (field, width).
+fn selector_keys(p: &Program, table: &str) -> Vec<(String, Option<u32>)> {
+    let t = p.table(p.table_by_name(table).unwrap());
+    t.keys
+        .iter()
+        .filter(|k| k.match_kind == MatchKind::Selector)
+        .map(|k| (k.field.clone(), k.width_bits))
+        .collect()
+}
+
+#[test]
+fn selector_inputs_become_selector_keys() {
+    // action_profiles[].selector.input, widths from header_types.
+    let p = load("action_profile-bmv2.json");
+    // `ap` has no selector: no keys at all.
+    assert!(p
+        .table(p.table_by_name("IngressI.indirect").unwrap())
+        .keys
+        .is_empty());
+    assert_eq!(
+        selector_keys(&p, "IngressI.indirect_ws"),
+        vec![kw("scalars.M.hash1", 32)]
+    );
+    assert_eq!(
+        p.table(p.table_by_name("IngressI.indirect_ws").unwrap())
+            .keys
+            .len(),
+        1
+    );
+
+    // Both tables sharing the selector get its input.
+    let p = load("action_selector_shared-bmv2.json");
+    for t in ["IngressI.indirect_ws", "IngressI.indirect_ws_1"] {
+        assert_eq!(selector_keys(&p, t), vec![kw("scalars.M.hash1", 32)]);
+    }
+
+    // Fabric: the exact next_id key first, then the five hashed fields.
+    let p = load("fabric_20190420-fabric.json");
+    let t = p.table(p.table_by_name("FabricIngress.next.hashed").unwrap());
+    assert_eq!(t.keys[0].field, "scalars.fabric_metadata_t._next_id10");
+    assert_eq!(t.keys[0].match_kind, MatchKind::Exact);
+    assert_eq!(
+        selector_keys(&p, "FabricIngress.next.hashed"),
+        vec![
+            kw("ipv4.dst_addr", 32),
+            kw("ipv4.src_addr", 32),
+            kw("scalars.fabric_metadata_t._ip_proto14", 8),
+            kw("scalars.fabric_metadata_t._l4_sport15", 16),
+            kw("scalars.fabric_metadata_t._l4_dport16", 16),
+        ]
+    );
+    assert_eq!(t.keys.len(), 6);
+    assert!(t
+        .annotations
+        .iter()
+        .any(|a| a.name == "action_selector" && a.body == "FabricIngress.next.hashed_selector"));
 }

@@ -264,3 +264,34 @@ proptest! {
         prop_assert!(rejected, "cut at {} was not a JSON error", cut);
     }
 }
+
+#[test]
+fn bad_key_masks_and_selector_inputs_are_errors() {
+    let km = "p4pktgen__table-key-mask.json";
+    assert_eq!(
+        error_after(km, |v| set(
+            v,
+            "/pipelines/0/tables/0/key/0/mask",
+            json!("0xzz")
+        )),
+        "pipelines[0].tables[0].key[0].mask: `0xzz` is not a hex mask"
+    );
+    let ap = "action_profile-bmv2.json";
+    assert_eq!(
+        error_after(ap, |v| set(
+            v,
+            "/pipelines/0/action_profiles/1/selector/input/0/type",
+            json!("expression")
+        )),
+        "pipelines[0].action_profiles[1].selector.input[0].type: selector input of type \
+         `expression` (expected `field`)"
+    );
+    assert_eq!(
+        error_after(ap, |v| set(
+            v,
+            "/pipelines/0/action_profiles/1/selector/input/0/value",
+            json!(["scalars"])
+        )),
+        "pipelines[0].action_profiles[1].selector.input[0].value: expected [header, field]"
+    );
+}
