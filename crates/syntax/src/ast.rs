@@ -207,7 +207,9 @@ pub enum TypeKind {
         /// The type arguments.
         args: Vec<Type>,
     },
-    /// A header stack or array `T[n]`.
+    /// A header stack or array `T[n]`.  `T[a][b]` is an `a`-element array
+    /// of `T[b]` (the first size is the outermost), as is the field or
+    /// variable declarator `T x[a][b]`.
     Stack {
         /// The element type.
         elem: Box<Type>,
@@ -265,6 +267,27 @@ pub enum ExprKind {
         base: Box<Expr>,
         /// The index.
         index: Box<Expr>,
+    },
+    /// `base[start +: width]` (bits `start + width - 1 .. start`) or
+    /// `base[start -: width]` (bits `start .. start - width + 1`): a slice
+    /// whose width is constant while its position may not be.
+    WidthSlice {
+        /// The sliced expression.
+        base: Box<Expr>,
+        /// The low bit (`+:`) or high bit (`-:`) index.
+        start: Box<Expr>,
+        /// The number of bits.
+        width: Box<Expr>,
+        /// True for `+:` (the slice runs upwards from `start`).
+        up: bool,
+    },
+    /// `T<A>` followed by a member, as in `MyParser<bit>.apply(x)` (the
+    /// direct invocation of a specialised parser or control type).
+    Specialize {
+        /// The generic name.
+        base: Box<Expr>,
+        /// The type arguments.
+        type_args: Vec<Type>,
     },
     /// `base[hi:lo]`
     Slice {
@@ -544,6 +567,9 @@ pub struct Instantiation {
     pub args: Vec<Argument>,
     /// Instance name.
     pub name: Ident,
+    /// Array sizes of `T(args) name[n];`, outermost first (empty for a
+    /// single instance).
+    pub dims: Vec<Expr>,
     /// Initializer block (e.g. the `apply` of a `RegisterAction`).
     pub initializer: Option<Vec<ObjDecl>>,
     /// Whole declaration.
@@ -1038,6 +1064,8 @@ pub struct Entry {
 /// `{ statements }`
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
+    /// Annotations written before the brace (`apply @noWarn("x") { ... }`).
+    pub annotations: Vec<Annotation>,
     /// Statements and declarations in order.
     pub stmts: Vec<Stmt>,
     /// Including the braces.
@@ -1059,7 +1087,10 @@ pub struct Stmt {
 /// The kinds of statement.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
-    /// `lhs = rhs;`
+    /// `lhs = rhs;`.  A compound assignment `lhs op= rhs;` is represented
+    /// as `lhs = lhs op rhs` (the right-hand side is a [`ExprKind::Binary`]
+    /// whose span is the whole statement and whose left operand is a copy
+    /// of `lhs`).
     Assign {
         /// Assigned location.
         lhs: Expr,

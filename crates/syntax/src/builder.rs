@@ -56,7 +56,8 @@ fn pratt() -> &'static PrattParser<Rule> {
             .op(Op::postfix(Rule::member)
                 | Op::postfix(Rule::index)
                 | Op::postfix(Rule::call)
-                | Op::postfix(Rule::generic_call))
+                | Op::postfix(Rule::generic_call)
+                | Op::postfix(Rule::specialize))
     })
 }
 
@@ -305,7 +306,7 @@ impl<'t> Builder<'t> {
         let mut decls = Vec::new();
         for d in p.into_inner() {
             match d.as_rule() {
-                Rule::declaration => decls.push(self.declaration(d)?),
+                Rule::declaration => self.declaration(d, &mut decls)?,
                 Rule::empty_decl | Rule::EOI => {}
                 _ => return Err(self.unexpected(&d)),
             }
@@ -313,12 +314,13 @@ impl<'t> Builder<'t> {
         Ok(Program { decls, span })
     }
 
-    fn declaration(&self, p: Pair<'_, Rule>) -> Result<Decl> {
+    /// Builds one declaration into `out` (two for `typedef struct S {..} T;`).
+    fn declaration(&self, p: Pair<'_, Rule>, out: &mut Vec<Decl>) -> Result<()> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
         let ann = self.annotations(k.expect(Rule::annotations)?)?;
         let body = k.next()?;
-        Ok(match body.as_rule() {
+        let decl = match body.as_rule() {
             Rule::const_decl => Decl::Const(self.const_decl(ann, body, span)?),
             Rule::extern_decl => self.extern_decl(ann, body, span)?,
             Rule::action_decl => Decl::Action(self.action_decl(ann, body, span)?),
@@ -343,7 +345,28 @@ impl<'t> Builder<'t> {
                 let newtype = body.as_rule() == Rule::newtype_decl;
                 let mut k = Kids::new(body);
                 k.next()?; // keyword
-                let ty = self.type_ref(k.expect(Rule::type_ref)?)?;
+                let target = k.next()?;
+                let ty = match target.as_rule() {
+                    Rule::type_ref => self.type_ref(target)?,
+                    _ => {
+                        let inline = self.inline_type_decl(target)?;
+                        let (name, tspan) = match &inline {
+                            Decl::Struct(d) => (d.name.clone(), d.span),
+                            Decl::Enum(d) => (d.name.clone(), d.span),
+                            _ => return Err(internal_at(span.lo as usize, "bad inline typedef")),
+                        };
+                        out.push(inline);
+                        let path = Path {
+                            absolute: false,
+                            span: name.span,
+                            name,
+                        };
+                        Type {
+                            kind: TypeKind::Name(path),
+                            span: tspan,
+                        }
+                    }
+                };
                 let name = self.ident(k.expect(Rule::ident)?);
                 Decl::Typedef(TypedefDecl {
                     annotations: ann,
@@ -376,7 +399,38 @@ impl<'t> Builder<'t> {
             Rule::instantiation => Decl::Instantiation(self.instantiation(ann, body, span)?),
             Rule::function_decl => Decl::Function(self.function_decl(ann, body, span)?),
             _ => return Err(self.unexpected(&body)),
-        })
+        };
+        out.push(decl);
+        Ok(())
+    }
+
+    /// The type declared inside `typedef <decl> Name;`.
+    fn inline_type_decl(&self, body: Pair<'_, Rule>) -> Result<Decl> {
+        let span = self.span(&body);
+        let kind = match body.as_rule() {
+            Rule::header_decl => StructKind::Header,
+            Rule::header_union_decl => StructKind::HeaderUnion,
+            Rule::struct_decl => StructKind::Struct,
+            Rule::enum_decl => return Ok(Decl::Enum(self.enum_decl(Vec::new(), body, span)?)),
+            _ => return Err(self.unexpected(&body)),
+        };
+        Ok(Decl::Struct(self.struct_decl(
+            Vec::new(),
+            kind,
+            body,
+            span,
+        )?))
+    }
+
+    /// Wraps `ty` into the array sizes that follow a declarator
+    /// (`T x[a][b]` is `T[a][b] x`).
+    fn declarator_dims(&self, ty: Type, k: &mut Kids<'_>) -> Result<Type> {
+        let mut sizes = Vec::new();
+        for s in k.all(Rule::stack_size) {
+            let sspan = self.span(&s);
+            sizes.push((self.expr(Kids::new(s).expect(Rule::expr)?)?, sspan));
+        }
+        Ok(wrap_dims(ty, sizes))
     }
 
     fn const_decl(
@@ -408,6 +462,7 @@ impl<'t> Builder<'t> {
         let mut k = Kids::new(p);
         let ty = self.type_ref(k.expect(Rule::type_ref)?)?;
         let name = self.ident(k.expect(Rule::ident)?);
+        let ty = self.declarator_dims(ty, &mut k)?;
         let init = match k.opt(Rule::expr) {
             Some(e) => Some(self.expr(e)?),
             None => None,
@@ -431,6 +486,10 @@ impl<'t> Builder<'t> {
         let ty = self.type_ref(k.expect(Rule::type_ref)?)?;
         let args = self.args(k.expect(Rule::args)?)?;
         let name = self.ident(k.expect(Rule::ident)?);
+        let mut dims = Vec::new();
+        for s in k.all(Rule::stack_size) {
+            dims.push(self.expr(Kids::new(s).expect(Rule::expr)?)?);
+        }
         let initializer = match k.opt(Rule::obj_init) {
             Some(init) => {
                 let mut decls = Vec::new();
@@ -458,6 +517,7 @@ impl<'t> Builder<'t> {
             ty,
             args,
             name,
+            dims,
             initializer,
             span,
         })
@@ -566,6 +626,7 @@ impl<'t> Builder<'t> {
             let annotations = self.annotations(fk.expect(Rule::annotations)?)?;
             let ty = self.type_ref(fk.expect(Rule::type_ref)?)?;
             let name = self.ident(fk.expect(Rule::ident)?);
+            let ty = self.declarator_dims(ty, &mut fk)?;
             fields.push(Field {
                 annotations,
                 ty,
@@ -1106,11 +1167,17 @@ impl<'t> Builder<'t> {
         let span = self.span(&p);
         let at = span.lo as usize;
         self.nested(at, || {
+            let mut k = Kids::new(p);
+            let annotations = self.annotations(k.expect(Rule::annotations)?)?;
             let mut stmts = Vec::new();
-            for s in p.into_inner() {
+            for s in k.all(Rule::stmt) {
                 stmts.push(self.stmt(s)?);
             }
-            Ok(Block { stmts, span })
+            Ok(Block {
+                annotations,
+                stmts,
+                span,
+            })
         })
     }
 
@@ -1195,16 +1262,51 @@ impl<'t> Builder<'t> {
                 let mut k = Kids::new(body);
                 let lhs = self.expr(k.expect(Rule::expr)?)?;
                 match k.opt(Rule::assign_rhs) {
-                    Some(r) => {
-                        let rhs = self.expr(Kids::new(r).expect(Rule::expr)?)?;
-                        StmtKind::Assign { lhs, rhs }
-                    }
+                    Some(r) => self.assign(lhs, r, span)?,
                     None => self.call_stmt(lhs)?,
                 }
+            }
+            Rule::assignment => {
+                let mut k = Kids::new(body);
+                let lhs = self.expr(k.expect(Rule::place)?)?;
+                self.assign(lhs, k.expect(Rule::assign_rhs)?, span)?
             }
             Rule::for_stmt => self.for_stmt(body)?,
             _ => return Err(self.unexpected(&body)),
         })
+    }
+
+    /// `lhs = rhs` or a compound assignment, desugared to
+    /// `lhs = lhs op rhs`.
+    fn assign(&self, lhs: Expr, r: Pair<'_, Rule>, span: Span) -> Result<StmtKind> {
+        let mut k = Kids::new(r);
+        let op = k.expect(Rule::assign_op)?;
+        let rhs = self.expr(k.expect(Rule::expr)?)?;
+        let bin = match op.as_str() {
+            "=" => return Ok(StmtKind::Assign { lhs, rhs }),
+            "+=" => BinaryOp::Add,
+            "-=" => BinaryOp::Sub,
+            "*=" => BinaryOp::Mul,
+            "/=" => BinaryOp::Div,
+            "%=" => BinaryOp::Mod,
+            "<<=" => BinaryOp::Shl,
+            ">>=" => BinaryOp::Shr,
+            "&=" => BinaryOp::BitAnd,
+            "|=" => BinaryOp::BitOr,
+            "^=" => BinaryOp::BitXor,
+            "|+|=" => BinaryOp::AddSat,
+            "|-|=" => BinaryOp::SubSat,
+            _ => return Err(self.unexpected(&op)),
+        };
+        let value = Expr {
+            kind: ExprKind::Binary {
+                op: bin,
+                lhs: Box::new(lhs.clone()),
+                rhs: Box::new(rhs),
+            },
+            span: Span::new(lhs.span.lo, span.hi.max(lhs.span.hi)),
+        };
+        Ok(StmtKind::Assign { lhs, rhs: value })
     }
 
     fn call_stmt(&self, e: Expr) -> Result<StmtKind> {
@@ -1297,10 +1399,7 @@ impl<'t> Builder<'t> {
                 Rule::expr => {
                     let lhs = self.expr(first)?;
                     let kind = match k.opt(Rule::assign_rhs) {
-                        Some(r) => StmtKind::Assign {
-                            lhs,
-                            rhs: self.expr(Kids::new(r).expect(Rule::expr)?)?,
-                        },
+                        Some(r) => self.assign(lhs, r, span)?,
                         None => self.call_stmt(lhs)?,
                     };
                     (Vec::new(), kind)
@@ -1356,31 +1455,20 @@ impl<'t> Builder<'t> {
             let mut k = Kids::new(p);
             let core = k.next()?;
             let core_ty = self.type_core(core)?;
-            match k.opt(Rule::stack_size) {
-                Some(s) => {
-                    let size = self.expr(Kids::new(s).expect(Rule::expr)?)?;
-                    Ok(Type {
-                        kind: TypeKind::Stack {
-                            elem: Box::new(core_ty),
-                            size: Box::new(size),
-                        },
-                        span,
-                    })
-                }
-                None => Ok(core_ty),
+            let mut sizes = Vec::new();
+            for s in k.all(Rule::stack_size) {
+                let sspan = self.span(&s);
+                sizes.push((self.expr(Kids::new(s).expect(Rule::expr)?)?, sspan));
             }
+            Ok(wrap_dims(core_ty, sizes))
         })
     }
 
     fn width(&self, k: &mut Kids<'_>) -> Result<Option<Box<Expr>>> {
         match k.opt(Rule::width) {
             Some(w) => {
-                let inner = Kids::new(w).next()?;
-                let e = match inner.as_rule() {
-                    Rule::int_lit => self.int_expr(inner)?,
-                    _ => self.expr(inner)?,
-                };
-                Ok(Some(Box::new(e)))
+                let inner = Kids::new(w).expect(Rule::width_expr)?;
+                Ok(Some(Box::new(self.expr(inner)?)))
             }
             None => Ok(None),
         }
@@ -1556,18 +1644,34 @@ impl<'t> Builder<'t> {
             Rule::index => {
                 let mut k = Kids::new(op);
                 let first = self.expr(k.expect(Rule::expr)?)?;
-                match k.opt(Rule::expr) {
-                    Some(lo) => ExprKind::Slice {
-                        base: Box::new(lhs),
-                        hi: Box::new(first),
-                        lo: Box::new(self.expr(lo)?),
-                    },
+                match k.iter.next() {
+                    Some(tail) => {
+                        let rule = tail.as_rule();
+                        let second = Box::new(self.expr(Kids::new(tail).expect(Rule::expr)?)?);
+                        match rule {
+                            Rule::slice_tail => ExprKind::Slice {
+                                base: Box::new(lhs),
+                                hi: Box::new(first),
+                                lo: second,
+                            },
+                            _ => ExprKind::WidthSlice {
+                                base: Box::new(lhs),
+                                start: Box::new(first),
+                                width: second,
+                                up: rule == Rule::up_slice_tail,
+                            },
+                        }
+                    }
                     None => ExprKind::Index {
                         base: Box::new(lhs),
                         index: Box::new(first),
                     },
                 }
             }
+            Rule::specialize => ExprKind::Specialize {
+                base: Box::new(lhs),
+                type_args: self.type_args(Kids::new(op).expect(Rule::type_arg_list)?)?,
+            },
             Rule::call => ExprKind::Call {
                 callee: Box::new(lhs),
                 type_args: Vec::new(),
@@ -1634,6 +1738,23 @@ impl<'t> Builder<'t> {
             span,
         })
     }
+}
+
+/// `T` wrapped into array sizes given outermost first: `T[a][b]` is an
+/// `a`-element array of `T[b]`.
+fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
+    let mut ty = core;
+    for (size, sspan) in sizes.into_iter().rev() {
+        let span = ty.span.to(sspan);
+        ty = Type {
+            kind: TypeKind::Stack {
+                elem: Box::new(ty),
+                size: Box::new(size),
+            },
+            span,
+        };
+    }
+    ty
 }
 
 /// `text` without trailing whitespace and comments.

@@ -343,7 +343,12 @@ fn expected_list(positives: &[Rule], tokens: &[String]) -> Vec<String> {
         };
     }
     let has = |items: &[String], s: &str| items.iter().any(|i| i == s);
-    if has(&items, "`!`") && has(&items, "`~`") {
+    // An operand was expected: the prefix operators were tried, or (when
+    // their first-character guard failed) the literal operands were.
+    if (has(&items, "`!`") && has(&items, "`~`"))
+        || (has(&items, "`true`") && has(&items, "`false`"))
+        || (has(&items, "argument") && items.iter().all(|s| is_operand_start(s) || s == "argument"))
+    {
         items.retain(|s| !is_operand_start(s) && s != "expression");
         items.insert(0, "expression".to_string());
     }

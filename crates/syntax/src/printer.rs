@@ -82,6 +82,21 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Index { base, index } => {
             format!("{}[{}]", operand(base, PREC_POSTFIX), expr(index))
         }
+        ExprKind::WidthSlice {
+            base,
+            start,
+            width,
+            up,
+        } => format!(
+            "{}[{} {} {}]",
+            operand(base, PREC_POSTFIX),
+            expr(start),
+            if *up { "+:" } else { "-:" },
+            expr(width)
+        ),
+        ExprKind::Specialize { base, type_args } => {
+            format!("{}<{}>", operand(base, PREC_POSTFIX), join(type_args, ty))
+        }
         ExprKind::Slice { base, hi, lo } => {
             format!("{}[{}:{}]", operand(base, PREC_POSTFIX), expr(hi), expr(lo))
         }
@@ -215,7 +230,16 @@ pub fn ty(t: &Type) -> String {
         TypeKind::Varbit { width: w } => format!("varbit<{}>", width(w)),
         TypeKind::Name(p) => path(p),
         TypeKind::Specialized { base, args } => format!("{}<{}>", path(base), join(args, ty)),
-        TypeKind::Stack { elem, size } => format!("{}[{}]", ty(elem), expr(size)),
+        TypeKind::Stack { elem, size } => {
+            // `T[a][b]` nests as Stack(Stack(T, b), a): print outermost first.
+            let mut dims = format!("[{}]", expr(size));
+            let mut inner = elem;
+            while let TypeKind::Stack { elem, size } = &inner.kind {
+                dims.push_str(&format!("[{}]", expr(size)));
+                inner = elem;
+            }
+            format!("{}{}", ty(inner), dims)
+        }
         TypeKind::Tuple(args) => format!("tuple<{}>", join(args, ty)),
         TypeKind::List(elem) => format!("list<{}>", ty(elem)),
     }
@@ -452,7 +476,13 @@ impl Printer {
 
     fn instantiation(&mut self, i: &Instantiation) {
         self.annotations(&i.annotations);
-        let head = format!("{}({}) {}", ty(&i.ty), arguments(&i.args), i.name.name);
+        let dims: String = i.dims.iter().map(|d| format!("[{}]", expr(d))).collect();
+        let head = format!(
+            "{}({}) {}{dims}",
+            ty(&i.ty),
+            arguments(&i.args),
+            i.name.name
+        );
         match &i.initializer {
             None => self.line(&format!("{head};")),
             Some(decls) => {
@@ -482,7 +512,12 @@ impl Printer {
     }
 
     fn block_with_head(&mut self, head: &str, b: &Block) {
-        self.open(head);
+        let mut head = head.to_string();
+        for a in &b.annotations {
+            head.push(' ');
+            head.push_str(&annotation(a));
+        }
+        self.open(&head);
         for s in &b.stmts {
             self.stmt(s);
         }
@@ -660,7 +695,11 @@ impl Printer {
                 self.close("");
             }
             StmtKind::Block(b) => {
-                self.line("{");
+                let anns: Vec<String> = b.annotations.iter().map(annotation).collect();
+                self.line(&format!(
+                    "{}{{",
+                    anns.iter().map(|a| format!("{a} ")).collect::<String>()
+                ));
                 self.indent += 1;
                 for st in &b.stmts {
                     self.stmt(st);

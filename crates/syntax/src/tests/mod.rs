@@ -1,6 +1,7 @@
 //! Unit tests for the parser, grouped by construct.
 
 mod annotations;
+mod corpus_constructs;
 mod decls;
 mod errors;
 mod exprs;
@@ -74,6 +75,22 @@ pub(crate) fn sx(e: &Expr) -> String {
         ExprKind::Member { base, member } => format!("{}.{}", sx(base), member.name),
         ExprKind::Index { base, index } => format!("{}[{}]", sx(base), sx(index)),
         ExprKind::Slice { base, hi, lo } => format!("{}[{}:{}]", sx(base), sx(hi), sx(lo)),
+        ExprKind::WidthSlice {
+            base,
+            start,
+            width,
+            up,
+        } => format!(
+            "{}[{}{}{}]",
+            sx(base),
+            sx(start),
+            if *up { "+:" } else { "-:" },
+            sx(width)
+        ),
+        ExprKind::Specialize { base, type_args } => {
+            let ta: Vec<String> = type_args.iter().map(ty).collect();
+            format!("{}<{}>", sx(base), ta.join(", "))
+        }
         ExprKind::Call {
             callee,
             type_args,
@@ -135,7 +152,16 @@ pub(crate) fn ty(t: &Type) -> String {
             let a: Vec<String> = args.iter().map(ty).collect();
             format!("{}<{}>", base.name.name, a.join(", "))
         }
-        TypeKind::Stack { elem, size } => format!("{}[{}]", ty(elem), sx(size)),
+        // Outermost size first, as written: `T[a][b]`.
+        TypeKind::Stack { elem, size } => {
+            let mut dims = format!("[{}]", sx(size));
+            let mut inner = elem;
+            while let TypeKind::Stack { elem, size } = &inner.kind {
+                dims.push_str(&format!("[{}]", sx(size)));
+                inner = elem;
+            }
+            format!("{}{}", ty(inner), dims)
+        }
         TypeKind::Tuple(a) => format!("tuple<{}>", a.iter().map(ty).collect::<Vec<_>>().join(", ")),
         TypeKind::List(e) => format!("list<{}>", ty(e)),
     }
