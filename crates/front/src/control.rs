@@ -276,14 +276,42 @@ impl<'a, 'o> Cx<'a, 'o> {
                 TablePropertyKind::Custom { value, .. } => {
                     match self.g.eval(value, &syms.locals.consts) {
                         Some(v) if v >= 0 => Some(v as u64),
-                        _ => {
+                        // A constructor parameter is compile-time known but
+                        // differs per instance.
+                        None if self.mentions_var(value, &syms.locals) => {
+                            self.warn(
+                                value.span,
+                                format!(
+                                    "table `{}`: size `{}` depends on a constructor parameter; treated as unknown",
+                                    t.name.name,
+                                    self.text(value.span)
+                                ),
+                            );
+                            None
+                        }
+                        Some(v) => {
+                            return Err(self.err(
+                                value.span,
+                                format!("table `{}`: size {v} is negative", t.name.name),
+                            ))
+                        }
+                        None => {
+                            let why = match self.g.first_unknown_name(value) {
+                                Some(n)
+                                    if !syms.locals.consts.contains_key(n.name.name.as_str()) =>
+                                {
+                                    format!(": `{}` is not a declared constant", n.name.name)
+                                }
+                                _ => String::new(),
+                            };
                             return Err(self.err(
                                 value.span,
                                 format!(
-                                    "table `{}`: size is not a non-negative compile-time constant",
-                                    t.name.name
+                                    "table `{}`: size `{}` is not a compile-time constant{why}",
+                                    t.name.name,
+                                    self.text(value.span)
                                 ),
-                            ))
+                            ));
                         }
                     }
                 }
@@ -330,6 +358,16 @@ impl<'a, 'o> Cx<'a, 'o> {
             span: self.spans.ir(t.span),
         });
         Ok(ir::TableId((self.program.tables.len() - 1) as u32))
+    }
+
+    /// True when `e` names a parameter or variable in `locals`.
+    fn mentions_var(&self, e: &Expr, locals: &Locals<'a>) -> bool {
+        let mut names = Vec::new();
+        reads(e, &|_| false, &mut names);
+        names.iter().any(|n| {
+            let root = n.split(['.', '[']).next().unwrap_or(n);
+            locals.vars.contains_key(root)
+        })
     }
 
     /// Lowers a control declaration into an IR control.
@@ -717,7 +755,8 @@ fn table_applies(e: &Expr, syms: &ControlSyms<'_>, out: &mut Vec<(ir::TableId, a
     match &e.kind {
         ExprKind::Member { base, .. }
         | ExprKind::Index { base, .. }
-        | ExprKind::Slice { base, .. } => table_applies(base, syms, out),
+        | ExprKind::Slice { base, .. }
+        | ExprKind::WidthSlice { base, .. } => table_applies(base, syms, out),
         ExprKind::Call { callee, args, .. } => {
             table_applies(callee, syms, out);
             for a in args {

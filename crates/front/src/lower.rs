@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, Decl, Expr, ExprKind, StructKind, Type, TypeKind};
 
-use crate::scope::{Globals, Shape};
+use crate::scope::{expr_name, Globals, Shape};
 use crate::{Diagnostic, FrontError};
 
 /// Maps syntax-tree spans (offsets in the preprocessed text) to IR spans
@@ -264,6 +264,64 @@ pub fn resolve_access<'a>(g: &Globals<'a>, locals: &Locals<'a>, e: &Expr) -> Opt
     }
 }
 
+/// Why [`resolve_access`] cannot resolve the place `e`: names the first
+/// undeclared variable, undeclared type or missing field on the way.
+pub fn explain_unresolved(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Path(p) => match locals.vars.get(&p.name.name) {
+            None => format!("`{}` is not a parameter or local variable", p.name.name),
+            Some(t) => match &t.kind {
+                TypeKind::Name(n) | TypeKind::Specialized { base: n, .. }
+                    if !g.knows_type(&n.name.name) =>
+                {
+                    format!(
+                        "`{}` has type `{}`, which is not declared",
+                        p.name.name, n.name.name
+                    )
+                }
+                _ => format!("the type of `{}` has no known layout", p.name.name),
+            },
+        },
+        ExprKind::Member { base, member } => match resolve_access(g, locals, base) {
+            None => explain_unresolved(g, locals, base),
+            Some(a) => match a.shape {
+                Shape::Aggregate(d) => format!("`{}` has no field `{}`", d.name.name, member.name),
+                _ if matches!(base.kind, ExprKind::Path(_)) => explain_unresolved(g, locals, base),
+                _ => format!("`{}` is not a struct or header", expr_name(base)),
+            },
+        },
+        ExprKind::Index { base, .. } => match resolve_access(g, locals, base) {
+            None => explain_unresolved(g, locals, base),
+            Some(_) => format!("`{}` is not a header stack", expr_name(base)),
+        },
+        _ => "it is not a header, struct field or stack element".to_string(),
+    }
+}
+
+/// Width of the value returned by a call to the function `name`: its
+/// declared return type, or for a generic return type `T`, the width of
+/// the first argument whose parameter has type `T`.
+fn call_width(
+    g: &Globals<'_>,
+    locals: &Locals<'_>,
+    name: &str,
+    args: &[ast::Argument],
+) -> Option<u32> {
+    let f = g.functions.get(name)?;
+    if let TypeKind::Name(t) = &f.ret.kind {
+        if f.type_params.iter().any(|p| p.name == t.name.name) {
+            let i = f.params.iter().position(
+                |p| matches!(&p.ty.kind, TypeKind::Name(n) if n.name.name == t.name.name),
+            )?;
+            return expr_width(g, locals, &args.get(i)?.value);
+        }
+    }
+    match g.shape(&f.ret, 0).ok()? {
+        Shape::Bits(w) => Some(w),
+        _ => None,
+    }
+}
+
 /// Width in bits of an expression used as a key or select field, when it
 /// can be known.
 pub fn expr_width(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> Option<u32> {
@@ -273,16 +331,34 @@ pub fn expr_width(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> Option<u32>
             let (h, l) = (g.eval(hi, &no)?, g.eval(lo, &no)?);
             u32::try_from(h - l + 1).ok()
         }
+        ExprKind::WidthSlice { width, .. } => u32::try_from(g.eval(width, &locals.consts)?).ok(),
         ExprKind::Cast { ty, .. } => match g.shape(ty, 0).ok()? {
             Shape::Bits(w) => Some(w),
             _ => None,
         },
-        ExprKind::Call { callee, .. } => match &callee.kind {
+        ExprKind::Int(ast::IntLit { width: Some(w), .. }) => Some(w.bits),
+        ExprKind::Bool(_) => Some(1),
+        ExprKind::Ternary { then, els, .. } => {
+            expr_width(g, locals, then).or_else(|| expr_width(g, locals, els))
+        }
+        ExprKind::Unary { op, expr } => match op {
+            ast::UnaryOp::Not => Some(1),
+            _ => expr_width(g, locals, expr),
+        },
+        // `t.apply().hit` / `.miss`
+        ExprKind::Member { base, member }
+            if matches!(member.name.as_str(), "hit" | "miss")
+                && matches!(base.kind, ExprKind::Call { .. }) =>
+        {
+            Some(1)
+        }
+        ExprKind::Call { callee, args, .. } => match &callee.kind {
             ExprKind::Member { member, .. }
                 if matches!(member.name.as_str(), "isValid" | "isInvalid") =>
             {
                 Some(1)
             }
+            ExprKind::Path(p) => call_width(g, locals, &p.name.name, args),
             _ => None,
         },
         ExprKind::Binary { op, lhs, rhs } => {

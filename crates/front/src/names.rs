@@ -36,6 +36,10 @@ pub fn reads(e: &Expr, skip: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
             }
         }
         ExprKind::Slice { base, .. } => reads(base, skip, out),
+        ExprKind::WidthSlice { base, start, .. } => {
+            reads(base, skip, out);
+            reads(start, skip, out);
+        }
         ExprKind::Call { callee, args, .. } => {
             if let ExprKind::Member { base, member } = &callee.kind {
                 if HEADER_METHODS.contains(&member.name.as_str()) && is_place(base) {

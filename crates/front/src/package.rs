@@ -31,7 +31,7 @@ fn classify(p: &ast::Param, is_parser: bool) -> Slot {
     if is_parser {
         return Slot::Parser(gress);
     }
-    let role = if key.contains("deparser") || key.starts_with("dep") {
+    let role = if key.contains("deparse") || key.starts_with("dep") {
         ir::ControlRole::Deparser
     } else if key.contains("checksum") {
         ir::ControlRole::Checksum
@@ -143,7 +143,12 @@ fn bind_package(
                 bound_any = true;
             }
         } else if let Some(&cid) = controls.get(&tname) {
-            if let Slot::Control(role, g) = classify(param, false) {
+            if let Slot::Control(mut role, g) = classify(param, false) {
+                // Whatever its slot is called, a control that takes a
+                // `packet_out` emits headers: it is a deparser.
+                if emits_packets(cx, &tname) {
+                    role = ir::ControlRole::Deparser;
+                }
                 if let Some(c) = cx.program.controls.get_mut(cid.index()) {
                     c.role = role;
                     c.gress = g;
@@ -167,6 +172,15 @@ fn bind_package(
     if bound_any {
         cx.program.pipelines.push(pipe);
     }
+}
+
+/// True when control `name` has a `packet_out` parameter.
+fn emits_packets(cx: &Cx<'_, '_>, name: &str) -> bool {
+    cx.g.controls.get(name).is_some_and(|c| {
+        c.params
+            .iter()
+            .any(|p| matches!(&p.ty.kind, ast::TypeKind::Name(n) if n.name.name == "packet_out"))
+    })
 }
 
 /// Without `main`: controls named like ingress/egress get those roles.

@@ -231,6 +231,7 @@ fn lookaheads<'a>(cx: &mut Cx<'a, '_>, px: &Px<'a>, e: &'a Expr, ops: &mut Vec<i
         }
         ExprKind::Member { base, .. }
         | ExprKind::Slice { base, .. }
+        | ExprKind::WidthSlice { base, .. }
         | ExprKind::Index { base, .. } => lookaheads(cx, px, base, ops),
         ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => lookaheads(cx, px, expr, ops),
         ExprKind::Binary { lhs, rhs, .. } => {
@@ -275,19 +276,51 @@ fn lower_call<'a>(
                 px.conditional.push(state.to_string());
             }
             let target = &args[0].value;
+            if matches!(target.kind, ExprKind::DontCare) {
+                // `p.extract<H>(_)` reads an `H` and throws it away: the
+                // parser moves past sizeof(H) bits.
+                let bits = type_args
+                    .first()
+                    .and_then(|t| cx.g.shape(t, 0).ok())
+                    .and_then(|s| cx.g.fixed_bits(&s));
+                if bits.is_none() {
+                    cx.warn(
+                        call.span,
+                        "extract into `_` of a type without a known width: the bits skipped are unknown",
+                    );
+                }
+                ops.push(ir::ParserOp::Advance { bits, span });
+                return Ok(());
+            }
+            let is_stack = |cx: &Cx<'a, '_>, px: &Px<'a>, e: &Expr| {
+                matches!(
+                    resolve_access(&cx.g, &px.locals, e).map(|a| a.shape),
+                    Some(Shape::Stack(..))
+                )
+            };
             let (base, stack) = match &target.kind {
-                ExprKind::Member { base, member } if member.name == "next" => {
+                // `.next` is the stack operation only on a stack: a header
+                // may well have a field called `next`.
+                ExprKind::Member { base, member }
+                    if member.name == "next" && is_stack(cx, px, base) =>
+                {
                     (base.as_ref(), Some(ir::StackAccess::Next))
                 }
                 ExprKind::Index { base, index } => {
-                    let no = HashMap::new();
-                    match cx.g.eval(index, &no).and_then(|i| u32::try_from(i).ok()) {
+                    match cx
+                        .g
+                        .eval(index, &px.locals.consts)
+                        .and_then(|i| u32::try_from(i).ok())
+                    {
                         Some(i) => (base.as_ref(), Some(ir::StackAccess::Index(i))),
                         None => {
-                            return Err(cx.err(
-                                index.span,
-                                format!("extract into `{}` with an index that is not a compile-time constant", cx.text(target.span)),
-                            ))
+                            if is_stack(cx, px, base) {
+                                cx.warn(
+                                    index.span,
+                                    format!("extract into `{}` with an index that is not a compile-time constant: which stack element is filled is not tracked", cx.text(target.span)),
+                                );
+                            }
+                            (base.as_ref(), None)
                         }
                     }
                 }
@@ -295,8 +328,10 @@ fn lower_call<'a>(
             };
             let header = expr_name(base);
             let access = resolve_access(&cx.g, &px.locals, base).map(|a| a.shape);
+            let dynamic_index = stack.is_none() && matches!(target.kind, ExprKind::Index { .. });
             let (elem, stack_size) = match (access, stack) {
                 (Some(Shape::Stack(e, n)), Some(_)) => (*e, Some(n)),
+                (Some(Shape::Stack(e, n)), None) if dynamic_index => (*e, Some(n)),
                 (Some(s), None) => (s, None),
                 (Some(_), Some(_)) => {
                     return Err(cx.err(target.span, format!("`{header}` is not a header stack")));
@@ -304,7 +339,11 @@ fn lower_call<'a>(
                 (None, _) => {
                     return Err(cx.err(
                         target.span,
-                        format!("cannot tell which header `{}` is: it is not reachable from the parser's parameters or locals", cx.text(target.span)),
+                        format!(
+                            "cannot tell which header `{}` is: {}",
+                            cx.text(target.span),
+                            crate::lower::explain_unresolved(&cx.g, &px.locals, base)
+                        ),
                     ));
                 }
             };

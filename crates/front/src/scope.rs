@@ -45,6 +45,8 @@ pub struct Globals<'a> {
     pub instances: HashMap<&'a str, &'a Instantiation>,
     pub packages: HashMap<&'a str, &'a ast::ContainerTypeDecl>,
     pub externs: HashMap<&'a str, &'a ast::ExternDecl>,
+    /// Top-level functions and extern functions by name.
+    pub functions: HashMap<&'a str, &'a ast::FunctionProto>,
 }
 
 impl<'a> Globals<'a> {
@@ -80,6 +82,12 @@ impl<'a> Globals<'a> {
                 }
                 Decl::Package(p) => {
                     g.packages.entry(&p.name.name).or_insert(p);
+                }
+                Decl::ExternFunction(f) => {
+                    g.functions.entry(&f.name.name).or_insert(f);
+                }
+                Decl::Function(f) => {
+                    g.functions.entry(&f.proto.name.name).or_insert(&f.proto);
                 }
                 Decl::Extern(e) => {
                     let slot = g.externs.entry(&e.name.name).or_insert(e);
@@ -163,6 +171,13 @@ impl<'a> Globals<'a> {
                     BinaryOp::Or => i128::from(a != 0 || b != 0),
                     BinaryOp::Concat => return None,
                 })
+            }
+            ExprKind::Slice { base, hi, lo } => {
+                let (v, h, l) = (ev(base)?, ev(hi)?, ev(lo)?);
+                if !(0..127).contains(&l) || h < l || h - l >= 127 {
+                    return None;
+                }
+                Some((v >> l) & ((1i128 << (h - l + 1)) - 1))
             }
             ExprKind::Ternary { cond, then, els } => {
                 if ev(cond)? != 0 {
@@ -254,7 +269,7 @@ impl<'a> Globals<'a> {
     }
 
     /// The first name in `e` that is not a known constant.
-    fn first_unknown_name<'e>(&self, e: &'e Expr) -> Option<&'e ast::Path> {
+    pub fn first_unknown_name<'e>(&self, e: &'e Expr) -> Option<&'e ast::Path> {
         match &e.kind {
             ExprKind::Path(p) if !self.consts.contains_key(p.name.name.as_str()) => Some(p),
             ExprKind::Binary { lhs, rhs, .. } => self
@@ -269,6 +284,19 @@ impl<'a> Globals<'a> {
                 .or_else(|| self.first_unknown_name(els)),
             _ => None,
         }
+    }
+
+    /// True when `name` is a declared type (typedef, struct-like, enum,
+    /// extern, parser, control or package).
+    pub fn knows_type(&self, name: &str) -> bool {
+        self.typedefs.contains_key(name)
+            || self.structs.contains_key(name)
+            || self.enums.contains_key(name)
+            || self.externs.contains_key(name)
+            || self.parsers.contains_key(name)
+            || self.controls.contains_key(name)
+            || self.packages.contains_key(name)
+            || matches!(name, "packet_in" | "packet_out")
     }
 
     fn named(&self, name: &str, span: ast::Span, depth: u32) -> Result<Shape<'a>, WidthError> {
@@ -359,6 +387,19 @@ fn write_name(e: &Expr, out: &mut String) {
                 }) => out.push_str(&v.to_string()),
                 _ => write_name(index, out),
             }
+            out.push(']');
+        }
+        ExprKind::WidthSlice {
+            base,
+            start,
+            width,
+            up,
+        } => {
+            write_name(base, out);
+            out.push('[');
+            write_name(start, out);
+            out.push_str(if *up { "+:" } else { "-:" });
+            write_name(width, out);
             out.push(']');
         }
         ExprKind::Slice { base, hi, lo } => {
