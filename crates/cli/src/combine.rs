@@ -196,6 +196,8 @@ pub fn combine(
         tables: ctx.tables,
         actions: ctx.actions,
         pipelines: vec![pipeline],
+        deparsers: source.deparsers,
+        externs: ctx.externs,
         mau: ctx.mau,
         notes,
     };

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Action, ActionId, Control, ControlId, ControlRole, FileId, Gress, HeaderId, HeaderInstance,
-    HeaderType, HeaderTypeId, Parser, ParserId, SourceFile, Table, TableId,
+    HeaderType, HeaderTypeId, Parser, ParserId, SourceFile, Span, Table, TableId,
 };
 
 /// What kind of input a program was read from.
@@ -66,6 +66,52 @@ pub struct MauPlacement {
     pub target: String,
 }
 
+/// The order in which a deparser emits headers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deparser {
+    /// Deparser name (control name, or the BMv2 deparser name).
+    pub name: String,
+    /// Header instances emitted, in order (stacks by their name).
+    pub order: Vec<String>,
+    /// Declaration site.
+    pub span: Span,
+}
+
+/// What kind of stateful or extern object an instance is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExternKind {
+    /// A register array.
+    Register,
+    /// A counter array (direct or indirect).
+    Counter,
+    /// A meter array (direct or indirect).
+    Meter,
+    /// An action profile.
+    ActionProfile,
+    /// An action selector.
+    ActionSelector,
+    /// Anything else, by type name (`Hash`, `Checksum`, `RegisterAction` ...).
+    Other(String),
+}
+
+/// An instance of an extern object: a register, counter, meter ...
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternInstance {
+    /// Instance name.
+    pub name: String,
+    /// Its kind.
+    pub kind: ExternKind,
+    /// Number of cells, when known.
+    pub size: Option<u64>,
+    /// Width of one cell in bits (registers), when known.
+    pub width_bits: Option<u32>,
+    /// True for direct counters and meters (one cell per table entry).
+    pub direct: bool,
+    /// Declaration site.
+    pub span: Span,
+}
+
 /// A package binding: which parser and controls form one pipeline.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pipeline {
@@ -110,6 +156,12 @@ pub struct Program {
     pub actions: Vec<Action>,
     /// Package bindings.
     pub pipelines: Vec<Pipeline>,
+    /// Deparsers with their emit order.
+    #[serde(default)]
+    pub deparsers: Vec<Deparser>,
+    /// Register, counter, meter and other extern instances.
+    #[serde(default)]
+    pub externs: Vec<ExternInstance>,
     /// Tofino stage characteristics, when known.
     pub mau: Option<MauPlacement>,
     /// Things the reader noticed and wants the user to know.
@@ -131,6 +183,8 @@ impl Program {
             tables: Vec::new(),
             actions: Vec::new(),
             pipelines: Vec::new(),
+            deparsers: Vec::new(),
+            externs: Vec::new(),
             mau: None,
             notes: Vec::new(),
         }
