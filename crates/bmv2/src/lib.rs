@@ -11,12 +11,19 @@
 //! a validity read or write names the instance (`ipv4`). Header stack
 //! elements are represented by the stack instance.
 //!
+//! Besides parsers, controls, tables and actions, the program gets its
+//! deparsers' emit order (`deparsers[]`) and its stateful objects as
+//! extern instances: registers, counters, meters, action profiles and
+//! action selectors.
+//!
 //! Dependencies: `p4cost-ir`, `serde_json`, `thiserror` (and `serde`).
 
 mod access;
 mod actions;
+mod deparsers;
 mod error;
 mod expr;
+mod externs;
 mod headers;
 mod hexstr;
 mod parse_graph;
@@ -98,6 +105,8 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
     let action_index = actions::read(&root, &mut prog, &e, &mut spans)?;
     parse_graph::read(&root, &mut prog, &e, &spans)?;
     pipelines::read(&root, &mut prog, &e, &mut spans, &action_index)?;
+    deparsers::read(&root, &mut prog, &headers, &mut spans)?;
+    externs::read(&root, &mut prog, &mut spans)?;
     prog.arch = detect_arch(&prog);
     bind_pipeline(&mut prog);
     Ok(prog)

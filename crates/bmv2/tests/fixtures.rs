@@ -3,8 +3,8 @@
 //! fixture notes) and against facts checked by hand in the JSON.
 
 use p4cost_ir::{
-    Arch, ControlRole, HeaderKind, Keyset, MatchKind, NodeKind, ParserOp, Program, StackAccess,
-    TableNext, Target, Transition,
+    Arch, ControlRole, ExternKind, HeaderKind, Keyset, MatchKind, NodeKind, ParserOp, Program,
+    StackAccess, TableNext, Target, Transition,
 };
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/bmv2/");
@@ -675,4 +675,165 @@ fn selector_inputs_become_selector_keys() {
         .annotations
         .iter()
         .any(|a| a.name == "action_selector" && a.body == "FabricIngress.next.hashed_selector"));
+}
+
+/// (name, kind, size, width, direct) of one extern instance.
+type ExternRow<'a> = (&'a str, ExternKind, Option<u64>, Option<u32>, bool);
+
+/// The rows of every extern instance.
+fn externs(p: &Program) -> Vec<ExternRow<'_>> {
+    p.externs
+        .iter()
+        .map(|e| {
+            (
+                e.name.as_str(),
+                e.kind.clone(),
+                e.size,
+                e.width_bits,
+                e.direct,
+            )
+        })
+        .collect()
+}
+
+fn order<'p>(p: &'p Program, deparser: &str) -> Vec<&'p str> {
+    let d = p.deparsers.iter().find(|d| d.name == deparser).unwrap();
+    d.order.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn registers_meters_counters_and_profiles() {
+    // register_arrays of flowlet_switching: two 8192-cell registers of
+    // bit<16> and bit<32>, declared at lines 117 and 118.
+    let p = load("flowlet_switching-bmv2.json");
+    assert_eq!(
+        externs(&p),
+        vec![
+            (
+                "ingress.flowlet_id",
+                ExternKind::Register,
+                Some(8192),
+                Some(16),
+                false
+            ),
+            (
+                "ingress.flowlet_lasttime",
+                ExternKind::Register,
+                Some(8192),
+                Some(32),
+                false
+            ),
+        ]
+    );
+    assert_eq!(p.externs[0].span.line, 117);
+    assert_eq!(
+        p.file_path(p.externs[0].span.file),
+        "testdata/p4_16_samples/flowlet_switching-bmv2.p4"
+    );
+
+    // One direct meter of 16384 cells bound to ingress.m_table.
+    let p = load("named_meter_bmv2.json");
+    assert_eq!(
+        externs(&p),
+        vec![(
+            "ingress.namedmeter",
+            ExternKind::Meter,
+            Some(16384),
+            None,
+            true
+        )]
+    );
+
+    // `ap` (max_size 128) and the selector `ap_ws` (max_size 1024).
+    let p = load("action_profile-bmv2.json");
+    assert_eq!(
+        externs(&p),
+        vec![
+            ("ap", ExternKind::ActionProfile, Some(128), None, false),
+            ("ap_ws", ExternKind::ActionSelector, Some(1024), None, false),
+        ]
+    );
+    let p = load("action_selector_shared-bmv2.json");
+    assert_eq!(
+        externs(&p),
+        vec![(
+            "IngressI.as",
+            ExternKind::ActionSelector,
+            Some(1024),
+            None,
+            false
+        )]
+    );
+
+    // Two indirect counters of 255 cells and one direct counter without a
+    // size.
+    let p = load("onos__mytunnel.json");
+    assert_eq!(
+        externs(&p),
+        vec![
+            (
+                "c_ingress.tx_port_counter",
+                ExternKind::Counter,
+                Some(255),
+                None,
+                false
+            ),
+            (
+                "c_ingress.rx_port_counter",
+                ExternKind::Counter,
+                Some(255),
+                None,
+                false
+            ),
+            (
+                "c_ingress.l2_fwd_counter",
+                ExternKind::Counter,
+                None,
+                None,
+                true
+            ),
+        ]
+    );
+
+    let p = load("behavioral-model__simple_router.json");
+    assert!(p.externs.is_empty());
+}
+
+#[test]
+fn deparser_orders() {
+    // simple_router has no source_info on its deparser.
+    let p = load("behavioral-model__simple_router.json");
+    assert_eq!(p.deparsers.len(), 1);
+    assert_eq!(order(&p, "deparser"), vec!["ethernet", "ipv4"]);
+    assert_eq!(
+        p.file_path(p.deparsers[0].span.file),
+        "behavioral-model__simple_router.json"
+    );
+
+    let p = load("flowlet_switching-bmv2.json");
+    assert_eq!(order(&p, "deparser"), vec!["ethernet", "ipv4", "tcp"]);
+    assert_eq!(p.deparsers[0].span.line, 207);
+
+    // h2[0] .. h2[4] are the stack h2.
+    let p = load("header-stack-ops-bmv2.json");
+    assert_eq!(order(&p, "deparser"), vec!["h1", "h2", "h3"]);
+    // tcp_options_vec[i].member are the union stack tcp_options_vec.
+    let p = load("issue561-bmv2.json");
+    assert_eq!(
+        order(&p, "deparser"),
+        vec![
+            "ethernet",
+            "ipv4",
+            "tcp",
+            "tcp_options_vec",
+            "tcp_options_padding"
+        ]
+    );
+    // Members of a plain union keep their own names.
+    let p = load("union-bmv2.json");
+    assert_eq!(order(&p, "deparser"), vec!["h1", "u.h1", "u.h2"]);
+    let p = load("behavioral-model__pna-demo-L2-one-table.json");
+    assert_eq!(order(&p, "main_deparser"), vec!["eth"]);
+    let p = load("action_profile-bmv2.json");
+    assert!(order(&p, "deparser").is_empty());
 }

@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use p4cost_ir::{Gress, MauStage};
+use p4cost_ir::{ExternKind, Gress, MauStage};
 use serde_json::{Map, Value};
 
 use crate::error::Fault;
@@ -73,6 +73,17 @@ pub(crate) struct MatchTable {
     pub hidden: bool,
 }
 
+/// A stateful or indirect object of the context: a register, counter,
+/// meter, selector or action profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CtxExtern {
+    pub name: String,
+    pub kind: ExternKind,
+    pub size: Option<u64>,
+    pub width_bits: Option<u32>,
+    pub direct: bool,
+}
+
 /// Where the stage cycles come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum StageSource {
@@ -96,6 +107,8 @@ pub(crate) struct ContextData {
     pub match_tables: Vec<MatchTable>,
     /// Count of non-match tables by `table_type`.
     pub other_tables: BTreeMap<String, usize>,
+    /// Registers, counters, meters, selectors and action profiles.
+    pub externs: Vec<CtxExtern>,
     pub stage_use: HashMap<(Gress, i32), StageUse>,
     pub stages: StageSource,
 }
@@ -323,6 +336,78 @@ fn read_keys(m: &Map<String, Value>, loc: &Loc) -> Result<Vec<KeyField>, Fault> 
     Ok(keys)
 }
 
+/// The extern instance a non-match table stands for, if any.
+///
+/// - `stateful`: a register; the cell is `alu_width` bits, twice that in
+///   `dual_width_mode` (the compiler halves the cell width for a pair).
+///   Stateful tables the compiler made itself (`p4_hidden`, or bound to a
+///   selector by `bound_to_selection_table_handle`: the selector's member
+///   state) are skipped.
+/// - `statistics`, `meter`: a counter or meter, direct when
+///   `how_referenced` is `direct`.
+/// - `selection`: an action selector.
+/// - `action`: an action profile when `how_referenced` is `indirect`; a
+///   direct one is the compiler's action data of a single match table.
+/// - anything else (`condition`, ...): none.
+fn read_extern(
+    m: &Map<String, Value>,
+    loc: &Loc,
+    name: &str,
+    table_type: &str,
+) -> Result<Option<CtxExtern>, Fault> {
+    let how = match json::opt(m, "how_referenced") {
+        Some(h) => Some(json::string(h, &loc.key("how_referenced"))?),
+        None => None,
+    };
+    let kind = match table_type {
+        "stateful" => {
+            let hidden = match json::opt(m, "p4_hidden") {
+                Some(h) => json::boolean(h, &loc.key("p4_hidden"))?,
+                None => false,
+            };
+            if hidden || json::opt(m, "bound_to_selection_table_handle").is_some() {
+                return Ok(None);
+            }
+            ExternKind::Register
+        }
+        "statistics" => ExternKind::Counter,
+        "meter" => ExternKind::Meter,
+        "selection" => ExternKind::ActionSelector,
+        "action" if how == Some("indirect") => ExternKind::ActionProfile,
+        _ => return Ok(None),
+    };
+    let size = match json::opt(m, "size") {
+        Some(s) => Some(json::uint64(s, &loc.key("size"))?),
+        None => None,
+    };
+    let width_bits = if kind == ExternKind::Register {
+        let dual = match json::opt(m, "dual_width_mode") {
+            Some(d) => json::boolean(d, &loc.key("dual_width_mode"))?,
+            None => false,
+        };
+        match json::opt(m, "alu_width") {
+            Some(w) => {
+                let w = json::uint32(w, &loc.key("alu_width"))?;
+                Some(if dual { w.saturating_mul(2) } else { w })
+            }
+            None => None,
+        }
+    } else {
+        None
+    };
+    let direct = matches!(
+        kind,
+        ExternKind::Register | ExternKind::Counter | ExternKind::Meter
+    ) && how == Some("direct");
+    Ok(Some(CtxExtern {
+        name: name.to_string(),
+        kind,
+        size,
+        width_bits,
+        direct,
+    }))
+}
+
 /// Reads one `tables[]` entry; returns the match table if it is one.
 fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<MatchTable>, Fault> {
     let m = json::object(v, loc)?;
@@ -366,6 +451,9 @@ fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<Mat
     }
 
     if table_type != "match" {
+        if let Some(e) = read_extern(m, loc, &name, &table_type)? {
+            data.externs.push(e);
+        }
         *data.other_tables.entry(table_type).or_insert(0) += 1;
         return Ok(None);
     }
@@ -508,6 +596,7 @@ pub(crate) fn read(doc: &Value) -> Result<ContextData, Fault> {
         target: opt_string(m, "target", &root)?.unwrap_or_else(|| "tofino".into()),
         match_tables: Vec::new(),
         other_tables: BTreeMap::new(),
+        externs: Vec::new(),
         stage_use: HashMap::new(),
         stages: StageSource::Absent,
     };
@@ -596,6 +685,74 @@ mod tests {
         assert_eq!(act.reads, vec!["hdr.y".to_string(), "hdr.z".to_string()]);
         assert_eq!(act.params, vec![("port".to_string(), Some(9))]);
         assert_eq!(act.ops, vec!["set".to_string(), "hash".to_string()]);
+    }
+
+    #[test]
+    fn non_match_tables_become_externs() {
+        let d = doc(json!([
+            {"name": "r", "table_type": "stateful", "direction": "ingress", "size": 512,
+             "alu_width": 16, "dual_width_mode": true, "how_referenced": "indirect"},
+            {"name": "dr", "table_type": "stateful", "direction": "ingress", "size": 64,
+             "alu_width": 8, "dual_width_mode": false, "how_referenced": "direct"},
+            {"name": "sel$salu", "table_type": "stateful", "direction": "ingress", "size": 9,
+             "alu_width": 1, "p4_hidden": true, "bound_to_selection_table_handle": 1,
+             "how_referenced": "indirect"},
+            {"name": "c", "table_type": "statistics", "direction": "egress", "size": 100,
+             "how_referenced": "direct"},
+            {"name": "m", "table_type": "meter", "direction": "ingress", "size": 8,
+             "how_referenced": "indirect"},
+            {"name": "sel", "table_type": "selection", "direction": "ingress", "size": 20,
+             "how_referenced": "indirect"},
+            {"name": "t$action", "table_type": "action", "direction": "ingress", "size": 30,
+             "how_referenced": "direct"},
+            {"name": "ap", "table_type": "action", "direction": "ingress", "size": 40,
+             "how_referenced": "indirect"},
+            {"name": "cond-1", "table_type": "condition", "direction": "ingress", "size": 0}
+        ]));
+        let data = read(&d).unwrap();
+        let e = |name: &str, kind, size, width_bits, direct| CtxExtern {
+            name: name.to_string(),
+            kind,
+            size: Some(size),
+            width_bits,
+            direct,
+        };
+        assert_eq!(
+            data.externs,
+            vec![
+                e("r", ExternKind::Register, 512, Some(32), false),
+                e("dr", ExternKind::Register, 64, Some(8), true),
+                e("c", ExternKind::Counter, 100, None, true),
+                e("m", ExternKind::Meter, 8, None, false),
+                e("sel", ExternKind::ActionSelector, 20, None, false),
+                e("ap", ExternKind::ActionProfile, 40, None, false),
+            ]
+        );
+        assert_eq!(data.other_tables["stateful"], 3);
+        assert_eq!(data.other_tables["action"], 2);
+    }
+
+    #[test]
+    fn extern_fields_of_wrong_type_are_reported_with_their_path() {
+        let d = doc(
+            json!([{"name": "r", "table_type": "stateful", "direction": "ingress",
+            "alu_width": "32"}]),
+        );
+        assert_eq!(
+            read(&d).unwrap_err(),
+            Fault::Type {
+                path: "tables[0].alu_width".into(),
+                expected: "non-negative integer",
+                found: "string".into()
+            }
+        );
+        let d = doc(
+            json!([{"name": "a", "table_type": "action", "direction": "ingress",
+            "how_referenced": 1}]),
+        );
+        assert!(
+            matches!(read(&d), Err(Fault::Type { path, .. }) if path == "tables[0].how_referenced")
+        );
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //! actions with parameter widths and read/write sets taken from the action
 //! primitives, default action, stages), one control per gress whose flow is
 //! a straight chain of its tables in stage order (the context has no
-//! control flow), one pipeline, no parsers, and the stage records in
-//! [`p4cost_ir::Program::mau`]. Schema 1.8 files carry only
+//! control flow), one pipeline, no parsers, the stage records in
+//! [`p4cost_ir::Program::mau`], and as [`p4cost_ir::Program::externs`] the
+//! registers (`stateful` tables), counters (`statistics`), meters,
+//! selectors (`selection`) and action profiles (indirect `action` tables). Schema 1.8 files carry only
 //! match-dependence flags: the cycles are then estimated and flagged
 //! `estimated` (see the `estimate` module's rules).
 //!

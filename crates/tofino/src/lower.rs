@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use p4cost_ir::{
-    Action, ActionId, Annotation, Arch, Control, ControlFlow, ControlId, ControlRole, FileId,
-    Gress, InputKind, MatchKind, MauPlacement, Node, NodeId, NodeKind, Param, Pipeline, Primitive,
-    Program, Span, Table, TableId, TableKey, TableNext,
+    Action, ActionId, Annotation, Arch, Control, ControlFlow, ControlId, ControlRole,
+    ExternInstance, FileId, Gress, InputKind, MatchKind, MauPlacement, Node, NodeId, NodeKind,
+    Param, Pipeline, Primitive, Program, Span, Table, TableId, TableKey, TableNext,
 };
 
 use crate::context::{ContextData, StageSource};
@@ -76,10 +76,24 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             .map(|(k, n)| format!("{n} {k}"))
             .collect();
         p.notes.push(format!(
-            "context.json also lists non-match tables (not in the table list): {}",
-            parts.join(", ")
+            "context.json also lists non-match tables (not in the table list): {}; {} of them \
+             (registers, counters, meters, selectors, action profiles) are extern instances",
+            parts.join(", "),
+            data.externs.len()
         ));
     }
+    p.externs = data
+        .externs
+        .iter()
+        .map(|e| ExternInstance {
+            name: e.name.clone(),
+            kind: e.kind.clone(),
+            size: e.size,
+            width_bits: e.width_bits,
+            direct: e.direct,
+            span,
+        })
+        .collect();
 
     // Controls, one per gress that has tables (ingress and egress always).
     let mut gresses = vec![Gress::Ingress, Gress::Egress];

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{fixture, COMPILED};
-use p4cost_ir::Gress;
+use p4cost_ir::{ExternKind, Gress};
 use p4cost_tofino::{mau_latency, read_context, read_context_with_bfrt};
 
 /// (program, ingress cycles, egress cycles, tables in context.json,
@@ -99,4 +99,113 @@ fn every_compiled_bfrt_pairs() {
         );
         assert!(p.notes.iter().any(|n| n.contains("paired by name")));
     }
+}
+
+/// (name, kind, size, width, direct) of one extern instance.
+type ExternRow = (String, ExternKind, Option<u64>, Option<u32>, bool);
+
+/// The rows of every extern instance.
+fn externs(p: &p4cost_ir::Program) -> Vec<ExternRow> {
+    p.externs
+        .iter()
+        .map(|e| {
+            (
+                e.name.clone(),
+                e.kind.clone(),
+                e.size,
+                e.width_bits,
+                e.direct,
+            )
+        })
+        .collect()
+}
+
+fn load(prog: &str) -> p4cost_ir::Program {
+    let path = format!("compiled/{prog}/context.json");
+    read_context(&fixture(&path), &path).unwrap()
+}
+
+#[test]
+fn registers_of_the_register_action_programs() {
+    // ping_reg: 2048 cells, alu_width 32 (bfrt.json agrees: data width 32),
+    // used by two tables through stateful_table_refs (indirect).
+    let p = load("tna_register_action_1");
+    assert_eq!(
+        externs(&p),
+        vec![(
+            "ping_reg".to_string(),
+            ExternKind::Register,
+            Some(2048),
+            Some(32),
+            false
+        )]
+    );
+    // Two direct registers of 4096 32-bit cells.
+    let p = load("tna_register_action_2");
+    assert_eq!(
+        externs(&p),
+        vec![
+            (
+                "ping_reg2".to_string(),
+                ExternKind::Register,
+                Some(4096),
+                Some(32),
+                true
+            ),
+            (
+                "ping_reg1".to_string(),
+                ExternKind::Register,
+                Some(4096),
+                Some(32),
+                true
+            ),
+        ]
+    );
+}
+
+#[test]
+fn counters_selectors_and_profiles_of_simple_switch() {
+    let p = load("tna_simple_switch");
+    let row = |n: &str, k: ExternKind, size: u64, direct: bool| {
+        (n.to_string(), k, Some(size), None, direct)
+    };
+    assert_eq!(
+        externs(&p),
+        vec![
+            row(
+                "SwitchIngress.port_mapping.bd_action_profile",
+                ExternKind::ActionProfile,
+                1024,
+                false
+            ),
+            row("SwitchIngress.srv6.cnt1", ExternKind::Counter, 2048, true),
+            row(
+                "SwitchIngress.nexthop.ecmp_selector",
+                ExternKind::ActionSelector,
+                200,
+                false
+            ),
+            row(
+                "SwitchIngress.nexthop.ecmp_selector_ap",
+                ExternKind::ActionProfile,
+                2048,
+                false
+            ),
+            row("SwitchEgress.encap.cnt2", ExternKind::Counter, 4096, true),
+            row(
+                "SwitchIngress.lag.lag_selector",
+                ExternKind::ActionSelector,
+                200,
+                false
+            ),
+            row(
+                "SwitchIngress.lag.lag_selector_ap",
+                ExternKind::ActionProfile,
+                2048,
+                false
+            ),
+        ]
+    );
+    // No match table is an extern, and no extern is a match table.
+    assert!(p.externs.iter().all(|e| p.table_by_name(&e.name).is_none()));
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::fixture;
-use p4cost_ir::{Arch, ControlRole, Gress, InputKind, MatchKind};
+use p4cost_ir::{Arch, ControlRole, ExternKind, Gress, InputKind, MatchKind, Program};
 use p4cost_tofino::{mau_latency, read_context, read_context_with_bfrt};
 
 /// (context file, bfrt file, tables= in SOURCES.md, ingress, egress,
@@ -256,4 +256,132 @@ fn bfrt_of_another_kind_is_rejected() {
         err.to_string().contains("not a Tofino context.json"),
         "{err}"
     );
+}
+
+/// (name, kind, size, width, direct) of one extern instance.
+type ExternRow<'a> = (&'a str, ExternKind, Option<u64>, Option<u32>, bool);
+
+fn externs(p: &Program) -> Vec<ExternRow<'_>> {
+    p.externs
+        .iter()
+        .map(|e| {
+            (
+                e.name.as_str(),
+                e.kind.clone(),
+                e.size,
+                e.width_bits,
+                e.direct,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn externs_of_the_open_p4studio_examples() {
+    // The selector (size 200) with its action profile (2048); the hidden
+    // `$salu` stateful table holding the selector's members is no register.
+    let f = "open-p4studio__tna_action_selector__context.json";
+    let p = read_context(&fixture(f), f).unwrap();
+    assert_eq!(
+        externs(&p),
+        vec![
+            (
+                "SwitchIngress.example_action_selector",
+                ExternKind::ActionSelector,
+                Some(200),
+                None,
+                false
+            ),
+            (
+                "SwitchIngress.example_action_selector_ap",
+                ExternKind::ActionProfile,
+                Some(2048),
+                None,
+                false
+            ),
+        ]
+    );
+    assert!(p.notes.iter().any(|n| n.contains("2 of them")));
+
+    // Two indirect action tables of 1024 entries.
+    let f = "open-p4studio__tna_action_profile__context.json";
+    let p = read_context(&fixture(f), f).unwrap();
+    assert_eq!(
+        externs(&p),
+        vec![
+            (
+                "SwitchIngress.action_profile",
+                ExternKind::ActionProfile,
+                Some(1024),
+                None,
+                false
+            ),
+            (
+                "SwitchIngress.shared_action_profile",
+                ExternKind::ActionProfile,
+                Some(1024),
+                None,
+                false
+            ),
+        ]
+    );
+
+    // A direct counter and a direct meter of ipRoute (4096 entries); its
+    // direct `$action` data table is no profile.
+    let f = "open-p4studio__tna_exact_match__context.json";
+    let p = read_context(&fixture(f), f).unwrap();
+    assert_eq!(
+        externs(&p),
+        vec![
+            (
+                "SwitchIngress.cntr",
+                ExternKind::Counter,
+                Some(4096),
+                None,
+                true
+            ),
+            (
+                "SwitchIngress.meter",
+                ExternKind::Meter,
+                Some(4096),
+                None,
+                true
+            ),
+        ]
+    );
+}
+
+#[test]
+fn fabric_int_register_and_counters() {
+    let f = "fabric-tna__fabric-int__sde9.2.0__context.json";
+    let p = read_context(&fixture(f), f).unwrap();
+    let e = externs(&p);
+    assert_eq!(
+        e.iter()
+            .filter(|r| r.1 == ExternKind::Counter && r.4)
+            .count(),
+        9
+    );
+    assert!(e.contains(&(
+        "FabricEgress.int_egress.seq_number",
+        ExternKind::Register,
+        Some(1024),
+        Some(32),
+        false
+    )));
+    assert!(e.contains(&(
+        "FabricIngress.next.hashed_profile",
+        ExternKind::ActionProfile,
+        Some(1024),
+        None,
+        false
+    )));
+    assert!(e.contains(&(
+        "FabricIngress.next.hashed_selector",
+        ExternKind::ActionSelector,
+        Some(1024),
+        None,
+        false
+    )));
+    assert_eq!(e.len(), 12);
 }
