@@ -638,13 +638,40 @@ impl<'a, 'o> Cx<'a, 'o> {
                     )));
                 }
                 // A sub-control instance: inline its apply block.
-                let ty = syms.instances.get(&name).cloned().or_else(|| {
-                    self.g
-                        .instances
-                        .get(name.as_str())
-                        .map(|i| type_name(&i.ty))
-                });
-                if let Some(decl) = ty.as_deref().and_then(|t| self.g.controls.get(t).copied()) {
+                // A control applied by its type name (direct invocation)
+                // when the name is not an instance.
+                let ty = syms
+                    .instances
+                    .get(&name)
+                    .cloned()
+                    .or_else(|| {
+                        self.g
+                            .instances
+                            .get(name.as_str())
+                            .map(|i| type_name(&i.ty))
+                    })
+                    .or_else(|| {
+                        (!syms.locals.vars.contains_key(&name)
+                            && self.g.controls.contains_key(name.as_str()))
+                        .then(|| name.clone())
+                    });
+                let decl = ty.as_deref().and_then(|t| self.g.controls.get(t).copied());
+                if decl.is_none() {
+                    let what = match &ty {
+                        Some(t) => {
+                            format!("`{name}` is an instance of `{t}`, not a table or control")
+                        }
+                        None if syms.locals.vars.contains_key(&name) => format!(
+                            "`{name}` is a parameter, and which control is passed in is not tracked"
+                        ),
+                        None => format!("`{name}` is not a table or control of this program"),
+                    };
+                    self.warn(
+                        call.span,
+                        format!("`{name}.apply()` is not followed: {what}; nothing it applies is counted"),
+                    );
+                }
+                if let Some(decl) = decl {
                     if stack.contains(&decl.name.name) {
                         return Err(self.err(
                             call.span,

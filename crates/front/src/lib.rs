@@ -40,6 +40,7 @@ mod names;
 mod package;
 mod parser;
 mod scope;
+mod subparser;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -164,7 +164,10 @@ impl<'a, 'o> Cx<'a, 'o> {
         Ok(())
     }
 
-    /// Finds or adds the header instance `name` of declaration `decl`.
+    /// Finds or adds the header instance `name` of declaration `decl` (a
+    /// stack of `stack` elements). A parser lowered on its own may use the
+    /// same name for a single header that a caller passes a stack element
+    /// for, so the stack size is part of the match.
     pub fn instance(
         &mut self,
         name: &str,
@@ -177,7 +180,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             .program
             .headers
             .iter()
-            .position(|h| h.name == name && h.ty == ty)
+            .position(|h| h.name == name && h.ty == ty && h.stack_size == stack)
         {
             return Some(ir::HeaderId(i as u32));
         }

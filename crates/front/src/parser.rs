@@ -10,36 +10,93 @@ use p4cost_syntax::ast::{
 
 use crate::lower::{expr_width, resolve_access, Cx, Locals};
 use crate::scope::{expr_name, Shape};
+use crate::subparser::{sub_parser_call, Frame, Out, Renamer};
 use crate::FrontError;
 
 /// Per-parser lowering state.
 struct Px<'a> {
     locals: Locals<'a>,
     value_sets: HashSet<&'a str>,
+    /// Local instantiations (`D() sub;`) by name.
+    instances: HashMap<&'a str, &'a ast::Instantiation>,
     states: HashMap<&'a str, ir::StateId>,
     /// State names whose extracts sit under a condition (warned once).
     conditional: Vec<String>,
+    /// Where this copy's `accept` goes.
+    accept: ir::Target,
+    /// Names of this copy's scope -> names in the top-level parser's scope.
+    rename: Renamer,
 }
 
-/// Lowers one parser declaration and returns its id.
+/// Lowers one parser declaration and returns its id. Sub-parsers it
+/// applies are inlined (see [`crate::subparser`]).
 pub fn lower_parser<'a>(
     cx: &mut Cx<'a, '_>,
     decl: &'a ParserDecl,
     gress: ir::Gress,
 ) -> Result<ir::ParserId, FrontError> {
+    let mut out = Out {
+        stack: vec![decl.name.name.clone()],
+        ..Out::default()
+    };
+    let start = lower_body(cx, decl, Frame::top(), &mut out)?;
+    let mut states = Vec::with_capacity(out.states.len());
+    for s in out.states {
+        match s {
+            Some(s) => states.push(s),
+            None => {
+                return Err(cx.err(
+                    decl.span,
+                    format!(
+                        "internal error: a state of parser `{}` was not lowered",
+                        decl.name.name
+                    ),
+                ))
+            }
+        }
+    }
+    cx.program.parsers.push(ir::Parser {
+        name: decl.name.name.clone(),
+        gress,
+        states,
+        start,
+        span: cx.spans.ir(decl.span),
+    });
+    Ok(ir::ParserId((cx.program.parsers.len() - 1) as u32))
+}
+
+/// Lowers the states of `decl` into `out` (slots reserved in declaration
+/// order) and returns the id of its start state.
+fn lower_body<'a>(
+    cx: &mut Cx<'a, '_>,
+    decl: &'a ParserDecl,
+    frame: Frame<'a>,
+    out: &mut Out,
+) -> Result<ir::StateId, FrontError> {
     let mut px = Px {
         locals: Locals::from_params(&decl.params),
         value_sets: HashSet::new(),
+        instances: HashMap::new(),
         states: HashMap::new(),
         conditional: Vec::new(),
+        accept: frame.accept,
+        rename: frame.rename,
     };
+    for (name, ty) in frame.param_types {
+        px.locals.vars.insert(name, ty);
+    }
     for p in &decl.ctor_params {
         px.locals.vars.insert(p.name.name.clone(), &p.ty);
     }
+    for (name, value) in frame.ctor_consts {
+        px.locals.consts.insert(name, value);
+    }
+    let prefix = frame.prefix;
     for l in &decl.locals {
         match l {
             LocalDecl::Var(v) => {
                 px.locals.vars.insert(v.name.name.clone(), &v.ty);
+                px.rename.local(&prefix, &v.name.name);
             }
             LocalDecl::Const(c) => {
                 px.locals.consts.insert(&c.name.name, &c.value);
@@ -47,13 +104,18 @@ pub fn lower_parser<'a>(
             LocalDecl::ValueSet(vs) => {
                 px.value_sets.insert(&vs.name.name);
             }
+            LocalDecl::Instantiation(i) => {
+                px.instances.insert(&i.name.name, i);
+                px.rename.local(&prefix, &i.name.name);
+            }
             _ => {}
         }
     }
+    let base = out.states.len();
     for (i, s) in decl.states.iter().enumerate() {
         if px
             .states
-            .insert(&s.name.name, ir::StateId(i as u32))
+            .insert(&s.name.name, ir::StateId((base + i) as u32))
             .is_some()
         {
             return Err(cx.err(
@@ -77,31 +139,91 @@ pub fn lower_parser<'a>(
             format!("parser `{}` has no `start` state", decl.name.name),
         ));
     };
+    out.states.extend(decl.states.iter().map(|_| None));
 
-    let mut states = Vec::with_capacity(decl.states.len());
-    for s in &decl.states {
+    for (i, s) in decl.states.iter().enumerate() {
         let mut ops = Vec::new();
         // Variables declared inside the state are in scope for its extracts.
         let mut locals = px.locals.clone();
         collect_vars(&s.stmts, &mut locals);
         let saved = std::mem::replace(&mut px.locals, locals);
-        for st in &s.stmts {
+        let saved_rename = px.rename.clone();
+        if !prefix.is_empty() {
+            let mut names = Vec::new();
+            state_var_names(&s.stmts, &mut names);
+            for n in names {
+                px.rename.local(&prefix, n);
+            }
+        }
+        let state_name = format!("{prefix}{}", s.name.name);
+        let annotations = crate::control::annotations(cx, &s.annotations);
+        let span = cx.spans.ir(s.span);
+        // The state being filled: the declared one, then after each
+        // sub-parser call, the continuation that resumes the state.
+        let mut cur = ir::StateId((base + i) as u32);
+        let mut cur_name = state_name.clone();
+        let mut flat = Vec::new();
+        flatten(&s.stmts, &mut flat);
+        for st in flat {
+            if let Some(call) = sub_parser_call(cx, &px.locals, &px.instances, st) {
+                let label = out.label(&prefix, &call.label);
+                if out.stack.contains(&call.decl.name.name) {
+                    let chain = out.stack.join("` -> `");
+                    let m = format!(
+                        "parser `{}` is applied inside itself (sub-parser calls `{chain}` -> `{}`)",
+                        call.decl.name.name, call.decl.name.name
+                    );
+                    return Err(cx.err(st.span, m));
+                }
+                let cont = out.reserve();
+                let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, &call, &label, cont);
+                out.stack.push(call.decl.name.name.clone());
+                let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
+                out.stack.pop();
+                for op in &mut ops {
+                    px.rename.op(op);
+                }
+                out.set(
+                    cur,
+                    ir::ParseState {
+                        name: cur_name,
+                        ops: std::mem::take(&mut ops),
+                        transition: ir::Transition::Direct {
+                            target: ir::Target::State(sub_start),
+                        },
+                        annotations: annotations.clone(),
+                        span,
+                    },
+                );
+                cur = cont;
+                let short = label.strip_prefix(prefix.as_str()).unwrap_or(&label);
+                cur_name = format!("{state_name}.after_{short}");
+                continue;
+            }
             lower_stmt(cx, &mut px, st, false, &s.name.name, &mut ops)?;
         }
-        let transition = match &s.transition {
+        let mut transition = match &s.transition {
             None => ir::Transition::Direct {
                 target: ir::Target::Reject,
             },
             Some(t) => lower_transition(cx, &mut px, t, &mut ops)?,
         };
+        px.rename.transition(&mut transition);
+        for op in &mut ops {
+            px.rename.op(op);
+        }
         px.locals = saved;
-        states.push(ir::ParseState {
-            name: s.name.name.clone(),
-            ops,
-            transition,
-            annotations: crate::control::annotations(cx, &s.annotations),
-            span: cx.spans.ir(s.span),
-        });
+        px.rename = saved_rename;
+        out.set(
+            cur,
+            ir::ParseState {
+                name: cur_name,
+                ops,
+                transition,
+                annotations,
+                span,
+            },
+        );
     }
     for name in std::mem::take(&mut px.conditional) {
         if let Some(s) = decl.states.iter().find(|s| s.name.name == name) {
@@ -111,14 +233,29 @@ pub fn lower_parser<'a>(
             );
         }
     }
-    cx.program.parsers.push(ir::Parser {
-        name: decl.name.name.clone(),
-        gress,
-        states,
-        start,
-        span: cx.spans.ir(decl.span),
-    });
-    Ok(ir::ParserId((cx.program.parsers.len() - 1) as u32))
+    Ok(start)
+}
+
+/// The statements of a state with unconditional blocks flattened, so a
+/// sub-parser call inside `{ ... }` still splits the state.
+fn flatten<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Block(b) => flatten(&b.stmts, out),
+            _ => out.push(s),
+        }
+    }
+}
+
+/// Names of the variables and constants declared in a state.
+fn state_var_names<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a str>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Var(v) => out.push(&v.name.name),
+            StmtKind::Block(b) => state_var_names(&b.stmts, out),
+            _ => {}
+        }
+    }
 }
 
 fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
@@ -298,6 +435,27 @@ fn lower_call<'a>(
                     Some(Shape::Stack(..))
                 )
             };
+            // `stack.next.m` / `stack[i].m`: one member of a header union
+            // held in a stack. The stack element is what is filled; the
+            // member's width is what is read.
+            let mut member_shape = None;
+            let target = match &target.kind {
+                ExprKind::Member { base: elem, .. }
+                    if matches!(&elem.kind,
+                        ExprKind::Member { base: s, member } if member.name == "next" && is_stack(cx, px, s))
+                        || matches!(&elem.kind, ExprKind::Index { base: s, .. } if is_stack(cx, px, s)) =>
+                {
+                    match resolve_access(&cx.g, &px.locals, elem).map(|a| a.shape) {
+                        Some(Shape::Aggregate(u)) if u.kind == ast::StructKind::HeaderUnion => {
+                            member_shape =
+                                resolve_access(&cx.g, &px.locals, target).map(|a| a.shape);
+                            elem.as_ref()
+                        }
+                        _ => target,
+                    }
+                }
+                _ => target,
+            };
             let (base, stack) = match &target.kind {
                 // `.next` is the stack operation only on a stack: a header
                 // may well have a field called `next`.
@@ -326,7 +484,7 @@ fn lower_call<'a>(
                 }
                 _ => (target, None),
             };
-            let header = expr_name(base);
+            let header = px.rename.name(&expr_name(base));
             let access = resolve_access(&cx.g, &px.locals, base).map(|a| a.shape);
             let dynamic_index = stack.is_none() && matches!(target.kind, ExprKind::Index { .. });
             let (elem, stack_size) = match (access, stack) {
@@ -347,14 +505,25 @@ fn lower_call<'a>(
                     ));
                 }
             };
+            // Inside a sub-parser, a parameter bound to the caller's
+            // `stack[i]` is that stack element.
+            let element = match &base.kind {
+                ExprKind::Path(p) if stack.is_none() => px.rename.element(&p.name.name),
+                _ => None,
+            };
+            let (header, stack, stack_size) = match element {
+                Some(e) => (e.stack, Some(ir::StackAccess::Index(e.index)), Some(e.size)),
+                None => (header, stack, stack_size),
+            };
             let Shape::Aggregate(d) = elem else {
                 return Err(cx.err(
                     target.span,
                     format!("`{}` is not a header", cx.text(target.span)),
                 ));
             };
-            let bits = cx.g.fixed_bits(&Shape::Aggregate(d)).unwrap_or(0);
-            let max = cx.g.max_bits(&Shape::Aggregate(d)).unwrap_or(bits);
+            let read = member_shape.unwrap_or(Shape::Aggregate(d));
+            let bits = cx.g.fixed_bits(&read).unwrap_or(0);
+            let max = cx.g.max_bits(&read).unwrap_or(bits);
             let varbit_max_bits = if args.len() >= 2 { max - bits } else { 0 };
             let instance = cx.instance(&header, d, stack_size, base.span);
             let origin = instance
@@ -403,9 +572,23 @@ fn lower_call<'a>(
             }
             if method == "apply" && is_member {
                 let sub = cx.text(callee.span);
+                let root = match &callee.kind {
+                    ExprKind::Member { base, .. } => expr_name(base),
+                    _ => String::new(),
+                };
+                let why =
+                    if crate::subparser::resolve_sub_parser(cx, &px.locals, &px.instances, callee)
+                        .is_some()
+                    {
+                        "it is applied under a condition, which p4cost does not split"
+                    } else if px.locals.vars.contains_key(&root) {
+                        "it is a parameter, and which parser is passed in is not tracked"
+                    } else {
+                        "it is not a parser of this program"
+                    };
                 cx.warn(
                     call.span,
-                    format!("sub-parser call `{sub}`: its states are not followed; the headers it extracts are not counted"),
+                    format!("sub-parser call `{sub}`: its states are not followed ({why}); the headers it extracts are not counted"),
                 );
             }
             ops.push(ir::ParserOp::Statement {
@@ -428,7 +611,7 @@ fn lower_transition<'a>(
     let target =
         |cx: &Cx<'a, '_>, px: &Px<'a>, id: &ast::Ident| -> Result<ir::Target, FrontError> {
             match id.name.as_str() {
-                "accept" => Ok(ir::Target::Accept),
+                "accept" => Ok(px.accept),
                 "reject" => Ok(ir::Target::Reject),
                 n => px
                     .states

@@ -85,6 +85,59 @@ fn next_on_a_stack_is_still_the_stack_operation() {
 }
 
 #[test]
+fn a_union_member_of_a_stack_element_fills_the_stack() {
+    // issue561's TCP options: a stack of header unions, extracted one
+    // member at a time (`vec.next.nop`, `vec[1].sack`).
+    let l = load(
+        "#include <core.p4>
+        header nop_h { bit<8> kind; }
+        header sack_h { bit<8> kind; bit<8> len; varbit<256> blocks; }
+        header_union opt_u { nop_h nop; sack_h sack; }
+        struct hs { opt_u[4] vec; }
+        parser P(packet_in p, out hs h) {
+            state start {
+                p.extract(h.vec.next.nop);
+                p.extract(h.vec[1].sack, 64);
+                transition accept;
+            }
+        }",
+    );
+    let o = ops(&l, "start");
+    let ParserOp::Extract {
+        header,
+        stack,
+        bits,
+        varbit_max_bits,
+        instance,
+        ..
+    } = &o[0]
+    else {
+        panic!("{o:?}")
+    };
+    assert_eq!(header, "h.vec");
+    assert_eq!(*stack, Some(StackAccess::Next));
+    // The nop member is 8 bits, not the union's widest member.
+    assert_eq!((*bits, *varbit_max_bits), (8, 0));
+    let inst = instance.expect("instance");
+    assert_eq!(l.program.header(inst).stack_size, Some(4));
+    let ParserOp::Extract {
+        header,
+        stack,
+        bits,
+        varbit_max_bits,
+        instance: second,
+        ..
+    } = &o[1]
+    else {
+        panic!("{o:?}")
+    };
+    assert_eq!(header, "h.vec");
+    assert_eq!(*stack, Some(StackAccess::Index(1)));
+    assert_eq!((*bits, *varbit_max_bits), (16, 256));
+    assert_eq!(*second, Some(inst));
+}
+
+#[test]
 fn extract_into_dont_care_advances_by_the_type_width() {
     let l = load(
         "#include <core.p4>
