@@ -35,6 +35,7 @@ pub struct Loaded {
 }
 
 mod control;
+mod extras;
 mod lower;
 mod names;
 mod package;
@@ -154,6 +155,8 @@ fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontErro
     }
     package::bind(&mut cx, &parsers, &controls);
     cx.program.arch = package::detect_arch(&cx);
+    extras::deparsers(&mut cx, &tree);
+    extras::externs(&mut cx, &tree);
     Ok(Loaded {
         program: cx.program,
         warnings: cx.warnings,

@@ -522,3 +522,84 @@ fn lowering_errors_are_located() {
         assert!(e.to_string().starts_with(want), "got `{e}`, want `{want}`");
     }
 }
+
+#[test]
+fn deparser_order_and_extern_instances() {
+    let p = load(TNA_PROGRAM);
+    let ig = p
+        .deparsers
+        .iter()
+        .find(|d| d.name == "IgDeparser")
+        .expect("deparser");
+    // `pkt.emit(hdr)` emits the struct's headers in field order.
+    assert_eq!(
+        ig.order,
+        vec!["hdr.ethernet", "hdr.vlan", "hdr.mpls", "hdr.ipv4"]
+    );
+    assert!(p.deparsers.iter().any(|d| d.name == "EgDeparser"));
+    let hits = p
+        .externs
+        .iter()
+        .find(|e| e.name == "hits")
+        .expect("counter");
+    assert_eq!(hits.kind, ExternKind::Counter);
+    assert_eq!(hits.size, Some(1024));
+    assert!(!hits.direct);
+    // Parser and control instances (`Acl() acl_ctl`, `pipe`, `main`) are
+    // not externs.
+    assert!(p
+        .externs
+        .iter()
+        .all(|e| e.name != "acl_ctl" && e.name != "pipe" && e.name != "main"));
+}
+
+#[test]
+fn v1model_registers_and_direct_counters() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+const bit<32> FLOWS = 8192;
+header eth_t { bit<48> d; bit<48> s; bit<16> t; }
+struct H { eth_t eth; }
+struct M { }
+parser P(packet_in pkt, out H h, inout M m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.eth); transition accept; }
+}
+control VC(inout H h, inout M m) { apply { } }
+control I(inout H h, inout M m, inout standard_metadata_t sm) {
+    register<bit<48>>(FLOWS) last_seen;
+    direct_counter(CounterType.packets) t_hits;
+    action fwd(bit<9> port) { sm.egress_spec = port; last_seen.write(0, h.eth.s); }
+    table t { key = { h.eth.d : exact; } actions = { fwd; } counters = t_hits; }
+    apply { t.apply(); }
+}
+control E(inout H h, inout M m, inout standard_metadata_t sm) { apply { } }
+control CC(inout H h, inout M m) { apply { } }
+control D(packet_out pkt, in H h) { apply { pkt.emit(h.eth); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"#;
+    let p = load(src);
+    let r = p
+        .externs
+        .iter()
+        .find(|e| e.name == "last_seen")
+        .expect("register");
+    assert_eq!(
+        (r.kind.clone(), r.size, r.width_bits),
+        (ExternKind::Register, Some(8192), Some(48))
+    );
+    let c = p
+        .externs
+        .iter()
+        .find(|e| e.name == "t_hits")
+        .expect("direct counter");
+    assert_eq!((c.kind.clone(), c.direct), (ExternKind::Counter, true));
+    assert_eq!(p.deparsers.len(), 1);
+    assert_eq!(p.deparsers[0].order, vec!["h.eth"]);
+    let fwd = p.actions.iter().find(|a| a.name == "fwd").expect("fwd");
+    assert!(
+        fwd.primitives.iter().any(|x| x.op == "register.write"),
+        "{:?}",
+        fwd.primitives
+    );
+}

@@ -1,0 +1,158 @@
+//! Facts beside the parse graph and the control flow: the deparsers' emit
+//! order and the extern instances (registers, counters, meters, action
+//! profiles and selectors, and the rest).
+
+use std::collections::HashMap;
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast::{
+    self, ControlDecl, Decl, Expr, ExprKind, Instantiation, LocalDecl, Stmt, StmtKind, TypeKind,
+};
+
+use crate::lower::{resolve_access, Cx, Locals};
+use crate::scope::{expr_name, Shape};
+
+/// Records the emit order of every control bound as a deparser.
+pub fn deparsers<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
+    let bound: Vec<String> = cx
+        .program
+        .controls
+        .iter()
+        .filter(|c| c.role == ir::ControlRole::Deparser)
+        .map(|c| c.name.clone())
+        .collect();
+    for d in &program.decls {
+        let Decl::Control(c) = d else { continue };
+        if !bound.contains(&c.name.name) {
+            continue;
+        }
+        let locals = Locals::from_params(&c.params);
+        let mut order = Vec::new();
+        emits(cx, &locals, &c.apply.stmts, &mut order);
+        let span = cx.spans.ir(c.span);
+        cx.program.deparsers.push(ir::Deparser {
+            name: c.name.name.clone(),
+            order,
+            span,
+        });
+    }
+}
+
+fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &'a [Stmt], order: &mut Vec<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Call(Expr {
+                kind: ExprKind::Call { callee, args, .. },
+                ..
+            }) => {
+                let is_emit = matches!(&callee.kind, ExprKind::Member { member, .. } if member.name == "emit");
+                if let (true, Some(a)) = (is_emit, args.first()) {
+                    let name = expr_name(&a.value);
+                    match resolve_access(&cx.g, locals, &a.value).map(|x| x.shape) {
+                        Some(shape) => flatten(cx, &name, &shape, order, 0),
+                        None => push(order, name),
+                    }
+                }
+            }
+            StmtKind::Block(b) => emits(cx, locals, &b.stmts, order),
+            StmtKind::If { then, els, .. } => {
+                emits(cx, locals, std::slice::from_ref(then), order);
+                if let Some(e) = els {
+                    emits(cx, locals, std::slice::from_ref(e), order);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn push(order: &mut Vec<String>, name: String) {
+    if !order.contains(&name) {
+        order.push(name);
+    }
+}
+
+/// `emit(hdr)` of a struct emits its headers in field order.
+fn flatten(cx: &Cx<'_, '_>, name: &str, shape: &Shape<'_>, order: &mut Vec<String>, depth: u32) {
+    match shape {
+        Shape::Aggregate(d) if d.kind == ast::StructKind::Struct && depth < 8 => {
+            for f in &d.fields {
+                if let Ok(s) = cx.g.shape(&f.ty, 0) {
+                    flatten(cx, &format!("{name}.{}", f.name.name), &s, order, depth + 1);
+                }
+            }
+        }
+        Shape::Aggregate(_) | Shape::Stack(..) => push(order, name.to_string()),
+        _ => {}
+    }
+}
+
+/// Records every extern instance declared at the top level or in a
+/// parser or control (parser and control instances are not externs).
+pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
+    let mut found: Vec<&'a Instantiation> = Vec::new();
+    for d in &program.decls {
+        match d {
+            Decl::Instantiation(i) => found.push(i),
+            Decl::Control(ControlDecl { locals, .. })
+            | Decl::Parser(ast::ParserDecl { locals, .. }) => {
+                for l in locals {
+                    if let LocalDecl::Instantiation(i) = l {
+                        found.push(i);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let no = HashMap::new();
+    for i in found {
+        let (ty, type_args) = match &i.ty.kind {
+            TypeKind::Name(p) => (p.name.name.as_str(), &[][..]),
+            TypeKind::Specialized { base, args } => (base.name.name.as_str(), args.as_slice()),
+            _ => continue,
+        };
+        if !cx.g.externs.contains_key(ty) {
+            continue;
+        }
+        let arg = |n: usize| {
+            i.args
+                .get(n)
+                .and_then(|a| cx.g.eval(&a.value, &no))
+                .and_then(|v| u64::try_from(v).ok())
+        };
+        let width = || {
+            type_args
+                .first()
+                .and_then(|t| cx.g.shape(t, 0).ok())
+                .and_then(|s| cx.g.fixed_bits(&s))
+                .and_then(|b| u32::try_from(b).ok())
+        };
+        let (kind, size, width_bits, direct) = match ty {
+            "register" | "Register" => (ir::ExternKind::Register, arg(0), width(), false),
+            "DirectRegister" => (ir::ExternKind::Register, None, width(), true),
+            "counter" | "Counter" => (ir::ExternKind::Counter, arg(0), None, false),
+            "direct_counter" | "DirectCounter" => (ir::ExternKind::Counter, None, None, true),
+            "meter" | "Meter" => (ir::ExternKind::Meter, arg(0), None, false),
+            "direct_meter" | "DirectMeter" => (ir::ExternKind::Meter, None, None, true),
+            "action_profile" | "ActionProfile" => {
+                (ir::ExternKind::ActionProfile, arg(0), None, false)
+            }
+            // v1model: action_selector(algorithm, size, output width).
+            "action_selector" => (ir::ExternKind::ActionSelector, arg(1), None, false),
+            // TNA's constructors vary by SDE version; the size is not
+            // reliably one argument.
+            "ActionSelector" => (ir::ExternKind::ActionSelector, None, None, false),
+            other => (ir::ExternKind::Other(other.to_string()), None, None, false),
+        };
+        let span = cx.spans.ir(i.span);
+        cx.program.externs.push(ir::ExternInstance {
+            name: i.name.name.clone(),
+            kind,
+            size,
+            width_bits,
+            direct,
+            span,
+        });
+    }
+}
