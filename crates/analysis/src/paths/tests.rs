@@ -185,11 +185,15 @@ fn stack_loop_unrolls_to_the_stack_size() {
     assert!(r.warnings.is_empty());
 }
 
-#[test]
-fn explosion_is_counted_not_listed() {
-    // 100 binary choices in a row: 2^100 paths.
+/// `n` binary choices in a row (state `s{i}` either visits `x{i}`, which
+/// extracts `bits`, or skips it): 2^n paths.
+fn binary_chain(n: u32, bits: u64) -> Program {
     let mut b = B::new();
-    let n = 100u32;
+    let ex: &[(&str, u64, bool)] = if bits > 0 {
+        &[("hdr.x", bits, false)]
+    } else {
+        &[]
+    };
     for i in 0..n {
         let next = if i + 1 == n {
             Target::Accept
@@ -201,13 +205,14 @@ fn explosion_is_counted_not_listed() {
             &[],
             sel(&[Target::State(StateId(2 * i + 1)), next]),
         );
-        b.state(
-            &format!("x{i}"),
-            &[("hdr.x", 8, false)],
-            Transition::Direct { target: next },
-        );
+        b.state(&format!("x{i}"), ex, Transition::Direct { target: next });
     }
-    let p = b.build();
+    b.build()
+}
+
+#[test]
+fn explosion_is_counted_not_listed() {
+    let p = binary_chain(100, 8);
     let r = parse_paths(
         &p,
         ParserId(0),
@@ -223,22 +228,7 @@ fn explosion_is_counted_not_listed() {
 
 #[test]
 fn count_saturates_instead_of_overflowing() {
-    let mut b = B::new();
-    let n = 130u32;
-    for i in 0..n {
-        let next = if i + 1 == n {
-            Target::Accept
-        } else {
-            Target::State(StateId(2 * (i + 1)))
-        };
-        b.state(
-            &format!("s{i}"),
-            &[],
-            sel(&[Target::State(StateId(2 * i + 1)), next]),
-        );
-        b.state(&format!("x{i}"), &[], Transition::Direct { target: next });
-    }
-    let p = b.build();
+    let p = binary_chain(130, 0);
     let r = parse_paths(
         &p,
         ParserId(0),
