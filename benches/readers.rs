@@ -26,10 +26,11 @@ fn bench(c: &mut Criterion) {
         root.join("tests/fixtures/tofino/compiled/switch_tofino_x1/context.json"),
     )
     .expect("fixture");
+    let mau = p4cost_model::model_by_name("tofino1-mau-cycles").expect("embedded model");
     g.bench_function("tofino/switch_tofino_x1 read+stages", |b| {
         b.iter(|| {
             let p = p4cost_tofino::read_context(&ctx, "context.json").expect("reads");
-            p4cost_tofino::mau_latency(&p).map(|l| l.len())
+            p4cost_model::mau_cycles::predict(&mau, &p, None).map(|m| m.gresses.len())
         })
     });
     g.finish();

@@ -315,3 +315,72 @@ fn bad_inputs_exit_2_with_a_clear_message() {
         assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
     }
 }
+
+/// `p4cost stages` and `predict --model tofino1-mau-cycles` are one
+/// computation: the same per-gress cycles (the documented figures), the
+/// model file's default clock, and ns = cycles / clock.
+#[test]
+fn stages_command_agrees_with_the_mau_model() {
+    for (f, ing, eg) in FIGURES {
+        let path = format!("{TOFINO}/{f}");
+        let s = json(&["stages", &path, "--format", "json"]);
+        assert_eq!(s["ingress"]["cycles"], *ing, "{f}");
+        assert_eq!(s["egress"]["cycles"], *eg, "{f}");
+        assert_eq!(s["ingress"]["corner_turn"], 4, "{f}");
+        assert_eq!(s["clock_ghz"], 1.22, "{f}");
+        assert_eq!(s["clock_is_default"], true, "{f}");
+        assert_eq!(s["estimated"], false, "{f}");
+        let ns = s["egress"]["ns"].as_f64().unwrap_or(0.0);
+        assert!((ns - *eg as f64 / 1.22).abs() < 1e-9, "{f}: {ns}");
+        let stage_sum: u64 = s["stages"]
+            .as_array()
+            .expect("stages")
+            .iter()
+            .filter(|r| r["gress"] == "ingress")
+            .map(|r| r["cycles"].as_u64().unwrap_or(0))
+            .sum();
+        assert_eq!(stage_sum + 4, *ing, "{f}");
+        let p = json(&[
+            "predict",
+            &path,
+            "--model",
+            "tofino1-mau-cycles",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(p["mau"]["ingress"]["cycles"], s["ingress"]["cycles"]);
+        assert_eq!(p["mau"]["egress"]["ns"], s["egress"]["ns"]);
+    }
+    let s = json(&[
+        "stages",
+        EXACT_MATCH,
+        "--clock-ghz",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (s["ingress"]["ns"].as_f64(), s["clock_is_default"].as_bool()),
+        (Some(77.0), Some(false))
+    );
+    // Schema 1.8: estimated figures, flagged in both outputs.
+    let old = format!("{TOFINO}/fabric-tna__fabric__sde9.0.0__context.json");
+    let s = json(&["stages", &old, "--format", "json"]);
+    assert_eq!(
+        (
+            s["estimated"].as_bool(),
+            s["ingress"]["estimated"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    assert_eq!(s["warnings"][0]["code"], "estimated_placement");
+    let r = p4cost(&["stages", &old]);
+    assert!(r.stdout.contains("[ESTIMATED"), "{}", r.stdout);
+    let r = p4cost(&["stages", EXACT_MATCH, "--clock-ghz", "0"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--clock-ghz must be a positive number"),
+        "{}",
+        r.stderr
+    );
+}

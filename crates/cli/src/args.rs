@@ -46,9 +46,10 @@ pub struct ParseArgs {
 pub struct StagesArgs {
     /// A Tofino context.json.
     pub file: PathBuf,
-    /// MAU clock in GHz (Tofino SKUs run at 1.0-1.5 GHz).
-    #[arg(long, value_name = "F", default_value_t = 1.22)]
-    pub clock_ghz: f64,
+    /// MAU clock in GHz (Tofino SKUs run at 1.0-1.5 GHz) [default: the
+    /// tofino1-mau-cycles model's `default_clock_ghz`].
+    #[arg(long, value_name = "F")]
+    pub clock_ghz: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,

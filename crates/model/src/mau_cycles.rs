@@ -6,7 +6,8 @@
 //! them, or as p4cost estimated them for schema 1.8 contexts), divided by
 //! the clock. The figure needs the compiler's stage placement
 //! ([`Program::mau`]) and no parse graph: it is the same on every parse
-//! path.
+//! path. This is the one MAU latency computation: `p4cost predict --model
+//! tofino1-mau-cycles` and `p4cost stages` both render its result.
 
 use serde::Serialize;
 

@@ -1,9 +1,10 @@
 //! p4cost-tofino: reads the Tofino compiler's (bf-p4c) `context.json`
 //! (schema 1.8.x to 1.12.x), optionally with the matching `bfrt.json`,
-//! into a [`p4cost_ir::Program`], and computes the compiler's MAU latency
-//! per gress from the stage characteristics.
+//! into a [`p4cost_ir::Program`], stage characteristics included. It reads;
+//! it does not model: the per-gress MAU latency computed from the stage
+//! records is the `tofino1-mau-cycles` model of `p4cost-model`.
 //!
-//! Dependencies: `p4cost-ir`, `serde`, `serde_json`, `thiserror`; no other
+//! Dependencies: `p4cost-ir`, `serde_json`, `thiserror`; no other
 //! p4cost crate.
 //!
 //! What the program holds: every match table of the context (keys, size,
@@ -20,8 +21,8 @@
 //! ```no_run
 //! let text = std::fs::read_to_string("context.json").unwrap();
 //! let program = p4cost_tofino::read_context(&text, "context.json").unwrap();
-//! for g in p4cost_tofino::mau_latency(&program).unwrap_or_default() {
-//!     println!("{:?}: {} cycles", g.gress, g.cycles);
+//! for s in program.mau.iter().flat_map(|m| &m.stages) {
+//!     println!("{:?} stage {}: adds {} cycles", s.gress, s.stage, s.cycles_contribute_to_latency);
 //! }
 //! ```
 
@@ -30,14 +31,9 @@ mod context;
 mod error;
 mod estimate;
 mod json;
-mod latency;
 mod lower;
 
 pub use error::TofinoError;
-pub use latency::{
-    cycles_to_ns, mau_latency, render_human, stages_report, GressLatency, GressTotal,
-    StageReportRow, StageRow, StagesReport, CORNER_TURN_CYCLES, DEFAULT_CLOCK_GHZ,
-};
 
 use p4cost_ir::Program;
 use serde_json::Value;
@@ -177,8 +173,17 @@ mod tests {
         let names: Vec<&str> = chain.iter().map(|t| p.table(*t).name.as_str()).collect();
         assert_eq!(names, vec!["C.a", "C.b"]);
         assert_eq!(p.tables[1].stages, vec![0, 1]);
-        let l = mau_latency(&p).unwrap();
-        assert_eq!(l[0].cycles, 27);
-        assert_eq!(l[0].stages[0].tables, vec!["C.a".to_string()]);
+        let mau = p.mau.as_ref().unwrap();
+        assert_eq!(mau.stages.len(), 1);
+        let s0 = &mau.stages[0];
+        assert_eq!((s0.gress, s0.stage), (p4cost_ir::Gress::Ingress, 0));
+        assert_eq!((s0.clock_cycles, s0.cycles_contribute_to_latency), (23, 23));
+        assert_eq!(s0.predication_cycle, Some(13));
+        assert!(s0.match_dependent && !mau.estimated);
+        let a = p.table(p.table_by_name("C.a").unwrap());
+        assert_eq!(
+            p.control(a.control.unwrap()).gress,
+            p4cost_ir::Gress::Ingress
+        );
     }
 }

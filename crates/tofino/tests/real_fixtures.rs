@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::fixture;
+use common::{fixture, gress_cycles, gress_stages, match_dependent};
 use p4cost_ir::{Arch, ControlRole, ExternKind, Gress, InputKind, MatchKind, Program};
-use p4cost_tofino::{mau_latency, read_context, read_context_with_bfrt};
+use p4cost_tofino::{read_context, read_context_with_bfrt};
 
 /// (context file, bfrt file, tables= in SOURCES.md, ingress, egress,
 /// match-dependent ingress stages).
@@ -65,23 +65,21 @@ fn count_tables(text: &str) -> (usize, usize) {
 fn per_gress_latency_matches_the_compiler() {
     for (ctx, _, _, ing, eg, md) in REAL {
         let p = read_context(&fixture(ctx), ctx).unwrap();
-        let l = mau_latency(&p).unwrap();
-        assert_eq!(l.len(), 2, "{ctx}");
-        assert_eq!((l[0].gress, l[0].cycles), (Gress::Ingress, *ing), "{ctx}");
-        assert_eq!((l[1].gress, l[1].cycles), (Gress::Egress, *eg), "{ctx}");
-        assert!(
-            !l[0].estimated && !p.mau.as_ref().unwrap().estimated,
-            "{ctx}"
-        );
-        assert_eq!(l[0].corner_turn, 4);
-        let dep: Vec<i32> = l[0]
-            .stages
-            .iter()
-            .filter(|s| s.match_dependent)
-            .map(|s| s.stage)
+        let mau = p.mau.as_ref().unwrap();
+        let gresses: Vec<Gress> = [Gress::Ingress, Gress::Egress, Gress::Ghost, Gress::Unknown]
+            .into_iter()
+            .filter(|g| mau.stages.iter().any(|s| s.gress == *g))
             .collect();
-        assert_eq!(dep, md.to_vec(), "{ctx}");
-        assert_eq!(l[0].stages.len(), 12, "{ctx}: Tofino 1 has 12 stages");
+        assert_eq!(gresses, vec![Gress::Ingress, Gress::Egress], "{ctx}");
+        assert_eq!(gress_cycles(&p, Gress::Ingress), *ing, "{ctx}");
+        assert_eq!(gress_cycles(&p, Gress::Egress), *eg, "{ctx}");
+        assert!(!mau.estimated, "{ctx}");
+        assert_eq!(match_dependent(&p, Gress::Ingress), md.to_vec(), "{ctx}");
+        assert_eq!(
+            gress_stages(&p, Gress::Ingress).len(),
+            12,
+            "{ctx}: Tofino 1 has 12 stages"
+        );
     }
 }
 
@@ -153,11 +151,9 @@ fn stage_placement_spot_checks() {
     let ing = p.pipelines[0].ingress.unwrap();
     assert_eq!(p.control(ing).name, "SwitchIngress");
     // Stage 0 of ingress lists the forward table.
-    let l = mau_latency(&p).unwrap();
-    assert!(l[0].stages[0]
-        .tables
-        .contains(&"SwitchIngress.forward".to_string()));
-    assert_eq!(l[0].stages[0].clock_cycles, 30);
+    assert_eq!(p.control(fwd.control.unwrap()).gress, Gress::Ingress);
+    let s0 = &gress_stages(&p, Gress::Ingress)[0];
+    assert_eq!((s0.stage, s0.clock_cycles), (0, 30));
 
     let f = "fabric-tna__fabric__sde9.2.0__context.json";
     let p = read_context(&fixture(f), f).unwrap();
@@ -181,16 +177,8 @@ fn schema_1_8_4_is_estimated_and_flagged() {
     assert!(mau.estimated);
     assert_eq!(mau.stages.len(), 24);
     assert!(p.notes.iter().any(|n| n.contains("ESTIMATED")));
-    let l = mau_latency(&p).unwrap();
-    assert!(l.iter().all(|g| g.estimated));
     // Match-dependence comes from the file's stage_dependency records.
-    let dep: Vec<i32> = l[0]
-        .stages
-        .iter()
-        .filter(|s| s.match_dependent)
-        .map(|s| s.stage)
-        .collect();
-    assert_eq!(dep, vec![0, 2, 4, 5, 6]);
+    assert_eq!(match_dependent(&p, Gress::Ingress), vec![0, 2, 4, 5, 6]);
     // Placement spot checks.
     let acl = p.table(p.table_by_name("FabricIngress.acl.acl").unwrap());
     assert_eq!(acl.stages, vec![3]);
@@ -198,9 +186,11 @@ fn schema_1_8_4_is_estimated_and_flagged() {
     assert_eq!(hashed.stages, vec![5]);
     // Egress stages 0-8 are match dependent (the assembler's padding), so
     // egress is at least 4 + 9 * 20 + 3 * 1.
-    assert!(l[1].cycles >= 187, "{}", l[1].cycles);
+    let eg = gress_cycles(&p, Gress::Egress);
+    assert!(eg >= 187, "{eg}");
     // Ingress lies between the all-concurrent and the all-wide bounds.
-    assert!(l[0].cycles > 4 + 5 * 20 && l[0].cycles < 4 + 5 * 30 + 7 * 2);
+    let ing = gress_cycles(&p, Gress::Ingress);
+    assert!(ing > 4 + 5 * 20 && ing < 4 + 5 * 30 + 7 * 2, "{ing}");
 }
 
 #[test]
@@ -224,8 +214,13 @@ fn bfrt_pairs_with_its_context() {
             p.notes
         );
         assert!(note.contains("paired by name"), "{note}");
-        let l = mau_latency(&p).unwrap();
-        assert_eq!((l[0].cycles, l[1].cycles), (*ing, *eg));
+        assert_eq!(
+            (
+                gress_cycles(&p, Gress::Ingress),
+                gress_cycles(&p, Gress::Egress)
+            ),
+            (*ing, *eg)
+        );
     }
     // tna_action_selector: both user match tables and the phase-0 table pair.
     let (c, b) = (

@@ -3,7 +3,7 @@
 mod common;
 
 use common::fixture;
-use p4cost_tofino::{mau_latency, read_context, read_context_with_bfrt, TofinoError};
+use p4cost_tofino::{read_context, read_context_with_bfrt, TofinoError};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -83,9 +83,7 @@ fn check_mutation(doc: &Value, ptr: &str, with: &Value) {
         *slot = with.clone();
     }
     // Either outcome is fine; a panic fails the test.
-    if let Ok(p) = read_context(&d.to_string(), "mutated.json") {
-        let _ = mau_latency(&p);
-    }
+    let _ = read_context(&d.to_string(), "mutated.json");
 }
 
 #[test]

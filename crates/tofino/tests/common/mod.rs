@@ -30,3 +30,42 @@ pub const COMPILED: &[&str] = &[
     "tna_tainted_table_key",
     "tna_varbit_extract",
 ];
+
+/// The Tofino corner turn added once per gress: a documented figure
+/// (MODELS.md section 2), restated here so that the reader tests check the
+/// compiler's per-gress totals from the stage records the reader fills.
+pub const CORNER_TURN: u32 = 4;
+
+/// The stage records of one gress, in stage order.
+pub fn gress_stages(p: &p4cost_ir::Program, gress: p4cost_ir::Gress) -> Vec<p4cost_ir::MauStage> {
+    let mut stages: Vec<p4cost_ir::MauStage> = p
+        .mau
+        .as_ref()
+        .map(|m| {
+            m.stages
+                .iter()
+                .filter(|s| s.gress == gress)
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    stages.sort_by_key(|s| s.stage);
+    stages
+}
+
+/// The corner turn plus the gress's `cycles_contribute_to_latency`: the
+/// compiler's documented MAU latency of the gress.
+pub fn gress_cycles(p: &p4cost_ir::Program, gress: p4cost_ir::Gress) -> u32 {
+    gress_stages(p, gress)
+        .iter()
+        .fold(CORNER_TURN, |acc, s| acc + s.cycles_contribute_to_latency)
+}
+
+/// The match-dependent stages of one gress, in stage order.
+pub fn match_dependent(p: &p4cost_ir::Program, gress: p4cost_ir::Gress) -> Vec<i32> {
+    gress_stages(p, gress)
+        .iter()
+        .filter(|s| s.match_dependent)
+        .map(|s| s.stage)
+        .collect()
+}
