@@ -144,18 +144,17 @@ pub fn load_context(path: &Path, bfrt: Option<&Path>) -> Result<Program, CliErro
             "{shown}: not a context.json: {what}; {want}"
         )));
     }
-    match bfrt {
-        None => {
-            p4cost_tofino::read_context(&text, &shown).map_err(|e| CliError::input(e.to_string()))
-        }
-        Some(b) => {
-            let bshown = b.display().to_string();
-            let btext = std::fs::read_to_string(b)
-                .map_err(|e| CliError::input(format!("{bshown}: cannot read: {e}")))?;
-            p4cost_tofino::read_context_with_bfrt(&text, &shown, &btext, &bshown)
-                .map_err(|e| CliError::input(e.to_string()))
-        }
+    // The document is already parsed for detection: read it as it is.
+    let mut program = p4cost_tofino::read_context_value(&v, &shown)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    if let Some(b) = bfrt {
+        let bshown = b.display().to_string();
+        let btext = std::fs::read_to_string(b)
+            .map_err(|e| CliError::input(format!("{bshown}: cannot read: {e}")))?;
+        p4cost_tofino::merge_bfrt(&mut program, &btext, &bshown)
+            .map_err(|e| CliError::input(e.to_string()))?;
     }
+    Ok(program)
 }
 
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
@@ -175,8 +174,8 @@ fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
         });
     }
     if p4cost_tofino::looks_like_context(&v) {
-        let program =
-            p4cost_tofino::read_context(text, shown).map_err(|e| CliError::input(e.to_string()))?;
+        let program = p4cost_tofino::read_context_value(&v, shown)
+            .map_err(|e| CliError::input(e.to_string()))?;
         return Ok(LoadedInput {
             program,
             warnings: Vec::new(),

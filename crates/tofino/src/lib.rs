@@ -77,7 +77,10 @@ pub fn looks_like_bfrt(v: &Value) -> bool {
     }
 }
 
-fn read_context_value(doc: &Value, file_name: &str) -> Result<Program, TofinoError> {
+/// Reads an already-parsed context.json document (for callers that parsed
+/// it to detect its kind). `file_name` names the file in errors and in
+/// [`Program::files`].
+pub fn read_context_value(doc: &Value, file_name: &str) -> Result<Program, TofinoError> {
     if !looks_like_context(doc) {
         return Err(TofinoError::NotContext {
             file: file_name.to_string(),
@@ -107,6 +110,13 @@ pub fn read_context_with_bfrt(
     bfrt_name: &str,
 ) -> Result<Program, TofinoError> {
     let mut program = read_context(ctx, ctx_name)?;
+    merge_bfrt(&mut program, bfrt, bfrt_name)?;
+    Ok(program)
+}
+
+/// Merges a bfrt.json text into a program read from the context.json of
+/// the same compile (see [`read_context_with_bfrt`]).
+pub fn merge_bfrt(program: &mut Program, bfrt: &str, bfrt_name: &str) -> Result<(), TofinoError> {
     let doc = parse(bfrt, bfrt_name)?;
     if !looks_like_bfrt(&doc) {
         return Err(TofinoError::NotBfrt {
@@ -115,8 +125,8 @@ pub fn read_context_with_bfrt(
         });
     }
     let tables = bfrt::read(&doc).map_err(|f| f.in_file(bfrt_name))?;
-    bfrt::merge(&mut program, &tables, bfrt_name);
-    Ok(program)
+    bfrt::merge(program, &tables, bfrt_name);
+    Ok(())
 }
 
 #[cfg(test)]
