@@ -43,7 +43,7 @@ pub fn control_path_count(program: &Program, control: ControlId) -> PathCount {
                     None => one,
                     Some(s) => memo.get(s.index()).copied().flatten().unwrap_or_default(),
                 };
-                total = add(total, c);
+                total = total.add(c);
             }
             memo[id.index()] = Some(total);
         } else {
@@ -59,19 +59,6 @@ pub fn control_path_count(program: &Program, control: ControlId) -> PathCount {
         .copied()
         .flatten()
         .unwrap_or_default()
-}
-
-fn add(a: PathCount, b: PathCount) -> PathCount {
-    match a.value.checked_add(b.value) {
-        Some(v) => PathCount {
-            value: v,
-            saturated: a.saturated || b.saturated,
-        },
-        None => PathCount {
-            value: u128::MAX,
-            saturated: true,
-        },
-    }
 }
 
 #[cfg(test)]

@@ -45,7 +45,8 @@ pub struct PathCount {
 }
 
 impl PathCount {
-    fn add(self, other: PathCount) -> PathCount {
+    /// The saturating sum of two counts.
+    pub(crate) fn add(self, other: PathCount) -> PathCount {
         match self.value.checked_add(other.value) {
             Some(v) => PathCount {
                 value: v,
