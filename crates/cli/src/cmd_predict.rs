@@ -297,11 +297,21 @@ fn run_linear(
         max_paths: a.max_paths,
         ..PathOptions::default()
     };
-    let all = parse_paths(common.program(), parser, &opts);
+    // With --path only the count is needed from the full analysis: the
+    // selected path comes from the pruned search, so list nothing.
+    let count_only = PathOptions {
+        max_paths: 0,
+        ..opts
+    };
+    let mut all = parse_paths(
+        common.program(),
+        parser,
+        if a.path.is_some() { &count_only } else { &opts },
+    );
     common.add_parse_warnings(&all);
     let paths = match &a.path {
         Some(want) => vec![common.select_path(parser, want, &opts)?],
-        None => all.paths.clone(),
+        None => std::mem::take(&mut all.paths),
     };
 
     let mut warns = std::mem::take(&mut common.warnings);
@@ -358,8 +368,9 @@ fn run_mau(
     mut common: Common,
 ) -> Result<Report, CliError> {
     let parser = common.program().ingress_parser();
+    // The MAU latency is path-independent: count the paths, list none.
     let opts = PathOptions {
-        max_paths: a.max_paths,
+        max_paths: 0,
         ..PathOptions::default()
     };
     let mut count = (0u128, false);
