@@ -252,24 +252,35 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     Ok(Exit::Ok)
 }
 
-/// A warning when a Tofino model is applied to a program written for
-/// another architecture (say v1model for BMv2): the numbers then describe
-/// how the program's structure would cost on Tofino, not on its target.
-fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<WarningOut> {
-    use p4cost_ir::Arch;
-    let tofino_model = model.target.starts_with("tofino");
-    let tofino_program = matches!(arch, Arch::Tna | Arch::T2na | Arch::Unknown);
-    (tofino_model && !tofino_program).then(|| WarningOut {
+/// A warning when a model is applied to a program written for another
+/// target: another architecture (v1model for BMv2, PSA, PNA, eBPF, uBPF,
+/// XDP) or another Tofino generation (a `t2na` program under a Tofino 1
+/// model). The numbers then describe how the program's structure would cost
+/// on the model's target, not on the program's. An `unknown` architecture
+/// is warned about too: nothing says the program runs on the model's target.
+pub(crate) fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<WarningOut> {
+    // Model targets are named `tofino<generation>`.
+    let model_gen: Option<u8> = model
+        .target
+        .strip_prefix("tofino")
+        .and_then(|g| g.parse().ok());
+    let model_gen = model_gen?;
+    let why = match arch.tofino_generation() {
+        Some(g) if g == model_gen => return None,
+        Some(g) => format!(
+            "the program is written for {} (Tofino {g}); the model was measured on Tofino {model_gen}, whose parser and MAU timings differ",
+            arch.name()
+        ),
+        None if arch == p4cost_ir::Arch::Unknown => {
+            "the program's architecture was not recognised (no known architecture include)".to_string()
+        }
+        None => format!("the program is written for {}", arch.name()),
+    };
+    Some(WarningOut {
         code: "target_mismatch".to_string(),
         message: format!(
-            "model {} is for {} but the program is written for {}: the prediction is what its parse graph and tables would cost on {}",
-            model.name,
-            model.target,
-            serde_json::to_value(arch)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-            model.target
+            "model {} is for {} but {why}: the prediction is what its parse graph and tables would cost on {}",
+            model.name, model.target, model.target
         ),
         paths: Vec::new(),
     })
@@ -444,4 +455,35 @@ fn run_mau(
     });
     r.warnings = warns;
     Ok(r)
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::target_mismatch;
+    use p4cost_ir::Arch;
+
+    /// Every architecture but the model's own Tofino generation is warned
+    /// about, `unknown` included.
+    #[test]
+    fn every_mismatch_is_warned() {
+        let t1 = p4cost_model::model_by_name("tofino1-10g").expect("model");
+        for arch in [
+            Arch::T2na,
+            Arch::V1model,
+            Arch::Psa,
+            Arch::Pna,
+            Arch::Ebpf,
+            Arch::Ubpf,
+            Arch::Xdp,
+            Arch::Unknown,
+        ] {
+            let w = target_mismatch(&t1, arch).unwrap_or_else(|| panic!("{arch:?} not warned"));
+            assert_eq!(w.code, "target_mismatch");
+            assert!(w.message.contains(arch.name()) || arch == Arch::Unknown);
+        }
+        assert!(target_mismatch(&t1, Arch::Tna).is_none());
+        let mau = p4cost_model::model_by_name("tofino1-mau-cycles").expect("model");
+        assert!(target_mismatch(&mau, Arch::Tna).is_none());
+        assert!(target_mismatch(&mau, Arch::T2na).is_some());
+    }
 }

@@ -210,6 +210,9 @@ pub fn detect_arch(cx: &Cx<'_, '_>) -> ir::Arch {
             Some("v1model") => ir::Arch::V1model,
             Some("psa") => ir::Arch::Psa,
             Some("pna") => ir::Arch::Pna,
+            Some("ebpf") => ir::Arch::Ebpf,
+            Some("ubpf") => ir::Arch::Ubpf,
+            Some("xdp") => ir::Arch::Xdp,
             _ => continue,
         };
         // t2na.p4 includes Tofino 2 files; the entry file decides.

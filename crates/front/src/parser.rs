@@ -26,6 +26,8 @@ struct Px<'a> {
     accept: ir::Target,
     /// Names of this copy's scope -> names in the top-level parser's scope.
     rename: Renamer,
+    /// The top-level parser's metadata parameters (see [`metadata_params`]).
+    metadata_params: HashSet<String>,
 }
 
 /// Lowers one parser declaration and returns its id. Sub-parsers it
@@ -37,6 +39,7 @@ pub fn lower_parser<'a>(
 ) -> Result<ir::ParserId, FrontError> {
     let mut out = Out {
         stack: vec![decl.name.name.clone()],
+        metadata_params: metadata_params(&decl.params),
         ..Out::default()
     };
     let start = lower_body(cx, decl, Frame::top(), &mut out)?;
@@ -65,6 +68,27 @@ pub fn lower_parser<'a>(
     Ok(ir::ParserId((cx.program.parsers.len() - 1) as u32))
 }
 
+/// The parameters of a top-level parser that hold metadata: every one
+/// after the headers parameter, which is the first parameter after the
+/// `packet_in` (the layout of every architecture: TNA, T2NA, v1model, PSA,
+/// PNA, eBPF, uBPF, XDP). A program header extracted into one of them is
+/// not a packet header (`md.resubmit` on Tofino): the baseline rule of the
+/// Tofino model treats it as metadata.
+fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
+    let is_packet = |p: &ast::Param| match &p.ty.kind {
+        ast::TypeKind::Name(path) => path.name.name == "packet_in",
+        _ => false,
+    };
+    match params.iter().position(is_packet) {
+        Some(i) => params
+            .iter()
+            .skip(i + 2)
+            .map(|p| p.name.name.clone())
+            .collect(),
+        None => HashSet::new(),
+    }
+}
+
 /// Lowers the states of `decl` into `out` (slots reserved in declaration
 /// order) and returns the id of its start state.
 fn lower_body<'a>(
@@ -81,6 +105,7 @@ fn lower_body<'a>(
         conditional: Vec::new(),
         accept: frame.accept,
         rename: frame.rename,
+        metadata_params: out.metadata_params.clone(),
     };
     for (name, ty) in frame.param_types {
         px.locals.vars.insert(name, ty);
@@ -529,6 +554,13 @@ fn lower_call<'a>(
             let origin = instance
                 .map(|i| cx.program.header_type(cx.program.header(i).ty).origin)
                 .unwrap_or(ir::Origin::Program);
+            // A program header landing in a metadata parameter is metadata.
+            let root = header.split(['.', '[']).next().unwrap_or(&header);
+            let origin = if origin == ir::Origin::Program && px.metadata_params.contains(root) {
+                ir::Origin::Metadata
+            } else {
+                origin
+            };
             let _ = type_args;
             ops.push(ir::ParserOp::Extract {
                 header,

@@ -336,6 +336,10 @@ pub struct Out {
     pub labels: HashSet<String>,
     /// Parsers being lowered, outermost first (to refuse recursion).
     pub stack: Vec<String>,
+    /// Parameters of the top-level parser that are neither the packet nor
+    /// the headers parameter: extracts into them land in metadata
+    /// ([`ir::Origin::Metadata`]).
+    pub metadata_params: HashSet<String>,
 }
 
 impl Out {

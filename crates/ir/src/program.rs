@@ -33,8 +33,41 @@ pub enum Arch {
     Psa,
     /// Portable NIC Architecture.
     Pna,
+    /// p4c's eBPF kernel filter model (`ebpf_model.p4`).
+    Ebpf,
+    /// p4c's userspace BPF model (`ubpf_model.p4`).
+    Ubpf,
+    /// p4c's XDP model (`xdp_model.p4`).
+    Xdp,
     /// Not recognised.
     Unknown,
+}
+
+impl Arch {
+    /// The name used in reports and JSON (`tna`, `t2na`, `v1model`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Tna => "tna",
+            Arch::T2na => "t2na",
+            Arch::V1model => "v1model",
+            Arch::Psa => "psa",
+            Arch::Pna => "pna",
+            Arch::Ebpf => "ebpf",
+            Arch::Ubpf => "ubpf",
+            Arch::Xdp => "xdp",
+            Arch::Unknown => "unknown",
+        }
+    }
+
+    /// The Tofino generation the architecture targets (1 for TNA, 2 for
+    /// T2NA), `None` for the non-Tofino architectures and `Unknown`.
+    pub fn tofino_generation(self) -> Option<u8> {
+        match self {
+            Arch::Tna => Some(1),
+            Arch::T2na => Some(2),
+            _ => None,
+        }
+    }
 }
 
 /// One stage record of the Tofino compiler's `mau_stage_characteristics`.

@@ -13,6 +13,11 @@ pub enum Origin {
     /// An architecture include (`core.p4`, `tna.p4`, `v1model.p4`, ...):
     /// intrinsic metadata and the like.
     Architecture,
+    /// A program-declared header extracted into the parser's metadata
+    /// parameter rather than its headers parameter: data the architecture
+    /// places ahead of the packet (Tofino resubmit data in the port-metadata
+    /// slot, mirror or bridged metadata in egress). Not a packet header.
+    Metadata,
 }
 
 /// One field of a header or struct type.

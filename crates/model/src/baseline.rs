@@ -2,13 +2,20 @@
 //!
 //! The paper's start state extracts the TNA intrinsic metadata, skips the
 //! port metadata and extracts Ethernet; that state is part of `L_B` and
-//! not of `L_PD` (MODELS.md section 1, [resolved]). p4cost generalises the
-//! rule to programs laid out differently: the baseline covers everything up
-//! to and including the first program header (Ethernet, in practice),
-//! whether it sits in one state or several. After it, each state that
-//! extracts at least one header counts once with the bytes it extracts; if
-//! the state that extracts the first header extracts more headers after it,
-//! those count as that state's contribution.
+//! not of `L_PD` (docs/models.md, "The baseline rule"). p4cost generalises
+//! the rule to programs laid out differently: the baseline covers
+//! everything up to and including the first packet header (Ethernet, in
+//! practice), whether it sits in one state or several. What comes before
+//! the first packet header is metadata and belongs to the baseline too:
+//! intrinsic metadata ([`Origin::Architecture`]) and whatever takes the
+//! place of the port metadata, recognised by where it lands: a header
+//! extracted into the parser's metadata parameter rather than its headers
+//! parameter ([`Origin::Metadata`]: Tofino resubmit data, mirror or bridged
+//! metadata extracted into the metadata struct). After the first packet
+//! header, each state that extracts at least one header counts once with
+//! the bytes it extracts; if the state that extracts the first header
+//! extracts more headers after it, those count as that state's
+//! contribution.
 
 use p4cost_analysis::ParsePath;
 use p4cost_ir::Origin;
@@ -41,9 +48,10 @@ pub fn split(path: &ParsePath) -> Vec<StateSplit> {
                     counted: bytes > 0,
                 };
             }
-            // Still inside the baseline: metadata extracts and the first
-            // program header are covered; program headers after the first
-            // one in the same state are counted.
+            // Still inside the baseline: metadata extracts (architecture
+            // or program metadata) and the first packet header are covered;
+            // packet headers after the first one in the same state are
+            // counted.
             let mut counted_bits = 0;
             for e in &st.extracts {
                 if seen_first {
@@ -61,4 +69,75 @@ pub fn split(path: &ParsePath) -> Vec<StateSplit> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p4cost_analysis::{PathExtract, PathState};
+    use p4cost_ir::{FileId, Span, StateId};
+
+    fn state(name: &str, extracts: &[(&str, u64, Origin)]) -> PathState {
+        let extracts: Vec<PathExtract> = extracts
+            .iter()
+            .map(|(h, bytes, origin)| PathExtract {
+                header: (*h).into(),
+                index: None,
+                bits: bytes * 8,
+                varbit_max_bits: 0,
+                origin: *origin,
+            })
+            .collect();
+        PathState {
+            state: StateId(0),
+            name: name.into(),
+            extracted_bits: extracts.iter().map(|e| e.bits).sum(),
+            extracts,
+            advanced_bits: Some(0),
+            span: Span::file_start(FileId(0)),
+        }
+    }
+
+    /// A resubmitted packet: intrinsic metadata, then 8 B of resubmit data
+    /// extracted into the metadata struct in its own state, then Ethernet
+    /// in its own state, then IPv4. The resubmit state and Ethernet are
+    /// baseline; only IPv4 counts, exactly as on the first pass where the
+    /// port metadata is skipped instead.
+    #[test]
+    fn resubmit_data_in_metadata_is_baseline() {
+        let path = ParsePath {
+            states: vec![
+                state("start", &[("ig_intr_md", 8, Origin::Architecture)]),
+                state("parse_resub", &[("md.resub", 8, Origin::Metadata)]),
+                state("parse_ethernet", &[("hdr.ethernet", 14, Origin::Program)]),
+                state("parse_ipv4", &[("hdr.ipv4", 20, Origin::Program)]),
+            ],
+        };
+        let s = split(&path);
+        let counted: Vec<bool> = s.iter().map(|x| x.counted).collect();
+        assert_eq!(counted, vec![false, false, false, true]);
+        let base: Vec<bool> = s.iter().map(|x| x.in_baseline).collect();
+        assert_eq!(base, vec![true, true, true, false]);
+        assert_eq!(s[3].counted_bytes, 20);
+    }
+
+    /// Metadata and the first header in one state, a second header after
+    /// them: only the second header's bytes count.
+    #[test]
+    fn headers_after_the_first_in_its_state_count() {
+        let path = ParsePath {
+            states: vec![state(
+                "start",
+                &[
+                    ("ig_intr_md", 8, Origin::Architecture),
+                    ("md.bridged", 4, Origin::Metadata),
+                    ("hdr.ethernet", 14, Origin::Program),
+                    ("hdr.vlan", 4, Origin::Program),
+                ],
+            )],
+        };
+        let s = split(&path);
+        assert!(s[0].in_baseline && s[0].counted);
+        assert_eq!(s[0].counted_bytes, 4);
+    }
 }

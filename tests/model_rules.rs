@@ -1,0 +1,86 @@
+//! End-to-end checks of the model rules on programs we wrote for them
+//! (`tests/fixtures/programs/`): the baseline of resubmitted packets,
+//! target mismatches, packet sizes, match kinds and key classes.
+
+mod common;
+use common::{json, p4cost};
+
+fn codes(v: &serde_json::Value) -> Vec<String> {
+    v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| w["code"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A resubmitted packet carries its resubmit data where the first pass has
+/// its port metadata; extracted into the metadata struct, it is baseline,
+/// so both passes cost the same. By hand (tofino1-10g, 512 B):
+/// L_B = 0.237 * 512 + 152.42 = 273.764; one exact table with one 32-bit
+/// key (wide) 0.601; IPv4 0.221 * 20 + 2.886 = 7.306.
+#[test]
+fn resubmit_data_is_baseline_like_port_metadata() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/programs/resubmit_parser.p4",
+        "--format",
+        "json",
+    ]);
+    let paths = v["paths"].as_array().expect("paths");
+    assert_eq!(paths.len(), 4);
+    for p in paths {
+        let states = p["states"].as_array().expect("states");
+        let resub = states.iter().any(|s| s["name"] == "parse_resubmit");
+        let ipv4 = p["headers"].as_array().expect("headers").len() == 2;
+        let want = if ipv4 { 281.671 } else { 274.365 };
+        let got = p["latency_ns"].as_f64().expect("latency");
+        assert!(
+            (got - want).abs() < 1e-9,
+            "resubmit={resub} ipv4={ipv4}: {got} vs {want}"
+        );
+        // The resubmit data is not a packet header.
+        assert_eq!(p["headers"][0], "hdr.ethernet");
+        for s in states {
+            if s["name"] == "parse_resubmit" || s["name"] == "parse_ethernet" {
+                assert_eq!(s["in_baseline"], true);
+                assert_eq!(s["latency_ns"], 0.0);
+            }
+        }
+    }
+    assert!(!codes(&v).contains(&"target_mismatch".to_string()));
+}
+
+/// A Tofino 2, an eBPF and an XDP program under a Tofino 1 model: each
+/// says it is not on its target, with its architecture named.
+#[test]
+fn programs_for_other_targets_are_warned() {
+    for (file, arch) in [
+        ("t2na_skeleton.p4", "t2na"),
+        ("ebpf_filter.p4", "ebpf"),
+        ("xdp_switch.p4", "xdp"),
+    ] {
+        let path = format!("tests/fixtures/programs/{file}");
+        let v = json(&["predict", &path, "--format", "json"]);
+        assert_eq!(v["arch"], arch, "{file}");
+        let w = v["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .find(|w| w["code"] == "target_mismatch")
+            .unwrap_or_else(|| panic!("{file}: no target_mismatch"));
+        let msg = w["message"].as_str().unwrap_or_default();
+        assert!(
+            msg.contains(&format!("written for {arch}")),
+            "{file}: {msg}"
+        );
+    }
+}
+
+/// The human table says it too.
+#[test]
+fn t2na_mismatch_shows_in_the_table() {
+    let r = p4cost(&["predict", "tests/fixtures/programs/t2na_skeleton.p4"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("target_mismatch: model tofino1-10g is for tofino1 but the program is written for t2na (Tofino 2)"), "{}", r.stdout);
+}
