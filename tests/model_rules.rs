@@ -84,3 +84,66 @@ fn t2na_mismatch_shows_in_the_table() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("target_mismatch: model tofino1-10g is for tofino1 but the program is written for t2na (Tofino 2)"), "{}", r.stdout);
 }
+
+/// bf-p4c's parser table `$PORT_METADATA` is the compiler's, not the
+/// program's: it is neither listed nor charged, with a context.json as FILE
+/// or as `--context`, and a warning names it.
+#[test]
+fn compiler_internal_tables_are_not_match_tables() {
+    let ctx = "tests/fixtures/tofino/open-p4studio__tna_exact_match__context.json";
+    let runs = [
+        json(&[
+            "predict",
+            ctx,
+            "--model",
+            "tofino1-mau-cycles",
+            "--format",
+            "json",
+        ]),
+        json(&[
+            "predict",
+            "tests/fixtures/programs/resubmit_parser.p4",
+            "--context",
+            ctx,
+            "--format",
+            "json",
+        ]),
+    ];
+    for v in &runs {
+        let tables: Vec<&str> = v["control"]["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .filter_map(|t| t.as_str())
+            .collect();
+        assert!(!tables.is_empty());
+        assert!(tables.iter().all(|t| !t.contains('$')), "{tables:?}");
+        assert!(!tables.contains(&"SwitchIngressParser.$PORT_METADATA"));
+        for t in v["paths"][0]["breakdown"]["tables"]
+            .as_array()
+            .expect("breakdown tables")
+        {
+            assert!(!t["name"].as_str().unwrap_or_default().contains('$'));
+        }
+        let w = v["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .find(|w| w["code"] == "compiler_tables_skipped")
+            .expect("compiler_tables_skipped");
+        assert!(w["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("SwitchIngressParser.$PORT_METADATA"));
+    }
+    // The linear model charges the context's three ingress match tables
+    // (forward, ipRoute, forward_timeout), not four.
+    let linear = &runs[1];
+    assert_eq!(
+        linear["paths"][0]["breakdown"]["tables"]
+            .as_array()
+            .expect("tables")
+            .len(),
+        3
+    );
+}

@@ -102,6 +102,26 @@ impl Common {
         let all_tables = control
             .map(|c| control_tables(program, c))
             .unwrap_or_default();
+        // Tables the compiler made for itself (bf-p4c's parser table
+        // `$PORT_METADATA`) are not the program's: leave them out.
+        let (internal, all_tables): (Vec<TableId>, Vec<TableId>) = all_tables
+            .into_iter()
+            .partition(|t| program.table(*t).is_compiler_internal());
+        if !internal.is_empty() {
+            warnings.push(WarningOut {
+                code: "compiler_tables_skipped".to_string(),
+                message: format!(
+                    "{} compiler-internal table(s) (a `$` in the name, which no P4 program can declare) not counted as match tables: {}",
+                    internal.len(),
+                    internal
+                        .iter()
+                        .map(|t| program.table(*t).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                paths: Vec::new(),
+            });
+        }
         // The compilers turn each direct action call of an apply block into
         // a keyless one-action table (`tbl_*`). The source has no such
         // table, and the model's tables are match tables: leave them out,

@@ -83,9 +83,9 @@ fn context_ingress_tables(ctx: &Program) -> BTreeSet<String> {
                 .and_then(|c| ctx.controls.get(c.index()))
                 .is_some_and(|c| c.gress == Gress::Ingress)
         })
-        .filter(|t| !t.annotations.iter().any(|a| a.name == "hidden"))
+        .filter(|t| !t.annotations.iter().any(|a| a.name == "hidden") && !t.is_compiler_internal())
         .map(|t| last_component(&t.name))
-        .filter(|n| !n.starts_with("tbl_") && !n.contains('$'))
+        .filter(|n| !n.starts_with("tbl_"))
         .map(str::to_string)
         .collect()
 }

@@ -110,6 +110,18 @@ pub struct Table {
 }
 
 impl Table {
+    /// True for a table the compiler made for its own use, recognised by a
+    /// name no P4 program can declare: a `$` in the last name component
+    /// (bf-p4c's `IngressParser.$PORT_METADATA`, the parser's port-metadata
+    /// table). Such a table is not one of the program's match tables.
+    pub fn is_compiler_internal(&self) -> bool {
+        self.name
+            .rsplit('.')
+            .next()
+            .unwrap_or(&self.name)
+            .contains('$')
+    }
+
     /// Sum of known key widths in bits.
     pub fn key_bits(&self) -> u64 {
         self.keys
@@ -117,6 +129,36 @@ impl Table {
             .filter_map(|k| k.width_bits)
             .map(u64::from)
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod internal_tests {
+    use super::*;
+    use crate::{FileId, Span};
+
+    fn named(name: &str) -> Table {
+        Table {
+            name: name.into(),
+            control: None,
+            keys: vec![],
+            size: None,
+            actions: vec![],
+            default_action: None,
+            const_entries: 0,
+            implementation: None,
+            stages: vec![],
+            annotations: vec![],
+            span: Span::file_start(FileId(0)),
+        }
+    }
+
+    #[test]
+    fn dollar_names_are_compiler_internal() {
+        assert!(named("FabricIngressParser.$PORT_METADATA").is_compiler_internal());
+        assert!(named("$PORT_METADATA").is_compiler_internal());
+        assert!(!named("FabricIngress.forwarding.bridging").is_compiler_internal());
+        assert!(!named("tbl_act").is_compiler_internal());
     }
 }
 
