@@ -147,3 +147,63 @@ fn compiler_internal_tables_are_not_match_tables() {
         3
     );
 }
+
+/// A ternary ACL and a range table say their real match kind, the
+/// coefficient class the model used (LPM: the only TCAM class measured) and
+/// why; the 13-key ACL is "narrow" by the paper's rule, and says so. By
+/// hand (tofino1-10g): LPM narrow 0.692, LPM wide 0.887.
+#[test]
+fn match_kind_and_coefficient_class_are_reported_apart() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/programs/ternary_acl.p4",
+        "--path",
+        "ipv4",
+        "--format",
+        "json",
+    ]);
+    let tables = v["paths"][0]["breakdown"]["tables"]
+        .as_array()
+        .expect("tables");
+    let acl = &tables[0];
+    assert_eq!(acl["name"], "acl");
+    assert_eq!(acl["match_kind"], "ternary");
+    assert_eq!(acl["match_class"], "lpm");
+    assert_eq!(acl["key_class"], "narrow");
+    assert_eq!(acl["keys"], 13);
+    assert_eq!(acl["key_bits"], 265);
+    assert_eq!(acl["latency_ns"], 0.692);
+    let why = acl["class_reason"].as_str().unwrap_or_default();
+    assert!(why.contains("ternary keys were not measured"), "{why}");
+    assert!(why.contains("13 keys"), "{why}");
+    assert!(
+        why.contains("2 or more keys in the narrow (k=8) class"),
+        "{why}"
+    );
+    let range = &tables[1];
+    assert_eq!(range["match_kind"], "range");
+    assert_eq!(range["match_class"], "lpm");
+    assert_eq!(range["key_class"], "wide");
+    assert_eq!(range["latency_ns"], 0.887);
+
+    let r = p4cost(&[
+        "predict",
+        "tests/fixtures/programs/ternary_acl.p4",
+        "--path",
+        "ipv4",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("acl                              ternary 13 keys, 265 bits  as lpm   narrow [1]  +0.692 ns"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("  [1] ternary keys were not measured"),
+        "{}",
+        r.stdout
+    );
+    // One line per untrained kind, not one per key.
+    assert!(
+        r.stdout
+            .contains("table `acl` matches with ternary (trained"),
+        "{}",
+        r.stdout
+    );
+}

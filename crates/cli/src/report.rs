@@ -53,7 +53,12 @@ pub struct StateOut {
 #[derive(Debug, Serialize)]
 pub struct TableOut {
     pub name: String,
+    /// The table's real match kinds (`ternary`, `exact+lpm`, `keyless`).
+    pub match_kind: String,
+    /// The coefficient class the model used (`exact` or `lpm`).
     pub match_class: String,
+    /// Why that coefficient class and key class.
+    pub class_reason: String,
     pub key_class: String,
     pub keys: usize,
     pub key_bits: u64,
@@ -194,7 +199,9 @@ pub fn path_out(
         .iter()
         .map(|t| TableOut {
             name: t.name.clone(),
+            match_kind: t.match_kind.clone(),
             match_class: t.match_class.clone(),
+            class_reason: t.class_reason.clone(),
             key_class: t.key_class.clone(),
             keys: t.keys,
             key_bits: t.key_bits,
@@ -405,6 +412,8 @@ pub fn render_human(r: &Report) -> String {
     if let Some(first) = r.paths.first() {
         if !first.breakdown.tables.is_empty() {
             s.push_str("\ntables\n");
+            // Each distinct reason for a coefficient class, numbered once.
+            let mut reasons: Vec<&str> = Vec::new();
             for t in &first.breakdown.tables {
                 let stage = stage_text(&t.stages);
                 let stage = if stage.is_empty() {
@@ -426,19 +435,30 @@ pub fn render_human(r: &Report) -> String {
                         t.span.line
                     ));
                 } else {
+                    let n = match reasons.iter().position(|r| *r == t.class_reason) {
+                        Some(i) => i + 1,
+                        None => {
+                            reasons.push(&t.class_reason);
+                            reasons.len()
+                        }
+                    };
                     s.push_str(&format!(
-                        "  {:<32} {:<5} {:<6} {} keys, {:>3} bits  +{:.3} ns  {}({}:{})\n",
+                        "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  +{:.3} ns  {}({}:{})\n",
                         t.name,
-                        t.match_class,
-                        t.key_class,
+                        t.match_kind,
                         t.keys,
                         t.key_bits,
+                        t.match_class,
+                        t.key_class,
                         t.latency_ns,
                         stage,
                         t.span.file,
                         t.span.line
                     ));
                 }
+            }
+            for (i, r) in reasons.iter().enumerate() {
+                s.push_str(&format!("  [{}] {r}\n", i + 1));
             }
         }
     }

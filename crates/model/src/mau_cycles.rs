@@ -95,7 +95,9 @@ impl MauPrediction {
                 }
                 TableTerm {
                     name: t.name.clone(),
+                    match_kind: kinds.join("+"),
                     match_class: kinds.join("+"),
+                    class_reason: "the MAU-cycle model costs stages, not tables".to_string(),
                     key_class: String::new(),
                     keys: t.keys.len(),
                     key_bits: t.key_bits(),

@@ -29,8 +29,13 @@ pub struct StateTerm {
 pub struct TableTerm {
     /// Table name.
     pub name: String,
-    /// Match class used: `exact` or `lpm`.
+    /// The table's real match kinds (`exact`, `lpm`, `ternary`, `range`,
+    /// `exact+ternary`, `keyless`, ...).
+    pub match_kind: String,
+    /// Coefficient class used: `exact` or `lpm` (the only two measured).
     pub match_class: String,
+    /// Why this coefficient class and this key class were used.
+    pub class_reason: String,
     /// Key class used: `narrow` (k=8) or `wide` (k=16/32).
     pub key_class: String,
     /// Number of match keys.

@@ -197,11 +197,12 @@ fn table_term(
             MatchKind::Lpm | MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
         )
     });
-    let untrained_kinds: Vec<&str> = keys
-        .iter()
-        .map(|k| k.match_kind.name())
-        .filter(|n| !tr.match_kinds.iter().any(|m| m == n))
-        .collect();
+    let mut untrained_kinds: Vec<&str> = Vec::new();
+    for n in keys.iter().map(|k| k.match_kind.name()) {
+        if !tr.match_kinds.iter().any(|m| m == n) && !untrained_kinds.contains(&n) {
+            untrained_kinds.push(n);
+        }
+    }
     if !untrained_kinds.is_empty() {
         warnings.push(Warning::new(
             "match_kind_not_modelled",
@@ -216,6 +217,7 @@ fn table_term(
     }
     let cost = if tcam { &ctl.lpm } else { &ctl.exact };
 
+    let match_reason = match_class_reason(&keys, tcam, &untrained_kinds);
     let (key_class, ns) = match keys.as_slice() {
         [] => {
             warnings.push(Warning::new(
@@ -243,6 +245,7 @@ fn table_term(
         },
         _ => ("narrow", cost.narrow_key_ns),
     };
+    let key_reason = key_class_reason(&keys, ctl.wide_key_min_bits);
 
     if keys.len() as u32 > tr.keys_per_table[1] {
         warnings.push(Warning::new(
@@ -289,13 +292,71 @@ fn table_term(
 
     TableTerm {
         name: t.name.clone(),
+        match_kind: match_kind_text(t),
         match_class: if tcam { "lpm" } else { "exact" }.to_string(),
+        class_reason: format!("{match_reason}; {key_reason}"),
         key_class: key_class.to_string(),
         keys: keys.len(),
         key_bits,
         ns,
         stages: t.stages.clone(),
         span: t.span,
+    }
+}
+
+/// The table's real match kinds: one name when every key has the same
+/// kind (`ternary`), else the distinct kinds in key order joined by `+`
+/// (`exact+ternary`); `keyless` for a table without keys. Selector inputs
+/// are listed: they are part of what the program declares.
+fn match_kind_text(t: &Table) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    for k in &t.keys {
+        let n = k.match_kind.name();
+        if !kinds.contains(&n) {
+            kinds.push(n);
+        }
+    }
+    if kinds.is_empty() {
+        "keyless".to_string()
+    } else {
+        kinds.join("+")
+    }
+}
+
+/// Why the table is costed with the exact or the LPM coefficients.
+fn match_class_reason(keys: &[&p4cost_ir::TableKey], tcam: bool, untrained: &[&str]) -> String {
+    if keys.is_empty() {
+        return "no match key: exact coefficients".to_string();
+    }
+    if !tcam {
+        return "exact-match keys only (SRAM): exact coefficients".to_string();
+    }
+    if untrained.is_empty() {
+        "an LPM key (TCAM): LPM coefficients".to_string()
+    } else {
+        format!(
+            "{} keys were not measured; like LPM they match in TCAM: LPM coefficients",
+            untrained.join("/")
+        )
+    }
+}
+
+/// Why the table is in the narrow (k=8) or wide (k=16/32) key class: the
+/// paper's rule (docs/models.md, "Key classes").
+fn key_class_reason(keys: &[&p4cost_ir::TableKey], wide_min: u32) -> String {
+    match keys {
+        [] => "no key: the narrow (k=8) class".to_string(),
+        [one] => match one.width_bits {
+            Some(w) if w < wide_min => {
+                format!("one {w}-bit key, below {wide_min} bits: the narrow (k=8) class")
+            }
+            Some(w) => format!("one {w}-bit key, {wide_min} bits or more: the wide (k=16/32) class"),
+            None => "one key of unknown width: the wide (k=16/32) class".to_string(),
+        },
+        many => format!(
+            "{} keys: the paper's key-class rule puts every table with 2 or more keys in the narrow (k=8) class, whatever their widths",
+            many.len()
+        ),
     }
 }
 

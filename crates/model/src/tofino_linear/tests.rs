@@ -188,6 +188,47 @@ fn key_classes_follow_the_paper() {
         .warnings
         .iter()
         .any(|w| w.code == "match_kind_not_modelled"));
+    let t = &r.breakdown.tables;
+    assert_eq!(t[2].match_kind, "exact");
+    assert!(t[2]
+        .class_reason
+        .contains("2 keys: the paper's key-class rule"));
+    assert_eq!(
+        (t[3].match_kind.as_str(), t[3].match_class.as_str()),
+        ("ternary", "lpm")
+    );
+    assert!(t[3]
+        .class_reason
+        .starts_with("ternary keys were not measured"));
+    assert!(t[0].class_reason.contains("one 8-bit key, below 16 bits"));
+}
+
+#[test]
+fn mixed_kinds_are_named_and_untrained_kinds_listed_once() {
+    let mut p = Program::new("t", InputKind::P4Source);
+    let t = table(
+        &mut p,
+        "acl",
+        &[
+            (16, MatchKind::Exact),
+            (16, MatchKind::Ternary),
+            (8, MatchKind::Ternary),
+        ],
+        10,
+    );
+    let r = run("tofino1-10g", &[], 500, &p, &[t]);
+    assert_eq!(r.breakdown.tables[0].match_kind, "exact+ternary");
+    let w: Vec<_> = r
+        .warnings
+        .iter()
+        .filter(|w| w.code == "match_kind_not_modelled")
+        .collect();
+    assert_eq!(w.len(), 1);
+    assert!(
+        w[0].message.contains("matches with ternary (trained"),
+        "{}",
+        w[0].message
+    );
 }
 
 #[test]
