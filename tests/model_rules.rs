@@ -207,3 +207,101 @@ fn match_kind_and_coefficient_class_are_reported_apart() {
         r.stdout
     );
 }
+
+/// Sizes no packet has are refused (exit 2), sizes outside the training
+/// range only warned about.
+#[test]
+fn impossible_packet_sizes_are_refused() {
+    let prog = "p4-samples/tofino/tc2_datacenter.p4";
+    for (size, says) in [
+        ("0", "smaller than 64 B"),
+        ("20", "smaller than 64 B"),
+        ("63", "smaller than 64 B"),
+        ("16385", "above 16384 B"),
+        ("4294967295", "above 16384 B"),
+    ] {
+        let r = p4cost(&["predict", prog, "--packet-size", size]);
+        assert_eq!(r.code, 2, "{size}: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{size}: {}", r.stderr);
+        assert!(r.stdout.is_empty());
+    }
+    for size in ["64", "16384"] {
+        let v = json(&["predict", prog, "--packet-size", size, "--format", "json"]);
+        assert!(codes(&v).contains(&"packet_size_out_of_range".to_string()));
+    }
+    let v = json(&["predict", prog, "--packet-size", "100", "--format", "json"]);
+    assert!(!codes(&v).contains(&"packet_size_out_of_range".to_string()));
+}
+
+/// A path whose packet headers (metadata not included) exceed the packet
+/// cannot happen at that size: asked for with --path it is an error, in a
+/// listing it is left out and named. TC2's longest path extracts
+/// Ethernet 14 + VLAN 4 + IPv4 20 + UDP 8 + VXLAN 8 + inner Ethernet 14
+/// = 68 B; without the VLAN tag 64 B.
+#[test]
+fn paths_longer_than_the_packet_are_not_predicted() {
+    let prog = "p4-samples/tofino/tc2_datacenter.p4";
+    let r = p4cost(&[
+        "predict",
+        prog,
+        "--packet-size",
+        "64",
+        "--path",
+        "ethernet,vlan,ipv4,udp,vxlan,inner_ethernet",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("extracts 68 B of headers, more than the 64 B packet"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("--packet-size 68 or more"),
+        "{}",
+        r.stderr
+    );
+    // 64 B of headers fit a 64 B packet.
+    json(&[
+        "predict",
+        prog,
+        "--packet-size",
+        "64",
+        "--path",
+        "ipv4,udp,vxlan,inner_ethernet",
+        "--format",
+        "json",
+    ]);
+    let v = json(&["predict", prog, "--packet-size", "64", "--format", "json"]);
+    let w = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .find(|w| w["code"] == "packet_smaller_than_headers")
+        .expect("packet_smaller_than_headers");
+    let skipped: Vec<u64> = w["paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .filter_map(|p| p.as_u64())
+        .collect();
+    assert!(!skipped.is_empty());
+    for p in v["paths"].as_array().expect("paths") {
+        let i = p["index"].as_u64().expect("index");
+        assert!(!skipped.contains(&i));
+        let bytes: u64 = p["states"]
+            .as_array()
+            .expect("states")
+            .iter()
+            .flat_map(|s| {
+                s["extracts"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| e.as_str().is_some_and(|e| e.starts_with("hdr.")))
+                    .map(move |_| s["bytes"].as_u64().unwrap_or(0))
+            })
+            .sum();
+        assert!(bytes <= 64, "path {i} listed with {bytes} B");
+    }
+}

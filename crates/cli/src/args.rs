@@ -105,7 +105,8 @@ pub struct PredictArgs {
     /// Port speed the model is for.
     #[arg(long, value_enum)]
     pub port: Option<Port>,
-    /// Packet size in bytes [default: 512].
+    /// Packet size in bytes, 64-16384 [default: 512]; the models were
+    /// trained on 100-1400.
     #[arg(long, value_name = "BYTES")]
     pub packet_size: Option<u32>,
     /// Model name (see `p4cost models`) [default: tofino1-<port>].

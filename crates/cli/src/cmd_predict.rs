@@ -17,6 +17,37 @@ use crate::report::{self, ControlOut, MauOut, ModelRef, Report, WarningOut};
 /// range of the Tofino models, below the 10G non-linear region.
 pub const DEFAULT_PACKET_SIZE: u32 = 512;
 
+/// The smallest packet that exists: Ethernet's minimum frame (64 B,
+/// FCS included; shorter frames are runts that a port drops).
+pub const MIN_PACKET_SIZE: u32 = 64;
+
+/// The largest packet p4cost accepts: 16 KiB, above the jumbo frames switch
+/// ports carry (commonly 9216 B, at most about 10 KB on Tofino-class
+/// ASICs). A larger value is a mistake, not a packet.
+pub const MAX_PACKET_SIZE: u32 = 16384;
+
+/// Refuses a packet size no packet can have (the training range is only
+/// warned about, by the model).
+fn check_packet_size(size: u32) -> Result<(), CliError> {
+    if size < MIN_PACKET_SIZE {
+        return Err(CliError::input(format!(
+            "--packet-size {size}: no Ethernet packet is smaller than {MIN_PACKET_SIZE} B (the minimum frame); give {MIN_PACKET_SIZE}-{MAX_PACKET_SIZE}"
+        )));
+    }
+    if size > MAX_PACKET_SIZE {
+        return Err(CliError::input(format!(
+            "--packet-size {size}: above {MAX_PACKET_SIZE} B, larger than any jumbo frame a switch port carries; give {MIN_PACKET_SIZE}-{MAX_PACKET_SIZE}"
+        )));
+    }
+    Ok(())
+}
+
+/// A path that extracts more header bytes than the packet holds cannot
+/// happen at that packet size.
+fn path_fits(path: &ParsePath, packet_size: u32) -> bool {
+    p4cost_model::baseline::packet_header_bytes(path) <= u64::from(packet_size)
+}
+
 /// Picks the model from `--model` and `--port`, and checks the flags that
 /// only some models take.
 fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
@@ -250,9 +281,7 @@ impl Common {
 pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let model = resolve_model(a)?;
     let packet_size = a.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
-    if packet_size == 0 {
-        return Err(CliError::input("--packet-size must be at least 1 byte"));
-    }
+    check_packet_size(packet_size)?;
     let mut common = Common::new(a)?;
     if let Some(w) = target_mismatch(&model, common.program().arch) {
         common.warnings.insert(0, w);
@@ -341,14 +370,32 @@ fn run_linear(
     );
     common.add_parse_warnings(&all);
     let paths = match &a.path {
-        Some(want) => vec![common.select_path(parser, want, &opts)?],
+        Some(want) => {
+            let p = common.select_path(parser, want, &opts)?;
+            if !path_fits(&p, packet_size) {
+                return Err(CliError::input(format!(
+                    "{}: the path {} extracts {} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {} or more",
+                    common.shown,
+                    p.header_chain(),
+                    p4cost_model::baseline::packet_header_bytes(&p),
+                    p4cost_model::baseline::packet_header_bytes(&p)
+                )));
+            }
+            vec![p]
+        }
         None => std::mem::take(&mut all.paths),
     };
 
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
     let mut path_outs = Vec::with_capacity(paths.len());
+    // Paths whose headers do not fit in the packet are not predicted.
+    let mut impossible: Vec<(usize, u64)> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
+        if !path_fits(path, packet_size) {
+            impossible.push((i, p4cost_model::baseline::packet_header_bytes(path)));
+            continue;
+        }
         let pred = tofino_linear::predict(
             model,
             &tofino_linear::Inputs {
@@ -374,6 +421,16 @@ fn run_linear(
         path_outs.push(report::path_out(program, i, path, &pred));
     }
 
+    if let Some(most) = impossible.iter().map(|(_, b)| *b).max() {
+        warns.push(WarningOut {
+            code: "packet_smaller_than_headers".to_string(),
+            message: format!(
+                "{} listed path(s) extract more header bytes (up to {most} B) than the {packet_size} B packet: no such packet exists, so they are left out of the listing; give --packet-size {most} or more to see them",
+                impossible.len()
+            ),
+            paths: impossible.iter().map(|(i, _)| *i).collect(),
+        });
+    }
     let mut r = common.report(a, model, packet_size);
     r.path_count = all.count.value;
     r.path_count_saturated = all.count.saturated;

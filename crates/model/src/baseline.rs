@@ -33,6 +33,18 @@ pub struct StateSplit {
     pub counted: bool,
 }
 
+/// Bytes of packet headers the path extracts: program headers only, not
+/// the intrinsic metadata nor the metadata extracted before the packet
+/// (rounded up to whole bytes; varbit fields at their fixed part). A
+/// packet smaller than this cannot take the path.
+pub fn packet_header_bytes(path: &ParsePath) -> u64 {
+    path.extracts()
+        .filter(|e| e.origin == Origin::Program)
+        .map(|e| e.bits)
+        .sum::<u64>()
+        .div_ceil(8)
+}
+
 /// Splits every state of `path`.
 pub fn split(path: &ParsePath) -> Vec<StateSplit> {
     let mut seen_first = false;
@@ -113,6 +125,7 @@ mod tests {
                 state("parse_ipv4", &[("hdr.ipv4", 20, Origin::Program)]),
             ],
         };
+        assert_eq!(packet_header_bytes(&path), 34);
         let s = split(&path);
         let counted: Vec<bool> = s.iter().map(|x| x.counted).collect();
         assert_eq!(counted, vec![false, false, false, true]);

@@ -66,7 +66,7 @@ fn predict_linear(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
             ),
         ));
     }
-    let path_bytes = inp.path.extracted_bytes();
+    let path_bytes = baseline::packet_header_bytes(inp.path);
     if u64::from(p) < path_bytes {
         warnings.push(Warning::new(
             "packet_smaller_than_headers",
