@@ -10,7 +10,7 @@ const EXACT_MATCH: &str = "tests/fixtures/tofino/open-p4studio__tna_exact_match_
 const TC2: &str = "p4-samples/tofino/tc2_datacenter.p4";
 
 /// The five real contexts with compiler cycle figures and their per-gress
-/// MAU latency as MODELS.md section 2 and tests/fixtures/SOURCES.md state
+/// MAU latency as docs/models.md, Tofino MAU cycles and tests/fixtures/SOURCES.md state
 /// it (ingress, egress; cycles, the 4-cycle corner turn included).
 const FIGURES: &[(&str, u64, u64)] = &[
     ("fabric-tna__fabric__sde9.2.0__context.json", 105, 195),

@@ -305,3 +305,50 @@ fn paths_longer_than_the_packet_are_not_predicted() {
         assert!(bytes <= 64, "path {i} listed with {bytes} B");
     }
 }
+
+/// Nothing p4cost ships or prints points outside the repository: no model
+/// file and no output of `models` or `predict` mentions `shared/` or the
+/// internal `MODELS.md`; the model files point at docs/models.md.
+#[test]
+fn nothing_points_outside_the_repository() {
+    let dir = common::root().join("models");
+    for e in std::fs::read_dir(&dir).expect("models dir").flatten() {
+        let text = std::fs::read_to_string(e.path()).expect("model file");
+        assert!(!text.contains("shared/"), "{:?}", e.path());
+        assert!(!text.contains("MODELS.md"), "{:?}", e.path());
+        assert!(
+            text.contains("\"spec\": \"docs/models.md#"),
+            "{:?}",
+            e.path()
+        );
+    }
+    let runs = [
+        p4cost(&["models"]),
+        p4cost(&["models", "--format", "json"]),
+        p4cost(&["predict", "p4-samples/tofino/tc2_datacenter.p4"]),
+        p4cost(&[
+            "predict",
+            "p4-samples/tofino/tc2_datacenter.p4",
+            "--format",
+            "json",
+        ]),
+        p4cost(&[
+            "predict",
+            "tests/fixtures/tofino/open-p4studio__tna_exact_match__context.json",
+            "--model",
+            "tofino1-mau-cycles",
+            "--format",
+            "json",
+        ]),
+    ];
+    for r in &runs {
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        for text in [&r.stdout, &r.stderr] {
+            assert!(!text.contains("shared/"), "{text}");
+            assert!(!text.contains("MODELS.md"), "{text}");
+        }
+    }
+    assert!(runs[0]
+        .stdout
+        .contains("docs/models.md#tofino-1-ingress-latency"));
+}

@@ -1,4 +1,4 @@
-//! The paper's seven validation cases (MODELS.md 1.1), end to end: our
+//! The paper's seven validation cases (docs/models.md, two coefficient sets), end to end: our
 //! sample programs go through the front end, the path search and the
 //! model, and the `-paper-lr` models must give the published predictions.
 
@@ -6,7 +6,7 @@ mod common;
 use common::json;
 
 /// (case, file, --path, packet size, published 10G, published 100G):
-/// the numbers are the paper's, copied from MODELS.md section 1.1.
+/// the numbers are the paper's, copied from docs/models.md, two coefficient sets.
 const CASES: &[(&str, &str, &str, &str, f64, f64)] = &[
     (
         "TC1",
@@ -102,7 +102,7 @@ fn paper_lr_reproduces_every_published_prediction_from_source() {
     }
 }
 
-/// The printed 10G model on TC2, by hand from MODELS.md section 1:
+/// The printed 10G model on TC2, by hand from docs/models.md, Tofino 1 ingress latency:
 /// L_B = 0.237*900 + 152.42 = 365.72; L_PD = 0.221*50 + 4*2.886 = 22.594;
 /// L_C = one exact table with four keys (k=8 class) = 0.492.
 #[test]
@@ -133,7 +133,7 @@ fn printed_model_on_tc2_matches_the_hand_computation() {
 }
 
 /// The printed 100G model on TC6B. All four ingress tables count (the
-/// control is not yet path-sensitive), by hand from MODELS.md section 1:
+/// control is not yet path-sensitive), by hand from docs/models.md, Tofino 1 ingress latency:
 /// L_B = 0.056*300 + 143.441 = 160.241;
 /// L_PD = (0.105*40 + 1.431) + (0.105*8 + 1.431) = 7.902;
 /// L_C = 6A: two 2-key exact tables (k=8) 0.607 + 0.607;

@@ -71,12 +71,43 @@ pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
 mod tests {
     use super::*;
 
+    /// The GitHub-style anchors of docs/models.md's headings.
+    fn doc_anchors() -> Vec<String> {
+        include_str!("../../../docs/models.md")
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(|h| {
+                h.trim_start_matches('#')
+                    .trim()
+                    .to_lowercase()
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+                    .map(|c| if c == ' ' { '-' } else { c })
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
     fn every_embedded_model_parses_and_cites_its_source() {
         let all = all_models().expect("embedded models parse");
         assert_eq!(all.len(), EMBEDDED.len());
         for m in &all {
-            assert!(m.source.spec.contains("MODELS.md"), "{}", m.name);
+            // The spec points inside the repository, at a heading of
+            // docs/models.md that exists.
+            let anchor = m
+                .source
+                .spec
+                .strip_prefix("docs/models.md#")
+                .unwrap_or_else(|| panic!("{}: spec {}", m.name, m.source.spec));
+            assert!(
+                doc_anchors().iter().any(|a| a == anchor),
+                "{}: #{anchor}",
+                m.name
+            );
+            for text in [&m.source.spec, &m.source.location, &m.source.citation] {
+                assert!(!text.contains("shared/"), "{}: {text}", m.name);
+            }
             assert!(!m.source.citation.is_empty());
             assert!(EMBEDDED
                 .iter()
@@ -124,7 +155,7 @@ mod tests {
     fn a_linear_file_without_its_terms_is_rejected() {
         let text = r#"{"schema": 1, "name": "x", "title": "t", "kind": "tofino_ingress_linear",
             "target": "tofino1", "port_gbps": 10,
-            "source": {"citation": "c", "where": "w", "spec": "MODELS.md"},
+            "source": {"citation": "c", "where": "w", "spec": "docs/models.md#x"},
             "predicts": "p"}"#;
         let e = parse_model("x.json", text).unwrap_err().to_string();
         assert!(e.contains("needs base, parser, training"), "{e}");

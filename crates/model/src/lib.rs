@@ -3,12 +3,12 @@
 //! Every model is a JSON file under the repository's `models/` directory,
 //! embedded into the binary at build time ([`catalog`]); no coefficient
 //! lives in code. A model file names its kind, its coefficients, its
-//! source (paper and section of `shared/spec/MODELS.md`) and its training
+//! source (paper, and section of the repository's `docs/models.md`) and its training
 //! range. Two engines, picked by the file's `kind`: [`tofino_linear`]
-//! (`tofino_ingress_linear`, MODELS.md section 1) turns a parse path and
+//! (`tofino_ingress_linear`, docs/models.md, Tofino 1 ingress latency) turns a parse path and
 //! the tables on it into a prediction with a full breakdown and a warning
 //! for every input outside the training range; [`mau_cycles`]
-//! (`tofino_mau_cycles`, MODELS.md section 2) sums the Tofino compiler's
+//! (`tofino_mau_cycles`, docs/models.md, Tofino MAU cycles) sums the Tofino compiler's
 //! per-stage cycles per gress and divides by the clock, independent of the
 //! parse path.
 //!

@@ -1,4 +1,4 @@
-//! The Tofino MAU cycle model (MODELS.md section 2): the compiler's own
+//! The Tofino MAU cycle model (docs/models.md, Tofino MAU cycles): the compiler's own
 //! per-stage latency figures, summed per gress and turned into time.
 //!
 //! Latency of one gress = the model's corner-turn cycles + the sum of the

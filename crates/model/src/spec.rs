@@ -13,7 +13,7 @@ pub struct Source {
     /// Table or section of the source.
     #[serde(rename = "where")]
     pub location: String,
-    /// Section of `shared/spec/MODELS.md`.
+    /// Section of the repository's `docs/models.md` (`docs/models.md#anchor`).
     pub spec: String,
 }
 
@@ -21,10 +21,10 @@ pub struct Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ModelKind {
-    /// The Tofino 1 ingress linear model (MODELS.md section 1).
+    /// The Tofino 1 ingress linear model (docs/models.md, Tofino 1 ingress latency).
     TofinoIngressLinear,
     /// The Tofino compiler's MAU stage cycles turned into time
-    /// (MODELS.md section 2): needs the compiler's stage placement.
+    /// (docs/models.md, Tofino MAU cycles): needs the compiler's stage placement.
     TofinoMauCycles,
 }
 
@@ -113,7 +113,7 @@ pub struct Nonlinear {
     pub why: String,
 }
 
-/// Extra stage-length cycles for what a stage holds (MODELS.md section 2).
+/// Extra stage-length cycles for what a stage holds (docs/models.md, Tofino MAU cycles).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StageLengthExtra {
     /// A stage using TCAM or a wide selector.
@@ -127,7 +127,7 @@ pub struct StageLengthExtra {
 }
 
 /// What one stage adds to its gress's latency, by its dependence on the
-/// stage before it (MODELS.md section 2).
+/// stage before it (docs/models.md, Tofino MAU cycles).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StageContribution {
     /// A match-dependent stage (and stage 0) adds its full length; this

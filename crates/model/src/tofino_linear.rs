@@ -1,4 +1,4 @@
-//! The Tofino 1 ingress linear model (MODELS.md section 1):
+//! The Tofino 1 ingress linear model (docs/models.md, Tofino 1 ingress latency):
 //! `L = L_B(p) + L_PD + L_C`.
 
 use p4cost_analysis::ParsePath;

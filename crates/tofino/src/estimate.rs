@@ -2,7 +2,7 @@
 //! only says which stages are match dependent (schema 1.8).
 //!
 //! The rules are those of the Tofino assembler (facts from p4c's
-//! `backends/tofino/bf-asm`, recorded in spec/MODELS.md section 2):
+//! `backends/tofino/bf-asm`, recorded in docs/models.md, MAU cycle rules):
 //! - stage length = base (20 cycles on Tofino 1, 23 on Tofino 2), plus 2
 //!   when the stage's group uses a TCAM or a wide selector, plus 8 for a
 //!   selector, else 6 for a stateful divide, else 4 for a stateful ALU or

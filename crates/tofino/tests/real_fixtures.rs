@@ -1,5 +1,5 @@
 //! The real context.json / bfrt.json files of tests/fixtures/tofino
-//! (figures from tests/fixtures/SOURCES.md and spec/MODELS.md section 2).
+//! (figures from tests/fixtures/SOURCES.md and docs/models.md, MAU cycle rules).
 
 mod common;
 

@@ -87,7 +87,7 @@ fn run(model: &str, bytes: &[u64], packet: u32, p: &Program, tables: &[TableId])
     )
 }
 
-/// The paper's published LR predictions (MODELS.md 1.1), reproduced by the
+/// The paper's published LR predictions (docs/models.md, two coefficient sets), reproduced by the
 /// `-paper-lr` coefficient sets within 0.01 ns.
 #[test]
 fn paper_lr_reproduces_the_fourteen_published_predictions() {
@@ -112,7 +112,7 @@ fn paper_lr_reproduces_the_fourteen_published_predictions() {
     }
 }
 
-/// TC2 on the printed 10G model, by hand from MODELS.md section 1:
+/// TC2 on the printed 10G model, by hand from docs/models.md, Tofino 1 ingress latency:
 /// L_B = 0.237*900 + 152.42 = 365.72;
 /// L_PD = 0.221*(20+8+8+14) + 4*2.886 = 11.05 + 11.544 = 22.594;
 /// L_C = one exact table with four keys (k=8 class) = 0.492;

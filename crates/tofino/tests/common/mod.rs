@@ -32,7 +32,7 @@ pub const COMPILED: &[&str] = &[
 ];
 
 /// The Tofino corner turn added once per gress: a documented figure
-/// (MODELS.md section 2), restated here so that the reader tests check the
+/// (docs/models.md, Tofino MAU cycles), restated here so that the reader tests check the
 /// compiler's per-gress totals from the stage records the reader fills.
 pub const CORNER_TURN: u32 = 4;
 
