@@ -166,7 +166,7 @@ fn match_kind_and_coefficient_class_are_reported_apart() {
         .as_array()
         .expect("tables");
     let acl = &tables[0];
-    assert_eq!(acl["name"], "acl");
+    assert_eq!(acl["name"], "Ig.acl");
     assert_eq!(acl["match_kind"], "ternary");
     assert_eq!(acl["match_class"], "lpm");
     assert_eq!(acl["key_class"], "narrow");
@@ -193,7 +193,7 @@ fn match_kind_and_coefficient_class_are_reported_apart() {
         "ipv4",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("acl                              ternary 13 keys, 265 bits  as lpm   narrow [1]  +0.692 ns"), "{}", r.stdout);
+    assert!(r.stdout.contains("Ig.acl                           ternary 13 keys, 265 bits  as lpm   narrow [1]  +0.692 ns"), "{}", r.stdout);
     assert!(
         r.stdout.contains("  [1] ternary keys were not measured"),
         "{}",
@@ -202,7 +202,7 @@ fn match_kind_and_coefficient_class_are_reported_apart() {
     // One line per untrained kind, not one per key.
     assert!(
         r.stdout
-            .contains("table `acl` matches with ternary (trained"),
+            .contains("table `Ig.acl` matches with ternary (trained"),
         "{}",
         r.stdout
     );
@@ -351,4 +351,86 @@ fn nothing_points_outside_the_repository() {
     assert!(runs[0]
         .stdout
         .contains("docs/models.md#tofino-1-ingress-latency"));
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|s| s.as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Canonical names from the source: the headers parameter (here called
+/// `headers`) is shown as `hdr`, tables are named by the control instance
+/// path as p4c names them in BMv2 JSON and context.json, and a global
+/// `@name(".x")` is the whole name. Expectations written by hand from
+/// p4c's naming rule.
+#[test]
+fn source_names_are_the_compilers_names() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/programs/names_v1model.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        strings(&v["control"]["tables"]),
+        ["port_map", "MyIngress.route", "MyIngress.acl_stage.acl"]
+    );
+    let headers: Vec<Vec<String>> = v["paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .map(|p| strings(&p["headers"]))
+        .collect();
+    assert_eq!(
+        headers,
+        [vec!["hdr.ethernet", "hdr.ipv4"], vec!["hdr.ethernet"]]
+    );
+}
+
+/// The same names from p4c's BMv2 JSON: fabric_20190420 (compiled from
+/// p4c's testdata/p4_16_samples/fabric_20190420/fabric.p4, whose parser's
+/// headers parameter is `hdr` and whose SPGW tables sit in the control
+/// instance `spgw_ingress` of `FabricIngress`). Expectations by hand from
+/// that source. The JSON also says p4c merged extracting states.
+#[test]
+fn bmv2_names_are_the_sources_names() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/fabric_20190420-fabric.json",
+        "--format",
+        "json",
+        "--path",
+        "packet_out,ethernet,vlan_tag,ipv4,tcp",
+    ]);
+    assert_eq!(
+        strings(&v["paths"][0]["headers"]),
+        [
+            "hdr.packet_out",
+            "hdr.ethernet",
+            "hdr.vlan_tag",
+            "hdr.ipv4",
+            "hdr.tcp"
+        ]
+    );
+    let tables = strings(&v["control"]["tables"]);
+    for t in [
+        "FabricIngress.spgw_ingress.s1u_filter_table",
+        "FabricIngress.spgw_ingress.dl_sess_lookup",
+        "FabricIngress.filtering.ingress_port_vlan",
+        "FabricIngress.forwarding.bridging",
+    ] {
+        assert!(tables.iter().any(|x| x == t), "{t} not in {tables:?}");
+    }
+    let note = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter(|w| w["code"] == "reader_note")
+        .filter_map(|w| w["message"].as_str())
+        .find(|m| m.contains("p4c may merge extracting parser states"))
+        .expect("merged-state note");
+    assert!(note.contains("do_parse_gtpu"), "{note}");
 }

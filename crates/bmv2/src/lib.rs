@@ -109,7 +109,38 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
     externs::read(&root, &mut prog, &mut spans)?;
     prog.arch = detect_arch(&prog);
     bind_pipeline(&mut prog);
+    note_merged_states(&mut prog);
     Ok(prog)
+}
+
+/// p4c's front end merges a parse state into its only predecessor when
+/// nothing else leads to it, so one BMv2 state may extract what two source
+/// states did. Per-state models then count it once where the source counts
+/// it twice: say so, naming the states that extract several headers.
+fn note_merged_states(prog: &mut Program) {
+    let multi: Vec<String> = prog
+        .parsers
+        .iter()
+        .flat_map(|p| p.states.iter())
+        .filter(|s| {
+            s.ops
+                .iter()
+                .filter(|o| matches!(o, p4cost_ir::ParserOp::Extract { .. }))
+                .count()
+                >= 2
+        })
+        .map(|s| s.name.clone())
+        .collect();
+    if multi.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = multi.iter().take(8).map(String::as_str).collect();
+    prog.notes.push(format!(
+        "p4c may merge extracting parser states when it compiles to BMv2 JSON: {} state(s) here extract several headers ({}{}), so per-state terms (and totals of the paths through them) can differ from a prediction made from the P4 source",
+        multi.len(),
+        shown.join(", "),
+        if multi.len() > shown.len() { ", ..." } else { "" }
+    ));
 }
 
 fn check_version(root: &J, prog: &mut Program) -> Result<()> {
@@ -266,7 +297,7 @@ mod synthetic_tests {
                 instance,
                 ..
             } => {
-                assert_eq!(header, "m");
+                assert_eq!(header, "hdr.m");
                 assert_eq!(*stack, Some(StackAccess::Index(1)));
                 assert_eq!(*bits, 16);
                 assert_eq!(p.header(instance.unwrap()).stack_size, Some(2));

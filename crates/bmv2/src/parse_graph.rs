@@ -184,9 +184,17 @@ fn read_op(
             } else {
                 0
             };
+            // Canonical naming (ARCHITECTURE.md, "Names"): packet headers
+            // under the headers parameter, always shown as `hdr`; p4c's
+            // BMv2 JSON drops the parameter name.
+            let header = if hty.origin == p4cost_ir::Origin::Program {
+                format!("hdr.{}", t.header)
+            } else {
+                t.header.clone()
+            };
             out.push(ParserOp::Extract {
                 instance: prog.header_by_name(&t.header),
-                header: t.header,
+                header,
                 stack: t.stack,
                 bits,
                 varbit_max_bits,

@@ -264,7 +264,7 @@ fn stack_extract_and_parser_loop() {
     else {
         panic!("{:?}", s.ops[0]);
     };
-    assert_eq!(header, "h2");
+    assert_eq!(header, "hdr.h2");
     assert_eq!(*stack, Some(StackAccess::Next));
     assert_eq!(*bits, 32);
     let inst = p.header(instance.unwrap());
@@ -301,7 +301,7 @@ fn varbit_extract() {
     else {
         panic!()
     };
-    assert_eq!(header, "h");
+    assert_eq!(header, "hdr.h");
     assert_eq!((*bits, *varbit_max_bits), (8, 32));
 }
 
@@ -470,7 +470,7 @@ fn unions_and_union_stacks() {
     else {
         panic!()
     };
-    assert_eq!(header, "u.h1");
+    assert_eq!(header, "hdr.u.h1");
     assert!(instance.is_some());
 
     let p = load("issue561-bmv2.json");
@@ -495,7 +495,7 @@ fn unions_and_union_stacks() {
     else {
         panic!()
     };
-    assert_eq!(header, "tcp_options_vec");
+    assert_eq!(header, "hdr.tcp_options_vec");
     assert_eq!(*stack, Some(StackAccess::Next));
     // Tcp_option_sack_h: kind 8 + length 8, max_length 34 bytes.
     assert_eq!((*bits, *varbit_max_bits), (16, 34 * 8 - 16));

@@ -381,7 +381,9 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
         let mut b = Flow::default();
         let mut stack = vec![decl.name.name.clone()];
+        self.instance_path = vec![decl.name.name.clone()];
         let entry = self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?;
+        self.instance_path.clear();
         self.program.controls.push(ir::Control {
             name: decl.name.name.clone(),
             role: ir::ControlRole::Other,
@@ -438,6 +440,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     None => next,
                 };
                 if let Some((table, hit)) = hit_miss(cond, syms) {
+                    crate::naming::record_apply(self, table);
                     let (h, m) = if hit {
                         (then_id, else_id)
                     } else {
@@ -525,6 +528,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         table_applies(e, syms, &mut found);
         let mut cur = then;
         for (t, sp) in found.into_iter().rev() {
+            crate::naming::record_apply(self, t);
             cur = Some(b.push(
                 ir::NodeKind::Table {
                     table: t,
@@ -582,6 +586,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     }
                 }
             }
+            crate::naming::record_apply(self, table);
             return Ok(Some(b.push(
                 ir::NodeKind::Table {
                     table,
@@ -629,6 +634,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             if member.name == "apply" {
                 let name = expr_name(base);
                 if let Some(&t) = syms.tables.get(&name) {
+                    crate::naming::record_apply(self, t);
                     return Ok(Some(b.push(
                         ir::NodeKind::Table {
                             table: t,
@@ -680,7 +686,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                     }
                     let mut sub = self.control_syms(decl)?;
                     stack.push(decl.name.name.clone());
-                    let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack)?;
+                    self.instance_path.push(name.clone());
+                    let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
+                    self.instance_path.pop();
+                    let entry = entry?;
                     stack.pop();
                     return Ok(entry);
                 }

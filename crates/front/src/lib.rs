@@ -38,6 +38,7 @@ mod control;
 mod extras;
 mod lower;
 mod names;
+mod naming;
 mod package;
 mod parser;
 mod scope;
@@ -126,6 +127,8 @@ fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontErro
         type_ids: HashMap::new(),
         control_cache: HashMap::new(),
         global_actions: HashMap::new(),
+        instance_path: Vec::new(),
+        applied_as: HashMap::new(),
         warnings: out
             .warnings
             .iter()
@@ -154,6 +157,7 @@ fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontErro
         }
     }
     package::bind(&mut cx, &parsers, &controls);
+    naming::qualify_tables(&mut cx);
     cx.program.arch = package::detect_arch(&cx);
     extras::deparsers(&mut cx, &tree);
     extras::externs(&mut cx, &tree);

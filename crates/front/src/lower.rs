@@ -78,6 +78,12 @@ pub struct Cx<'a, 'o> {
     /// Lowered top-level actions by name.
     pub global_actions: HashMap<&'a str, ir::ActionId>,
     pub warnings: Vec<Diagnostic>,
+    /// Control instance path of the apply block being lowered (the
+    /// top-level control's name, then sub-control instance names).
+    pub instance_path: Vec<String>,
+    /// Table index -> the qualified names it was applied under
+    /// (see [`crate::naming`]).
+    pub applied_as: HashMap<u32, Vec<String>>,
 }
 
 impl<'a, 'o> Cx<'a, 'o> {

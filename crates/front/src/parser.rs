@@ -28,6 +28,8 @@ struct Px<'a> {
     rename: Renamer,
     /// The top-level parser's metadata parameters (see [`metadata_params`]).
     metadata_params: HashSet<String>,
+    /// The top-level parser's headers parameter (see [`headers_param`]).
+    headers_param: Option<String>,
 }
 
 /// Lowers one parser declaration and returns its id. Sub-parsers it
@@ -40,6 +42,7 @@ pub fn lower_parser<'a>(
     let mut out = Out {
         stack: vec![decl.name.name.clone()],
         metadata_params: metadata_params(&decl.params),
+        headers_param: headers_param(&decl.params),
         ..Out::default()
     };
     let start = lower_body(cx, decl, Frame::top(), &mut out)?;
@@ -74,11 +77,23 @@ pub fn lower_parser<'a>(
 /// PNA, eBPF, uBPF, XDP). A program header extracted into one of them is
 /// not a packet header (`md.resubmit` on Tofino): the baseline rule of the
 /// Tofino model treats it as metadata.
-fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
-    let is_packet = |p: &ast::Param| match &p.ty.kind {
+fn is_packet(p: &ast::Param) -> bool {
+    match &p.ty.kind {
         ast::TypeKind::Name(path) => path.name.name == "packet_in",
         _ => false,
-    };
+    }
+}
+
+/// The headers parameter of a top-level parser: the first after the
+/// `packet_in`. Its extracts are named `hdr.<field>` whatever the program
+/// calls it, as p4c's BMv2 JSON (which drops the name) is read
+/// (ARCHITECTURE.md, "Names").
+fn headers_param(params: &[ast::Param]) -> Option<String> {
+    let i = params.iter().position(is_packet)?;
+    params.get(i + 1).map(|p| p.name.name.clone())
+}
+
+fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
     match params.iter().position(is_packet) {
         Some(i) => params
             .iter()
@@ -106,6 +121,7 @@ fn lower_body<'a>(
         accept: frame.accept,
         rename: frame.rename,
         metadata_params: out.metadata_params.clone(),
+        headers_param: out.headers_param.clone(),
     };
     for (name, ty) in frame.param_types {
         px.locals.vars.insert(name, ty);
@@ -560,6 +576,11 @@ fn lower_call<'a>(
                 ir::Origin::Metadata
             } else {
                 origin
+            };
+            // The headers parameter is shown as `hdr` (canonical naming).
+            let header = match (&px.headers_param, header.strip_prefix(root)) {
+                (Some(hp), Some(rest)) if hp == root && root != "hdr" => format!("hdr{rest}"),
+                _ => header,
             };
             let _ = type_args;
             ops.push(ir::ParserOp::Extract {

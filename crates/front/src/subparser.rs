@@ -340,6 +340,9 @@ pub struct Out {
     /// the headers parameter: extracts into them land in metadata
     /// ([`ir::Origin::Metadata`]).
     pub metadata_params: HashSet<String>,
+    /// The top-level parser's headers parameter (the first after the
+    /// `packet_in`), shown as `hdr` in header names.
+    pub headers_param: Option<String>,
 }
 
 impl Out {

@@ -273,7 +273,7 @@ fn count_paths(p: &Program) -> usize {
 fn tables_have_keys_widths_match_kinds_sizes_and_actions() {
     let p = load(TNA_PROGRAM);
     let t = |n: &str| p.table(p.table_by_name(n).expect(n));
-    let vlan_map = t("vlan_map");
+    let vlan_map = t("Ig.vlan_map");
     let keys: Vec<(&str, Option<u32>, &MatchKind)> = vlan_map
         .keys
         .iter()
@@ -292,15 +292,15 @@ fn tables_have_keys_widths_match_kinds_sizes_and_actions() {
         vlan_map.default_action.map(|a| p.action(a).name.clone()),
         Some("miss".to_string())
     );
-    let routes = t("routes");
+    let routes = t("Ig.routes");
     assert_eq!(routes.size, Some(4096));
     assert_eq!(routes.keys[0].match_kind, MatchKind::Lpm);
     assert_eq!(routes.keys[0].width_bits, Some(32));
     assert_eq!(routes.const_entries, 2);
-    let acl = t("acl");
+    let acl = t("Ig.acl_ctl.acl");
     assert_eq!(acl.keys[1].width_bits, Some(16), "slice [31:16]");
     assert_eq!(acl.keys[1].match_kind, MatchKind::Ternary);
-    assert_eq!(t("l2").size, None);
+    assert_eq!(t("Ig.l2").size, None);
 }
 
 #[test]
@@ -338,7 +338,10 @@ fn apply_block_becomes_a_graph_with_hit_miss_action_arms_and_inlined_sub_control
         .collect();
     // Walk order from the entry, with the sub-control's table inlined where
     // applied (the empty `set_port` arm leads straight to it).
-    assert_eq!(names, vec!["vlan_map", "routes", "acl", "l2"]);
+    assert_eq!(
+        names,
+        vec!["Ig.vlan_map", "Ig.routes", "Ig.acl_ctl.acl", "Ig.l2"]
+    );
     let entry = ig.flow.node(ig.flow.entry.expect("entry"));
     let NodeKind::Condition {
         reads,
@@ -380,7 +383,7 @@ fn apply_block_becomes_a_graph_with_hit_miss_action_arms_and_inlined_sub_control
         .find(|(a, _)| p.action(*a).name == "dec_ttl")
         .expect("arm");
     let l2 = ig.flow.node(dec_arm.1.expect("l2"));
-    assert!(matches!(l2.kind, NodeKind::Table { table, .. } if p.table(table).name == "l2"));
+    assert!(matches!(l2.kind, NodeKind::Table { table, .. } if p.table(table).name == "Ig.l2"));
     assert!(
         default.is_some(),
         "unlisted actions continue to the sub-control"
@@ -432,7 +435,7 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
     assert_eq!(p.arch, Arch::V1model);
     let ig = p.control(p.ingress_control().expect("ingress"));
     assert_eq!(ig.name, "I");
-    let t = p.table(p.table_by_name("t").expect("t"));
+    let t = p.table(p.table_by_name("I.t").expect("I.t"));
     assert_eq!(t.keys[1].width_bits, Some(9));
     assert_eq!(p.parser(p.ingress_parser().expect("parser")).name, "P");
     assert_eq!(p.control(p.pipelines[0].egress.expect("egress")).name, "E");
