@@ -1,5 +1,8 @@
 //! Package binding: which parser and controls form the pipeline(s), found
-//! by following the `main` instantiation through nested packages.
+//! by following the `main` instantiation through nested packages. Each
+//! pipeline is named for its instance (`pipe`, `pipeline_profile_a`), for
+//! the package parameter it is written inline in (`pipe0`), or `main` for
+//! a single-pipeline package (v1model, PSA).
 
 use std::collections::HashMap;
 
@@ -170,8 +173,31 @@ fn bind_package(
         }
     }
     if bound_any {
-        cx.program.pipelines.push(pipe);
+        push_pipeline(cx, pipe);
     }
+}
+
+/// Adds a pipeline binding. The same instance bound twice (`Switch(pipe,
+/// pipe)`) is one pipeline: it is kept once, with a note saying so.
+fn push_pipeline(cx: &mut Cx<'_, '_>, pipe: ir::Pipeline) {
+    if let Some(prev) = cx.program.pipelines.iter().find(|p| p.name == pipe.name) {
+        let msg = if *prev == pipe {
+            format!(
+                "pipeline `{}` is bound more than once by `main`: the same pipeline, analysed once",
+                pipe.name
+            )
+        } else {
+            format!(
+                "two different pipelines are both named `{}`: only the first is analysed",
+                pipe.name
+            )
+        };
+        if !cx.program.notes.contains(&msg) {
+            cx.program.notes.push(msg);
+        }
+        return;
+    }
+    cx.program.pipelines.push(pipe);
 }
 
 /// True when control `name` has a `packet_out` parameter.

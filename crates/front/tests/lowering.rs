@@ -603,3 +603,68 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
         fwd.primitives
     );
 }
+
+#[test]
+fn switch_binds_every_pipeline_by_instance_name() {
+    let p = load(include_str!(
+        "../../../p4-samples/tofino/multi_pipe/two_pipes.p4"
+    ));
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["pipe_l2", "pipe_l3"]);
+    let parser = |i: usize| {
+        p.parser(p.pipelines[i].ingress_parser.expect("parser"))
+            .name
+            .clone()
+    };
+    let control = |i: usize| {
+        p.control(p.pipelines[i].ingress.expect("control"))
+            .name
+            .clone()
+    };
+    assert_eq!(
+        (parser(0), control(0)),
+        ("L2IgParser".into(), "L2Ingress".into())
+    );
+    assert_eq!(
+        (parser(1), control(1)),
+        ("L3IgParser".into(), "L3Ingress".into())
+    );
+    // Distinct bindings: two analysis groups.
+    assert_eq!(p.ingress_pipeline_groups().len(), 2);
+}
+
+#[test]
+fn same_pipeline_bound_twice_is_analysed_once() {
+    let p = load(include_str!(
+        "../../../p4-samples/tofino/multi_pipe/same_pipe_twice.p4"
+    ));
+    // `Switch(pipe, pipe, pipe_copy)`: `pipe` once, with a note.
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["pipe", "pipe_copy"]);
+    assert!(p
+        .notes
+        .iter()
+        .any(|n| n.contains("`pipe` is bound more than once")));
+    // `pipe_copy` has the same parser and control types: one group.
+    let groups = p.ingress_pipeline_groups();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].len(), 2);
+}
+
+#[test]
+fn program_without_main_gets_one_fallback_pipeline() {
+    let src = r#"
+#include <core.p4>
+header eth_t { bit<48> d; bit<48> s; bit<16> t; }
+struct H { eth_t eth; }
+parser P(packet_in pkt, out H h) { state start { pkt.extract(h.eth); transition accept; } }
+control MyIngress(inout H h) { apply { } }
+"#;
+    let p = load(src);
+    assert!(p.pipelines.is_empty());
+    let an = p.analysed_pipelines();
+    assert_eq!(an.len(), 1);
+    assert_eq!(an[0].name, "main");
+    assert_eq!(p.parser(an[0].ingress_parser.expect("parser")).name, "P");
+    assert_eq!(p.control(an[0].ingress.expect("control")).name, "MyIngress");
+}
