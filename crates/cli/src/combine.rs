@@ -175,8 +175,15 @@ pub fn combine(
     )];
     if source.pipelines.len() > 1 {
         notes.push(format!(
-            "{source_name} binds {} pipelines: the first one's parsers are used",
-            source.pipelines.len()
+            "{source_name} binds {} pipelines ({}): the first one's parser is used with the \
+             context (choose another with --pipe NAME)",
+            source.pipelines.len(),
+            source
+                .pipelines
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     notes.extend(source.notes);
