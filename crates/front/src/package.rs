@@ -88,9 +88,15 @@ fn instantiate(
         ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } => n.name.name.clone(),
         _ => return,
     };
-    bind_package(cx, &ty, &inst.args, name, parsers, controls, depth);
+    if let Some(pipe) = bind_package(cx, &ty, &inst.args, name, parsers, controls, depth) {
+        push_pipeline(cx, pipe);
+    }
 }
 
+/// Binds one package instance. Nested packages that bind controls are
+/// pipelines of their own (pushed here); nested packages of parsers only
+/// (`IngressParsers` of a `MultiParserPipeline`) lend their parsers to
+/// this one. Returns this package's binding when it bound anything.
 fn bind_package(
     cx: &mut Cx<'_, '_>,
     ty: &str,
@@ -99,14 +105,13 @@ fn bind_package(
     parsers: &HashMap<String, ir::ParserId>,
     controls: &HashMap<String, ir::ControlId>,
     depth: &mut u32,
-) {
+) -> Option<ir::Pipeline> {
     *depth += 1;
     if *depth > 64 {
-        return;
+        return None;
     }
-    let Some(pkg) = cx.g.packages.get(ty).copied() else {
-        return;
-    };
+    let pkg = cx.g.packages.get(ty).copied()?;
+    let mut extra_parsers: Vec<(ir::Gress, ir::ParserId)> = Vec::new();
     let mut pipe = ir::Pipeline {
         name: name.to_string(),
         ..Default::default()
@@ -137,11 +142,14 @@ fn bind_package(
                 if let Some(p) = cx.program.parsers.get_mut(pid.index()) {
                     p.gress = g;
                 }
-                match g {
-                    ir::Gress::Egress => pipe.egress_parser = Some(pid),
-                    _ => {
-                        pipe.ingress_parser.get_or_insert(pid);
-                    }
+                let slot = match g {
+                    ir::Gress::Egress => &mut pipe.egress_parser,
+                    _ => &mut pipe.ingress_parser,
+                };
+                if slot.is_some() {
+                    extra_parsers.push((g, pid));
+                } else {
+                    *slot = Some(pid);
                 }
                 bound_any = true;
             }
@@ -169,12 +177,43 @@ fn bind_package(
             }
         } else if cx.g.packages.contains_key(tname.as_str()) {
             let targs = targs.to_vec();
-            bind_package(cx, &tname, &targs, &inner_name, parsers, controls, depth);
+            let inner = bind_package(cx, &tname, &targs, &inner_name, parsers, controls, depth);
+            let Some(inner) = inner else { continue };
+            let has_controls = inner.ingress.is_some()
+                || inner.egress.is_some()
+                || inner.ingress_deparser.is_some()
+                || inner.egress_deparser.is_some();
+            if has_controls {
+                push_pipeline(cx, inner);
+                continue;
+            }
+            for (slot, p) in [
+                (&mut pipe.ingress_parser, inner.ingress_parser),
+                (&mut pipe.egress_parser, inner.egress_parser),
+            ] {
+                if let Some(p) = p {
+                    if slot.is_some() {
+                        extra_parsers.push((ir::Gress::Ingress, p));
+                    } else {
+                        *slot = Some(p);
+                    }
+                }
+            }
+            bound_any = true;
         }
     }
-    if bound_any {
-        push_pipeline(cx, pipe);
+    if !extra_parsers.is_empty() {
+        let names: Vec<String> = extra_parsers
+            .iter()
+            .filter_map(|(_, p)| cx.program.parsers.get(p.index()).map(|p| p.name.clone()))
+            .collect();
+        cx.program.notes.push(format!(
+            "`{name}` binds more than one parser per gress (parsers chosen by port): only the \
+             first of each gress is analysed; not analysed: {}",
+            names.join(", ")
+        ));
     }
+    bound_any.then_some(pipe)
 }
 
 /// Adds a pipeline binding. The same instance bound twice (`Switch(pipe,

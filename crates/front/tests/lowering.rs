@@ -668,3 +668,55 @@ control MyIngress(inout H h) { apply { } }
     assert_eq!(p.parser(an[0].ingress_parser.expect("parser")).name, "P");
     assert_eq!(p.control(an[0].ingress.expect("control")).name, "MyIngress");
 }
+
+#[test]
+fn multi_parser_pipeline_is_one_pipeline_with_its_first_parser() {
+    // `MultiParserPipeline(IngressParsers(P0(), P1()), ...)`: the parser
+    // group is part of the pipeline, not a pipeline of its own.
+    let src = r#"
+#include <core.p4>
+#include <tna.p4>
+header eth_t { bit<48> d; bit<48> s; bit<16> t; }
+struct H { eth_t eth; }
+struct M { }
+parser P0(packet_in pkt, out H h, out M m, out ingress_intrinsic_metadata_t ig) {
+    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); pkt.extract(h.eth); transition accept; }
+}
+parser P1(packet_in pkt, out H h, out M m, out ingress_intrinsic_metadata_t ig) {
+    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); transition accept; }
+}
+control Ig(inout H h, inout M m, in ingress_intrinsic_metadata_t a,
+           in ingress_intrinsic_metadata_from_parser_t b,
+           inout ingress_intrinsic_metadata_for_deparser_t c,
+           inout ingress_intrinsic_metadata_for_tm_t d) { apply { } }
+control IgD(packet_out pkt, inout H h, in M m, in ingress_intrinsic_metadata_for_deparser_t c) {
+    apply { pkt.emit(h); }
+}
+parser EgP(packet_in pkt, out H h, out M m, out egress_intrinsic_metadata_t eg) {
+    state start { pkt.extract(eg); transition accept; }
+}
+control Eg(inout H h, inout M m, in egress_intrinsic_metadata_t a,
+           in egress_intrinsic_metadata_from_parser_t b,
+           inout egress_intrinsic_metadata_for_deparser_t c,
+           inout egress_intrinsic_metadata_for_output_port_t d) { apply { } }
+control EgD(packet_out pkt, inout H h, in M m, in egress_intrinsic_metadata_for_deparser_t c) {
+    apply { pkt.emit(h); }
+}
+IngressParsers(P0(), P1()) ig_parsers;
+EgressParsers(EgP()) eg_parsers;
+MultiParserPipeline(ig_parsers, Ig(), IgD(), eg_parsers, Eg(), EgD()) pipe;
+MultiParserSwitch(pipe) main;
+"#;
+    let p = load(src);
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["pipe"]);
+    let pipe = &p.pipelines[0];
+    assert_eq!(p.parser(pipe.ingress_parser.expect("parser")).name, "P0");
+    assert_eq!(p.parser(pipe.egress_parser.expect("eg parser")).name, "EgP");
+    assert_eq!(p.control(pipe.ingress.expect("ingress")).name, "Ig");
+    assert!(
+        p.notes.iter().any(|n| n.contains("not analysed: P1")),
+        "{:?}",
+        p.notes
+    );
+}

@@ -343,3 +343,42 @@ impl Program {
         groups
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ParserId;
+
+    fn pipe(name: &str, parser: Option<u32>, control: Option<u32>) -> Pipeline {
+        Pipeline {
+            name: name.into(),
+            ingress_parser: parser.map(ParserId),
+            ingress: control.map(ControlId),
+            ..Pipeline::default()
+        }
+    }
+
+    #[test]
+    fn groups_join_pipelines_with_the_same_ingress_only() {
+        let mut p = Program::new("t", InputKind::P4Source);
+        p.pipelines = vec![
+            pipe("a", Some(0), Some(0)),
+            pipe("b", Some(1), Some(1)),
+            pipe("c", Some(0), Some(0)),
+            pipe("d", Some(0), Some(1)),
+        ];
+        let names: Vec<Vec<String>> = p
+            .ingress_pipeline_groups()
+            .into_iter()
+            .map(|g| g.into_iter().map(|x| x.name).collect())
+            .collect();
+        assert_eq!(names, [vec!["a", "c"], vec!["b"], vec!["d"]]);
+    }
+
+    #[test]
+    fn nothing_bound_and_nothing_to_fall_back_on_is_no_pipeline() {
+        let p = Program::new("t", InputKind::P4Source);
+        assert!(p.analysed_pipelines().is_empty());
+        assert!(p.ingress_pipeline_groups().is_empty());
+    }
+}
