@@ -159,3 +159,51 @@ fn path_missing_in_one_pipeline_names_it() {
     let r = p4cost(&["predict", TWO, "--path", "ipv4,l4", "--pipe", "pipe_l3"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A program binding `n` distinct pipelines through a package of ours.
+fn many_pipelines(n: usize) -> String {
+    let mut b = String::from(
+        "#include <core.p4>\nheader h_t { bit<8> a; }\nstruct H { h_t h; }\n\
+         parser Prs<T>(packet_in b, out T h);\ncontrol Ctl<T>(inout T h);\n\
+         package Pipe<T>(Prs<T> ingress_parser, Ctl<T> ingress);\n",
+    );
+    let params: Vec<String> = (0..n).map(|i| format!("Pipe<T> p{i}")).collect();
+    b += &format!("package Big<T>({});\n", params.join(", "));
+    for i in 0..n {
+        b += &format!(
+            "parser P{i}(packet_in pkt, out H hdr) {{ state start {{ pkt.extract(hdr.h); transition accept; }} }}\n\
+             control Ingress{i}(inout H hdr) {{ apply {{ }} }}\nPipe(P{i}(), Ingress{i}()) pipe{i};\n"
+        );
+    }
+    let args: Vec<String> = (0..n).map(|i| format!("pipe{i}")).collect();
+    b += &format!("Big({}) main;\n", args.join(", "));
+    b
+}
+
+#[test]
+fn too_many_pipelines_at_once_is_an_error_naming_the_limit() {
+    let dir = common::scratch("many-pipes");
+    let f = dir.join("many.p4");
+    std::fs::write(&f, many_pipelines(17)).expect("write");
+    let f = f.to_str().expect("utf-8 path");
+    let r = p4cost(&["predict", f]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("binds 17 distinct pipelines, more than the 16 predict reports at once"),
+        "{}",
+        r.stderr
+    );
+    let v = json(&["predict", f, "--pipe", "pipe16", "--format", "json"]);
+    assert_eq!(v["parser"], "P16");
+    assert_eq!(v["control"]["name"], "Ingress16");
+    // 16 are reported, each in its own report.
+    std::fs::write(dir.join("sixteen.p4"), many_pipelines(16)).expect("write");
+    let v = json(&[
+        "predict",
+        dir.join("sixteen.p4").to_str().expect("utf-8"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["pipelines"].as_array().expect("array").len(), 16);
+}

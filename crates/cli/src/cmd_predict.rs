@@ -98,12 +98,24 @@ pub(crate) fn unknown_pipe(shown: &str, name: &str, program: &Program) -> CliErr
     ))
 }
 
+/// Most distinct pipelines `predict` reports without `--pipe` (each report
+/// lists every pipeline name, so output grows with the square).
+pub const MAX_REPORTED_PIPELINES: usize = 16;
+
 /// The pipeline groups to report: the one holding `--pipe NAME`, else
 /// every group (pipelines with the same ingress parser and control share
 /// one). A program that binds nothing gives one empty group.
 fn selected_groups(a: &PredictArgs, program: &Program) -> Result<Vec<Vec<Pipeline>>, CliError> {
     let groups = program.ingress_pipeline_groups();
     let Some(name) = &a.pipe else {
+        if groups.len() > MAX_REPORTED_PIPELINES {
+            return Err(CliError::input(format!(
+                "{}: the program binds {} distinct pipelines, more than the {MAX_REPORTED_PIPELINES} \
+                 predict reports at once (a Tofino has at most 4 pipes): choose one with --pipe NAME",
+                a.file.display(),
+                groups.len()
+            )));
+        }
         return Ok(if groups.is_empty() {
             vec![Vec::new()]
         } else {
