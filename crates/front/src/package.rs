@@ -11,6 +11,10 @@ use p4cost_syntax::ast::{self, Expr, ExprKind, Instantiation};
 
 use crate::lower::Cx;
 
+/// Most package instances bound under `main` (a Tofino `Switch` has at
+/// most 4 pipelines; the bound also stops self-referencing instances).
+const MAX_PACKAGE_BINDINGS: u32 = 64;
+
 /// What a package parameter is for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Slot {
@@ -107,7 +111,14 @@ fn bind_package(
     depth: &mut u32,
 ) -> Option<ir::Pipeline> {
     *depth += 1;
-    if *depth > 64 {
+    if *depth > MAX_PACKAGE_BINDINGS {
+        let msg = format!(
+            "more than {MAX_PACKAGE_BINDINGS} package instances under `main`: the bindings \
+             from `{name}` on are not analysed"
+        );
+        if !cx.program.notes.iter().any(|n| n.starts_with("more than ")) {
+            cx.program.notes.push(msg);
+        }
         return None;
     }
     let pkg = cx.g.packages.get(ty).copied()?;

@@ -720,3 +720,28 @@ MultiParserSwitch(pipe) main;
         p.notes
     );
 }
+
+#[test]
+fn package_binding_budget_is_named_in_a_note() {
+    let n = 70;
+    let mut b = String::from(
+        "#include <core.p4>\nheader h_t { bit<8> a; }\nstruct H { h_t h; }\n\
+         parser Prs<T>(packet_in b, out T h);\ncontrol Ctl<T>(inout T h);\n\
+         package Pipe<T>(Prs<T> ingress_parser, Ctl<T> ingress);\n",
+    );
+    let params: Vec<String> = (0..n).map(|i| format!("Pipe<T> p{i}")).collect();
+    b += &format!("package Big<T>({});\n", params.join(", "));
+    for i in 0..n {
+        b += &format!(
+            "parser P{i}(packet_in pkt, out H hdr) {{ state start {{ pkt.extract(hdr.h); transition accept; }} }}\n\
+             control C{i}(inout H hdr) {{ apply {{ }} }}\nPipe(P{i}(), C{i}()) pipe{i};\n"
+        );
+    }
+    let args: Vec<String> = (0..n).map(|i| format!("pipe{i}")).collect();
+    b += &format!("Big({}) main;\n", args.join(", "));
+    let p = load(&b);
+    // `main` itself is the first of the 64 package instances.
+    assert_eq!(p.pipelines.len(), 63);
+    assert!(p.notes.iter().any(|n| n
+        .contains("more than 64 package instances under `main`: the bindings from `pipe63` on")));
+}
