@@ -62,6 +62,14 @@ fn predict_bmv2_json_input() {
 }
 
 #[test]
+fn predict_two_pipelines_human() {
+    insta::assert_snapshot!(ok(&[
+        "predict",
+        "p4-samples/tofino/multi_pipe/two_pipes.p4"
+    ]));
+}
+
+#[test]
 fn models_list() {
     insta::assert_snapshot!(ok(&["models"]));
 }

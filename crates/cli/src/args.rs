@@ -136,6 +136,10 @@ pub struct PredictArgs {
     /// model's, 1.22]; rejected with other models.
     #[arg(long, value_name = "F")]
     pub clock_ghz: Option<f64>,
+    /// Only the pipeline with this name (a `Pipeline` instance of `main`,
+    /// `main` for single-pipeline architectures); default: every pipeline.
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,

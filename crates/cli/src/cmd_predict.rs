@@ -5,13 +5,13 @@ use std::io::Write;
 use p4cost_analysis::{
     control_path_count, control_tables, find_path, parse_paths, ParsePath, ParsePaths, PathOptions,
 };
-use p4cost_ir::{ControlId, ParserId, Program, TableId};
+use p4cost_ir::{ControlId, ParserId, Pipeline, Program, TableId};
 use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec};
 
 use crate::args::{Format, PredictArgs};
 use crate::exit::{CliError, Exit};
 use crate::input::{self, LoadedInput};
-use crate::report::{self, ControlOut, MauOut, ModelRef, Report, WarningOut};
+use crate::report::{self, ControlOut, MauOut, ModelRef, PipelineOut, Report, WarningOut};
 
 /// Packet size used when `--packet-size` is not given: inside the training
 /// range of the Tofino models, below the 10G non-linear region.
@@ -99,19 +99,79 @@ fn is_action_call_table(t: &p4cost_ir::Table) -> bool {
     t.keys.is_empty() && t.actions.len() <= 1 && short.starts_with("tbl_")
 }
 
-/// What both engines share: the loaded program and its program-level
-/// warnings, the ingress control and its tables.
-struct Common {
-    loaded: LoadedInput,
+/// What both engines share for one pipeline: the loaded program and its
+/// program-level warnings, the pipeline, its ingress parser, control and
+/// tables.
+struct Common<'a> {
+    loaded: &'a LoadedInput,
     shown: String,
     warnings: Vec<WarningOut>,
+    pipeline: Option<PipelineOut>,
+    parser: Option<ParserId>,
     control: Option<ControlId>,
     tables: Vec<TableId>,
 }
 
-impl Common {
-    fn new(a: &PredictArgs) -> Result<Common, CliError> {
-        let loaded = input::load_for_predict(a)?;
+/// The error for a `--pipe` name the program does not bind.
+pub(crate) fn unknown_pipe(shown: &str, name: &str, program: &Program) -> CliError {
+    let names: Vec<String> = program
+        .analysed_pipelines()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    CliError::input(format!(
+        "{shown}: no pipeline named `{name}`; the program's pipelines: {}",
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    ))
+}
+
+/// Most distinct pipelines `predict` reports without `--pipe` (each report
+/// lists every pipeline name, so output grows with the square).
+pub const MAX_REPORTED_PIPELINES: usize = 16;
+
+/// The pipeline groups to report: the one holding `--pipe NAME`, else
+/// every group (pipelines with the same ingress parser and control share
+/// one). A program that binds nothing gives one empty group.
+fn selected_groups(a: &PredictArgs, program: &Program) -> Result<Vec<Vec<Pipeline>>, CliError> {
+    let groups = program.ingress_pipeline_groups();
+    let Some(name) = &a.pipe else {
+        if groups.len() > MAX_REPORTED_PIPELINES {
+            return Err(CliError::input(format!(
+                "{}: the program binds {} distinct pipelines, more than the {MAX_REPORTED_PIPELINES} \
+                 predict reports at once (a Tofino has at most 4 pipes): choose one with --pipe NAME",
+                a.file.display(),
+                groups.len()
+            )));
+        }
+        return Ok(if groups.is_empty() {
+            vec![Vec::new()]
+        } else {
+            groups
+        });
+    };
+    groups
+        .into_iter()
+        .find_map(|g| {
+            let i = g.iter().position(|p| &p.name == name)?;
+            let mut g = g;
+            // The asked-for name leads its group.
+            let p = g.remove(i);
+            g.insert(0, p);
+            Some(vec![g])
+        })
+        .ok_or_else(|| unknown_pipe(&a.file.display().to_string(), name, program))
+}
+
+impl<'a> Common<'a> {
+    fn new(
+        a: &PredictArgs,
+        loaded: &'a LoadedInput,
+        group: &[Pipeline],
+    ) -> Result<Common<'a>, CliError> {
         let program = &loaded.program;
         let mut warnings: Vec<WarningOut> = loaded
             .warnings
@@ -129,7 +189,17 @@ impl Common {
                 paths: Vec::new(),
             });
         }
-        let control = program.ingress_control();
+        let control = group.first().and_then(|p| p.ingress);
+        let parser = group.first().and_then(|p| p.ingress_parser);
+        let pipeline = group.first().map(|p| PipelineOut {
+            name: p.name.clone(),
+            identical: group[1..].iter().map(|q| q.name.clone()).collect(),
+            all: program
+                .analysed_pipelines()
+                .into_iter()
+                .map(|q| q.name)
+                .collect(),
+        });
         let all_tables = control
             .map(|c| control_tables(program, c))
             .unwrap_or_default();
@@ -186,6 +256,8 @@ impl Common {
             shown: a.file.display().to_string(),
             loaded,
             warnings,
+            pipeline,
+            parser,
             control,
             tables,
         })
@@ -219,8 +291,15 @@ impl Common {
     ) -> Result<ParsePath, CliError> {
         let program = self.program();
         find_path(program, parser, want, opts).ok_or_else(|| {
+            let pipe = match &self.pipeline {
+                Some(p) if p.all.len() > 1 => format!(
+                    " (pipeline `{}`; choose a pipeline with --pipe NAME)",
+                    p.name
+                ),
+                _ => String::new(),
+            };
             CliError::input(format!(
-                "{}: no parse path of `{}` extracts exactly {} (program headers in order; the leading Ethernet header may be left out)",
+                "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; the leading Ethernet header may be left out)",
                 self.shown,
                 program.parser(parser).name,
                 want.join(",")
@@ -252,9 +331,8 @@ impl Common {
             port_gbps: model.port_gbps,
             packet_size,
             packet_size_is_default: a.packet_size.is_none(),
-            parser: program
-                .ingress_parser()
-                .map(|p| program.parser(p).name.clone()),
+            pipeline: self.pipeline.clone(),
+            parser: self.parser.map(|p| program.parser(p).name.clone()),
             path_count: 0,
             path_count_saturated: false,
             paths_listed: 0,
@@ -282,23 +360,39 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let model = resolve_model(a)?;
     let packet_size = a.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
-    let mut common = Common::new(a)?;
-    if let Some(w) = target_mismatch(&model, common.program().arch) {
-        common.warnings.insert(0, w);
-    }
-    let r = match model.kind {
-        ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
-        ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
-    };
-    let text = match a.format {
-        Format::Json => {
-            serde_json::to_string_pretty(&r).map_err(|e| CliError::input(e.to_string()))? + "\n"
+    let loaded = input::load_for_predict(a)?;
+    let mut reports = Vec::new();
+    for group in selected_groups(a, &loaded.program)? {
+        let mut common = Common::new(a, &loaded, &group)?;
+        if let Some(w) = target_mismatch(&model, common.program().arch) {
+            common.warnings.insert(0, w);
         }
-        Format::Human => report::render_human(&r),
+        reports.push(match model.kind {
+            ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
+            ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
+        });
+    }
+    let text = match (a.format, reports.len()) {
+        (Format::Json, 1) => json(&reports[0])? + "\n",
+        (Format::Json, _) => {
+            json(&report::MultiReport {
+                schema_version: report::SCHEMA_VERSION,
+                p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+                program: a.file.display().to_string(),
+                pipelines: reports,
+            })? + "\n"
+        }
+        (Format::Human, 1) => report::render_human(&reports[0]),
+        (Format::Human, _) => report::render_human_multi(&reports),
     };
     out.write_all(text.as_bytes())
         .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
     Ok(Exit::Ok)
+}
+
+/// Pretty JSON of a report.
+fn json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
+    serde_json::to_string_pretty(v).map_err(|e| CliError::input(e.to_string()))
 }
 
 /// A warning when a model is applied to a program written for another
@@ -340,9 +434,9 @@ fn run_linear(
     a: &PredictArgs,
     model: &ModelSpec,
     packet_size: u32,
-    mut common: Common,
+    mut common: Common<'_>,
 ) -> Result<Report, CliError> {
-    let parser = common.program().ingress_parser().ok_or_else(|| {
+    let parser = common.parser.ok_or_else(|| {
         CliError::input(format!(
             "{}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
             common.shown,
@@ -453,9 +547,9 @@ fn run_mau(
     a: &PredictArgs,
     model: &ModelSpec,
     packet_size: u32,
-    mut common: Common,
+    mut common: Common<'_>,
 ) -> Result<Report, CliError> {
-    let parser = common.program().ingress_parser();
+    let parser = common.parser;
     // The MAU latency is path-independent: count the paths, list none.
     let opts = PathOptions {
         max_paths: 0,

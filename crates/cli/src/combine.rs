@@ -62,7 +62,11 @@ fn last_component(name: &str) -> &str {
 
 /// Names of the tables the source's ingress control applies.
 fn source_ingress_tables(source: &Program) -> Option<BTreeSet<String>> {
-    let c = source.ingress_control()?;
+    control_table_names(source, source.ingress_control()?)
+}
+
+/// Last name components of the tables control `c` applies.
+fn control_table_names(source: &Program, c: p4cost_ir::ControlId) -> Option<BTreeSet<String>> {
     Some(
         p4cost_analysis::control_tables(source, c)
             .into_iter()
@@ -123,14 +127,56 @@ fn compare_tables(
     ))
 }
 
+/// With several source pipelines, the one whose ingress tables are the
+/// context's goes first (a context.json holds one pipe). Returns the note
+/// saying which pipeline is used.
+fn pick_source_pipeline(source: &mut Program, ctx: &Program, source_name: &str) -> Option<String> {
+    if source.pipelines.len() < 2 {
+        return None;
+    }
+    let names = source
+        .pipelines
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let want = context_ingress_tables(ctx);
+    let matching: Vec<usize> = source
+        .pipelines
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            p.ingress
+                .and_then(|c| control_table_names(source, c))
+                .is_some_and(|t| t == want)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let why = match matching.as_slice() {
+        [i] => {
+            let p = source.pipelines.remove(*i);
+            source.pipelines.insert(0, p);
+            "its ingress tables are the context's"
+        }
+        _ => "the first one; no single pipeline's ingress tables are the context's",
+    };
+    Some(format!(
+        "{source_name} binds {} pipelines ({names}): `{}` is used with the context ({why}; \
+         choose another with --pipe NAME)",
+        source.pipelines.len(),
+        source.pipelines[0].name
+    ))
+}
+
 /// Builds the program `predict FILE --context CONTEXT.json` analyses.
 pub fn combine(
-    source: Program,
+    mut source: Program,
     source_name: &str,
     mut ctx: Program,
     ctx_name: &str,
     bfrt_name: Option<&str>,
 ) -> Combined {
+    let picked = pick_source_pipeline(&mut source, &ctx, source_name);
     let mut warnings = Vec::new();
     warnings.extend(compare_tables(&source, &ctx, source_name, ctx_name));
     if source.arch != ctx.arch
@@ -173,12 +219,7 @@ pub fn combine(
             .map(|b| format!(" (key widths and sizes completed from {b})"))
             .unwrap_or_default()
     )];
-    if source.pipelines.len() > 1 {
-        notes.push(format!(
-            "{source_name} binds {} pipelines: the first one's parsers are used",
-            source.pipelines.len()
-        ));
-    }
+    notes.extend(picked);
     notes.extend(source.notes);
     notes.extend(ctx.notes);
 
@@ -359,6 +400,51 @@ mod tests {
             w.message
         );
         assert!(c.program.notes[0].contains("completed from bfrt.json"));
+    }
+
+    #[test]
+    fn the_source_pipeline_matching_the_context_is_used() {
+        let mut s = source();
+        // A second pipeline whose ingress applies forward and route: the
+        // context's tables (tbl_* left out).
+        s.parsers.push(s.parsers[0].clone());
+        s.parsers[1].name = "IgParser2".into();
+        s.tables.push(table("route", 1, 0));
+        s.tables.push(table("forward", 1, 0));
+        s.controls.push(control("Ig2", Gress::Ingress, &[2, 3], 0));
+        s.pipelines.push(Pipeline {
+            name: "pipe_b".into(),
+            ingress_parser: Some(ParserId(1)),
+            ingress: Some(ControlId(1)),
+            ..Pipeline::default()
+        });
+        let c = combine(s, "prog.p4", context(), "ctx.json", None);
+        assert!(c.warnings.is_empty(), "tables agree with pipe_b");
+        let p = &c.program;
+        assert_eq!(p.pipelines.len(), 1);
+        assert_eq!(p.pipelines[0].name, "pipe_b");
+        assert_eq!(
+            p.parser(p.ingress_parser().expect("parser")).name,
+            "IgParser2"
+        );
+        assert!(p
+            .notes
+            .iter()
+            .any(|n| n.contains("`pipe_b` is used with the context (its ingress tables")));
+
+        // No pipeline matches: the first, said so.
+        let mut s = source();
+        s.pipelines.push(Pipeline {
+            name: "pipe_b".into(),
+            ..s.pipelines[0].clone()
+        });
+        let c = combine(s, "prog.p4", context(), "ctx.json", None);
+        assert_eq!(c.program.pipelines[0].name, "pipe");
+        assert!(c
+            .program
+            .notes
+            .iter()
+            .any(|n| n.contains("the first one; no single")));
     }
 
     #[test]

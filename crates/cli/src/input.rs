@@ -76,6 +76,27 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
                      source (or BMv2 JSON) that supplies the parse graph"
                 )));
             }
+            let mut source = source;
+            if let Some(name) = &a.pipe {
+                let keep = source
+                    .program
+                    .pipelines
+                    .iter()
+                    .position(|p| &p.name == name);
+                match keep {
+                    Some(i) => {
+                        let p = source.program.pipelines.swap_remove(i);
+                        source.program.pipelines = vec![p];
+                    }
+                    None => {
+                        return Err(crate::cmd_predict::unknown_pipe(
+                            &shown,
+                            name,
+                            &source.program,
+                        ))
+                    }
+                }
+            }
             let context = load_context(ctx, bfrt.as_deref())?;
             let combined = combine::combine(
                 source.program,

@@ -116,6 +116,29 @@ pub struct MauOut {
     pub ghost: Option<GressCycles>,
 }
 
+/// Which pipeline a report is for.
+#[derive(Debug, Clone, Serialize)]
+pub struct PipelineOut {
+    /// The pipeline's name (`Pipeline` instance of `main`, `main` for
+    /// single-pipeline architectures, `pipe` for a context.json).
+    pub name: String,
+    /// Other pipelines with the same ingress parser and control: the same
+    /// prediction, reported once under `name`.
+    pub identical: Vec<String>,
+    /// Every pipeline name of the program, in binding order.
+    pub all: Vec<String>,
+}
+
+/// The JSON of `predict` when it reports several pipelines: one full
+/// report per distinct pipeline.
+#[derive(Debug, Serialize)]
+pub struct MultiReport {
+    pub schema_version: u32,
+    pub p4cost_version: String,
+    pub program: String,
+    pub pipelines: Vec<Report>,
+}
+
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub schema_version: u32,
@@ -134,6 +157,8 @@ pub struct Report {
     pub port_gbps: Option<u32>,
     pub packet_size: u32,
     pub packet_size_is_default: bool,
+    /// The pipeline reported; `None` when the input binds none.
+    pub pipeline: Option<PipelineOut>,
     /// The ingress parser; `None` when the input has no parse graph.
     pub parser: Option<String>,
     pub path_count: u128,
@@ -318,6 +343,22 @@ pub fn render_human(r: &Report) -> String {
                 .unwrap_or_default()
         )),
     }
+    if let Some(p) = r.pipeline.as_ref().filter(|p| p.all.len() > 1) {
+        let same = if p.identical.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (identical ingress parser and control: {})",
+                p.identical.join(", ")
+            )
+        };
+        s.push_str(&format!(
+            "pipeline  {}{same}; the program has {} pipelines: {} (--pipe NAME for one)\n",
+            p.name,
+            p.all.len(),
+            p.all.join(", ")
+        ));
+    }
     let count = if r.path_count_saturated {
         format!("more than {}", r.path_count)
     } else {
@@ -479,6 +520,24 @@ pub fn render_human(r: &Report) -> String {
             };
             s.push_str(&format!("  {}: {}{}\n", w.code, w.message, on));
         }
+    }
+    s
+}
+
+/// Renders several pipeline reports: one section per pipeline.
+pub fn render_human_multi(reports: &[Report]) -> String {
+    let mut s = String::new();
+    for (i, r) in reports.iter().enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        let name = r.pipeline.as_ref().map_or("(unnamed)", |p| p.name.as_str());
+        s.push_str(&format!(
+            "=== pipeline {name} ({} of {}) ===\n",
+            i + 1,
+            reports.len()
+        ));
+        s.push_str(&render_human(r));
     }
     s
 }

@@ -1,5 +1,8 @@
 //! Package binding: which parser and controls form the pipeline(s), found
-//! by following the `main` instantiation through nested packages.
+//! by following the `main` instantiation through nested packages. Each
+//! pipeline is named for its instance (`pipe`, `pipeline_profile_a`), for
+//! the package parameter it is written inline in (`pipe0`), or `main` for
+//! a single-pipeline package (v1model, PSA).
 
 use std::collections::HashMap;
 
@@ -7,6 +10,10 @@ use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, Expr, ExprKind, Instantiation};
 
 use crate::lower::Cx;
+
+/// Most package instances bound under `main` (a Tofino `Switch` has at
+/// most 4 pipelines; the bound also stops self-referencing instances).
+const MAX_PACKAGE_BINDINGS: u32 = 64;
 
 /// What a package parameter is for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -85,9 +92,15 @@ fn instantiate(
         ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } => n.name.name.clone(),
         _ => return,
     };
-    bind_package(cx, &ty, &inst.args, name, parsers, controls, depth);
+    if let Some(pipe) = bind_package(cx, &ty, &inst.args, name, parsers, controls, depth) {
+        push_pipeline(cx, pipe);
+    }
 }
 
+/// Binds one package instance. Nested packages that bind controls are
+/// pipelines of their own (pushed here); nested packages of parsers only
+/// (`IngressParsers` of a `MultiParserPipeline`) lend their parsers to
+/// this one. Returns this package's binding when it bound anything.
 fn bind_package(
     cx: &mut Cx<'_, '_>,
     ty: &str,
@@ -96,14 +109,20 @@ fn bind_package(
     parsers: &HashMap<String, ir::ParserId>,
     controls: &HashMap<String, ir::ControlId>,
     depth: &mut u32,
-) {
+) -> Option<ir::Pipeline> {
     *depth += 1;
-    if *depth > 64 {
-        return;
+    if *depth > MAX_PACKAGE_BINDINGS {
+        let msg = format!(
+            "more than {MAX_PACKAGE_BINDINGS} package instances under `main`: the bindings \
+             from `{name}` on are not analysed"
+        );
+        if !cx.program.notes.iter().any(|n| n.starts_with("more than ")) {
+            cx.program.notes.push(msg);
+        }
+        return None;
     }
-    let Some(pkg) = cx.g.packages.get(ty).copied() else {
-        return;
-    };
+    let pkg = cx.g.packages.get(ty).copied()?;
+    let mut extra_parsers: Vec<(ir::Gress, ir::ParserId)> = Vec::new();
     let mut pipe = ir::Pipeline {
         name: name.to_string(),
         ..Default::default()
@@ -134,11 +153,14 @@ fn bind_package(
                 if let Some(p) = cx.program.parsers.get_mut(pid.index()) {
                     p.gress = g;
                 }
-                match g {
-                    ir::Gress::Egress => pipe.egress_parser = Some(pid),
-                    _ => {
-                        pipe.ingress_parser.get_or_insert(pid);
-                    }
+                let slot = match g {
+                    ir::Gress::Egress => &mut pipe.egress_parser,
+                    _ => &mut pipe.ingress_parser,
+                };
+                if slot.is_some() {
+                    extra_parsers.push((g, pid));
+                } else {
+                    *slot = Some(pid);
                 }
                 bound_any = true;
             }
@@ -166,12 +188,66 @@ fn bind_package(
             }
         } else if cx.g.packages.contains_key(tname.as_str()) {
             let targs = targs.to_vec();
-            bind_package(cx, &tname, &targs, &inner_name, parsers, controls, depth);
+            let inner = bind_package(cx, &tname, &targs, &inner_name, parsers, controls, depth);
+            let Some(inner) = inner else { continue };
+            let has_controls = inner.ingress.is_some()
+                || inner.egress.is_some()
+                || inner.ingress_deparser.is_some()
+                || inner.egress_deparser.is_some();
+            if has_controls {
+                push_pipeline(cx, inner);
+                continue;
+            }
+            for (slot, p) in [
+                (&mut pipe.ingress_parser, inner.ingress_parser),
+                (&mut pipe.egress_parser, inner.egress_parser),
+            ] {
+                if let Some(p) = p {
+                    if slot.is_some() {
+                        extra_parsers.push((ir::Gress::Ingress, p));
+                    } else {
+                        *slot = Some(p);
+                    }
+                }
+            }
+            bound_any = true;
         }
     }
-    if bound_any {
-        cx.program.pipelines.push(pipe);
+    if !extra_parsers.is_empty() {
+        let names: Vec<String> = extra_parsers
+            .iter()
+            .filter_map(|(_, p)| cx.program.parsers.get(p.index()).map(|p| p.name.clone()))
+            .collect();
+        cx.program.notes.push(format!(
+            "`{name}` binds more than one parser per gress (parsers chosen by port): only the \
+             first of each gress is analysed; not analysed: {}",
+            names.join(", ")
+        ));
     }
+    bound_any.then_some(pipe)
+}
+
+/// Adds a pipeline binding. The same instance bound twice (`Switch(pipe,
+/// pipe)`) is one pipeline: it is kept once, with a note saying so.
+fn push_pipeline(cx: &mut Cx<'_, '_>, pipe: ir::Pipeline) {
+    if let Some(prev) = cx.program.pipelines.iter().find(|p| p.name == pipe.name) {
+        let msg = if *prev == pipe {
+            format!(
+                "pipeline `{}` is bound more than once by `main`: the same pipeline, analysed once",
+                pipe.name
+            )
+        } else {
+            format!(
+                "two different pipelines are both named `{}`: only the first is analysed",
+                pipe.name
+            )
+        };
+        if !cx.program.notes.contains(&msg) {
+            cx.program.notes.push(msg);
+        }
+        return;
+    }
+    cx.program.pipelines.push(pipe);
 }
 
 /// True when control `name` has a `packet_out` parameter.

@@ -606,3 +606,145 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
         fwd.primitives
     );
 }
+
+#[test]
+fn switch_binds_every_pipeline_by_instance_name() {
+    let p = load(include_str!(
+        "../../../p4-samples/tofino/multi_pipe/two_pipes.p4"
+    ));
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["pipe_l2", "pipe_l3"]);
+    let parser = |i: usize| {
+        p.parser(p.pipelines[i].ingress_parser.expect("parser"))
+            .name
+            .clone()
+    };
+    let control = |i: usize| {
+        p.control(p.pipelines[i].ingress.expect("control"))
+            .name
+            .clone()
+    };
+    assert_eq!(
+        (parser(0), control(0)),
+        ("L2IgParser".into(), "L2Ingress".into())
+    );
+    assert_eq!(
+        (parser(1), control(1)),
+        ("L3IgParser".into(), "L3Ingress".into())
+    );
+    // Distinct bindings: two analysis groups.
+    assert_eq!(p.ingress_pipeline_groups().len(), 2);
+}
+
+#[test]
+fn same_pipeline_bound_twice_is_analysed_once() {
+    let p = load(include_str!(
+        "../../../p4-samples/tofino/multi_pipe/same_pipe_twice.p4"
+    ));
+    // `Switch(pipe, pipe, pipe_copy)`: `pipe` once, with a note.
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["pipe", "pipe_copy"]);
+    assert!(p
+        .notes
+        .iter()
+        .any(|n| n.contains("`pipe` is bound more than once")));
+    // `pipe_copy` has the same parser and control types: one group.
+    let groups = p.ingress_pipeline_groups();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].len(), 2);
+}
+
+#[test]
+fn program_without_main_gets_one_fallback_pipeline() {
+    let src = r#"
+#include <core.p4>
+header eth_t { bit<48> d; bit<48> s; bit<16> t; }
+struct H { eth_t eth; }
+parser P(packet_in pkt, out H h) { state start { pkt.extract(h.eth); transition accept; } }
+control MyIngress(inout H h) { apply { } }
+"#;
+    let p = load(src);
+    assert!(p.pipelines.is_empty());
+    let an = p.analysed_pipelines();
+    assert_eq!(an.len(), 1);
+    assert_eq!(an[0].name, "main");
+    assert_eq!(p.parser(an[0].ingress_parser.expect("parser")).name, "P");
+    assert_eq!(p.control(an[0].ingress.expect("control")).name, "MyIngress");
+}
+
+#[test]
+fn multi_parser_pipeline_is_one_pipeline_with_its_first_parser() {
+    // `MultiParserPipeline(IngressParsers(P0(), P1()), ...)`: the parser
+    // group is part of the pipeline, not a pipeline of its own.
+    let src = r#"
+#include <core.p4>
+#include <tna.p4>
+header eth_t { bit<48> d; bit<48> s; bit<16> t; }
+struct H { eth_t eth; }
+struct M { }
+parser P0(packet_in pkt, out H h, out M m, out ingress_intrinsic_metadata_t ig) {
+    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); pkt.extract(h.eth); transition accept; }
+}
+parser P1(packet_in pkt, out H h, out M m, out ingress_intrinsic_metadata_t ig) {
+    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); transition accept; }
+}
+control Ig(inout H h, inout M m, in ingress_intrinsic_metadata_t a,
+           in ingress_intrinsic_metadata_from_parser_t b,
+           inout ingress_intrinsic_metadata_for_deparser_t c,
+           inout ingress_intrinsic_metadata_for_tm_t d) { apply { } }
+control IgD(packet_out pkt, inout H h, in M m, in ingress_intrinsic_metadata_for_deparser_t c) {
+    apply { pkt.emit(h); }
+}
+parser EgP(packet_in pkt, out H h, out M m, out egress_intrinsic_metadata_t eg) {
+    state start { pkt.extract(eg); transition accept; }
+}
+control Eg(inout H h, inout M m, in egress_intrinsic_metadata_t a,
+           in egress_intrinsic_metadata_from_parser_t b,
+           inout egress_intrinsic_metadata_for_deparser_t c,
+           inout egress_intrinsic_metadata_for_output_port_t d) { apply { } }
+control EgD(packet_out pkt, inout H h, in M m, in egress_intrinsic_metadata_for_deparser_t c) {
+    apply { pkt.emit(h); }
+}
+IngressParsers(P0(), P1()) ig_parsers;
+EgressParsers(EgP()) eg_parsers;
+MultiParserPipeline(ig_parsers, Ig(), IgD(), eg_parsers, Eg(), EgD()) pipe;
+MultiParserSwitch(pipe) main;
+"#;
+    let p = load(src);
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["pipe"]);
+    let pipe = &p.pipelines[0];
+    assert_eq!(p.parser(pipe.ingress_parser.expect("parser")).name, "P0");
+    assert_eq!(p.parser(pipe.egress_parser.expect("eg parser")).name, "EgP");
+    assert_eq!(p.control(pipe.ingress.expect("ingress")).name, "Ig");
+    assert!(
+        p.notes.iter().any(|n| n.contains("not analysed: P1")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn package_binding_budget_is_named_in_a_note() {
+    let n = 70;
+    let mut b = String::from(
+        "#include <core.p4>\nheader h_t { bit<8> a; }\nstruct H { h_t h; }\n\
+         parser Prs<T>(packet_in b, out T h);\ncontrol Ctl<T>(inout T h);\n\
+         package Pipe<T>(Prs<T> ingress_parser, Ctl<T> ingress);\n",
+    );
+    let params: Vec<String> = (0..n).map(|i| format!("Pipe<T> p{i}")).collect();
+    b += &format!("package Big<T>({});\n", params.join(", "));
+    for i in 0..n {
+        b += &format!(
+            "parser P{i}(packet_in pkt, out H hdr) {{ state start {{ pkt.extract(hdr.h); transition accept; }} }}\n\
+             control C{i}(inout H hdr) {{ apply {{ }} }}\nPipe(P{i}(), C{i}()) pipe{i};\n"
+        );
+    }
+    let args: Vec<String> = (0..n).map(|i| format!("pipe{i}")).collect();
+    b += &format!("Big({}) main;\n", args.join(", "));
+    let p = load(&b);
+    // `main` itself is the first of the 64 package instances.
+    assert_eq!(p.pipelines.len(), 63);
+    assert!(p.notes.iter().any(|n| n
+        .contains("more than 64 package instances under `main`: the bindings from `pipe63` on")));
+}

@@ -288,27 +288,130 @@ impl Program {
             .map(|i| TableId(i as u32))
     }
 
-    /// The ingress parser: the first pipeline's, else the first parser
-    /// marked ingress, else the only parser.
+    /// The ingress parser of the first pipeline that has one, else the
+    /// fallback of [`Program::analysed_pipelines`]. Programs with several
+    /// pipelines should go through `analysed_pipelines` instead.
     pub fn ingress_parser(&self) -> Option<ParserId> {
         if let Some(p) = self.pipelines.iter().find_map(|p| p.ingress_parser) {
             return Some(p);
         }
+        self.fallback_ingress_parser()
+    }
+
+    /// The ingress control of the first pipeline that has one, else the
+    /// first control whose role is ingress.
+    pub fn ingress_control(&self) -> Option<ControlId> {
+        if let Some(c) = self.pipelines.iter().find_map(|p| p.ingress) {
+            return Some(c);
+        }
+        self.fallback_ingress_control()
+    }
+
+    /// The first parser marked ingress, else the only parser.
+    fn fallback_ingress_parser(&self) -> Option<ParserId> {
         if let Some(i) = self.parsers.iter().position(|p| p.gress == Gress::Ingress) {
             return Some(ParserId(i as u32));
         }
         (self.parsers.len() == 1).then_some(ParserId(0))
     }
 
-    /// The ingress control: the first pipeline's, else the first control
-    /// whose role is ingress.
-    pub fn ingress_control(&self) -> Option<ControlId> {
-        if let Some(c) = self.pipelines.iter().find_map(|p| p.ingress) {
-            return Some(c);
-        }
+    /// The first control whose role is ingress.
+    fn fallback_ingress_control(&self) -> Option<ControlId> {
         self.controls
             .iter()
             .position(|c| c.role == ControlRole::Ingress)
             .map(|i| ControlId(i as u32))
+    }
+
+    /// The pipelines an analysis should cover, in binding order: every
+    /// package binding, or, when nothing is bound (no `main`), one pipeline
+    /// named `main` made of the first ingress parser and control found.
+    /// A binding with no ingress parser or control of its own borrows the
+    /// fallback only when it is the program's only binding.
+    pub fn analysed_pipelines(&self) -> Vec<Pipeline> {
+        if self.pipelines.is_empty() {
+            let p = Pipeline {
+                name: "main".to_string(),
+                ingress_parser: self.fallback_ingress_parser(),
+                ingress: self.fallback_ingress_control(),
+                ..Pipeline::default()
+            };
+            return if p.ingress_parser.is_some() || p.ingress.is_some() {
+                vec![p]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut out = self.pipelines.clone();
+        if let [only] = out.as_mut_slice() {
+            if only.ingress_parser.is_none() {
+                only.ingress_parser = self.fallback_ingress_parser();
+            }
+            if only.ingress.is_none() {
+                only.ingress = self.fallback_ingress_control();
+            }
+        }
+        out
+    }
+
+    /// The pipelines grouped by what an ingress analysis sees: bindings
+    /// with the same ingress parser and ingress control (say
+    /// `Switch(pipe, pipe)`, or two instances of the same types) form one
+    /// group, listed once. Groups keep binding order; each holds its
+    /// pipelines in binding order.
+    pub fn ingress_pipeline_groups(&self) -> Vec<Vec<Pipeline>> {
+        let mut groups: Vec<Vec<Pipeline>> = Vec::new();
+        let mut index: std::collections::HashMap<(Option<ParserId>, Option<ControlId>), usize> =
+            std::collections::HashMap::new();
+        for p in self.analysed_pipelines() {
+            let key = (p.ingress_parser, p.ingress);
+            match index.get(&key) {
+                Some(&g) => groups[g].push(p),
+                None => {
+                    index.insert(key, groups.len());
+                    groups.push(vec![p]);
+                }
+            }
+        }
+        groups
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ParserId;
+
+    fn pipe(name: &str, parser: Option<u32>, control: Option<u32>) -> Pipeline {
+        Pipeline {
+            name: name.into(),
+            ingress_parser: parser.map(ParserId),
+            ingress: control.map(ControlId),
+            ..Pipeline::default()
+        }
+    }
+
+    #[test]
+    fn groups_join_pipelines_with_the_same_ingress_only() {
+        let mut p = Program::new("t", InputKind::P4Source);
+        p.pipelines = vec![
+            pipe("a", Some(0), Some(0)),
+            pipe("b", Some(1), Some(1)),
+            pipe("c", Some(0), Some(0)),
+            pipe("d", Some(0), Some(1)),
+        ];
+        let names: Vec<Vec<String>> = p
+            .ingress_pipeline_groups()
+            .into_iter()
+            .map(|g| g.into_iter().map(|x| x.name).collect())
+            .collect();
+        assert_eq!(names, [vec!["a", "c"], vec!["b"], vec!["d"]]);
+    }
+
+    #[test]
+    fn nothing_bound_and_nothing_to_fall_back_on_is_no_pipeline() {
+        let p = Program::new("t", InputKind::P4Source);
+        assert!(p.analysed_pipelines().is_empty());
+        assert!(p.ingress_pipeline_groups().is_empty());
     }
 }
