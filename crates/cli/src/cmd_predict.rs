@@ -132,7 +132,7 @@ impl Common {
             });
         }
         Ok(Common {
-            shown: a.file.display().to_string(),
+            shown: crate::read::shown(&a.file),
             loaded,
             warnings,
             control,
