@@ -8,8 +8,8 @@
  * signatures and their order of meaning follow the specification.
  */
 
-#ifndef _P4COST_CORE_P4_
-#define _P4COST_CORE_P4_
+#ifndef _CORE_P4_
+#define _CORE_P4_
 
 /* ---- Errors a parser can raise ------------------------------------------ */
 error {
@@ -61,4 +61,4 @@ extern bool static_assert(bool check);
 @noWarn("unused")
 action NoAction() {}
 
-#endif /* _P4COST_CORE_P4_ */
+#endif /* _CORE_P4_ */

@@ -9,8 +9,8 @@
  * follow the model's published include file; the text is p4cost's own.
  */
 
-#ifndef _P4COST_EBPF_MODEL_P4_
-#define _P4COST_EBPF_MODEL_P4_
+#ifndef _EBPF_MODEL_P4_
+#define _EBPF_MODEL_P4_
 
 #include <core.p4>
 
@@ -40,4 +40,4 @@ control filter<H>(inout H headers, out bool accept);
 
 package ebpfFilter<H>(parse<H> prs, filter<H> filt);
 
-#endif /* _P4COST_EBPF_MODEL_P4_ */
+#endif /* _EBPF_MODEL_P4_ */

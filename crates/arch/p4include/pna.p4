@@ -8,8 +8,8 @@
  * p4cost's own.
  */
 
-#ifndef _P4COST_PNA_P4_
-#define _P4COST_PNA_P4_
+#ifndef __PNA_P4__
+#define __PNA_P4__
 
 #include <core.p4>
 
@@ -374,4 +374,4 @@ package PNA_NIC<PH, PM, MH, MM>(
     MainControlT<MH, MM> main_control,
     MainDeparserT<MH, MM> main_deparser);
 
-#endif /* _P4COST_PNA_P4_ */
+#endif /* __PNA_P4__ */

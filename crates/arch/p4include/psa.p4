@@ -9,8 +9,8 @@
  * text is p4cost's own.
  */
 
-#ifndef _P4COST_PSA_P4_
-#define _P4COST_PSA_P4_
+#ifndef __PSA_P4__
+#define __PSA_P4__
 
 #include <core.p4>
 
@@ -392,4 +392,4 @@ package PSA_Switch<IH, IM, EH, EM, NM, CI2EM, CE2EM, RESUBM, RECIRCM>(
     EgressPipeline<EH, EM, NM, CI2EM, CE2EM, RECIRCM> egress,
     BufferingQueueingEngine bqe);
 
-#endif /* _P4COST_PSA_P4_ */
+#endif /* __PSA_P4__ */

@@ -8,8 +8,10 @@
  * did, so later `#if` tests in the program agree.
  */
 
-#ifndef _P4COST_T2NA_P4_
-#define _P4COST_T2NA_P4_
+#ifndef _TOFINO2_NATIVE_ARCHITECTURE_
+#define _TOFINO2_NATIVE_ARCHITECTURE_
+/* the name older compiler releases used for the same guard */
+#define _TOFINO2_NATIVE_ARCHITECTURE_P4_
 
 #ifndef __TARGET_TOFINO__
 #define __TARGET_TOFINO__ 2
@@ -18,4 +20,4 @@
 #include <tofino2_specs.p4>
 #include <tofino2_arch.p4>
 
-#endif /* _P4COST_T2NA_P4_ */
+#endif /* _TOFINO2_NATIVE_ARCHITECTURE_ */

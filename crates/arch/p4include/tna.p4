@@ -9,8 +9,10 @@
  * assumes Tofino 1 and defines it as 1 so later `#if` tests agree.
  */
 
-#ifndef _P4COST_TNA_P4_
-#define _P4COST_TNA_P4_
+#ifndef _TOFINO1_NATIVE_ARCHITECTURE_
+#define _TOFINO1_NATIVE_ARCHITECTURE_
+/* the name older compiler releases used for the same guard */
+#define _TOFINO_NATIVE_ARCHITECTURE_P4_
 
 #ifndef __TARGET_TOFINO__
 #define __TARGET_TOFINO__ 1
@@ -24,4 +26,4 @@
 
 #include <tofino1_arch.p4>
 
-#endif /* _P4COST_TNA_P4_ */
+#endif /* _TOFINO1_NATIVE_ARCHITECTURE_ */

@@ -6,8 +6,8 @@
  * from __TARGET_TOFINO__ like tna.p4 does, defaulting to Tofino 1.
  */
 
-#ifndef _P4COST_TOFINO_P4_
-#define _P4COST_TOFINO_P4_
+#ifndef _TOFINO_P4_
+#define _TOFINO_P4_
 
 #ifndef __TARGET_TOFINO__
 #define __TARGET_TOFINO__ 1
@@ -21,4 +21,4 @@
 
 #include <tofino1_base.p4>
 
-#endif /* _P4COST_TOFINO_P4_ */
+#endif /* _TOFINO_P4_ */

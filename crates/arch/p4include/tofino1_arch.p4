@@ -8,8 +8,8 @@
  * follow the published TNA headers; the text is p4cost's own.
  */
 
-#ifndef _P4COST_TOFINO1_ARCH_P4_
-#define _P4COST_TOFINO1_ARCH_P4_
+#ifndef _TOFINO1_P4_ARCH_
+#define _TOFINO1_P4_ARCH_
 
 #include <tofino1_base.p4>
 
@@ -140,4 +140,4 @@ package MultiParserSwitch<IH0, IM0, EH0, EM0, IH1, IM1, EH1, EM1,
     @optional MultiParserPipeline<IH2, IM2, EH2, EM2> pipe2,
     @optional MultiParserPipeline<IH3, IM3, EH3, EM3> pipe3);
 
-#endif /* _P4COST_TOFINO1_ARCH_P4_ */
+#endif /* _TOFINO1_P4_ARCH_ */

@@ -9,8 +9,8 @@
  * signatures follow the published TNA headers; the text is p4cost's own.
  */
 
-#ifndef _P4COST_TOFINO1_BASE_P4_
-#define _P4COST_TOFINO1_BASE_P4_
+#ifndef _TOFINO1_P4_BASE_
+#define _TOFINO1_P4_BASE_
 
 #include <core.p4>
 
@@ -472,4 +472,4 @@ extern Digest<T> {
     void pack(in T data);
 }
 
-#endif /* _P4COST_TOFINO1_BASE_P4_ */
+#endif /* _TOFINO1_P4_BASE_ */

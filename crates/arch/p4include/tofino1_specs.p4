@@ -7,8 +7,8 @@
  * follow the published TNA headers; the text is p4cost's own.
  */
 
-#ifndef _P4COST_TOFINO1_SPECS_P4_
-#define _P4COST_TOFINO1_SPECS_P4_
+#ifndef _TOFINO1_P4_SPECS_
+#define _TOFINO1_P4_SPECS_
 
 #include <core.p4>
 
@@ -52,4 +52,4 @@
 #define DEVPORT_PORT_MASK   0x7f
 #define DEVPORT_PORT(port)  (port)[6:0]
 
-#endif /* _P4COST_TOFINO1_SPECS_P4_ */
+#endif /* _TOFINO1_P4_SPECS_ */

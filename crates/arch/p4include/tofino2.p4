@@ -5,8 +5,8 @@
  * metadata and externs, without the pipeline packages).
  */
 
-#ifndef _P4COST_TOFINO2_P4_
-#define _P4COST_TOFINO2_P4_
+#ifndef _TOFINO2_P4_
+#define _TOFINO2_P4_
 
 #ifndef __TARGET_TOFINO__
 #define __TARGET_TOFINO__ 2
@@ -15,4 +15,4 @@
 #include <tofino2_specs.p4>
 #include <tofino2_base.p4>
 
-#endif /* _P4COST_TOFINO2_P4_ */
+#endif /* _TOFINO2_P4_ */

@@ -9,8 +9,8 @@
  * follow the published T2NA headers; the text is p4cost's own.
  */
 
-#ifndef _P4COST_TOFINO2_ARCH_P4_
-#define _P4COST_TOFINO2_ARCH_P4_
+#ifndef _TOFINO2_P4_ARCH_
+#define _TOFINO2_P4_ARCH_
 
 #include <tofino2_base.p4>
 
@@ -88,4 +88,4 @@ package Switch<IH0, IM0, EH0, EM0, IH1, IM1, EH1, EM1,
     @optional Pipeline<IH2, IM2, EH2, EM2> pipe2,
     @optional Pipeline<IH3, IM3, EH3, EM3> pipe3);
 
-#endif /* _P4COST_TOFINO2_ARCH_P4_ */
+#endif /* _TOFINO2_P4_ARCH_ */

@@ -10,8 +10,8 @@
  * headers; the text is p4cost's own.
  */
 
-#ifndef _P4COST_TOFINO2_BASE_P4_
-#define _P4COST_TOFINO2_BASE_P4_
+#ifndef _TOFINO2_P4_BASE_
+#define _TOFINO2_P4_BASE_
 
 #include <core.p4>
 
@@ -816,4 +816,4 @@ extern Digest<T> {
     void pack(in T data);
 }
 
-#endif /* _P4COST_TOFINO2_BASE_P4_ */
+#endif /* _TOFINO2_P4_BASE_ */

@@ -7,8 +7,8 @@
  * follow the published TNA headers; the text is p4cost's own.
  */
 
-#ifndef _P4COST_TOFINO2_SPECS_P4_
-#define _P4COST_TOFINO2_SPECS_P4_
+#ifndef _TOFINO2_P4_SPECS_
+#define _TOFINO2_P4_SPECS_
 
 #include <core.p4>
 
@@ -54,4 +54,4 @@
 #define DEVPORT_PORT_MASK   0x7f
 #define DEVPORT_PORT(port)  (port)[6:0]
 
-#endif /* _P4COST_TOFINO2_SPECS_P4_ */
+#endif /* _TOFINO2_P4_SPECS_ */

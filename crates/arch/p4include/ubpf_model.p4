@@ -10,8 +10,8 @@
  * file; the text is p4cost's own.
  */
 
-#ifndef _P4COST_UBPF_MODEL_P4_
-#define _P4COST_UBPF_MODEL_P4_
+#ifndef _UBPF_MODEL_P4_
+#define _UBPF_MODEL_P4_
 
 #include <core.p4>
 
@@ -88,4 +88,4 @@ control deparser<H>(packet_out b, in H headers);
 
 package ubpf<H, M>(parse<H, M> prs, pipeline<H, M> p, deparser<H> dprs);
 
-#endif /* _P4COST_UBPF_MODEL_P4_ */
+#endif /* _UBPF_MODEL_P4_ */

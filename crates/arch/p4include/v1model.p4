@@ -9,8 +9,8 @@
  * published v1model interface; the text is p4cost's own.
  */
 
-#ifndef _P4COST_V1MODEL_P4_
-#define _P4COST_V1MODEL_P4_
+#ifndef _V1_MODEL_P4_
+#define _V1_MODEL_P4_
 
 #include <core.p4>
 
@@ -248,4 +248,4 @@ package V1Switch<H, M>(Parser<H, M> p,
                        ComputeChecksum<H, M> ck,
                        Deparser<H> dep);
 
-#endif /* _P4COST_V1MODEL_P4_ */
+#endif /* _V1_MODEL_P4_ */

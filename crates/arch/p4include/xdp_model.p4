@@ -9,8 +9,8 @@
  * p4cost's own.
  */
 
-#ifndef _P4COST_XDP_MODEL_P4_
-#define _P4COST_XDP_MODEL_P4_
+#ifndef _XDP_MODEL_P4
+#define _XDP_MODEL_P4
 
 #include <core.p4>
 #include <ebpf_model.p4>
@@ -56,4 +56,4 @@ control xdp_deparse<H>(in H headers, packet_out packet);
 
 package xdp<H>(xdp_parse<H> p, xdp_switch<H> s, xdp_deparse<H> d);
 
-#endif /* _P4COST_XDP_MODEL_P4_ */
+#endif /* _XDP_MODEL_P4 */

@@ -123,4 +123,44 @@ mod tests {
             assert!(lookup(name).is_some(), "{name} missing");
         }
     }
+
+    /// Programs test the guards of the compilers' own include files (p4c's
+    /// `p4include/`, bf-p4c's Tofino headers): ours must be named the same.
+    #[test]
+    fn guards_carry_the_compilers_names() {
+        for (name, guard) in [
+            ("core.p4", "_CORE_P4_"),
+            ("v1model.p4", "_V1_MODEL_P4_"),
+            ("psa.p4", "__PSA_P4__"),
+            ("bmv2/psa.p4", "__PSA_P4__"),
+            ("dpdk/psa.p4", "__PSA_P4__"),
+            ("pna.p4", "__PNA_P4__"),
+            ("dpdk/pna.p4", "__PNA_P4__"),
+            ("ebpf_model.p4", "_EBPF_MODEL_P4_"),
+            ("ubpf_model.p4", "_UBPF_MODEL_P4_"),
+            ("xdp_model.p4", "_XDP_MODEL_P4"),
+            ("tna.p4", "_TOFINO1_NATIVE_ARCHITECTURE_"),
+            ("t2na.p4", "_TOFINO2_NATIVE_ARCHITECTURE_"),
+            ("tofino.p4", "_TOFINO_P4_"),
+            ("tofino2.p4", "_TOFINO2_P4_"),
+        ] {
+            let text = lookup(name).unwrap_or_default();
+            let ifndef = format!("#ifndef {guard}\n#define {guard}\n");
+            assert!(text.contains(&ifndef), "{name} is not guarded by {guard}");
+        }
+        // the older bf-p4c names of the Tofino entry points are defined too
+        for (name, old) in [
+            ("tna.p4", "_TOFINO_NATIVE_ARCHITECTURE_P4_"),
+            ("t2na.p4", "_TOFINO2_NATIVE_ARCHITECTURE_P4_"),
+        ] {
+            let text = lookup(name).unwrap_or_default();
+            assert!(text.contains(&format!("#define {old}\n")), "{name}: {old}");
+        }
+        for (name, text) in FILES {
+            assert!(
+                !text.contains("_P4COST_") || text.contains("_P4COST_QID"),
+                "{name}"
+            );
+        }
+    }
 }

@@ -324,8 +324,15 @@ mod tests {
             assert_eq!(first.0, "ifndef", "{name}");
             assert_eq!(second, &("define".to_string(), first.1.clone()), "{name}");
             assert_eq!(last.0, "endif", "{name}");
-            assert!(!guards.contains(&first.1), "{name}: guard reused");
-            guards.push(first.1.clone());
+            // Target flavours of one file (`psa.p4`, `bmv2/psa.p4`) share its guard, as in
+            // p4c: a program includes one of them.
+            let base = name.rsplit('/').next().unwrap_or(name);
+            let other = guards.iter().find(|(g, _)| g == &first.1);
+            assert!(
+                other.is_none_or(|(_, b)| b == &base),
+                "{name}: guard reused"
+            );
+            guards.push((first.1.clone(), base));
         }
     }
 

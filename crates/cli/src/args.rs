@@ -30,7 +30,7 @@ pub enum Command {
 /// `p4cost parse`.
 #[derive(Debug, Args)]
 pub struct ParseArgs {
-    /// Files or directories.
+    /// Files or directories; `-` reads stdin.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// One line per failure and a closing `N parsed, M failed` line.
@@ -44,7 +44,7 @@ pub struct ParseArgs {
 /// `p4cost stages`.
 #[derive(Debug, Args)]
 pub struct StagesArgs {
-    /// A Tofino context.json.
+    /// A Tofino context.json; `-` reads stdin.
     pub file: PathBuf,
     /// MAU clock in GHz (Tofino SKUs run at 1.0-1.5 GHz) [default: the
     /// tofino1-mau-cycles model's `default_clock_ghz`].
@@ -53,6 +53,9 @@ pub struct StagesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
+    /// Input budget.
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 /// Output format.
@@ -94,13 +97,60 @@ pub struct SourceArgs {
     /// Add an include directory (searched before the bundled includes).
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
+    /// Most files entered by `#include` in one program, each inclusion
+    /// counted (guarded re-includes are free).
+    #[arg(long, value_name = "N", default_value_t = p4cost_front::Limits::DEFAULT_INCLUDES)]
+    pub max_includes: usize,
+    /// Most tokens macro expansion may produce in one program.
+    #[arg(long, value_name = "TOKENS", default_value_t = p4cost_front::Limits::DEFAULT_MACRO_TOKENS)]
+    pub max_macro_output: usize,
+    /// Input budget.
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+impl SourceArgs {
+    /// No `-D`/`-I` and the default preprocessor budgets, with `input`.
+    pub fn plain(input: InputArgs) -> SourceArgs {
+        SourceArgs {
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
+            max_includes: p4cost_front::Limits::DEFAULT_INCLUDES,
+            max_macro_output: p4cost_front::Limits::DEFAULT_MACRO_TOKENS,
+            input,
+        }
+    }
+
+    /// The preprocessor's budgets these flags give: the total text a program may
+    /// expand to is 4 times the input budget, and at least 256 MiB.
+    pub fn limits(&self) -> p4cost_front::Limits {
+        let file = self.input.max_input_bytes;
+        p4cost_front::Limits {
+            max_file_bytes: file,
+            max_includes: self.max_includes,
+            max_macro_tokens: self.max_macro_output,
+            max_total_bytes: file
+                .saturating_mul(4)
+                .max(p4cost_front::Limits::DEFAULT_TOTAL_BYTES),
+            ..p4cost_front::Limits::default()
+        }
+    }
+}
+
+/// The budget on what is read from one file, stdin or pipe.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// Largest input read, in bytes: FILE, stdin, each included file and
+    /// JSON input [default: 67108864, 64 MiB].
+    #[arg(long, value_name = "BYTES", default_value_t = p4cost_front::Limits::DEFAULT_FILE_BYTES, hide_default_value = true)]
+    pub max_input_bytes: u64,
 }
 
 /// `p4cost predict`.
 #[derive(Debug, Args)]
 pub struct PredictArgs {
     /// The program: P4-16 source, BMv2 JSON or Tofino context.json
-    /// (detected by content).
+    /// (detected by content); `-` reads stdin.
     pub file: PathBuf,
     /// Port speed the model is for.
     #[arg(long, value_enum)]

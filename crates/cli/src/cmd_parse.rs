@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::args::{parse_define, ParseArgs};
+use crate::args::ParseArgs;
 use crate::exit::{CliError, Exit};
 
 /// Every `*.p4` under `p` (sorted), or `p` itself when it is a file.
@@ -21,7 +21,7 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
             }
         }
         Ok(())
-    } else if p.exists() {
+    } else if crate::read::is_stdin(p) || p.exists() {
         out.push(p.to_path_buf());
         Ok(())
     } else {
@@ -37,29 +37,29 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     for p in &a.paths {
         collect(p, &mut files)?;
     }
-    let opts = p4cost_front::Options {
-        defines: a.source.defines.iter().map(|d| parse_define(d)).collect(),
-        include_dirs: a.source.include_dirs.clone(),
-    };
+    if files.iter().filter(|f| crate::read::is_stdin(f)).count() > 1 {
+        return Err(CliError::input("`-` (stdin) can be given only once"));
+    }
     let mut ok = 0usize;
     let mut failed = 0usize;
     let mut text = String::new();
     for f in &files {
-        match p4cost_front::load_file(f, &opts) {
+        match crate::input::load_source_only(f, &a.source) {
             Ok(_) => {
                 ok += 1;
                 if !a.summary {
-                    text.push_str(&format!("ok     {}\n", f.display()));
+                    text.push_str(&format!("ok     {}\n", crate::read::shown(f)));
                 }
             }
             Err(e) => {
                 failed += 1;
-                let first = e.to_string();
+                let first = e.message;
                 let first = first.lines().next().unwrap_or("");
                 if a.summary {
                     text.push_str(&format!("{first}\n"));
                 } else {
-                    text.push_str(&format!("FAILED {}\n  {first}\n", f.display()));
+                    let shown = crate::read::shown(f);
+                    text.push_str(&format!("FAILED {shown}\n  {first}\n"));
                 }
             }
         }

@@ -253,7 +253,7 @@ impl<'a> Common<'a> {
             });
         }
         Ok(Common {
-            shown: a.file.display().to_string(),
+            shown: crate::read::shown(&a.file),
             loaded,
             warnings,
             pipeline,

@@ -23,14 +23,8 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             return Err(CliError::input("--clock-ghz must be a positive number"));
         }
     }
-    let shown = a.file.display().to_string();
-    let loaded = input::load(
-        &a.file,
-        &crate::args::SourceArgs {
-            defines: vec![],
-            include_dirs: vec![],
-        },
-    )?;
+    let shown = crate::read::shown(&a.file);
+    let loaded = input::load(&a.file, &crate::args::SourceArgs::plain(a.input.clone()))?;
     if loaded.program.mau.is_none() {
         return Err(CliError::input(format!(
             "{shown}: no MAU stage characteristics: `p4cost stages` needs the Tofino compiler's context.json"

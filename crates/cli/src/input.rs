@@ -7,6 +7,7 @@ use p4cost_ir::Program;
 use crate::args::{parse_define, PredictArgs, SourceArgs};
 use crate::combine;
 use crate::exit::CliError;
+use crate::read;
 
 /// A warning found while loading, with its stable code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,24 +36,26 @@ pub struct LoadedInput {
     pub warnings: Vec<LoadWarning>,
 }
 
-/// Reads `path` and lowers it: JSON is sniffed as BMv2 or Tofino
-/// context.json; anything else is P4-16 source.
+/// Reads `path` (stdin for `-`) once, within the input budget, and lowers
+/// it: JSON is sniffed as BMv2 or Tofino context.json; anything else is
+/// P4-16 source.
 pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
-    let shown = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| CliError::input(format!("{shown}: cannot read: {e}")))?;
+    let input = read::read_input(path, src.input.max_input_bytes)?;
+    let shown = input.shown;
+    let bytes = input.bytes;
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let text = String::from_utf8(bytes)
+        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
     if first == Some(b'{') {
-        let text = String::from_utf8(bytes)
-            .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
         return load_json(&shown, &text);
     }
-    let opts = p4cost_front::Options {
-        defines: src.defines.iter().map(|d| parse_define(d)).collect(),
-        include_dirs: src.include_dirs.clone(),
-    };
-    let loaded =
-        p4cost_front::load_file(path, &opts).map_err(|e| CliError::input(e.to_string()))?;
+    let opts = front_options(src);
+    let loaded = if read::is_stdin(path) {
+        p4cost_front::load_source(&shown, &text, &opts)
+    } else {
+        p4cost_front::load_file_text(path, text, &opts)
+    }
+    .map_err(|e| CliError::input(e.to_string()))?;
     Ok(LoadedInput {
         program: loaded.program,
         warnings: loaded
@@ -63,10 +66,47 @@ pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
     })
 }
 
+/// Reads `path` (stdin for `-`) once and lowers it as P4-16 source
+/// (`p4cost parse`).
+pub fn load_source_only(path: &Path, src: &SourceArgs) -> Result<(), CliError> {
+    let read::ReadInput { shown, bytes } = read::read_input(path, src.input.max_input_bytes)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
+    let opts = front_options(src);
+    if read::is_stdin(path) {
+        p4cost_front::load_source(&shown, &text, &opts)
+    } else {
+        p4cost_front::load_file_text(path, text, &opts)
+    }
+    .map(|_| ())
+    .map_err(|e| CliError::input(e.to_string()))
+}
+
+/// The front end's options for these flags.
+pub fn front_options(src: &SourceArgs) -> p4cost_front::Options {
+    p4cost_front::Options {
+        defines: src.defines.iter().map(|d| parse_define(d)).collect(),
+        include_dirs: src.include_dirs.clone(),
+        limits: src.limits(),
+    }
+}
+
 /// The input of `predict`: FILE alone, FILE with `--context` (and
 /// `--bfrt`), or a context.json FILE with `--bfrt`.
 pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
-    let shown = a.file.display().to_string();
+    let shown = read::shown(&a.file);
+    let stdin_twice = [Some(&a.file), a.context.as_ref(), a.bfrt.as_ref()]
+        .into_iter()
+        .flatten()
+        .filter(|p| read::is_stdin(p))
+        .count()
+        > 1;
+    if stdin_twice {
+        return Err(CliError::input(
+            "`-` (stdin) can be given for only one of FILE, --context and --bfrt",
+        ));
+    }
+    let max = a.source.input.max_input_bytes;
     match (&a.context, &a.bfrt) {
         (Some(ctx), bfrt) => {
             let source = load(&a.file, &a.source)?;
@@ -97,13 +137,13 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
                     }
                 }
             }
-            let context = load_context(ctx, bfrt.as_deref())?;
+            let context = load_context(ctx, bfrt.as_deref(), max)?;
             let combined = combine::combine(
                 source.program,
                 &shown,
                 context,
-                &ctx.display().to_string(),
-                bfrt.as_ref().map(|b| b.display().to_string()).as_deref(),
+                &read::shown(ctx),
+                bfrt.as_ref().map(|b| read::shown(b)).as_deref(),
             );
             let mut warnings = source.warnings;
             warnings.extend(combined.warnings);
@@ -113,17 +153,19 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
             })
         }
         (None, Some(bfrt)) => {
-            let first = load(&a.file, &a.source)?;
+            let mut first = load(&a.file, &a.source)?;
             if first.program.input != p4cost_ir::InputKind::TofinoContext {
                 return Err(CliError::input(format!(
                     "--bfrt {}: needs --context CONTEXT.json, or a context.json as FILE ({shown} is not one)",
                     bfrt.display()
                 )));
             }
-            Ok(LoadedInput {
-                program: load_context(&a.file, Some(bfrt))?,
-                warnings: first.warnings,
-            })
+            // FILE was read (once) and is a context.json: merge the bfrt.json into it.
+            let bshown = read::shown(bfrt);
+            let btext = read_text(bfrt, max)?;
+            p4cost_tofino::merge_bfrt(&mut first.program, &btext, &bshown)
+                .map_err(|e| CliError::input(e.to_string()))?;
+            Ok(first)
         }
         (None, None) => load(&a.file, &a.source),
     }
@@ -132,12 +174,10 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
 /// Reads a file given as `--context` (with its `--bfrt`): it must be a
 /// Tofino context.json; anything else is an input error that says what
 /// the file looks like instead.
-pub fn load_context(path: &Path, bfrt: Option<&Path>) -> Result<Program, CliError> {
-    let shown = path.display().to_string();
+pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Program, CliError> {
     let want = "--context expects the Tofino compiler's context.json (the `pipe/context.json` \
                 of a bf-p4c build)";
-    let bytes =
-        std::fs::read(path).map_err(|e| CliError::input(format!("{shown}: cannot read: {e}")))?;
+    let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
     if first != Some(b'{') {
         return Err(CliError::input(format!(
@@ -169,13 +209,18 @@ pub fn load_context(path: &Path, bfrt: Option<&Path>) -> Result<Program, CliErro
     let mut program = p4cost_tofino::read_context_value(&v, &shown)
         .map_err(|e| CliError::input(e.to_string()))?;
     if let Some(b) = bfrt {
-        let bshown = b.display().to_string();
-        let btext = std::fs::read_to_string(b)
-            .map_err(|e| CliError::input(format!("{bshown}: cannot read: {e}")))?;
+        let bshown = read::shown(b);
+        let btext = read_text(b, max)?;
         p4cost_tofino::merge_bfrt(&mut program, &btext, &bshown)
             .map_err(|e| CliError::input(e.to_string()))?;
     }
     Ok(program)
+}
+
+/// Reads `path` (stdin for `-`) as UTF-8 text within the budget.
+fn read_text(path: &Path, max: u64) -> Result<String, CliError> {
+    let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
+    String::from_utf8(bytes).map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))
 }
 
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {

@@ -16,6 +16,7 @@ mod cmd_stages;
 mod combine;
 mod exit;
 mod input;
+mod read;
 mod report;
 
 use std::ffi::OsString;

@@ -13,6 +13,7 @@
 pub mod diagnostic;
 
 pub use diagnostic::{Diagnostic, FrontError};
+pub use p4cost_pp::Limits;
 
 use std::path::PathBuf;
 
@@ -23,6 +24,8 @@ pub struct Options {
     pub defines: Vec<(String, Option<String>)>,
     /// `-I DIR`, searched before the bundled includes.
     pub include_dirs: Vec<PathBuf>,
+    /// The preprocessor's budgets (file size, includes, macro output).
+    pub limits: p4cost_pp::Limits,
 }
 
 /// A lowered program and the warnings the front end collected.
@@ -66,6 +69,7 @@ fn pp_options(opts: &Options) -> p4cost_pp::Options {
     p4cost_pp::Options {
         defines,
         include_dirs: opts.include_dirs.clone(),
+        limits: opts.limits,
     }
 }
 
@@ -87,6 +91,19 @@ pub fn load_file(path: &Path, opts: &Options) -> Result<Loaded, FrontError> {
     let ppo = pp_options(opts);
     let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
     let out = pp.run_file(path).map_err(pp_error)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    lower_output(&out, &name)
+}
+
+/// Like [`load_file`] for the text of the file at `path`, already read by the caller (so that
+/// a pipe or stdin is read once).
+pub fn load_file_text(path: &Path, text: String, opts: &Options) -> Result<Loaded, FrontError> {
+    let ppo = pp_options(opts);
+    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
+    let out = pp.run_file_text(path, text).map_err(pp_error)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::engine::{dir_of, key_of, Cond, Lexed, Preprocessor, MAX_INCLUDE_DEPTH};
+use crate::engine::{dir_of, key_of, read_file, Cond, Lexed, Preprocessor};
 use crate::error::{ErrLoc, PpError, PpWarning};
 use crate::expr;
 use crate::lexer::{Kind, Tok};
@@ -338,10 +338,25 @@ impl Preprocessor<'_> {
                 chain: chain.join(" -> "),
             });
         }
-        if self.st.stack.len() >= MAX_INCLUDE_DEPTH {
+        let limits = self.opts.limits;
+        if self.st.stack.len() >= limits.max_include_depth {
             return Err(PpError::Limit {
                 loc: self.loc_tok(hash_tok),
-                message: "#include nested too deeply".into(),
+                message: format!(
+                    "#include nested more than {} deep (limit: include depth)",
+                    limits.max_include_depth
+                ),
+            });
+        }
+        self.st.includes += 1;
+        if self.st.includes > limits.max_includes {
+            return Err(PpError::Limit {
+                loc: self.loc_tok(hash_tok),
+                message: format!(
+                    "more than {} files entered by #include in this program, each inclusion \
+                     counted (limit: max-includes)",
+                    limits.max_includes
+                ),
             });
         }
         self.enter(idx)
@@ -374,11 +389,8 @@ impl Preprocessor<'_> {
                     return Ok(i);
                 }
                 let shown = p.display().to_string();
-                let text = std::fs::read_to_string(&p).map_err(|e| PpError::Io {
-                    loc: self.loc_tok(hash_tok),
-                    path: shown.clone(),
-                    message: e.to_string(),
-                })?;
+                let max = self.opts.limits.max_file_bytes;
+                let text = read_file(&p, &shown, max, self.loc_tok(hash_tok))?;
                 return self.register(key, shown, text, false, Some(dir_of(&p)));
             }
         }

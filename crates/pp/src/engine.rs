@@ -12,10 +12,8 @@ use crate::macros::{Macro, MacroKind};
 use crate::source_map::{adjust_line, line_col, line_starts, OutBuf, SourceMap};
 use crate::{Bundled, Options, Output, SourceFile};
 
-pub(crate) const MAX_INCLUDE_DEPTH: usize = 200;
+/// Nesting of macro-argument pre-expansion (each level is a native stack frame).
 pub(crate) const MAX_EXPANSION_DEPTH: usize = 200;
-/// Tokens one line may produce by macro expansion before it is considered runaway.
-pub(crate) const EXPANSION_BUDGET: usize = 4_000_000;
 
 /// A file after splicing and lexing.
 pub(crate) struct Lexed {
@@ -73,7 +71,12 @@ pub(crate) struct State {
     pub(crate) names: Vec<String>,
     pub(crate) cur_file: usize,
     pub(crate) depth: usize,
+    /// Macro-expansion tokens left for the whole unit.
     pub(crate) budget: usize,
+    /// Files entered by `#include` so far.
+    pub(crate) includes: usize,
+    /// Bytes of source entered so far (each inclusion counted).
+    pub(crate) entered_bytes: u64,
 }
 
 /// A C-style preprocessor for P4 sources. Each `run_*` call starts from a clean state (only the
@@ -94,20 +97,24 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// Preprocesses the file at `path`.
+    /// Preprocesses the file at `path` (read with the [`crate::Limits::max_file_bytes`] limit).
     pub fn run_file(&mut self, path: &Path) -> Result<Output, PpError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| PpError::Io {
-            loc: ErrLoc {
-                path: shown.clone(),
-                line: 1,
-                col: 1,
-            },
+        let loc = ErrLoc {
             path: shown.clone(),
-            message: e.to_string(),
-        })?;
+            line: 1,
+            col: 1,
+        };
+        let text = read_file(path, &shown, self.opts.limits.max_file_bytes, loc)?;
+        self.run_file_text(path, text)
+    }
+
+    /// Preprocesses `text`, already read from the file at `path` (quoted includes are searched
+    /// relative to its directory; the file keeps its identity for include cycles and guards).
+    pub fn run_file_text(&mut self, path: &Path, text: String) -> Result<Output, PpError> {
+        let shown = path.display().to_string();
         let dir = Some(dir_of(path));
-        self.run(shown.clone(), key_of(path), text, dir)
+        self.run(shown, key_of(path), text, dir)
     }
 
     /// Preprocesses `text` as if it were a file called `name` (quoted includes are searched
@@ -130,7 +137,7 @@ impl<'a> Preprocessor<'a> {
         dir: Option<PathBuf>,
     ) -> Result<Output, PpError> {
         self.st = State {
-            budget: EXPANSION_BUDGET,
+            budget: self.opts.limits.max_macro_tokens,
             ..State::default()
         };
         let root = self.register(key, path, text, false, dir)?;
@@ -253,6 +260,18 @@ impl<'a> Preprocessor<'a> {
 
     /// Processes file `f` as the current file, restoring the includer's `#line` state after.
     pub(crate) fn enter(&mut self, f: usize) -> Result<(), PpError> {
+        let len = self.st.files.get(f).map_or(0, |x| x.text.len() as u64);
+        self.st.entered_bytes = self.st.entered_bytes.saturating_add(len);
+        let max = self.opts.limits.max_total_bytes;
+        if self.st.entered_bytes > max {
+            return Err(PpError::Limit {
+                loc: self.loc_raw(f, 0),
+                message: format!(
+                    "the files entered so far (each #include counted) total more than {max} \
+                     bytes (limit: max-total-bytes)"
+                ),
+            });
+        }
         self.st.stack.push(f);
         let saved = (self.st.cur_file, self.st.out.delta, self.st.out.name);
         self.st.cur_file = f;
@@ -363,6 +382,20 @@ impl<'a> Preprocessor<'a> {
         self.st.out.push(&t.text, t.file, t.src, !t.synth);
     }
 
+    /// Fails once the preprocessed text is larger than [`crate::Limits::max_total_bytes`].
+    pub(crate) fn check_output(&self, f: usize, src: usize) -> Result<(), PpError> {
+        let max = self.opts.limits.max_total_bytes;
+        if self.st.out.text.len() as u64 > max {
+            return Err(PpError::Limit {
+                loc: self.loc(f, src),
+                message: format!(
+                    "the preprocessed text is larger than {max} bytes (limit: max-total-bytes)"
+                ),
+            });
+        }
+        Ok(())
+    }
+
     // ----- the main loop -----
 
     pub(crate) fn process_file(&mut self, f: usize) -> Result<(), PpError> {
@@ -378,8 +411,7 @@ impl<'a> Preprocessor<'a> {
                 .map_or(n, |k| pos + k);
             let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.end);
             let active = conds.last().map_or(true, |c| c.active);
-            // the size limit applies to what one line expands to
-            self.st.budget = EXPANSION_BUDGET;
+            self.check_output(f, tok.src)?;
             if tok.bol && tok.is_punct("#") {
                 self.emit_newlines_in(&lx, last_end, tok.start);
                 self.directive(&lx, pos, eol, &mut conds)?;
@@ -401,6 +433,7 @@ impl<'a> Preprocessor<'a> {
                 };
                 while let Some(t) = self.expand_next(&mut inp)? {
                     self.emit_tok(&t);
+                    self.check_output(t.file as usize, t.src)?;
                 }
                 if let Some(c) = inp.cur {
                     pos = c.pos;
@@ -490,6 +523,32 @@ pub(crate) fn dir_of(p: &Path) -> PathBuf {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     }
+}
+
+/// Reads a file as UTF-8 text, refusing more than `max` bytes without reading them.
+pub(crate) fn read_file(
+    path: &Path,
+    shown: &str,
+    max: u64,
+    loc: ErrLoc,
+) -> Result<String, PpError> {
+    let io = |loc: ErrLoc, message: String| PpError::Io {
+        loc,
+        path: shown.to_owned(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| io(loc.clone(), e.to_string()))?;
+    let bytes = match crate::read_limited(file, max) {
+        Ok(b) => b,
+        Err(Some(e)) => return Err(io(loc, e.to_string())),
+        Err(None) => {
+            return Err(PpError::Limit {
+                loc,
+                message: format!("'{shown}' is larger than {max} bytes (limit: max-input-bytes)"),
+            })
+        }
+    };
+    String::from_utf8(bytes).map_err(|e| io(loc, format!("not UTF-8 text: {e}")))
 }
 
 /// Identity of a disk file: its canonical path when available.

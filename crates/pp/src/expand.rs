@@ -95,12 +95,21 @@ impl Preprocessor<'_> {
             };
             self.st.budget = self.st.budget.saturating_sub(body.len() + 1);
             if self.st.budget == 0 {
-                return Err(PpError::Limit {
-                    loc: self.loc_tok(&tok),
-                    message: "macro expansion too large".into(),
-                });
+                return Err(self.macro_budget_error(&tok));
             }
             inp.push_front(body);
+        }
+    }
+
+    /// The error for an exhausted macro-expansion budget, at the invocation `at`.
+    pub(crate) fn macro_budget_error(&self, at: &Tok) -> PpError {
+        PpError::Limit {
+            loc: self.loc_tok(at),
+            message: format!(
+                "macro expansion produced more than {} tokens in this program \
+                 (limit: max-macro-output)",
+                self.opts.limits.max_macro_tokens
+            ),
         }
     }
 
@@ -247,6 +256,10 @@ impl Preprocessor<'_> {
         let mut out: Vec<Tok> = Vec::with_capacity(body.len());
         let mut i = 0;
         while let Some(t) = body.get(i) {
+            // one substitution may multiply a long argument: stop it before it is built
+            if out.len() >= self.st.budget {
+                return Err(self.macro_budget_error(name));
+            }
             let next = body.get(i + 1);
             if is_func && t.is_punct("#") {
                 if let Some(p) = next.and_then(|n| m.param_index(n)) {

@@ -28,13 +28,78 @@ pub use engine::Preprocessor;
 pub use error::{ErrLoc, PpError, PpWarning};
 pub use source_map::{Location, SourceMap};
 
-/// Command-line style settings: `-D` definitions and `-I` directories.
+/// Command-line style settings: `-D` definitions, `-I` directories and resource limits.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// `-D NAME` (`None`, defines `NAME` as `1`) and `-D NAME=VALUE`. `NAME` may be `F(x)`.
     pub defines: Vec<(String, Option<String>)>,
     /// `-I` directories, searched in order.
     pub include_dirs: Vec<PathBuf>,
+    /// Budgets for one translation unit.
+    pub limits: Limits,
+}
+
+/// Budgets for one translation unit (the root file and everything it includes). Each is global,
+/// not per line or per file, so that inputs that multiply work (an include or macro "bomb")
+/// stop early with a [`PpError::Limit`] that names the budget and where it ran out.
+///
+/// The defaults are far above what real programs need: p4c's sample corpus, fabric-tna with
+/// every profile and switch-sized programs use at most a few hundred include entries, a few
+/// megabytes of text and a few hundred thousand macro tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest file that is read, in bytes ([`Limits::DEFAULT_FILE_BYTES`], 64 MiB).
+    pub max_file_bytes: u64,
+    /// Files entered by `#include` in the whole unit, each inclusion counted
+    /// ([`Limits::DEFAULT_INCLUDES`]). Includes skipped by a guard or `#pragma once` cost
+    /// nothing and are not counted.
+    pub max_includes: usize,
+    /// Nesting depth of `#include` ([`Limits::DEFAULT_INCLUDE_DEPTH`]).
+    pub max_include_depth: usize,
+    /// Tokens produced by macro expansion in the whole unit ([`Limits::DEFAULT_MACRO_TOKENS`]).
+    pub max_macro_tokens: usize,
+    /// Bytes of source entered (each inclusion counts its file's size again) and, separately,
+    /// bytes of preprocessed output ([`Limits::DEFAULT_TOTAL_BYTES`], 256 MiB).
+    pub max_total_bytes: u64,
+}
+
+impl Limits {
+    /// Default of [`Limits::max_file_bytes`]: 64 MiB.
+    pub const DEFAULT_FILE_BYTES: u64 = 64 << 20;
+    /// Default of [`Limits::max_includes`].
+    pub const DEFAULT_INCLUDES: usize = 10_000;
+    /// Default of [`Limits::max_include_depth`].
+    pub const DEFAULT_INCLUDE_DEPTH: usize = 200;
+    /// Default of [`Limits::max_macro_tokens`].
+    pub const DEFAULT_MACRO_TOKENS: usize = 4_000_000;
+    /// Default of [`Limits::max_total_bytes`]: 256 MiB.
+    pub const DEFAULT_TOTAL_BYTES: u64 = 256 << 20;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: Self::DEFAULT_FILE_BYTES,
+            max_includes: Self::DEFAULT_INCLUDES,
+            max_include_depth: Self::DEFAULT_INCLUDE_DEPTH,
+            max_macro_tokens: Self::DEFAULT_MACRO_TOKENS,
+            max_total_bytes: Self::DEFAULT_TOTAL_BYTES,
+        }
+    }
+}
+
+/// Reads at most `max` bytes from `r`: the bytes, or `Err(None)` when there are more than
+/// `max` (it never reads more than `max + 1`), or the I/O error.
+pub fn read_limited(r: impl std::io::Read, max: u64) -> Result<Vec<u8>, Option<std::io::Error>> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    r.take(max.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(Some)?;
+    if buf.len() as u64 > max {
+        return Err(None);
+    }
+    Ok(buf)
 }
 
 /// Resolves `<x>`/`"x"` names that are not found on disk to bundled text (architecture includes).

@@ -386,6 +386,7 @@ fn command_line_defines() {
             ("SQ(x)".into(), Some("((x)*(x))".into())),
         ],
         include_dirs: vec![],
+        ..Options::default()
     };
     let o = run_with(
         &opts,
@@ -513,6 +514,7 @@ fn quoted_search_order_and_disk_wins_over_bundled() {
     let opts = Options {
         defines: vec![],
         include_dirs: vec![t.path("inc")],
+        ..Options::default()
     };
     let o = run_file(&opts, &b, &t.path("main/main.p4")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(norm(&o.text), "a_local b_inc c_bundled");
@@ -743,4 +745,205 @@ fn non_idiomatic_guard_on_an_open_file_is_not_a_cycle() {
     let o =
         run_with(&Options::default(), &b, "#include <a.p4>\n").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(norm(&o.text), "after_a b a after_a");
+}
+
+// ----- global budgets -----
+
+/// The message and location of a limit error, or a panic.
+fn limit(r: Result<Output, PpError>) -> (String, String) {
+    match r {
+        Err(PpError::Limit { loc, message }) => (loc.to_string(), message),
+        Err(e) => panic!("expected a limit error, got {e}"),
+        Ok(o) => panic!("expected a limit error, got {} bytes", o.text.len()),
+    }
+}
+
+/// A doubling macro chain: `A{n}` expands to 2^n copies of `x`.
+fn doubling_chain(n: usize) -> String {
+    let mut s = String::from("#define A0 x\n");
+    for i in 1..=n {
+        s.push_str(&format!("#define A{i} A{} A{}\n", i - 1, i - 1));
+    }
+    s
+}
+
+#[test]
+fn macro_budget_is_global_not_per_line() {
+    // each line costs about 2^13 tokens, far below the budget; 64 lines together exceed it
+    let mut src = doubling_chain(12);
+    src.push_str(&"A12\n".repeat(64));
+    let opts = Options {
+        limits: crate::Limits {
+            max_macro_tokens: 100_000,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let (loc, message) = limit(run_with(&opts, &Mem(vec![]), &src));
+    // per line: 4095 expansions of A1..A12 at 2 + 1 tokens and 4096 of A0 at 1 + 1, so
+    // 20,477 tokens; the 5th use (line 18, after 13 #define lines) crosses 100,000
+    assert_eq!(loc, "test.p4:18:1");
+    assert!(message.contains("100000 tokens"), "{message}");
+    assert!(message.contains("max-macro-output"), "{message}");
+    // the same lines fit a budget large enough for all of them
+    let mut ok = doubling_chain(12);
+    ok.push_str(&"A12\n".repeat(2));
+    let o = run_with(&opts, &Mem(vec![]), &ok).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.text.matches('x').count(), 2 * 4096);
+}
+
+#[test]
+fn macro_bomb_over_many_lines_stops_quickly() {
+    let mut src = doubling_chain(21);
+    src.push_str(&"A19\n".repeat(400));
+    let t = std::time::Instant::now();
+    let (loc, message) = limit(run(&src));
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    // one A19 line costs (2^19 - 1) * 3 + 2^19 * 2, about 2.6M tokens: the default 4M
+    // budget ends in the second such line (line 24, after 22 #define lines)
+    assert_eq!(loc, "test.p4:24:1");
+    assert!(message.contains("max-macro-output"), "{message}");
+}
+
+#[test]
+fn one_substitution_cannot_multiply_an_argument_past_the_budget() {
+    // the body repeats its argument 64 times; the argument is 64 tokens: 4096 tokens built
+    // by one substitution, before any per-expansion accounting
+    let params = "x ".repeat(64);
+    let arg = "a ".repeat(64);
+    let src = format!("#define M(x) {params}\nM({arg})\n");
+    let opts = Options {
+        limits: crate::Limits {
+            max_macro_tokens: 1000,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let (loc, message) = limit(run_with(&opts, &Mem(vec![]), &src));
+    assert_eq!(loc, "test.p4:2:1");
+    assert!(message.contains("1000 tokens"), "{message}");
+}
+
+#[test]
+fn include_bomb_stops_at_the_include_budget() {
+    let d = TempDir::new("bomb");
+    for i in 0..18 {
+        d.write(
+            &format!("f{i}.p4"),
+            &format!("#include \"f{}.p4\"\n#include \"f{}.p4\"\n", i + 1, i + 1),
+        );
+    }
+    d.write("f18.p4", "const bit<8> X = 1;\n");
+    let opts = Options::default();
+    let t = std::time::Instant::now();
+    let r = Preprocessor::new(&opts, &Mem(vec![])).run_file(&d.path("f0.p4"));
+    let (loc, message) = limit(r);
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    assert!(loc.ends_with(":1:1") || loc.ends_with(":2:1"), "{loc}");
+    assert!(
+        message.contains("10000 files entered by #include"),
+        "{message}"
+    );
+    assert!(message.contains("max-includes"), "{message}");
+}
+
+#[test]
+fn guarded_reincludes_are_free() {
+    // 50,000 includes of one guarded file: only the first enters it, so a budget of 1 holds
+    let d = TempDir::new("guarded");
+    d.write(
+        "g.p4",
+        "#ifndef G_H\n#define G_H\nconst bit<8> G = 1;\n#endif\n",
+    );
+    d.write("main.p4", &"#include \"g.p4\"\n".repeat(50_000));
+    let opts = Options {
+        limits: crate::Limits {
+            max_includes: 1,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let t = std::time::Instant::now();
+    let o = Preprocessor::new(&opts, &Mem(vec![]))
+        .run_file(&d.path("main.p4"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+    assert_eq!(o.text.matches("const bit<8> G = 1;").count(), 1);
+    // an unguarded file is entered each time and counted
+    d.write("u.p4", "const bit<8> U = 1;\n");
+    d.write("two.p4", "#include \"u.p4\"\n#include \"u.p4\"\n");
+    let (loc, message) = limit(Preprocessor::new(&opts, &Mem(vec![])).run_file(&d.path("two.p4")));
+    assert!(loc.ends_with("two.p4:2:1"), "{loc}");
+    assert!(message.contains("more than 1 files"), "{message}");
+}
+
+#[test]
+fn include_depth_is_a_limit() {
+    let d = TempDir::new("deep");
+    for i in 0..10 {
+        d.write(
+            &format!("d{i}.p4"),
+            &format!("#include \"d{}.p4\"\n", i + 1),
+        );
+    }
+    d.write("d10.p4", "\n");
+    let opts = Options {
+        limits: crate::Limits {
+            max_include_depth: 5,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let (loc, message) = limit(Preprocessor::new(&opts, &Mem(vec![])).run_file(&d.path("d0.p4")));
+    assert!(loc.ends_with("d4.p4:1:1"), "{loc}");
+    assert!(message.contains("more than 5 deep"), "{message}");
+}
+
+#[test]
+fn files_larger_than_the_budget_are_not_read() {
+    let d = TempDir::new("big");
+    d.write("big.p4", &"x".repeat(2000));
+    d.write("main.p4", "#include \"big.p4\"\n");
+    let opts = Options {
+        limits: crate::Limits {
+            max_file_bytes: 1000,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let (loc, message) = limit(Preprocessor::new(&opts, &Mem(vec![])).run_file(&d.path("main.p4")));
+    assert!(loc.ends_with("main.p4:1:1"), "{loc}");
+    assert!(message.contains("larger than 1000 bytes"), "{message}");
+    assert!(message.contains("max-input-bytes"), "{message}");
+    let (_, message) = limit(Preprocessor::new(&opts, &Mem(vec![])).run_file(&d.path("big.p4")));
+    assert!(message.contains("larger than 1000 bytes"), "{message}");
+}
+
+#[test]
+fn output_and_entered_bytes_are_limits() {
+    // long tokens made by a macro: few tokens, many bytes
+    let long = "y".repeat(10_000);
+    let src = format!("#define L {long}\n{}", "L L L L L L L L L L\n".repeat(10));
+    let opts = Options {
+        limits: crate::Limits {
+            max_total_bytes: 500_000,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let (_, message) = limit(run_with(&opts, &Mem(vec![]), &src));
+    assert!(
+        message.contains("preprocessed text is larger than 500000 bytes"),
+        "{message}"
+    );
+    // an unguarded file entered again and again: its bytes add up even when it emits nothing
+    let d = TempDir::new("entered");
+    d.write("e.p4", &format!("#if 0\n{long}\n#endif\n"));
+    d.write("main.p4", &"#include \"e.p4\"\n".repeat(60));
+    let (loc, message) = limit(Preprocessor::new(&opts, &Mem(vec![])).run_file(&d.path("main.p4")));
+    assert!(loc.ends_with("e.p4:1:1"), "{loc}");
+    assert!(
+        message.contains("total more than 500000 bytes"),
+        "{message}"
+    );
 }

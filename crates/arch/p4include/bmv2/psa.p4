@@ -9,9 +9,9 @@
  * pulls that one in, under a guard of its own.
  */
 
-#ifndef _P4COST_BMV2_PSA_P4_
-#define _P4COST_BMV2_PSA_P4_
+#ifndef __PSA_P4__
+#define __PSA_P4__
 
 #include <psa.p4>
 
-#endif /* _P4COST_BMV2_PSA_P4_ */
+#endif /* __PSA_P4__ */

@@ -11,8 +11,8 @@
  * the IPsec accelerator extern is declared.  The text is p4cost's own.
  */
 
-#ifndef _P4COST_DPDK_PNA_P4_
-#define _P4COST_DPDK_PNA_P4_
+#ifndef __PNA_P4__
+#define __PNA_P4__
 
 #include <core.p4>
 
@@ -405,4 +405,4 @@ package PNA_NIC<PH, PM, MH, MM>(
     MainControlT<MH, MM> main_control,
     MainDeparserT<MH, MM> main_deparser);
 
-#endif /* _P4COST_DPDK_PNA_P4_ */
+#endif /* __PNA_P4__ */
