@@ -185,7 +185,7 @@ fn read_op(
                 0
             };
             out.push(ParserOp::Extract {
-                instance: prog.header_by_name(&t.header),
+                instance: e.headers.instance_id(&t.header),
                 header: t.header,
                 stack: t.stack,
                 bits,
