@@ -46,16 +46,15 @@ pub(crate) fn read(
 /// itself when it is a known header instance.
 fn instance_of<'a>(prog: &Program, headers: &Headers, emitted: &'a str) -> Option<&'a str> {
     if let Some((base, _)) = emitted.split_once('[') {
-        let is_stack = prog
-            .headers
-            .iter()
-            .any(|h| h.name == base && h.stack_size.is_some());
+        let is_stack = headers
+            .instance_id(base)
+            .and_then(|id| prog.headers.get(id.index()))
+            .is_some_and(|h| h.stack_size.is_some());
         if is_stack {
             return Some(base);
         }
     }
-    let known =
-        headers.type_of_header(emitted).is_some() || prog.headers.iter().any(|h| h.name == emitted);
+    let known = headers.type_of_header(emitted).is_some() || headers.instance_id(emitted).is_some();
     known.then_some(emitted)
 }
 

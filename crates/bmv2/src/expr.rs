@@ -1,7 +1,7 @@
 //! BMv2 "type value" objects and expression trees: rendered as readable
 //! P4-like text, with the fields they read (or write, for l-values).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use p4cost_ir::HeaderTypeId;
 
@@ -9,15 +9,17 @@ use crate::access::J;
 use crate::error::Result;
 use crate::headers::Headers;
 
-/// An ordered set of field or object names.
+/// An ordered set of field or object names (the set beside the list keeps
+/// `add` constant-time on actions with thousands of primitives).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub(crate) struct Refs(pub Vec<String>);
+pub(crate) struct Refs(pub Vec<String>, HashSet<String>);
 
 impl Refs {
     /// Adds a name unless already present.
     pub fn add(&mut self, name: impl Into<String>) {
         let name = name.into();
-        if !self.0.contains(&name) {
+        if !self.1.contains(&name) {
+            self.1.insert(name.clone());
             self.0.push(name);
         }
     }

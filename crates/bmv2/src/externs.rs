@@ -7,6 +7,8 @@
 //! `size`; action profiles carry `max_size` and, for selectors, a
 //! `selector` object. Every entry may carry `source_info`.
 
+use std::collections::HashSet;
+
 use p4cost_ir::{ExternInstance, ExternKind, Program};
 
 use crate::access::J;
@@ -29,17 +31,12 @@ pub(crate) fn read(root: &J, prog: &mut Program, spans: &mut Spans) -> Result<()
     for m in root.opt_items("meter_arrays")? {
         push(prog, spans, &m, ExternKind::Meter, "size", None)?;
     }
+    let mut profiles_seen: HashSet<&str> = HashSet::new();
     for p in root.opt_items("pipelines")? {
         for ap in p.opt_items("action_profiles")? {
             let name = ap.key_str("name")?;
             // A profile shared by two pipelines is one object.
-            if prog.externs.iter().any(|e| {
-                e.name == name
-                    && matches!(
-                        e.kind,
-                        ExternKind::ActionProfile | ExternKind::ActionSelector
-                    )
-            }) {
+            if !profiles_seen.insert(name) {
                 continue;
             }
             let kind = match ap.opt("selector")? {

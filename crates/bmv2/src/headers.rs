@@ -5,11 +5,18 @@
 use std::collections::{HashMap, HashSet};
 
 use p4cost_ir::{
-    Field, HeaderInstance, HeaderKind, HeaderType, HeaderTypeId, Origin, Program, Span,
+    Field, HeaderId, HeaderInstance, HeaderKind, HeaderType, HeaderTypeId, Origin, Program, Span,
 };
 
 use crate::access::J;
 use crate::error::Result;
+
+/// The most elements a header stack (or header union stack) may have.
+/// Every element is a separate parse-graph node when a loop extracts into
+/// the stack, so this bounds what one stack can expand to; real programs
+/// use stacks of a few dozen elements at most (MPLS labels, SRv6
+/// segments, TCP options).
+pub const MAX_STACK_SIZE: usize = 4096;
 
 /// Name lookups over the header declarations of one file.
 #[derive(Debug, Default)]
@@ -18,14 +25,20 @@ pub(crate) struct Headers {
     type_ids: HashMap<String, HeaderTypeId>,
     /// Field names and widths per header type (index = type id).
     fields: Vec<Vec<(String, u32)>>,
+    /// `(type, field name)` -> width, for lookups in constant time.
+    field_width: HashMap<(HeaderTypeId, String), u32>,
     /// Every JSON header instance (stack elements included) -> its type.
     header_type_of: HashMap<String, HeaderTypeId>,
     /// Header stack name -> element type.
     stack_type: HashMap<String, HeaderTypeId>,
     /// Union type name -> members `(member name, header type)`.
     union_members: HashMap<String, Vec<(String, HeaderTypeId)>>,
+    /// `(union type, member name)` -> member header type.
+    union_member_type: HashMap<(String, String), HeaderTypeId>,
     /// Union instance or union stack name -> union type name.
     union_type_of: HashMap<String, String>,
+    /// IR header instance name -> its id in `Program::headers`.
+    instance_ids: HashMap<String, HeaderId>,
 }
 
 impl Headers {
@@ -44,11 +57,9 @@ impl Headers {
     /// stack.
     pub fn type_of_union_member(&self, union: &str, member: &str) -> Option<HeaderTypeId> {
         let ty = self.union_type_of.get(union)?;
-        self.union_members
-            .get(ty)?
-            .iter()
-            .find(|(m, _)| m == member)
-            .map(|(_, t)| *t)
+        self.union_member_type
+            .get(&(ty.clone(), member.to_string()))
+            .copied()
     }
 
     /// The name of member number `index` of a union instance or stack.
@@ -64,11 +75,13 @@ impl Headers {
         if field == "$valid$" {
             return Some(1);
         }
-        self.fields
-            .get(ty.index())?
-            .iter()
-            .find(|(n, _)| n == field)
-            .map(|(_, w)| *w)
+        self.field_width.get(&(ty, field.to_string())).copied()
+    }
+
+    /// The IR header instance named `name` (a stack or union stack for its
+    /// elements), as [`Program::header_by_name`] finds it, in constant time.
+    pub fn instance_id(&self, name: &str) -> Option<HeaderId> {
+        self.instance_ids.get(name).copied()
     }
 
     /// Name of field number `offset` of a header type.
@@ -143,11 +156,18 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
     }
     // Types, now that we know which are used as metadata.
     let scalars_ty = raw.iter().find(|r| r.name == "scalars").map(|r| r.ty);
+    // Per type: (used by an instance, every such instance is metadata).
+    let mut usage: Vec<(bool, bool)> = vec![(false, true); type_items.len()];
+    for r in &raw {
+        if let Some(u) = usage.get_mut(r.ty.index()) {
+            u.0 = true;
+            u.1 &= r.metadata;
+        }
+    }
     for (i, t) in type_items.iter().enumerate() {
         let name = t.key_str("name")?;
         let id = HeaderTypeId(i as u32);
-        let used: Vec<&RawHeader> = raw.iter().filter(|r| r.ty == id).collect();
-        let metadata_only = !used.is_empty() && used.iter().all(|r| r.metadata);
+        let metadata_only = usage.get(i).is_some_and(|&(used, meta)| used && meta);
         let max_length = match t.opt("max_length")? {
             Some(m) => Some(m.u64()?),
             None => None,
@@ -196,6 +216,11 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
                 f.width_bits = var;
             }
         }
+        for f in &fields {
+            h.field_width
+                .entry((id, f.name.clone()))
+                .or_insert(f.width_bits);
+        }
         h.fields.push(
             fields
                 .iter()
@@ -233,7 +258,11 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
                 .type_ids
                 .get(mty_name)
                 .ok_or_else(|| mty.invalid(format!("unknown header type `{mty_name}`")))?;
-            members.push((mname.str()?.to_string(), ty));
+            let mname = mname.str()?;
+            h.union_member_type
+                .entry((name.to_string(), mname.to_string()))
+                .or_insert(ty);
+            members.push((mname.to_string(), ty));
         }
         let id = HeaderTypeId(prog.header_types.len() as u32);
         h.type_ids.entry(name.to_string()).or_insert(id);
@@ -266,7 +295,9 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             .type_ids
             .get(ty_name)
             .ok_or_else(|| ty_j.invalid(format!("unknown header type `{ty_name}`")))?;
-        let ids = s.key_items("header_ids")?;
+        let ids_j = s.key("header_ids")?;
+        let ids = ids_j.items()?;
+        check_stack_size(&ids_j, ids.len())?;
         for id in &ids {
             in_stack.insert(id.u64()?);
         }
@@ -298,7 +329,9 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
         let ut_j = us.key("union_type")?;
         let ut = ut_j.str()?;
         let ty = union_type_id(&h, &ut_j, ut)?;
-        let ids = us.key_items("header_union_ids")?;
+        let ids_j = us.key("header_union_ids")?;
+        let ids = ids_j.items()?;
+        check_stack_size(&ids_j, ids.len())?;
         for id in &ids {
             let uid = id.u64()?;
             union_in_stack.insert(uid);
@@ -346,8 +379,25 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
         });
     }
     instances.extend(union_stacks);
+    for (i, inst) in instances.iter().enumerate() {
+        // The first instance of a name wins, as in `Program::header_by_name`.
+        h.instance_ids
+            .entry(inst.name.clone())
+            .or_insert(HeaderId(i as u32));
+    }
     prog.headers = instances;
     Ok(h)
+}
+
+/// Refuses a stack of more than [`MAX_STACK_SIZE`] elements.
+fn check_stack_size(ids: &J, len: usize) -> Result<()> {
+    if len > MAX_STACK_SIZE {
+        return Err(ids.invalid(format!(
+            "a header stack of {len} elements is more than the {MAX_STACK_SIZE} p4cost reads \
+             (every element is a parse-graph node when a loop fills the stack)"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -405,5 +455,52 @@ mod tests {
             h.unwrap_err().to_string(),
             "headers[0].header_type: unknown header type `nope`"
         );
+    }
+    fn stack_doc(n: usize) -> String {
+        let ids: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        format!(
+            r#"{{"header_types": [{{"name": "t", "fields": [["x", 8, false]]}}], "headers": [],
+               "header_stacks": [{{"name": "s", "header_type": "t", "header_ids": [{}]}}]}}"#,
+            ids.join(",")
+        )
+    }
+
+    #[test]
+    fn stacks_are_bounded_with_a_json_path_error() {
+        let (prog, h) = run(&stack_doc(MAX_STACK_SIZE));
+        assert!(h.is_ok());
+        assert_eq!(prog.headers[0].stack_size, Some(MAX_STACK_SIZE as u32));
+        let (_, h) = run(&stack_doc(100_000));
+        assert_eq!(
+            h.unwrap_err().to_string(),
+            "header_stacks[0].header_ids: a header stack of 100000 elements is more than the \
+             4096 p4cost reads (every element is a parse-graph node when a loop fills the stack)"
+        );
+    }
+
+    #[test]
+    fn union_members_and_instances_are_found_by_name() {
+        let (prog, h) = run(r#"{
+          "header_types": [
+            {"name": "a_t", "fields": [["x", 8, false]]},
+            {"name": "b_t", "fields": [["y", 16, false]]}
+          ],
+          "headers": [
+            {"name": "u_a", "id": 0, "header_type": "a_t", "metadata": false},
+            {"name": "u_b", "id": 1, "header_type": "b_t", "metadata": false}
+          ],
+          "header_union_types": [{"name": "u_t", "headers": [["a", "a_t"], ["b", "b_t"]]}],
+          "header_unions": [{"name": "u", "id": 0, "union_type": "u_t", "header_ids": [0, 1]}]
+        }"#);
+        let h = h.unwrap();
+        assert_eq!(h.type_of_union_member("u", "b"), Some(HeaderTypeId(1)));
+        assert_eq!(h.type_of_union_member("u", "c"), None);
+        assert_eq!(h.union_member_name("u", 1), Some("b"));
+        assert_eq!(h.field_width_in(HeaderTypeId(1), "y"), Some(16));
+        assert_eq!(h.field_width_in(HeaderTypeId(1), "x"), None);
+        for (i, inst) in prog.headers.iter().enumerate() {
+            assert_eq!(h.instance_id(&inst.name), Some(HeaderId(i as u32)));
+        }
+        assert_eq!(h.instance_id("u"), prog.header_by_name("u"));
     }
 }

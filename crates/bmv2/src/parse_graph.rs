@@ -193,7 +193,7 @@ fn read_op(
                 t.header.clone()
             };
             out.push(ParserOp::Extract {
-                instance: prog.header_by_name(&t.header),
+                instance: e.headers.instance_id(&t.header),
                 header,
                 stack: t.stack,
                 bits,

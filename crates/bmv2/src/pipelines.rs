@@ -315,11 +315,20 @@ fn read_table(
             }
         }
     }
+    // First position of each name and each action, for constant-time
+    // lookups below.
+    let mut name_at: HashMap<&str, usize> = HashMap::new();
+    for (i, n) in action_names.iter().enumerate() {
+        name_at.entry(n).or_insert(i);
+    }
+    let mut action_at: HashMap<ActionId, usize> = HashMap::new();
+    for (i, a) in table_actions.iter().enumerate() {
+        action_at.entry(*a).or_insert(i);
+    }
     let action_of_name = |n: &str| -> Option<ActionId> {
-        action_names
-            .iter()
-            .position(|x| *x == n)
-            .and_then(|i| table_actions.get(i).copied())
+        name_at
+            .get(n)
+            .and_then(|&i| table_actions.get(i).copied())
             .or_else(|| actions.by_name(n))
     };
     let default_action = match t.opt("default_entry")? {
@@ -399,12 +408,7 @@ fn read_table(
             arms.push((a, names.resolve(j)?));
         }
         // Keep the table's action order.
-        arms.sort_by_key(|(a, _)| {
-            table_actions
-                .iter()
-                .position(|x| x == a)
-                .unwrap_or(usize::MAX)
-        });
+        arms.sort_by_key(|(a, _)| action_at.get(a).copied().unwrap_or(usize::MAX));
         let first = arms.first().map(|(_, n)| *n);
         match first {
             None => TableNext::Always { next: base },

@@ -252,9 +252,12 @@ impl Transition {
         match self {
             Transition::Direct { target } => vec![*target],
             Transition::Select { cases, .. } => {
+                // A set beside the list keeps this linear in the number of
+                // cases (a BMv2 state may have 100k of them).
                 let mut out: Vec<Target> = Vec::new();
+                let mut seen: std::collections::HashSet<Target> = std::collections::HashSet::new();
                 for c in cases {
-                    if !out.contains(&c.target) {
+                    if seen.insert(c.target) {
                         out.push(c.target);
                     }
                     if c.matches_all() {
@@ -301,5 +304,21 @@ mod tests {
                 Target::State(StateId(3))
             ]
         );
+    }
+    #[test]
+    fn targets_of_a_huge_select_are_distinct_and_in_order() {
+        // 100k cases over 50k distinct targets, each target twice: a
+        // quadratic duplicate check took seconds here.
+        let v = |s: &str| Keyset::Value { value: s.into() };
+        let n = 100_000u32;
+        let t = Transition::Select {
+            keys: vec![],
+            cases: (0..n).map(|i| case(vec![v("1")], i % (n / 2))).collect(),
+        };
+        let got = t.targets();
+        assert_eq!(got.len(), (n / 2) as usize);
+        assert_eq!(got[0], Target::State(StateId(0)));
+        assert_eq!(got[12_345], Target::State(StateId(12_345)));
+        assert_eq!(got.last(), Some(&Target::State(StateId(n / 2 - 1))));
     }
 }

@@ -10,6 +10,8 @@
 //! `type.width` for bit-string keys. Keys whose names start with `$` are
 //! BF-RT's own (entry handles, priorities, member ids).
 
+use std::collections::HashMap;
+
 use p4cost_ir::{MatchKind, Program, Span, TableKey};
 use serde_json::Value;
 
@@ -99,13 +101,14 @@ fn match_kind(bfrt: &str) -> MatchKind {
 }
 
 /// Finds the context table a BF-RT table name stands for: the same name,
-/// or the name without its pipe prefix.
-fn find_table(program: &Program, bfrt_name: &str) -> Option<usize> {
-    if let Some(t) = program.table_by_name(bfrt_name) {
-        return Some(t.index());
+/// or the name without its pipe prefix. `by_name` maps each table name to
+/// its first index.
+fn find_table(by_name: &HashMap<String, usize>, bfrt_name: &str) -> Option<usize> {
+    if let Some(&t) = by_name.get(bfrt_name) {
+        return Some(t);
     }
     let (_, rest) = bfrt_name.split_once('.')?;
-    program.table_by_name(rest).map(|t| t.index())
+    by_name.get(rest).copied()
 }
 
 /// True for tables the compiler made up (marked `p4_hidden`, or named
@@ -122,6 +125,10 @@ pub(crate) fn merge(program: &mut Program, tables: &[BfrtTable], bfrt_file: &str
     let file = program.add_file(bfrt_file);
     let span = Span::file_start(file);
     let mut paired = vec![false; program.tables.len()];
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    for (i, t) in program.tables.iter().enumerate() {
+        by_name.entry(t.name.clone()).or_insert(i);
+    }
     let mut unmatched = Vec::new();
     let mut filled_widths = 0usize;
     let mut filled_sizes = 0usize;
@@ -129,7 +136,7 @@ pub(crate) fn merge(program: &mut Program, tables: &[BfrtTable], bfrt_file: &str
     let mut key_diffs = Vec::new();
     for bt in tables {
         let is_match = bt.table_type.starts_with("MatchAction") || bt.table_type == "PortMetadata";
-        let Some(ti) = find_table(program, &bt.name) else {
+        let Some(ti) = find_table(&by_name, &bt.name) else {
             if is_match {
                 unmatched.push(bt.name.clone());
             }

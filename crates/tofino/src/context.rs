@@ -12,7 +12,7 @@
 //! `mau_stage_characteristics[]`; 1.8 has only `stage_dependency[]` with
 //! `match_dependent` booleans.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use p4cost_ir::{ExternKind, Gress, MauStage};
 use serde_json::{Map, Value};
@@ -144,7 +144,7 @@ fn collect_stage_records(v: &Value, loc: &Loc, out: &mut Vec<(i32, String)>) -> 
         Value::Object(m) => {
             if let Some(sn) = m.get("stage_number") {
                 let sn_loc = loc.key("stage_number");
-                let stage = json::int32(sn, &sn_loc)?;
+                let stage = stage_number(sn, &sn_loc)?;
                 let kind = match json::opt(m, "stage_table_type") {
                     Some(t) => json::string(t, &loc.key("stage_table_type"))?.to_string(),
                     None => String::new(),
@@ -207,10 +207,41 @@ fn op_name(prim: &str, operation: Option<&str>) -> String {
     }
 }
 
-fn push_unique(list: &mut Vec<String>, s: String) {
-    if !list.contains(&s) {
-        list.push(s);
+/// An ordered list of distinct names, with a set beside it so that adding
+/// stays constant-time on actions with thousands of primitives.
+#[derive(Default)]
+struct UniqueNames {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl UniqueNames {
+    fn push(&mut self, s: String) {
+        if self.seen.insert(s.clone()) {
+            self.list.push(s);
+        }
     }
+}
+
+/// The highest MAU stage number accepted in a placement record. Tofino 1
+/// has 12 stages and Tofino 2 20; the bound keeps a hostile file from
+/// making per-stage records (one per distinct stage number of a table,
+/// each holding the table's action fields) grow with its square.
+pub(crate) const MAX_STAGE: i32 = 63;
+
+/// A stage number, refused when above [`MAX_STAGE`] (negative numbers
+/// mean "not placed" and are kept).
+fn stage_number(v: &Value, loc: &Loc) -> Result<i32, Fault> {
+    let stage = json::int32(v, loc)?;
+    if stage > MAX_STAGE {
+        return Err(Fault::Invalid {
+            path: loc.render(),
+            message: format!(
+                "stage {stage} is beyond the last MAU stage p4cost accepts ({MAX_STAGE})"
+            ),
+        });
+    }
+    Ok(stage)
 }
 
 fn read_action(v: &Value, loc: &Loc) -> Result<CtxAction, Fault> {
@@ -234,8 +265,8 @@ fn read_action(v: &Value, loc: &Loc) -> Result<CtxAction, Fault> {
             params.push((pname.to_string(), width));
         }
     }
-    let mut reads = Vec::new();
-    let mut writes = Vec::new();
+    let mut reads = UniqueNames::default();
+    let mut writes = UniqueNames::default();
     let mut ops = Vec::new();
     if let Some(prims) = json::opt(m, "primitives") {
         let pr_loc = loc.key("primitives");
@@ -249,27 +280,24 @@ fn read_action(v: &Value, loc: &Loc) -> Result<CtxAction, Fault> {
             };
             ops.push(op_name(pname, operation));
             if let Some(f) = operand_field(json::opt(pm, "dst"), &p_loc.key("dst"))? {
-                push_unique(&mut writes, f);
+                writes.push(f);
             }
             for src in ["src1", "src2", "src3", "cond", "idx"] {
                 if let Some(f) = operand_field(json::opt(pm, src), &p_loc.key(src))? {
-                    push_unique(&mut reads, f);
+                    reads.push(f);
                 }
             }
             if let Some(hi) = json::opt(pm, "hash_inputs") {
                 let hi_loc = p_loc.key("hash_inputs");
                 for (j, f) in json::array(hi, &hi_loc)?.iter().enumerate() {
-                    push_unique(&mut reads, json::string(f, &hi_loc.index(j))?.to_string());
+                    reads.push(json::string(f, &hi_loc.index(j))?.to_string());
                 }
             }
             if let Some(details) = json::opt(pm, "stateful_alu_details") {
                 let d_loc = p_loc.key("stateful_alu_details");
                 let dm = json::object(details, &d_loc)?;
                 if let Some(out) = json::opt(dm, "output_dst") {
-                    push_unique(
-                        &mut writes,
-                        json::string(out, &d_loc.key("output_dst"))?.to_string(),
-                    );
+                    writes.push(json::string(out, &d_loc.key("output_dst"))?.to_string());
                 }
             }
         }
@@ -278,8 +306,8 @@ fn read_action(v: &Value, loc: &Loc) -> Result<CtxAction, Fault> {
         name,
         handle,
         params,
-        reads,
-        writes,
+        reads: reads.list,
+        writes: writes.list,
         ops,
     })
 }
@@ -537,7 +565,7 @@ fn read_stage_characteristics(v: &Value, loc: &Loc) -> Result<StageSource, Fault
     for (i, r) in json::array(v, loc)?.iter().enumerate() {
         let r_loc = loc.index(i);
         let m = json::object(r, &r_loc)?;
-        let stage = json::int32(json::field(m, "stage", &r_loc)?, &r_loc.key("stage"))?;
+        let stage = stage_number(json::field(m, "stage", &r_loc)?, &r_loc.key("stage"))?;
         let g_loc = r_loc.key("gress");
         let gress = gress_of(
             json::string(json::field(m, "gress", &r_loc)?, &g_loc)?,
@@ -668,6 +696,30 @@ mod tests {
                 expected: "integer",
                 found: "string".into()
             }
+        );
+    }
+
+    #[test]
+    fn stage_numbers_beyond_the_last_stage_are_refused() {
+        let d = doc(
+            json!([{"name": "t", "table_type": "match", "direction": "ingress",
+            "match_attributes": {"stage_tables": [{"stage_number": 63}, {"stage_number": 100000}]}}]),
+        );
+        let err = read(&d).unwrap_err();
+        assert_eq!(
+            err,
+            Fault::Invalid {
+                path: "tables[0].match_attributes.stage_tables[1].stage_number".into(),
+                message: "stage 100000 is beyond the last MAU stage p4cost accepts (63)".into(),
+            }
+        );
+        let unplaced = doc(
+            json!([{"name": "t", "table_type": "match", "direction": "ingress",
+            "match_attributes": {"stage_tables": [{"stage_number": -1}, {"stage_number": 63}]}}]),
+        );
+        assert_eq!(
+            read(&unplaced).unwrap().match_tables[0].stages,
+            vec![-1, 63]
         );
     }
 

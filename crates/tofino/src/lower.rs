@@ -1,6 +1,6 @@
 //! Lowering the context records to a [`Program`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use p4cost_ir::{
     Action, ActionId, Annotation, Arch, Control, ControlFlow, ControlId, ControlRole,
@@ -124,20 +124,27 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
 
     // Actions (shared by name across tables) and tables.
     let mut action_ids: BTreeMap<String, ActionId> = BTreeMap::new();
+    // Per action: the reads and writes it already has, so merging the
+    // same action from another table stays linear.
+    let mut action_refs: Vec<(HashSet<String>, HashSet<String>)> = Vec::new();
     for t in &data.match_tables {
         let mut ids = Vec::new();
+        let mut ids_seen: HashSet<ActionId> = HashSet::new();
         let mut default_action = None;
         for a in &t.actions {
             let id = match action_ids.get(&a.name) {
                 Some(id) => {
-                    if let Some(existing) = p.actions.get_mut(id.index()) {
+                    if let (Some(existing), Some((reads, writes))) = (
+                        p.actions.get_mut(id.index()),
+                        action_refs.get_mut(id.index()),
+                    ) {
                         for r in &a.reads {
-                            if !existing.reads.contains(r) {
+                            if reads.insert(r.clone()) {
                                 existing.reads.push(r.clone());
                             }
                         }
                         for w in &a.writes {
-                            if !existing.writes.contains(w) {
+                            if writes.insert(w.clone()) {
                                 existing.writes.push(w.clone());
                             }
                         }
@@ -170,10 +177,14 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
                         span,
                     });
                     action_ids.insert(a.name.clone(), id);
+                    action_refs.push((
+                        a.reads.iter().cloned().collect(),
+                        a.writes.iter().cloned().collect(),
+                    ));
                     id
                 }
             };
-            if !ids.contains(&id) {
+            if ids_seen.insert(id) {
                 ids.push(id);
             }
             if a.handle.is_some() && a.handle == t.default_handle {
