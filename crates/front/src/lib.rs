@@ -106,8 +106,32 @@ pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, Fro
     lower_output(&out, stem)
 }
 
-/// Parses preprocessed output and lowers it.
+/// Stack of the thread that lowers (and drops) the syntax tree.  The tree's
+/// depth is bounded by the parser's nesting limits (1000 nested blocks and
+/// brackets, expressions 4096 operators deep), and every pass over it
+/// recurses at most that deep; this stack holds that in a debug build too,
+/// whatever the caller's stack.  Only touched pages are allocated.
+const LOWER_STACK_BYTES: usize = 256 << 20;
+
+/// Parses preprocessed output and lowers it, on a worker thread with a
+/// stack of [`LOWER_STACK_BYTES`].
 fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontError> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("p4cost-front".to_string())
+            .stack_size(LOWER_STACK_BYTES)
+            .spawn_scoped(scope, || lower_on_this_thread(out, name));
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => lower_on_this_thread(out, name),
+        }
+    })
+}
+
+fn lower_on_this_thread(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontError> {
     let spans = lower::Spans { out };
     let tree = p4cost_syntax::parse(&out.text).map_err(|e| {
         let s = ast::Span::new(e.offset as u32, e.offset as u32);

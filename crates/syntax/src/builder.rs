@@ -17,10 +17,19 @@ use crate::grammar::{P4Parser, Rule};
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
-/// Deepest expression / statement nesting the builder accepts.  pest's own
-/// stack guard normally stops deeper input first; this keeps the recursive
-/// builder safe on small thread stacks too.
-const MAX_DEPTH: u32 = 1000;
+/// Deepest nesting of blocks, statements, types and bracketed expressions
+/// the builder accepts (also checked on the raw text before pest runs, see
+/// `crate::prescan`).  Every later pass over the AST recurses over this
+/// nesting, so it is what bounds their stack use.
+pub(crate) const MAX_DEPTH: u32 = 1000;
+
+/// Deepest expression tree the builder accepts, counted as the number of
+/// operators (prefix, postfix, binary, ternary) and array dimensions on the
+/// way from the root of a statement's expression to its innermost operand.
+/// A chain `a + b + ...` of N terms is N-1 deep; `- - - x` is 3 deep.  The
+/// AST is a tree of boxes that later passes walk recursively, so this bounds
+/// their stack use; 4096 keeps every realistic expression.
+pub(crate) const MAX_EXPR_DEPTH: u32 = 4096;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -140,6 +149,9 @@ struct Builder<'t> {
     /// input, as for annotation bodies).
     base: u32,
     depth: std::cell::Cell<u32>,
+    /// Operators (and array dimensions) of the expressions being built,
+    /// bounded by [`MAX_EXPR_DEPTH`].
+    expr_depth: std::cell::Cell<u32>,
 }
 
 fn internal_at(at: usize, what: &str) -> SyntaxError {
@@ -155,6 +167,7 @@ impl<'t> Builder<'t> {
             text,
             base,
             depth: std::cell::Cell::new(0),
+            expr_depth: std::cell::Cell::new(0),
         }
     }
 
@@ -185,12 +198,32 @@ impl<'t> Builder<'t> {
         if d >= MAX_DEPTH {
             return Err(SyntaxError {
                 offset: at,
-                message: "program is nested too deeply".to_string(),
+                message: too_deep_message(),
             });
         }
         self.depth.set(d + 1);
         let r = f();
         self.depth.set(d);
+        r
+    }
+
+    /// Runs `f` with `ops` more expression operators on the way from the
+    /// root, failing when the expression tree would exceed
+    /// [`MAX_EXPR_DEPTH`].
+    fn with_ops<T>(&self, at: usize, ops: usize, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let d = self.expr_depth.get();
+        let total = u32::try_from(ops).unwrap_or(u32::MAX).saturating_add(d);
+        if total > MAX_EXPR_DEPTH {
+            return Err(SyntaxError {
+                offset: at,
+                message: format!(
+                    "expression nested too deeply (limit {MAX_EXPR_DEPTH} operators from the outermost to the innermost operand)"
+                ),
+            });
+        }
+        self.expr_depth.set(total);
+        let r = f();
+        self.expr_depth.set(d);
         r
     }
 
@@ -1455,12 +1488,15 @@ impl<'t> Builder<'t> {
             let mut k = Kids::new(p);
             let core = k.next()?;
             let core_ty = self.type_core(core)?;
-            let mut sizes = Vec::new();
-            for s in k.all(Rule::stack_size) {
-                let sspan = self.span(&s);
-                sizes.push((self.expr(Kids::new(s).expect(Rule::expr)?)?, sspan));
-            }
-            Ok(wrap_dims(core_ty, sizes))
+            let dims = k.all(Rule::stack_size);
+            self.with_ops(at, dims.len(), || {
+                let mut sizes = Vec::new();
+                for s in dims {
+                    let sspan = self.span(&s);
+                    sizes.push((self.expr(Kids::new(s).expect(Rule::expr)?)?, sspan));
+                }
+                Ok(wrap_dims(core_ty, sizes))
+            })
         })
     }
 
@@ -1533,13 +1569,23 @@ impl<'t> Builder<'t> {
 
     fn expr(&self, p: Pair<'_, Rule>) -> Result<Expr> {
         let at = self.offset(&p);
+        // The flat operand/operator sequence becomes a tree at most as deep
+        // as it has operators; checking that count first also bounds the
+        // recursion of the Pratt parser (one level per prefix operator).
+        let ops = p
+            .clone()
+            .into_inner()
+            .filter(|c| !is_primary(c.as_rule()))
+            .count();
         self.nested(at, || {
-            pratt()
-                .map_primary(|x| self.primary(x))
-                .map_prefix(|op, rhs| self.prefix(op, rhs?))
-                .map_postfix(|lhs, op| self.postfix(lhs?, op))
-                .map_infix(|lhs, op, rhs| self.infix(lhs?, op, rhs?))
-                .parse(p.into_inner())
+            self.with_ops(at, ops, || {
+                pratt()
+                    .map_primary(|x| self.primary(x))
+                    .map_prefix(|op, rhs| self.prefix(op, rhs?))
+                    .map_postfix(|lhs, op| self.postfix(lhs?, op))
+                    .map_infix(|lhs, op, rhs| self.infix(lhs?, op, rhs?))
+                    .parse(p.into_inner())
+            })
         })
     }
 
@@ -1742,6 +1788,32 @@ impl<'t> Builder<'t> {
 
 /// `T` wrapped into array sizes given outermost first: `T[a][b]` is an
 /// `a`-element array of `T[b]`.
+/// The message for nesting beyond [`MAX_DEPTH`].
+pub(crate) fn too_deep_message() -> String {
+    format!("program nested too deeply (limit {MAX_DEPTH} nested blocks, statements, types and brackets)")
+}
+
+/// True for the rules that are operands in an `expr` / `width_expr`
+/// sequence (everything else there is an operator).
+fn is_primary(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::path
+            | Rule::int_lit
+            | Rule::string_lit
+            | Rule::kw_true
+            | Rule::kw_false
+            | Rule::kw_this
+            | Rule::kw_error
+            | Rule::dots
+            | Rule::invalid_header
+            | Rule::struct_expr
+            | Rule::list_expr
+            | Rule::paren
+            | Rule::dontcare
+    )
+}
+
 fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
     let mut ty = core;
     for (size, sspan) in sizes.into_iter().rev() {

@@ -14,6 +14,7 @@ pub mod ast;
 mod builder;
 mod error;
 mod grammar;
+mod prescan;
 mod printer;
 
 #[cfg(test)]
@@ -35,8 +36,10 @@ const PARSE_STACK_BYTES: usize = 256 << 20;
 ///
 /// Returns the AST, or the first syntax error with its byte offset and a
 /// readable message such as "expected `;`, found `}`".  Parsing runs on a
-/// scoped worker thread with a large stack; deeply nested input fails with
-/// "program is nested too deeply" instead of overflowing the stack.
+/// scoped worker thread with a large stack; input nested more than 1000
+/// levels (blocks, statements, brackets) or with expressions more than 4096
+/// operators deep fails with a "nested too deeply (limit N ...)" error
+/// instead of overflowing the stack.
 pub fn parse(text: &str) -> Result<ast::Program, SyntaxError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
@@ -62,6 +65,7 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
             message: "input is larger than 4 GiB".to_string(),
         });
     }
+    prescan::check_nesting(text)?;
     let mut pairs = match P4Parser::parse(Rule::program, text) {
         Ok(p) => p,
         Err(_) => {
