@@ -150,6 +150,17 @@ fn lower_on_this_thread(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, F
         type_ids: HashMap::new(),
         control_cache: HashMap::new(),
         global_actions: HashMap::new(),
+        header_ids: HashMap::new(),
+        warned: out
+            .warnings
+            .iter()
+            .map(|w| Diagnostic {
+                file: w.loc.path.clone(),
+                line: w.loc.line,
+                col: w.loc.col,
+                message: w.message.clone(),
+            })
+            .collect(),
         warnings: out
             .warnings
             .iter()
