@@ -94,6 +94,10 @@ pub struct SourceArgs {
     /// Add an include directory (searched before the bundled includes).
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
+    /// Most parse states and statements that sub-parser and sub-control
+    /// calls may copy into their callers, over the whole program.
+    #[arg(long, value_name = "N", default_value_t = p4cost_front::DEFAULT_MAX_INLINED)]
+    pub max_inlined: usize,
 }
 
 /// `p4cost predict`.

@@ -40,6 +40,7 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let opts = p4cost_front::Options {
         defines: a.source.defines.iter().map(|d| parse_define(d)).collect(),
         include_dirs: a.source.include_dirs.clone(),
+        max_inlined: a.source.max_inlined,
     };
     let mut ok = 0usize;
     let mut failed = 0usize;

@@ -29,6 +29,7 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         &crate::args::SourceArgs {
             defines: vec![],
             include_dirs: vec![],
+            max_inlined: p4cost_front::DEFAULT_MAX_INLINED,
         },
     )?;
     if loaded.program.mau.is_none() {

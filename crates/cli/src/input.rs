@@ -50,6 +50,7 @@ pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
     let opts = p4cost_front::Options {
         defines: src.defines.iter().map(|d| parse_define(d)).collect(),
         include_dirs: src.include_dirs.clone(),
+        max_inlined: src.max_inlined,
     };
     let loaded =
         p4cost_front::load_file(path, &opts).map_err(|e| CliError::input(e.to_string()))?;

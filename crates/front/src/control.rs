@@ -417,6 +417,10 @@ impl<'a, 'o> Cx<'a, 'o> {
         b: &mut Flow,
         stack: &mut Vec<String>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
+        if stack.len() > 1 {
+            // Inside an applied sub-control: a copied statement.
+            self.charge_inlined(1, s.span, "control", stack)?;
+        }
         let span = self.spans.ir(s.span);
         Ok(match &s.kind {
             StmtKind::Block(bl) => self.build_seq(&bl.stmts, next, syms, b, stack)?,

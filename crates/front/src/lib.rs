@@ -16,13 +16,34 @@ pub use diagnostic::{Diagnostic, FrontError};
 
 use std::path::PathBuf;
 
-/// Front-end options: the `-D` and `-I` flags.
-#[derive(Debug, Clone, Default)]
+/// Default of [`Options::max_inlined`]: far above what real programs copy
+/// (fabric-tna: a few hundred), far below what a few kilobytes of
+/// sub-controls instantiated twice per level can ask for (2^20 and more).
+pub const DEFAULT_MAX_INLINED: usize = 200_000;
+
+/// Front-end options: the `-D` and `-I` flags and the inlining budget.
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `-D NAME[=VALUE]`.
     pub defines: Vec<(String, Option<String>)>,
     /// `-I DIR`, searched before the bundled includes.
     pub include_dirs: Vec<PathBuf>,
+    /// Most parse states and statements that sub-parser and sub-control
+    /// calls may copy into their callers, over the whole program (each
+    /// application of a sub-parser copies its states, each application of
+    /// a sub-control its statements, recursively).  Exceeding it is an
+    /// error at the call that did, naming the chain of calls.
+    pub max_inlined: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
+            max_inlined: DEFAULT_MAX_INLINED,
+        }
+    }
 }
 
 /// A lowered program and the warnings the front end collected.
@@ -90,7 +111,7 @@ pub fn load_file(path: &Path, opts: &Options) -> Result<Loaded, FrontError> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    lower_output(&out, &name)
+    lower_output(&out, &name, opts)
 }
 
 /// Like [`load_file`] for text in memory (`name` is used in messages).
@@ -103,7 +124,7 @@ pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, Fro
         .next()
         .unwrap_or(name)
         .trim_end_matches(".p4");
-    lower_output(&out, stem)
+    lower_output(&out, stem, opts)
 }
 
 /// Stack of the thread that lowers (and drops) the syntax tree.  The tree's
@@ -115,23 +136,27 @@ const LOWER_STACK_BYTES: usize = 256 << 20;
 
 /// Parses preprocessed output and lowers it, on a worker thread with a
 /// stack of [`LOWER_STACK_BYTES`].
-fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontError> {
+fn lower_output(out: &p4cost_pp::Output, name: &str, opts: &Options) -> Result<Loaded, FrontError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("p4cost-front".to_string())
             .stack_size(LOWER_STACK_BYTES)
-            .spawn_scoped(scope, || lower_on_this_thread(out, name));
+            .spawn_scoped(scope, || lower_on_this_thread(out, name, opts));
         match worker {
             Ok(handle) => match handle.join() {
                 Ok(r) => r,
                 Err(panic) => std::panic::resume_unwind(panic),
             },
-            Err(_) => lower_on_this_thread(out, name),
+            Err(_) => lower_on_this_thread(out, name, opts),
         }
     })
 }
 
-fn lower_on_this_thread(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontError> {
+fn lower_on_this_thread(
+    out: &p4cost_pp::Output,
+    name: &str,
+    opts: &Options,
+) -> Result<Loaded, FrontError> {
     let spans = lower::Spans { out };
     let tree = p4cost_syntax::parse(&out.text).map_err(|e| {
         let s = ast::Span::new(e.offset as u32, e.offset as u32);
@@ -151,6 +176,10 @@ fn lower_on_this_thread(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, F
         control_cache: HashMap::new(),
         global_actions: HashMap::new(),
         header_ids: HashMap::new(),
+        inlined: lower::InlineBudget {
+            limit: opts.max_inlined,
+            used: 0,
+        },
         warned: out
             .warnings
             .iter()

@@ -83,6 +83,18 @@ pub struct Cx<'a, 'o> {
     pub warnings: Vec<Diagnostic>,
     /// The warnings already in `warnings`, to drop repeats in O(1).
     pub warned: HashSet<Diagnostic>,
+    /// States and statements copied by sub-parser and sub-control calls.
+    pub inlined: InlineBudget,
+}
+
+/// The program-wide budget of states and statements that inlining may copy
+/// (see `Options::max_inlined`).
+#[derive(Debug, Clone, Copy)]
+pub struct InlineBudget {
+    /// The most that may be copied.
+    pub limit: usize,
+    /// Copied so far.
+    pub used: usize,
 }
 
 impl<'a, 'o> Cx<'a, 'o> {
@@ -95,6 +107,30 @@ impl<'a, 'o> Cx<'a, 'o> {
         if self.warned.insert(d.clone()) {
             self.warnings.push(d);
         }
+    }
+
+    /// Charges `n` copied states or statements to the inlining budget;
+    /// past the limit, an error at `at` naming the chain of calls (`kind`:
+    /// "parser" or "control") that was being inlined.
+    pub fn charge_inlined(
+        &mut self,
+        n: usize,
+        at: ast::Span,
+        kind: &str,
+        chain: &[String],
+    ) -> Result<(), FrontError> {
+        self.inlined.used = self.inlined.used.saturating_add(n);
+        if self.inlined.used <= self.inlined.limit {
+            return Ok(());
+        }
+        let limit = self.inlined.limit;
+        Err(self.err(
+            at,
+            format!(
+                "inlining budget exhausted: sub-parser and sub-control calls copy more than {limit} states and statements into their callers (limit {limit}; --max-inlined raises it); reached while inlining {kind} `{}`",
+                chain.join("` -> `")
+            ),
+        ))
     }
 
     /// What `e` reads, global constants left out.

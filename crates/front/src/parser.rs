@@ -142,6 +142,11 @@ fn lower_body<'a>(
     out.states.extend(decl.states.iter().map(|_| None));
 
     for (i, s) in decl.states.iter().enumerate() {
+        if !prefix.is_empty() {
+            // A copy of a sub-parser: its states and statements count
+            // against the program's inlining budget.
+            cx.charge_inlined(1 + s.stmts.len(), s.span, "parser", &out.stack)?;
+        }
         let mut ops = Vec::new();
         // Variables declared inside the state are in scope for its extracts.
         let mut locals = px.locals.clone();

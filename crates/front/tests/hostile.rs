@@ -258,3 +258,90 @@ fn many_conditional_states_and_action_writes_are_deduplicated() {
     assert_eq!(a.writes, want);
     assert_eq!(a.reads, vec!["m.x".to_string()]);
 }
+
+/// Controls `C0`..`Cn`, each applying two instances of the one below, and
+/// an ingress applying `Cn`: 2^n copies of `C0`'s statement.
+fn control_doubling(n: usize) -> String {
+    let mut top = String::from(
+        "control C0(inout headers_t hdr, inout meta_t m) { apply { m.x = m.x + 1; } }\n",
+    );
+    for i in 1..=n {
+        top.push_str(&format!(
+            "control C{i}(inout headers_t hdr, inout meta_t m) {{ C{j}() a; C{j}() b; apply {{ a.apply(hdr, m); b.apply(hdr, m); }} }}\n",
+            j = i - 1
+        ));
+    }
+    program(&top, "", "", &format!("C{n}() c;"), "c.apply(hdr, m);")
+}
+
+/// Parsers `Q0`..`Qn`, each applying two instances of the one below, and a
+/// parser state applying `Qn`: 2^n copies of `Q0`'s state.
+fn parser_doubling(n: usize) -> String {
+    let mut top = String::from(
+        "parser Q0(packet_in pkt, inout headers_t hdr) { state start { pkt.extract(hdr.eth); transition accept; } }\n",
+    );
+    for i in 1..=n {
+        top.push_str(&format!(
+            "parser Q{i}(packet_in pkt, inout headers_t hdr) {{ Q{j}() a; Q{j}() b; state start {{ a.apply(pkt, hdr); b.apply(pkt, hdr); transition accept; }} }}\n",
+            j = i - 1
+        ));
+    }
+    program(
+        &top,
+        &format!("Q{n}() q;"),
+        "state s0 { q.apply(pkt, hdr); transition accept; }",
+        "",
+        "",
+    )
+}
+
+#[test]
+fn exponential_inlining_hits_the_budget() {
+    // 19 levels (3 KB) took 24-38 s and 2.4-3.3 GB; now an error naming
+    // the limit and the chain of calls being inlined.
+    for (what, src) in [
+        ("control", control_doubling(19)),
+        ("parser", parser_doubling(19)),
+    ] {
+        let (e, took) = timed(|| error(&src));
+        assert!(
+            e.contains("inlining budget exhausted")
+                && e.contains("(limit 200000; --max-inlined raises it)")
+                && e.contains(&format!("reached while inlining {what} `")),
+            "{e}"
+        );
+        assert!(took < Duration::from_secs(10), "{what}: {took:?}");
+    }
+}
+
+#[test]
+fn the_inlining_budget_is_program_wide_and_can_be_raised() {
+    // Applying C_j as a sub-control copies S(j) statements: S(0) = 1,
+    // S(j) = 2 + 2 S(j-1), so S(5) = 94 and S(6) = 190. Every top-level
+    // control is lowered on its own, in order: C_k copies 2 S(k-1)
+    // (its own two statements are not copies): 0 + 2 + 8 + 20 + 44 + 92
+    // + 188 = 354 for C0..C6; then the ingress copies C6: 190. Total 544.
+    let src = control_doubling(6);
+    let with = |max_inlined| {
+        load_source(
+            "t.p4",
+            &src,
+            &Options {
+                max_inlined,
+                ..Options::default()
+            },
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    assert!(with(544).is_ok(), "{:?}", with(544));
+    let e = with(543).expect_err("over budget");
+    assert!(
+        e.contains("copy more than 543 states and statements"),
+        "{e}"
+    );
+    assert!(
+        e.contains("reached while inlining control `I` -> `C6` -> `C5`"),
+        "{e}"
+    );
+}

@@ -456,6 +456,7 @@ fn spans_point_into_the_original_files_through_includes_and_macros() {
     let opts = Options {
         defines: vec![],
         include_dirs: vec![dir.join("inc")],
+        ..Options::default()
     };
     let l = load_file(&dir.join("main.p4"), &opts).expect("loads");
     let p = &l.program;
@@ -483,7 +484,7 @@ fn define_flags_change_the_program() {
     let src = "#include <core.p4>\nheader h_t { bit<WIDTH> a; }\n";
     let opts = Options {
         defines: vec![("WIDTH".into(), Some("24".into()))],
-        include_dirs: vec![],
+        ..Options::default()
     };
     let p = load_source("t.p4", src, &opts).expect("loads").program;
     assert_eq!(
