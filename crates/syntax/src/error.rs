@@ -40,7 +40,7 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         int_lit => "integer",
         string_lit => "string literal",
         declaration => "declaration",
-        annotation | annotations => "annotation",
+        annotation | annotation_list => "annotation",
         type_ref | type_or_void | type_arg => "type",
         type_params => "type parameters",
         type_arg_list => "`<`",

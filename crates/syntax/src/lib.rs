@@ -66,29 +66,54 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
         });
     }
     prescan::check_nesting(text)?;
-    let mut pairs = match P4Parser::parse(Rule::program, text) {
-        Ok(p) => p,
-        Err(_) => {
-            // Parse again with pest's detailed error tracking (off by default
-            // because it slows successful parses) to learn which tokens were
-            // expected.
-            pest::set_error_detail(true);
-            let detailed = P4Parser::parse(Rule::program, text);
-            pest::set_error_detail(false);
-            return Err(match detailed {
-                Err(e) => error::from_pest(&e, text),
-                Ok(_) => SyntaxError {
-                    offset: 0,
-                    message: "internal parser error: inconsistent parse".to_string(),
-                },
+    // One top-level declaration at a time: pest's token queue (80 bytes
+    // per parse-tree node) then only ever holds one declaration, not the
+    // whole program next to its AST.
+    let mut decls = Vec::new();
+    let mut pos = 0;
+    loop {
+        let rest = text.get(pos..).unwrap_or("");
+        let mut pairs = match P4Parser::parse(Rule::program_item, rest) {
+            Ok(p) => p,
+            Err(_) => return Err(detailed_error(rest, pos)),
+        };
+        let Some(item) = pairs.next() else {
+            return Err(SyntaxError {
+                offset: pos,
+                message: "internal parser error: no program item".to_string(),
             });
+        };
+        match builder::build_item(text, pos, item, &mut decls)? {
+            Some(end) if end > pos => pos = end,
+            Some(_) => {
+                return Err(SyntaxError {
+                    offset: pos,
+                    message: "internal parser error: empty program item".to_string(),
+                })
+            }
+            None => break,
         }
-    };
-    match pairs.next() {
-        Some(program) => builder::build_program(text, program),
-        None => Err(SyntaxError {
-            offset: 0,
-            message: "internal parser error: no program node".to_string(),
-        }),
     }
+    Ok(ast::Program {
+        decls,
+        span: builder::program_span(text),
+    })
+}
+
+/// The syntax error of `rest` (the input from byte `base` on), found by
+/// parsing it again with pest's detailed error tracking (off by default
+/// because it slows successful parses) to learn which tokens were expected.
+fn detailed_error(rest: &str, base: usize) -> SyntaxError {
+    pest::set_error_detail(true);
+    let detailed = P4Parser::parse(Rule::program_item, rest);
+    pest::set_error_detail(false);
+    let mut e = match detailed {
+        Err(e) => error::from_pest(&e, rest),
+        Ok(_) => SyntaxError {
+            offset: 0,
+            message: "internal parser error: inconsistent parse".to_string(),
+        },
+    };
+    e.offset += base;
+    e
 }
