@@ -345,3 +345,21 @@ fn the_inlining_budget_is_program_wide_and_can_be_raised() {
         "{e}"
     );
 }
+
+#[test]
+fn heavy_backtracking_runs_out_of_parsing_steps() {
+    // `x < x < x ...`: every `<` might open a type argument list, which the
+    // grammar tries to the end of the chain before backtracking (4,000
+    // terms took 26 s). Now a step budget proportional to the input ends
+    // it, at the place where the parser gave up.
+    let chain = vec!["x"; 400].join(" < ");
+    let (e, took) = timed(|| error(&ingress(&format!("if ({chain}) {{ x = 1; }}"))));
+    assert!(
+        e.starts_with("t.p4:17:") && e.contains("parsing steps per byte (limit 400"),
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // A long chain of ordinary comparisons is not affected.
+    let conj = vec!["x < 1"; 2000].join(" && ");
+    assert!(load(&ingress(&format!("if ({conj}) {{ x = 1; }}"))).is_ok());
+}

@@ -435,7 +435,14 @@ pub(crate) fn from_pest(err: &pest::error::Error<Rule>, text: &str) -> SyntaxErr
     let positives: Vec<Rule> = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { message } => {
-            let message = if message.contains("limit") {
+            let message = if message.contains("call limit") {
+                format!(
+                    "the parser gives up here: the input needs more than {} parsing steps per byte (limit {}, plus {} per declaration); something makes the grammar backtrack, such as a long chain of `<` that might open type arguments",
+                    crate::PARSE_STEPS_PER_BYTE,
+                    crate::PARSE_STEPS_PER_BYTE,
+                    crate::MIN_PARSE_STEPS
+                )
+            } else if message.contains("limit") {
                 "program is nested too deeply to parse".to_string()
             } else {
                 message.clone()
