@@ -104,6 +104,10 @@ pub struct SourceArgs {
     /// Most tokens macro expansion may produce in one program.
     #[arg(long, value_name = "TOKENS", default_value_t = p4cost_front::Limits::DEFAULT_MACRO_TOKENS)]
     pub max_macro_output: usize,
+    /// Most parse states and statements that sub-parser and sub-control
+    /// calls may copy into their callers, over the whole program.
+    #[arg(long, value_name = "N", default_value_t = p4cost_front::DEFAULT_MAX_INLINED)]
+    pub max_inlined: usize,
     /// Input budget.
     #[command(flatten)]
     pub input: InputArgs,
@@ -117,6 +121,7 @@ impl SourceArgs {
             include_dirs: Vec::new(),
             max_includes: p4cost_front::Limits::DEFAULT_INCLUDES,
             max_macro_output: p4cost_front::Limits::DEFAULT_MACRO_TOKENS,
+            max_inlined: p4cost_front::DEFAULT_MAX_INLINED,
             input,
         }
     }

@@ -88,6 +88,7 @@ pub fn front_options(src: &SourceArgs) -> p4cost_front::Options {
         defines: src.defines.iter().map(|d| parse_define(d)).collect(),
         include_dirs: src.include_dirs.clone(),
         limits: src.limits(),
+        max_inlined: src.max_inlined,
     }
 }
 

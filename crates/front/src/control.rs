@@ -11,7 +11,7 @@ use p4cost_syntax::ast::{
 };
 
 use crate::lower::{expr_width, Cx, Locals};
-use crate::names::{has_arithmetic, reads};
+use crate::names::{has_arithmetic, reads, NameList};
 use crate::scope::expr_name;
 use crate::FrontError;
 
@@ -149,8 +149,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         self.program.actions.push(ir::Action {
             name: a.name.name.clone(),
             params,
-            reads: body.reads,
-            writes: body.writes,
+            reads: body.reads.into_vec(),
+            writes: body.writes.into_vec(),
             primitives: body.primitives,
             annotations: annotations(self, &a.annotations),
             span: self.spans.ir(a.span),
@@ -173,9 +173,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Assign { lhs, rhs } => {
                     reads(rhs, &skip, &mut out.reads);
                     let w = expr_name(lhs);
-                    if !out.writes.contains(&w) {
-                        out.writes.push(w);
-                    }
+                    out.writes.push(w);
                     out.primitives.push(ir::Primitive {
                         op: if has_arithmetic(rhs) {
                             "arith"
@@ -209,7 +207,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                                         member.name.as_str(),
                                         "setValid" | "setInvalid" | "push_front" | "pop_front"
                                     );
-                                    if header_op && !out.writes.contains(&inst) {
+                                    if header_op {
                                         out.writes.push(inst.clone());
                                     }
                                     format!("{}.{}", inst, member.name)
@@ -362,12 +360,13 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     /// True when `e` names a parameter or variable in `locals`.
     fn mentions_var(&self, e: &Expr, locals: &Locals<'a>) -> bool {
-        let mut names = Vec::new();
+        let mut names = NameList::default();
         reads(e, &|_| false, &mut names);
-        names.iter().any(|n| {
+        let found = names.iter().any(|n| {
             let root = n.split(['.', '[']).next().unwrap_or(n);
             locals.vars.contains_key(root)
-        })
+        });
+        found
     }
 
     /// Lowers a control declaration into an IR control.
@@ -420,6 +419,10 @@ impl<'a, 'o> Cx<'a, 'o> {
         b: &mut Flow,
         stack: &mut Vec<String>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
+        if stack.len() > 1 {
+            // Inside an applied sub-control: a copied statement.
+            self.charge_inlined(1, s.span, "control", stack)?;
+        }
         let span = self.spans.ir(s.span);
         Ok(match &s.kind {
             StmtKind::Block(bl) => self.build_seq(&bl.stmts, next, syms, b, stack)?,
@@ -700,14 +703,13 @@ impl<'a, 'o> Cx<'a, 'o> {
                 return Ok(Some(b.push(ir::NodeKind::Action { action: a, next }, span)));
             }
         }
-        let mut r = Vec::new();
+        let mut r = NameList::default();
         for a in args {
             for x in self.reads_of(&a.value) {
-                if !r.contains(&x) {
-                    r.push(x);
-                }
+                r.push(x);
             }
         }
+        let r = r.into_vec();
         let n = b.push(
             ir::NodeKind::Statement {
                 what: format!("call {}", self.text(callee.span)),
@@ -728,8 +730,8 @@ impl<'a, 'o> Cx<'a, 'o> {
 /// What an action body does.
 #[derive(Default)]
 struct ActionBody {
-    reads: Vec<String>,
-    writes: Vec<String>,
+    reads: NameList,
+    writes: NameList,
     primitives: Vec<ir::Primitive>,
 }
 

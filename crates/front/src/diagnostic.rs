@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A message tied to `file:line:col`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// File path as shown to the user.
     pub file: String,

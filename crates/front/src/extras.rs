@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
-    self, ControlDecl, Decl, Expr, ExprKind, Instantiation, LocalDecl, Stmt, StmtKind, TypeKind,
+    self, ControlDecl, Decl, ExprKind, Instantiation, LocalDecl, Stmt, StmtKind, TypeKind,
 };
 
 use crate::lower::{resolve_access, Cx, Locals};
@@ -41,10 +41,10 @@ pub fn deparsers<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
 fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &'a [Stmt], order: &mut Vec<String>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Call(Expr {
-                kind: ExprKind::Call { callee, args, .. },
-                ..
-            }) => {
+            StmtKind::Call(call) => {
+                let ExprKind::Call { callee, args, .. } = &call.kind else {
+                    continue;
+                };
                 let is_emit = matches!(&callee.kind, ExprKind::Member { member, .. } if member.name == "emit");
                 if let (true, Some(a)) = (is_emit, args.first()) {
                     let name = expr_name(&a.value);

@@ -17,8 +17,13 @@ pub use p4cost_pp::Limits;
 
 use std::path::PathBuf;
 
-/// Front-end options: the `-D` and `-I` flags.
-#[derive(Debug, Clone, Default)]
+/// Default of [`Options::max_inlined`]: far above what real programs copy
+/// (fabric-tna: a few hundred), far below what a few kilobytes of
+/// sub-controls instantiated twice per level can ask for (2^20 and more).
+pub const DEFAULT_MAX_INLINED: usize = 200_000;
+
+/// Front-end options: the `-D` and `-I` flags and the inlining budget.
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `-D NAME[=VALUE]`.
     pub defines: Vec<(String, Option<String>)>,
@@ -26,6 +31,23 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// The preprocessor's budgets (file size, includes, macro output).
     pub limits: p4cost_pp::Limits,
+    /// Most parse states and statements that sub-parser and sub-control
+    /// calls may copy into their callers, over the whole program (each
+    /// application of a sub-parser copies its states, each application of
+    /// a sub-control its statements, recursively).  Exceeding it is an
+    /// error at the call that did, naming the chain of calls.
+    pub max_inlined: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
+            limits: p4cost_pp::Limits::default(),
+            max_inlined: DEFAULT_MAX_INLINED,
+        }
+    }
 }
 
 /// A lowered program and the warnings the front end collected.
@@ -91,11 +113,14 @@ pub fn load_file(path: &Path, opts: &Options) -> Result<Loaded, FrontError> {
     let ppo = pp_options(opts);
     let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
     let out = pp.run_file(path).map_err(pp_error)?;
-    let name = path
-        .file_stem()
+    lower_output(&out, &file_stem(path), opts)
+}
+
+/// The program's name from its file: the file name without extension.
+fn file_stem(path: &Path) -> String {
+    path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    lower_output(&out, &name)
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// Like [`load_file`] for the text of the file at `path`, already read by the caller (so that
@@ -104,11 +129,7 @@ pub fn load_file_text(path: &Path, text: String, opts: &Options) -> Result<Loade
     let ppo = pp_options(opts);
     let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
     let out = pp.run_file_text(path, text).map_err(pp_error)?;
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    lower_output(&out, &name)
+    lower_output(&out, &file_stem(path), opts)
 }
 
 /// Like [`load_file`] for text in memory (`name` is used in messages).
@@ -121,11 +142,39 @@ pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, Fro
         .next()
         .unwrap_or(name)
         .trim_end_matches(".p4");
-    lower_output(&out, stem)
+    lower_output(&out, stem, opts)
 }
 
-/// Parses preprocessed output and lowers it.
-fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontError> {
+/// Stack of the thread that lowers (and drops) the syntax tree.  The tree's
+/// depth is bounded by the parser's nesting limits (1000 nested blocks and
+/// brackets, expressions 4096 operators deep), and every pass over it
+/// recurses at most that deep; this stack holds that in a debug build too,
+/// whatever the caller's stack.  Only touched pages are allocated.
+const LOWER_STACK_BYTES: usize = 256 << 20;
+
+/// Parses preprocessed output and lowers it, on a worker thread with a
+/// stack of [`LOWER_STACK_BYTES`].
+fn lower_output(out: &p4cost_pp::Output, name: &str, opts: &Options) -> Result<Loaded, FrontError> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("p4cost-front".to_string())
+            .stack_size(LOWER_STACK_BYTES)
+            .spawn_scoped(scope, || lower_on_this_thread(out, name, opts));
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => lower_on_this_thread(out, name, opts),
+        }
+    })
+}
+
+fn lower_on_this_thread(
+    out: &p4cost_pp::Output,
+    name: &str,
+    opts: &Options,
+) -> Result<Loaded, FrontError> {
     let spans = lower::Spans { out };
     let tree = p4cost_syntax::parse(&out.text).map_err(|e| {
         let s = ast::Span::new(e.offset as u32, e.offset as u32);
@@ -146,6 +195,21 @@ fn lower_output(out: &p4cost_pp::Output, name: &str) -> Result<Loaded, FrontErro
         global_actions: HashMap::new(),
         instance_path: Vec::new(),
         applied_as: HashMap::new(),
+        header_ids: HashMap::new(),
+        inlined: lower::InlineBudget {
+            limit: opts.max_inlined,
+            used: 0,
+        },
+        warned: out
+            .warnings
+            .iter()
+            .map(|w| Diagnostic {
+                file: w.loc.path.clone(),
+                line: w.loc.line,
+                col: w.loc.col,
+                message: w.message.clone(),
+            })
+            .collect(),
         warnings: out
             .warnings
             .iter()

@@ -2,7 +2,7 @@
 //! header types and header instances. Parsers, controls and the package
 //! binding have modules of their own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, Decl, Expr, ExprKind, StructKind, Type, TypeKind};
@@ -77,6 +77,9 @@ pub struct Cx<'a, 'o> {
     pub control_cache: HashMap<&'a str, crate::control::ControlSyms<'a>>,
     /// Lowered top-level actions by name.
     pub global_actions: HashMap<&'a str, ir::ActionId>,
+    /// Header instances by (name, type, stack size), the key
+    /// [`Cx::instance`] matches on.
+    pub header_ids: HashMap<(String, ir::HeaderTypeId, Option<u32>), ir::HeaderId>,
     pub warnings: Vec<Diagnostic>,
     /// Control instance path of the apply block being lowered (the
     /// top-level control's name, then sub-control instance names).
@@ -84,6 +87,20 @@ pub struct Cx<'a, 'o> {
     /// Table index -> the qualified names it was applied under
     /// (see [`crate::naming`]).
     pub applied_as: HashMap<u32, Vec<String>>,
+    /// The warnings already in `warnings`, to drop repeats in O(1).
+    pub warned: HashSet<Diagnostic>,
+    /// States and statements copied by sub-parser and sub-control calls.
+    pub inlined: InlineBudget,
+}
+
+/// The program-wide budget of states and statements that inlining may copy
+/// (see `Options::max_inlined`).
+#[derive(Debug, Clone, Copy)]
+pub struct InlineBudget {
+    /// The most that may be copied.
+    pub limit: usize,
+    /// Copied so far.
+    pub used: usize,
 }
 
 impl<'a, 'o> Cx<'a, 'o> {
@@ -93,16 +110,40 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     pub fn warn(&mut self, s: ast::Span, m: impl Into<String>) {
         let d = self.spans.diag(s, m);
-        if !self.warnings.contains(&d) {
+        if self.warned.insert(d.clone()) {
             self.warnings.push(d);
         }
     }
 
+    /// Charges `n` copied states or statements to the inlining budget;
+    /// past the limit, an error at `at` naming the chain of calls (`kind`:
+    /// "parser" or "control") that was being inlined.
+    pub fn charge_inlined(
+        &mut self,
+        n: usize,
+        at: ast::Span,
+        kind: &str,
+        chain: &[String],
+    ) -> Result<(), FrontError> {
+        self.inlined.used = self.inlined.used.saturating_add(n);
+        if self.inlined.used <= self.inlined.limit {
+            return Ok(());
+        }
+        let limit = self.inlined.limit;
+        Err(self.err(
+            at,
+            format!(
+                "inlining budget exhausted: sub-parser and sub-control calls copy more than {limit} states and statements into their callers (limit {limit}; --max-inlined raises it); reached while inlining {kind} `{}`",
+                chain.join("` -> `")
+            ),
+        ))
+    }
+
     /// What `e` reads, global constants left out.
     pub fn reads_of(&self, e: &Expr) -> Vec<String> {
-        let mut r = Vec::new();
+        let mut r = crate::names::NameList::default();
         crate::names::reads(e, &|n: &str| self.g.consts.contains_key(n), &mut r);
-        r
+        r.into_vec()
     }
 
     /// The source text of a span, with runs of whitespace collapsed.
@@ -182,13 +223,9 @@ impl<'a, 'o> Cx<'a, 'o> {
         span: ast::Span,
     ) -> Option<ir::HeaderId> {
         let ty = *self.type_ids.get(&decl.name.name)?;
-        if let Some(i) = self
-            .program
-            .headers
-            .iter()
-            .position(|h| h.name == name && h.ty == ty && h.stack_size == stack)
-        {
-            return Some(ir::HeaderId(i as u32));
+        let key = (name.to_string(), ty, stack);
+        if let Some(id) = self.header_ids.get(&key) {
+            return Some(*id);
         }
         self.program.headers.push(ir::HeaderInstance {
             name: name.to_string(),
@@ -197,7 +234,9 @@ impl<'a, 'o> Cx<'a, 'o> {
             metadata: decl.kind == StructKind::Struct,
             span: self.spans.ir(span),
         });
-        Some(ir::HeaderId((self.program.headers.len() - 1) as u32))
+        let id = ir::HeaderId((self.program.headers.len() - 1) as u32);
+        self.header_ids.insert(key, id);
+        Some(id)
     }
 }
 
@@ -254,7 +293,7 @@ pub fn resolve_access<'a>(g: &Globals<'a>, locals: &Locals<'a>, e: &Expr) -> Opt
             let b = resolve_access(g, locals, base)?;
             match b.shape {
                 Shape::Aggregate(d) => {
-                    let f = d.fields.iter().find(|f| f.name.name == member.name)?;
+                    let f = g.field(d, &member.name)?;
                     Some(Access {
                         shape: g.shape(&f.ty, 0).ok()?,
                     })

@@ -1,5 +1,7 @@
 //! Read sets of expressions: which fields an expression looks at.
 
+use std::collections::HashSet;
+
 use p4cost_syntax::ast::{Expr, ExprKind};
 
 use crate::scope::expr_name;
@@ -14,13 +16,41 @@ const HEADER_METHODS: &[&str] = &[
     "minSizeInBytes",
 ];
 
+/// Names in first-seen order without duplicates; membership is a hash
+/// lookup, so collecting N names costs O(N), not O(N^2).
+#[derive(Debug, Default)]
+pub struct NameList {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl NameList {
+    /// Adds `n` unless it is already there.
+    pub fn push(&mut self, n: String) {
+        if !self.seen.contains(&n) {
+            self.seen.insert(n.clone());
+            self.list.push(n);
+        }
+    }
+
+    /// The names in first-seen order.
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.list.iter()
+    }
+
+    /// The names in first-seen order.
+    pub fn into_vec(self) -> Vec<String> {
+        self.list
+    }
+}
+
 /// Adds every field, variable or header `e` reads to `out` (deduplicated,
 /// in first-seen order). `skip` filters names that are not state (global
 /// constants, enum members, actions).
-pub fn reads(e: &Expr, skip: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
-    let push = |n: String, out: &mut Vec<String>| {
+pub fn reads(e: &Expr, skip: &dyn Fn(&str) -> bool, out: &mut NameList) {
+    let push = |n: String, out: &mut NameList| {
         let root = n.split(['.', '[']).next().unwrap_or(&n);
-        if !skip(root) && !out.contains(&n) {
+        if !skip(root) {
             out.push(n);
         }
     };

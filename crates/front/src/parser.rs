@@ -21,7 +21,7 @@ struct Px<'a> {
     instances: HashMap<&'a str, &'a ast::Instantiation>,
     states: HashMap<&'a str, ir::StateId>,
     /// State names whose extracts sit under a condition (warned once).
-    conditional: Vec<String>,
+    conditional: crate::names::NameList,
     /// Where this copy's `accept` goes.
     accept: ir::Target,
     /// Names of this copy's scope -> names in the top-level parser's scope.
@@ -117,7 +117,7 @@ fn lower_body<'a>(
         value_sets: HashSet::new(),
         instances: HashMap::new(),
         states: HashMap::new(),
-        conditional: Vec::new(),
+        conditional: crate::names::NameList::default(),
         accept: frame.accept,
         rename: frame.rename,
         metadata_params: out.metadata_params.clone(),
@@ -183,6 +183,11 @@ fn lower_body<'a>(
     out.states.extend(decl.states.iter().map(|_| None));
 
     for (i, s) in decl.states.iter().enumerate() {
+        if !prefix.is_empty() {
+            // A copy of a sub-parser: its states and statements count
+            // against the program's inlining budget.
+            cx.charge_inlined(1 + s.stmts.len(), s.span, "parser", &out.stack)?;
+        }
         let mut ops = Vec::new();
         // Variables declared inside the state are in scope for its extracts.
         let mut locals = px.locals.clone();
@@ -266,8 +271,14 @@ fn lower_body<'a>(
             },
         );
     }
-    for name in std::mem::take(&mut px.conditional) {
-        if let Some(s) = decl.states.iter().find(|s| s.name.name == name) {
+    let by_name: HashMap<&str, &p4cost_syntax::ast::ParserState> = decl
+        .states
+        .iter()
+        .rev()
+        .map(|s| (s.name.name.as_str(), s))
+        .collect();
+    for name in std::mem::take(&mut px.conditional).into_vec() {
+        if let Some(s) = by_name.get(name.as_str()) {
             cx.warn(
                 s.name.span,
                 format!("state `{name}` extracts headers under a condition; p4cost counts them as always extracted"),
@@ -450,7 +461,7 @@ fn lower_call<'a>(
     let is_member = matches!(callee.kind, ExprKind::Member { .. });
     match (method, is_member) {
         ("extract", true) if !args.is_empty() => {
-            if conditional && !px.conditional.iter().any(|s| s == state) {
+            if conditional {
                 px.conditional.push(state.to_string());
             }
             let target = &args[0].value;

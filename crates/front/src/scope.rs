@@ -47,7 +47,14 @@ pub struct Globals<'a> {
     pub externs: HashMap<&'a str, &'a ast::ExternDecl>,
     /// Top-level functions and extern functions by name.
     pub functions: HashMap<&'a str, &'a ast::FunctionProto>,
+    /// The fields of every struct in `structs` with more than a few
+    /// fields, by name (the first of a repeated name), so field lookups
+    /// stay O(1) in structs with thousands of headers.
+    field_index: HashMap<&'a str, HashMap<&'a str, &'a ast::Field>>,
 }
+
+/// Structs with at most this many fields are searched linearly.
+const INDEXED_FIELDS: usize = 8;
 
 impl<'a> Globals<'a> {
     /// Indexes the top-level declarations (later declarations of the same
@@ -98,7 +105,30 @@ impl<'a> Globals<'a> {
                 _ => {}
             }
         }
+        for (name, s) in &g.structs {
+            if s.fields.len() > INDEXED_FIELDS {
+                let mut by_name = HashMap::new();
+                for f in &s.fields {
+                    by_name.entry(f.name.name.as_str()).or_insert(f);
+                }
+                g.field_index.insert(name, by_name);
+            }
+        }
         g
+    }
+
+    /// The field `name` of the struct, header or union `d` (the first one
+    /// when the name repeats).
+    pub fn field(&self, d: &'a StructDecl, name: &str) -> Option<&'a ast::Field> {
+        let indexed = self
+            .structs
+            .get(d.name.name.as_str())
+            .filter(|s| std::ptr::eq(**s, d))
+            .and_then(|_| self.field_index.get(d.name.name.as_str()));
+        match indexed {
+            Some(by_name) => by_name.get(name).copied(),
+            None => d.fields.iter().find(|f| f.name.name == name),
+        }
     }
 
     /// Evaluates a compile-time integer expression. `locals` are constants

@@ -487,7 +487,6 @@ fn define_flags_change_the_program() {
     let src = "#include <core.p4>\nheader h_t { bit<WIDTH> a; }\n";
     let opts = Options {
         defines: vec![("WIDTH".into(), Some("24".into()))],
-        include_dirs: vec![],
         ..Options::default()
     };
     let p = load_source("t.p4", src, &opts).expect("loads").program;

@@ -1093,16 +1093,16 @@ pub enum StmtKind {
     /// of `lhs`).
     Assign {
         /// Assigned location.
-        lhs: Expr,
+        lhs: Box<Expr>,
         /// Value.
-        rhs: Expr,
+        rhs: Box<Expr>,
     },
     /// `call(...);` — the expression is always an [`ExprKind::Call`].
-    Call(Expr),
+    Call(Box<Expr>),
     /// `if (cond) then [else els]`
     If {
         /// Condition.
-        cond: Expr,
+        cond: Box<Expr>,
         /// Then branch.
         then: Box<Stmt>,
         /// Else branch.
@@ -1111,14 +1111,14 @@ pub enum StmtKind {
     /// `switch (expr) { cases }`
     Switch {
         /// The switched expression (often `t.apply().action_run`).
-        expr: Expr,
+        expr: Box<Expr>,
         /// Cases in order.
         cases: Vec<SwitchCase>,
     },
     /// A nested block.
     Block(Block),
     /// `return [e];`
-    Return(Option<Expr>),
+    Return(Option<Box<Expr>>),
     /// `exit;`
     Exit,
     /// `break;`
@@ -1132,7 +1132,7 @@ pub enum StmtKind {
         /// Initialisation statements (declarations, assignments or calls).
         init: Vec<Stmt>,
         /// Loop condition.
-        cond: Option<Expr>,
+        cond: Option<Box<Expr>>,
         /// Update statements (assignments or calls).
         update: Vec<Stmt>,
         /// Body.
@@ -1141,20 +1141,20 @@ pub enum StmtKind {
     /// `for (T x in collection) body`
     ForIn {
         /// Declared type of the loop variable, if written.
-        ty: Option<Type>,
+        ty: Option<Box<Type>>,
         /// Loop variable.
         var: Ident,
         /// The collection; a `lo .. hi` range is [`ForCollection::Range`].
-        collection: ForCollection,
+        collection: Box<ForCollection>,
         /// Body.
         body: Box<Stmt>,
     },
     /// Local constant.
-    Const(ConstDecl),
+    Const(Box<ConstDecl>),
     /// Local variable.
-    Var(VarDecl),
+    Var(Box<VarDecl>),
     /// Local instantiation.
-    Instantiation(Instantiation),
+    Instantiation(Box<Instantiation>),
 }
 
 /// What a `for ... in` loop iterates over.

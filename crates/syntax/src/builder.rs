@@ -17,10 +17,19 @@ use crate::grammar::{P4Parser, Rule};
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
-/// Deepest expression / statement nesting the builder accepts.  pest's own
-/// stack guard normally stops deeper input first; this keeps the recursive
-/// builder safe on small thread stacks too.
-const MAX_DEPTH: u32 = 1000;
+/// Deepest nesting of blocks, statements, types and bracketed expressions
+/// the builder accepts (also checked on the raw text before pest runs, see
+/// `crate::prescan`).  Every later pass over the AST recurses over this
+/// nesting, so it is what bounds their stack use.
+pub(crate) const MAX_DEPTH: u32 = 1000;
+
+/// Deepest expression tree the builder accepts, counted as the number of
+/// operators (prefix, postfix, binary, ternary) and array dimensions on the
+/// way from the root of a statement's expression to its innermost operand.
+/// A chain `a + b + ...` of N terms is N-1 deep; `- - - x` is 3 deep.  The
+/// AST is a tree of boxes that later passes walk recursively, so this bounds
+/// their stack use; 4096 keeps every realistic expression.
+pub(crate) const MAX_EXPR_DEPTH: u32 = 4096;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -61,10 +70,31 @@ fn pratt() -> &'static PrattParser<Rule> {
     })
 }
 
-/// Builds the AST of a whole program from its `program` pair.
-pub(crate) fn build_program(text: &str, pair: Pair<'_, Rule>) -> Result<Program> {
-    let b = Builder::new(text, 0);
-    b.program(pair)
+/// Builds the declarations of one `program_item` pair, parsed from the text
+/// starting at byte `base`, into `out`.  Returns the item's end offset in
+/// the whole text, or `None` at the end of the input.
+pub(crate) fn build_item(
+    text: &str,
+    base: usize,
+    pair: Pair<'_, Rule>,
+    out: &mut Vec<Decl>,
+) -> Result<Option<usize>> {
+    let b = Builder::new(text, base as u32);
+    let end = base + pair.as_span().end();
+    let mut k = Kids::new(pair);
+    let item = k.next()?;
+    match item.as_rule() {
+        Rule::EOI => return Ok(None),
+        Rule::declaration => b.declaration(item, out)?,
+        Rule::empty_decl => {}
+        _ => return Err(b.unexpected(&item)),
+    }
+    Ok(Some(end))
+}
+
+/// The span of a whole program: from its start to its last token.
+pub(crate) fn program_span(text: &str) -> Span {
+    Span::new(0, trim_trivia_end(text).len() as u32)
 }
 
 /// Cursor over the children of one parse-tree node.
@@ -140,6 +170,9 @@ struct Builder<'t> {
     /// input, as for annotation bodies).
     base: u32,
     depth: std::cell::Cell<u32>,
+    /// Operators (and array dimensions) of the expressions being built,
+    /// bounded by [`MAX_EXPR_DEPTH`].
+    expr_depth: std::cell::Cell<u32>,
 }
 
 fn internal_at(at: usize, what: &str) -> SyntaxError {
@@ -155,6 +188,7 @@ impl<'t> Builder<'t> {
             text,
             base,
             depth: std::cell::Cell::new(0),
+            expr_depth: std::cell::Cell::new(0),
         }
     }
 
@@ -185,12 +219,32 @@ impl<'t> Builder<'t> {
         if d >= MAX_DEPTH {
             return Err(SyntaxError {
                 offset: at,
-                message: "program is nested too deeply".to_string(),
+                message: too_deep_message(),
             });
         }
         self.depth.set(d + 1);
         let r = f();
         self.depth.set(d);
+        r
+    }
+
+    /// Runs `f` with `ops` more expression operators on the way from the
+    /// root, failing when the expression tree would exceed
+    /// [`MAX_EXPR_DEPTH`].
+    fn with_ops<T>(&self, at: usize, ops: usize, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let d = self.expr_depth.get();
+        let total = u32::try_from(ops).unwrap_or(u32::MAX).saturating_add(d);
+        if total > MAX_EXPR_DEPTH {
+            return Err(SyntaxError {
+                offset: at,
+                message: format!(
+                    "expression nested too deeply (limit {MAX_EXPR_DEPTH} operators from the outermost to the innermost operand)"
+                ),
+            });
+        }
+        self.expr_depth.set(total);
+        let r = f();
+        self.expr_depth.set(d);
         r
     }
 
@@ -213,6 +267,15 @@ impl<'t> Builder<'t> {
             name,
             span,
         })
+    }
+
+    /// The annotations at the cursor, if any (the grammar makes no node
+    /// for an empty list).
+    fn opt_annotations(&self, k: &mut Kids<'_>) -> Result<Vec<Annotation>> {
+        match k.opt(Rule::annotation_list) {
+            Some(list) => self.annotations(list),
+            None => Ok(Vec::new()),
+        }
     }
 
     fn annotations(&self, p: Pair<'_, Rule>) -> Result<Vec<Annotation>> {
@@ -301,24 +364,11 @@ impl<'t> Builder<'t> {
 
     // -------------------------------------------------------------- program
 
-    fn program(&self, p: Pair<'_, Rule>) -> Result<Program> {
-        let span = self.span(&p);
-        let mut decls = Vec::new();
-        for d in p.into_inner() {
-            match d.as_rule() {
-                Rule::declaration => self.declaration(d, &mut decls)?,
-                Rule::empty_decl | Rule::EOI => {}
-                _ => return Err(self.unexpected(&d)),
-            }
-        }
-        Ok(Program { decls, span })
-    }
-
     /// Builds one declaration into `out` (two for `typedef struct S {..} T;`).
     fn declaration(&self, p: Pair<'_, Rule>, out: &mut Vec<Decl>) -> Result<()> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
-        let ann = self.annotations(k.expect(Rule::annotations)?)?;
+        let ann = self.opt_annotations(&mut k)?;
         let body = k.next()?;
         let decl = match body.as_rule() {
             Rule::const_decl => Decl::Const(self.const_decl(ann, body, span)?),
@@ -496,7 +546,7 @@ impl<'t> Builder<'t> {
                 for od in init.into_inner() {
                     let od_span = self.span(&od);
                     let mut ok = Kids::new(od);
-                    let ann = self.annotations(ok.expect(Rule::annotations)?)?;
+                    let ann = self.opt_annotations(&mut ok)?;
                     let body = ok.next()?;
                     decls.push(match body.as_rule() {
                         Rule::instantiation => {
@@ -537,7 +587,7 @@ impl<'t> Builder<'t> {
     fn param(&self, p: Pair<'_, Rule>) -> Result<Param> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
-        let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+        let annotations = self.opt_annotations(&mut k)?;
         let direction = match k.opt(Rule::direction) {
             Some(d) => match d.into_inner().next().map(|x| x.as_rule()) {
                 Some(Rule::kw_in) => Direction::In,
@@ -623,7 +673,7 @@ impl<'t> Builder<'t> {
         for f in k.expect(Rule::field_list)?.into_inner() {
             let fspan = self.span(&f);
             let mut fk = Kids::new(f);
-            let annotations = self.annotations(fk.expect(Rule::annotations)?)?;
+            let annotations = self.opt_annotations(&mut fk)?;
             let ty = self.type_ref(fk.expect(Rule::type_ref)?)?;
             let name = self.ident(fk.expect(Rule::ident)?);
             let ty = self.declarator_dims(ty, &mut fk)?;
@@ -665,7 +715,7 @@ impl<'t> Builder<'t> {
         for m in bk.iter.by_ref() {
             let mspan = self.span(&m);
             let mut mk = Kids::new(m);
-            let annotations = self.annotations(mk.expect(Rule::annotations)?)?;
+            let annotations = self.opt_annotations(&mut mk)?;
             let name = self.ident(mk.expect(Rule::ident)?);
             let value = match mk.opt(Rule::expr) {
                 Some(e) => Some(self.expr(e)?),
@@ -740,7 +790,7 @@ impl<'t> Builder<'t> {
     fn method_proto(&self, p: Pair<'_, Rule>) -> Result<Method> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
-        let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+        let annotations = self.opt_annotations(&mut k)?;
         if let Some(c) = k.opt(Rule::constructor_proto) {
             let mut ck = Kids::new(c);
             let name = self.ident(ck.expect(Rule::ident)?);
@@ -856,7 +906,7 @@ impl<'t> Builder<'t> {
     fn local_decl(&self, p: Pair<'_, Rule>) -> Result<LocalDecl> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
-        let ann = self.annotations(k.expect(Rule::annotations)?)?;
+        let ann = self.opt_annotations(&mut k)?;
         let body = k.next()?;
         Ok(match body.as_rule() {
             Rule::const_decl => LocalDecl::Const(self.const_decl(ann, body, span)?),
@@ -885,7 +935,7 @@ impl<'t> Builder<'t> {
     fn parser_state(&self, p: Pair<'_, Rule>) -> Result<ParserState> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
-        let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+        let annotations = self.opt_annotations(&mut k)?;
         k.expect(Rule::kw_state)?;
         let name = self.ident(k.expect(Rule::ident)?);
         let mut stmts = Vec::new();
@@ -1051,7 +1101,7 @@ impl<'t> Builder<'t> {
     fn table_prop(&self, p: Pair<'_, Rule>) -> Result<TableProperty> {
         let span = self.span(&p);
         let mut k = Kids::new(p);
-        let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+        let annotations = self.opt_annotations(&mut k)?;
         let body = k.next()?;
         let rule = body.as_rule();
         let mut bk = Kids::new(body);
@@ -1065,7 +1115,7 @@ impl<'t> Builder<'t> {
                     let mut kk = Kids::new(ke);
                     let expr = self.expr(kk.expect(Rule::expr)?)?;
                     let match_kind = self.ident(kk.expect(Rule::ident)?);
-                    let annotations = self.annotations(kk.expect(Rule::annotations)?)?;
+                    let annotations = self.opt_annotations(&mut kk)?;
                     elems.push(KeyElement {
                         expr,
                         match_kind,
@@ -1081,7 +1131,7 @@ impl<'t> Builder<'t> {
                 for ar in bk.all(Rule::action_ref) {
                     let aspan = self.span(&ar);
                     let mut ak = Kids::new(ar);
-                    let annotations = self.annotations(ak.expect(Rule::annotations)?)?;
+                    let annotations = self.opt_annotations(&mut ak)?;
                     let (name, args) = self.action_target(&mut ak)?;
                     refs.push(ActionRef {
                         annotations,
@@ -1145,7 +1195,7 @@ impl<'t> Builder<'t> {
         let aspan = self.span(&ea);
         let mut ak = Kids::new(ea);
         let (name, args) = self.action_target(&mut ak)?;
-        let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+        let annotations = self.opt_annotations(&mut k)?;
         Ok(Entry {
             is_const,
             priority,
@@ -1168,7 +1218,7 @@ impl<'t> Builder<'t> {
         let at = span.lo as usize;
         self.nested(at, || {
             let mut k = Kids::new(p);
-            let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+            let annotations = self.opt_annotations(&mut k)?;
             let mut stmts = Vec::new();
             for s in k.all(Rule::stmt) {
                 stmts.push(self.stmt(s)?);
@@ -1186,7 +1236,7 @@ impl<'t> Builder<'t> {
         let at = span.lo as usize;
         self.nested(at, || {
             let mut k = Kids::new(p);
-            let annotations = self.annotations(k.expect(Rule::annotations)?)?;
+            let annotations = self.opt_annotations(&mut k)?;
             let body = k.next()?;
             let kind = self.stmt_kind(annotations.clone(), body, span)?;
             Ok(Stmt {
@@ -1214,7 +1264,11 @@ impl<'t> Builder<'t> {
                 } else {
                     None
                 };
-                StmtKind::If { cond, then, els }
+                StmtKind::If {
+                    cond: Box::new(cond),
+                    then,
+                    els,
+                }
             }
             Rule::switch_stmt => {
                 let mut k = Kids::new(body);
@@ -1240,13 +1294,16 @@ impl<'t> Builder<'t> {
                         span: cspan,
                     });
                 }
-                StmtKind::Switch { expr, cases }
+                StmtKind::Switch {
+                    expr: Box::new(expr),
+                    cases,
+                }
             }
             Rule::return_stmt => {
                 let mut k = Kids::new(body);
                 k.expect(Rule::kw_return)?;
                 match k.opt(Rule::expr) {
-                    Some(e) => StmtKind::Return(Some(self.expr(e)?)),
+                    Some(e) => StmtKind::Return(Some(Box::new(self.expr(e)?))),
                     None => StmtKind::Return(None),
                 }
             }
@@ -1255,9 +1312,11 @@ impl<'t> Builder<'t> {
             Rule::continue_stmt => StmtKind::Continue,
             Rule::empty_stmt => StmtKind::Empty,
             Rule::block => StmtKind::Block(self.block(body)?),
-            Rule::const_decl => StmtKind::Const(self.const_decl(ann, body, span)?),
-            Rule::var_decl => StmtKind::Var(self.var_decl(ann, body, span)?),
-            Rule::instantiation => StmtKind::Instantiation(self.instantiation(ann, body, span)?),
+            Rule::const_decl => StmtKind::Const(Box::new(self.const_decl(ann, body, span)?)),
+            Rule::var_decl => StmtKind::Var(Box::new(self.var_decl(ann, body, span)?)),
+            Rule::instantiation => {
+                StmtKind::Instantiation(Box::new(self.instantiation(ann, body, span)?))
+            }
             Rule::assign_or_call => {
                 let mut k = Kids::new(body);
                 let lhs = self.expr(k.expect(Rule::expr)?)?;
@@ -1283,7 +1342,12 @@ impl<'t> Builder<'t> {
         let op = k.expect(Rule::assign_op)?;
         let rhs = self.expr(k.expect(Rule::expr)?)?;
         let bin = match op.as_str() {
-            "=" => return Ok(StmtKind::Assign { lhs, rhs }),
+            "=" => {
+                return Ok(StmtKind::Assign {
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                })
+            }
             "+=" => BinaryOp::Add,
             "-=" => BinaryOp::Sub,
             "*=" => BinaryOp::Mul,
@@ -1306,12 +1370,15 @@ impl<'t> Builder<'t> {
             },
             span: Span::new(lhs.span.lo, span.hi.max(lhs.span.hi)),
         };
-        Ok(StmtKind::Assign { lhs, rhs: value })
+        Ok(StmtKind::Assign {
+            lhs: Box::new(lhs),
+            rhs: Box::new(value),
+        })
     }
 
     fn call_stmt(&self, e: Expr) -> Result<StmtKind> {
         if matches!(e.kind, ExprKind::Call { .. }) {
-            Ok(StmtKind::Call(e))
+            Ok(StmtKind::Call(Box::new(e)))
         } else {
             Err(SyntaxError {
                 offset: e.span.hi as usize,
@@ -1328,9 +1395,9 @@ impl<'t> Builder<'t> {
         match head.as_rule() {
             Rule::for_in_head => {
                 let mut hk = Kids::new(head);
-                let _ann = self.annotations(hk.expect(Rule::annotations)?)?;
+                let _ann = self.opt_annotations(&mut hk)?;
                 let ty = match hk.opt(Rule::type_ref) {
-                    Some(t) => Some(self.type_ref(t)?),
+                    Some(t) => Some(Box::new(self.type_ref(t)?)),
                     None => None,
                 };
                 let var = self.ident(hk.expect(Rule::ident)?);
@@ -1348,7 +1415,7 @@ impl<'t> Builder<'t> {
                 Ok(StmtKind::ForIn {
                     ty,
                     var,
-                    collection,
+                    collection: Box::new(collection),
                     body,
                 })
             }
@@ -1356,7 +1423,7 @@ impl<'t> Builder<'t> {
                 let mut hk = Kids::new(head);
                 let init = self.for_simple_list(hk.expect(Rule::for_init)?)?;
                 let cond = match hk.opt(Rule::expr) {
-                    Some(e) => Some(self.expr(e)?),
+                    Some(e) => Some(Box::new(self.expr(e)?)),
                     None => None,
                 };
                 let update = self.for_simple_list(hk.expect(Rule::for_update)?)?;
@@ -1381,19 +1448,19 @@ impl<'t> Builder<'t> {
             let (annotations, kind) = match first.as_rule() {
                 Rule::for_var => {
                     let mut vk = Kids::new(first);
-                    let ann = self.annotations(vk.expect(Rule::annotations)?)?;
+                    let ann = self.opt_annotations(&mut vk)?;
                     let ty = self.type_ref(vk.expect(Rule::type_ref)?)?;
                     let name = self.ident(vk.expect(Rule::ident)?);
                     let init = Some(self.expr(vk.expect(Rule::expr)?)?);
                     (
                         ann.clone(),
-                        StmtKind::Var(VarDecl {
+                        StmtKind::Var(Box::new(VarDecl {
                             annotations: ann,
                             ty,
                             name,
                             init,
                             span,
-                        }),
+                        })),
                     )
                 }
                 Rule::expr => {
@@ -1455,12 +1522,15 @@ impl<'t> Builder<'t> {
             let mut k = Kids::new(p);
             let core = k.next()?;
             let core_ty = self.type_core(core)?;
-            let mut sizes = Vec::new();
-            for s in k.all(Rule::stack_size) {
-                let sspan = self.span(&s);
-                sizes.push((self.expr(Kids::new(s).expect(Rule::expr)?)?, sspan));
-            }
-            Ok(wrap_dims(core_ty, sizes))
+            let dims = k.all(Rule::stack_size);
+            self.with_ops(at, dims.len(), || {
+                let mut sizes = Vec::new();
+                for s in dims {
+                    let sspan = self.span(&s);
+                    sizes.push((self.expr(Kids::new(s).expect(Rule::expr)?)?, sspan));
+                }
+                Ok(wrap_dims(core_ty, sizes))
+            })
         })
     }
 
@@ -1533,13 +1603,23 @@ impl<'t> Builder<'t> {
 
     fn expr(&self, p: Pair<'_, Rule>) -> Result<Expr> {
         let at = self.offset(&p);
+        // The flat operand/operator sequence becomes a tree at most as deep
+        // as it has operators; checking that count first also bounds the
+        // recursion of the Pratt parser (one level per prefix operator).
+        let ops = p
+            .clone()
+            .into_inner()
+            .filter(|c| !is_primary(c.as_rule()))
+            .count();
         self.nested(at, || {
-            pratt()
-                .map_primary(|x| self.primary(x))
-                .map_prefix(|op, rhs| self.prefix(op, rhs?))
-                .map_postfix(|lhs, op| self.postfix(lhs?, op))
-                .map_infix(|lhs, op, rhs| self.infix(lhs?, op, rhs?))
-                .parse(p.into_inner())
+            self.with_ops(at, ops, || {
+                pratt()
+                    .map_primary(|x| self.primary(x))
+                    .map_prefix(|op, rhs| self.prefix(op, rhs?))
+                    .map_postfix(|lhs, op| self.postfix(lhs?, op))
+                    .map_infix(|lhs, op, rhs| self.infix(lhs?, op, rhs?))
+                    .parse(p.into_inner())
+            })
         })
     }
 
@@ -1742,6 +1822,32 @@ impl<'t> Builder<'t> {
 
 /// `T` wrapped into array sizes given outermost first: `T[a][b]` is an
 /// `a`-element array of `T[b]`.
+/// The message for nesting beyond [`MAX_DEPTH`].
+pub(crate) fn too_deep_message() -> String {
+    format!("program nested too deeply (limit {MAX_DEPTH} nested blocks, statements, types and brackets)")
+}
+
+/// True for the rules that are operands in an `expr` / `width_expr`
+/// sequence (everything else there is an operator).
+fn is_primary(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::path
+            | Rule::int_lit
+            | Rule::string_lit
+            | Rule::kw_true
+            | Rule::kw_false
+            | Rule::kw_this
+            | Rule::kw_error
+            | Rule::dots
+            | Rule::invalid_header
+            | Rule::struct_expr
+            | Rule::list_expr
+            | Rule::paren
+            | Rule::dontcare
+    )
+}
+
 fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
     let mut ty = core;
     for (size, sspan) in sizes.into_iter().rev() {

@@ -40,7 +40,7 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         int_lit => "integer",
         string_lit => "string literal",
         declaration => "declaration",
-        annotation | annotations => "annotation",
+        annotation | annotation_list => "annotation",
         type_ref | type_or_void | type_arg => "type",
         type_params => "type parameters",
         type_arg_list => "`<`",
@@ -435,7 +435,14 @@ pub(crate) fn from_pest(err: &pest::error::Error<Rule>, text: &str) -> SyntaxErr
     let positives: Vec<Rule> = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { message } => {
-            let message = if message.contains("limit") {
+            let message = if message.contains("call limit") {
+                format!(
+                    "the parser gives up here: the input needs more than {} parsing steps per byte (limit {}, plus {} per declaration); something makes the grammar backtrack, such as a long chain of `<` that might open type arguments",
+                    crate::PARSE_STEPS_PER_BYTE,
+                    crate::PARSE_STEPS_PER_BYTE,
+                    crate::MIN_PARSE_STEPS
+                )
+            } else if message.contains("limit") {
                 "program is nested too deeply to parse".to_string()
             } else {
                 message.clone()

@@ -14,6 +14,7 @@ pub mod ast;
 mod builder;
 mod error;
 mod grammar;
+mod prescan;
 mod printer;
 
 #[cfg(test)]
@@ -35,8 +36,10 @@ const PARSE_STACK_BYTES: usize = 256 << 20;
 ///
 /// Returns the AST, or the first syntax error with its byte offset and a
 /// readable message such as "expected `;`, found `}`".  Parsing runs on a
-/// scoped worker thread with a large stack; deeply nested input fails with
-/// "program is nested too deeply" instead of overflowing the stack.
+/// scoped worker thread with a large stack; input nested more than 1000
+/// levels (blocks, statements, brackets) or with expressions more than 4096
+/// operators deep fails with a "nested too deeply (limit N ...)" error
+/// instead of overflowing the stack.
 pub fn parse(text: &str) -> Result<ast::Program, SyntaxError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
@@ -62,29 +65,78 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
             message: "input is larger than 4 GiB".to_string(),
         });
     }
-    let mut pairs = match P4Parser::parse(Rule::program, text) {
-        Ok(p) => p,
-        Err(_) => {
-            // Parse again with pest's detailed error tracking (off by default
-            // because it slows successful parses) to learn which tokens were
-            // expected.
-            pest::set_error_detail(true);
-            let detailed = P4Parser::parse(Rule::program, text);
-            pest::set_error_detail(false);
-            return Err(match detailed {
-                Err(e) => error::from_pest(&e, text),
-                Ok(_) => SyntaxError {
-                    offset: 0,
-                    message: "internal parser error: inconsistent parse".to_string(),
-                },
+    prescan::check_nesting(text)?;
+    // One top-level declaration at a time: pest's token queue (80 bytes
+    // per parse-tree node) then only ever holds one declaration, not the
+    // whole program next to its AST.
+    let mut decls = Vec::new();
+    let mut pos = 0;
+    loop {
+        let rest = text.get(pos..).unwrap_or("");
+        set_step_budget(rest);
+        let mut pairs = match P4Parser::parse(Rule::program_item, rest) {
+            Ok(p) => p,
+            Err(_) => return Err(detailed_error(rest, pos)),
+        };
+        let Some(item) = pairs.next() else {
+            return Err(SyntaxError {
+                offset: pos,
+                message: "internal parser error: no program item".to_string(),
             });
+        };
+        match builder::build_item(text, pos, item, &mut decls)? {
+            Some(end) if end > pos => pos = end,
+            Some(_) => {
+                return Err(SyntaxError {
+                    offset: pos,
+                    message: "internal parser error: empty program item".to_string(),
+                })
+            }
+            None => break,
         }
-    };
-    match pairs.next() {
-        Some(program) => builder::build_program(text, program),
-        None => Err(SyntaxError {
-            offset: 0,
-            message: "internal parser error: no program node".to_string(),
-        }),
     }
+    Ok(ast::Program {
+        decls,
+        span: builder::program_span(text),
+    })
+}
+
+/// Parsing steps (pest rule, sequence, repetition and lookahead entries)
+/// allowed per byte of the text still to parse, on top of
+/// [`MIN_PARSE_STEPS`].  p4c's samples parse unchanged with 100 per byte; input
+/// that makes the grammar backtrack quadratically (thousands of `a < b <
+/// ...` that might open type arguments) runs out instead of running for
+/// minutes.
+pub const PARSE_STEPS_PER_BYTE: usize = 400;
+
+/// Parsing steps allowed for any declaration, however short the input.
+pub const MIN_PARSE_STEPS: usize = 1_000_000;
+
+/// Sets pest's call budget for parsing one item of `rest`: the budget
+/// grows with the text still to parse, so it never depends on how the
+/// program is split into declarations.
+fn set_step_budget(rest: &str) {
+    let budget = rest
+        .len()
+        .saturating_mul(PARSE_STEPS_PER_BYTE)
+        .saturating_add(MIN_PARSE_STEPS);
+    pest::set_call_limit(std::num::NonZeroUsize::new(budget));
+}
+
+/// The syntax error of `rest` (the input from byte `base` on), found by
+/// parsing it again with pest's detailed error tracking (off by default
+/// because it slows successful parses) to learn which tokens were expected.
+fn detailed_error(rest: &str, base: usize) -> SyntaxError {
+    pest::set_error_detail(true);
+    let detailed = P4Parser::parse(Rule::program_item, rest);
+    pest::set_error_detail(false);
+    let mut e = match detailed {
+        Err(e) => error::from_pest(&e, rest),
+        Ok(_) => SyntaxError {
+            offset: 0,
+            message: "internal parser error: inconsistent parse".to_string(),
+        },
+    };
+    e.offset += base;
+    e
 }

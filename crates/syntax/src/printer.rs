@@ -722,7 +722,7 @@ impl Printer {
                 self.line(&format!(
                     "for ({}; {}; {})",
                     simple(init),
-                    cond.as_ref().map(expr).unwrap_or_default(),
+                    cond.as_deref().map(expr).unwrap_or_default(),
                     simple(update)
                 ));
                 self.nested_stmt(body);
@@ -733,7 +733,7 @@ impl Printer {
                 collection,
                 body,
             } => {
-                let coll = match collection {
+                let coll = match &**collection {
                     ForCollection::Expr(e) => expr(e),
                     ForCollection::Range { lo, hi } => format!("{} .. {}", expr(lo), expr(hi)),
                 };

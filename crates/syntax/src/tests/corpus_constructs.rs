@@ -54,7 +54,7 @@ fn compound_assignments_in_for_loop_headers() {
     else {
         panic!("expected a for loop, got {:?}", s[0].kind)
     };
-    assert_eq!(cond.as_ref().map(sx).as_deref(), Some("(!= i 0)"));
+    assert_eq!(cond.as_deref().map(sx).as_deref(), Some("(!= i 0)"));
     assert_eq!(assign(&update[0]), ("i".into(), "(- i 1)".into()));
     let StmtKind::Block(b) = &body.kind else {
         panic!("body is not a block")

@@ -166,3 +166,4 @@ pub(crate) fn ty(t: &Type) -> String {
         TypeKind::List(e) => format!("list<{}>", ty(e)),
     }
 }
+mod sizes;

@@ -104,7 +104,7 @@ fn for_loops() {
         panic!()
     };
     assert!(matches!(&init[0].kind, StmtKind::Var(v) if v.name.name == "i"));
-    assert_eq!(cond.as_ref().map(sx).as_deref(), Some("(< i 4)"));
+    assert_eq!(cond.as_deref().map(sx).as_deref(), Some("(< i 4)"));
     assert!(matches!(&update[0].kind, StmtKind::Assign { .. }));
     let StmtKind::ForIn {
         ty: Some(t),
@@ -117,13 +117,16 @@ fn for_loops() {
     };
     assert_eq!(ty(t), "bit<8>");
     assert_eq!(var.name, "j");
-    assert!(matches!(collection, ForCollection::Range { .. }));
+    assert!(matches!(**collection, ForCollection::Range { .. }));
     let StmtKind::ForIn {
         ty: None,
-        collection: ForCollection::Expr(e),
+        collection,
         ..
     } = &s[2].kind
     else {
+        panic!()
+    };
+    let ForCollection::Expr(e) = &**collection else {
         panic!()
     };
     assert_eq!(sx(e), "list_of_things");
