@@ -30,14 +30,14 @@ fn default_json_reports_every_pipeline() {
             "L2IgParser",
             "L2Ingress",
             2,
-            vec!["port_map", "vlan_map"],
+            vec!["L2Ingress.port_map", "L2Ingress.vlan_map"],
         ),
         (
             "pipe_l3",
             "L3IgParser",
             "L3Ingress",
             3,
-            vec!["route", "acl", "port_map"],
+            vec!["L3Ingress.route", "L3Ingress.acl", "L3Ingress.port_map"],
         ),
     ];
     for (r, (name, parser, control, paths, tables)) in pipes.iter().zip(want) {
