@@ -21,7 +21,7 @@ pub mod paths;
 
 pub use control::{control_path_count, control_tables};
 pub use paths::{
-    is_ethernet, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next, ParsePath,
-    ParsePaths, PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions, PathState, Product,
-    ProductNode, SeqPos, DEFAULT_MAX_ANALYSIS_STATES,
+    is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,
+    ParsePath, ParsePaths, PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions,
+    PathState, Product, ProductNode, SeqPos, DEFAULT_MAX_ANALYSIS_STATES,
 };

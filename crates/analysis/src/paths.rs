@@ -14,9 +14,7 @@ use std::collections::HashMap;
 
 mod graph;
 
-pub use graph::{
-    BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode,
-};
+pub use graph::{BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode};
 
 use serde::Serialize;
 
@@ -59,7 +57,7 @@ pub struct PathCount {
 
 impl PathCount {
     /// The saturating sum of two counts.
-    pub(crate) fn add(self, other: PathCount) -> PathCount {
+    pub fn add(self, other: PathCount) -> PathCount {
         match self.value.checked_add(other.value) {
             Some(v) => PathCount {
                 value: v,
@@ -76,11 +74,21 @@ impl PathCount {
 impl PathCount {
     /// The difference of two counts (`self >= other`); saturated stays
     /// saturated.
-    pub(crate) fn sub(self, other: PathCount) -> PathCount {
+    pub fn sub(self, other: PathCount) -> PathCount {
         PathCount {
             value: self.value.saturating_sub(other.value),
             saturated: self.saturated,
         }
+    }
+}
+
+impl PathCount {
+    /// `self + 1` (a zero-based index as a one-based number).
+    pub fn add_one(self) -> PathCount {
+        self.add(PathCount {
+            value: 1,
+            saturated: false,
+        })
     }
 }
 
@@ -178,6 +186,14 @@ impl ParsePath {
             .map(|e| e.display_name())
             .collect::<Vec<_>>()
             .join(" -> ")
+    }
+
+    /// Program headers extracted, as display names.
+    pub fn header_names(&self) -> Vec<String> {
+        self.extracts()
+            .filter(|e| e.origin == Origin::Program)
+            .map(|e| e.display_name())
+            .collect()
     }
 
     /// Total bytes extracted on the path.

@@ -402,6 +402,50 @@ impl<S: Copy + Eq + Hash> Product<S> {
             .unwrap_or_default()
     }
 
+    /// Accepted paths from product node `i`.
+    pub fn count(&self, i: u32) -> PathCount {
+        self.counts[i as usize]
+    }
+
+    /// Accepted paths whose summed weight (`w[i]` per product node) is
+    /// above `t`. `None` when the per-node tables (values capped at `t+1`)
+    /// would together hold more than `budget` entries.
+    pub fn count_sum_above(&self, w: &[u64], t: u64, budget: usize) -> Option<PathCount> {
+        let start = self.start?;
+        let cap = t.saturating_add(1);
+        let mut tables: Vec<BTreeMap<u64, PathCount>> = Vec::with_capacity(self.nodes.len());
+        let mut used = 0usize;
+        for i in 0..self.nodes.len() as u32 {
+            let mut tab: BTreeMap<u64, PathCount> = BTreeMap::new();
+            let wi = w[i as usize];
+            for (_, s) in self.live(i) {
+                match s {
+                    Next::Accept => {
+                        let e = tab.entry(wi.min(cap)).or_default();
+                        *e = e.add(ONE);
+                    }
+                    Next::Node(m) => {
+                        for (v, c) in &tables[m as usize] {
+                            let e = tab.entry(v.saturating_add(wi).min(cap)).or_default();
+                            *e = e.add(*c);
+                        }
+                    }
+                }
+            }
+            used += tab.len();
+            if used > budget {
+                return None;
+            }
+            tables.push(tab);
+        }
+        Some(
+            tables[start as usize]
+                .get(&cap)
+                .copied()
+                .unwrap_or_default(),
+        )
+    }
+
     /// Product successors of `i` (dead ones skipped) with their position in
     /// the graph's successor list.
     fn live(&self, i: u32) -> impl Iterator<Item = (usize, Next)> + '_ {
