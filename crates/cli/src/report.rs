@@ -569,8 +569,24 @@ pub fn render_human(r: &Report) -> String {
             r.path_count_text
         ));
         for w in &r.path_warnings {
+            // Which listed paths it applies to: at most 8 numbers, so the
+            // line does not grow with --max-paths.
+            let mut listed: Vec<String> = w
+                .paths
+                .iter()
+                .take(8)
+                .filter_map(|&i| r.paths.get(i).map(|p| p.number.to_string()))
+                .collect();
+            if w.paths.len() > 8 {
+                listed.push(format!("and {} more", w.paths.len() - 8));
+            }
+            let listed = if listed.is_empty() {
+                String::new()
+            } else {
+                format!("; listed: {}", listed.join(","))
+            };
             s.push_str(&format!(
-                "  {}: {} [{} of {} paths]\n",
+                "  {}: {} [{} of {} paths{listed}]\n",
                 w.code, w.message, w.applies_to.text, r.path_count_text
             ));
         }
