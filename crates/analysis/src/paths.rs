@@ -57,7 +57,7 @@ pub struct PathCount {
 
 impl PathCount {
     /// The saturating sum of two counts.
-    pub fn add(self, other: PathCount) -> PathCount {
+    pub fn plus(self, other: PathCount) -> PathCount {
         match self.value.checked_add(other.value) {
             Some(v) => PathCount {
                 value: v,
@@ -74,7 +74,7 @@ impl PathCount {
 impl PathCount {
     /// The difference of two counts (`self >= other`); saturated stays
     /// saturated.
-    pub fn sub(self, other: PathCount) -> PathCount {
+    pub fn minus(self, other: PathCount) -> PathCount {
         PathCount {
             value: self.value.saturating_sub(other.value),
             saturated: self.saturated,
@@ -85,7 +85,7 @@ impl PathCount {
 impl PathCount {
     /// `self + 1` (a zero-based index as a one-based number).
     pub fn add_one(self) -> PathCount {
-        self.add(PathCount {
+        self.plus(PathCount {
             value: 1,
             saturated: false,
         })

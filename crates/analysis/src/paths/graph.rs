@@ -140,7 +140,7 @@ impl<'p> PathGraph<'p> {
                             None => continue,
                         },
                     };
-                    count = count.add(pg.count_next(n));
+                    count = count.plus(pg.count_next(n));
                     pg.succ.push(n);
                 }
                 let id = pg.nodes.len() as u32;
@@ -258,7 +258,7 @@ impl<'p> PathGraph<'p> {
                 if s == chosen {
                     break;
                 }
-                idx = idx.add(self.count_next(s));
+                idx = idx.plus(self.count_next(s));
             }
         }
         idx
@@ -367,13 +367,13 @@ impl<S: Copy + Eq + Hash> Product<S> {
                     match s {
                         Next::Accept if a.accepts(after) => {
                             out.push(Next::Accept);
-                            count = count.add(ONE);
+                            count = count.plus(ONE);
                         }
                         Next::Accept => out.push(Next::Node(u32::MAX)),
                         Next::Node(m) => match ids.get(&(m, after)) {
                             Some(&id) => {
                                 out.push(Next::Node(id));
-                                count = count.add(p.counts[id as usize]);
+                                count = count.plus(p.counts[id as usize]);
                             }
                             None => out.push(Next::Node(u32::MAX)),
                         },
@@ -422,12 +422,12 @@ impl<S: Copy + Eq + Hash> Product<S> {
                 match s {
                     Next::Accept => {
                         let e = tab.entry(wi.min(cap)).or_default();
-                        *e = e.add(ONE);
+                        *e = e.plus(ONE);
                     }
                     Next::Node(m) => {
                         for (v, c) in &tables[m as usize] {
                             let e = tab.entry(v.saturating_add(wi).min(cap)).or_default();
-                            *e = e.add(*c);
+                            *e = e.plus(*c);
                         }
                     }
                 }
@@ -493,7 +493,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
                     Next::Accept => 0.0,
                     Next::Node(m) => best[m as usize].0,
                 };
-                if pick.is_none_or(|(b, _)| better(v, b)) {
+                if pick.map_or(true, |(b, _)| better(v, b)) {
                     pick = Some((v, s));
                 }
             }
@@ -524,7 +524,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
             let mut c = PathCount::default();
             if !mark[i as usize] {
                 for (_, s) in self.live(i) {
-                    c = c.add(match s {
+                    c = c.plus(match s {
                         Next::Accept => ONE,
                         Next::Node(m) => avoid[m as usize],
                     });
@@ -533,7 +533,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
             avoid.push(c);
         }
         let total = self.counts[start as usize];
-        let hit = total.sub(avoid[start as usize]);
+        let hit = total.minus(avoid[start as usize]);
         if hit.value == 0 && !hit.saturated {
             return (hit, None);
         }
@@ -595,12 +595,12 @@ impl<S: Copy + Eq + Hash> Product<S> {
                 match s {
                     Next::Accept => {
                         let e = t.entry(add([0; D])).or_default();
-                        *e = e.add(ONE);
+                        *e = e.plus(ONE);
                     }
                     Next::Node(m) => {
                         for (v, c) in &tables[m as usize] {
                             let e = t.entry(add(*v)).or_default();
-                            *e = e.add(*c);
+                            *e = e.plus(*c);
                         }
                     }
                 }

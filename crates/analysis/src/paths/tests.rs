@@ -495,7 +495,7 @@ proptest::proptest! {
                 through.first().map(|&i| i as u128)
             );
             let top = prod.top(&wts, 3);
-            want.sort_by(|a, b| b.1.cmp(&a.1));
+            want.sort_by_key(|x| std::cmp::Reverse(x.1));
             let got: Vec<f64> = top.iter().map(|t| t.0).collect();
             let exp: Vec<f64> = want.iter().take(3).map(|x| x.1 as f64).collect();
             proptest::prop_assert_eq!(got, exp);
