@@ -139,6 +139,10 @@ pub struct PredictArgs {
     /// state x header-stack fill) [default: 1000000].
     #[arg(long, value_name = "N", default_value_t = p4cost_analysis::DEFAULT_MAX_ANALYSIS_STATES)]
     pub max_analysis_states: usize,
+    /// Stop listing paths once the listed paths hold this many parse
+    /// states in all (bounds output size and memory) [default: 200000].
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub max_listed_states: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,

@@ -257,14 +257,20 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
         ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
     };
-    let text = match a.format {
+    let write_err = |e: std::io::Error| CliError::input(format!("cannot write output: {e}"));
+    match a.format {
         Format::Json => {
-            serde_json::to_string_pretty(&r).map_err(|e| CliError::input(e.to_string()))? + "\n"
+            // Streamed: a large report is not held twice in memory.
+            let mut w = std::io::BufWriter::new(&mut *out);
+            serde_json::to_writer_pretty(&mut w, &r)
+                .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+            w.write_all(b"\n").map_err(write_err)?;
+            w.flush().map_err(write_err)?;
         }
-        Format::Human => report::render_human(&r),
-    };
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+        Format::Human => out
+            .write_all(report::render_human(&r).as_bytes())
+            .map_err(write_err)?,
+    }
     Ok(Exit::Ok)
 }
 
@@ -363,7 +369,7 @@ fn run_linear(
             vec![(pg.index_of(&nodes), nodes)]
         }
         (None, Some(k)) => costed
-            .top(0.0, k)
+            .top(0.0, k, a.max_listed_states)
             .into_iter()
             .map(|(_, p)| {
                 let nodes = costed.prod.graph_nodes(&p);
@@ -371,7 +377,7 @@ fn run_linear(
             })
             .collect(),
         (None, None) => pg
-            .list(a.max_paths)
+            .list_within(a.max_paths, a.max_listed_states)
             .into_iter()
             .enumerate()
             .map(|(i, n)| {
@@ -386,6 +392,28 @@ fn run_linear(
             .collect(),
     };
 
+    let asked = match (&a.path, a.top) {
+        (Some(_), _) => 1,
+        (None, Some(k)) => k,
+        (None, None) => a.max_paths,
+    };
+    let reachable = pg.total();
+    let wanted = if reachable.saturated {
+        asked
+    } else {
+        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
+    };
+    if shown.len() < wanted {
+        warns.push(WarningOut {
+            code: "listing_capped".to_string(),
+            message: format!(
+                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
+                shown.len(),
+                a.max_listed_states
+            ),
+            paths: Vec::new(),
+        });
+    }
     // Per listed path: its prediction. Path-independent warnings go to the
     // program's list once; path-dependent ones are aggregated over all
     // paths below.

@@ -187,10 +187,11 @@ impl<'g, 'p> Costed<'g, 'p> {
         }
     }
 
-    /// The `k` slowest paths as (latency, product path).
-    pub fn top(&self, constant_ns: f64, k: usize) -> Vec<(f64, Vec<u32>)> {
+    /// The `k` slowest paths as (latency, product path), stopping past
+    /// `max_states` listed states.
+    pub fn top(&self, constant_ns: f64, k: usize, max_states: usize) -> Vec<(f64, Vec<u32>)> {
         self.prod
-            .top(&self.ns, k)
+            .top(&self.ns, k, max_states)
             .into_iter()
             .map(|(v, p)| (constant_ns + v, p))
             .collect()

@@ -215,7 +215,15 @@ impl<'p> PathGraph<'p> {
 
     /// The first `max` paths in listing order, as node sequences.
     pub fn list(&self, max: usize) -> Vec<Vec<u32>> {
+        self.list_within(max, usize::MAX)
+    }
+
+    /// The first `max` paths in listing order, stopping before the listed
+    /// paths would hold more than `max_states` states in all (the first
+    /// path is always listed).
+    pub fn list_within(&self, max: usize, max_states: usize) -> Vec<Vec<u32>> {
         let mut out = Vec::new();
+        let mut states = 0usize;
         if max == 0 || self.total().value == 0 {
             return out;
         }
@@ -228,6 +236,10 @@ impl<'p> PathGraph<'p> {
                 *pos += 1;
                 match s {
                     Next::Accept => {
+                        states = states.saturating_add(trail.len());
+                        if states > max_states && !out.is_empty() {
+                            break;
+                        }
                         out.push(trail.clone());
                         if out.len() >= max {
                             break;
@@ -622,8 +634,11 @@ impl<S: Copy + Eq + Hash> Product<S> {
 
     /// The first `k` accepted paths by decreasing weight (`w[i]` per
     /// product node), ties in listing order: best-first search guided by
-    /// the exact best completion of each node.
-    pub fn top(&self, w: &[f64], k: usize) -> Vec<(f64, Vec<u32>)> {
+    /// the exact best completion of each node. Stops early once the paths
+    /// found hold more than `max_states` states in all (the first path is
+    /// always returned), so the work is bounded by what is listed.
+    pub fn top(&self, w: &[f64], k: usize, max_states: usize) -> Vec<(f64, Vec<u32>)> {
+        let mut states = 0usize;
         let mut out = Vec::new();
         let Some(start) = self.start.filter(|s| self.counts[*s as usize].value > 0) else {
             return out;
@@ -669,6 +684,10 @@ impl<S: Copy + Eq + Hash> Product<S> {
                     cur = arena[c].parent;
                 }
                 nodes.reverse();
+                states = states.saturating_add(nodes.len());
+                if states > max_states && !out.is_empty() {
+                    break;
+                }
                 out.push((arena[at].prefix, nodes));
                 if out.len() >= k {
                     break;

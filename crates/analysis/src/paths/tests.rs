@@ -494,7 +494,7 @@ proptest::proptest! {
                 first.map(|f| prod.index_of(&pg, &f).value),
                 through.first().map(|&i| i as u128)
             );
-            let top = prod.top(&wts, 3);
+            let top = prod.top(&wts, 3, usize::MAX);
             want.sort_by_key(|x| std::cmp::Reverse(x.1));
             let got: Vec<f64> = top.iter().map(|t| t.0).collect();
             let exp: Vec<f64> = want.iter().take(3).map(|x| x.1 as f64).collect();
