@@ -13,7 +13,8 @@ fn predict_all(file: &Path) -> f64 {
         p4cost_front::load_file(file, &p4cost_front::Options::default()).expect("sample loads");
     let p = &loaded.program;
     let parser = p.ingress_parser().expect("ingress parser");
-    let paths = parse_paths(p, parser, &PathOptions::default());
+    let paths =
+        parse_paths(p, parser, &PathOptions::default()).expect("within the analysis budget");
     let tables = p
         .ingress_control()
         .map(|c| control_tables(p, c))

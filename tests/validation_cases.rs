@@ -154,10 +154,13 @@ fn printed_model_on_tc6b_counts_all_ingress_tables() {
         serde_json::Value::Bool(false)
     );
     // IPv6 (40 B per state) and 128-bit keys lie outside the training range.
+    // Table warnings hold for the program; the header size one is
+    // computed over all paths (`path_warnings`).
     let codes: Vec<&str> = v["warnings"]
         .as_array()
         .expect("warnings")
         .iter()
+        .chain(v["path_warnings"].as_array().expect("path_warnings"))
         .filter_map(|w| w["code"].as_str())
         .collect();
     assert!(codes.contains(&"header_size_out_of_range"), "{codes:?}");
@@ -180,8 +183,11 @@ fn json_report_has_the_documented_fields() {
         "port_gbps",
         "packet_size",
         "path_count",
+        "path_count_text",
+        "summary",
         "paths",
         "warnings",
+        "path_warnings",
     ] {
         assert!(v.get(k).is_some(), "missing {k}");
     }
@@ -195,7 +201,7 @@ fn json_report_has_the_documented_fields() {
     for k in ["name", "extracts", "bytes", "span"] {
         assert!(p["states"][0].get(k).is_some(), "missing states[].{k}");
     }
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["port_gbps"], 10);
     assert_eq!(v["packet_size"], 512);
     // Spans point into the original file.

@@ -43,7 +43,7 @@ pub fn control_path_count(program: &Program, control: ControlId) -> PathCount {
                     None => one,
                     Some(s) => memo.get(s.index()).copied().flatten().unwrap_or_default(),
                 };
-                total = total.add(c);
+                total = total.plus(c);
             }
             memo[id.index()] = Some(total);
         } else {

@@ -5,8 +5,11 @@
 //!   to the stack size. Paths are *counted* exactly by dynamic programming
 //!   over (state, stack fill) pairs, and *listed* only up to a cap, so a
 //!   parser with millions of paths costs time linear in its size.
-//! - [`find_path`]: the path whose extracted headers are a given sequence,
-//!   searched with pruning rather than by listing.
+//! - [`path_graph`]: the unrolled parse graph as an explicit DAG (bounded by
+//!   an analysis-state budget) and [`Product`]s of it with small automata
+//!   ([`HeaderSeq`] for `--path`), over which counts, path indexes,
+//!   extremes, distributions and the k heaviest paths are dynamic programs
+//!   rather than enumerations.
 //! - [`control`]: tables applied by a control and the number of paths
 //!   through its control-flow graph.
 //!
@@ -18,5 +21,7 @@ pub mod paths;
 
 pub use control::{control_path_count, control_tables};
 pub use paths::{
-    find_path, parse_paths, ParsePath, ParsePaths, PathCount, PathExtract, PathOptions, PathState,
+    is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,
+    ParsePath, ParsePaths, PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions,
+    PathState, Product, ProductNode, SeqPos, DEFAULT_MAX_ANALYSIS_STATES,
 };

@@ -10,7 +10,11 @@
 //! Everything here is iterative (no recursion over the graph), so a parser
 //! with a chain of ten thousand states does not exhaust the call stack.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+mod graph;
+
+pub use graph::{BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode};
 
 use serde::Serialize;
 
@@ -24,13 +28,20 @@ pub struct PathOptions {
     /// Unroll `.next` loops over a stack whose size is unknown this many
     /// times.
     pub unknown_stack_limit: u32,
+    /// Give up past this many analysis nodes (parse state x header-stack
+    /// fill, and their products with a header sequence or baseline flag).
+    pub max_analysis_states: usize,
 }
+
+/// Default of [`PathOptions::max_analysis_states`]: about 100 MB at worst.
+pub const DEFAULT_MAX_ANALYSIS_STATES: usize = 1_000_000;
 
 impl Default for PathOptions {
     fn default() -> Self {
         PathOptions {
             max_paths: 64,
             unknown_stack_limit: 16,
+            max_analysis_states: DEFAULT_MAX_ANALYSIS_STATES,
         }
     }
 }
@@ -46,7 +57,7 @@ pub struct PathCount {
 
 impl PathCount {
     /// The saturating sum of two counts.
-    pub(crate) fn add(self, other: PathCount) -> PathCount {
+    pub fn plus(self, other: PathCount) -> PathCount {
         match self.value.checked_add(other.value) {
             Some(v) => PathCount {
                 value: v,
@@ -57,6 +68,27 @@ impl PathCount {
                 saturated: true,
             },
         }
+    }
+}
+
+impl PathCount {
+    /// The difference of two counts (`self >= other`); saturated stays
+    /// saturated.
+    pub fn minus(self, other: PathCount) -> PathCount {
+        PathCount {
+            value: self.value.saturating_sub(other.value),
+            saturated: self.saturated,
+        }
+    }
+}
+
+impl PathCount {
+    /// `self + 1` (a zero-based index as a one-based number).
+    pub fn add_one(self) -> PathCount {
+        self.plus(PathCount {
+            value: 1,
+            saturated: false,
+        })
     }
 }
 
@@ -156,6 +188,14 @@ impl ParsePath {
             .join(" -> ")
     }
 
+    /// Program headers extracted, as display names.
+    pub fn header_names(&self) -> Vec<String> {
+        self.extracts()
+            .filter(|e| e.origin == Origin::Program)
+            .map(|e| e.display_name())
+            .collect()
+    }
+
     /// Total bytes extracted on the path.
     pub fn extracted_bytes(&self) -> u64 {
         self.states
@@ -185,12 +225,12 @@ pub struct ParsePaths {
 type Key = (StateId, Vec<u32>);
 
 /// Precomputed facts about a parser's stacks.
-struct Graph<'p> {
-    parser: &'p Parser,
+pub(crate) struct Graph<'p> {
+    pub(crate) parser: &'p Parser,
     /// Stack name -> slot in the fill vector.
     slots: HashMap<String, usize>,
     /// Capacity per slot.
-    capacity: Vec<u32>,
+    pub(crate) capacity: Vec<u32>,
 }
 
 impl<'p> Graph<'p> {
@@ -285,9 +325,9 @@ impl<'p> Graph<'p> {
     }
 
     /// The visit of `key` as a [`PathState`].
-    fn visit(&self, key: &Key) -> PathState {
-        let st = self.parser.state(key.0);
-        let mut fill = key.1.clone();
+    fn visit_fill(&self, state: StateId, fill: &[u32]) -> PathState {
+        let st = self.parser.state(state);
+        let mut fill = fill.to_vec();
         let mut extracts = Vec::new();
         let mut extracted_bits = 0;
         let mut advanced = Some(0u64);
@@ -329,7 +369,7 @@ impl<'p> Graph<'p> {
             }
         }
         PathState {
-            state: key.0,
+            state,
             name: st.name.clone(),
             extracts,
             extracted_bits,
@@ -339,223 +379,134 @@ impl<'p> Graph<'p> {
     }
 }
 
-/// Counts accept paths from every reachable node (iterative post-order).
-/// Edges that close a loop on the current path are cut and reported.
-fn count_paths(g: &Graph<'_>, warnings: &mut Vec<String>) -> HashMap<Key, PathCount> {
-    let mut memo: HashMap<Key, PathCount> = HashMap::new();
-    let mut on_stack: HashSet<Key> = HashSet::new();
-    let mut cut_loops: Vec<String> = Vec::new();
-    struct Frame {
-        key: Key,
-        succ: Vec<Option<Key>>,
-        next: usize,
-        acc: PathCount,
-    }
-    let start = g.start();
-    on_stack.insert(start.clone());
-    let mut stack = vec![Frame {
-        succ: g.successors(&start),
-        key: start,
-        next: 0,
-        acc: PathCount::default(),
-    }];
-    while let Some(top) = stack.last_mut() {
-        if top.next < top.succ.len() {
-            let s = top.succ[top.next].clone();
-            top.next += 1;
-            match s {
-                None => {
-                    top.acc = top.acc.add(PathCount {
-                        value: 1,
-                        saturated: false,
-                    })
-                }
-                Some(k) => {
-                    if let Some(c) = memo.get(&k) {
-                        top.acc = top.acc.add(*c);
-                    } else if on_stack.contains(&k) {
-                        let name = g.parser.state(k.0).name.clone();
-                        if !cut_loops.contains(&name) {
-                            cut_loops.push(name);
-                        }
-                    } else {
-                        on_stack.insert(k.clone());
-                        let succ = g.successors(&k);
-                        stack.push(Frame {
-                            key: k,
-                            succ,
-                            next: 0,
-                            acc: PathCount::default(),
-                        });
-                    }
-                }
-            }
-        } else if let Some(done) = stack.pop() {
-            on_stack.remove(&done.key);
-            if let Some(parent) = stack.last_mut() {
-                parent.acc = parent.acc.add(done.acc);
-            }
-            memo.insert(done.key, done.acc);
-        }
-    }
-    for name in cut_loops {
+/// Unrolls `parser` into its [`PathGraph`]; loops no stack bounds are cut
+/// and reported in `warnings`.
+pub fn path_graph<'p>(
+    program: &Program,
+    parser: &'p Parser,
+    opts: &PathOptions,
+    warnings: &mut Vec<String>,
+) -> Result<PathGraph<'p>, BudgetExceeded> {
+    let g = Graph::new(program, parser, opts, warnings);
+    let mut cut = Vec::new();
+    let pg = PathGraph::build(g, opts.max_analysis_states, &mut cut)?;
+    for name in cut {
         warnings.push(format!(
             "state `{name}` is re-entered by a loop that no header stack bounds; paths around that loop are not counted"
         ));
     }
-    memo
+    Ok(pg)
 }
 
 /// Every path through `parser`: counted exactly, the first
 /// `opts.max_paths` listed.
-pub fn parse_paths(program: &Program, parser: ParserId, opts: &PathOptions) -> ParsePaths {
+pub fn parse_paths(
+    program: &Program,
+    parser: ParserId,
+    opts: &PathOptions,
+) -> Result<ParsePaths, BudgetExceeded> {
     let mut warnings = Vec::new();
-    let p = program.parser(parser);
-    let g = Graph::new(program, p, opts, &mut warnings);
-    let memo = count_paths(&g, &mut warnings);
-    let start = g.start();
-    let count = memo.get(&start).copied().unwrap_or_default();
-
-    let mut paths = Vec::new();
-    if opts.max_paths > 0 && count.value > 0 {
-        // Depth-first listing that only enters nodes with a non-zero count.
-        let mut trail: Vec<Key> = vec![start.clone()];
-        let mut on_trail: HashSet<Key> = HashSet::from([start.clone()]);
-        let mut iters: Vec<(Vec<Option<Key>>, usize)> = vec![(g.successors(&start), 0)];
-        'walk: while let Some((succ, next)) = iters.last_mut() {
-            if *next < succ.len() {
-                let s = succ[*next].clone();
-                *next += 1;
-                match s {
-                    None => {
-                        paths.push(ParsePath {
-                            states: trail.iter().map(|k| g.visit(k)).collect(),
-                        });
-                        if paths.len() >= opts.max_paths {
-                            break 'walk;
-                        }
-                    }
-                    Some(k) => {
-                        let viable = memo.get(&k).is_some_and(|c| c.value > 0);
-                        if viable && !on_trail.contains(&k) {
-                            let succ = g.successors(&k);
-                            on_trail.insert(k.clone());
-                            trail.push(k);
-                            iters.push((succ, 0));
-                        }
-                    }
-                }
-            } else {
-                iters.pop();
-                if let Some(k) = trail.pop() {
-                    on_trail.remove(&k);
-                }
-            }
-        }
-    }
+    let pg = path_graph(program, program.parser(parser), opts, &mut warnings)?;
+    let count = pg.total();
+    let paths: Vec<ParsePath> = pg
+        .list(opts.max_paths)
+        .iter()
+        .map(|nodes| pg.path(nodes))
+        .collect();
     let truncated = (paths.len() as u128) < count.value || count.saturated;
-    ParsePaths {
+    Ok(ParsePaths {
         parser,
         count,
         paths,
         truncated,
         warnings,
+    })
+}
+
+/// True when `e` is an Ethernet header by its instance name (`ethernet`,
+/// `eth`, `ether`, `ethernet_outer`, with any prefix such as `hdr.`).
+pub fn is_ethernet(e: &PathExtract) -> bool {
+    let short = e.header.rsplit('.').next().unwrap_or(&e.header);
+    let short = short.to_ascii_lowercase();
+    matches!(
+        short.as_str(),
+        "ethernet" | "eth" | "ether" | "ethernet_outer" | "outer_ethernet"
+    )
+}
+
+/// Position in a wanted header sequence, and whether a program header
+/// went by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SeqPos {
+    /// Wanted headers matched so far.
+    pub pos: usize,
+    /// True once the path extracted a program header.
+    pub seen_first: bool,
+}
+
+/// Accepts the paths whose program-header extracts (architecture metadata
+/// excluded) are exactly `want`, or, with `skip_ethernet`, an Ethernet
+/// header ([`is_ethernet`]) followed by exactly `want`. Names match as in
+/// [`PathExtract::is_named`].
+pub struct HeaderSeq<'w> {
+    /// The wanted headers.
+    pub want: &'w [String],
+    /// Allow one leading Ethernet header that `want` leaves out.
+    pub skip_ethernet: bool,
+}
+
+impl PathAutomaton for HeaderSeq<'_> {
+    type S = SeqPos;
+    fn initial(&self) -> SeqPos {
+        SeqPos {
+            pos: 0,
+            seen_first: false,
+        }
+    }
+    fn step(&self, mut s: SeqPos, st: &PathState) -> Option<SeqPos> {
+        for e in st.extracts.iter().filter(|e| e.origin == Origin::Program) {
+            let first = !s.seen_first;
+            s.seen_first = true;
+            if first && self.skip_ethernet {
+                if !is_ethernet(e) {
+                    return None;
+                }
+                continue;
+            }
+            if s.pos < self.want.len() && e.is_named(&self.want[s.pos]) {
+                s.pos += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(s)
+    }
+    fn accepts(&self, s: SeqPos) -> bool {
+        s.pos == self.want.len() && (s.seen_first || self.want.is_empty())
     }
 }
 
-/// The first path whose program-header extracts (architecture metadata
-/// excluded) are exactly `want`, either from the first program header or
-/// from the second one (so the leading Ethernet header may be left out).
-/// Names match as in [`PathExtract::is_named`].
-pub fn find_path(
-    program: &Program,
-    parser: ParserId,
+/// The paths `--path want` selects: those whose program headers are
+/// exactly `want` when there are any, else those with one leading Ethernet
+/// header and then exactly `want` (the returned flag says so). `None` when
+/// neither exists.
+pub fn match_headers(
+    pg: &PathGraph<'_>,
     want: &[String],
-    opts: &PathOptions,
-) -> Option<ParsePath> {
-    let mut warnings = Vec::new();
-    let p = program.parser(parser);
-    let g = Graph::new(program, p, opts, &mut warnings);
-
-    // Alignment state: position in `want` when the path is matched from its
-    // first program header (`full`) or from its second (`skip`, with
-    // `seen_first` telling whether the skipped header went by).
-    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-    struct Align {
-        full: Option<usize>,
-        skip: Option<usize>,
-        seen_first: bool,
-    }
-    let advance = |mut a: Align, ps: &PathState| -> Align {
-        for e in ps.extracts.iter().filter(|e| e.origin == Origin::Program) {
-            a.full = a
-                .full
-                .and_then(|i| (i < want.len() && e.is_named(&want[i])).then_some(i + 1));
-            if !a.seen_first {
-                a.seen_first = true;
-            } else {
-                a.skip = a
-                    .skip
-                    .and_then(|i| (i < want.len() && e.is_named(&want[i])).then_some(i + 1));
-            }
-        }
-        a
-    };
-    let done =
-        |a: Align| a.full == Some(want.len()) || (a.seen_first && a.skip == Some(want.len()));
-
-    let start = g.start();
-    let a0 = advance(
-        Align {
-            full: Some(0),
-            skip: Some(0),
-            seen_first: false,
-        },
-        &g.visit(&start),
-    );
-    if a0.full.is_none() && a0.skip.is_none() {
-        return None;
-    }
-    let mut failed: HashSet<(Key, Align)> = HashSet::new();
-    let mut trail: Vec<(Key, Align)> = vec![(start.clone(), a0)];
-    let mut on_trail: HashSet<Key> = HashSet::from([start.clone()]);
-    let mut iters: Vec<(Vec<Option<Key>>, usize)> = vec![(g.successors(&start), 0)];
-    while let Some((succ, next)) = iters.last_mut() {
-        if *next < succ.len() {
-            let s = succ[*next].clone();
-            *next += 1;
-            let Some(&(_, align)) = trail.last() else {
-                break;
-            };
-            match s {
-                None => {
-                    if done(align) {
-                        return Some(ParsePath {
-                            states: trail.iter().map(|(k, _)| g.visit(k)).collect(),
-                        });
-                    }
-                }
-                Some(k) => {
-                    let a = advance(align, &g.visit(&k));
-                    let alive = a.full.is_some() || a.skip.is_some();
-                    let node = (k.clone(), a);
-                    if alive && !failed.contains(&node) && !on_trail.contains(&k) {
-                        let succ = g.successors(&k);
-                        on_trail.insert(k);
-                        trail.push(node);
-                        iters.push((succ, 0));
-                    }
-                }
-            }
-        } else {
-            iters.pop();
-            if let Some(node) = trail.pop() {
-                on_trail.remove(&node.0);
-                failed.insert(node);
-            }
+    limit: usize,
+) -> Result<Option<(Product<SeqPos>, bool)>, BudgetExceeded> {
+    for skip_ethernet in [false, true] {
+        let a = HeaderSeq {
+            want,
+            skip_ethernet,
+        };
+        let p = Product::build(pg, &a, limit)?;
+        let t = p.total();
+        if t.value > 0 || t.saturated {
+            return Ok(Some((p, skip_ethernet)));
         }
     }
-    None
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -67,6 +67,15 @@ pub enum Format {
     Json,
 }
 
+/// Order of listed paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// Graph (listing) order.
+    Order,
+    /// Slowest first.
+    Latency,
+}
+
 /// Port speed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Port {
@@ -167,11 +176,29 @@ pub struct PredictArgs {
     /// Model name (see `p4cost models`) [default: tofino1-<port>].
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
-    /// Only the path whose extracted headers are exactly this
-    /// comma-separated sequence (`hdr.ipv4,hdr.udp` or `ipv4,udp`; the
-    /// leading Ethernet header may be left out).
+    /// Only the path whose extracted program headers are exactly this
+    /// comma-separated sequence (`hdr.ipv4,hdr.udp` or `ipv4,udp`). An
+    /// exact match wins; when there is none, a path with a leading Ethernet
+    /// header before the sequence is taken and the output says so. When
+    /// several paths match, the first in listing order is shown.
     #[arg(long, value_name = "H1,H2,...", value_delimiter = ',')]
     pub path: Option<Vec<String>>,
+    /// Order of the listed paths: `order` (graph order) or `latency`
+    /// (slowest first).
+    #[arg(long, value_enum, default_value = "order")]
+    pub sort: SortBy,
+    /// List the N slowest paths of all (found without listing them all)
+    /// instead of the first --max-paths.
+    #[arg(long, value_name = "N", conflicts_with = "path")]
+    pub top: Option<usize>,
+    /// Give up analysing a parser past this many analysis states (parse
+    /// state x header-stack fill) [default: 1000000].
+    #[arg(long, value_name = "N", default_value_t = p4cost_analysis::DEFAULT_MAX_ANALYSIS_STATES)]
+    pub max_analysis_states: usize,
+    /// Stop listing paths once the listed paths hold this many parse
+    /// states in all (bounds output size and memory) [default: 200000].
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub max_listed_states: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,

@@ -3,15 +3,19 @@
 use std::io::Write;
 
 use p4cost_analysis::{
-    control_path_count, control_tables, find_path, parse_paths, ParsePath, ParsePaths, PathOptions,
+    control_path_count, control_tables, match_headers, path_graph, BudgetExceeded, ParsePath,
+    PathCount, PathOptions,
 };
 use p4cost_ir::{ControlId, ParserId, Pipeline, Program, TableId};
-use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec};
+use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
 
-use crate::args::{Format, PredictArgs};
+use crate::args::{Format, PredictArgs, SortBy};
 use crate::exit::{CliError, Exit};
 use crate::input::{self, LoadedInput};
-use crate::report::{self, ControlOut, MauOut, ModelRef, PipelineOut, Report, WarningOut};
+use crate::path_stats::{Costed, PATH_CODES};
+use crate::report::{
+    self, ControlOut, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
+};
 
 /// Packet size used when `--packet-size` is not given: inside the training
 /// range of the Tofino models, below the 10G non-linear region.
@@ -268,9 +272,9 @@ impl<'a> Common<'a> {
     }
 
     /// Parse-graph warnings go first, after the loader's own.
-    fn add_parse_warnings(&mut self, all: &ParsePaths) {
+    fn add_parse_warnings(&mut self, all: &[String]) {
         let at = self.loaded.warnings.len().min(self.warnings.len());
-        for (k, w) in all.warnings.iter().enumerate() {
+        for (k, w) in all.iter().enumerate() {
             self.warnings.insert(
                 at + k,
                 WarningOut {
@@ -282,29 +286,26 @@ impl<'a> Common<'a> {
         }
     }
 
-    /// The path `--path` selects, or an error naming the parser.
-    fn select_path(
-        &self,
-        parser: ParserId,
-        want: &[String],
-        opts: &PathOptions,
-    ) -> Result<ParsePath, CliError> {
-        let program = self.program();
-        find_path(program, parser, want, opts).ok_or_else(|| {
-            let pipe = match &self.pipeline {
-                Some(p) if p.all.len() > 1 => format!(
-                    " (pipeline `{}`; choose a pipeline with --pipe NAME)",
-                    p.name
-                ),
-                _ => String::new(),
-            };
-            CliError::input(format!(
-                "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; the leading Ethernet header may be left out)",
-                self.shown,
-                program.parser(parser).name,
-                want.join(",")
-            ))
-        })
+    /// The error for a `--path` no path matches.
+    fn no_path(&self, parser: ParserId, want: &[String]) -> CliError {
+        let pipe = match &self.pipeline {
+            Some(p) if p.all.len() > 1 => format!(
+                " (pipeline `{}`; choose a pipeline with --pipe NAME)",
+                p.name
+            ),
+            _ => String::new(),
+        };
+        CliError::input(format!(
+            "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; a leading Ethernet header may be left out)",
+            self.shown,
+            self.program().parser(parser).name,
+            want.join(",")
+        ))
+    }
+
+    /// The error for a parser past the analysis budget.
+    fn budget(&self, e: BudgetExceeded) -> CliError {
+        CliError::input(format!("{}: {e}", self.shown))
     }
 
     fn report(&self, a: &PredictArgs, model: &ModelSpec, packet_size: u32) -> Report {
@@ -334,10 +335,26 @@ impl<'a> Common<'a> {
             pipeline: self.pipeline.clone(),
             parser: self.parser.map(|p| program.parser(p).name.clone()),
             path_count: 0,
+            path_count_text: "0".to_string(),
             path_count_saturated: false,
             paths_listed: 0,
             max_paths: a.max_paths,
             path_selector: a.path.clone(),
+            path_match: None,
+            listing: if a.path.is_some() {
+                "selected"
+            } else if a.top.is_some() {
+                "top"
+            } else {
+                "first"
+            }
+            .to_string(),
+            sort: match a.sort {
+                SortBy::Order => "order",
+                SortBy::Latency => "latency",
+            }
+            .to_string(),
+            summary: None,
             control: ControlOut {
                 name: self.control.map(|c| program.control(c).name.clone()),
                 tables: self
@@ -352,6 +369,7 @@ impl<'a> Common<'a> {
             paths: Vec::new(),
             mau: None,
             warnings: Vec::new(),
+            path_warnings: Vec::new(),
         }
     }
 }
@@ -372,27 +390,38 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
         });
     }
-    let text = match (a.format, reports.len()) {
-        (Format::Json, 1) => json(&reports[0])? + "\n",
-        (Format::Json, _) => {
-            json(&report::MultiReport {
-                schema_version: report::SCHEMA_VERSION,
-                p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
-                program: a.file.display().to_string(),
-                pipelines: reports,
-            })? + "\n"
+    let write_err = |e: std::io::Error| CliError::input(format!("cannot write output: {e}"));
+    match a.format {
+        Format::Json => {
+            // Streamed: a large report is not held twice in memory.
+            let mut w = std::io::BufWriter::new(&mut *out);
+            let written = if reports.len() == 1 {
+                serde_json::to_writer_pretty(&mut w, &reports[0])
+            } else {
+                serde_json::to_writer_pretty(
+                    &mut w,
+                    &report::MultiReport {
+                        schema_version: report::SCHEMA_VERSION,
+                        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+                        program: a.file.display().to_string(),
+                        pipelines: reports,
+                    },
+                )
+            };
+            written.map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+            w.write_all(b"\n").map_err(write_err)?;
+            w.flush().map_err(write_err)?;
         }
-        (Format::Human, 1) => report::render_human(&reports[0]),
-        (Format::Human, _) => report::render_human_multi(&reports),
-    };
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+        Format::Human => {
+            let text = if reports.len() == 1 {
+                report::render_human(&reports[0])
+            } else {
+                report::render_human_multi(&reports)
+            };
+            out.write_all(text.as_bytes()).map_err(write_err)?;
+        }
+    }
     Ok(Exit::Ok)
-}
-
-/// Pretty JSON of a report.
-fn json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
-    serde_json::to_string_pretty(v).map_err(|e| CliError::input(e.to_string()))
 }
 
 /// A warning when a model is applied to a program written for another
@@ -447,88 +476,194 @@ fn run_linear(
             }
         ))
     })?;
+    let lin = model.linear().ok_or_else(|| {
+        CliError::input(format!(
+            "model {} is not a complete linear model",
+            model.name
+        ))
+    })?;
     let opts = PathOptions {
         max_paths: a.max_paths,
+        max_analysis_states: a.max_analysis_states,
         ..PathOptions::default()
     };
-    // With --path only the count is needed from the full analysis: the
-    // selected path comes from the pruned search, so list nothing.
-    let count_only = PathOptions {
-        max_paths: 0,
-        ..opts
-    };
-    let mut all = parse_paths(
-        common.program(),
-        parser,
-        if a.path.is_some() { &count_only } else { &opts },
-    );
-    common.add_parse_warnings(&all);
-    let paths = match &a.path {
-        Some(want) => {
-            let p = common.select_path(parser, want, &opts)?;
-            if !path_fits(&p, packet_size) {
-                return Err(CliError::input(format!(
-                    "{}: the path {} extracts {} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {} or more",
-                    common.shown,
-                    p.header_chain(),
-                    p4cost_model::baseline::packet_header_bytes(&p),
-                    p4cost_model::baseline::packet_header_bytes(&p)
-                )));
-            }
-            vec![p]
-        }
-        None => std::mem::take(&mut all.paths),
-    };
-
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
-    let mut path_outs = Vec::with_capacity(paths.len());
-    // Paths whose headers do not fit in the packet are not predicted.
-    let mut impossible: Vec<(usize, u64)> = Vec::new();
-    for (i, path) in paths.iter().enumerate() {
-        if !path_fits(path, packet_size) {
-            impossible.push((i, p4cost_model::baseline::packet_header_bytes(path)));
-            continue;
+    let mut graph_warnings = Vec::new();
+    let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
+        .map_err(|e| common.budget(e))?;
+    let costed = Costed::new(&pg, &lin, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+
+    // The paths to show, each with its index in the full listing.
+    let mut path_match = None;
+    let shown: Vec<(PathCount, Vec<u32>)> = match (&a.path, a.top) {
+        (Some(want), _) => {
+            let (mp, skipped_ethernet) = match_headers(&pg, want, opts.max_analysis_states)
+                .map_err(|e| common.budget(e))?
+                .ok_or_else(|| common.no_path(parser, want))?;
+            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
+            let nodes = mp.graph_nodes(&first);
+            let p = pg.path(&nodes);
+            if !path_fits(&p, packet_size) {
+                let need = p4cost_model::baseline::packet_header_bytes(&p);
+                return Err(CliError::input(format!(
+                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
+                    common.shown,
+                    p.header_chain(),
+                )));
+            }
+            // Do the matching paths differ? Compare their extremes.
+            let (mut ns, mut bits) = (Vec::new(), Vec::new());
+            for n in &mp.nodes {
+                let st = pg.visit(n.node);
+                let mut seen = n.before.seen_first;
+                let sp = p4cost_model::baseline::split_state(&mut seen, &st);
+                ns.push(if sp.counted {
+                    lin.parser.per_header_byte_ns * sp.counted_bytes as f64
+                        + lin.parser.per_state_ns
+                } else {
+                    0.0
+                });
+                bits.push(st.extracted_bits as f64);
+            }
+            let differs = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
+                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
+                _ => false,
+            };
+            path_match = Some(PathMatchOut {
+                matching: report::CountOut::of(mp.total()),
+                skipped_ethernet,
+                latency_differs: differs(&ns),
+                bytes_differ: differs(&bits),
+            });
+            vec![(pg.index_of(&nodes), nodes)]
         }
-        let pred = tofino_linear::predict(
+        (None, Some(k)) => costed
+            .top(0.0, k, a.max_listed_states)
+            .into_iter()
+            .map(|(_, p)| {
+                let nodes = costed.prod.graph_nodes(&p);
+                (pg.index_of(&nodes), nodes)
+            })
+            .collect(),
+        (None, None) => pg
+            .list_within(a.max_paths, a.max_listed_states)
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                (
+                    PathCount {
+                        value: i as u128,
+                        saturated: false,
+                    },
+                    n,
+                )
+            })
+            .collect(),
+    };
+
+    let asked = match (&a.path, a.top) {
+        (Some(_), _) => 1,
+        (None, Some(k)) => k,
+        (None, None) => a.max_paths,
+    };
+    let reachable = pg.total();
+    let wanted = if reachable.saturated {
+        asked
+    } else {
+        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
+    };
+    if shown.len() < wanted {
+        warns.push(WarningOut {
+            code: "listing_capped".to_string(),
+            message: format!(
+                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
+                shown.len(),
+                a.max_listed_states
+            ),
+            paths: Vec::new(),
+        });
+    }
+    // Per listed path: its prediction. Path-independent warnings go to the
+    // program's list once; path-dependent ones are aggregated over all
+    // paths below.
+    let at = common.loaded.warnings.len().min(warns.len());
+    for (k, w) in graph_warnings.iter().enumerate() {
+        warns.insert(
+            at + k,
+            WarningOut {
+                code: "parse_graph".to_string(),
+                message: w.clone(),
+                paths: Vec::new(),
+            },
+        );
+    }
+    let tables = &common.tables;
+    let inputs = |path: &ParsePath| -> Prediction {
+        tofino_linear::predict(
             model,
             &tofino_linear::Inputs {
                 program,
                 path,
-                tables: &common.tables,
+                tables,
                 packet_size,
             },
-        );
-        for w in &pred.warnings {
-            match warns
-                .iter_mut()
-                .find(|x| x.code == w.code && x.message == w.message)
-            {
-                Some(x) => x.paths.push(i),
-                None => warns.push(WarningOut {
-                    code: w.code.clone(),
-                    message: w.message.clone(),
-                    paths: vec![i],
-                }),
-            }
+        )
+    };
+    // L_B + L_C: the prediction of a path with no state.
+    let empty = ParsePath { states: Vec::new() };
+    let constant = inputs(&empty);
+    let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
+    let mut path_outs = Vec::with_capacity(shown.len());
+    let mut listed_codes = Vec::with_capacity(shown.len());
+    for w in &constant.warnings {
+        if !PATH_CODES.contains(&w.code.as_str()) {
+            warns.push(WarningOut {
+                code: w.code.clone(),
+                message: w.message.clone(),
+                paths: Vec::new(),
+            });
         }
-        path_outs.push(report::path_out(program, i, path, &pred));
+    }
+    for (index, nodes) in &shown {
+        let path = pg.path(nodes);
+        // A path whose headers do not fit in the packet is no packet at
+        // this size: left out of the listing (the graph-wide
+        // `packet_smaller_than_headers` warning counts them all).
+        if !path_fits(&path, packet_size) {
+            continue;
+        }
+        let pred = inputs(&path);
+        listed_codes.push(
+            pred.warnings
+                .iter()
+                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
+                .map(|w| w.code.clone())
+                .collect::<Vec<_>>(),
+        );
+        path_outs.push(report::path_out(program, *index, &path, &pred));
+    }
+    if a.sort == SortBy::Latency {
+        // Stable: equal latencies keep graph order.
+        let mut order: Vec<usize> = (0..path_outs.len()).collect();
+        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
+        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
+        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
+        listed_codes = order
+            .iter()
+            .map(|&i| std::mem::take(&mut listed_codes[i]))
+            .collect();
     }
 
-    if let Some(most) = impossible.iter().map(|(_, b)| *b).max() {
-        warns.push(WarningOut {
-            code: "packet_smaller_than_headers".to_string(),
-            message: format!(
-                "{} listed path(s) extract more header bytes (up to {most} B) than the {packet_size} B packet: no such packet exists, so they are left out of the listing; give --packet-size {most} or more to see them",
-                impossible.len()
-            ),
-            paths: impossible.iter().map(|(i, _)| *i).collect(),
-        });
-    }
     let mut r = common.report(a, model, packet_size);
-    r.path_count = all.count.value;
-    r.path_count_saturated = all.count.saturated;
+    let total = pg.total();
+    r.path_count = total.value;
+    r.path_count_text = report::count_text(total);
+    r.path_count_saturated = total.saturated;
     r.paths_listed = path_outs.len();
+    r.path_match = path_match;
+    r.summary = Some(costed.summary(&lin, constant_ns));
+    r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
     r.control.note = if model.control.is_some() {
         "every table the ingress control applies counts on every path; path-sensitive control flow is not analysed yet".to_string()
     } else {
@@ -553,18 +688,30 @@ fn run_mau(
     // The MAU latency is path-independent: count the paths, list none.
     let opts = PathOptions {
         max_paths: 0,
+        max_analysis_states: a.max_analysis_states,
         ..PathOptions::default()
     };
-    let mut count = (0u128, false);
+    let mut count = PathCount::default();
     let mut shown_path = ParsePath { states: Vec::new() };
+    let mut shown_index = PathCount::default();
     match (parser, &a.path) {
         (Some(p), want) => {
-            let all = parse_paths(common.program(), p, &opts);
-            common.add_parse_warnings(&all);
-            count = (all.count.value, all.count.saturated);
+            let program = common.program();
+            let mut pw = Vec::new();
+            let pg = path_graph(program, program.parser(p), &opts, &mut pw)
+                .map_err(|e| common.budget(e))?;
+            count = pg.total();
             if let Some(want) = want {
-                shown_path = common.select_path(p, want, &opts)?;
+                let (mp, _) = match_headers(&pg, want, opts.max_analysis_states)
+                    .map_err(|e| common.budget(e))?
+                    .ok_or_else(|| common.no_path(p, want))?;
+                let first = mp.first().ok_or_else(|| common.no_path(p, want))?;
+                let nodes = mp.graph_nodes(&first);
+                shown_index = pg.index_of(&nodes);
+                shown_path = pg.path(&nodes);
             }
+            drop(pg);
+            common.add_parse_warnings(&pw);
         }
         (None, Some(_)) => {
             return Err(CliError::input(format!(
@@ -586,7 +733,7 @@ fn run_mau(
         ))
     })?;
     let pred = mp.ingress_prediction(program, &common.tables);
-    let path_out = report::path_out(program, 0, &shown_path, &pred);
+    let path_out = report::path_out(program, shown_index, &shown_path, &pred);
 
     if a.packet_size.is_some() {
         warns.push(WarningOut {
@@ -608,8 +755,9 @@ fn run_mau(
 
     let gress = |g| mp.gress(g).cloned();
     let mut r = common.report(a, model, packet_size);
-    r.path_count = count.0;
-    r.path_count_saturated = count.1;
+    r.path_count = count.value;
+    r.path_count_text = report::count_text(count);
+    r.path_count_saturated = count.saturated;
     r.paths_listed = 1;
     r.control.note = format!(
         "placed by the compiler; model {} costs MAU stages, not tables: see the stages",

@@ -16,6 +16,7 @@ mod cmd_stages;
 mod combine;
 mod exit;
 mod input;
+mod path_stats;
 mod read;
 mod report;
 

@@ -7,7 +7,47 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
+pub const JSON_EXACT_MAX: u128 = 1 << 53;
+
+/// A count or path index that may exceed 2^53: `text` (decimal) always,
+/// `value` (a number) only when it is at most 2^53.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u64>,
+    pub text: String,
+}
+
+impl CountOut {
+    /// The exact form of `c`.
+    pub fn of(c: p4cost_analysis::PathCount) -> CountOut {
+        CountOut {
+            value: (!c.saturated && c.value <= JSON_EXACT_MAX).then_some(c.value as u64),
+            text: count_text(c),
+        }
+    }
+
+    /// A count the analysis budget did not allow computing.
+    pub fn unknown() -> CountOut {
+        CountOut {
+            value: None,
+            text: "unknown".to_string(),
+        }
+    }
+}
+
+/// Decimal text of a count (`more than 2^128-1` when saturated).
+pub fn count_text(c: p4cost_analysis::PathCount) -> String {
+    c.to_string()
+}
+
+/// True for a count a JSON number would not hold exactly.
+pub fn not_json_exact(v: &u128) -> bool {
+    *v > JSON_EXACT_MAX
+}
 
 /// A span as `file`, `line`, `col` (1-based) plus byte offsets.
 #[derive(Debug, Clone, Serialize)]
@@ -78,7 +118,12 @@ pub struct BreakdownOut {
 
 #[derive(Debug, Serialize)]
 pub struct PathOut {
-    pub index: usize,
+    /// Zero-based index in the full listing (graph order), whichever
+    /// paths are shown.
+    pub index: CountOut,
+    /// One-based number for the table.
+    #[serde(skip)]
+    pub number: p4cost_analysis::PathCount,
     pub headers: Vec<String>,
     pub states: Vec<StateOut>,
     pub latency_ns: f64,
@@ -161,17 +206,47 @@ pub struct Report {
     pub pipeline: Option<PipelineOut>,
     /// The ingress parser; `None` when the input has no parse graph.
     pub parser: Option<String>,
+    /// Omitted above 2^53: read `path_count_text`.
+    #[serde(skip_serializing_if = "not_json_exact")]
     pub path_count: u128,
+    pub path_count_text: String,
     pub path_count_saturated: bool,
     pub paths_listed: usize,
     pub max_paths: usize,
     pub path_selector: Option<Vec<String>>,
+    /// How `--path` matched (with `--path` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_match: Option<PathMatchOut>,
+    /// Which paths are listed: `first` (graph order), `top` (`--top`),
+    /// `selected` (`--path`); and their order.
+    pub listing: String,
+    pub sort: String,
+    /// Latency over all paths (linear models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<crate::path_stats::SummaryOut>,
     pub control: ControlOut,
     pub paths: Vec<PathOut>,
     /// The MAU model's per-gress, per-stage figures (that model only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mau: Option<MauOut>,
     pub warnings: Vec<WarningOut>,
+    /// Extrapolation warnings that depend on the path, over all paths.
+    pub path_warnings: Vec<crate::path_stats::PathWarningOut>,
+}
+
+/// How `--path` matched.
+#[derive(Debug, Serialize)]
+pub struct PathMatchOut {
+    /// Paths with exactly the asked headers (or, with
+    /// `skipped_ethernet`, a leading Ethernet header and then them).
+    pub matching: CountOut,
+    /// True when no path has exactly the asked headers and the match left
+    /// out a leading Ethernet header.
+    pub skipped_ethernet: bool,
+    /// True when the matching paths do not all have the same latency.
+    pub latency_differs: bool,
+    /// True when they do not all extract the same bytes.
+    pub bytes_differ: bool,
 }
 
 /// `stage 3`, `stages 6-7`, `stages 1,4`; empty when unknown; `no stage`
@@ -200,7 +275,7 @@ pub fn stage_text(stages: &[i32]) -> String {
 /// Builds the per-path output from a prediction.
 pub fn path_out(
     program: &Program,
-    index: usize,
+    index: p4cost_analysis::PathCount,
     path: &p4cost_analysis::ParsePath,
     pred: &Prediction,
 ) -> PathOut {
@@ -236,12 +311,9 @@ pub fn path_out(
         })
         .collect();
     PathOut {
-        index,
-        headers: path
-            .extracts()
-            .filter(|e| e.origin == p4cost_ir::Origin::Program)
-            .map(|e| e.display_name())
-            .collect(),
+        index: CountOut::of(index),
+        number: index.add_one(),
+        headers: path.header_names(),
         states,
         latency_ns: pred.latency_ns,
         breakdown: BreakdownOut {
@@ -359,11 +431,7 @@ pub fn render_human(r: &Report) -> String {
             p.all.join(", ")
         ));
     }
-    let count = if r.path_count_saturated {
-        format!("more than {}", r.path_count)
-    } else {
-        r.path_count.to_string()
-    };
+    let count = r.path_count_text.clone();
     let parser = r.parser.as_deref().unwrap_or("(none)");
     if r.mau.is_some() {
         match &r.parser {
@@ -382,19 +450,51 @@ pub fn render_human(r: &Report) -> String {
             r.control.note
         ));
     } else {
-        match &r.path_selector {
-            Some(sel) => s.push_str(&format!(
+        match (&r.path_selector, &r.path_match) {
+            (Some(sel), Some(m)) => {
+                let n = r
+                    .paths
+                    .first()
+                    .map(|p| p.number.to_string())
+                    .unwrap_or_default();
+                s.push_str(&format!(
+                    "parser    {parser}: {count} paths; showing path {n}, {}\n",
+                    if m.matching.value == Some(1) {
+                        format!("the only one with headers {}", sel.join(","))
+                    } else {
+                        format!(
+                            "the first in graph order of {} with headers {} ({})",
+                            m.matching.text,
+                            sel.join(","),
+                            match (m.latency_differs, m.bytes_differ) {
+                                (false, false) =>
+                                    "same latency and bytes: they differ only in other states",
+                                (false, true) => "same latency, different bytes",
+                                (true, _) => "their latencies differ",
+                            }
+                        )
+                    }
+                ));
+                if m.skipped_ethernet {
+                    s.push_str("          no path has exactly these headers: matched after a leading Ethernet header\n");
+                }
+            }
+            (Some(sel), None) => s.push_str(&format!(
                 "parser    {}: {} paths; showing the path {}\n",
                 parser,
                 count,
                 sel.join(",")
             )),
-            None if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
+            (None, _) if r.listing == "top" => s.push_str(&format!(
+                "parser    {parser}: {count} paths; listing the {} slowest (--top)\n",
+                r.paths_listed
+            )),
+            (None, _) if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
                 .push_str(&format!(
                     "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
                     parser, count, r.paths_listed, r.max_paths
                 )),
-            None => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
+            (None, _) => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
         }
         s.push_str(&format!(
             "control   {}: {} table{} counted on every path ({})\n",
@@ -403,6 +503,9 @@ pub fn render_human(r: &Report) -> String {
             if r.control.tables.len() == 1 { "" } else { "s" },
             r.control.note
         ));
+    }
+    if let Some(sum) = &r.summary {
+        render_summary(&mut s, sum);
     }
     s.push('\n');
     if let Some(m) = &r.mau {
@@ -415,7 +518,7 @@ pub fn render_human(r: &Report) -> String {
         for p in &r.paths {
             s.push_str(&format!(
                 "{:>4}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
-                p.index + 1,
+                p.number.to_string(),
                 p.latency_ns,
                 p.breakdown.base_ns,
                 p.breakdown.parser_ns,
@@ -521,7 +624,67 @@ pub fn render_human(r: &Report) -> String {
             s.push_str(&format!("  {}: {}{}\n", w.code, w.message, on));
         }
     }
+    if !r.path_warnings.is_empty() {
+        s.push_str(&format!(
+            "\nwarnings over all {} paths\n",
+            r.path_count_text
+        ));
+        for w in &r.path_warnings {
+            // Which listed paths it applies to: at most 8 numbers, so the
+            // line does not grow with --max-paths.
+            let mut listed: Vec<String> = w
+                .paths
+                .iter()
+                .take(8)
+                .filter_map(|&i| r.paths.get(i).map(|p| p.number.to_string()))
+                .collect();
+            if w.paths.len() > 8 {
+                listed.push(format!("and {} more", w.paths.len() - 8));
+            }
+            let listed = if listed.is_empty() {
+                String::new()
+            } else {
+                format!("; listed: {}", listed.join(","))
+            };
+            s.push_str(&format!(
+                "  {}: {} [{} of {} paths{listed}]\n",
+                w.code, w.message, w.applies_to.text, r.path_count_text
+            ));
+        }
+    }
     s
+}
+
+/// `latency` lines: min, median, max over all paths.
+fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
+    let (Some(min), Some(max)) = (&sum.min, &sum.max) else {
+        return;
+    };
+    let n = |e: &crate::path_stats::ExtremeOut| e.number;
+    let median = match sum.median_ns {
+        Some(m) => format!("{m:.3} ns"),
+        None => format!("- ({})", sum.median_note),
+    };
+    s.push_str(&format!(
+        "latency   over all {} paths: min {:.3} ns (path {}), median {}, max {:.3} ns (path {})\n",
+        sum.paths.text,
+        min.latency_ns,
+        n(min),
+        median,
+        max.latency_ns,
+        n(max)
+    ));
+    for (what, e) in [("fastest", min), ("slowest", max)] {
+        s.push_str(&format!(
+            "          {what} path {}: {}\n",
+            n(e),
+            if e.headers.is_empty() {
+                "(no header)".to_string()
+            } else {
+                e.headers.join(" -> ")
+            }
+        ));
+    }
 }
 
 /// Renders several pipeline reports: one section per pipeline.

@@ -17,7 +17,7 @@
 //! extracts more headers after it, those count as that state's
 //! contribution.
 
-use p4cost_analysis::ParsePath;
+use p4cost_analysis::{ParsePath, PathAutomaton, PathState};
 use p4cost_ir::Origin;
 
 /// How one state of a path is split between baseline and counted bytes.
@@ -50,37 +50,59 @@ pub fn split(path: &ParsePath) -> Vec<StateSplit> {
     let mut seen_first = false;
     path.states
         .iter()
-        .map(|st| {
-            let bytes = st.extracted_bytes();
-            if seen_first {
-                return StateSplit {
-                    bytes,
-                    counted_bytes: bytes,
-                    in_baseline: false,
-                    counted: bytes > 0,
-                };
-            }
-            // Still inside the baseline: metadata extracts (architecture
-            // or program metadata) and the first packet header are covered;
-            // packet headers after the first one in the same state are
-            // counted.
-            let mut counted_bits = 0;
-            for e in &st.extracts {
-                if seen_first {
-                    counted_bits += e.bits;
-                } else if e.origin == Origin::Program {
-                    seen_first = true;
-                }
-            }
-            let counted_bytes = counted_bits.div_ceil(8);
-            StateSplit {
-                bytes,
-                counted_bytes,
-                in_baseline: true,
-                counted: counted_bytes > 0,
-            }
-        })
+        .map(|st| split_state(&mut seen_first, st))
         .collect()
+}
+
+/// Splits one state; `seen_first` tells whether the path extracted a
+/// program header before it, and is updated. The split depends on nothing
+/// else, so dynamic programs over the parse graph carry just this flag.
+pub fn split_state(seen_first: &mut bool, st: &PathState) -> StateSplit {
+    let bytes = st.extracted_bytes();
+    if *seen_first {
+        return StateSplit {
+            bytes,
+            counted_bytes: bytes,
+            in_baseline: false,
+            counted: bytes > 0,
+        };
+    }
+    // Still inside the baseline: metadata extracts (architecture or
+    // program metadata) and the first packet header are covered; packet
+    // headers after the first one in the same state are counted.
+    let mut counted_bits = 0;
+    for e in &st.extracts {
+        if *seen_first {
+            counted_bits += e.bits;
+        } else if e.origin == Origin::Program {
+            *seen_first = true;
+        }
+    }
+    let counted_bytes = counted_bits.div_ceil(8);
+    StateSplit {
+        bytes,
+        counted_bytes,
+        in_baseline: true,
+        counted: counted_bytes > 0,
+    }
+}
+
+/// The baseline rule as a path automaton: its state is "a program header
+/// went by", every path is accepted.
+pub struct FirstHeaderSeen;
+
+impl PathAutomaton for FirstHeaderSeen {
+    type S = bool;
+    fn initial(&self) -> bool {
+        false
+    }
+    fn step(&self, mut seen: bool, st: &PathState) -> Option<bool> {
+        split_state(&mut seen, st);
+        Some(seen)
+    }
+    fn accepts(&self, _: bool) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -108,7 +108,7 @@ fn diamond_has_two_paths_with_their_bytes() {
     b.state("v6", &[("hdr.ipv6", 320, false)], go(3));
     b.state("udp", &[("hdr.udp", 64, false)], accept());
     let p = b.build();
-    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default()).unwrap();
     assert_eq!(r.count.value, 2);
     assert!(!r.truncated);
     assert_eq!(r.paths[0].header_chain(), "hdr.eth -> hdr.ipv4 -> hdr.udp");
@@ -138,7 +138,7 @@ fn cases_after_a_default_case_are_unreachable() {
     b.state("start", &[], default_first);
     b.state("never", &[("hdr.x", 8, false)], accept());
     let p = b.build();
-    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default()).unwrap();
     assert_eq!(r.count.value, 1);
     assert_eq!(r.paths[0].states.len(), 1);
 }
@@ -159,7 +159,7 @@ fn reject_edges_do_not_count() {
         },
     );
     let p = b.build();
-    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default()).unwrap();
     assert_eq!(r.count.value, 1);
     assert_eq!(r.paths.len(), 1);
     assert_eq!(r.paths[0].states.len(), 1);
@@ -177,7 +177,7 @@ fn stack_loop_unrolls_to_the_stack_size() {
         sel(&[Target::State(StateId(1)), Target::Accept]),
     );
     let p = b.build();
-    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default()).unwrap();
     // 1, 2 or 3 labels; a fourth would overflow the stack and reject.
     assert_eq!(r.count.value, 3);
     let chains: Vec<String> = r.paths.iter().map(|p| p.header_chain()).collect();
@@ -220,7 +220,8 @@ fn explosion_is_counted_not_listed() {
             max_paths: 5,
             ..Default::default()
         },
-    );
+    )
+    .unwrap();
     assert_eq!(r.count.value, 1u128 << 100);
     assert_eq!(r.paths.len(), 5);
     assert!(r.truncated);
@@ -236,7 +237,8 @@ fn count_saturates_instead_of_overflowing() {
             max_paths: 1,
             ..Default::default()
         },
-    );
+    )
+    .unwrap();
     assert!(r.count.saturated);
     assert!(r.truncated);
 }
@@ -251,7 +253,7 @@ fn unbounded_loop_is_cut_with_a_warning() {
         sel(&[Target::State(StateId(1)), Target::Accept]),
     );
     let p = b.build();
-    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default()).unwrap();
     assert_eq!(r.count.value, 1);
     assert_eq!(r.warnings.len(), 1);
     assert!(r.warnings[0].contains("spin"));
@@ -266,9 +268,25 @@ fn long_chain_does_not_overflow_the_call_stack() {
         b.state(&format!("s{i}"), &[("hdr.h", 8, false)], t);
     }
     let p = b.build();
-    let r = parse_paths(&p, ParserId(0), &PathOptions::default());
+    let r = parse_paths(&p, ParserId(0), &PathOptions::default()).unwrap();
     assert_eq!(r.count.value, 1);
     assert_eq!(r.paths[0].states.len(), n as usize);
+}
+
+/// The first path `--path want` selects, with the number of paths that
+/// match and whether the leading Ethernet header was left out.
+fn find(p: &Program, want: &[&str]) -> Option<(ParsePath, u128, bool)> {
+    let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+    let opts = PathOptions::default();
+    let mut w = Vec::new();
+    let pg = path_graph(p, p.parser(ParserId(0)), &opts, &mut w).unwrap();
+    let (prod, skipped) = match_headers(&pg, &want, 1000).unwrap()?;
+    let first = prod.first()?;
+    Some((
+        pg.path(&prod.graph_nodes(&first)),
+        prod.total().value,
+        skipped,
+    ))
 }
 
 #[test]
@@ -287,32 +305,244 @@ fn find_path_matches_full_short_and_skip_first() {
     );
     b.state("ipv4", &[("hdr.ipv4", 160, false)], accept());
     let p = b.build();
-    let want = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let opts = PathOptions::default();
-    let full = find_path(
-        &p,
-        ParserId(0),
-        &want(&["hdr.ethernet", "hdr.mpls", "hdr.mpls", "hdr.ipv4"]),
-        &opts,
-    );
+    let full = find(&p, &["hdr.ethernet", "hdr.mpls", "hdr.mpls", "hdr.ipv4"]);
     assert_eq!(
-        full.map(|p| p.header_chain()),
-        Some("hdr.ethernet -> hdr.mpls[0] -> hdr.mpls[1] -> hdr.ipv4".to_string())
+        full.map(|(p, n, skip)| (p.header_chain(), n, skip)),
+        Some((
+            "hdr.ethernet -> hdr.mpls[0] -> hdr.mpls[1] -> hdr.ipv4".to_string(),
+            1,
+            false
+        ))
     );
-    let skip = find_path(
-        &p,
-        ParserId(0),
-        &want(&["mpls", "mpls[1]", "mpls", "ipv4"]),
-        &opts,
-    )
-    .map(|p| p.states.len());
-    assert_eq!(skip, Some(5));
-    assert!(find_path(
-        &p,
-        ParserId(0),
-        &want(&["mpls", "mpls", "mpls", "mpls", "mpls", "ipv4"]),
-        &opts
-    )
-    .is_none());
-    assert!(find_path(&p, ParserId(0), &want(&["ipv6"]), &opts).is_none());
+    let skip = find(&p, &["mpls", "mpls[1]", "mpls", "ipv4"]).map(|(p, _, s)| (p.states.len(), s));
+    assert_eq!(skip, Some((5, true)));
+    assert!(find(&p, &["mpls", "mpls", "mpls", "mpls", "mpls", "ipv4"]).is_none());
+    assert!(find(&p, &["ipv6"]).is_none());
+}
+
+/// A random parser: state `i` extracts `bits[i]` (into a 3-element stack
+/// when `stack[i]`) and goes to states after it, to itself (a stack loop),
+/// to accept or to reject.
+fn random_parser(spec: &[(u64, bool, Vec<u8>)]) -> Program {
+    let n = spec.len() as u32;
+    let mut b = B::new();
+    b.stack("hdr.s", 3);
+    for (i, (bits, stack, edges)) in spec.iter().enumerate() {
+        let i = i as u32;
+        let mut targets = Vec::new();
+        for e in edges {
+            let t = match e % 4 {
+                0 => Target::Accept,
+                1 => Target::Reject,
+                2 if *stack => Target::State(StateId(i)),
+                _ => {
+                    let to = i + 1 + u32::from(*e) / 4;
+                    if to < n {
+                        Target::State(StateId(to))
+                    } else {
+                        Target::Accept
+                    }
+                }
+            };
+            targets.push(t);
+        }
+        if targets.is_empty() {
+            targets.push(Target::Accept);
+        }
+        let name = if *stack { "hdr.s" } else { "hdr.h" };
+        b.state(&format!("s{i}"), &[(name, *bits, *stack)], sel(&targets));
+    }
+    b.build()
+}
+
+/// Every path by brute force (no memo), as state-name lists.
+fn brute_force(p: &Program) -> Vec<(Vec<String>, u64)> {
+    let parser = p.parser(ParserId(0));
+    let mut out = Vec::new();
+    // (state, stack fill, names so far, bits so far); state u32::MAX marks
+    // a finished path.
+    let mut work = vec![(parser.start, 0u32, Vec::<String>::new(), 0u64)];
+    while let Some((s, fill, mut names, bits)) = work.pop() {
+        if s == StateId(u32::MAX) {
+            out.push((names, bits));
+            continue;
+        }
+        let st = parser.state(s);
+        let mut fill = fill;
+        let mut ok = true;
+        let mut add = 0;
+        for op in &st.ops {
+            if let ParserOp::Extract {
+                stack: Some(StackAccess::Next),
+                bits: b,
+                ..
+            } = op
+            {
+                if fill >= 3 {
+                    ok = false;
+                }
+                fill += 1;
+                add += b;
+            } else if let ParserOp::Extract { bits: b, .. } = op {
+                add += b;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        names.push(st.name.clone());
+        // Push in reverse so the stack pops in listing order.
+        for t in st.transition.targets().into_iter().rev() {
+            match t {
+                Target::Accept => work.push((StateId(u32::MAX), 0, names.clone(), bits + add)),
+                Target::Reject => {}
+                Target::State(n) => work.push((n, fill, names.clone(), bits + add)),
+            }
+        }
+    }
+    out
+}
+
+/// Counts the states of a path: a baseline-like flag automaton.
+struct Everything;
+impl PathAutomaton for Everything {
+    type S = ();
+    fn initial(&self) {}
+    fn step(&self, _: (), _: &PathState) -> Option<()> {
+        Some(())
+    }
+    fn accepts(&self, _: ()) -> bool {
+        true
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+    #[test]
+    fn dp_counts_index_and_extremes_equal_enumeration(
+        spec in proptest::collection::vec(
+            (0u64..4, proptest::bool::ANY, proptest::collection::vec(0u8..24, 0..4)),
+            1..8,
+        )
+    ) {
+        let p = random_parser(&spec);
+        let mut want = brute_force(&p);
+        let opts = PathOptions::default();
+        let mut w = Vec::new();
+        let pg = path_graph(&p, p.parser(ParserId(0)), &opts, &mut w).unwrap();
+        proptest::prop_assert_eq!(pg.total().value, want.len() as u128);
+        let listed = pg.list(usize::MAX);
+        let names: Vec<(Vec<String>, u64)> = listed
+            .iter()
+            .map(|n| {
+                let path = pg.path(n);
+                let bits = path.states.iter().map(|s| s.extracted_bits).sum();
+                (path.states.iter().map(|s| s.name.clone()).collect(), bits)
+            })
+            .collect();
+        proptest::prop_assert_eq!(&names, &want);
+        for (i, n) in listed.iter().enumerate() {
+            proptest::prop_assert_eq!(pg.index_of(n).value, i as u128);
+        }
+        // Extremes, distribution and top-k of the extracted bits.
+        let prod = Product::build(&pg, &Everything, 10_000).unwrap();
+        proptest::prop_assert_eq!(prod.total().value, want.len() as u128);
+        let wts: Vec<f64> = prod
+            .nodes
+            .iter()
+            .map(|n| pg.visit(n.node).extracted_bits as f64)
+            .collect();
+        let iw: Vec<[u64; 1]> = prod
+            .nodes
+            .iter()
+            .map(|n| [pg.visit(n.node).extracted_bits])
+            .collect();
+        if want.is_empty() {
+            proptest::prop_assert!(prod.extreme(&wts, true).is_none());
+        } else {
+            let max = want.iter().map(|x| x.1).max().unwrap();
+            let min = want.iter().map(|x| x.1).min().unwrap();
+            let first_max = want.iter().position(|x| x.1 == max).unwrap();
+            let first_min = want.iter().position(|x| x.1 == min).unwrap();
+            let e = prod.extreme(&wts, true).unwrap();
+            proptest::prop_assert_eq!(e.value, max as f64);
+            proptest::prop_assert_eq!(prod.index_of(&pg, &e.path).value, first_max as u128);
+            let e = prod.extreme(&wts, false).unwrap();
+            proptest::prop_assert_eq!(e.value, min as f64);
+            proptest::prop_assert_eq!(prod.index_of(&pg, &e.path).value, first_min as u128);
+            let d = prod.distribution(&iw, 100_000).unwrap();
+            for (v, c) in &d {
+                let n = want.iter().filter(|x| x.1 == v[0]).count();
+                proptest::prop_assert_eq!(c.value, n as u128);
+            }
+            proptest::prop_assert_eq!(d.values().map(|c| c.value).sum::<u128>(), want.len() as u128);
+            // Paths through a state that extracts 3 bits.
+            let mark: Vec<bool> = prod
+                .nodes
+                .iter()
+                .map(|n| pg.visit(n.node).extracted_bits == 3)
+                .collect();
+            let (c, first) = prod.through(&mark);
+            let through: Vec<usize> = listed
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.iter().any(|&x| pg.visit(x).extracted_bits == 3))
+                .map(|(i, _)| i)
+                .collect();
+            proptest::prop_assert_eq!(c.value, through.len() as u128);
+            proptest::prop_assert_eq!(
+                first.map(|f| prod.index_of(&pg, &f).value),
+                through.first().map(|&i| i as u128)
+            );
+            let top = prod.top(&wts, 3, usize::MAX);
+            want.sort_by_key(|x| std::cmp::Reverse(x.1));
+            let got: Vec<f64> = top.iter().map(|t| t.0).collect();
+            let exp: Vec<f64> = want.iter().take(3).map(|x| x.1 as f64).collect();
+            proptest::prop_assert_eq!(got, exp);
+        }
+    }
+}
+
+#[test]
+fn analysis_state_budget_ends_with_an_error() {
+    // Five 16-deep stacks in one loop: 17^5 fill vectors.
+    let mut b = B::new();
+    let names = ["hdr.a", "hdr.b", "hdr.c", "hdr.d", "hdr.e"];
+    for n in names {
+        b.stack(n, 16);
+    }
+    let all: Vec<Target> = (0..5)
+        .map(|i| Target::State(StateId(i)))
+        .chain([Target::Accept])
+        .collect();
+    for (i, n) in names.iter().enumerate() {
+        b.state(&format!("s{i}"), &[(n, 8, true)], sel(&all));
+    }
+    let p = b.build();
+    let opts = PathOptions {
+        max_analysis_states: 100_000,
+        ..Default::default()
+    };
+    let t = std::time::Instant::now();
+    let e = parse_paths(&p, ParserId(0), &opts).err();
+    assert_eq!(
+        e.map(|e| e.limit),
+        Some(100_000),
+        "17^5 > 100000 nodes must hit the budget"
+    );
+    assert!(t.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn huge_stack_loop_hits_the_budget_without_allocating_per_element() {
+    let mut b = B::new();
+    b.stack("hdr.s", 999_999_999);
+    b.state(
+        "s",
+        &[("hdr.s", 8, true)],
+        sel(&[Target::State(StateId(0)), Target::Accept]),
+    );
+    let p = b.build();
+    let e = parse_paths(&p, ParserId(0), &PathOptions::default()).err();
+    assert_eq!(e.map(|e| e.limit), Some(DEFAULT_MAX_ANALYSIS_STATES));
 }

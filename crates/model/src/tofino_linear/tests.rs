@@ -260,3 +260,54 @@ fn a_non_linear_model_predicts_nothing_and_says_so() {
     assert_eq!(r.warnings.len(), 1);
     assert_eq!(r.warnings[0].code, "model_not_linear");
 }
+
+proptest::proptest! {
+    /// Adding a parse state (anywhere after the first, with any bytes,
+    /// metadata or program header) never lowers `L_PD`: every counted
+    /// state adds a positive term and the baseline only ever covers the
+    /// states up to the first program header.
+    #[test]
+    fn adding_a_parse_state_never_lowers_l_pd(
+        bytes in proptest::collection::vec(0u64..64, 0..8),
+        at in 0usize..10,
+        extra in 0u64..64,
+        metadata in proptest::bool::ANY,
+    ) {
+        let model = model_by_name("tofino1-10g").unwrap();
+        let program = Program::new("t", InputKind::P4Source);
+        let before = path(&bytes);
+        let mut after = before.clone();
+        let pos = 1 + at % after.states.len();
+        after.states.insert(
+            pos,
+            PathState {
+                state: StateId(99),
+                name: "added".into(),
+                extracts: vec![PathExtract {
+                    header: "hdr.added".into(),
+                    index: None,
+                    bits: extra * 8,
+                    varbit_max_bits: 0,
+                    origin: if metadata { Origin::Architecture } else { Origin::Program },
+                }],
+                extracted_bits: extra * 8,
+                advanced_bits: Some(0),
+                span: sp(),
+            },
+        );
+        let l = |p: &ParsePath| {
+            predict(
+                &model,
+                &Inputs {
+                    program: &program,
+                    path: p,
+                    tables: &[],
+                    packet_size: 512,
+                },
+            )
+            .breakdown
+            .parser_ns
+        };
+        proptest::prop_assert!(l(&after) >= l(&before) - 1e-9, "{} < {}", l(&after), l(&before));
+    }
+}

@@ -1,0 +1,380 @@
+//! Facts over ALL parse paths, found by dynamic programs over the unrolled
+//! parse graph (never by listing it): the latency summary (count, min,
+//! median, max and the paths that reach them), the k slowest paths, the
+//! `--path` match, and the linear model's extrapolation warnings
+//! aggregated per code with the number of paths they apply to.
+//!
+//! The linear model is affine per path in (counted bytes, counted states):
+//! `L = L_B + L_C + sum over counted states (a * bytes + c)`, and whether a
+//! state is counted depends only on the state and on whether a program
+//! header went by before it (`baseline::split_state`). So the product of
+//! the graph with that one flag carries every per-path quantity.
+
+use serde::Serialize;
+
+use p4cost_analysis::{BudgetExceeded, PathCount, PathGraph, Product};
+use p4cost_model::baseline::{self, FirstHeaderSeen};
+use p4cost_model::spec::LinearTerms;
+
+use crate::report::{count_text, CountOut};
+
+/// Entries the median's distribution over (counted bytes, counted states)
+/// may hold across all graph nodes before it is given up.
+pub const MEDIAN_BUDGET: usize = 2_000_000;
+
+/// One extreme path of the summary.
+#[derive(Debug, Serialize)]
+pub struct ExtremeOut {
+    /// Predicted latency in ns.
+    pub latency_ns: f64,
+    /// Zero-based index in the full listing (what `predict` lists).
+    pub index: CountOut,
+    /// One-based number, as the table prints it.
+    #[serde(skip)]
+    pub number: PathCount,
+    /// Program headers on the path.
+    pub headers: Vec<String>,
+}
+
+/// Latency over all paths.
+#[derive(Debug, Serialize)]
+pub struct SummaryOut {
+    /// Paths summarised (all of them).
+    pub paths: CountOut,
+    pub min: Option<ExtremeOut>,
+    pub max: Option<ExtremeOut>,
+    /// The lower median over all paths, when computed.
+    pub median_ns: Option<f64>,
+    /// Why the median is missing (empty when it is there).
+    pub median_note: String,
+}
+
+/// An extrapolation warning aggregated over all paths.
+#[derive(Debug, Serialize)]
+pub struct PathWarningOut {
+    pub code: String,
+    /// One sentence: the extreme value and a path that reaches it.
+    pub message: String,
+    /// Paths (of all) the warning applies to.
+    pub applies_to: CountOut,
+    /// Positions in `paths` (the listed paths) it applies to.
+    pub paths: Vec<usize>,
+}
+
+/// The graph with the baseline flag, and per product node what the linear
+/// model needs.
+pub struct Costed<'g, 'p> {
+    pub pg: &'g PathGraph<'p>,
+    pub prod: Product<bool>,
+    /// ns each product node adds (`a * counted bytes + c` when counted).
+    pub ns: Vec<f64>,
+    counted_bytes: Vec<u64>,
+    counted: Vec<bool>,
+    bits: Vec<u64>,
+}
+
+impl<'g, 'p> Costed<'g, 'p> {
+    pub fn new(
+        pg: &'g PathGraph<'p>,
+        lin: &LinearTerms<'_>,
+        budget: usize,
+    ) -> Result<Self, BudgetExceeded> {
+        let prod = Product::build(pg, &FirstHeaderSeen, budget)?;
+        let n = prod.nodes.len();
+        let (mut ns, mut counted_bytes, mut counted, mut bits) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for node in &prod.nodes {
+            let st = pg.visit(node.node);
+            let mut seen = node.before;
+            let sp = baseline::split_state(&mut seen, &st);
+            counted.push(sp.counted);
+            counted_bytes.push(if sp.counted { sp.counted_bytes } else { 0 });
+            ns.push(if sp.counted {
+                lin.parser.per_header_byte_ns * sp.counted_bytes as f64 + lin.parser.per_state_ns
+            } else {
+                0.0
+            });
+            // Packet headers only: metadata is not in the packet.
+            bits.push(
+                st.extracts
+                    .iter()
+                    .filter(|e| e.origin == p4cost_ir::Origin::Program)
+                    .map(|e| e.bits)
+                    .sum(),
+            );
+        }
+        Ok(Costed {
+            pg,
+            prod,
+            ns,
+            counted_bytes,
+            counted,
+            bits,
+        })
+    }
+
+    fn extreme_out(&self, constant_ns: f64, max: bool) -> Option<ExtremeOut> {
+        let e = self.prod.extreme(&self.ns, max)?;
+        Some(self.describe(constant_ns + e.value, &e.path))
+    }
+
+    /// A product path as an [`ExtremeOut`].
+    pub fn describe(&self, latency_ns: f64, path: &[u32]) -> ExtremeOut {
+        let nodes = self.prod.graph_nodes(path);
+        let idx = self.pg.index_of(&nodes);
+        ExtremeOut {
+            latency_ns,
+            index: CountOut::of(idx),
+            number: idx.add_one(),
+            headers: self.pg.path(&nodes).header_names(),
+        }
+    }
+
+    /// The summary; `constant_ns` is `L_B + L_C` (the same on every path).
+    pub fn summary(&self, lin: &LinearTerms<'_>, constant_ns: f64) -> SummaryOut {
+        let total = self.prod.total();
+        let (median_ns, median_note) = if total.saturated {
+            (
+                None,
+                "not computed: the path count overflows 128 bits".to_string(),
+            )
+        } else if total.value == 0 {
+            (None, "no path".to_string())
+        } else {
+            let w: Vec<[u64; 2]> = self
+                .counted_bytes
+                .iter()
+                .zip(&self.counted)
+                .map(|(b, c)| [*b, u64::from(*c)])
+                .collect();
+            match self.prod.distribution(&w, MEDIAN_BUDGET) {
+                None => (
+                    None,
+                    format!(
+                        "not computed: the paths' (counted bytes, counted states) pairs need more than {MEDIAN_BUDGET} table entries across the parse graph"
+                    ),
+                ),
+                Some(d) => {
+                    let mut by_ns: Vec<(f64, u128)> = d
+                        .iter()
+                        .map(|(v, c)| {
+                            (
+                                constant_ns
+                                    + lin.parser.per_header_byte_ns * v[0] as f64
+                                    + lin.parser.per_state_ns * v[1] as f64,
+                                c.value,
+                            )
+                        })
+                        .collect();
+                    by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let want = (total.value - 1) / 2;
+                    let mut seen = 0u128;
+                    let mut med = None;
+                    for (ns, c) in by_ns {
+                        seen += c;
+                        if seen > want {
+                            med = Some(ns);
+                            break;
+                        }
+                    }
+                    (med, String::new())
+                }
+            }
+        };
+        SummaryOut {
+            paths: CountOut::of(total),
+            min: self.extreme_out(constant_ns, false),
+            max: self.extreme_out(constant_ns, true),
+            median_ns,
+            median_note,
+        }
+    }
+
+    /// The `k` slowest paths as (latency, product path), stopping past
+    /// `max_states` listed states.
+    pub fn top(&self, constant_ns: f64, k: usize, max_states: usize) -> Vec<(f64, Vec<u32>)> {
+        self.prod
+            .top(&self.ns, k, max_states)
+            .into_iter()
+            .map(|(v, p)| (constant_ns + v, p))
+            .collect()
+    }
+
+    /// The extrapolation warnings that depend on the path, over all paths.
+    /// `listed` holds, per listed path, the codes its own prediction raised.
+    pub fn warnings(
+        &self,
+        lin: &LinearTerms<'_>,
+        packet_size: u32,
+        listed: &[Vec<String>],
+    ) -> Vec<PathWarningOut> {
+        let tr = lin.training;
+        let total = self.prod.total();
+        let mut out = Vec::new();
+        let on_listed = |code: &str| -> Vec<usize> {
+            listed
+                .iter()
+                .enumerate()
+                .filter(|(_, codes)| codes.iter().any(|c| c == code))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let path_no = |path: &[u32]| {
+            let idx = self.pg.index_of(&self.prod.graph_nodes(path));
+            format!("path {}", count_text(idx.add_one()))
+        };
+
+        // Counted bytes per state outside the training range.
+        let [lo, hi] = tr.header_bytes_per_state;
+        let odd: Vec<bool> = (0..self.prod.nodes.len())
+            .map(|i| self.counted[i] && (self.counted_bytes[i] < lo || self.counted_bytes[i] > hi))
+            .collect();
+        let (n, _) = self.prod.through(&odd);
+        if n.value > 0 || n.saturated {
+            let mut parts = Vec::new();
+            let live: Vec<usize> = (0..odd.len())
+                .filter(|&i| odd[i] && self.prod.count(i as u32).value > 0)
+                .collect();
+            let pick = |best: Option<usize>, what: &str, parts: &mut Vec<String>| {
+                if let Some(i) = best {
+                    let mut only = vec![false; odd.len()];
+                    only[i] = true;
+                    if let (_, Some(p)) = self.prod.through(&only) {
+                        parts.push(format!(
+                            "{what} `{}` {} B ({})",
+                            self.pg.visit(self.prod.nodes[i].node).name,
+                            self.counted_bytes[i],
+                            path_no(&p)
+                        ));
+                    }
+                }
+            };
+            let big = live
+                .iter()
+                .copied()
+                .filter(|&i| self.counted_bytes[i] > hi)
+                .max_by_key(|&i| (self.counted_bytes[i], std::cmp::Reverse(i)));
+            let small = live
+                .iter()
+                .copied()
+                .filter(|&i| self.counted_bytes[i] < lo)
+                .min_by_key(|&i| (self.counted_bytes[i], i));
+            pick(big, "largest", &mut parts);
+            pick(small, "smallest", &mut parts);
+            out.push(PathWarningOut {
+                code: "header_size_out_of_range".to_string(),
+                message: format!(
+                    "states extracting outside the trained {lo}-{hi} B per state: {}",
+                    parts.join("; ")
+                ),
+                applies_to: CountOut::of(n),
+                paths: on_listed("header_size_out_of_range"),
+            });
+        }
+
+        // Counted states per path.
+        let ones: Vec<f64> = self
+            .counted
+            .iter()
+            .map(|c| if *c { 1.0 } else { 0.0 })
+            .collect();
+        let ones_int: Vec<u64> = self.counted.iter().map(|c| u64::from(*c)).collect();
+        let most = self.prod.extreme(&ones, true);
+        let states_above = |t: u32| -> Option<PathCount> {
+            self.prod
+                .count_sum_above(&ones_int, u64::from(t), MEDIAN_BUDGET)
+        };
+        if let Some(m) = &most {
+            let [slo, shi] = tr.states_after_ethernet;
+            if m.value > f64::from(shi) {
+                out.push(PathWarningOut {
+                    code: "too_many_states".to_string(),
+                    message: format!(
+                        "up to {} parse states after Ethernet ({}); the model was trained on {slo}-{shi}",
+                        m.value,
+                        path_no(&m.path)
+                    ),
+                    applies_to: states_above(shi).map_or_else(CountOut::unknown, CountOut::of),
+                    paths: on_listed("too_many_states"),
+                });
+            }
+            if let Some(nl) = lin.nonlinear {
+                let (applies, why) = if packet_size > nl.packet_size_above_bytes {
+                    (CountOut::of(total), format!("packet size {packet_size} B"))
+                } else if m.value > f64::from(nl.states_above) {
+                    (
+                        states_above(nl.states_above).map_or_else(CountOut::unknown, CountOut::of),
+                        format!("up to {} parse states ({})", m.value, path_no(&m.path)),
+                    )
+                } else {
+                    (CountOut::of(PathCount::default()), String::new())
+                };
+                if !why.is_empty() {
+                    out.push(PathWarningOut {
+                        code: "nonlinear_region".to_string(),
+                        message: format!(
+                            "beyond {} B or {} parse states ({why}): {}",
+                            nl.packet_size_above_bytes, nl.states_above, nl.why
+                        ),
+                        applies_to: applies,
+                        paths: on_listed("nonlinear_region"),
+                    });
+                }
+            }
+        }
+
+        // Headers longer than the packet.
+        let bits_f: Vec<f64> = self.bits.iter().map(|b| *b as f64).collect();
+        if let Some(m) = self.prod.extreme(&bits_f, true) {
+            let max_bytes = (m.value as u64).div_ceil(8);
+            if max_bytes > u64::from(packet_size) {
+                out.push(PathWarningOut {
+                    code: "packet_smaller_than_headers".to_string(),
+                    message: format!(
+                        "packet size {packet_size} B is smaller than the headers of some paths (up to {max_bytes} B, {}): no such packet exists, so they are left out of the listing; give --packet-size {max_bytes} or more to see them",
+                        path_no(&m.path)
+                    ),
+                    applies_to: self
+                        .prod
+                        .count_sum_above(&self.bits, u64::from(packet_size) * 8, MEDIAN_BUDGET)
+                        .map_or_else(CountOut::unknown, CountOut::of),
+                    paths: on_listed("packet_smaller_than_headers"),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Codes [`Costed::warnings`] computes over all paths (the per-path
+/// predictions' own warnings with these codes are not repeated).
+pub const PATH_CODES: [&str; 4] = [
+    "header_size_out_of_range",
+    "too_many_states",
+    "nonlinear_region",
+    "packet_smaller_than_headers",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_out_keeps_numbers_exact() {
+        let small = CountOut::of(PathCount {
+            value: 1 << 53,
+            saturated: false,
+        });
+        assert_eq!(small.value, Some(1 << 53));
+        let big = CountOut::of(PathCount {
+            value: (1 << 53) + 1,
+            saturated: false,
+        });
+        assert_eq!(big.value, None);
+        assert_eq!(big.text, "9007199254740993");
+    }
+}
