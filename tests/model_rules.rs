@@ -39,8 +39,11 @@ fn resubmit_data_is_baseline_like_port_metadata() {
             (got - want).abs() < 1e-9,
             "resubmit={resub} ipv4={ipv4}: {got} vs {want}"
         );
-        // The resubmit data is not a packet header.
+        // The resubmit data is not a packet header, but it is what tells
+        // the resubmit paths apart: listed as metadata.
         assert_eq!(p["headers"][0], "hdr.ethernet");
+        let metadata = p["metadata"].as_array().expect("metadata");
+        assert_eq!(metadata.len(), usize::from(resub), "{metadata:?}");
         for s in states {
             if s["name"] == "parse_resubmit" || s["name"] == "parse_ethernet" {
                 assert_eq!(s["in_baseline"], true);

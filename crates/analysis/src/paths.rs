@@ -190,8 +190,19 @@ impl ParsePath {
 
     /// Program headers extracted, as display names.
     pub fn header_names(&self) -> Vec<String> {
+        self.names_of(Origin::Program)
+    }
+
+    /// Headers extracted into the parser's metadata (resubmit, mirror or
+    /// bridged data in place of the port metadata), as display names:
+    /// not packet headers, but what tells such paths apart.
+    pub fn metadata_names(&self) -> Vec<String> {
+        self.names_of(Origin::Metadata)
+    }
+
+    fn names_of(&self, origin: Origin) -> Vec<String> {
         self.extracts()
-            .filter(|e| e.origin == Origin::Program)
+            .filter(|e| e.origin == origin)
             .map(|e| e.display_name())
             .collect()
     }

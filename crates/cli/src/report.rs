@@ -125,6 +125,10 @@ pub struct PathOut {
     #[serde(skip)]
     pub number: p4cost_analysis::PathCount,
     pub headers: Vec<String>,
+    /// Headers extracted into the parser's metadata before the packet
+    /// (resubmit, mirror or bridged data): not packet headers, but what
+    /// tells such paths apart.
+    pub metadata: Vec<String>,
     pub states: Vec<StateOut>,
     pub latency_ns: f64,
     pub breakdown: BreakdownOut,
@@ -314,6 +318,7 @@ pub fn path_out(
         index: CountOut::of(index),
         number: index.add_one(),
         headers: path.header_names(),
+        metadata: path.metadata_names(),
         states,
         latency_ns: pred.latency_ns,
         breakdown: BreakdownOut {
@@ -523,11 +528,7 @@ pub fn render_human(r: &Report) -> String {
                 p.breakdown.base_ns,
                 p.breakdown.parser_ns,
                 p.breakdown.control_ns,
-                if p.headers.is_empty() {
-                    "(none)".to_string()
-                } else {
-                    p.headers.join(" -> ")
-                }
+                headers_text(p)
             ));
         }
         if r.paths.len() == 1 {
@@ -684,6 +685,21 @@ fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
                 e.headers.join(" -> ")
             }
         ));
+    }
+}
+
+/// The headers column: packet headers in order, after the metadata
+/// extracted before the packet in brackets (`[md.resubmit] hdr.ethernet`).
+fn headers_text(p: &PathOut) -> String {
+    let headers = if p.headers.is_empty() {
+        "(none)".to_string()
+    } else {
+        p.headers.join(" -> ")
+    };
+    if p.metadata.is_empty() {
+        headers
+    } else {
+        format!("[{}] {headers}", p.metadata.join(", "))
     }
 }
 
