@@ -362,7 +362,9 @@ impl<'a> Common<'a> {
                     .iter()
                     .map(|t| program.table(*t).name.clone())
                     .collect(),
-                control_paths: self.control.map(|c| control_path_count(program, c).value),
+                control_paths: self
+                    .control
+                    .map(|c| report::CountOut::of(control_path_count(program, c))),
                 path_sensitive: false,
                 note: String::new(),
             },

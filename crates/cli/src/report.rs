@@ -147,7 +147,8 @@ pub struct WarningOut {
 pub struct ControlOut {
     pub name: Option<String>,
     pub tables: Vec<String>,
-    pub control_paths: Option<u128>,
+    /// Paths through the ingress control (exact, as [`CountOut`]).
+    pub control_paths: Option<CountOut>,
     pub path_sensitive: bool,
     pub note: String,
 }
