@@ -186,6 +186,16 @@ fn lower_on_this_thread(
             path: f.path.clone(),
         });
     }
+    let pp_warnings: Vec<Diagnostic> = out
+        .warnings
+        .iter()
+        .map(|w| Diagnostic {
+            file: w.loc.path.clone(),
+            line: w.loc.line,
+            col: w.loc.col,
+            message: w.message.clone(),
+        })
+        .collect();
     let mut cx = lower::Cx {
         g: scope::Globals::new(&tree),
         spans,
@@ -200,26 +210,8 @@ fn lower_on_this_thread(
             limit: opts.max_inlined,
             used: 0,
         },
-        warned: out
-            .warnings
-            .iter()
-            .map(|w| Diagnostic {
-                file: w.loc.path.clone(),
-                line: w.loc.line,
-                col: w.loc.col,
-                message: w.message.clone(),
-            })
-            .collect(),
-        warnings: out
-            .warnings
-            .iter()
-            .map(|w| Diagnostic {
-                file: w.loc.path.clone(),
-                line: w.loc.line,
-                col: w.loc.col,
-                message: w.message.clone(),
-            })
-            .collect(),
+        warned: pp_warnings.iter().cloned().collect(),
+        warnings: pp_warnings,
     };
     cx.lower_types(&tree)?;
     let mut parsers = HashMap::new();
