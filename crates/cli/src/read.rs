@@ -58,19 +58,9 @@ pub fn read_input(path: &Path, max: u64) -> Result<ReadInput, CliError> {
     Ok(ReadInput { shown, bytes })
 }
 
-/// Reads at most `max` bytes, `Err(None)` when there are more.
-fn read_capped(mut r: impl std::io::Read, max: u64) -> Result<Vec<u8>, Option<std::io::Error>> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    (&mut r)
-        .take(max.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(Some)?;
-    if buf.len() as u64 > max {
-        return Err(None);
-    }
-    Ok(buf)
-}
+// Reads at most `max` bytes, `Err(None)` when there are more: the same
+// bounded read the preprocessor uses for included files.
+use p4cost_front::read_limited as read_capped;
 
 #[cfg(unix)]
 fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, CliError> {

@@ -13,7 +13,7 @@
 pub mod diagnostic;
 
 pub use diagnostic::{Diagnostic, FrontError};
-pub use p4cost_pp::Limits;
+pub use p4cost_pp::{read_limited, Limits};
 
 use std::path::PathBuf;
 
