@@ -155,7 +155,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                 None => (
                     None,
                     format!(
-                        "not computed: the paths' (counted bytes, counted states) pairs need more than {MEDIAN_BUDGET} table entries across the parse graph"
+                        "not computed: tabulating the paths' (counted bytes, counted states) pairs needs more than {MEDIAN_BUDGET} table entries at once, or more than 16 x that in merges"
                     ),
                 ),
                 Some(d) => {

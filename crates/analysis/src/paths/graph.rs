@@ -420,42 +420,74 @@ impl<S: Copy + Eq + Hash> Product<S> {
     }
 
     /// Accepted paths whose summed weight (`w[i]` per product node) is
-    /// above `t`. `None` when the per-node tables (values capped at `t+1`)
-    /// would together hold more than `budget` entries.
+    /// above `t`. `None` past `budget` (see [`Product::fold_tables`]; the
+    /// values are capped at `t+1`, so a table holds at most `t+2` entries).
     pub fn count_sum_above(&self, w: &[u64], t: u64, budget: usize) -> Option<PathCount> {
-        let start = self.start?;
         let cap = t.saturating_add(1);
-        let mut tables: Vec<BTreeMap<u64, PathCount>> = Vec::with_capacity(self.nodes.len());
-        let mut used = 0usize;
+        let table = self.fold_tables(budget, |i, v: Option<u64>| {
+            v.unwrap_or(0).saturating_add(w[i as usize]).min(cap)
+        })?;
+        Some(table.get(&cap).copied().unwrap_or_default())
+    }
+
+    /// Per accepted path, a value folded from its accept end back to its
+    /// start (`f(i, None)` at the last node, `f(i, Some(v))` before a
+    /// successor's value `v`), as value -> number of paths. One table per
+    /// product node, built successors first; a table is dropped as soon as
+    /// its last predecessor has read it, so a long chain holds few at once.
+    /// `None` when the live tables would hold more than `budget` entries
+    /// together, or the merges would pass 16 x `budget` in all.
+    pub(crate) fn fold_tables<K: Ord + Copy>(
+        &self,
+        budget: usize,
+        f: impl Fn(u32, Option<K>) -> K,
+    ) -> Option<BTreeMap<K, PathCount>> {
+        let start = self.start?;
+        // Live edges into each node: when they are all read, it is dropped.
+        let mut readers = vec![0u32; self.nodes.len()];
         for i in 0..self.nodes.len() as u32 {
-            let mut tab: BTreeMap<u64, PathCount> = BTreeMap::new();
-            let wi = w[i as usize];
+            for (_, s) in self.live(i) {
+                if let Next::Node(m) = s {
+                    readers[m as usize] += 1;
+                }
+            }
+        }
+        let work_budget = budget.saturating_mul(16);
+        let (mut live, mut work) = (0usize, 0usize);
+        let mut tables: Vec<BTreeMap<K, PathCount>> = Vec::with_capacity(self.nodes.len());
+        for i in 0..self.nodes.len() as u32 {
+            let mut t: BTreeMap<K, PathCount> = BTreeMap::new();
             for (_, s) in self.live(i) {
                 match s {
                     Next::Accept => {
-                        let e = tab.entry(wi.min(cap)).or_default();
+                        let e = t.entry(f(i, None)).or_default();
                         *e = e.plus(ONE);
                     }
                     Next::Node(m) => {
-                        for (v, c) in &tables[m as usize] {
-                            let e = tab.entry(v.saturating_add(wi).min(cap)).or_default();
+                        let m = m as usize;
+                        work += tables[m].len();
+                        if work > work_budget {
+                            return None;
+                        }
+                        for (v, c) in &tables[m] {
+                            let e = t.entry(f(i, Some(*v))).or_default();
                             *e = e.plus(*c);
+                        }
+                        readers[m] -= 1;
+                        if readers[m] == 0 && m != start as usize {
+                            live -= tables[m].len();
+                            tables[m] = BTreeMap::new();
                         }
                     }
                 }
             }
-            used += tab.len();
-            if used > budget {
+            live += t.len();
+            if live > budget {
                 return None;
             }
-            tables.push(tab);
+            tables.push(t);
         }
-        Some(
-            tables[start as usize]
-                .get(&cap)
-                .copied()
-                .unwrap_or_default(),
-        )
+        tables.into_iter().nth(start as usize)
     }
 
     /// Product successors of `i` (dead ones skipped) with their position in
@@ -584,46 +616,19 @@ impl<S: Copy + Eq + Hash> Product<S> {
 
     /// The distribution over accepted paths of an additive integer vector
     /// weight (`w[i]` for product node `i`): value -> number of paths.
-    /// `None` when the per-node tables together would hold more than
-    /// `budget` entries.
+    /// `None` past `budget` (see [`Product::fold_tables`]).
     pub fn distribution<const D: usize>(
         &self,
         w: &[[u64; D]],
         budget: usize,
     ) -> Option<BTreeMap<[u64; D], PathCount>> {
-        let start = self.start?;
-        let mut tables: Vec<BTreeMap<[u64; D], PathCount>> = Vec::with_capacity(self.nodes.len());
-        let mut used = 0usize;
-        for i in 0..self.nodes.len() as u32 {
-            let mut t: BTreeMap<[u64; D], PathCount> = BTreeMap::new();
-            let add = |v: [u64; D]| {
-                let mut out = v;
-                for (o, x) in out.iter_mut().zip(w[i as usize]) {
-                    *o = o.saturating_add(x);
-                }
-                out
-            };
-            for (_, s) in self.live(i) {
-                match s {
-                    Next::Accept => {
-                        let e = t.entry(add([0; D])).or_default();
-                        *e = e.plus(ONE);
-                    }
-                    Next::Node(m) => {
-                        for (v, c) in &tables[m as usize] {
-                            let e = t.entry(add(*v)).or_default();
-                            *e = e.plus(*c);
-                        }
-                    }
-                }
+        self.fold_tables(budget, |i, v: Option<[u64; D]>| {
+            let mut out = v.unwrap_or([0; D]);
+            for (o, x) in out.iter_mut().zip(w[i as usize]) {
+                *o = o.saturating_add(x);
             }
-            used += t.len();
-            if used > budget {
-                return None;
-            }
-            tables.push(t);
-        }
-        tables.into_iter().nth(start as usize)
+            out
+        })
     }
 
     /// Zero-based index in the full listing of the graph path under the

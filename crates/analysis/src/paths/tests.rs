@@ -546,3 +546,41 @@ fn huge_stack_loop_hits_the_budget_without_allocating_per_element() {
     let e = parse_paths(&p, ParserId(0), &PathOptions::default()).err();
     assert_eq!(e.map(|e| e.limit), Some(DEFAULT_MAX_ANALYSIS_STATES));
 }
+
+/// A chain where every state may end the packet: state `s{i}` extracts
+/// 8 bits, then goes on or accepts. Path k (k = 1..=n) visits k states and
+/// extracts 8k bits, so exactly n - t paths extract more than 8t bits.
+/// The per-node tables of such a chain, all kept, would hold about
+/// n * (t + 2) entries; dropping each once read keeps two alive, so the
+/// count fits a budget far below that.
+#[test]
+fn threshold_count_on_a_long_exit_anywhere_chain_stays_within_a_small_budget() {
+    let n = 3000u32;
+    let mut b = B::new();
+    for i in 0..n {
+        let next = if i + 1 == n {
+            Target::Accept
+        } else {
+            Target::State(StateId(i + 1))
+        };
+        b.state(
+            &format!("s{i}"),
+            &[("hdr.x", 8, false)],
+            sel(&[next, Target::Accept]),
+        );
+    }
+    let p = b.build();
+    let mut w = Vec::new();
+    let pg = path_graph(&p, p.parser(ParserId(0)), &PathOptions::default(), &mut w).unwrap();
+    let prod = Product::build(&pg, &Everything, 100_000).unwrap();
+    let bits: Vec<u64> = prod
+        .nodes
+        .iter()
+        .map(|x| pg.visit(x.node).extracted_bits)
+        .collect();
+    // 3000 * 102 entries if every table were kept; 20,000 live at most.
+    let c = prod.count_sum_above(&bits, 8 * 100, 20_000);
+    assert_eq!(c.map(|c| c.value), Some(u128::from(n - 100)));
+    // The work bound still holds: a budget too small for the merges fails.
+    assert_eq!(prod.count_sum_above(&bits, 8 * 100, 1_000), None);
+}
