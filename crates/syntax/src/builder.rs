@@ -154,13 +154,10 @@ impl<'i> Kids<'i> {
         self.iter.peek().map(|p| p.as_rule()) == Some(rule)
     }
 
-    /// All remaining children that are `rule`, in order.
-    fn all(&mut self, rule: Rule) -> Vec<Pair<'i, Rule>> {
-        let mut out = Vec::new();
-        while let Some(p) = self.opt(rule) {
-            out.push(p);
-        }
-        out
+    /// All remaining children that are `rule`, in order, one at a time: a
+    /// block of a million statements never holds a million pairs at once.
+    fn all(&mut self, rule: Rule) -> impl Iterator<Item = Pair<'i, Rule>> + '_ {
+        std::iter::from_fn(move || self.opt(rule))
     }
 }
 
@@ -1522,7 +1519,7 @@ impl<'t> Builder<'t> {
             let mut k = Kids::new(p);
             let core = k.next()?;
             let core_ty = self.type_core(core)?;
-            let dims = k.all(Rule::stack_size);
+            let dims: Vec<_> = k.all(Rule::stack_size).collect();
             self.with_ops(at, dims.len(), || {
                 let mut sizes = Vec::new();
                 for s in dims {
