@@ -273,17 +273,7 @@ impl<'a> Common<'a> {
 
     /// Parse-graph warnings go first, after the loader's own.
     fn add_parse_warnings(&mut self, all: &[String]) {
-        let at = self.loaded.warnings.len().min(self.warnings.len());
-        for (k, w) in all.iter().enumerate() {
-            self.warnings.insert(
-                at + k,
-                WarningOut {
-                    code: "parse_graph".to_string(),
-                    message: w.clone(),
-                    paths: Vec::new(),
-                },
-            );
-        }
+        insert_parse_warnings(&mut self.warnings, self.loaded.warnings.len(), all);
     }
 
     /// The error for a `--path` no path matches.
@@ -373,6 +363,22 @@ impl<'a> Common<'a> {
             warnings: Vec::new(),
             path_warnings: Vec::new(),
         }
+    }
+}
+
+/// Parse-graph warnings go first, right after the loader's own
+/// `loader_warnings` ones.
+fn insert_parse_warnings(warns: &mut Vec<WarningOut>, loader_warnings: usize, all: &[String]) {
+    let at = loader_warnings.min(warns.len());
+    for (k, w) in all.iter().enumerate() {
+        warns.insert(
+            at + k,
+            WarningOut {
+                code: "parse_graph".to_string(),
+                message: w.clone(),
+                paths: Vec::new(),
+            },
+        );
     }
 }
 
@@ -589,17 +595,7 @@ fn run_linear(
     // Per listed path: its prediction. Path-independent warnings go to the
     // program's list once; path-dependent ones are aggregated over all
     // paths below.
-    let at = common.loaded.warnings.len().min(warns.len());
-    for (k, w) in graph_warnings.iter().enumerate() {
-        warns.insert(
-            at + k,
-            WarningOut {
-                code: "parse_graph".to_string(),
-                message: w.clone(),
-                paths: Vec::new(),
-            },
-        );
-    }
+    insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
     let tables = &common.tables;
     let inputs = |path: &ParsePath| -> Prediction {
         tofino_linear::predict(

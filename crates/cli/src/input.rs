@@ -40,22 +40,14 @@ pub struct LoadedInput {
 /// it: JSON is sniffed as BMv2 or Tofino context.json; anything else is
 /// P4-16 source.
 pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
-    let input = read::read_input(path, src.input.max_input_bytes)?;
-    let shown = input.shown;
-    let bytes = input.bytes;
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
-    let text = String::from_utf8(bytes)
-        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
-    if first == Some(b'{') {
+    let (shown, text) = read_text(path, src.input.max_input_bytes)?;
+    if text
+        .trim_start_matches(|c: char| c.is_ascii_whitespace())
+        .starts_with('{')
+    {
         return load_json(&shown, &text);
     }
-    let opts = front_options(src);
-    let loaded = if read::is_stdin(path) {
-        p4cost_front::load_source(&shown, &text, &opts)
-    } else {
-        p4cost_front::load_file_text(path, text, &opts)
-    }
-    .map_err(|e| CliError::input(e.to_string()))?;
+    let loaded = lower_source(path, &shown, text, src)?;
     Ok(LoadedInput {
         program: loaded.program,
         warnings: loaded
@@ -69,16 +61,25 @@ pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
 /// Reads `path` (stdin for `-`) once and lowers it as P4-16 source
 /// (`p4cost parse`).
 pub fn load_source_only(path: &Path, src: &SourceArgs) -> Result<(), CliError> {
-    let read::ReadInput { shown, bytes } = read::read_input(path, src.input.max_input_bytes)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
+    let (shown, text) = read_text(path, src.input.max_input_bytes)?;
+    lower_source(path, &shown, text, src).map(|_| ())
+}
+
+/// Preprocesses, parses and lowers `text`, the P4-16 source read from
+/// `path` (quoted includes relative to its directory; to the working
+/// directory for stdin).
+fn lower_source(
+    path: &Path,
+    shown: &str,
+    text: String,
+    src: &SourceArgs,
+) -> Result<p4cost_front::Loaded, CliError> {
     let opts = front_options(src);
     if read::is_stdin(path) {
-        p4cost_front::load_source(&shown, &text, &opts)
+        p4cost_front::load_source(shown, &text, &opts)
     } else {
         p4cost_front::load_file_text(path, text, &opts)
     }
-    .map(|_| ())
     .map_err(|e| CliError::input(e.to_string()))
 }
 
@@ -163,7 +164,7 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
             }
             // FILE was read (once) and is a context.json: merge the bfrt.json into it.
             let bshown = read::shown(bfrt);
-            let btext = read_text(bfrt, max)?;
+            let (_, btext) = read_text(bfrt, max)?;
             p4cost_tofino::merge_bfrt(&mut first.program, &btext, &bshown)
                 .map_err(|e| CliError::input(e.to_string()))?;
             Ok(first)
@@ -211,17 +212,20 @@ pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Progra
         .map_err(|e| CliError::input(e.to_string()))?;
     if let Some(b) = bfrt {
         let bshown = read::shown(b);
-        let btext = read_text(b, max)?;
+        let (_, btext) = read_text(b, max)?;
         p4cost_tofino::merge_bfrt(&mut program, &btext, &bshown)
             .map_err(|e| CliError::input(e.to_string()))?;
     }
     Ok(program)
 }
 
-/// Reads `path` (stdin for `-`) as UTF-8 text within the budget.
-fn read_text(path: &Path, max: u64) -> Result<String, CliError> {
+/// Reads `path` (stdin for `-`) once as UTF-8 text within the budget,
+/// with the name messages show for it.
+fn read_text(path: &Path, max: u64) -> Result<(String, String), CliError> {
     let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
-    String::from_utf8(bytes).map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))
+    let text = String::from_utf8(bytes)
+        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
+    Ok((shown, text))
 }
 
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
