@@ -82,6 +82,7 @@ mod tests {
                 node(NodeKind::Condition {
                     expr: "c".into(),
                     reads: vec![],
+                    cond: Default::default(),
                     then_next: Some(NodeId(1)),
                     else_next: Some(NodeId(2)),
                 }),

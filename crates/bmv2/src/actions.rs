@@ -164,6 +164,7 @@ pub(crate) fn read(
             reads: reads.0,
             writes: writes.0,
             primitives,
+            externs: Vec::new(),
             annotations: Vec::new(),
             span,
         });

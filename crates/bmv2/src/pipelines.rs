@@ -111,6 +111,7 @@ fn read_pipeline(
             kind: NodeKind::Condition {
                 expr,
                 reads: reads.0,
+                cond: Default::default(),
                 then_next,
                 else_next,
             },
@@ -282,6 +283,7 @@ fn read_table(
             field,
             width_bits: width,
             match_kind: MatchKind::from_name(mt),
+            reads: Vec::new(),
             span,
         });
     }
@@ -331,6 +333,10 @@ fn read_table(
             .and_then(|&i| table_actions.get(i).copied())
             .or_else(|| actions.by_name(n))
     };
+    let default_action_const = match t.opt("default_entry")? {
+        Some(d) => d.opt("action_const")?.map(|c| c.bool()).transpose()? == Some(true),
+        None => false,
+    };
     let default_action = match t.opt("default_entry")? {
         Some(d) => {
             let id_j = d.key("action_id")?;
@@ -355,6 +361,7 @@ fn read_table(
                     field: field.clone(),
                     width_bits: *width,
                     match_kind: MatchKind::Selector,
+                    reads: Vec::new(),
                     span,
                 });
             }
@@ -426,8 +433,10 @@ fn read_table(
         size,
         actions: table_actions,
         default_action,
+        default_action_const,
         const_entries,
         implementation,
+        attached: Vec::new(),
         stages: Vec::new(),
         annotations,
         span,

@@ -196,6 +196,7 @@ fn simple_router() {
             reads,
             then_next,
             else_next,
+            ..
         } => {
             assert_eq!(expr, "ipv4.isValid() && (ipv4.ttl > 0x00)");
             assert_eq!(reads, &vec!["ipv4".to_string(), "ipv4.ttl".to_string()]);

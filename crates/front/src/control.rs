@@ -10,6 +10,7 @@ use p4cost_syntax::ast::{
     SwitchLabel, TableDecl, TablePropertyKind, UnaryOp,
 };
 
+use crate::effects::{self, Canon};
 use crate::lower::{expr_width, Cx, Locals};
 use crate::names::{has_arithmetic, reads, NameList};
 use crate::scope::expr_name;
@@ -23,6 +24,10 @@ pub struct ControlSyms<'a> {
     pub actions: HashMap<String, ir::ActionId>,
     /// Local instance name -> instantiated type name.
     pub instances: HashMap<String, String>,
+    /// Local instance name -> its declaration.
+    pub inst_decls: HashMap<String, &'a ast::Instantiation>,
+    /// Canonical naming of the control's parameters.
+    pub canon: Canon,
 }
 
 /// Lowers annotations to IR annotations.
@@ -57,11 +62,26 @@ fn type_name(t: &ast::Type) -> String {
 impl<'a, 'o> Cx<'a, 'o> {
     /// Lowers (once) the symbols of a control declaration.
     pub fn control_syms(&mut self, decl: &'a ControlDecl) -> Result<ControlSyms<'a>, FrontError> {
-        if let Some(s) = self.control_cache.get(decl.name.name.as_str()) {
+        let canon = effects::control_headers_param(&self.g, &decl.params);
+        self.control_syms_in(decl, decl.name.name.clone(), canon)
+    }
+
+    /// Lowers (once per `key`) the symbols of a control declaration with
+    /// its parameters named by `canon`. A sub-control instance has its
+    /// own key, so each instance has its own tables and actions, reading
+    /// and writing its caller's arguments, as the compiler makes them.
+    fn control_syms_in(
+        &mut self,
+        decl: &'a ControlDecl,
+        key: String,
+        canon: Canon,
+    ) -> Result<ControlSyms<'a>, FrontError> {
+        if let Some(s) = self.control_cache.get(&key) {
             return Ok(s.clone());
         }
         let mut syms = ControlSyms {
             locals: Locals::from_params(&decl.params),
+            canon,
             ..Default::default()
         };
         for p in &decl.ctor_params {
@@ -77,6 +97,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 }
                 LocalDecl::Instantiation(i) => {
                     syms.instances.insert(i.name.name.clone(), type_name(&i.ty));
+                    syms.inst_decls.insert(i.name.name.clone(), i);
                 }
                 _ => {}
             }
@@ -93,8 +114,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 syms.tables.insert(t.name.name.clone(), id);
             }
         }
-        self.control_cache
-            .insert(decl.name.name.as_str(), syms.clone());
+        self.control_cache.insert(key, syms.clone());
         Ok(syms)
     }
 
@@ -149,9 +169,10 @@ impl<'a, 'o> Cx<'a, 'o> {
         self.program.actions.push(ir::Action {
             name: a.name.name.clone(),
             params,
-            reads: body.reads.into_vec(),
-            writes: body.writes.into_vec(),
+            reads: syms.canon.names(body.reads.into_vec()),
+            writes: syms.canon.names(body.writes.into_vec()),
             primitives: body.primitives,
+            externs: body.externs,
             annotations: annotations(self, &a.annotations),
             span: self.spans.ir(a.span),
         });
@@ -174,6 +195,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     reads(rhs, &skip, &mut out.reads);
                     let w = expr_name(lhs);
                     out.writes.push(w);
+                    out.externs.extend(self.extern_calls_in(rhs, syms));
                     out.primitives.push(ir::Primitive {
                         op: if has_arithmetic(rhs) {
                             "arith"
@@ -191,6 +213,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                     for a in args {
                         reads(&a.value, &skip, &mut out.reads);
                     }
+                    out.externs.extend(self.extern_calls_in(call, syms));
+                    for w in self.out_args(callee, args, syms) {
+                        out.writes.push(w);
+                    }
                     let op = match &callee.kind {
                         ExprKind::Member { base, member } => {
                             let inst = expr_name(base);
@@ -203,18 +229,30 @@ impl<'a, 'o> Cx<'a, 'o> {
                             match ext {
                                 Some(t) => format!("{t}.{}", member.name),
                                 None => {
-                                    let header_op = matches!(
-                                        member.name.as_str(),
-                                        "setValid" | "setInvalid" | "push_front" | "pop_front"
-                                    );
-                                    if header_op {
-                                        out.writes.push(inst.clone());
+                                    match member.name.as_str() {
+                                        "setValid" | "setInvalid" => {
+                                            out.writes.push(format!("{inst}.$valid"))
+                                        }
+                                        "push_front" | "pop_front" => out.writes.push(inst.clone()),
+                                        _ => {}
                                     }
                                     format!("{}.{}", inst, member.name)
                                 }
                             }
                         }
-                        ExprKind::Path(p) => p.name.name.clone(),
+                        ExprKind::Path(p) => {
+                            if let Some(uses) = effects::function_use(&p.name.name) {
+                                out.externs.push(ir::ExternCall {
+                                    instance: String::new(),
+                                    ty: p.name.name.clone(),
+                                    method: p.name.name.clone(),
+                                    uses,
+                                    divides: false,
+                                    span: self.spans.ir(s.span),
+                                });
+                            }
+                            p.name.name.clone()
+                        }
                         _ => "call".into(),
                     };
                     out.primitives.push(ir::Primitive {
@@ -224,6 +262,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 }
                 StmtKind::If { cond, then, els } => {
                     reads(cond, &skip, &mut out.reads);
+                    out.externs.extend(self.extern_calls_in(cond, syms));
                     self.walk_action(std::slice::from_ref(then), syms, params, out);
                     if let Some(e) = els {
                         self.walk_action(std::slice::from_ref(e), syms, params, out);
@@ -233,11 +272,94 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Var(v) => {
                     if let Some(init) = &v.init {
                         reads(init, &skip, &mut out.reads);
+                        out.externs.extend(self.extern_calls_in(init, syms));
                     }
                 }
                 _ => {}
             }
         }
+    }
+
+    /// The type of an extern instance visible in the control.
+    fn instance_type(&self, name: &str, syms: &ControlSyms<'a>) -> Option<String> {
+        syms.instances.get(name).cloned().or_else(|| {
+            self.g
+                .instances
+                .get(name)
+                .map(|i| type_name(&i.ty))
+                .filter(|t| !t.is_empty())
+        })
+    }
+
+    /// Extern method calls inside `e` (stateful ALUs, hashes, meters ...).
+    fn extern_calls_in(&self, e: &Expr, syms: &ControlSyms<'a>) -> Vec<ir::ExternCall> {
+        let type_of = |n: &str| self.instance_type(n, syms);
+        let divides_of = |n: &str| {
+            syms.inst_decls
+                .get(n)
+                .copied()
+                .or_else(|| self.g.instances.get(n).copied())
+                .is_some_and(effects::initializer_divides)
+        };
+        let span = |s: ast::Span| self.spans.ir(s);
+        effects::extern_calls(e, &type_of, &divides_of, &span)
+    }
+
+    /// Places passed to `out`/`inout` parameters of a called function or
+    /// extern method (what the call writes).
+    fn out_args(
+        &self,
+        callee: &Expr,
+        args: &[ast::Argument],
+        syms: &ControlSyms<'a>,
+    ) -> Vec<String> {
+        let params: Option<&[ast::Param]> = match &callee.kind {
+            ExprKind::Path(p) => self
+                .g
+                .functions
+                .get(p.name.name.as_str())
+                .map(|f| &f.params[..]),
+            ExprKind::Member { base, member } => self
+                .instance_type(&expr_name(base), syms)
+                .and_then(|t| self.g.externs.get(t.as_str()).copied())
+                .and_then(|x| {
+                    x.methods.iter().find_map(|m| match m {
+                        ast::Method::Method(f) if f.name.name == member.name => Some(&f.params[..]),
+                        _ => None,
+                    })
+                }),
+            _ => None,
+        };
+        let Some(params) = params else {
+            return vec![];
+        };
+        args.iter()
+            .zip(params)
+            .filter(|(a, p)| {
+                matches!(p.direction, ast::Direction::Out | ast::Direction::InOut)
+                    && crate::names::is_place(&a.value)
+            })
+            .map(|(a, _)| expr_name(&a.value))
+            .collect()
+    }
+
+    /// The structured form of a condition.
+    fn cond_of(&self, e: &Expr, syms: &ControlSyms<'a>) -> ir::Cond {
+        let text = |s: ast::Span| self.text(s);
+        let table = |t: &Expr| {
+            syms.tables
+                .get(&expr_name(t))
+                .and_then(|id| self.program.tables.get(id.index()))
+                .map(|t| t.name.clone())
+        };
+        let cx = effects::CondCx {
+            g: &self.g,
+            consts: &syms.locals.consts,
+            canon: &syms.canon,
+            text: &text,
+            table: &table,
+        };
+        effects::cond_of(&cx, e)
     }
 
     fn lower_table(
@@ -251,6 +373,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 field: self.text(k.expr.span),
                 width_bits: expr_width(&self.g, &syms.locals, &k.expr),
                 match_kind: ir::MatchKind::from_name(&k.match_kind.name),
+                reads: syms.canon.names(self.reads_of(&k.expr)),
                 span: self.spans.ir(k.span),
             });
         }
@@ -342,6 +465,18 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
             _ => None,
         });
+        let attached = t
+            .properties
+            .iter()
+            .filter_map(|p| match &p.kind {
+                TablePropertyKind::Custom { name, value }
+                    if matches!(name.name.as_str(), "counters" | "meters" | "registers") =>
+                {
+                    Some(expr_name(value))
+                }
+                _ => None,
+            })
+            .collect();
         self.program.tables.push(ir::Table {
             name: t.name.name.clone(),
             control: None,
@@ -349,8 +484,13 @@ impl<'a, 'o> Cx<'a, 'o> {
             size,
             actions,
             default_action,
+            default_action_const: t.properties.iter().any(|p| {
+                p.is_const
+                    && matches!(&p.kind, TablePropertyKind::Custom { name, .. } if name.name == "default_action")
+            }),
             const_entries: t.entries().map_or(0, |e| e.len() as u64),
             implementation,
+            attached,
             stages: vec![],
             annotations: annotations(self, &t.annotations),
             span: self.spans.ir(t.span),
@@ -457,11 +597,13 @@ impl<'a, 'o> Cx<'a, 'o> {
                         span,
                     ))
                 } else {
-                    let r = self.reads_of(cond);
+                    let structured = self.cond_of(cond, syms);
+                    let r = structured.reads();
                     let c = b.push(
                         ir::NodeKind::Condition {
                             expr: self.text(cond.span),
                             reads: r,
+                            cond: structured,
                             then_next: then_id,
                             else_next: else_id,
                         },
@@ -475,12 +617,12 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
             StmtKind::Call(call) => self.build_call(call, next, syms, b, stack, span)?,
             StmtKind::Assign { lhs, rhs } => {
-                let r = self.reads_of(rhs);
+                let r = syms.canon.names(self.reads_of(rhs));
                 let n = b.push(
                     ir::NodeKind::Statement {
                         what: "assign".into(),
                         reads: r,
-                        writes: vec![expr_name(lhs)],
+                        writes: vec![syms.canon.name(expr_name(lhs))],
                         next,
                     },
                     span,
@@ -490,7 +632,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Var(v) => match &v.init {
                 Some(init) => {
                     syms.locals.vars.insert(v.name.name.clone(), &v.ty);
-                    let r = self.reads_of(init);
+                    let r = syms.canon.names(self.reads_of(init));
                     let n = b.push(
                         ir::NodeKind::Statement {
                             what: "assign".into(),
@@ -599,7 +741,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             )));
         }
         // A switch on a value: a chain of comparisons.
-        let r = self.reads_of(expr);
+        let r = syms.canon.names(self.reads_of(expr));
         let subject = self.text(expr.span);
         let mut cur = labelled
             .iter()
@@ -607,10 +749,24 @@ impl<'a, 'o> Cx<'a, 'o> {
             .map_or(next, |(_, e)| *e);
         for (l, entry) in labelled.iter().rev() {
             if let SwitchLabel::Expr(e) = l {
+                let mut cond = self.cond_of(expr, syms);
+                let lhs = cond.root().unwrap_or(0);
+                let label = self.cond_of(e, syms);
+                let off = cond.nodes.len() as u32;
+                for n in label.nodes {
+                    cond.push(shift(n, off));
+                }
+                let rhs = cond.root().unwrap_or(0);
+                cond.push(ir::CondNode::Cmp {
+                    cmp: ir::CmpOp::Eq,
+                    lhs,
+                    rhs,
+                });
                 cur = Some(b.push(
                     ir::NodeKind::Condition {
                         expr: format!("{subject} == {}", self.text(e.span)),
                         reads: r.clone(),
+                        cond,
                         then_next: *entry,
                         else_next: cur,
                     },
@@ -687,7 +843,28 @@ impl<'a, 'o> Cx<'a, 'o> {
                             format!("control `{}` applies itself", decl.name.name),
                         ));
                     }
-                    let mut sub = self.control_syms(decl)?;
+                    // The instance's parameters stand for the caller's
+                    // arguments (places only; a constant argument keeps
+                    // the parameter's name).
+                    let mut roots = HashMap::new();
+                    for (p, a) in decl.params.iter().zip(args.iter()) {
+                        if crate::names::is_place(&a.value) {
+                            roots.insert(p.name.name.clone(), syms.canon.name(expr_name(&a.value)));
+                        }
+                    }
+                    let key = format!("{}.{name}", self.instance_path.join("."));
+                    if !self.control_cache.contains_key(&key) {
+                        let copies = decl
+                            .locals
+                            .iter()
+                            .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
+                            .count();
+                        stack.push(decl.name.name.clone());
+                        let charged = self.charge_inlined(copies, call.span, "control", stack);
+                        stack.pop();
+                        charged?;
+                    }
+                    let mut sub = self.control_syms_in(decl, key, Canon { roots })?;
                     stack.push(decl.name.name.clone());
                     self.instance_path.push(name.clone());
                     let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
@@ -706,15 +883,20 @@ impl<'a, 'o> Cx<'a, 'o> {
         let mut r = NameList::default();
         for a in args {
             for x in self.reads_of(&a.value) {
-                r.push(x);
+                r.push(syms.canon.name(x));
             }
         }
         let r = r.into_vec();
+        let w: Vec<String> = self
+            .out_args(callee, args, syms)
+            .into_iter()
+            .map(|n| syms.canon.name(n))
+            .collect();
         let n = b.push(
             ir::NodeKind::Statement {
                 what: format!("call {}", self.text(callee.span)),
                 reads: r,
-                writes: vec![],
+                writes: w,
                 next,
             },
             span,
@@ -733,6 +915,39 @@ struct ActionBody {
     reads: NameList,
     writes: NameList,
     primitives: Vec<ir::Primitive>,
+    externs: Vec<ir::ExternCall>,
+}
+
+/// A condition node with its operand indexes moved by `off` (appending
+/// one condition's nodes after another's).
+fn shift(n: ir::CondNode, off: u32) -> ir::CondNode {
+    use ir::CondNode as C;
+    match n {
+        C::Slice { base, hi, lo } => C::Slice {
+            base: base + off,
+            hi,
+            lo,
+        },
+        C::Not { arg } => C::Not { arg: arg + off },
+        C::And { lhs, rhs } => C::And {
+            lhs: lhs + off,
+            rhs: rhs + off,
+        },
+        C::Or { lhs, rhs } => C::Or {
+            lhs: lhs + off,
+            rhs: rhs + off,
+        },
+        C::Cmp { cmp, lhs, rhs } => C::Cmp {
+            cmp,
+            lhs: lhs + off,
+            rhs: rhs + off,
+        },
+        C::Other { text, args } => C::Other {
+            text,
+            args: args.into_iter().map(|a| a + off).collect(),
+        },
+        leaf => leaf,
+    }
 }
 
 /// Nodes under construction.

@@ -60,6 +60,7 @@ pub struct Loaded {
 }
 
 mod control;
+mod effects;
 mod extras;
 mod lower;
 mod names;

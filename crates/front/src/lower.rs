@@ -74,7 +74,7 @@ pub struct Cx<'a, 'o> {
     /// Header type name -> id.
     pub type_ids: HashMap<String, ir::HeaderTypeId>,
     /// Lowered control declarations by name.
-    pub control_cache: HashMap<&'a str, crate::control::ControlSyms<'a>>,
+    pub control_cache: HashMap<String, crate::control::ControlSyms<'a>>,
     /// Lowered top-level actions by name.
     pub global_actions: HashMap<&'a str, ir::ActionId>,
     /// Header instances by (name, type, stack size), the key

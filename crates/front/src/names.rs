@@ -72,7 +72,11 @@ pub fn reads(e: &Expr, skip: &dyn Fn(&str) -> bool, out: &mut NameList) {
         }
         ExprKind::Call { callee, args, .. } => {
             if let ExprKind::Member { base, member } = &callee.kind {
-                if HEADER_METHODS.contains(&member.name.as_str()) && is_place(base) {
+                if matches!(member.name.as_str(), "isValid" | "isInvalid") && is_place(base) {
+                    // Validity is a bit of its own (`$valid`, as p4c's
+                    // BMv2 JSON names it), not the header's fields.
+                    push(format!("{}.$valid", expr_name(base)), out);
+                } else if HEADER_METHODS.contains(&member.name.as_str()) && is_place(base) {
                     push(expr_name(base), out);
                 } else if !is_place(base) {
                     reads(base, skip, out);

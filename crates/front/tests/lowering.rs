@@ -352,7 +352,7 @@ fn apply_block_becomes_a_graph_with_hit_miss_action_arms_and_inlined_sub_control
     else {
         panic!("condition first")
     };
-    assert_eq!(reads, &vec!["hdr.vlan".to_string()]);
+    assert_eq!(reads, &vec!["hdr.vlan.$valid".to_string()]);
     let hit_node = ig.flow.node(then_next.expect("then"));
     let NodeKind::Table {
         next: TableNext::HitMiss { hit, miss },

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ActionId, Gress, NodeId, Span, TableId};
+use crate::{ActionId, Cond, Gress, NodeId, Span, TableId};
 
 /// What a control does in its package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -91,8 +91,13 @@ pub enum NodeKind {
     Condition {
         /// The condition as text.
         expr: String,
-        /// Fields read by the condition (`hdr.ipv4` for `isValid()`).
+        /// Fields read by the condition (`hdr.ipv4.$valid` for
+        /// `hdr.ipv4.isValid()`).
         reads: Vec<String>,
+        /// The condition as a structured expression (empty when the input
+        /// gives only text).
+        #[serde(default)]
+        cond: Cond,
         /// Successor when true.
         then_next: Option<NodeId>,
         /// Successor when false.

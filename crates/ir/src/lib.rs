@@ -16,6 +16,7 @@
 //! - widths are in bits; byte counts derived from them round up;
 //! - a [`Span`] always names a file in [`Program::files`].
 
+pub mod cond;
 pub mod control;
 pub mod ids;
 pub mod parser;
@@ -24,6 +25,7 @@ pub mod span;
 pub mod table;
 pub mod types;
 
+pub use cond::*;
 pub use control::*;
 pub use ids::*;
 pub use parser::*;

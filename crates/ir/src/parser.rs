@@ -19,6 +19,18 @@ pub enum Gress {
     Unknown,
 }
 
+impl Gress {
+    /// Lower-case name (`ingress`, `egress`, `ghost`, `unknown`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Gress::Ingress => "ingress",
+            Gress::Egress => "egress",
+            Gress::Ghost => "ghost",
+            Gress::Unknown => "unknown",
+        }
+    }
+}
+
 /// A parser: a graph of states starting at [`Parser::start`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Parser {

@@ -76,6 +76,10 @@ pub struct TableKey {
     pub width_bits: Option<u32>,
     /// Match kind.
     pub match_kind: MatchKind,
+    /// Fields the key expression reads, canonical names (`hdr.ipv4.$valid`
+    /// for a validity key); empty when the input does not say.
+    #[serde(default)]
+    pub reads: Vec<String>,
     /// Site of the key.
     pub span: Span,
 }
@@ -96,10 +100,18 @@ pub struct Table {
     pub actions: Vec<ActionId>,
     /// The default action, when declared.
     pub default_action: Option<ActionId>,
+    /// True when the default action is `const` (the control plane cannot
+    /// change it, so a miss runs only it).
+    #[serde(default)]
+    pub default_action_const: bool,
     /// Number of `const entries` / `entries`.
     pub const_entries: u64,
     /// Action profile or selector implementation, if any.
     pub implementation: Option<String>,
+    /// Direct resources attached by table properties (`counters`,
+    /// `meters`, `registers`): extern instance names.
+    #[serde(default)]
+    pub attached: Vec<String>,
     /// Tofino MAU stages the compiler placed the table in (empty when not
     /// known; -1 is the compiler's "no stage" value).
     pub stages: Vec<i32>,
@@ -145,8 +157,10 @@ mod internal_tests {
             size: None,
             actions: vec![],
             default_action: None,
+            default_action_const: false,
             const_entries: 0,
             implementation: None,
+            attached: vec![],
             stages: vec![],
             annotations: vec![],
             span: Span::file_start(FileId(0)),
@@ -194,8 +208,97 @@ pub struct Action {
     pub writes: Vec<String>,
     /// The body's operations in order.
     pub primitives: Vec<Primitive>,
+    /// Extern objects the body calls, in order.
+    #[serde(default)]
+    pub externs: Vec<ExternCall>,
     /// Annotations on the action.
     pub annotations: Vec<Annotation>,
     /// Declaration site.
+    pub span: Span,
+}
+
+/// What a call on an extern object costs in the match-action unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExternUse {
+    /// A register read/write through a stateful ALU (`RegisterAction`,
+    /// `register.read/write`, `DirectRegisterAction`).
+    StatefulAlu,
+    /// A counter update.
+    Counter,
+    /// A meter (color-aware or not).
+    Meter,
+    /// A low-pass filter.
+    Lpf,
+    /// A weighted random early detection unit.
+    Wred,
+    /// A hash computation.
+    Hash,
+    /// A random number.
+    Random,
+    /// A checksum computation.
+    Checksum,
+    /// A digest to the control plane.
+    Digest,
+    /// A mirror session.
+    Mirror,
+    /// A resubmit.
+    Resubmit,
+    /// Any other extern method.
+    Other,
+}
+
+impl ExternUse {
+    /// The use of a method call on an instance of the extern type `ty`
+    /// (`RegisterAction`, `Meter`, `Hash`, v1model's `register`, ...).
+    pub fn of_type(ty: &str) -> ExternUse {
+        match ty {
+            "Register"
+            | "DirectRegister"
+            | "RegisterAction"
+            | "DirectRegisterAction"
+            | "RegisterAction2"
+            | "register"
+            | "MathUnit"
+            | "RegisterParam" => ExternUse::StatefulAlu,
+            "Counter" | "DirectCounter" | "counter" | "direct_counter" => ExternUse::Counter,
+            "Meter" | "DirectMeter" | "meter" | "direct_meter" => ExternUse::Meter,
+            "Lpf" | "DirectLpf" => ExternUse::Lpf,
+            "Wred" | "DirectWred" => ExternUse::Wred,
+            "Hash" | "CRCPolynomial" => ExternUse::Hash,
+            "Random" => ExternUse::Random,
+            "Checksum" | "InternetChecksum" => ExternUse::Checksum,
+            "Digest" => ExternUse::Digest,
+            "Mirror" => ExternUse::Mirror,
+            "Resubmit" => ExternUse::Resubmit,
+            _ => ExternUse::Other,
+        }
+    }
+
+    /// True for uses that need a stateful, meter or LPF/WRED ALU.
+    pub fn needs_meter_alu(self) -> bool {
+        matches!(
+            self,
+            ExternUse::StatefulAlu | ExternUse::Meter | ExternUse::Lpf | ExternUse::Wred
+        )
+    }
+}
+
+/// One call of an extern method in an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternCall {
+    /// Instance name (`reg_act`, `hash`).
+    pub instance: String,
+    /// Its extern type name, when known (`RegisterAction`).
+    pub ty: String,
+    /// Method (`execute`, `get`, `count`).
+    pub method: String,
+    /// What the call uses.
+    pub uses: ExternUse,
+    /// True when the stateful action divides or takes a modulo (costs
+    /// extra cycles on Tofino).
+    #[serde(default)]
+    pub divides: bool,
+    /// Site of the call.
     pub span: Span,
 }

@@ -160,6 +160,7 @@ pub(crate) fn merge(program: &mut Program, tables: &[BfrtTable], bfrt_file: &str
                     field: k.name.clone(),
                     width_bits: k.width,
                     match_kind: match_kind(&k.match_type),
+                    reads: vec![k.name.clone()],
                     span,
                 })
                 .collect();

@@ -173,6 +173,7 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
                                 span,
                             })
                             .collect(),
+                        externs: Vec::new(),
                         annotations: Vec::new(),
                         span,
                     });
@@ -209,14 +210,17 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
                     field: k.field.clone(),
                     width_bits: k.width,
                     match_kind: MatchKind::from_name(&k.match_type),
+                    reads: vec![k.field.clone()],
                     span,
                 })
                 .collect(),
             size: t.size,
             actions: ids,
             default_action,
+            default_action_const: false,
             const_entries: t.static_entries,
             implementation: t.implementation.clone(),
+            attached: Vec::new(),
             stages: t.stages.clone(),
             annotations,
             span,

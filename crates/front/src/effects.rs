@@ -1,0 +1,431 @@
+//! What control code touches, for the table dependency graph: structured
+//! gateway conditions, extern calls with what they use, and canonical field
+//! names. Every walk here is iterative (explicit stacks), so the depth of
+//! an input expression never becomes stack depth.
+
+use std::collections::HashMap;
+
+use p4cost_ir as ir;
+use p4cost_syntax::ast::{self, BinaryOp, Expr, ExprKind, IntValue, UnaryOp};
+
+use crate::names::is_place;
+use crate::scope::{expr_name, Globals};
+
+/// Canonical names in one control instance: the control's headers
+/// parameter is `hdr`, the canonical name every reader uses for packet
+/// headers (ARCHITECTURE.md, "Names"); the parameters of an applied
+/// sub-control are the caller's arguments (`dst_addr` of
+/// `fib.apply(ig_md.vrf, lkp.ipv6_dst_addr)` is `lkp.ipv6_dst_addr`).
+#[derive(Debug, Clone, Default)]
+pub struct Canon {
+    /// Parameter name -> the canonical name it stands for.
+    pub roots: HashMap<String, String>,
+}
+
+impl Canon {
+    /// The canonical form of a field, header or variable name.
+    pub fn name(&self, n: String) -> String {
+        if self.roots.is_empty() {
+            return n;
+        }
+        let end = n.find(['.', '[']).unwrap_or(n.len());
+        match self.roots.get(&n[..end]) {
+            Some(to) => format!("{to}{}", &n[end..]),
+            None => n,
+        }
+    }
+
+    /// Canonical forms of a list of names.
+    pub fn names(&self, v: Vec<String>) -> Vec<String> {
+        if self.roots.is_empty() {
+            return v;
+        }
+        v.into_iter().map(|n| self.name(n)).collect()
+    }
+}
+
+/// The headers parameter of a control: the parameter whose type is the
+/// headers struct of a parser of the program (the parameter after the
+/// `packet_in`, when it is a struct), when exactly one parameter has such
+/// a type.
+pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
+    let header_types: Vec<String> = g
+        .parsers
+        .values()
+        .filter_map(|p| {
+            let i = p.params.iter().position(is_packet_in)?;
+            p.params.get(i + 1).map(|x| type_key(&x.ty))
+        })
+        // A struct of headers, not a header (a sub-parser extracting one
+        // intrinsic-metadata header takes the header itself).
+        .filter(|t| {
+            g.structs
+                .get(t.as_str())
+                .is_some_and(|s| s.kind == ast::StructKind::Struct)
+        })
+        .collect();
+    let found: Vec<&ast::Param> = params
+        .iter()
+        .filter(|p| header_types.contains(&type_key(&p.ty)))
+        .collect();
+    match found.as_slice() {
+        [one] if one.name.name != "hdr" => Canon {
+            roots: HashMap::from([(one.name.name.clone(), "hdr".to_string())]),
+        },
+        _ => Canon::default(),
+    }
+}
+
+fn is_packet_in(p: &ast::Param) -> bool {
+    type_key(&p.ty) == "packet_in"
+}
+
+fn type_key(t: &ast::Type) -> String {
+    match &t.kind {
+        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => p.name.name.clone(),
+        _ => String::new(),
+    }
+}
+
+/// Every sub-expression of `e` (itself included), without recursion.
+pub fn subexprs(e: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        out.push(x);
+        match &x.kind {
+            ExprKind::Member { base, .. } => stack.push(base),
+            ExprKind::Index { base, index } => {
+                stack.push(base);
+                stack.push(index);
+            }
+            ExprKind::WidthSlice {
+                base, start, width, ..
+            } => {
+                stack.push(base);
+                stack.push(start);
+                stack.push(width);
+            }
+            ExprKind::Slice { base, hi, lo } => {
+                stack.push(base);
+                stack.push(hi);
+                stack.push(lo);
+            }
+            ExprKind::Call { callee, args, .. } => {
+                stack.push(callee);
+                stack.extend(args.iter().map(|a| &a.value));
+            }
+            ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => stack.push(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                stack.push(lhs);
+                stack.push(rhs);
+            }
+            ExprKind::Ternary { cond, then, els } => {
+                stack.push(cond);
+                stack.push(then);
+                stack.push(els);
+            }
+            ExprKind::List(items) => stack.extend(items.iter()),
+            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
+            ExprKind::Specialize { base, .. } => stack.push(base),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// True when `e` divides or takes a modulo anywhere inside.
+pub fn divides(e: &Expr) -> bool {
+    subexprs(e).iter().any(|x| {
+        matches!(
+            x.kind,
+            ExprKind::Binary {
+                op: BinaryOp::Div | BinaryOp::Mod,
+                ..
+            }
+        )
+    })
+}
+
+/// True when any statement of an extern instance's initializer (the
+/// `apply` of a `RegisterAction`) divides or takes a modulo.
+pub fn initializer_divides(inst: &ast::Instantiation) -> bool {
+    let Some(objs) = &inst.initializer else {
+        return false;
+    };
+    let mut stmts: Vec<&ast::Stmt> = Vec::new();
+    for o in objs {
+        if let ast::ObjDecl::Function(f) = o {
+            stmts.extend(f.body.stmts.iter());
+        }
+    }
+    while let Some(s) = stmts.pop() {
+        match &s.kind {
+            ast::StmtKind::Assign { lhs, rhs } if divides(lhs) || divides(rhs) => return true,
+            ast::StmtKind::Var(v) if v.init.as_ref().is_some_and(divides) => return true,
+            ast::StmtKind::Call(c) if divides(c) => return true,
+            ast::StmtKind::If { cond, then, els } => {
+                if divides(cond) {
+                    return true;
+                }
+                stmts.push(then);
+                if let Some(e) = els {
+                    stmts.push(e);
+                }
+            }
+            ast::StmtKind::Block(b) => stmts.extend(b.stmts.iter()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Extern calls (`inst.method(...)` on a known extern instance) anywhere
+/// in `e`, in source order. `type_of` maps an instance name to its type.
+pub fn extern_calls(
+    e: &Expr,
+    type_of: &dyn Fn(&str) -> Option<String>,
+    divides_of: &dyn Fn(&str) -> bool,
+    span: &dyn Fn(ast::Span) -> ir::Span,
+) -> Vec<ir::ExternCall> {
+    let mut out = Vec::new();
+    let mut all = subexprs(e);
+    all.sort_by_key(|x| x.span.lo);
+    for x in all {
+        let ExprKind::Call { callee, .. } = &x.kind else {
+            continue;
+        };
+        let ExprKind::Member { base, member } = &callee.kind else {
+            continue;
+        };
+        if !is_place(base) {
+            continue;
+        }
+        let inst = expr_name(base);
+        let Some(ty) = type_of(&inst) else { continue };
+        let uses = ir::ExternUse::of_type(&ty);
+        out.push(ir::ExternCall {
+            divides: uses == ir::ExternUse::StatefulAlu && divides_of(&inst),
+            instance: inst,
+            ty,
+            method: member.name.clone(),
+            uses,
+            span: span(x.span),
+        });
+    }
+    out
+}
+
+/// Uses of free extern functions of the architectures (v1model's `hash`,
+/// `random`, `digest`, `clone`, `resubmit`, ...), by function name.
+pub fn function_use(name: &str) -> Option<ir::ExternUse> {
+    Some(match name {
+        "hash" => ir::ExternUse::Hash,
+        "random" => ir::ExternUse::Random,
+        "digest" => ir::ExternUse::Digest,
+        "clone" | "clone3" | "clone_preserving_field_list" => ir::ExternUse::Mirror,
+        "resubmit"
+        | "resubmit_preserving_field_list"
+        | "recirculate"
+        | "recirculate_preserving_field_list" => ir::ExternUse::Resubmit,
+        "verify_checksum"
+        | "update_checksum"
+        | "verify_checksum_with_payload"
+        | "update_checksum_with_payload" => ir::ExternUse::Checksum,
+        _ => return None,
+    })
+}
+
+/// How to turn an expression into a structured condition.
+pub struct CondCx<'x, 'a> {
+    /// Global declarations (constants).
+    pub g: &'x Globals<'a>,
+    /// Local constants in scope.
+    pub consts: &'x HashMap<&'a str, &'a Expr>,
+    /// Canonical naming.
+    pub canon: &'x Canon,
+    /// Source text of a span.
+    pub text: &'x dyn Fn(ast::Span) -> String,
+    /// Table name for `t.apply()`'s `t`, when `t` is a table.
+    pub table: &'x dyn Fn(&Expr) -> Option<String>,
+}
+
+/// A structured condition for `e`, built bottom-up without recursion:
+/// constants fold to `Int`/`Bool`, places become `Field`, `isValid()`
+/// `IsValid`, `t.apply().hit/miss` `TableHit`, `!`/`&&`/`||`/comparisons
+/// and constant slices their own nodes; anything else `Other` with its
+/// operands.
+pub fn cond_of(cx: &CondCx<'_, '_>, e: &Expr) -> ir::Cond {
+    let mut cond = ir::Cond::default();
+    // (expr, expanded?)
+    let mut stack: Vec<(&Expr, bool)> = vec![(e, false)];
+    let mut results: Vec<u32> = Vec::new();
+    while let Some((x, expanded)) = stack.pop() {
+        let kids = operands(cx, x);
+        if !expanded && !kids.is_empty() {
+            stack.push((x, true));
+            for k in kids.iter().rev() {
+                stack.push((k, false));
+            }
+            continue;
+        }
+        let at = results.len().saturating_sub(kids.len());
+        let args: Vec<u32> = results.split_off(at);
+        let node = node_of(cx, x, &args);
+        results.push(cond.push(node));
+    }
+    cond
+}
+
+/// Operands a node is built from (empty for leaves).
+fn operands<'e>(cx: &CondCx<'_, '_>, x: &'e Expr) -> Vec<&'e Expr> {
+    if leaf(cx, x).is_some() {
+        return vec![];
+    }
+    match &x.kind {
+        ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => vec![expr],
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Slice { base, .. } => vec![base],
+        ExprKind::WidthSlice { base, start, .. } => vec![base, start],
+        ExprKind::Ternary { cond, then, els } => vec![cond, then, els],
+        ExprKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
+        ExprKind::Index { base, index } => vec![base, index],
+        ExprKind::Member { base, .. } => vec![base],
+        ExprKind::List(items) => items.iter().collect(),
+        _ => vec![],
+    }
+}
+
+/// The node for a leaf expression, if `x` is one.
+fn leaf(cx: &CondCx<'_, '_>, x: &Expr) -> Option<ir::CondNode> {
+    match &x.kind {
+        ExprKind::Bool(b) => return Some(ir::CondNode::Bool { value: *b }),
+        ExprKind::Int(i) => {
+            let value = match &i.value {
+                IntValue::Small(v) => v.to_string(),
+                _ => (cx.text)(x.span),
+            };
+            return Some(ir::CondNode::Int { value });
+        }
+        _ => {}
+    }
+    if let ExprKind::Member { base, member } = &x.kind {
+        if matches!(member.name.as_str(), "hit" | "miss") {
+            if let ExprKind::Call { callee, .. } = &base.kind {
+                if let ExprKind::Member { base: t, member: m } = &callee.kind {
+                    if m.name == "apply" {
+                        if let Some(table) = (cx.table)(t) {
+                            return Some(ir::CondNode::TableHit {
+                                table,
+                                hit: member.name == "hit",
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let ExprKind::Call { callee, args, .. } = &x.kind {
+        if let ExprKind::Member { base, member } = &callee.kind {
+            if args.is_empty() && member.name == "isValid" && is_place(base) {
+                return Some(ir::CondNode::IsValid {
+                    header: cx.canon.name(expr_name(base)),
+                });
+            }
+        }
+    }
+    if is_place(x) {
+        if let Some(v) = cx.g.eval(x, cx.consts) {
+            return Some(ir::CondNode::Int {
+                value: v.to_string(),
+            });
+        }
+        return Some(ir::CondNode::Field {
+            name: cx.canon.name(expr_name(x)),
+        });
+    }
+    None
+}
+
+fn node_of(cx: &CondCx<'_, '_>, x: &Expr, args: &[u32]) -> ir::CondNode {
+    if let Some(n) = leaf(cx, x) {
+        return n;
+    }
+    let two = |f: fn(u32, u32) -> ir::CondNode| match args {
+        [l, r] => Some(f(*l, *r)),
+        _ => None,
+    };
+    let node = match &x.kind {
+        ExprKind::Unary {
+            op: UnaryOp::Not, ..
+        } => args.first().map(|a| ir::CondNode::Not { arg: *a }),
+        ExprKind::Cast { .. } => None,
+        ExprKind::Binary { op, .. } => {
+            let cmp = match op {
+                BinaryOp::Eq => Some(ir::CmpOp::Eq),
+                BinaryOp::Ne => Some(ir::CmpOp::Ne),
+                BinaryOp::Lt => Some(ir::CmpOp::Lt),
+                BinaryOp::Le => Some(ir::CmpOp::Le),
+                BinaryOp::Gt => Some(ir::CmpOp::Gt),
+                BinaryOp::Ge => Some(ir::CmpOp::Ge),
+                _ => None,
+            };
+            match (op, cmp) {
+                (BinaryOp::And, _) => two(|lhs, rhs| ir::CondNode::And { lhs, rhs }),
+                (BinaryOp::Or, _) => two(|lhs, rhs| ir::CondNode::Or { lhs, rhs }),
+                (_, Some(cmp)) => match args {
+                    [l, r] => Some(ir::CondNode::Cmp {
+                        cmp,
+                        lhs: *l,
+                        rhs: *r,
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        ExprKind::Slice { hi, lo, .. } => {
+            match (cx.g.eval(hi, cx.consts), cx.g.eval(lo, cx.consts), args) {
+                (Some(h), Some(l), [b]) => match (u32::try_from(h), u32::try_from(l)) {
+                    (Ok(hi), Ok(lo)) => Some(ir::CondNode::Slice { base: *b, hi, lo }),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    if let Some(n) = node {
+        return n;
+    }
+    // A cast is transparent: it passes its operand through as `Other`
+    // with one argument, so the tree stays well formed.
+    let text = match &x.kind {
+        ExprKind::Binary { op, .. } => format!("{op:?}").to_ascii_lowercase(),
+        ExprKind::Unary { op, .. } => format!("{op:?}").to_ascii_lowercase(),
+        ExprKind::Cast { .. } => "cast".to_string(),
+        ExprKind::Call { callee, .. } => (cx.text)(callee.span),
+        _ => (cx.text)(x.span),
+    };
+    ir::CondNode::Other {
+        text,
+        args: args.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canon_renames_only_the_whole_root() {
+        let c = Canon {
+            roots: HashMap::from([("h".to_string(), "hdr".to_string())]),
+        };
+        assert_eq!(c.name("h.ipv4.ttl".into()), "hdr.ipv4.ttl");
+        assert_eq!(c.name("h".into()), "hdr");
+        assert_eq!(c.name("h[0]".into()), "hdr[0]");
+        assert_eq!(c.name("hx.y".into()), "hx.y");
+        assert_eq!(c.name("meta.h".into()), "meta.h");
+    }
+}
