@@ -12,14 +12,22 @@
 //!   rather than enumerations.
 //! - [`control`]: tables applied by a control and the number of paths
 //!   through its control-flow graph.
+//! - [`deps`]: the table dependency graph of a control (match, action,
+//!   control and reverse-read dependencies between tables, gateways and
+//!   apply-block statements) and its longest chain of match dependencies.
 //!
 //! Dependencies: `p4cost-ir` and `serde` only. Nothing here knows about
 //! latency models; it produces facts the models consume.
 
 pub mod control;
+pub mod deps;
 pub mod paths;
 
 pub use control::{control_path_count, control_tables};
+pub use deps::{
+    dependency_graph, DepEdge, DepGraph, DepKind, TooManyUnits, Unit, UnitKind,
+    DEFAULT_MAX_DEP_UNITS,
+};
 pub use paths::{
     is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,
     ParsePath, ParsePaths, PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions,

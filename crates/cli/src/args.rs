@@ -25,6 +25,39 @@ pub enum Command {
     Parse(ParseArgs),
     /// The Tofino compiler's MAU latency per gress, from context.json.
     Stages(StagesArgs),
+    /// The table dependency graph of each ingress and egress control
+    /// (match, action, control and reverse-read dependencies).
+    Deps(DepsArgs),
+}
+
+/// `p4cost deps`.
+#[derive(Debug, Args)]
+pub struct DepsArgs {
+    /// A P4-16 source file or p4c's BMv2 JSON; `-` reads stdin.
+    pub file: PathBuf,
+    /// Only this pipeline (a package instance name, e.g. `pipe`).
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
+    /// Output format: a readable list, JSON, or a graphviz DOT graph
+    /// (`p4cost deps prog.p4 --format dot | dot -Tsvg > deps.svg`).
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: DepsFormat,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// Output format of `p4cost deps`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DepsFormat {
+    /// A readable list.
+    Human,
+    /// One JSON object (versioned schema).
+    Json,
+    /// A graphviz DOT graph: tables boxes, gateways diamonds, statement
+    /// runs ellipses; match edges red, action blue, control dashed grey,
+    /// reverse read dotted green.
+    Dot,
 }
 
 /// `p4cost parse`.

@@ -1,0 +1,740 @@
+//! The table dependency graph of one control, with the Tofino compiler's
+//! notions of dependency (docs/models.md, "Table dependencies").
+//!
+//! The units are what the compiler places into stages: every table the
+//! control applies (once, however often it is applied), every gateway (an
+//! `if` or a `switch` on a value), and every run of apply-block statements
+//! or direct action calls (which the compiler turns into keyless tables).
+//!
+//! For two units A and B where B can run after A on some packet (A reaches
+//! B in the acyclic control-flow graph; units on exclusive branches never
+//! depend on each other):
+//! - **match**: B's key or gateway reads a field A's actions write
+//!   (validity included, as `<header>.$valid`);
+//! - **action**: B's actions read a field A's actions write, or both write
+//!   one field;
+//! - **control**: B runs only on some outcomes of A (hit/miss, action,
+//!   true/false branch of a gateway), A being the nearest such unit;
+//! - **reverse read**: B writes a field A reads (write after read).
+//!
+//! A pair gets one edge, of the strongest kind (match, action, control,
+//! reverse read), with the field that caused it. Fields overlap when one
+//! name is the other or a prefix of it at a `.`/`[` boundary (`hdr.ipv4`
+//! and `hdr.ipv4.ttl`). Lookups go through hash maps from names and name
+//! prefixes, and reachability through one bitset per node, so building the
+//! graph is linear in the control times the number of units / 64, bounded
+//! by [`DEFAULT_MAX_DEP_UNITS`].
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use p4cost_ir::{ActionId, ControlId, NodeId, NodeKind, Program, Span, TableId, TableNext};
+
+/// Default bound on the units of one control's dependency graph.
+pub const DEFAULT_MAX_DEP_UNITS: usize = 20_000;
+
+/// What a unit is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UnitKind {
+    /// A table of the program.
+    Table {
+        /// The table.
+        #[serde(skip)]
+        table: TableId,
+    },
+    /// An `if` condition or a `switch` on a value.
+    Gateway,
+    /// Apply-block statements or direct action calls (a keyless table for
+    /// the compiler).
+    Statements,
+}
+
+/// One thing the compiler places: a table, a gateway or a statement run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unit {
+    /// Table name, or a name for a gateway / statements at their site.
+    pub name: String,
+    /// What it is.
+    #[serde(flatten)]
+    pub kind: UnitKind,
+    /// Site (first application).
+    #[serde(skip)]
+    pub span: Span,
+    /// Fields read to match: keys, or the gateway's condition.
+    pub match_reads: Vec<String>,
+    /// Fields its actions read.
+    pub action_reads: Vec<String>,
+    /// Fields its actions write.
+    pub writes: Vec<String>,
+    /// Control-flow nodes that are this unit.
+    #[serde(skip)]
+    pub nodes: Vec<NodeId>,
+}
+
+/// The kind of a dependency, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DepKind {
+    /// The later unit's match (key, gateway) reads what the earlier writes.
+    Match,
+    /// The later unit's actions read what the earlier writes, or both write
+    /// one field.
+    Action,
+    /// The later unit runs only on some outcomes of the earlier one.
+    Control,
+    /// The later unit writes what the earlier one reads.
+    ReverseRead,
+}
+
+impl DepKind {
+    /// Name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            DepKind::Match => "match",
+            DepKind::Action => "action",
+            DepKind::Control => "control",
+            DepKind::ReverseRead => "reverse_read",
+        }
+    }
+}
+
+/// One dependency between two units.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DepEdge {
+    /// Earlier unit (index in [`DepGraph::units`]).
+    pub from: usize,
+    /// Later unit.
+    pub to: usize,
+    /// Kind.
+    pub kind: DepKind,
+    /// The field that causes it (for control: the outcome, e.g. `hit`).
+    pub field: String,
+}
+
+/// The dependency graph of one control.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DepGraph {
+    /// The control.
+    #[serde(skip)]
+    pub control: ControlId,
+    /// Units in control-flow order (a topological order).
+    pub units: Vec<Unit>,
+    /// Edges, sorted by (to, from).
+    pub edges: Vec<DepEdge>,
+    /// The longest chain of match dependencies (unit indexes, first to
+    /// last); a single unit when there is none.
+    pub longest_match_chain: Vec<usize>,
+}
+
+/// The graph has more units than allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooManyUnits {
+    /// Units found.
+    pub units: usize,
+    /// The bound.
+    pub limit: usize,
+}
+
+impl DepGraph {
+    /// Indexes of units that come before `u` with an edge to it.
+    pub fn preds(&self, u: usize) -> impl Iterator<Item = &DepEdge> {
+        self.edges.iter().filter(move |e| e.to == u)
+    }
+}
+
+/// Builds the dependency graph of a control.
+pub fn dependency_graph(
+    program: &Program,
+    control: ControlId,
+    max_units: usize,
+) -> Result<DepGraph, TooManyUnits> {
+    let flow = &program.control(control).flow;
+    let order = topo_order(program, control);
+    let n = flow.nodes.len();
+
+    // Predecessor counts, to merge straight runs of statements.
+    let mut preds = vec![0u32; n];
+    for &id in &order {
+        for s in flow.node(id).successors().into_iter().flatten() {
+            if let Some(p) = preds.get_mut(s.index()) {
+                *p += 1;
+            }
+        }
+    }
+
+    // Units, in topological order of their first node.
+    let mut units: Vec<Unit> = Vec::new();
+    let mut unit_of: Vec<Option<usize>> = vec![None; n];
+    let mut table_unit: HashMap<TableId, usize> = HashMap::new();
+    for &id in &order {
+        if unit_of[id.index()].is_some() {
+            continue;
+        }
+        let node = flow.node(id);
+        let u = match &node.kind {
+            NodeKind::Table { table, .. } => {
+                if let Some(&u) = table_unit.get(table) {
+                    unit_of[id.index()] = Some(u);
+                    units[u].nodes.push(id);
+                    continue;
+                }
+                let t = program.table(*table);
+                let mut match_reads = Names::default();
+                for k in &t.keys {
+                    if k.reads.is_empty() {
+                        match_reads.push(k.field.clone());
+                    }
+                    for r in &k.reads {
+                        match_reads.push(r.clone());
+                    }
+                }
+                let mut action_reads = Names::default();
+                let mut writes = Names::default();
+                for a in t.actions.iter().chain(t.default_action.iter()) {
+                    let a = program.action(*a);
+                    for r in &a.reads {
+                        action_reads.push(r.clone());
+                    }
+                    for w in &a.writes {
+                        writes.push(w.clone());
+                    }
+                }
+                let u = units.len();
+                table_unit.insert(*table, u);
+                Unit {
+                    name: t.name.clone(),
+                    kind: UnitKind::Table { table: *table },
+                    span: node.span,
+                    match_reads: match_reads.0,
+                    action_reads: action_reads.0,
+                    writes: writes.0,
+                    nodes: vec![id],
+                }
+            }
+            NodeKind::Condition { reads, expr, .. } => Unit {
+                name: format!("if ({expr})"),
+                kind: UnitKind::Gateway,
+                span: node.span,
+                match_reads: reads.clone(),
+                action_reads: vec![],
+                writes: vec![],
+                nodes: vec![id],
+            },
+            NodeKind::Action { .. } | NodeKind::Statement { .. } => {
+                // A straight run: this node and the following statement
+                // nodes that only it leads to.
+                let mut run = vec![id];
+                let mut cur = id;
+                while let Some(next) = single_next(flow.node(cur)) {
+                    let joins = preds.get(next.index()).copied().unwrap_or(0) > 1;
+                    let is_stmt = matches!(
+                        flow.node(next).kind,
+                        NodeKind::Action { .. } | NodeKind::Statement { .. }
+                    );
+                    if joins || !is_stmt || unit_of[next.index()].is_some() || run.contains(&next) {
+                        break;
+                    }
+                    run.push(next);
+                    cur = next;
+                }
+                let mut action_reads = Names::default();
+                let mut writes = Names::default();
+                let mut what = Vec::new();
+                for &r in &run {
+                    match &flow.node(r).kind {
+                        NodeKind::Action { action, .. } => {
+                            let a = program.action(*action);
+                            what.push(a.name.clone());
+                            for x in &a.reads {
+                                action_reads.push(x.clone());
+                            }
+                            for x in &a.writes {
+                                writes.push(x.clone());
+                            }
+                        }
+                        NodeKind::Statement {
+                            what: w,
+                            reads,
+                            writes: ws,
+                            ..
+                        } => {
+                            if w != "return" {
+                                what.push(w.clone());
+                            }
+                            for x in reads {
+                                action_reads.push(x.clone());
+                            }
+                            for x in ws {
+                                writes.push(x.clone());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if what.is_empty() {
+                    continue;
+                }
+                Unit {
+                    name: statements_name(&what),
+                    kind: UnitKind::Statements,
+                    span: node.span,
+                    match_reads: vec![],
+                    action_reads: action_reads.0,
+                    writes: writes.0,
+                    nodes: run,
+                }
+            }
+            NodeKind::Exit => continue,
+        };
+        let idx = units.len();
+        for nid in &u.nodes {
+            unit_of[nid.index()] = Some(idx);
+        }
+        units.push(u);
+        if units.len() > max_units {
+            return Err(TooManyUnits {
+                units: units.len(),
+                limit: max_units,
+            });
+        }
+    }
+    let nu = units.len();
+    let words = nu.div_ceil(64).max(1);
+
+    // reach[node] = units strictly after the node on some path.
+    let mut reach: Vec<Vec<u64>> = vec![Vec::new(); n];
+    for &id in order.iter().rev() {
+        let mut bits = vec![0u64; words];
+        for s in flow.node(id).successors().into_iter().flatten() {
+            let si = s.index();
+            if let Some(u) = unit_of.get(si).copied().flatten() {
+                set(&mut bits, u);
+            }
+            if let Some(r) = reach.get(si) {
+                for (b, x) in bits.iter_mut().zip(r) {
+                    *b |= x;
+                }
+            }
+        }
+        reach[id.index()] = bits;
+    }
+    // after[u] = units that can run after u.
+    let mut after: Vec<Vec<u64>> = vec![vec![0u64; words]; nu];
+    for (u, unit) in units.iter().enumerate() {
+        // Within a statement run, only the last node's successors count.
+        let last = *unit.nodes.last().unwrap_or(&NodeId(0));
+        let nodes: Vec<NodeId> = match unit.kind {
+            UnitKind::Statements => vec![last],
+            _ => unit.nodes.clone(),
+        };
+        for nid in nodes {
+            if let Some(r) = reach.get(nid.index()) {
+                for (b, x) in after[u].iter_mut().zip(r) {
+                    *b |= x;
+                }
+            }
+        }
+    }
+    // `a` precedes `b` when b can run after a and not (only) the other way
+    // round; a table applied both before and after another keeps its
+    // first position.
+    let precedes =
+        |a: usize, b: usize| a != b && get(&after[a], b) && (a < b || !get(&after[b], a));
+
+    // Field indexes.
+    let mut writers = FieldIndex::default();
+    let mut match_readers = FieldIndex::default();
+    let mut action_readers = FieldIndex::default();
+    for (u, unit) in units.iter().enumerate() {
+        for w in &unit.writes {
+            writers.add(w, u);
+        }
+        for r in &unit.match_reads {
+            match_readers.add(r, u);
+        }
+        for r in &unit.action_reads {
+            action_readers.add(r, u);
+        }
+    }
+
+    // Outcomes of branching tables and gateways: which units each outcome
+    // leads to, and which of a table's actions can have run on it.
+    let mut outcomes: Vec<Vec<Outcome>> = vec![Vec::new(); nu];
+    for (a, unit) in units.iter().enumerate() {
+        for &nid in &unit.nodes {
+            let node = flow.node(nid);
+            let list: Vec<(String, Option<NodeId>, Option<Vec<ActionId>>)> = match &node.kind {
+                NodeKind::Table { next, table } => {
+                    let t = program.table(*table);
+                    match next {
+                        TableNext::Always { .. } => continue,
+                        TableNext::HitMiss { hit, miss } => {
+                            let on_miss = match (t.default_action, t.default_action_const) {
+                                (Some(d), true) => vec![d],
+                                (None, true) => vec![],
+                                (d, false) => t.actions.iter().copied().chain(d).collect(),
+                            };
+                            vec![
+                                ("hit".into(), *hit, Some(t.actions.clone())),
+                                ("miss".into(), *miss, Some(on_miss)),
+                            ]
+                        }
+                        TableNext::ByAction { arms, default } => {
+                            let mut v: Vec<(String, Option<NodeId>, Option<Vec<ActionId>>)> = arms
+                                .iter()
+                                .map(|(act, n)| {
+                                    (
+                                        format!("action {}", program.action(*act).name),
+                                        *n,
+                                        Some(vec![*act]),
+                                    )
+                                })
+                                .collect();
+                            let rest: Vec<ActionId> = t
+                                .actions
+                                .iter()
+                                .copied()
+                                .chain(t.default_action)
+                                .filter(|x| !arms.iter().any(|(a, _)| a == x))
+                                .collect();
+                            v.push(("default".into(), *default, Some(rest)));
+                            v
+                        }
+                    }
+                }
+                NodeKind::Condition {
+                    then_next,
+                    else_next,
+                    ..
+                } => vec![
+                    ("true".into(), *then_next, None),
+                    ("false".into(), *else_next, None),
+                ],
+                _ => continue,
+            };
+            for (label, next, actions) in list {
+                let mut bits = vec![0u64; words];
+                if let Some(s) = next {
+                    if let Some(u) = unit_of.get(s.index()).copied().flatten() {
+                        set(&mut bits, u);
+                    }
+                    if let Some(r) = reach.get(s.index()) {
+                        for (b, x) in bits.iter_mut().zip(r) {
+                            *b |= x;
+                        }
+                    }
+                }
+                outcomes[a].push(Outcome {
+                    label,
+                    bits,
+                    actions,
+                });
+            }
+        }
+    }
+    // Whether what `a` writes to `field` can reach `b`: on a table that
+    // branches, only the actions of the outcomes leading to `b` count
+    // (a miss runs the default action only).
+    let writes_reaching = |a: usize, b: usize, field: &str| -> bool {
+        let outs = &outcomes[a];
+        let leading: Vec<&Outcome> = outs.iter().filter(|o| get(&o.bits, b)).collect();
+        if outs.is_empty() || leading.len() == outs.len() {
+            return true;
+        }
+        leading.iter().any(|o| match &o.actions {
+            None => true,
+            Some(acts) => acts
+                .iter()
+                .any(|x| program.action(*x).writes.iter().any(|w| overlaps(w, field))),
+        })
+    };
+
+    let mut best: HashMap<(usize, usize), (DepKind, String)> = HashMap::new();
+    let mut offer = |from: usize, to: usize, kind: DepKind, field: &str| {
+        let e = best
+            .entry((from, to))
+            .or_insert_with(|| (kind, field.to_string()));
+        if kind < e.0 {
+            *e = (kind, field.to_string());
+        }
+    };
+    for (b, unit) in units.iter().enumerate() {
+        for r in &unit.match_reads {
+            for a in writers.overlapping(r) {
+                if precedes(a, b) && writes_reaching(a, b, r) {
+                    offer(a, b, DepKind::Match, r);
+                }
+            }
+        }
+        for r in &unit.action_reads {
+            for a in writers.overlapping(r) {
+                if precedes(a, b) && writes_reaching(a, b, r) {
+                    offer(a, b, DepKind::Action, r);
+                }
+            }
+        }
+        for w in &unit.writes {
+            for a in writers.overlapping(w) {
+                if precedes(a, b) && writes_reaching(a, b, w) {
+                    offer(a, b, DepKind::Action, w);
+                }
+            }
+            for a in match_readers
+                .overlapping(w)
+                .into_iter()
+                .chain(action_readers.overlapping(w))
+            {
+                if precedes(a, b) {
+                    offer(a, b, DepKind::ReverseRead, w);
+                }
+            }
+        }
+    }
+    // Control dependencies: units reached from some but not all outcomes.
+    for (a, outs) in outcomes.iter().enumerate() {
+        if outs.is_empty() {
+            continue;
+        }
+        let mut all = vec![u64::MAX; words];
+        for o in outs {
+            for (b, x) in all.iter_mut().zip(&o.bits) {
+                *b &= x;
+            }
+        }
+        for o in outs {
+            for b in 0..nu {
+                if get(&o.bits, b) && !get(&all, b) && precedes(a, b) {
+                    offer(a, b, DepKind::Control, &o.label);
+                }
+            }
+        }
+    }
+    // Only the nearest controlling unit keeps a control edge: in structured
+    // code the units controlling B are nested, and the latest of them is
+    // the one whose outcome decides B (the compiler's next-table link).
+    let mut nearest: HashMap<usize, usize> = HashMap::new();
+    for (&(from, to), (kind, _)) in &best {
+        if *kind == DepKind::Control {
+            let e = nearest.entry(to).or_insert(from);
+            if from > *e {
+                *e = from;
+            }
+        }
+    }
+    best.retain(|&(from, to), (kind, _)| {
+        *kind != DepKind::Control || nearest.get(&to) == Some(&from)
+    });
+    let mut edges: Vec<DepEdge> = best
+        .into_iter()
+        .map(|((from, to), (kind, field))| DepEdge {
+            from,
+            to,
+            kind,
+            field,
+        })
+        .collect();
+    edges.sort_by_key(|e| (e.to, e.from));
+
+    // Longest chain of match dependencies (units are topologically
+    // ordered by first node, and every edge goes forward in that order
+    // except for re-applied tables, which the DP skips).
+    let mut len = vec![1usize; nu];
+    let mut prev: Vec<Option<usize>> = vec![None; nu];
+    for e in &edges {
+        if e.kind == DepKind::Match && e.from < e.to && len[e.from] + 1 > len[e.to] {
+            len[e.to] = len[e.from] + 1;
+            prev[e.to] = Some(e.from);
+        }
+    }
+    let mut chain = Vec::new();
+    if let Some((mut cur, _)) = len
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, l)| (**l, usize::MAX - i))
+    {
+        chain.push(cur);
+        while let Some(p) = prev[cur] {
+            chain.push(p);
+            cur = p;
+        }
+        chain.reverse();
+    }
+    Ok(DepGraph {
+        control,
+        units,
+        edges,
+        longest_match_chain: chain,
+    })
+}
+
+/// A name for a statement run: `tbl_<action>` for one direct action call
+/// (as p4c names it), else the statements' descriptions.
+fn statements_name(what: &[String]) -> String {
+    match what {
+        [one] => format!("tbl_{}", one.replace(' ', "_")),
+        many => format!(
+            "tbl_{}_and_{}_more",
+            many[0].replace(' ', "_"),
+            many.len() - 1
+        ),
+    }
+}
+
+fn single_next(node: &p4cost_ir::Node) -> Option<NodeId> {
+    match &node.kind {
+        NodeKind::Action { next, .. } | NodeKind::Statement { next, .. } => *next,
+        _ => None,
+    }
+}
+
+/// Reachable nodes from the entry in a topological order (iterative DFS
+/// post-order, reversed).
+fn topo_order(program: &Program, control: ControlId) -> Vec<NodeId> {
+    let flow = &program.control(control).flow;
+    let n = flow.nodes.len();
+    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(NodeId, bool)> = flow.entry.into_iter().map(|e| (e, false)).collect();
+    while let Some((id, expanded)) = stack.pop() {
+        let i = id.index();
+        if i >= n {
+            continue;
+        }
+        if expanded {
+            if state[i] != 2 {
+                state[i] = 2;
+                post.push(id);
+            }
+            continue;
+        }
+        if state[i] != 0 {
+            continue;
+        }
+        state[i] = 1;
+        stack.push((id, true));
+        for s in flow.node(id).successors().into_iter().flatten().rev() {
+            if s.index() < n && state[s.index()] == 0 {
+                stack.push((s, false));
+            }
+        }
+    }
+    post.reverse();
+    post
+}
+
+fn set(bits: &mut [u64], i: usize) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+fn get(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// One outcome of a branching unit.
+#[derive(Clone)]
+struct Outcome {
+    label: String,
+    /// Units reachable on this outcome.
+    bits: Vec<u64>,
+    /// Actions of the table that can have run (`None`: not a table).
+    actions: Option<Vec<ActionId>>,
+}
+
+/// True when one name is the other or a prefix of it at a `.`/`[`
+/// boundary.
+fn overlaps(x: &str, y: &str) -> bool {
+    let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+    long.starts_with(short)
+        && (long.len() == short.len() || matches!(long.as_bytes()[short.len()], b'.' | b'['))
+}
+
+/// Names in first-seen order, deduplicated.
+#[derive(Default)]
+struct Names(Vec<String>, std::collections::HashSet<String>);
+
+impl Names {
+    fn push(&mut self, s: String) {
+        if self.1.insert(s.clone()) {
+            self.0.push(s);
+        }
+    }
+}
+
+/// Units by the names they touch, and by every prefix of those names.
+#[derive(Default)]
+struct FieldIndex {
+    exact: HashMap<String, Vec<usize>>,
+    under: HashMap<String, Vec<usize>>,
+}
+
+impl FieldIndex {
+    fn add(&mut self, name: &str, u: usize) {
+        push_unique(self.exact.entry(name.to_string()).or_default(), u);
+        for p in prefixes(name) {
+            push_unique(self.under.entry(p.to_string()).or_default(), u);
+        }
+    }
+
+    /// Units touching `name`, a prefix of it, or something under it.
+    fn overlapping(&self, name: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut add = |v: Option<&Vec<usize>>| {
+            for &u in v.into_iter().flatten() {
+                if !out.contains(&u) {
+                    out.push(u);
+                }
+            }
+        };
+        add(self.exact.get(name));
+        add(self.under.get(name));
+        for p in prefixes(name) {
+            add(self.exact.get(p));
+        }
+        out
+    }
+}
+
+fn push_unique(v: &mut Vec<usize>, u: usize) {
+    if v.last() != Some(&u) {
+        v.push(u);
+    }
+}
+
+/// Proper prefixes of a name at `.`/`[` boundaries (`hdr.a[0].b` ->
+/// `hdr`, `hdr.a`, `hdr.a[0]`).
+fn prefixes(name: &str) -> impl Iterator<Item = &str> {
+    name.char_indices()
+        .filter(|(i, c)| *i > 0 && (*c == '.' || *c == '['))
+        .map(move |(i, _)| &name[..i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_split_at_members_and_indexes() {
+        let p: Vec<&str> = prefixes("hdr.a[0].b").collect();
+        assert_eq!(p, vec!["hdr", "hdr.a", "hdr.a[0]"]);
+    }
+
+    #[test]
+    fn overlap_covers_prefixes_both_ways() {
+        let mut f = FieldIndex::default();
+        f.add("hdr.ipv4", 0);
+        f.add("hdr.ipv4.ttl", 1);
+        f.add("meta.x", 2);
+        let mut v = f.overlapping("hdr.ipv4.ttl");
+        v.sort();
+        assert_eq!(v, vec![0, 1]);
+        let mut v = f.overlapping("hdr.ipv4");
+        v.sort();
+        assert_eq!(v, vec![0, 1]);
+        assert_eq!(f.overlapping("hdr.ipv4.$valid"), vec![0]);
+        assert!(f.overlapping("meta.xy").is_empty());
+    }
+}
