@@ -29,7 +29,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use p4cost_ir::{ActionId, ControlId, NodeId, NodeKind, Program, Span, TableId, TableNext};
+use p4cost_ir::{
+    ActionId, ControlId, ExternCall, NodeId, NodeKind, Program, Span, TableId, TableNext,
+};
 
 /// Default bound on the units of one control's dependency graph.
 pub const DEFAULT_MAX_DEP_UNITS: usize = 20_000;
@@ -71,6 +73,9 @@ pub struct Unit {
     /// Control-flow nodes that are this unit.
     #[serde(skip)]
     pub nodes: Vec<NodeId>,
+    /// Extern calls of a statement run (a table's are its actions').
+    #[serde(skip)]
+    pub externs: Vec<ExternCall>,
 }
 
 /// The kind of a dependency, strongest first.
@@ -128,6 +133,23 @@ pub struct DepGraph {
     pub longest_match_chain: Vec<usize>,
 }
 
+/// Fields the hardware keeps in one container, so that writing one of
+/// them conflicts with reading or writing another: `(suffix, container)`
+/// pairs, a field ending with `suffix` (`.$valid`, `.drop_ctl`) belongs to
+/// `container`. Empty for the compiler's field-level graph.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SharedContainers(pub Vec<(String, String)>);
+
+impl SharedContainers {
+    /// The container a field shares, if any.
+    pub fn of(&self, field: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(suffix, _)| field.ends_with(suffix.as_str()))
+            .map(|(_, c)| c.as_str())
+    }
+}
+
 /// The graph has more units than allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooManyUnits {
@@ -149,6 +171,17 @@ pub fn dependency_graph(
     program: &Program,
     control: ControlId,
     max_units: usize,
+) -> Result<DepGraph, TooManyUnits> {
+    dependency_graph_with(program, control, max_units, &SharedContainers::default())
+}
+
+/// [`dependency_graph`] where fields sharing a hardware container (per
+/// `shared`) conflict as if they were one field.
+pub fn dependency_graph_with(
+    program: &Program,
+    control: ControlId,
+    max_units: usize,
+    shared: &SharedContainers,
 ) -> Result<DepGraph, TooManyUnits> {
     let flow = &program.control(control).flow;
     let order = topo_order(program, control);
@@ -211,6 +244,7 @@ pub fn dependency_graph(
                     action_reads: action_reads.0,
                     writes: writes.0,
                     nodes: vec![id],
+                    externs: vec![],
                 }
             }
             NodeKind::Condition { reads, expr, .. } => Unit {
@@ -221,6 +255,7 @@ pub fn dependency_graph(
                 action_reads: vec![],
                 writes: vec![],
                 nodes: vec![id],
+                externs: vec![],
             },
             NodeKind::Action { .. } | NodeKind::Statement { .. } => {
                 // A straight run: this node and the following statement
@@ -242,11 +277,13 @@ pub fn dependency_graph(
                 let mut action_reads = Names::default();
                 let mut writes = Names::default();
                 let mut what = Vec::new();
+                let mut externs = Vec::new();
                 for &r in &run {
                     match &flow.node(r).kind {
                         NodeKind::Action { action, .. } => {
                             let a = program.action(*action);
                             what.push(a.name.clone());
+                            externs.extend(a.externs.iter().cloned());
                             for x in &a.reads {
                                 action_reads.push(x.clone());
                             }
@@ -258,8 +295,10 @@ pub fn dependency_graph(
                             what: w,
                             reads,
                             writes: ws,
+                            externs: calls,
                             ..
                         } => {
+                            externs.extend(calls.iter().cloned());
                             if w != "return" {
                                 what.push(w.clone());
                             }
@@ -284,6 +323,7 @@ pub fn dependency_graph(
                     action_reads: action_reads.0,
                     writes: writes.0,
                     nodes: run,
+                    externs,
                 }
             }
             NodeKind::Exit => continue,
@@ -347,17 +387,39 @@ pub fn dependency_graph(
     let mut writers = FieldIndex::default();
     let mut match_readers = FieldIndex::default();
     let mut action_readers = FieldIndex::default();
+    let key = |f: &str| shared.of(f).map(|c| format!("$container:{c}"));
     for (u, unit) in units.iter().enumerate() {
         for w in &unit.writes {
             writers.add(w, u);
+            if let Some(k) = key(w) {
+                writers.add(&k, u);
+            }
         }
         for r in &unit.match_reads {
             match_readers.add(r, u);
+            if let Some(k) = key(r) {
+                match_readers.add(&k, u);
+            }
         }
         for r in &unit.action_reads {
             action_readers.add(r, u);
+            if let Some(k) = key(r) {
+                action_readers.add(&k, u);
+            }
         }
     }
+    // Units touching `f` or its shared container.
+    let touching = |index: &FieldIndex, f: &str| -> Vec<usize> {
+        let mut v = index.overlapping(f);
+        if let Some(k) = key(f) {
+            for u in index.overlapping(&k) {
+                if !v.contains(&u) {
+                    v.push(u);
+                }
+            }
+        }
+        v
+    };
 
     // Outcomes of branching tables and gateways: which units each outcome
     // leads to, and which of a table's actions can have run on it.
@@ -445,9 +507,11 @@ pub fn dependency_graph(
         }
         leading.iter().any(|o| match &o.actions {
             None => true,
-            Some(acts) => acts
-                .iter()
-                .any(|x| program.action(*x).writes.iter().any(|w| overlaps(w, field))),
+            Some(acts) => acts.iter().any(|x| {
+                program.action(*x).writes.iter().any(|w| {
+                    overlaps(w, field) || shared.of(w).is_some_and(|c| shared.of(field) == Some(c))
+                })
+            }),
         })
     };
 
@@ -462,29 +526,28 @@ pub fn dependency_graph(
     };
     for (b, unit) in units.iter().enumerate() {
         for r in &unit.match_reads {
-            for a in writers.overlapping(r) {
+            for a in touching(&writers, r) {
                 if precedes(a, b) && writes_reaching(a, b, r) {
                     offer(a, b, DepKind::Match, r);
                 }
             }
         }
         for r in &unit.action_reads {
-            for a in writers.overlapping(r) {
+            for a in touching(&writers, r) {
                 if precedes(a, b) && writes_reaching(a, b, r) {
                     offer(a, b, DepKind::Action, r);
                 }
             }
         }
         for w in &unit.writes {
-            for a in writers.overlapping(w) {
+            for a in touching(&writers, w) {
                 if precedes(a, b) && writes_reaching(a, b, w) {
                     offer(a, b, DepKind::Action, w);
                 }
             }
-            for a in match_readers
-                .overlapping(w)
+            for a in touching(&match_readers, w)
                 .into_iter()
-                .chain(action_readers.overlapping(w))
+                .chain(touching(&action_readers, w))
             {
                 if precedes(a, b) {
                     offer(a, b, DepKind::ReverseRead, w);

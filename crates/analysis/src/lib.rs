@@ -25,8 +25,8 @@ pub mod paths;
 
 pub use control::{control_path_count, control_tables};
 pub use deps::{
-    dependency_graph, DepEdge, DepGraph, DepKind, TooManyUnits, Unit, UnitKind,
-    DEFAULT_MAX_DEP_UNITS,
+    dependency_graph, dependency_graph_with, DepEdge, DepGraph, DepKind, SharedContainers,
+    TooManyUnits, Unit, UnitKind, DEFAULT_MAX_DEP_UNITS,
 };
 pub use paths::{
     is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,

@@ -74,6 +74,7 @@ fn push(
         size,
         width_bits,
         direct,
+        max_group_size: None,
         span,
     });
     Ok(())

@@ -23,7 +23,8 @@ pub enum Command {
     /// Check that P4 files parse and lower (files or directories,
     /// recursively `*.p4`).
     Parse(ParseArgs),
-    /// The Tofino compiler's MAU latency per gress, from context.json.
+    /// MAU latency per gress and stage: the compiler's, from context.json,
+    /// or estimated from a P4 program's dependencies and resources.
     Stages(StagesArgs),
     /// The table dependency graph of each ingress and egress control
     /// (match, action, control and reverse-read dependencies).
@@ -77,8 +78,16 @@ pub struct ParseArgs {
 /// `p4cost stages`.
 #[derive(Debug, Args)]
 pub struct StagesArgs {
-    /// A Tofino context.json; `-` reads stdin.
+    /// A Tofino context.json (the compiler's placement), or a P4-16 source
+    /// or BMv2 JSON (placement estimated by p4cost); `-` reads stdin.
     pub file: PathBuf,
+    /// Model for an estimate from the program [default:
+    /// tofino1-mau-estimate, tofino2-mau-estimate for t2na programs].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Only this pipeline (a package instance name) [default: the first].
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
     /// MAU clock in GHz (Tofino SKUs run at 1.0-1.5 GHz) [default: the
     /// tofino1-mau-cycles model's `default_clock_ghz`].
     #[arg(long, value_name = "F")]
@@ -86,9 +95,9 @@ pub struct StagesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
-    /// Input budget.
+    /// Preprocessor flags and input budget.
     #[command(flatten)]
-    pub input: InputArgs,
+    pub source: SourceArgs,
 }
 
 /// Output format.
@@ -156,18 +165,6 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
-    /// No `-D`/`-I` and the default preprocessor budgets, with `input`.
-    pub fn plain(input: InputArgs) -> SourceArgs {
-        SourceArgs {
-            defines: Vec::new(),
-            include_dirs: Vec::new(),
-            max_includes: p4cost_front::Limits::DEFAULT_INCLUDES,
-            max_macro_output: p4cost_front::Limits::DEFAULT_MACRO_TOKENS,
-            max_inlined: p4cost_front::DEFAULT_MAX_INLINED,
-            input,
-        }
-    }
-
     /// The preprocessor's budgets these flags give: the total text a program may
     /// expand to is 4 times the input budget, and at least 256 MiB.
     pub fn limits(&self) -> p4cost_front::Limits {

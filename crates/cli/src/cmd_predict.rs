@@ -113,6 +113,7 @@ struct Common<'a> {
     pipeline: Option<PipelineOut>,
     parser: Option<ParserId>,
     control: Option<ControlId>,
+    egress: Option<ControlId>,
     tables: Vec<TableId>,
 }
 
@@ -194,6 +195,7 @@ impl<'a> Common<'a> {
             });
         }
         let control = group.first().and_then(|p| p.ingress);
+        let egress = group.first().and_then(|p| p.egress);
         let parser = group.first().and_then(|p| p.ingress_parser);
         let pipeline = group.first().map(|p| PipelineOut {
             name: p.name.clone(),
@@ -263,6 +265,7 @@ impl<'a> Common<'a> {
             pipeline,
             parser,
             control,
+            egress,
             tables,
         })
     }
@@ -395,7 +398,9 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         }
         reports.push(match model.kind {
             ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
-            ModelKind::TofinoMauCycles => run_mau(a, &model, packet_size, common)?,
+            ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
+                run_mau(a, &model, packet_size, common)?
+            }
         });
     }
     let write_err = |e: std::io::Error| CliError::input(format!("cannot write output: {e}"));
@@ -722,14 +727,28 @@ fn run_mau(
 
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
-    let mp = mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
-        CliError::input(format!(
-            "{}: {e}",
-            a.context
-                .as_ref()
-                .map_or(common.shown.clone(), |c| c.display().to_string())
-        ))
-    })?;
+    let mp = if model.kind == ModelKind::TofinoMauEstimate {
+        let controls: Vec<(p4cost_ir::Gress, ControlId)> = [
+            (p4cost_ir::Gress::Ingress, common.control),
+            (p4cost_ir::Gress::Egress, common.egress),
+        ]
+        .into_iter()
+        .filter_map(|(g, c)| c.map(|c| (g, c)))
+        .collect();
+        let (_, placement) = p4cost_model::mau_estimate::estimate(model, program, &controls)
+            .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?;
+        mau_cycles::predict_with(model, program, &placement, a.clock_ghz)
+            .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?
+    } else {
+        mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
+            CliError::input(format!(
+                "{}: {e}",
+                a.context
+                    .as_ref()
+                    .map_or(common.shown.clone(), |c| c.display().to_string())
+            ))
+        })?
+    };
     let pred = mp.ingress_prediction(program, &common.tables);
     let path_out = report::path_out(program, shown_index, &shown_path, &pred);
 

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use p4cost_ir::Gress;
 use p4cost_model::mau_cycles::{self, GressCycles, MauPrediction};
+use p4cost_model::mau_estimate::{self, GressPlan, PipelinePlan, StageDep};
 use serde::Serialize;
 
 use crate::args::{Format, StagesArgs};
@@ -24,20 +25,73 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         }
     }
     let shown = crate::read::shown(&a.file);
-    let loaded = input::load(&a.file, &crate::args::SourceArgs::plain(a.input.clone()))?;
-    if loaded.program.mau.is_none() {
-        return Err(CliError::input(format!(
-            "{shown}: no MAU stage characteristics: `p4cost stages` needs the Tofino compiler's context.json"
-        )));
-    }
-    let model =
-        p4cost_model::model_by_name(STAGES_MODEL).map_err(|e| CliError::input(e.to_string()))?;
-    let mp = mau_cycles::predict(&model, &loaded.program, a.clock_ghz)
-        .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+    let loaded = input::load(&a.file, &a.source)?;
+    let program = &loaded.program;
+    let (model_name, mp, plan) = if program.mau.is_some() {
+        if let Some(m) = &a.model {
+            return Err(CliError::input(format!(
+                "{shown}: the input carries the compiler's stage placement; --model {m} applies to P4 sources and BMv2 JSON"
+            )));
+        }
+        let model = p4cost_model::model_by_name(STAGES_MODEL)
+            .map_err(|e| CliError::input(e.to_string()))?;
+        let mp = mau_cycles::predict(&model, program, a.clock_ghz)
+            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+        (STAGES_MODEL.to_string(), mp, None)
+    } else {
+        let name = a.model.clone().unwrap_or_else(|| {
+            if program.arch.tofino_generation() == Some(2) {
+                "tofino2-mau-estimate".to_string()
+            } else {
+                "tofino1-mau-estimate".to_string()
+            }
+        });
+        let model =
+            p4cost_model::model_by_name(&name).map_err(|e| CliError::input(e.to_string()))?;
+        if model.kind != p4cost_model::ModelKind::TofinoMauEstimate {
+            return Err(CliError::input(format!(
+                "model {name} does not estimate a placement (kind {}): use tofino1-mau-estimate or tofino2-mau-estimate",
+                model.kind.name()
+            )));
+        }
+        let pipelines = program.analysed_pipelines();
+        let pipe = match &a.pipe {
+            Some(n) => pipelines
+                .iter()
+                .find(|p| &p.name == n)
+                .ok_or_else(|| crate::cmd_predict::unknown_pipe(&shown, n, program))?,
+            None => pipelines.first().ok_or_else(|| {
+                CliError::input(format!("{shown}: no ingress or egress control found"))
+            })?,
+        };
+        let controls: Vec<(Gress, p4cost_ir::ControlId)> =
+            [(Gress::Ingress, pipe.ingress), (Gress::Egress, pipe.egress)]
+                .into_iter()
+                .filter_map(|(g, c)| c.map(|c| (g, c)))
+                .collect();
+        let (plan, placement) = mau_estimate::estimate(&model, program, &controls)
+            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+        let mut mp = mau_cycles::predict_with(&model, program, &placement, a.clock_ghz)
+            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+        for g in &mut mp.gresses {
+            if let Some(gp) = plan.gresses.iter().find(|p| p.gress == g.gress) {
+                for s in &mut g.stages {
+                    if let Some(sp) = gp
+                        .stages
+                        .iter()
+                        .find(|x| i64::from(x.stage) == i64::from(s.stage))
+                    {
+                        s.tables = sp.units.clone();
+                    }
+                }
+            }
+        }
+        (name, mp, Some(plan))
+    };
     let text = match a.format {
-        Format::Human => render_human(&mp),
+        Format::Human => render_human(&mp, plan.as_ref()),
         Format::Json => {
-            let report = StagesReport::new(&mp, &shown, &loaded.program.notes);
+            let report = StagesReport::new(&mp, &shown, &model_name, plan.as_ref(), &program.notes);
             serde_json::to_string_pretty(&report).map_err(|e| CliError::input(e.to_string()))?
                 + "\n"
         }
@@ -63,9 +117,26 @@ struct StageRow<'a> {
     stage: i32,
     tables: &'a [String],
     match_dependent: bool,
+    /// `match`, `action` or `concurrent` (estimates only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dependency: Option<StageDep>,
+    /// Why the stage depends on the previous one (estimates only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
     clock_cycles: u32,
     cycles: u32,
     ns: f64,
+}
+
+/// What an estimate rests on, per gress.
+#[derive(Debug, Serialize)]
+struct Basis<'a> {
+    gress: Gress,
+    control: &'a str,
+    /// The dependency chain that reaches the last used stage.
+    chain: &'a [String],
+    /// Resource limits that moved a unit to a later stage.
+    limits_hit: &'a [String],
 }
 
 /// One caveat of the model in the JSON report.
@@ -80,7 +151,7 @@ struct WarningRow<'a> {
 struct StagesReport<'a> {
     schema_version: u32,
     program: &'a str,
-    model: &'static str,
+    model: &'a str,
     clock_ghz: f64,
     clock_is_default: bool,
     ingress: Option<GressTotal>,
@@ -88,13 +159,31 @@ struct StagesReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     ghost: Option<GressTotal>,
     estimated: bool,
+    /// `context` (the compiler's placement) or `estimate` (p4cost's).
+    placement: &'static str,
     stages: Vec<StageRow<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    basis: Vec<Basis<'a>>,
     warnings: Vec<WarningRow<'a>>,
     notes: &'a [String],
 }
 
 impl<'a> StagesReport<'a> {
-    fn new(mp: &'a MauPrediction, program: &'a str, notes: &'a [String]) -> StagesReport<'a> {
+    fn new(
+        mp: &'a MauPrediction,
+        program: &'a str,
+        model: &'a str,
+        plan: Option<&'a PipelinePlan>,
+        notes: &'a [String],
+    ) -> StagesReport<'a> {
+        let stage_plan = |g: Gress, s: i32| {
+            plan.and_then(|p| p.gresses.iter().find(|x| x.gress == g))
+                .and_then(|gp| {
+                    gp.stages
+                        .iter()
+                        .find(|x| i64::from(x.stage) == i64::from(s))
+                })
+        };
         let total = |g: Gress| {
             mp.gress(g).map(|c| GressTotal {
                 cycles: c.cycles,
@@ -106,13 +195,31 @@ impl<'a> StagesReport<'a> {
         StagesReport {
             schema_version: crate::report::SCHEMA_VERSION,
             program,
-            model: STAGES_MODEL,
+            model,
             clock_ghz: mp.clock_ghz,
             clock_is_default: mp.clock_is_default,
             ingress: total(Gress::Ingress),
             egress: total(Gress::Egress),
             ghost: total(Gress::Ghost),
             estimated: mp.estimated,
+            placement: if plan.is_some() {
+                "estimate"
+            } else {
+                "context"
+            },
+            basis: plan
+                .map(|p| {
+                    p.gresses
+                        .iter()
+                        .map(|g| Basis {
+                            gress: g.gress,
+                            control: &g.control,
+                            chain: &g.chain,
+                            limits_hit: &g.limits_hit,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             stages: mp
                 .gresses
                 .iter()
@@ -122,6 +229,10 @@ impl<'a> StagesReport<'a> {
                         stage: s.stage,
                         tables: &s.tables,
                         match_dependent: s.match_dependent,
+                        dependency: stage_plan(g.gress, s.stage).map(|x| x.dependency),
+                        reason: stage_plan(g.gress, s.stage)
+                            .map(|x| x.reason.as_str())
+                            .filter(|r| !r.is_empty()),
                         clock_cycles: s.clock_cycles,
                         cycles: s.cycles,
                         ns: s.ns,
@@ -151,10 +262,11 @@ fn gress_name(g: Gress) -> &'static str {
 }
 
 /// A per-gress, per-stage table of the model's figures, then its caveats.
-fn render_human(mp: &MauPrediction) -> String {
+fn render_human(mp: &MauPrediction, plan: Option<&PipelinePlan>) -> String {
     let mut out = String::new();
     for g in &mp.gresses {
-        render_gress(&mut out, g, mp.clock_ghz, mp.estimated);
+        let gp = plan.and_then(|p| p.gresses.iter().find(|x| x.gress == g.gress));
+        render_gress(&mut out, g, mp.clock_ghz, mp.estimated, gp);
     }
     if !mp.warnings.is_empty() {
         out.push_str("warnings\n");
@@ -165,25 +277,31 @@ fn render_human(mp: &MauPrediction) -> String {
     out
 }
 
-fn render_gress(out: &mut String, g: &GressCycles, clock_ghz: f64, estimated: bool) {
+fn render_gress(
+    out: &mut String,
+    g: &GressCycles,
+    clock_ghz: f64,
+    estimated: bool,
+    plan: Option<&GressPlan>,
+) {
+    let tag = match (plan, estimated) {
+        (Some(_), _) => "  [ESTIMATED from the program]",
+        (None, true) => "  [ESTIMATED: schema without cycle figures]",
+        (None, false) => "",
+    };
     let _ = writeln!(
         out,
-        "{}: {} cycles = {:.1} ns at {} GHz (corner turn {} + stages {}){}",
+        "{}: {} cycles = {:.1} ns at {} GHz (corner turn {} + stages {}){tag}",
         gress_name(g.gress),
         g.cycles,
         g.ns,
         clock_ghz,
         g.corner_turn_cycles,
         g.cycles.saturating_sub(g.corner_turn_cycles),
-        if estimated {
-            "  [ESTIMATED: schema without cycle figures]"
-        } else {
-            ""
-        }
     );
     let _ = writeln!(
         out,
-        "  {:>5}  {:<8}  {:>6}  {:>4}  tables",
+        "  {:>5}  {:<10}  {:>6}  {:>4}  tables",
         "stage", "depends", "length", "adds"
     );
     for s in &g.stages {
@@ -192,15 +310,38 @@ fn render_gress(out: &mut String, g: &GressCycles, clock_ghz: f64, estimated: bo
         } else {
             s.tables.join(", ")
         };
+        let sp = plan.and_then(|p| {
+            p.stages
+                .iter()
+                .find(|x| i64::from(x.stage) == i64::from(s.stage))
+        });
+        let depends = match sp.map(|x| x.dependency) {
+            Some(StageDep::Match) | None if s.match_dependent => "match",
+            Some(StageDep::Action) => "action",
+            Some(StageDep::Concurrent) => "concurrent",
+            _ => "-",
+        };
+        let why = match sp {
+            Some(x) if !x.reason.is_empty() => format!("  ({})", x.reason),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
-            "  {:>5}  {:<8}  {:>6}  {:>4}  {}",
-            s.stage,
-            if s.match_dependent { "match" } else { "-" },
-            s.clock_cycles,
-            s.cycles,
-            tables
+            "  {:>5}  {:<10}  {:>6}  {:>4}  {}{why}",
+            s.stage, depends, s.clock_cycles, s.cycles, tables
         );
+    }
+    if let Some(p) = plan {
+        if p.chain.len() > 1 {
+            let _ = writeln!(
+                out,
+                "  chain to the last used stage: {}",
+                p.chain.join(" -> ")
+            );
+        }
+        for l in &p.limits_hit {
+            let _ = writeln!(out, "  resource limit: {l}");
+        }
     }
 }
 
@@ -244,7 +385,7 @@ mod tests {
             false,
             Some(1.0),
         );
-        let text = render_human(&mp);
+        let text = render_human(&mp, None);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
@@ -258,7 +399,8 @@ mod tests {
         );
         assert!(!text.contains("warnings"), "{text}");
 
-        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", &[])).expect("json");
+        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", STAGES_MODEL, None, &[]))
+            .expect("json");
         assert_eq!(v["ingress"]["cycles"], 28);
         assert_eq!(v["ingress"]["ns"], 28.0);
         assert_eq!(v["ingress"]["corner_turn"], 4);
@@ -278,10 +420,11 @@ mod tests {
     fn estimated_and_default_clock() {
         let mp = predict(vec![stage(Gress::Ingress, 0, true, 20, 20)], true, None);
         assert!(mp.clock_is_default);
-        let text = render_human(&mp);
+        let text = render_human(&mp, None);
         assert!(text.contains("[ESTIMATED"), "{text}");
         assert!(text.contains("  estimated_placement: "), "{text}");
-        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", &[])).expect("json");
+        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", STAGES_MODEL, None, &[]))
+            .expect("json");
         assert_eq!(v["ingress"]["estimated"], true);
         assert_eq!(v["warnings"][0]["code"], "estimated_placement");
         assert_eq!(v["clock_ghz"], mp.clock_ghz);

@@ -572,6 +572,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     what: "return".into(),
                     reads: vec![],
                     writes: vec![],
+                    externs: vec![],
                     next: None,
                 },
                 span,
@@ -623,6 +624,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                         what: "assign".into(),
                         reads: r,
                         writes: vec![syms.canon.name(expr_name(lhs))],
+                        externs: self.extern_calls_in(rhs, syms),
                         next,
                     },
                     span,
@@ -638,6 +640,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                             what: "assign".into(),
                             reads: r,
                             writes: vec![v.name.name.clone()],
+                            externs: self.extern_calls_in(init, syms),
                             next,
                         },
                         span,
@@ -887,16 +890,37 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
         }
         let r = r.into_vec();
-        let w: Vec<String> = self
+        let mut w: Vec<String> = self
             .out_args(callee, args, syms)
             .into_iter()
             .map(|n| syms.canon.name(n))
             .collect();
+        if let ExprKind::Member { base, member } = &callee.kind {
+            if matches!(member.name.as_str(), "setValid" | "setInvalid")
+                && crate::names::is_place(base)
+            {
+                w.push(syms.canon.name(format!("{}.$valid", expr_name(base))));
+            }
+        }
+        let mut externs = self.extern_calls_in(call, syms);
+        if let ExprKind::Path(p) = &callee.kind {
+            if let Some(uses) = effects::function_use(&p.name.name) {
+                externs.push(ir::ExternCall {
+                    instance: String::new(),
+                    ty: p.name.name.clone(),
+                    method: p.name.name.clone(),
+                    uses,
+                    divides: false,
+                    span,
+                });
+            }
+        }
         let n = b.push(
             ir::NodeKind::Statement {
                 what: format!("call {}", self.text(callee.span)),
                 reads: r,
                 writes: w,
+                externs,
                 next,
             },
             span,

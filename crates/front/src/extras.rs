@@ -145,8 +145,19 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
             "ActionSelector" => (ir::ExternKind::ActionSelector, None, None, false),
             other => (ir::ExternKind::Other(other.to_string()), None, None, false),
         };
+        // TNA's `ActionSelector(profile, hash, mode, max_group_size,
+        // num_groups)` gives the group size; older forms do not.
+        let max_group_size = match (ty, i.args.len()) {
+            ("ActionSelector", 5) => i
+                .args
+                .get(3)
+                .and_then(|a| cx.g.eval(&a.value, &no))
+                .and_then(|v| u64::try_from(v).ok()),
+            _ => None,
+        };
         let span = cx.spans.ir(i.span);
         cx.program.externs.push(ir::ExternInstance {
+            max_group_size,
             name: i.name.name.clone(),
             kind,
             size,

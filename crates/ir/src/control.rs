@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ActionId, Cond, Gress, NodeId, Span, TableId};
+use crate::{ActionId, Cond, ExternCall, Gress, NodeId, Span, TableId};
 
 /// What a control does in its package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -119,6 +119,9 @@ pub enum NodeKind {
         reads: Vec<String>,
         /// Fields written.
         writes: Vec<String>,
+        /// Extern calls the statement makes (`r.execute(i)`, `h.get(...)`).
+        #[serde(default)]
+        externs: Vec<ExternCall>,
         /// Successor.
         next: Option<NodeId>,
     },

@@ -141,6 +141,10 @@ pub struct ExternInstance {
     pub width_bits: Option<u32>,
     /// True for direct counters and meters (one cell per table entry).
     pub direct: bool,
+    /// An action selector's largest group (members a group may hold),
+    /// when the program gives it.
+    #[serde(default)]
+    pub max_group_size: Option<u64>,
     /// Declaration site.
     pub span: Span,
 }

@@ -25,6 +25,14 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "tofino1-mau-cycles.json",
         include_str!("../../../models/tofino1-mau-cycles.json"),
     ),
+    (
+        "tofino1-mau-estimate.json",
+        include_str!("../../../models/tofino1-mau-estimate.json"),
+    ),
+    (
+        "tofino2-mau-estimate.json",
+        include_str!("../../../models/tofino2-mau-estimate.json"),
+    ),
 ];
 
 /// Parses one model file.

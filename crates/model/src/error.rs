@@ -35,4 +35,18 @@ pub enum ModelError {
         /// What is wrong.
         message: String,
     },
+    /// The program needs more stages than the chip has.
+    #[error("does not fit: control `{control}` needs at least {needed} stages, the chip has {stages} (model `{model}`); the chain that overflows: {}", chain.join(" -> "))]
+    DoesNotFit {
+        /// The model name.
+        model: String,
+        /// The control that overflows.
+        control: String,
+        /// Stages of the chip.
+        stages: u32,
+        /// Stages the placement reached.
+        needed: u32,
+        /// The dependency chain, first unit to last.
+        chain: Vec<String>,
+    },
 }

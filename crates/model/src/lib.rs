@@ -19,6 +19,7 @@ pub mod baseline;
 pub mod catalog;
 pub mod error;
 pub mod mau_cycles;
+pub mod mau_estimate;
 pub mod prediction;
 pub mod spec;
 pub mod tofino_linear;

@@ -137,6 +137,27 @@ pub fn predict(
     program: &Program,
     clock_ghz: Option<f64>,
 ) -> Result<MauPrediction, ModelError> {
+    let mau = program
+        .mau
+        .as_ref()
+        .ok_or_else(|| ModelError::NotApplicable {
+            model: model.name.clone(),
+            message: "the program carries no MAU stage placement: give the Tofino compiler's \
+                      context.json (as the input, or with --context next to the P4 source), \
+                      or estimate one from the source with model tofino1-mau-estimate"
+                .to_string(),
+        })?;
+    predict_with(model, program, mau, clock_ghz)
+}
+
+/// [`predict`] for a given stage placement (the compiler's, or one
+/// [`crate::mau_estimate`] made).
+pub fn predict_with(
+    model: &ModelSpec,
+    program: &Program,
+    mau: &p4cost_ir::MauPlacement,
+    clock_ghz: Option<f64>,
+) -> Result<MauPrediction, ModelError> {
     let m = model.mau().ok_or_else(|| ModelError::NotApplicable {
         model: model.name.clone(),
         message: format!("it is of kind {}, not tofino_mau_cycles", model.kind.name()),
@@ -148,15 +169,6 @@ pub fn predict(
             message: format!("the clock must be a positive number of GHz, not {clock}"),
         });
     }
-    let mau = program
-        .mau
-        .as_ref()
-        .ok_or_else(|| ModelError::NotApplicable {
-            model: model.name.clone(),
-            message: "the program carries no MAU stage placement: give the Tofino compiler's \
-                      context.json (as the input, or with --context next to the P4 source)"
-                .to_string(),
-        })?;
 
     let mut gresses = Vec::new();
     for gress in [Gress::Ingress, Gress::Egress, Gress::Ghost, Gress::Unknown] {
@@ -194,7 +206,23 @@ pub fn predict(
         });
     }
 
-    let warnings = warnings(m, &mau.target, mau.estimated, clock, &gresses);
+    let mut warnings = warnings(m, &mau.target, mau.estimated, clock, &gresses);
+    if model.kind == crate::ModelKind::TofinoMauEstimate {
+        // Not a context's figures: say what they are instead.
+        warnings.retain(|w| w.code != "estimated_placement" && w.code != "target_not_modelled");
+        warnings.insert(
+            0,
+            Warning::new(
+                "estimated_placement",
+                format!(
+                    "the stage placement is p4cost's estimate from the program (model {}: dependencies, \
+                     per-stage resources and the compiler's latency rules), not the compiler's; \
+                     compile for the exact figures",
+                    model.name
+                ),
+            ),
+        );
+    }
     Ok(MauPrediction {
         clock_ghz: clock,
         clock_is_default: clock_ghz.is_none(),

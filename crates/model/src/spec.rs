@@ -26,6 +26,8 @@ pub enum ModelKind {
     /// The Tofino compiler's MAU stage cycles turned into time
     /// (docs/models.md, Tofino MAU cycles): needs the compiler's stage placement.
     TofinoMauCycles,
+    /// MAU stage placement estimated from the program, then the cycle rule.
+    TofinoMauEstimate,
 }
 
 impl ModelKind {
@@ -34,6 +36,7 @@ impl ModelKind {
         match self {
             ModelKind::TofinoIngressLinear => "tofino_ingress_linear",
             ModelKind::TofinoMauCycles => "tofino_mau_cycles",
+            ModelKind::TofinoMauEstimate => "tofino_mau_estimate",
         }
     }
 }
@@ -164,6 +167,64 @@ pub struct MauCycles {
     pub context_target: String,
 }
 
+/// Per-stage resources the placement may use (docs/models.md, Tofino
+/// stage placement).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StageResources {
+    /// Logical table IDs (tables and keyless statement tables).
+    pub logical_tables: u32,
+    /// Logical tables that match in TCAM (ternary, LPM, range, keyless).
+    pub ternary_tables: u32,
+    /// SRAM blocks.
+    pub sram_blocks: u32,
+    /// TCAM blocks.
+    pub tcam_blocks: u32,
+    /// Gateways (`if` conditions).
+    pub gateways: u32,
+    /// Meter ALUs, shared by stateful ALUs, meters, LPF/WRED and selectors.
+    pub meter_alus: u32,
+}
+
+/// How table entries take memory.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Memories {
+    /// Words per SRAM block.
+    pub sram_words: u64,
+    /// Bits per SRAM word.
+    pub sram_word_bits: u64,
+    /// Overhead bits per exact-match entry (version/valid).
+    pub exact_overhead_bits: u64,
+    /// Most entries packed in one wide word.
+    pub exact_max_entries_per_word: u64,
+    /// Fewest RAM rows (hash ways) an exact table takes.
+    pub exact_min_ways: u64,
+    /// Entries per TCAM block.
+    pub tcam_entries: u64,
+    /// Bits per TCAM block entry.
+    pub tcam_bits: u64,
+}
+
+/// The `placement` section of a `tofino_mau_estimate` model: how p4cost
+/// places tables into stages from the source (docs/models.md, Tofino stage
+/// placement).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Stages the hardware always makes match dependent (Tofino 1: 6).
+    pub forced_match_stages: Vec<u32>,
+    /// Entries of a table that declares no size.
+    pub default_table_size: u64,
+    /// Resources of one stage.
+    pub resources: StageResources,
+    /// Memory geometry.
+    pub memories: Memories,
+    /// A selector whose largest group holds more members than this is
+    /// wide.
+    pub wide_selector_members: u64,
+    /// Fields the compiler packs into one container: `[suffix, container]`
+    /// (a field ending with the suffix belongs to the container).
+    pub shared_containers: Vec<[String; 2]>,
+}
+
 /// The terms of a `tofino_ingress_linear` model, borrowed from its spec.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinearTerms<'a> {
@@ -219,9 +280,13 @@ pub struct ModelSpec {
     /// Known non-linear region, if any.
     #[serde(default)]
     pub nonlinear: Option<Nonlinear>,
-    /// The MAU cycle rule (`tofino_mau_cycles` models).
+    /// The MAU cycle rule (`tofino_mau_cycles` and `tofino_mau_estimate`
+    /// models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mau_cycles: Option<MauCycles>,
+    /// How tables are placed into stages (`tofino_mau_estimate` models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
     /// Free-form notes shown with the model.
     #[serde(default)]
     pub notes: Vec<String>,
@@ -246,10 +311,21 @@ impl ModelSpec {
     /// The MAU cycle rule, when this is a complete `tofino_mau_cycles`
     /// model.
     pub fn mau(&self) -> Option<&MauCycles> {
-        if self.kind != ModelKind::TofinoMauCycles {
+        if !matches!(
+            self.kind,
+            ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate
+        ) {
             return None;
         }
         self.mau_cycles.as_ref()
+    }
+
+    /// The placement rules, when this is a `tofino_mau_estimate` model.
+    pub fn placement(&self) -> Option<&Placement> {
+        if self.kind != ModelKind::TofinoMauEstimate {
+            return None;
+        }
+        self.placement.as_ref()
     }
 
     /// What is missing or contradictory for the model's kind, if anything.
@@ -284,7 +360,18 @@ impl ModelSpec {
                 }
                 Ok(())
             }
-            ModelKind::TofinoMauCycles => {
+            ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
+                if (self.kind == ModelKind::TofinoMauEstimate) != self.placement.is_some() {
+                    return Err(format!(
+                        "kind {} {} a placement section",
+                        self.kind.name(),
+                        if self.placement.is_some() {
+                            "takes no"
+                        } else {
+                            "needs"
+                        }
+                    ));
+                }
                 let Some(m) = &self.mau_cycles else {
                     return Err(format!("kind {} needs mau_cycles", self.kind.name()));
                 };

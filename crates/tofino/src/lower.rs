@@ -91,6 +91,7 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             size: e.size,
             width_bits: e.width_bits,
             direct: e.direct,
+            max_group_size: None,
             span,
         })
         .collect();

@@ -1,0 +1,778 @@
+//! The `tofino_mau_estimate` engine (docs/models.md, Tofino stage placement
+//! estimate): places a program's tables, gateways and apply-block
+//! statements into MAU stages from its dependency graph, decides each
+//! stage's dependency on the one before, and hands the resulting per-stage
+//! figures to the one MAU cycle computation ([`crate::mau_cycles`]).
+//!
+//! Placement: units in control-flow order; a unit goes to the first stage
+//! at or after every earlier unit it depends on (one stage later for match,
+//! action and write-write dependencies, the same stage allowed for control
+//! and write-after-read ones) whose remaining resources hold it; a table
+//! whose entries do not fit in one stage's memories continues in the next
+//! stages. Every number comes from the model file's `placement` and
+//! `mau_cycles` sections.
+
+use serde::Serialize;
+
+use p4cost_analysis::deps::{self, DepGraph, DepKind, SharedContainers, UnitKind};
+use p4cost_ir::{
+    ControlId, ExternKind, ExternUse, Gress, MatchKind, MauPlacement, MauStage, Program,
+};
+
+use crate::spec::{MauCycles, ModelSpec, Placement};
+use crate::ModelError;
+
+/// How a stage depends on the stage before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StageDep {
+    /// Waits for the previous stage's match result (stage 0 too).
+    Match,
+    /// Waits for the previous stage's action result.
+    Action,
+    /// Runs alongside the previous stage.
+    Concurrent,
+}
+
+/// One estimated stage of one gress.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StagePlan {
+    /// Stage number.
+    pub stage: u32,
+    /// Units placed in it (tables, gateways `if (...)`, statement tables
+    /// `tbl_...`); a table continued from an earlier stage is listed in
+    /// each.
+    pub units: Vec<String>,
+    /// Its dependency on the previous stage.
+    pub dependency: StageDep,
+    /// Why (the unit and field that made it match or action dependent,
+    /// `forced by the hardware`, `egress minimum latency`).
+    pub reason: String,
+}
+
+/// The estimate for one gress.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GressPlan {
+    /// The gress.
+    pub gress: Gress,
+    /// The control placed.
+    pub control: String,
+    /// Every stage of the chip, in order.
+    pub stages: Vec<StagePlan>,
+    /// The chain of dependencies that reaches the last used stage.
+    pub chain: Vec<String>,
+    /// Resource limits that moved a unit to a later stage.
+    pub limits_hit: Vec<String>,
+    /// What each stage holds that lengthens it.
+    #[serde(skip)]
+    features: Vec<Features>,
+}
+
+/// The estimate for one pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PipelinePlan {
+    /// Ingress, then egress.
+    pub gresses: Vec<GressPlan>,
+}
+
+/// What a unit needs from a stage.
+#[derive(Debug, Clone, Copy, Default)]
+struct Needs {
+    logical: u32,
+    ternary: u32,
+    gateway: u32,
+    meter_alus: u32,
+    /// Memory blocks per 1,024 entries for the unit's kind of memory.
+    sram_per_k: f64,
+    tcam_per_k: f64,
+    /// Fewest blocks a part takes.
+    sram_min: u32,
+    tcam_min: u32,
+    entries: u64,
+}
+
+/// What a unit adds to its stage's length.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Features {
+    tcam: bool,
+    wide_selector: bool,
+    selector: bool,
+    divide: bool,
+    stateful: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Used {
+    logical: u32,
+    ternary: u32,
+    gateway: u32,
+    meter_alus: u32,
+    sram: u32,
+    tcam: u32,
+}
+
+/// Estimates the placement of every gress of `pipeline`'s controls and
+/// returns it with the stage records the cycle model sums.
+pub fn estimate(
+    model: &ModelSpec,
+    program: &Program,
+    controls: &[(Gress, ControlId)],
+) -> Result<(PipelinePlan, MauPlacement), ModelError> {
+    let (Some(m), Some(p)) = (model.mau(), model.placement()) else {
+        return Err(ModelError::NotApplicable {
+            model: model.name.clone(),
+            message: format!(
+                "it is of kind {}, not tofino_mau_estimate",
+                model.kind.name()
+            ),
+        });
+    };
+    let shared = SharedContainers(
+        p.shared_containers
+            .iter()
+            .map(|[s, c]| (s.clone(), c.clone()))
+            .collect(),
+    );
+    let mut gresses = Vec::new();
+    let mut records = Vec::new();
+    for &(gress, control) in controls {
+        let graph =
+            deps::dependency_graph_with(program, control, deps::DEFAULT_MAX_DEP_UNITS, &shared)
+                .map_err(|e| ModelError::NotApplicable {
+                    model: model.name.clone(),
+                    message: format!(
+                        "control `{}` has {} tables, gateways and statement runs, more than {}",
+                        program.control(control).name,
+                        e.units,
+                        e.limit
+                    ),
+                })?;
+        let mut plan = place(model, m, p, program, gress, control, &graph)?;
+        let recs = stage_records(m, p, gress, &plan);
+        // Stages the egress minimum made match dependent.
+        for (sp, r) in plan.stages.iter_mut().zip(&recs) {
+            if r.match_dependent && sp.dependency != StageDep::Match {
+                sp.dependency = StageDep::Match;
+                sp.reason = "egress minimum latency: the assembler pads egress".to_string();
+            }
+        }
+        records.extend(recs);
+        gresses.push(plan);
+    }
+    Ok((
+        PipelinePlan { gresses },
+        MauPlacement {
+            stages: records,
+            estimated: true,
+            target: m.context_target.clone(),
+        },
+    ))
+}
+
+/// Places one control's units and decides its stages' dependencies.
+#[allow(clippy::too_many_arguments)]
+fn place(
+    model: &ModelSpec,
+    m: &MauCycles,
+    p: &Placement,
+    program: &Program,
+    gress: Gress,
+    control: ControlId,
+    graph: &DepGraph,
+) -> Result<GressPlan, ModelError> {
+    let n_stages = m.stages;
+    let nu = graph.units.len();
+    let needs: Vec<Needs> = graph
+        .units
+        .iter()
+        .map(|u| unit_needs(p, program, u))
+        .collect();
+    let mut preds: Vec<Vec<(usize, DepKind)>> = vec![Vec::new(); nu];
+    for e in &graph.edges {
+        if e.from < e.to {
+            preds[e.to].push((e.from, e.kind));
+        }
+    }
+    // stages[u] = stages the unit occupies (first..=last).
+    let mut span: Vec<(u32, u32)> = vec![(0, 0); nu];
+    let mut why_stage: Vec<Option<usize>> = vec![None; nu];
+    let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
+    let mut limits_hit = Vec::new();
+    for u in 0..nu {
+        let mut earliest = 0u32;
+        for &(a, kind) in &preds[u] {
+            let at = match kind {
+                DepKind::Match | DepKind::Action => span[a].1 + 1,
+                DepKind::Control | DepKind::ReverseRead => span[a].0,
+            };
+            if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
+                earliest = at;
+                why_stage[u] = Some(a);
+            }
+        }
+        let need = needs[u];
+        let mut s = earliest;
+        let mut left = need.entries.max(1);
+        let mut first = None;
+        loop {
+            let Some(st) = used.get_mut(s as usize) else {
+                return Err(does_not_fit(
+                    model, program, control, graph, &why_stage, u, s,
+                ));
+            };
+            let fit = fits(p, st, &need, left);
+            match fit {
+                Fit::No(what) => {
+                    if first.is_none() {
+                        limits_hit.push(format!(
+                            "{} moved past stage {s}: {what}",
+                            graph.units[u].name
+                        ));
+                    }
+                    if first.is_some() && s > earliest + n_stages {
+                        return Err(does_not_fit(
+                            model, program, control, graph, &why_stage, u, s,
+                        ));
+                    }
+                    s += 1;
+                }
+                Fit::Part(entries, sram, tcam) => {
+                    take(st, &need, sram, tcam);
+                    first.get_or_insert(s);
+                    left = left.saturating_sub(entries);
+                    if left == 0 {
+                        break;
+                    }
+                    s += 1;
+                }
+            }
+        }
+        span[u] = (first.unwrap_or(s), s);
+        if s >= n_stages {
+            return Err(does_not_fit(
+                model, program, control, graph, &why_stage, u, s,
+            ));
+        }
+    }
+
+    // Stage dependencies (the window rule).
+    let mut units_in: Vec<Vec<usize>> = vec![Vec::new(); n_stages as usize];
+    for (u, &(a, b)) in span.iter().enumerate() {
+        for s in a..=b {
+            if let Some(v) = units_in.get_mut(s as usize) {
+                v.push(u);
+            }
+        }
+    }
+    let mut deps_of: Vec<(StageDep, String)> = Vec::with_capacity(n_stages as usize);
+    let mut last_match = 0u32;
+    for s in 0..n_stages {
+        let d = if s == 0 {
+            (StageDep::Match, "first stage".to_string())
+        } else if p.forced_match_stages.contains(&s) {
+            (
+                StageDep::Match,
+                "always match dependent on this chip".to_string(),
+            )
+        } else {
+            stage_dep(graph, &span, &units_in[s as usize], last_match, s)
+        };
+        if d.0 == StageDep::Match {
+            last_match = s;
+        }
+        deps_of.push(d);
+    }
+    let stages: Vec<StagePlan> = deps_of
+        .into_iter()
+        .enumerate()
+        .map(|(s, (dependency, reason))| StagePlan {
+            stage: s as u32,
+            units: units_in[s]
+                .iter()
+                .map(|&u| graph.units[u].name.clone())
+                .collect(),
+            dependency,
+            reason,
+        })
+        .collect();
+
+    // The chain to the last used stage.
+    let mut chain = Vec::new();
+    if let Some(mut u) = (0..nu).max_by_key(|&u| (span[u].1, usize::MAX - u)) {
+        chain.push(graph.units[u].name.clone());
+        while let Some(a) = why_stage[u] {
+            chain.push(graph.units[a].name.clone());
+            u = a;
+        }
+        chain.reverse();
+    }
+    let features: Vec<Features> = graph
+        .units
+        .iter()
+        .map(|u| unit_features(p, program, u))
+        .collect();
+    let mut plan = GressPlan {
+        gress,
+        control: program.control(control).name.clone(),
+        stages,
+        chain,
+        limits_hit,
+        features: Vec::new(),
+    };
+    let mut per_stage = vec![Features::default(); n_stages as usize];
+    for (u, &(a, b)) in span.iter().enumerate() {
+        for s in a..=b {
+            if let Some(x) = per_stage.get_mut(s as usize) {
+                let y = features[u];
+                x.tcam |= y.tcam;
+                x.wide_selector |= y.wide_selector;
+                x.selector |= y.selector;
+                x.divide |= y.divide;
+                x.stateful |= y.stateful;
+            }
+        }
+    }
+    plan.features = per_stage;
+    if plan.stages.is_empty() {
+        plan.chain.clear();
+    }
+    Ok(plan)
+}
+
+/// The dependency of stage `s` given the units placed in it.
+fn stage_dep(
+    graph: &DepGraph,
+    span: &[(u32, u32)],
+    here: &[usize],
+    last_match: u32,
+    s: u32,
+) -> (StageDep, String) {
+    let in_window = |a: usize| span[a].1 >= last_match && span[a].1 < s;
+    let mut action: Option<String> = None;
+    for &b in here {
+        // A table continued from the previous stage waits for its action.
+        if span[b].0 < s && action.is_none() {
+            action = Some(format!(
+                "{} continues from stage {}",
+                graph.units[b].name,
+                s - 1
+            ));
+        }
+        for e in graph.edges.iter().filter(|e| e.to == b && e.from < e.to) {
+            if !in_window(e.from) {
+                continue;
+            }
+            match e.kind {
+                DepKind::Match => {
+                    return (
+                        StageDep::Match,
+                        format!(
+                            "{} reads {} written by {} (stage {})",
+                            graph.units[b].name, e.field, graph.units[e.from].name, span[e.from].1
+                        ),
+                    )
+                }
+                DepKind::Action if action.is_none() => {
+                    action = Some(format!(
+                        "{} uses {} written by {} (stage {})",
+                        graph.units[b].name, e.field, graph.units[e.from].name, span[e.from].1
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    match action {
+        Some(why) => (StageDep::Action, why),
+        None => (StageDep::Concurrent, String::new()),
+    }
+}
+
+/// Per-stage records with lengths by group and contributions, egress
+/// padded to the model's minimum.
+fn stage_records(m: &MauCycles, _p: &Placement, gress: Gress, plan: &GressPlan) -> Vec<MauStage> {
+    let n = plan.stages.len();
+    let mut feats = plan.features.clone();
+    feats.resize(n, Features::default());
+    let mut is_match: Vec<bool> = plan
+        .stages
+        .iter()
+        .map(|s| s.dependency == StageDep::Match)
+        .collect();
+    let is_action: Vec<bool> = plan
+        .stages
+        .iter()
+        .map(|s| s.dependency == StageDep::Action)
+        .collect();
+    let figures = |is_match: &[bool]| -> Vec<(u32, u32)> {
+        // Group features: a match stage and the stages after it up to the
+        // next match stage.
+        let mut out = vec![(0u32, 0u32); n];
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && !is_match[e] {
+                e += 1;
+            }
+            let mut g = Features::default();
+            for f in feats.iter().take(e).skip(s) {
+                g.tcam |= f.tcam;
+                g.wide_selector |= f.wide_selector;
+                g.selector |= f.selector;
+                g.divide |= f.divide;
+                g.stateful |= f.stateful;
+            }
+            let x = &m.stage_length_extra;
+            let adr = if g.selector {
+                x.selector
+            } else if g.divide {
+                x.stateful_divide
+            } else if g.stateful {
+                x.stateful_alu_or_meter
+            } else {
+                0
+            };
+            let len = m.stage_length_cycles
+                + if g.tcam || g.wide_selector {
+                    x.tcam_or_wide_selector
+                } else {
+                    0
+                }
+                + adr;
+            for (i, o) in out.iter_mut().enumerate().take(e).skip(s) {
+                let contrib = if i == 0 || is_match[i] {
+                    len
+                } else if is_action[i] {
+                    m.contribution.action_dependent_cycles
+                } else {
+                    m.contribution.concurrent_cycles
+                };
+                *o = (len, contrib);
+            }
+            s = e;
+        }
+        out
+    };
+    let mut figs = figures(&is_match);
+    if gress == Gress::Egress && m.egress_min_cycles > 0 {
+        // The assembler pads egress: the lowest stages that are not match
+        // dependent become so until the corner turn plus stages 1.. reach
+        // the minimum.
+        loop {
+            let total: u32 = m.corner_turn_cycles + figs.iter().skip(1).map(|f| f.1).sum::<u32>();
+            if total >= m.egress_min_cycles {
+                break;
+            }
+            let Some(i) = (1..n).find(|&i| !is_match[i]) else {
+                break;
+            };
+            is_match[i] = true;
+            figs = figures(&is_match);
+        }
+    }
+    figs.iter()
+        .enumerate()
+        .map(|(i, &(len, contrib))| MauStage {
+            gress,
+            stage: i as i32,
+            clock_cycles: len,
+            predication_cycle: None,
+            match_dependent: i == 0 || is_match[i],
+            cycles_contribute_to_latency: contrib,
+        })
+        .collect()
+}
+
+enum Fit {
+    /// Does not fit at all: what ran out.
+    No(&'static str),
+    /// Fits `entries` entries using `sram`, `tcam` blocks.
+    Part(u64, u32, u32),
+}
+
+fn fits(p: &Placement, st: &Used, need: &Needs, entries: u64) -> Fit {
+    let r = &p.resources;
+    if st.logical + need.logical > r.logical_tables {
+        return Fit::No("no logical table left");
+    }
+    if st.ternary + need.ternary > r.ternary_tables {
+        return Fit::No("no ternary logical table left");
+    }
+    if st.gateway + need.gateway > r.gateways {
+        return Fit::No("no gateway left");
+    }
+    if st.meter_alus + need.meter_alus > r.meter_alus {
+        return Fit::No("no meter/stateful ALU left");
+    }
+    let blocks = |per_k: f64, min: u32, e: u64| -> u32 {
+        if per_k <= 0.0 {
+            return 0;
+        }
+        ((per_k * e as f64 / 1024.0).ceil() as u32).max(min)
+    };
+    let sram_free = r.sram_blocks.saturating_sub(st.sram);
+    let tcam_free = r.tcam_blocks.saturating_sub(st.tcam);
+    let want_s = blocks(need.sram_per_k, need.sram_min, entries);
+    let want_t = blocks(need.tcam_per_k, need.tcam_min, entries);
+    if want_s <= sram_free && want_t <= tcam_free {
+        return Fit::Part(entries, want_s, want_t);
+    }
+    // The most entries the free memories hold.
+    let cap = |per_k: f64, free: u32, min: u32| -> u64 {
+        if per_k <= 0.0 {
+            u64::MAX
+        } else if free < min {
+            0
+        } else {
+            ((free as f64) * 1024.0 / per_k).floor() as u64
+        }
+    };
+    let fit = cap(need.sram_per_k, sram_free, need.sram_min)
+        .min(cap(need.tcam_per_k, tcam_free, need.tcam_min))
+        .min(entries);
+    if fit == 0 {
+        return Fit::No(if want_s > sram_free {
+            "SRAM blocks exhausted"
+        } else {
+            "TCAM blocks exhausted"
+        });
+    }
+    Fit::Part(
+        fit,
+        blocks(need.sram_per_k, need.sram_min, fit).min(sram_free),
+        blocks(need.tcam_per_k, need.tcam_min, fit).min(tcam_free),
+    )
+}
+
+fn take(st: &mut Used, need: &Needs, sram: u32, tcam: u32) {
+    st.logical += need.logical;
+    st.ternary += need.ternary;
+    st.gateway += need.gateway;
+    st.meter_alus += need.meter_alus;
+    st.sram += sram;
+    st.tcam += tcam;
+}
+
+/// True when a table matches in TCAM (any ternary, LPM or range key that
+/// is not implemented as ALPM, or no key at all).
+fn uses_tcam(t: &p4cost_ir::Table) -> bool {
+    let alpm = t
+        .annotations
+        .iter()
+        .any(|a| a.name == "alpm" || a.name == "atcam_partition_index")
+        || t.implementation
+            .as_deref()
+            .is_some_and(|i| i.contains("Alpm") || i.contains("alpm"));
+    if t.keys.is_empty() {
+        return true;
+    }
+    !alpm
+        && t.keys.iter().any(|k| {
+            matches!(
+                k.match_kind,
+                MatchKind::Ternary | MatchKind::Lpm | MatchKind::Range | MatchKind::Optional
+            )
+        })
+}
+
+fn table_entries(p: &Placement, t: &p4cost_ir::Table) -> u64 {
+    let annotated = t
+        .annotations
+        .iter()
+        .find(|a| a.name == "p4cost_entries")
+        .and_then(|a| a.body.trim().parse::<u64>().ok());
+    if t.keys.is_empty() {
+        return 1;
+    }
+    annotated
+        .or(t.size)
+        .or((t.const_entries > 0).then_some(t.const_entries))
+        .unwrap_or(p.default_table_size)
+}
+
+fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Needs {
+    let mm = &p.memories;
+    match &u.kind {
+        UnitKind::Gateway => Needs {
+            gateway: 1,
+            ..Needs::default()
+        },
+        UnitKind::Statements => Needs {
+            logical: 1,
+            ternary: 1,
+            meter_alus: stateful_count(program, u),
+            entries: 1,
+            ..Needs::default()
+        },
+        UnitKind::Table { table } => {
+            let t = program.table(*table);
+            let entries = table_entries(p, t);
+            let key_bits: u64 = t
+                .keys
+                .iter()
+                .filter(|k| k.match_kind != MatchKind::Selector)
+                .map(|k| u64::from(k.width_bits.unwrap_or(32)))
+                .sum();
+            let key_bytes: u64 = t
+                .keys
+                .iter()
+                .filter(|k| k.match_kind != MatchKind::Selector)
+                .map(|k| u64::from(k.width_bits.unwrap_or(32)).div_ceil(8))
+                .sum();
+            let tcam = uses_tcam(t);
+            let mut need = Needs {
+                logical: 1,
+                ternary: u32::from(tcam),
+                meter_alus: stateful_count(program, u),
+                entries,
+                ..Needs::default()
+            };
+            if t.keys.is_empty() {
+                return need;
+            }
+            if tcam {
+                let width = (key_bytes * 8).div_ceil(mm.tcam_bits).max(1);
+                need.tcam_per_k = width as f64 * 1024.0 / mm.tcam_entries as f64;
+                need.tcam_min = width as u32;
+            } else {
+                let entry_bits = key_bits + mm.exact_overhead_bits;
+                let per_word =
+                    (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word);
+                let width = entry_bits.div_ceil(mm.sram_word_bits).max(1);
+                // blocks per 1,024 entries
+                need.sram_per_k = width as f64 / per_word as f64;
+                need.sram_min = (width * mm.exact_min_ways) as u32;
+            }
+            need
+        }
+    }
+}
+
+/// Meter ALUs a unit takes: its distinct stateful, meter and selector
+/// objects.
+fn stateful_count(program: &Program, u: &deps::Unit) -> u32 {
+    let mut names: Vec<String> = Vec::new();
+    for c in unit_calls(program, u) {
+        if c.uses.needs_meter_alu() || c.uses == ExternUse::Meter {
+            let key = if c.instance.is_empty() {
+                c.ty.clone()
+            } else {
+                c.instance.clone()
+            };
+            if !names.contains(&key) {
+                names.push(key);
+            }
+        }
+    }
+    if let UnitKind::Table { table } = &u.kind {
+        let t = program.table(*table);
+        if selector_of(program, t).is_some() {
+            names.push("$selector".into());
+        }
+        for a in &t.attached {
+            if let Some(x) = program.externs.iter().find(|x| &x.name == a) {
+                if matches!(x.kind, ExternKind::Meter | ExternKind::Register) && !names.contains(a)
+                {
+                    names.push(a.clone());
+                }
+            }
+        }
+    }
+    names.len() as u32
+}
+
+fn selector_of<'p>(
+    program: &'p Program,
+    t: &p4cost_ir::Table,
+) -> Option<&'p p4cost_ir::ExternInstance> {
+    let imp = t.implementation.as_deref()?;
+    program
+        .externs
+        .iter()
+        .find(|x| x.kind == ExternKind::ActionSelector && imp.contains(x.name.as_str()))
+}
+
+fn unit_calls(program: &Program, u: &deps::Unit) -> Vec<p4cost_ir::ExternCall> {
+    let mut out = Vec::new();
+    match &u.kind {
+        UnitKind::Table { table } => {
+            let t = program.table(*table);
+            for a in t.actions.iter().chain(t.default_action.iter()) {
+                out.extend(program.action(*a).externs.iter().cloned());
+            }
+        }
+        UnitKind::Statements | UnitKind::Gateway => {
+            // Statement nodes carry their calls; direct action calls
+            // their action's.
+            let _ = program;
+        }
+    }
+    out.extend(u.externs.iter().cloned());
+    out
+}
+
+fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
+    let mut f = Features::default();
+    match &u.kind {
+        UnitKind::Gateway => return f,
+        UnitKind::Statements => f.tcam = true,
+        UnitKind::Table { table } => {
+            let t = program.table(*table);
+            f.tcam = uses_tcam(t);
+            if let Some(sel) = selector_of(program, t) {
+                f.selector = true;
+                f.wide_selector = sel
+                    .max_group_size
+                    .is_some_and(|g| g > p.wide_selector_members);
+            } else if t.implementation.is_some()
+                && t.annotations.iter().any(|a| a.name == "action_selector")
+            {
+                f.selector = true;
+            }
+            for a in &t.attached {
+                if let Some(x) = program.externs.iter().find(|x| &x.name == a) {
+                    if matches!(&x.kind, ExternKind::Other(k) if k.contains("Lpf") || k.contains("Wred"))
+                    {
+                        f.stateful = true;
+                    }
+                }
+            }
+        }
+    }
+    for c in unit_calls(program, u) {
+        match c.uses {
+            ExternUse::StatefulAlu | ExternUse::Lpf | ExternUse::Wred => {
+                f.stateful = true;
+                f.divide |= c.divides;
+            }
+            _ => {}
+        }
+    }
+    f
+}
+
+/// The "does not fit" error: the chain of dependencies that overflows.
+fn does_not_fit(
+    model: &ModelSpec,
+    program: &Program,
+    control: ControlId,
+    graph: &DepGraph,
+    why: &[Option<usize>],
+    u: usize,
+    stage: u32,
+) -> ModelError {
+    let mut chain = vec![graph.units[u].name.clone()];
+    let mut cur = u;
+    while let Some(a) = why[cur] {
+        chain.push(graph.units[a].name.clone());
+        cur = a;
+    }
+    chain.reverse();
+    ModelError::DoesNotFit {
+        model: model.name.clone(),
+        control: program.control(control).name.clone(),
+        stages: model.mau().map_or(0, |m| m.stages),
+        needed: stage + 1,
+        chain,
+    }
+}
