@@ -17,6 +17,17 @@
 //!   true/false branch of a gateway), A being the nearest such unit;
 //! - **reverse read**: B writes a field A reads (write after read).
 //!
+//! Code after an `exit` never runs on a packet that took it, so the two are
+//! exclusive (the compiler places them in one stage: fabric-tna's
+//! packet-out branch and its filtering tables).
+//!
+//! A write that a later unit always overwrites on every path before it is
+//! read (or before the other write) is dead, as the compiler's dead-code
+//! elimination finds, and makes no dependency.
+//!
+//! Local variables of the apply block that only ever receive constants are
+//! propagated by the compiler: their assignments are no unit.
+//!
 //! A pair gets one edge, of the strongest kind (match, action, control,
 //! reverse read), with the field that caused it. Fields overlap when one
 //! name is the other or a prefix of it at a `.`/`[` boundary (`hdr.ipv4`
@@ -190,12 +201,60 @@ pub fn dependency_graph_with(
     // Predecessor counts, to merge straight runs of statements.
     let mut preds = vec![0u32; n];
     for &id in &order {
-        for s in flow.node(id).successors().into_iter().flatten() {
+        for s in placed_successors(flow.node(id)) {
             if let Some(p) = preds.get_mut(s.index()) {
                 *p += 1;
             }
         }
     }
+
+    // Local variables of the apply block that only ever get constants:
+    // the compiler propagates the constant into every use (a key reading
+    // `vrf` after `vrf = 0;` matches on 0), so the assignments place no
+    // table and make no dependency.
+    let is_local = |w: &str| !w.contains(['.', '[']);
+    let mut non_const: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut const_only: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for &id in &order {
+        match &flow.node(id).kind {
+            NodeKind::Statement {
+                what,
+                reads,
+                writes,
+                externs,
+                ..
+            } => {
+                let constant = what == "assign" && reads.is_empty() && externs.is_empty();
+                for w in writes.iter().filter(|w| is_local(w)) {
+                    if constant {
+                        const_only.insert(w);
+                    } else {
+                        non_const.insert(w);
+                    }
+                }
+            }
+            NodeKind::Table { table, .. } => {
+                let t = program.table(*table);
+                for a in t.actions.iter().chain(t.default_action.iter()) {
+                    for w in program.action(*a).writes.iter().filter(|w| is_local(w)) {
+                        non_const.insert(w);
+                    }
+                }
+            }
+            NodeKind::Action { action, .. } => {
+                for w in program
+                    .action(*action)
+                    .writes
+                    .iter()
+                    .filter(|w| is_local(w))
+                {
+                    non_const.insert(w);
+                }
+            }
+            _ => {}
+        }
+    }
+    let folded = |w: &str| const_only.contains(w) && !non_const.contains(w);
 
     // Units, in topological order of their first node.
     let mut units: Vec<Unit> = Vec::new();
@@ -293,6 +352,11 @@ pub fn dependency_graph_with(
                         }
                         NodeKind::Statement {
                             what: w,
+                            writes: ws,
+                            ..
+                        } if w == "assign" && ws.iter().all(|x| folded(x)) => {}
+                        NodeKind::Statement {
+                            what: w,
                             reads,
                             writes: ws,
                             externs: calls,
@@ -347,7 +411,7 @@ pub fn dependency_graph_with(
     let mut reach: Vec<Vec<u64>> = vec![Vec::new(); n];
     for &id in order.iter().rev() {
         let mut bits = vec![0u64; words];
-        for s in flow.node(id).successors().into_iter().flatten() {
+        for s in placed_successors(flow.node(id)) {
             let si = s.index();
             if let Some(u) = unit_of.get(si).copied().flatten() {
                 set(&mut bits, u);
@@ -359,6 +423,34 @@ pub fn dependency_graph_with(
             }
         }
         reach[id.index()] = bits;
+    }
+    // must[node] = units on every path from the node to the end (the
+    // node's own unit excluded); an `exit` or the end gives none.
+    let mut must: Vec<Vec<u64>> = vec![Vec::new(); n];
+    for &id in order.iter().rev() {
+        let succ = flow.node(id).successors();
+        let mut bits = if succ.is_empty() {
+            vec![0u64; words]
+        } else {
+            vec![u64::MAX; words]
+        };
+        for s in succ {
+            let along = match s {
+                None => vec![0u64; words],
+                Some(s) => {
+                    let mut v = must.get(s.index()).cloned().unwrap_or_default();
+                    v.resize(words, 0);
+                    if let Some(u) = unit_of.get(s.index()).copied().flatten() {
+                        set(&mut v, u);
+                    }
+                    v
+                }
+            };
+            for (b, x) in bits.iter_mut().zip(&along) {
+                *b &= x;
+            }
+        }
+        must[id.index()] = bits;
     }
     // after[u] = units that can run after u.
     let mut after: Vec<Vec<u64>> = vec![vec![0u64; words]; nu];
@@ -477,6 +569,17 @@ pub fn dependency_graph_with(
                 _ => continue,
             };
             for (label, next, actions) in list {
+                let mut always = vec![0u64; words];
+                if let Some(s) = next {
+                    if let Some(m) = must.get(s.index()) {
+                        for (b, x) in always.iter_mut().zip(m) {
+                            *b |= x;
+                        }
+                    }
+                    if let Some(u) = unit_of.get(s.index()).copied().flatten() {
+                        set(&mut always, u);
+                    }
+                }
                 let mut bits = vec![0u64; words];
                 if let Some(s) = next {
                     if let Some(u) = unit_of.get(s.index()).copied().flatten() {
@@ -491,6 +594,7 @@ pub fn dependency_graph_with(
                 outcomes[a].push(Outcome {
                     label,
                     bits,
+                    always,
                     actions,
                 });
             }
@@ -515,6 +619,75 @@ pub fn dependency_graph_with(
         })
     };
 
+    // Units that run on every path after `a` (any outcome).
+    let must_after_unit = |a: usize| -> Vec<u64> {
+        let mut bits = vec![u64::MAX; words];
+        let unit = &units[a];
+        let nodes: Vec<NodeId> = match unit.kind {
+            UnitKind::Statements => unit.nodes.last().copied().into_iter().collect(),
+            _ => unit.nodes.clone(),
+        };
+        for nid in nodes {
+            let m = must.get(nid.index()).cloned().unwrap_or_default();
+            for (i, b) in bits.iter_mut().enumerate() {
+                *b &= m.get(i).copied().unwrap_or(0);
+            }
+        }
+        bits
+    };
+    // True when unit `b` writes `field` whatever it does: every action of
+    // a table (its default included), or a statement run.
+    let always_writes = |b: usize, field: &str| -> bool {
+        let covers = |w: &String| {
+            field.starts_with(w.as_str())
+                && (field.len() == w.len() || matches!(field.as_bytes()[w.len()], b'.' | b'['))
+        };
+        match &units[b].kind {
+            UnitKind::Gateway => false,
+            UnitKind::Statements => units[b].writes.iter().any(covers),
+            UnitKind::Table { table } => {
+                // With no default action declared, a miss runs NoAction.
+                let t = program.table(*table);
+                t.default_action.is_some()
+                    && t.actions
+                        .iter()
+                        .chain(t.default_action.iter())
+                        .all(|x| program.action(*x).writes.iter().any(covers))
+            }
+        }
+    };
+    // True when what `a` writes to `field` is dead on its way to `c`: a
+    // unit that always rewrites the field runs on every path after `a`'s
+    // outcomes that lead to `c`, and before `c` (or is `c`, for a
+    // write-write pair). The compiler removes such writes, so they make
+    // no dependency.
+    let killed = |a: usize, c: usize, field: &str, c_may_kill: bool| -> bool {
+        // Only a write of this very field is killed (a field sharing its
+        // container is another field).
+        if !units[a].writes.iter().any(|w| overlaps(w, field)) {
+            return false;
+        }
+        let after_a: Vec<Vec<u64>> = if outcomes[a].is_empty() {
+            vec![must_after_unit(a)]
+        } else {
+            outcomes[a]
+                .iter()
+                .filter(|o| get(&o.bits, c))
+                .map(|o| o.always.clone())
+                .collect()
+        };
+        if after_a.is_empty() {
+            return false;
+        }
+        writers.overlapping(field).into_iter().any(|b| {
+            b != a
+                && (b != c || c_may_kill)
+                && (b == c || precedes(b, c))
+                && always_writes(b, field)
+                && after_a.iter().all(|m| get(m, b))
+        })
+    };
+
     let mut best: HashMap<(usize, usize), (DepKind, String)> = HashMap::new();
     let mut offer = |from: usize, to: usize, kind: DepKind, field: &str| {
         let e = best
@@ -527,21 +700,21 @@ pub fn dependency_graph_with(
     for (b, unit) in units.iter().enumerate() {
         for r in &unit.match_reads {
             for a in touching(&writers, r) {
-                if precedes(a, b) && writes_reaching(a, b, r) {
+                if precedes(a, b) && writes_reaching(a, b, r) && !killed(a, b, r, false) {
                     offer(a, b, DepKind::Match, r);
                 }
             }
         }
         for r in &unit.action_reads {
             for a in touching(&writers, r) {
-                if precedes(a, b) && writes_reaching(a, b, r) {
+                if precedes(a, b) && writes_reaching(a, b, r) && !killed(a, b, r, false) {
                     offer(a, b, DepKind::Action, r);
                 }
             }
         }
         for w in &unit.writes {
             for a in touching(&writers, w) {
-                if precedes(a, b) && writes_reaching(a, b, w) {
+                if precedes(a, b) && writes_reaching(a, b, w) && !killed(a, b, w, true) {
                     offer(a, b, DepKind::Action, w);
                 }
             }
@@ -645,6 +818,11 @@ fn statements_name(what: &[String]) -> String {
     }
 }
 
+/// A node's successors that are nodes (the end of the control left out).
+fn placed_successors(node: &p4cost_ir::Node) -> Vec<NodeId> {
+    node.successors().into_iter().flatten().collect()
+}
+
 fn single_next(node: &p4cost_ir::Node) -> Option<NodeId> {
     match &node.kind {
         NodeKind::Action { next, .. } | NodeKind::Statement { next, .. } => *next,
@@ -677,7 +855,7 @@ fn topo_order(program: &Program, control: ControlId) -> Vec<NodeId> {
         }
         state[i] = 1;
         stack.push((id, true));
-        for s in flow.node(id).successors().into_iter().flatten().rev() {
+        for s in placed_successors(flow.node(id)).into_iter().rev() {
             if s.index() < n && state[s.index()] == 0 {
                 stack.push((s, false));
             }
@@ -703,6 +881,8 @@ struct Outcome {
     label: String,
     /// Units reachable on this outcome.
     bits: Vec<u64>,
+    /// Units that run on every path of this outcome.
+    always: Vec<u64>,
     /// Actions of the table that can have run (`None`: not a table).
     actions: Option<Vec<ActionId>>,
 }
