@@ -391,8 +391,8 @@ mod tests {
             lines[0],
             "ingress: 28 cycles = 28.0 ns at 1 GHz (corner turn 4 + stages 24)"
         );
-        assert_eq!(lines[2], "      0  match         22    22  -");
-        assert_eq!(lines[3], "      1  -             22     2  -");
+        assert_eq!(lines[2], "      0  match           22    22  -");
+        assert_eq!(lines[3], "      1  -               22     2  -");
         assert_eq!(
             lines[4],
             "egress: 24 cycles = 24.0 ns at 1 GHz (corner turn 4 + stages 20)"
