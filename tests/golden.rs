@@ -81,3 +81,23 @@ fn stages_tna_exact_match() {
         "tests/fixtures/tofino/open-p4studio__tna_exact_match__context.json",
     ]));
 }
+
+#[test]
+fn deps_dep_kinds_human() {
+    insta::assert_snapshot!(ok(&["deps", "p4-samples/tofino/deps/dep_kinds.p4"]));
+}
+
+#[test]
+fn stages_estimate_dep_kinds_human() {
+    insta::assert_snapshot!(ok(&["stages", "p4-samples/tofino/deps/dep_kinds.p4"]));
+}
+
+#[test]
+fn stages_estimate_stage_lengths_json() {
+    insta::assert_snapshot!(ok(&[
+        "stages",
+        "p4-samples/tofino/deps/stage_lengths.p4",
+        "--format",
+        "json"
+    ]));
+}

@@ -80,9 +80,9 @@ fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
         }
     }
     if let Some(f) = a.clock_ghz {
-        if m.kind != ModelKind::TofinoMauCycles {
+        if m.mau().is_none() {
             return Err(CliError::input(format!(
-                "--clock-ghz applies only to MAU-cycle models (--model tofino1-mau-cycles); model {} predicts in ns directly",
+                "--clock-ghz applies only to MAU-cycle models (tofino1-mau-cycles, tofino1-mau-estimate, tofino2-mau-estimate); model {} predicts in ns directly",
                 m.name
             )));
         }

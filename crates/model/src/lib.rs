@@ -4,13 +4,15 @@
 //! embedded into the binary at build time ([`catalog`]); no coefficient
 //! lives in code. A model file names its kind, its coefficients, its
 //! source (paper, and section of the repository's `docs/models.md`) and its training
-//! range. Two engines, picked by the file's `kind`: [`tofino_linear`]
+//! range. Engines are picked by the file's `kind`: [`tofino_linear`]
 //! (`tofino_ingress_linear`, docs/models.md, Tofino 1 ingress latency) turns a parse path and
 //! the tables on it into a prediction with a full breakdown and a warning
 //! for every input outside the training range; [`mau_cycles`]
 //! (`tofino_mau_cycles`, docs/models.md, Tofino MAU cycles) sums the Tofino compiler's
 //! per-stage cycles per gress and divides by the clock, independent of the
-//! parse path.
+//! parse path; [`mau_estimate`] (`tofino_mau_estimate`, docs/models.md,
+//! Tofino stage placement estimate) first estimates that placement from the
+//! program's table dependency graph and the model's per-stage resources.
 //!
 //! Dependencies: `p4cost-ir`, `p4cost-analysis`, `serde`, `serde_json`,
 //! `thiserror`. Nothing here reads P4 or compiler outputs.

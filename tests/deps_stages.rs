@@ -1,0 +1,248 @@
+//! Table dependency graph (`p4cost deps`) and stage placement estimated
+//! from the source (`p4cost stages prog.p4`, model tofino1-mau-estimate),
+//! on programs written for each rule. Every expectation is derived by hand
+//! from the rules in docs/models.md ("Table dependencies", "Tofino stage
+//! placement estimate"), not taken from the tool's output.
+
+mod common;
+use common::{json, p4cost};
+use serde_json::Value;
+
+const KINDS: &str = "p4-samples/tofino/deps/dep_kinds.p4";
+const LENGTHS: &str = "p4-samples/tofino/deps/stage_lengths.p4";
+const CHAIN: &str = "p4-samples/tofino/deps/chain_13.p4";
+
+/// `(from, to) -> (kind, field)` of the first graph of a `deps` report.
+fn edges(v: &Value) -> Vec<(String, String, String, String)> {
+    v["graphs"][0]["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .map(|e| {
+            (
+                e["from"].as_str().unwrap_or_default().to_string(),
+                e["to"].as_str().unwrap_or_default().to_string(),
+                e["kind"].as_str().unwrap_or_default().to_string(),
+                e["field"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn has(edges: &[(String, String, String, String)], from: &str, to: &str, kind: &str, field: &str) {
+    assert!(
+        edges
+            .iter()
+            .any(|(f, t, k, x)| f == from && t == to && k == kind && x == field),
+        "missing {kind} edge {from} -> {to} ({field}) in {edges:#?}"
+    );
+}
+
+#[test]
+fn each_dependency_kind_with_its_field() {
+    let v = json(&["deps", KINDS, "--format", "json"]);
+    let e = edges(&v);
+    // A key reading what an earlier action writes.
+    has(&e, "Ig.classify", "Ig.by_class", "match", "ig_md.cls");
+    // A gateway on validity an earlier action sets.
+    has(
+        &e,
+        "Ig.tag",
+        "if (hdr.vlan.isValid())",
+        "match",
+        "hdr.vlan.$valid",
+    );
+    has(&e, "Ig.tag", "Ig.vlan_fwd", "match", "hdr.vlan.vid");
+    // The gateway controls the table on its true branch.
+    has(
+        &e,
+        "if (hdr.vlan.isValid())",
+        "Ig.vlan_fwd",
+        "control",
+        "true",
+    );
+    // Write-write.
+    has(
+        &e,
+        "Ig.by_class",
+        "Ig.override_port",
+        "action",
+        "ig_tm_md.ucast_egress_port",
+    );
+    // Write after read.
+    has(
+        &e,
+        "Ig.tag",
+        "Ig.rewrite_src",
+        "reverse_read",
+        "hdr.ethernet.src_addr",
+    );
+    // Applied on a miss.
+    has(&e, "Ig.acl", "Ig.fallback", "control", "miss");
+    // acl's miss runs only its const default (NoAction): fallback's write
+    // of drop_ctl does not depend on acl's.
+    assert!(
+        !e.iter()
+            .any(|(f, t, k, _)| f == "Ig.acl" && t == "Ig.fallback" && k == "action"),
+        "{e:#?}"
+    );
+    // Tables on no common path or touching nothing in common: none.
+    assert!(!e
+        .iter()
+        .any(|(f, t, _, _)| f == "Ig.classify" && t == "Ig.tag"));
+    assert_eq!(
+        v["graphs"][0]["longest_match_chain"],
+        serde_json::json!(["Ig.classify", "Ig.by_class"])
+    );
+}
+
+#[test]
+fn dot_output_is_a_graph_with_coloured_edges() {
+    let r = p4cost(&["deps", KINDS, "--format", "dot"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("digraph "), "{}", r.stdout);
+    assert!(r.stdout.trim_end().ends_with('}'));
+    assert!(r.stdout.contains("color=red"), "match edges are red");
+    assert!(r.stdout.contains("color=blue"), "action edges are blue");
+    assert!(r.stdout.contains("shape=diamond"), "gateways are diamonds");
+    assert_eq!(
+        r.stdout.matches('{').count(),
+        r.stdout.matches('}').count(),
+        "balanced braces"
+    );
+}
+
+/// Stage records of one gress: (stage, match_dependent, clock_cycles,
+/// cycles).
+fn stages(v: &Value, gress: &str) -> Vec<(i64, bool, i64, i64)> {
+    v["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .filter(|s| s["gress"] == gress)
+        .map(|s| {
+            (
+                s["stage"].as_i64().unwrap_or(-1),
+                s["match_dependent"].as_bool().unwrap_or(false),
+                s["clock_cycles"].as_i64().unwrap_or(0),
+                s["cycles"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn placement_follows_match_action_and_control_dependencies() {
+    let v = json(&["stages", KINDS, "--format", "json"]);
+    assert_eq!(v["placement"], "estimate");
+    assert_eq!(v["estimated"], true);
+    assert_eq!(v["model"], "tofino1-mau-estimate");
+    let ig = stages(&v, "ingress");
+    assert_eq!(ig.len(), 12);
+    // Stage 0 (20), by_class match dependent in 1 (20), vlan_fwd action
+    // dependent in 2 (2: it also sets the port by_class sets),
+    // override_port action dependent in 3 (2), 4-5 concurrent (1 each),
+    // 6 forced (20), 7-11 concurrent (1 each); no TCAM, selector or
+    // stateful ALU: every stage 20 cycles long.
+    let adds: Vec<i64> = ig.iter().map(|s| s.3).collect();
+    assert_eq!(adds, vec![20, 20, 2, 2, 1, 1, 20, 1, 1, 1, 1, 1]);
+    assert!(ig.iter().all(|s| s.2 == 20));
+    assert_eq!(v["ingress"]["cycles"], 4 + 71);
+    let row = |s: i64| {
+        v["stages"]
+            .as_array()
+            .and_then(|a| {
+                a.iter()
+                    .find(|r| r["gress"] == "ingress" && r["stage"] == s)
+            })
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(row(1)["dependency"], "match");
+    assert_eq!(row(2)["dependency"], "action");
+    assert_eq!(row(4)["dependency"], "concurrent");
+    let stage0 = row(0);
+    let t0: Vec<&str> = stage0["tables"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    // A control or write-after-read dependency allows the same stage.
+    for t in [
+        "Ig.classify",
+        "Ig.tag",
+        "Ig.rewrite_src",
+        "Ig.acl",
+        "Ig.fallback",
+    ] {
+        assert!(t0.contains(&t), "{t} in stage 0: {t0:?}");
+    }
+    // Empty egress: the assembler's minimum pads stages 1-5, 7 and 8 to
+    // match dependent: 20 + 8 x 20 + 3 x 1 + 4 = 187.
+    assert_eq!(v["egress"]["cycles"], 187);
+}
+
+#[test]
+fn tcam_stateful_alu_and_selector_lengthen_their_stages() {
+    let v = json(&["stages", LENGTHS, "--format", "json"]);
+    let ig = stages(&v, "ingress");
+    // 0: ternary table, 20 + 2; 1: RegisterAction, 20 + 4; 2-5: selector
+    // with groups of 200 (> 120 members: wide), 20 + 8 + 2; 6-11: 20.
+    let lengths: Vec<i64> = ig.iter().map(|s| s.2).collect();
+    assert_eq!(
+        lengths,
+        vec![22, 24, 30, 30, 30, 30, 20, 20, 20, 20, 20, 20]
+    );
+    let md: Vec<i64> = ig.iter().filter(|s| s.1).map(|s| s.0).collect();
+    assert_eq!(md, vec![0, 1, 2, 6]);
+    assert_eq!(v["ingress"]["cycles"], 4 + 22 + 24 + 30 + 3 + 20 + 5);
+}
+
+#[test]
+fn a_chain_longer_than_the_pipeline_does_not_fit() {
+    let r = p4cost(&["stages", CHAIN]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("does not fit"), "{}", r.stderr);
+    assert!(r.stderr.contains("the chip has 12"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Ig.t0 -> Ig.t1 -> Ig.t2"),
+        "names the chain: {}",
+        r.stderr
+    );
+    let p = p4cost(&["predict", CHAIN, "--model", "tofino1-mau-estimate"]);
+    assert_eq!(p.code, 2);
+    assert!(p.stderr.contains("does not fit"), "{}", p.stderr);
+}
+
+#[test]
+fn predict_with_the_estimate_model_gives_the_stages_figure() {
+    let s = json(&["stages", LENGTHS, "--format", "json"]);
+    let p = json(&[
+        "predict",
+        LENGTHS,
+        "--model",
+        "tofino1-mau-estimate",
+        "--format",
+        "json",
+    ]);
+    let ns = s["ingress"]["ns"].as_f64().expect("ns");
+    let total = p["paths"][0]["latency_ns"].as_f64().expect("latency_ns");
+    assert!((ns - total).abs() < 1e-9, "stages {ns} vs predict {total}");
+}
+
+#[test]
+fn tofino2_programs_get_the_tofino2_numbers() {
+    // The same program under the Tofino 2 model: 20 stages of 23 cycles,
+    // no concurrent stages (2 each), no forced stage, no corner turn, no
+    // egress minimum: 25 + 27 + 33 + 17 x 2 = 119.
+    let v = json(&[
+        "stages",
+        LENGTHS,
+        "--model",
+        "tofino2-mau-estimate",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(stages(&v, "ingress").len(), 20);
+    assert_eq!(v["ingress"]["cycles"], 25 + 27 + 33 + 17 * 2);
+    assert_eq!(v["egress"]["cycles"], 23 + 19 * 2);
+}
