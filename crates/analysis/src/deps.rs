@@ -740,9 +740,15 @@ pub fn dependency_graph_with(
             }
         }
         for o in outs {
-            for b in 0..nu {
-                if get(&o.bits, b) && !get(&all, b) && precedes(a, b) {
-                    offer(a, b, DepKind::Control, &o.label);
+            // Set bits of (reached on this outcome) and not (on all).
+            for (w, (&x, &y)) in o.bits.iter().zip(&all).enumerate() {
+                let mut word = x & !y;
+                while word != 0 {
+                    let b = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if b < nu && precedes(a, b) {
+                        offer(a, b, DepKind::Control, &o.label);
+                    }
                 }
             }
         }

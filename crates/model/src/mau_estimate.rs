@@ -210,6 +210,12 @@ fn place(
                 why_stage[u] = Some(a);
             }
         }
+        if matches!(graph.units[u].kind, UnitKind::Gateway) {
+            // A gateway rides with the tables it controls (the compiler
+            // merges it into one of them): placed below, once they are.
+            span[u] = (earliest, earliest);
+            continue;
+        }
         let need = needs[u];
         let mut s = earliest;
         let mut left = need.entries.max(1);
@@ -255,7 +261,39 @@ fn place(
         }
     }
 
+    // Gateways go to the first stage of the units they control (their own
+    // earliest stage when they control none), using a gateway there.
+    let mut controlled_at: Vec<Option<u32>> = vec![None; nu];
+    for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
+        let at = span[e.to].0;
+        let c = &mut controlled_at[e.from];
+        *c = Some(c.map_or(at, |x| x.min(at)));
+    }
+    for u in 0..nu {
+        if !matches!(graph.units[u].kind, UnitKind::Gateway) {
+            continue;
+        }
+        let controlled = controlled_at[u];
+        let s = controlled.map_or(span[u].0, |c| c.max(span[u].0));
+        span[u] = (s, s);
+        if let Some(st) = used.get_mut(s as usize) {
+            st.gateway += 1;
+            if st.gateway == p.resources.gateways + 1 {
+                limits_hit.push(format!(
+                    "stage {s} needs more than {} gateways; the compiler would move some tables later",
+                    p.resources.gateways
+                ));
+            }
+        }
+    }
+
     // Stage dependencies (the window rule).
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
+    for (i, e) in graph.edges.iter().enumerate() {
+        if e.from < e.to {
+            incoming[e.to].push(i);
+        }
+    }
     let mut units_in: Vec<Vec<usize>> = vec![Vec::new(); n_stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {
         for s in a..=b {
@@ -275,7 +313,14 @@ fn place(
                 "always match dependent on this chip".to_string(),
             )
         } else {
-            stage_dep(graph, &span, &units_in[s as usize], last_match, s)
+            stage_dep(
+                graph,
+                &incoming,
+                &span,
+                &units_in[s as usize],
+                last_match,
+                s,
+            )
         };
         if d.0 == StageDep::Match {
             last_match = s;
@@ -342,6 +387,7 @@ fn place(
 /// The dependency of stage `s` given the units placed in it.
 fn stage_dep(
     graph: &DepGraph,
+    incoming: &[Vec<usize>],
     span: &[(u32, u32)],
     here: &[usize],
     last_match: u32,
@@ -358,7 +404,7 @@ fn stage_dep(
                 s - 1
             ));
         }
-        for e in graph.edges.iter().filter(|e| e.to == b && e.from < e.to) {
+        for e in incoming[b].iter().map(|&i| &graph.edges[i]) {
             if !in_window(e.from) {
                 continue;
             }
