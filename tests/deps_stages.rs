@@ -246,3 +246,14 @@ fn tofino2_programs_get_the_tofino2_numbers() {
     assert_eq!(v["ingress"]["cycles"], 25 + 27 + 33 + 17 * 2);
     assert_eq!(v["egress"]["cycles"], 23 + 19 * 2);
 }
+
+#[test]
+fn an_estimate_for_a_non_tofino_program_says_so() {
+    let v = json(&["stages", "p4-samples/v1model/basic_router.p4", "--format", "json"]);
+    let codes: Vec<&str> = v["warnings"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|w| w["code"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(codes.contains(&"target_mismatch"), "{codes:?}");
+    assert!(codes.contains(&"estimated_placement"), "{codes:?}");
+}

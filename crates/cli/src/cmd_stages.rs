@@ -73,6 +73,10 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
         let mut mp = mau_cycles::predict_with(&model, program, &placement, a.clock_ghz)
             .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+        if let Some(w) = crate::cmd_predict::target_mismatch(&model, program.arch) {
+            mp.warnings
+                .insert(0, p4cost_model::Warning::new(&w.code, w.message));
+        }
         for g in &mut mp.gresses {
             if let Some(gp) = plan.gresses.iter().find(|p| p.gress == g.gress) {
                 for s in &mut g.stages {
