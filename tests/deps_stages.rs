@@ -249,11 +249,49 @@ fn tofino2_programs_get_the_tofino2_numbers() {
 
 #[test]
 fn an_estimate_for_a_non_tofino_program_says_so() {
-    let v = json(&["stages", "p4-samples/v1model/basic_router.p4", "--format", "json"]);
+    let v = json(&[
+        "stages",
+        "p4-samples/v1model/basic_router.p4",
+        "--format",
+        "json",
+    ]);
     let codes: Vec<&str> = v["warnings"]
         .as_array()
         .map(|a| a.iter().filter_map(|w| w["code"].as_str()).collect())
         .unwrap_or_default();
     assert!(codes.contains(&"target_mismatch"), "{codes:?}");
     assert!(codes.contains(&"estimated_placement"), "{codes:?}");
+}
+
+/// Thousands of gated statements writing one field: every pair of them is
+/// a write-write dependency. The graph's pair budget ends it with an error
+/// naming the limit, within seconds, instead of minutes and gigabytes
+/// (this input once ran for over ten minutes).
+#[test]
+fn a_control_too_dense_for_the_graph_is_an_error_not_a_hang() {
+    let base = std::fs::read_to_string(common::root().join(CHAIN)).expect("sample");
+    let at = base.find("    apply {\n        ig_md.f0").expect("apply");
+    let end = at + base[at..].find("}\n}\n").expect("end of apply");
+    let mut body = String::from("    apply {\n");
+    for k in 0..1600 {
+        body.push_str(&format!(
+            "        if (hdr.ethernet.ether_type == {k}) {{ ig_md.f1 = {}; }}\n",
+            k % 256
+        ));
+    }
+    body.push_str("    ");
+    let src = format!("{}{}{}", &base[..at], body, &base[end..]);
+    let dir = common::scratch("dense");
+    let file = dir.join("dense.p4");
+    std::fs::write(&file, src).expect("write");
+    let f = file.to_string_lossy().to_string();
+    let started = std::time::Instant::now();
+    let r = p4cost(&["deps", &f]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("more than 1000000 pairs"), "{}", r.stderr);
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "took {:?}",
+        started.elapsed()
+    );
 }

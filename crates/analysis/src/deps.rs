@@ -161,14 +161,44 @@ impl SharedContainers {
     }
 }
 
-/// The graph has more units than allowed.
+/// The graph is larger than allowed: more units than the bound, or more
+/// units x control-flow nodes than [`MAX_REACH_BITS`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooManyUnits {
     /// Units found.
     pub units: usize,
-    /// The bound.
+    /// The bound on units.
     pub limit: usize,
+    /// Control-flow nodes of the control.
+    pub nodes: usize,
+    /// Unit pairs examined when the pair budget ran out (0 otherwise).
+    pub pairs: u64,
 }
+
+impl std::fmt::Display for TooManyUnits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.pairs > 0 {
+            return write!(
+                f,
+                "{} tables, gateways and statement runs touch the same fields so often that the dependency graph would examine more than {} pairs of them",
+                self.units, MAX_PAIR_CHECKS
+            );
+        }
+        write!(
+            f,
+            "{} tables, gateways and statement runs over {} control-flow nodes: more than the dependency graph's limits ({} units, {} units x nodes)",
+            self.units, self.nodes, self.limit, MAX_REACH_BITS
+        )
+    }
+}
+
+/// Bound on the (unit, unit) pairs the graph examines through shared
+/// fields.
+pub const MAX_PAIR_CHECKS: u64 = 1_000_000;
+
+/// Bound on units x control-flow nodes: the reachability bitsets take
+/// three times this many bits (about 100 MB at the bound).
+pub const MAX_REACH_BITS: u64 = 256 << 20;
 
 impl DepGraph {
     /// Indexes of units that come before `u` with an edge to it.
@@ -401,11 +431,21 @@ pub fn dependency_graph_with(
             return Err(TooManyUnits {
                 units: units.len(),
                 limit: max_units,
+                nodes: n,
+                pairs: 0,
             });
         }
     }
     let nu = units.len();
     let words = nu.div_ceil(64).max(1);
+    if (n as u64).saturating_mul(words as u64 * 64) > MAX_REACH_BITS {
+        return Err(TooManyUnits {
+            units: nu,
+            limit: max_units,
+            nodes: n,
+            pairs: 0,
+        });
+    }
 
     // reach[node] = units strictly after the node on some path.
     let mut reach: Vec<Vec<u64>> = vec![Vec::new(); n];
@@ -661,31 +701,55 @@ pub fn dependency_graph_with(
     // outcomes that lead to `c`, and before `c` (or is `c`, for a
     // write-write pair). The compiler removes such writes, so they make
     // no dependency.
+    // The first unit after `a` (on outcome `oi`, `usize::MAX` for any) that
+    // always writes `field` and runs on every such path. Units that run on
+    // every path after `a` are ordered along each path, so the first is
+    // the one that kills `a`'s write, if any does. Cached per (a, oi,
+    // field): each write is looked at once.
+    let killers: std::cell::RefCell<HashMap<(usize, usize, String), Option<usize>>> =
+        std::cell::RefCell::new(HashMap::new());
+    let first_killer = |a: usize, oi: usize, field: &str| -> Option<usize> {
+        let key = (a, oi, field.to_string());
+        if let Some(k) = killers.borrow().get(&key) {
+            return *k;
+        }
+        let must_bits = if oi == usize::MAX {
+            must_after_unit(a)
+        } else {
+            outcomes[a][oi].always.clone()
+        };
+        let k = writers
+            .overlapping(field)
+            .into_iter()
+            .filter(|&b| b != a && get(&must_bits, b) && always_writes(b, field))
+            .min();
+        killers.borrow_mut().insert(key, k);
+        k
+    };
+    // True when what `a` writes to `field` is dead on its way to `c`: a
+    // unit that always rewrites the field runs on every path after `a`'s
+    // outcomes that lead to `c`, and before `c` (or is `c`, for a
+    // write-write pair). The compiler removes such writes, so they make
+    // no dependency.
     let killed = |a: usize, c: usize, field: &str, c_may_kill: bool| -> bool {
         // Only a write of this very field is killed (a field sharing its
         // container is another field).
         if !units[a].writes.iter().any(|w| overlaps(w, field)) {
             return false;
         }
-        let after_a: Vec<Vec<u64>> = if outcomes[a].is_empty() {
-            vec![must_after_unit(a)]
+        let leading: Vec<usize> = if outcomes[a].is_empty() {
+            vec![usize::MAX]
         } else {
-            outcomes[a]
-                .iter()
-                .filter(|o| get(&o.bits, c))
-                .map(|o| o.always.clone())
+            (0..outcomes[a].len())
+                .filter(|&i| get(&outcomes[a][i].bits, c))
                 .collect()
         };
-        if after_a.is_empty() {
-            return false;
-        }
-        writers.overlapping(field).into_iter().any(|b| {
-            b != a
-                && (b != c || c_may_kill)
-                && (b == c || precedes(b, c))
-                && always_writes(b, field)
-                && after_a.iter().all(|m| get(m, b))
-        })
+        !leading.is_empty()
+            && leading.iter().all(|&oi| match first_killer(a, oi, field) {
+                Some(k) if k == c => c_may_kill,
+                Some(k) => precedes(k, c),
+                None => false,
+            })
     };
 
     let mut best: HashMap<(usize, usize), (DepKind, String)> = HashMap::new();
@@ -697,23 +761,44 @@ pub fn dependency_graph_with(
             *e = (kind, field.to_string());
         }
     };
+    // Pairs looked at, bounded so that a control where thousands of units
+    // touch one field ends with an error instead of running for minutes.
+    let mut checks: u64 = 0;
+    let mut charge = |n: usize| -> Result<(), TooManyUnits> {
+        checks += n as u64;
+        if checks > MAX_PAIR_CHECKS {
+            return Err(TooManyUnits {
+                units: nu,
+                limit: max_units,
+                nodes: n,
+                pairs: checks,
+            });
+        }
+        Ok(())
+    };
     for (b, unit) in units.iter().enumerate() {
         for r in &unit.match_reads {
-            for a in touching(&writers, r) {
+            let ws = touching(&writers, r);
+            charge(ws.len())?;
+            for a in ws {
                 if precedes(a, b) && writes_reaching(a, b, r) && !killed(a, b, r, false) {
                     offer(a, b, DepKind::Match, r);
                 }
             }
         }
         for r in &unit.action_reads {
-            for a in touching(&writers, r) {
+            let ws = touching(&writers, r);
+            charge(ws.len())?;
+            for a in ws {
                 if precedes(a, b) && writes_reaching(a, b, r) && !killed(a, b, r, false) {
                     offer(a, b, DepKind::Action, r);
                 }
             }
         }
         for w in &unit.writes {
-            for a in touching(&writers, w) {
+            let ws = touching(&writers, w);
+            charge(ws.len())?;
+            for a in ws {
                 if precedes(a, b) && writes_reaching(a, b, w) && !killed(a, b, w, true) {
                     offer(a, b, DepKind::Action, w);
                 }

@@ -48,16 +48,13 @@ pub(crate) fn graphs(
                 continue;
             }
             seen.push(c);
-            let graph = deps::dependency_graph(program, c, deps::DEFAULT_MAX_DEP_UNITS).map_err(
-                |e| {
+            let graph =
+                deps::dependency_graph(program, c, deps::DEFAULT_MAX_DEP_UNITS).map_err(|e| {
                     CliError::input(format!(
-                        "{shown}: control `{}` has {} tables, gateways and statement runs, more than the dependency graph's limit of {}",
-                        program.control(c).name,
-                        e.units,
-                        e.limit
+                        "{shown}: control `{}`: {e}",
+                        program.control(c).name
                     ))
-                },
-            )?;
+                })?;
             out.push(GressDeps {
                 pipeline: p.name.clone(),
                 gress,

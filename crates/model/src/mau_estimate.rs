@@ -140,12 +140,7 @@ pub fn estimate(
             deps::dependency_graph_with(program, control, deps::DEFAULT_MAX_DEP_UNITS, &shared)
                 .map_err(|e| ModelError::NotApplicable {
                     model: model.name.clone(),
-                    message: format!(
-                        "control `{}` has {} tables, gateways and statement runs, more than {}",
-                        program.control(control).name,
-                        e.units,
-                        e.limit
-                    ),
+                    message: format!("control `{}`: {e}", program.control(control).name),
                 })?;
         let mut plan = place(model, m, p, program, gress, control, &graph)?;
         let recs = stage_records(m, p, gress, &plan);
@@ -217,6 +212,16 @@ fn place(
             continue;
         }
         let need = needs[u];
+        let r = &p.resources;
+        if need.meter_alus > r.meter_alus || need.logical > r.logical_tables {
+            return Err(ModelError::NotApplicable {
+                model: model.name.clone(),
+                message: format!(
+                    "`{}` needs {} meter/stateful ALUs in one stage, a stage has {}",
+                    graph.units[u].name, need.meter_alus, r.meter_alus
+                ),
+            });
+        }
         let mut s = earliest;
         let mut left = need.entries.max(1);
         let mut first = None;
