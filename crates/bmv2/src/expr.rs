@@ -56,6 +56,7 @@ impl Text {
 }
 
 /// What expressions are evaluated against.
+#[derive(Clone, Copy)]
 pub(crate) struct Exprs<'h> {
     /// Header lookups.
     pub headers: &'h Headers,
@@ -65,6 +66,9 @@ pub(crate) struct Exprs<'h> {
     pub names: &'h Names,
     /// Field lists and extern instance types.
     pub objects: &'h Objects,
+    /// Texts name fields and headers canonically (`hdr.ipv4.ttl`) rather
+    /// than as the JSON does (`ipv4.ttl`).
+    pub canonical_text: bool,
 }
 
 fn binary_op(op: &str) -> Option<&'static str> {
@@ -101,6 +105,15 @@ fn pair<'a>(j: &J<'a>) -> Result<(&'a str, &'a str)> {
 }
 
 impl Exprs<'_> {
+    /// How texts name a header instance.
+    fn header_text(&self, h: &str) -> String {
+        if self.canonical_text {
+            self.names.header(h)
+        } else {
+            h.to_string()
+        }
+    }
+
     /// Renders a type-value object (`{"type": ..., "value": ...}`) as
     /// text, adding what it reads to `reads`. `params` names the action's
     /// runtime data.
@@ -119,7 +132,13 @@ impl Exprs<'_> {
             "field" => {
                 let (h, f) = pair(&val)?;
                 reads.add(self.names.field(h, f));
-                Text::atom(format!("{h}.{f}"))
+                if self.canonical_text && f != "$valid$" {
+                    Text::atom(self.names.field(h, f))
+                } else if self.canonical_text {
+                    Text::atom(format!("{}.$valid$", self.names.header(h)))
+                } else {
+                    Text::atom(format!("{h}.{f}"))
+                }
             }
             "hexstr" => Text::atom(val.str()?.to_string()),
             "bool" => Text::atom(val.bool()?.to_string()),
@@ -127,7 +146,7 @@ impl Exprs<'_> {
             "header" | "header_stack" | "header_union" | "header_union_stack" => {
                 let name = val.str()?;
                 reads.add(self.names.header(name));
-                Text::atom(name.to_string())
+                Text::atom(self.header_text(name))
             }
             // Extern objects are not fields: their use is an extern call
             // of the action (`Action::externs`).
@@ -178,7 +197,7 @@ impl Exprs<'_> {
             "stack_field" => {
                 let (s, f) = pair(&val)?;
                 reads.add(format!("{}.last.{f}", self.names.header(s)));
-                Text::atom(format!("{s}.last.{f}"))
+                Text::atom(format!("{}.last.{f}", self.header_text(s)))
             }
             "union_stack_field" => {
                 let items = val.items()?;
@@ -188,7 +207,7 @@ impl Exprs<'_> {
                 };
                 let (s, m, f) = (s.str()?, m.str()?, f.str()?);
                 reads.add(format!("{}.last.{m}.{f}", self.names.header(s)));
-                Text::atom(format!("{s}.last.{m}.{f}"))
+                Text::atom(format!("{}.last.{m}.{f}", self.header_text(s)))
             }
             "expression" => {
                 if val.v.get("op").is_some() {
@@ -315,7 +334,7 @@ impl Exprs<'_> {
                 match header {
                     Some(h) => {
                         reads.add(format!("{}.$valid", self.names.header(h)));
-                        format!("{h}.isValid()")
+                        format!("{}.isValid()", self.header_text(h))
                     }
                     None => format!(
                         "{}.isValid()",
@@ -472,6 +491,7 @@ mod tests {
             calcs: &calcs,
             names: &names,
             objects: &objects,
+            canonical_text: false,
         });
     }
 

@@ -12,12 +12,14 @@
 //! validity as `hdr.ipv4.$valid`, metadata by its source path
 //! (`meta.ingress_metadata.vrf` for p4c's flattened
 //! `scalars.metadata._ingress_metadata_vrf0`, learned from the source text
-//! the JSON quotes), compiler temporaries as `scalars.tmp_3`. Texts keep
-//! the JSON's names. Writes through a stack element with a computed index
-//! name the stack.
+//! the JSON quotes), compiler temporaries as `scalars.tmp_3`. A key's
+//! `field` text keeps the JSON's names; a condition's `expr` text names
+//! fields as its reads do. Writes through a stack element with a
+//! computed index name the stack.
 //!
-//! Actions (`actions.rs`) carry their extern calls (registers, counters,
-//! meters, hashes, random, clone, resubmit, digest, checksum).
+//! Controls (`pipelines.rs`) carry structured conditions (`cond.rs`) and
+//! key reads; actions (`actions.rs`) carry their extern calls (registers,
+//! counters, meters, hashes, random, clone, resubmit, digest, checksum).
 //!
 //! Besides parsers, controls, tables and actions, the program gets its
 //! deparsers' emit order (`deparsers[]`) and its stateful objects as
@@ -28,6 +30,7 @@
 
 mod access;
 mod actions;
+mod cond;
 mod deparsers;
 mod error;
 mod expr;
@@ -115,6 +118,7 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
         calcs: &calcs,
         names: &names,
         objects: &objects,
+        canonical_text: false,
     };
     let action_index = actions::read(&root, &mut prog, &e, &mut spans)?;
     parse_graph::read(&root, &mut prog, &e, &spans)?;

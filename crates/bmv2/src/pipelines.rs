@@ -10,8 +10,9 @@ use p4cost_ir::{
 
 use crate::access::J;
 use crate::actions::ActionIndex;
+use crate::cond::cond_of;
 use crate::error::Result;
-use crate::expr::{Exprs, Refs};
+use crate::expr::Exprs;
 use crate::hexstr;
 use crate::spans::Spans;
 
@@ -103,15 +104,22 @@ fn read_pipeline(
         });
     }
     for c in &conds {
-        let mut reads = Refs::default();
-        let expr = e.value(&c.key("expression")?, &[], &mut reads)?;
+        let ej = c.key("expression")?;
+        // The text names fields as the source does, as the condition's
+        // reads (and its gateway in a dependency graph) do.
+        let canonical = Exprs {
+            canonical_text: true,
+            ..*e
+        };
+        let expr = canonical.value(&ej, &[], &mut Default::default())?;
+        let cond = cond_of(e, &ej)?;
         let then_next = names.resolve(&c.key("true_next")?)?;
         let else_next = names.resolve(&c.key("false_next")?)?;
         nodes.push(Node {
             kind: NodeKind::Condition {
                 expr,
-                reads: reads.0,
-                cond: Default::default(),
+                reads: cond.reads(),
+                cond,
                 then_next,
                 else_next,
             },
@@ -192,8 +200,9 @@ fn find_cycle(flow: &ControlFlow) -> Option<NodeId> {
     None
 }
 
-/// The fields an action selector hashes, as (field text, width).
-type SelectorInputs = Vec<(String, Option<u32>)>;
+/// The fields an action selector hashes, as (field text, width,
+/// canonical name).
+type SelectorInputs = Vec<(String, Option<u32>, String)>;
 
 /// Action profile name -> the selector's inputs (`None`: no selector).
 fn read_profiles(p: &J, e: &Exprs) -> Result<HashMap<String, Option<SelectorInputs>>> {
@@ -221,14 +230,18 @@ fn read_profiles(p: &J, e: &Exprs) -> Result<HashMap<String, Option<SelectorInpu
     Ok(out)
 }
 
-/// The text and width of a `[header, field]` reference.
-fn field_ref(j: &J, e: &Exprs) -> Result<(String, Option<u32>)> {
+/// The text, width and canonical name of a `[header, field]` reference.
+fn field_ref(j: &J, e: &Exprs) -> Result<(String, Option<u32>, String)> {
     let parts = j.items()?;
     let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
         return Err(j.invalid("expected [header, field]"));
     };
     let (h, f) = (h.str()?, f.str()?);
-    Ok((format!("{h}.{f}"), e.headers.field_width(h, f)))
+    Ok((
+        format!("{h}.{f}"),
+        e.headers.field_width(h, f),
+        e.names.field(h, f),
+    ))
 }
 
 /// The width of a key read through `mask` (p4c's JSON 2.7 form of a
@@ -267,9 +280,14 @@ fn read_table(
     for k in t.opt_items("key")? {
         let mt = k.key_str("match_type")?;
         let target = k.key("target")?;
-        let (field, width) = match target.v.as_str() {
+        // A masked key still reads its whole field.
+        let (field, width, read) = match target.v.as_str() {
             // A `valid` match names a header.
-            Some(h) => (format!("{h}.$valid$"), Some(1)),
+            Some(h) => (
+                format!("{h}.$valid$"),
+                Some(1),
+                format!("{}.$valid", e.names.header(h)),
+            ),
             None => field_ref(&target, e)?,
         };
         let width = match k.opt_key_str("mask")? {
@@ -283,7 +301,7 @@ fn read_table(
             field,
             width_bits: width,
             match_kind: MatchKind::from_name(mt),
-            reads: Vec::new(),
+            reads: vec![read],
             span,
         });
     }
@@ -356,12 +374,12 @@ fn read_table(
             annotations.push(annotation("action_selector", ap.clone(), span));
             // p4c moves `selector` keys into the selector's inputs; put
             // them back so the table matches the source's key list.
-            for (field, width) in inputs {
+            for (field, width, read) in inputs {
                 keys.push(TableKey {
                     field: field.clone(),
                     width_bits: *width,
                     match_kind: MatchKind::Selector,
-                    reads: Vec::new(),
+                    reads: vec![read.clone()],
                     span,
                 });
             }

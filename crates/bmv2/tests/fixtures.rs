@@ -3,8 +3,8 @@
 //! fixture notes) and against facts checked by hand in the JSON.
 
 use p4cost_ir::{
-    Action, Arch, ControlRole, ExternKind, ExternUse, HeaderKind, Keyset, MatchKind, NodeKind,
-    ParserOp, Program, StackAccess, TableNext, Target, Transition,
+    Action, Arch, CmpOp, CondNode, ControlRole, ExternKind, ExternUse, HeaderKind, Keyset,
+    MatchKind, NodeKind, ParserOp, Program, StackAccess, TableNext, Target, Transition,
 };
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/bmv2/");
@@ -196,12 +196,33 @@ fn simple_router() {
         NodeKind::Condition {
             expr,
             reads,
+            cond,
             then_next,
             else_next,
-            ..
         } => {
-            assert_eq!(expr, "ipv4.isValid() && (ipv4.ttl > 0x00)");
-            // Validity is its own bit, `<header>.$valid`.
+            // The text names fields canonically, as the reads do.
+            assert_eq!(expr, "hdr.ipv4.isValid() && (hdr.ipv4.ttl > 0x00)");
+            // Hand-checked: {"op": "and", "left": d2b(["ipv4", "$valid$"]),
+            // "right": {"op": ">", ["ipv4", "ttl"], "0x00"}}.
+            assert_eq!(
+                cond.nodes,
+                vec![
+                    CondNode::IsValid {
+                        header: "hdr.ipv4".into()
+                    },
+                    CondNode::Field {
+                        name: "hdr.ipv4.ttl".into()
+                    },
+                    CondNode::Int { value: "0".into() },
+                    CondNode::Cmp {
+                        cmp: CmpOp::Gt,
+                        lhs: 1,
+                        rhs: 2
+                    },
+                    CondNode::And { lhs: 0, rhs: 3 },
+                ]
+            );
+            assert_eq!(reads, &cond.reads());
             assert_eq!(reads, &vec!["hdr.ipv4.$valid", "hdr.ipv4.ttl"]);
             assert_eq!(*else_next, None);
             let NodeKind::Table { table, next } = &ingress.flow.node(then_next.unwrap()).kind
@@ -913,6 +934,157 @@ fn action<'p>(p: &'p Program, name: &str) -> &'p Action {
         .iter()
         .find(|a| a.name == name)
         .unwrap_or_else(|| panic!("no action {name}"))
+}
+
+/// The structured condition of the conditional whose reads are `reads`.
+fn condition_reading(p: &Program, reads: &[&str]) -> p4cost_ir::Cond {
+    for c in &p.controls {
+        for n in &c.flow.nodes {
+            if let NodeKind::Condition { reads: r, cond, .. } = &n.kind {
+                if r == reads {
+                    return cond.clone();
+                }
+            }
+        }
+    }
+    panic!("no condition reads {reads:?}");
+}
+
+#[test]
+fn every_condition_is_structured_and_reads_what_it_tests() {
+    for name in all_fixture_names() {
+        let p = load(&name);
+        for c in &p.controls {
+            for n in &c.flow.nodes {
+                if let NodeKind::Condition { reads, cond, .. } = &n.kind {
+                    assert!(!cond.nodes.is_empty(), "{name}: empty condition");
+                    assert!(cond.is_well_formed(), "{name}: {cond:?}");
+                    assert_eq!(reads, &cond.reads(), "{name}");
+                    // Validity is `<header>.$valid`, never the JSON's
+                    // `$valid$` nor the bare header.
+                    assert!(!reads.iter().any(|r| r.contains("$valid$")), "{name}");
+                }
+            }
+        }
+        for t in &p.tables {
+            for k in &t.keys {
+                assert_eq!(k.reads.len(), 1, "{name}: {} {}", t.name, k.field);
+            }
+        }
+    }
+}
+
+fn all_fixture_names() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(DIR)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn conditions_with_validity_comparisons_and_slices() {
+    // switch_p4_16 node_17: `meta.ingress_metadata.port_type == 2w0 &&
+    // meta.l2_metadata.stp_group != 10w0` (its source_fragment); the
+    // fields are p4c's flattened `scalars.metadata._ingress_metadata_
+    // port_type40` and `..._l2_metadata_stp_group74`.
+    let p = load("switch_p4_16.json");
+    let c = condition_reading(
+        &p,
+        &[
+            "meta.ingress_metadata.port_type",
+            "meta.l2_metadata.stp_group",
+        ],
+    );
+    assert_eq!(
+        c.nodes,
+        vec![
+            CondNode::Field {
+                name: "meta.ingress_metadata.port_type".into()
+            },
+            CondNode::Int { value: "0".into() },
+            CondNode::Cmp {
+                cmp: CmpOp::Eq,
+                lhs: 0,
+                rhs: 1
+            },
+            CondNode::Field {
+                name: "meta.l2_metadata.stp_group".into()
+            },
+            CondNode::Int { value: "0".into() },
+            CondNode::Cmp {
+                cmp: CmpOp::Ne,
+                lhs: 3,
+                rhs: 4
+            },
+            CondNode::And { lhs: 2, rhs: 5 },
+        ]
+    );
+    // `hdr.mpls[0].isValid()`: d2b of ["mpls[0]", "$valid$"].
+    let c = condition_reading(&p, &["hdr.mpls[0].$valid"]);
+    assert_eq!(
+        c.nodes,
+        vec![CondNode::IsValid {
+            header: "hdr.mpls[0]".into()
+        }]
+    );
+
+    // fabric node_46: d2b of a bool metadata field is the field itself.
+    let p = load("fabric_20190420-fabric.json");
+    let c = condition_reading(&p, &["fabric_metadata.is_controller_packet_out"]);
+    assert_eq!(c.text(), "fabric_metadata.is_controller_packet_out");
+
+    // header-stack-ops node_4, `op[7:4] == 1`: ((op1 >> 4) & 0xff) & 0x0f
+    // on the 8-bit h1.op1.
+    let p = load("header-stack-ops-bmv2.json");
+    let conds: Vec<String> = p.controls[0]
+        .flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Condition { cond, .. } => Some(cond.text()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(conds[0], "hdr.h1.op1 == 0");
+    assert_eq!(conds[1], "hdr.h1.op1[7:4] == 1");
+    assert_eq!(conds[2], "hdr.h1.op1[3:0] == 1");
+}
+
+#[test]
+fn key_reads_name_fields_and_validity() {
+    let p = load("fabric_20190420-fabric.json");
+    let t = p.table(
+        p.table_by_name("FabricIngress.filtering.ingress_port_vlan")
+            .unwrap(),
+    );
+    let reads: Vec<&str> = t.keys.iter().map(|k| k.reads[0].as_str()).collect();
+    // ["vlan_tag", "$valid$"] is the source's `hdr.vlan_tag.isValid()`.
+    assert_eq!(
+        reads,
+        vec![
+            "standard_metadata.ingress_port",
+            "hdr.vlan_tag.$valid",
+            "hdr.vlan_tag.vlan_id"
+        ]
+    );
+    // A flattened metadata key reads its source name.
+    let t = p.table(p.table_by_name("FabricIngress.next.hashed").unwrap());
+    assert_eq!(t.keys[0].field, "scalars.fabric_metadata_t._next_id10");
+    assert_eq!(t.keys[0].reads, vec!["fabric_metadata.next_id"]);
+    // Selector inputs read their fields too.
+    assert_eq!(t.keys[1].match_kind, MatchKind::Selector);
+    assert_eq!(t.keys[1].reads, vec!["hdr.ipv4.dst_addr"]);
+
+    let p = load("p4pktgen__switch-p416.json");
+    // A masked key (`ipv4.srcAddr[31:24]`) still reads the whole field.
+    let t = p.table(p.table_by_name("validate_outer_ipv4_packet").unwrap());
+    assert_eq!(t.keys[2].width_bits, Some(8));
+    assert_eq!(t.keys[2].reads, vec!["hdr.ipv4.srcAddr"]);
+    let t = p.table(p.table_by_name("validate_mpls_packet").unwrap());
+    assert_eq!(t.keys[2].reads, vec!["hdr.mpls[0].$valid"]);
 }
 
 #[test]
