@@ -17,9 +17,10 @@
 //! fields as its reads do. Writes through a stack element with a
 //! computed index name the stack.
 //!
-//! Controls (`pipelines.rs`) carry structured conditions (`cond.rs`) and
-//! key reads; actions (`actions.rs`) carry their extern calls (registers,
-//! counters, meters, hashes, random, clone, resubmit, digest, checksum).
+//! Controls (`pipelines.rs`) carry structured conditions (`cond.rs`),
+//! key reads, and direct counters and meters attached to their tables;
+//! actions (`actions.rs`) carry their extern calls (registers, counters,
+//! meters, hashes, random, clone, resubmit, digest, checksum).
 //!
 //! Besides parsers, controls, tables and actions, the program gets its
 //! deparsers' emit order (`deparsers[]`) and its stateful objects as

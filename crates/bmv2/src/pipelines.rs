@@ -1,11 +1,11 @@
 //! `pipelines[]` to IR controls: tables, conditionals and action calls as
 //! the nodes of a control-flow graph.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use p4cost_ir::{
-    ActionId, Annotation, Control, ControlFlow, ControlId, ControlRole, Gress, MatchKind, Node,
-    NodeId, NodeKind, Program, Table, TableId, TableKey, TableNext,
+    ActionId, Annotation, Control, ControlFlow, ControlId, ControlRole, ExternCall, ExternUse,
+    Gress, MatchKind, Node, NodeId, NodeKind, Program, Table, TableId, TableKey, TableNext,
 };
 
 use crate::access::J;
@@ -37,11 +37,107 @@ pub(crate) fn read(
     spans: &mut Spans,
     actions: &ActionIndex,
 ) -> Result<()> {
+    let direct = Direct::read(root, e)?;
     for p in root.key_items("pipelines")? {
-        let control = read_pipeline(&p, prog, e, spans, actions)?;
+        let control = read_pipeline(&p, prog, e, spans, actions, &direct)?;
         prog.controls.push(control);
     }
+    direct.apply(prog);
     Ok(())
+}
+
+/// Direct resources: counters by the table they are bound to, meters by
+/// name with the field their result (colour) goes to.
+#[derive(Debug, Default)]
+struct Direct {
+    counters: HashMap<String, String>,
+    /// Every direct meter, with its result field when it has one.
+    meters: HashMap<String, Option<String>>,
+}
+
+impl Direct {
+    fn read(root: &J, e: &Exprs) -> Result<Direct> {
+        let mut d = Direct::default();
+        let is_direct = |j: &J| -> Result<bool> {
+            Ok(match j.opt("is_direct")? {
+                Some(x) => x.bool()?,
+                None => false,
+            })
+        };
+        for c in root.opt_items("counter_arrays")? {
+            if is_direct(&c)? {
+                if let Some(t) = c.opt_key_str("binding")? {
+                    let name = c.key_str("name")?;
+                    d.counters
+                        .entry(t.to_string())
+                        .or_insert_with(|| name.to_string());
+                }
+            }
+        }
+        for m in root.opt_items("meter_arrays")? {
+            if !is_direct(&m)? {
+                continue;
+            }
+            let result = match m.opt("result_target")? {
+                Some(rt) => Some(field_ref(&rt, e)?.2),
+                None => None,
+            };
+            d.meters.insert(m.key_str("name")?.to_string(), result);
+        }
+        Ok(d)
+    }
+
+    /// BMv2 runs a table's direct counter and meter whenever the table
+    /// hits, whatever the action, and p4c drops their calls from the
+    /// actions: give every action of the table the call back (as the
+    /// source's `counter.count()` / `meter.read(color)`), and the meter's
+    /// result field as a write. Actions other tables share are left alone:
+    /// they would count or write there too.
+    fn apply(&self, prog: &mut Program) {
+        let mut uses: HashMap<ActionId, usize> = HashMap::new();
+        for t in &prog.tables {
+            for a in &t.actions {
+                *uses.entry(*a).or_default() += 1;
+            }
+        }
+        let counters: HashSet<&String> = self.counters.values().collect();
+        let mut edits: Vec<(ActionId, ExternCall, Option<String>)> = Vec::new();
+        for t in &prog.tables {
+            for x in &t.attached {
+                let (call, write) = if counters.contains(x) {
+                    (("direct_counter", "count", ExternUse::Counter), None)
+                } else if let Some(result) = self.meters.get(x) {
+                    (("direct_meter", "read", ExternUse::Meter), result.clone())
+                } else {
+                    continue;
+                };
+                for a in &t.actions {
+                    if uses.get(a) == Some(&1) {
+                        let c = ExternCall {
+                            instance: x.clone(),
+                            ty: call.0.to_string(),
+                            method: call.1.to_string(),
+                            uses: call.2,
+                            divides: false,
+                            span: t.span,
+                        };
+                        edits.push((*a, c, write.clone()));
+                    }
+                }
+            }
+        }
+        for (a, call, write) in edits {
+            let Some(action) = prog.actions.get_mut(a.index()) else {
+                continue;
+            };
+            if let Some(w) = write {
+                if !action.writes.contains(&w) {
+                    action.writes.push(w);
+                }
+            }
+            action.externs.push(call);
+        }
+    }
 }
 
 /// Node names of one pipeline.
@@ -70,6 +166,7 @@ fn read_pipeline(
     e: &Exprs,
     spans: &mut Spans,
     actions: &ActionIndex,
+    direct: &Direct,
 ) -> Result<Control> {
     let name = p.key_str("name")?;
     let control_id = ControlId(prog.controls.len() as u32);
@@ -92,7 +189,7 @@ fn read_pipeline(
     let profiles = read_profiles(p, e)?;
     let mut nodes = Vec::new();
     for t in &tables {
-        let (table, next) = read_table(t, prog, spans, actions, &names, &profiles, e)?;
+        let (table, next) = read_table(t, prog, spans, actions, &names, &profiles, e, direct)?;
         let tspan = table.span;
         let mut table = table;
         table.control = Some(control_id);
@@ -272,6 +369,7 @@ fn read_table(
     names: &NodeNames,
     profiles: &HashMap<String, Option<SelectorInputs>>,
     e: &Exprs,
+    direct: &Direct,
 ) -> Result<(Table, TableNext)> {
     let name = t.key_str("name")?;
     let span = spans.of(prog, t)?;
@@ -385,11 +483,16 @@ fn read_table(
             }
         }
     }
+    let mut attached = Vec::new();
     if t.opt("with_counters")?.map(|c| c.bool()).transpose()? == Some(true) {
         annotations.push(annotation("direct_counter", String::new(), span));
+        if let Some(c) = direct.counters.get(name) {
+            attached.push(c.clone());
+        }
     }
     if let Some(m) = t.opt_key_str("direct_meters")? {
         annotations.push(annotation("direct_meter", m.to_string(), span));
+        attached.push(m.to_string());
     }
     // p4c turns each direct action call into a keyless one-action table.
     let short = name.rsplit('.').next().unwrap_or(name);
@@ -454,7 +557,7 @@ fn read_table(
         default_action_const,
         const_entries,
         implementation,
-        attached: Vec::new(),
+        attached,
         stages: Vec::new(),
         annotations,
         span,

@@ -1157,6 +1157,36 @@ fn extern_calls_of_actions() {
 }
 
 #[test]
+fn direct_counters_and_meters_are_attached() {
+    // issue364: counter `ingress.c` is bound to `ingress.t`.
+    let p = load("issue364-bmv2.json");
+    let t = p.table(p.table_by_name("ingress.t").unwrap());
+    assert_eq!(t.attached, vec!["ingress.c"]);
+    let a = action(&p, "ingress.my_action");
+    assert_eq!(a.externs[0].ty, "direct_counter");
+    assert_eq!(a.externs[0].uses, ExternUse::Counter);
+
+    // named_meter: direct meter `ingress.namedmeter` on `ingress.m_table`
+    // writes its colour to `meta.meta.meter_tag` (result_target
+    // `scalars.metadata._meta_meter_tag0`), the key of `m_filter`.
+    let p = load("named_meter_bmv2.json");
+    let t = p.table(p.table_by_name("ingress.m_table").unwrap());
+    assert_eq!(t.attached, vec!["ingress.namedmeter"]);
+    for &a in &t.actions {
+        let a = p.action(a);
+        assert!(
+            a.writes.contains(&"meta.meta.meter_tag".to_string()),
+            "{}",
+            a.name
+        );
+        assert_eq!(a.externs[0].uses, ExternUse::Meter);
+    }
+    let f = p.table(p.table_by_name("ingress.m_filter").unwrap());
+    assert_eq!(f.keys[0].reads, vec!["meta.meta.meter_tag"]);
+    assert!(f.attached.is_empty());
+}
+
+#[test]
 fn names_match_the_source_front_end() {
     // Instance-style metadata (p4c 2.7): `acl_metadata.acl_deny` is the
     // source's `meta.acl_metadata.acl_deny`.
