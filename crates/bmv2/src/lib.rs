@@ -18,9 +18,10 @@
 //! computed index name the stack.
 //!
 //! Controls (`pipelines.rs`) carry structured conditions (`cond.rs`),
-//! key reads, and direct counters and meters attached to their tables;
-//! actions (`actions.rs`) carry their extern calls (registers, counters,
-//! meters, hashes, random, clone, resubmit, digest, checksum).
+//! key reads, direct counters and meters attached to their tables, and an
+//! `Exit` node after a table whose actions all run `exit`; actions
+//! (`actions.rs`) carry their extern calls (registers, counters, meters,
+//! hashes, random, clone, resubmit, digest, checksum).
 //!
 //! Besides parsers, controls, tables and actions, the program gets its
 //! deparsers' emit order (`deparsers[]`) and its stateful objects as

@@ -235,6 +235,7 @@ fn read_pipeline(
             span: spans.of(prog, a)?,
         });
     }
+    exits_to_exit_nodes(prog, &mut nodes, span);
     let entry = match p.opt("init_table")? {
         Some(j) => names.resolve(&j)?,
         None => None,
@@ -258,6 +259,44 @@ fn read_pipeline(
         flow,
         span,
     })
+}
+
+/// True when an action always ends the pipeline: it runs `exit` and has
+/// no jumps (which could go around it).
+fn always_exits(prog: &Program, a: ActionId) -> bool {
+    let ops = || prog.action(a).primitives.iter().map(|p| p.op.as_str());
+    ops().any(|o| o == "exit") && !ops().any(|o| o == "_jump" || o == "_jump_if_zero")
+}
+
+/// p4c turns an apply block's `exit` into an `exit` primitive in the
+/// action of a one-action table, and lets the table go on to what follows
+/// it in the source. A table whose every action exits goes to an `Exit`
+/// node instead, as the source's `exit` statement does, so what follows
+/// is control dependent on the conditions that lead around the exit.
+fn exits_to_exit_nodes(prog: &Program, nodes: &mut Vec<Node>, span: p4cost_ir::Span) {
+    let mut exit: Option<NodeId> = None;
+    for i in 0..nodes.len() {
+        let NodeKind::Table { table, .. } = &nodes[i].kind else {
+            continue;
+        };
+        let t = prog.table(*table);
+        let all_exit = !t.actions.is_empty()
+            && t.actions.iter().all(|a| always_exits(prog, *a))
+            && t.default_action.map_or(true, |a| always_exits(prog, a));
+        if !all_exit {
+            continue;
+        }
+        let id = *exit.get_or_insert(NodeId(nodes.len() as u32));
+        if let NodeKind::Table { next, .. } = &mut nodes[i].kind {
+            *next = TableNext::Always { next: Some(id) };
+        }
+    }
+    if exit.is_some() {
+        nodes.push(Node {
+            kind: NodeKind::Exit,
+            span,
+        });
+    }
 }
 
 /// A node on a cycle, if the graph has one.

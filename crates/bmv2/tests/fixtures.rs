@@ -1211,3 +1211,31 @@ fn names_match_the_source_front_end() {
         .iter()
         .any(|n| n.contains("scalars.Meta.color") && n.contains("flattened")));
 }
+
+#[test]
+fn an_apply_block_exit_ends_the_control() {
+    // fabric egress: `if (standard_metadata.egress_port == CPU_PORT) {
+    // hdr.packet_in.setValid(); ...; exit; }` becomes tbl_packetio40,
+    // whose only action runs `exit`.
+    let p = load("fabric_20190420-fabric.json");
+    let egress = p
+        .controls
+        .iter()
+        .find(|c| c.role == ControlRole::Egress)
+        .unwrap();
+    let tid = p.table_by_name("tbl_packetio40").unwrap();
+    let node = egress
+        .flow
+        .nodes
+        .iter()
+        .find(|n| matches!(n.kind, NodeKind::Table { table, .. } if table == tid))
+        .unwrap();
+    let NodeKind::Table {
+        next: TableNext::Always { next: Some(n) },
+        ..
+    } = &node.kind
+    else {
+        panic!("{:?}", node.kind)
+    };
+    assert_eq!(egress.flow.node(*n).kind, NodeKind::Exit);
+}
