@@ -1,13 +1,16 @@
-//! Top-level `actions` (and `calculations`, which actions read through
-//! hash primitives): parameters, primitive names and read/write sets.
+//! Top-level `actions` (and `calculations`, `learn_lists`, `field_lists`
+//! and `extern_instances`, which primitives refer to): parameters,
+//! primitive names, read/write sets and extern calls.
 
 use std::collections::HashMap;
 
-use p4cost_ir::{Action, ActionId, Param, Primitive, Program};
+use p4cost_ir::{Action, ActionId, ExternCall, ExternUse, Param, Primitive, Program, Span};
 
 use crate::access::J;
 use crate::error::Result;
 use crate::expr::{Exprs, Refs};
+use crate::hexstr;
+use crate::names::Names;
 use crate::spans::Spans;
 
 /// Lookups from JSON action ids and names to [`ActionId`]s.
@@ -29,8 +32,8 @@ impl ActionIndex {
     }
 }
 
-/// The fields each named calculation reads.
-pub(crate) fn read_calculations(root: &J) -> Result<HashMap<String, Vec<String>>> {
+/// The fields each named calculation reads (canonical names).
+pub(crate) fn read_calculations(root: &J, names: &Names) -> Result<HashMap<String, Vec<String>>> {
     let mut out = HashMap::new();
     for c in root.opt_items("calculations")? {
         let name = c.key_str("name")?;
@@ -44,9 +47,9 @@ pub(crate) fn read_calculations(root: &J) -> Result<HashMap<String, Vec<String>>
                     let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
                         return Err(v.invalid("expected [header, field]"));
                     };
-                    fields.push(format!("{}.{}", h.str()?, f.str()?));
+                    fields.push(names.field(h.str()?, f.str()?));
                 }
-                "header" => fields.push(inp.key_str("value")?.to_string()),
+                "header" => fields.push(names.header(inp.key_str("value")?)),
                 _ => {}
             }
         }
@@ -55,67 +58,264 @@ pub(crate) fn read_calculations(root: &J) -> Result<HashMap<String, Vec<String>>
     Ok(out)
 }
 
-/// Which parameters of a primitive it writes. Everything else is read.
-fn written_params(op: &str, first_is_extern: bool) -> &'static [usize] {
-    match op {
-        "assign"
-        | "assign_VL"
-        | "assign_header"
-        | "assign_union"
-        | "assign_header_stack"
-        | "assign_union_stack"
-        | "modify_field"
-        | "add_header"
-        | "remove_header"
-        | "setValid"
-        | "setInvalid"
-        | "push"
-        | "pop"
-        | "register_read"
-        | "register_write"
-        | "count"
-        | "modify_field_with_hash_based_offset"
-        | "modify_field_rng_uniform"
-        | "mark_to_drop" => &[0],
-        "execute_meter" => &[0, 2],
-        _ if first_is_extern => &[0],
-        _ => &[],
+/// Named objects primitives refer to besides fields: the field lists of
+/// digests (`learn_lists`) and of clones and resubmits (`field_lists`),
+/// by id, and the type of every `extern_instances` entry.
+#[derive(Debug, Default)]
+pub(crate) struct Objects {
+    learn_lists: HashMap<u64, Vec<String>>,
+    field_lists: HashMap<u64, Vec<String>>,
+    extern_types: HashMap<String, String>,
+}
+
+impl Objects {
+    /// Reads `learn_lists`, `field_lists` and `extern_instances`.
+    pub fn read(root: &J, names: &Names) -> Result<Objects> {
+        let mut o = Objects::default();
+        for (key, map) in [
+            ("learn_lists", &mut o.learn_lists),
+            ("field_lists", &mut o.field_lists),
+        ] {
+            for l in root.opt_items(key)? {
+                let id = l.key("id")?.u64()?;
+                let mut fields = Vec::new();
+                for el in l.opt_items("elements")? {
+                    if el.key_str("type")? == "field" {
+                        let v = el.key("value")?;
+                        let parts = v.items()?;
+                        let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
+                            return Err(v.invalid("expected [header, field]"));
+                        };
+                        fields.push(names.field(h.str()?, f.str()?));
+                    }
+                }
+                map.insert(id, fields);
+            }
+        }
+        for x in root.opt_items("extern_instances")? {
+            o.extern_types.insert(
+                x.key_str("name")?.to_string(),
+                x.key_str("type")?.to_string(),
+            );
+        }
+        Ok(o)
     }
 }
 
-/// Reads and writes of one primitive call `op(params...)`, with `names`
-/// naming the enclosing action's runtime data.
-pub(crate) fn primitive_rw(
+/// What one primitive call does: fields read and written, extern calls.
+#[derive(Debug, Default)]
+pub(crate) struct Effects {
+    /// Fields read.
+    pub reads: Refs,
+    /// Fields written (a header's validity as `<header>.$valid`).
+    pub writes: Refs,
+    /// Extern objects used.
+    pub externs: Vec<ExternCall>,
+}
+
+/// The effects of one primitive call `op(params...)`, with `names` naming
+/// the enclosing action's runtime data and `span` the call's site.
+///
+/// Validity: `add_header`/`remove_header` (and `setValid`/`setInvalid`)
+/// write `<header>.$valid`; `assign_header`, `push` and `pop` write the
+/// whole header or stack. Extern primitives become [`ExternCall`]s
+/// (`register_read`/`register_write`: stateful ALU; `count`: counter;
+/// `execute_meter`: meter; hash, random, clone, resubmit/recirculate,
+/// digest, checksum) and their objects are not fields: a register write
+/// writes no field. Digests, clones and resubmits read their field lists.
+pub(crate) fn primitive_effects(
     e: &Exprs,
     op: &str,
     params: &[J],
     names: &[String],
-) -> Result<(Refs, Refs)> {
-    let mut reads = Refs::default();
-    let mut writes = Refs::default();
+    span: Span,
+) -> Result<Effects> {
+    let mut fx = Effects::default();
+    // Parameters already accounted for.
+    let mut done = vec![false; params.len()];
+    let write = |fx: &mut Effects, done: &mut [bool], i: usize| -> Result<Option<String>> {
+        let Some(p) = params.get(i) else {
+            return Ok(None);
+        };
+        done[i] = true;
+        let w = e.lvalue(p, names, &mut fx.reads)?;
+        fx.writes.add(w.clone());
+        Ok(Some(w))
+    };
+    let object = |done: &mut [bool], i: usize| -> Result<String> {
+        match params.get(i) {
+            Some(p) => {
+                done[i] = true;
+                Ok(p.key_str("value")?.to_string())
+            }
+            None => Ok(String::new()),
+        }
+    };
+    let call = |instance: String, ty: &str, method: &str, uses: ExternUse| ExternCall {
+        instance,
+        ty: ty.to_string(),
+        method: method.to_string(),
+        uses,
+        divides: false,
+        span,
+    };
     let first_is_extern = params
         .first()
         .and_then(|p| p.v.get("type"))
         .and_then(|t| t.as_str())
         == Some("extern");
-    let written = written_params(op, first_is_extern);
-    for (i, p) in params.iter().enumerate() {
-        if written.contains(&i) {
-            writes.add(e.lvalue(p, names, &mut reads)?);
-            // Stack shifts and register/counter updates also read what
-            // they write.
-            if matches!(op, "push" | "pop" | "count" | "execute_meter") && i == 0 {
-                reads.add(e.lvalue(p, names, &mut Refs::default())?);
+    match op {
+        "assign"
+        | "assign_VL"
+        | "modify_field"
+        | "assign_header"
+        | "assign_union"
+        | "assign_header_stack"
+        | "assign_union_stack" => {
+            write(&mut fx, &mut done, 0)?;
+        }
+        "add_header" | "remove_header" | "setValid" | "setInvalid" => {
+            if let Some(p) = params.first() {
+                done[0] = true;
+                let h = e.lvalue(p, names, &mut fx.reads)?;
+                fx.writes.add(format!("{h}.$valid"));
             }
-        } else {
-            e.value(p, names, &mut reads)?;
+        }
+        "push" | "pop" => {
+            // A stack shift reads what it writes.
+            if let Some(w) = write(&mut fx, &mut done, 0)? {
+                fx.reads.add(w);
+            }
+        }
+        "mark_to_drop" | "drop" => {
+            // Sets the egress port to the drop port; reads nothing.
+            let sm = match params.first() {
+                Some(p) => {
+                    done[0] = true;
+                    e.lvalue(p, names, &mut fx.reads)?
+                }
+                None => e.names.header("standard_metadata"),
+            };
+            fx.writes.add(format!("{sm}.egress_spec"));
+        }
+        "register_read" => {
+            write(&mut fx, &mut done, 0)?;
+            let r = object(&mut done, 1)?;
+            fx.externs
+                .push(call(r, "register", "read", ExternUse::StatefulAlu));
+        }
+        "register_write" => {
+            let r = object(&mut done, 0)?;
+            fx.externs
+                .push(call(r, "register", "write", ExternUse::StatefulAlu));
+        }
+        "count" => {
+            let c = object(&mut done, 0)?;
+            fx.externs
+                .push(call(c, "counter", "count", ExternUse::Counter));
+        }
+        "execute_meter" => {
+            let m = object(&mut done, 0)?;
+            write(&mut fx, &mut done, 2)?;
+            fx.externs
+                .push(call(m, "meter", "execute_meter", ExternUse::Meter));
+        }
+        "modify_field_with_hash_based_offset" => {
+            write(&mut fx, &mut done, 0)?;
+            // The calculation (parameter 2) is read below: its inputs.
+            let calc = params
+                .get(2)
+                .and_then(|p| p.v.get("value"))
+                .and_then(|v| v.as_str())
+                .unwrap_or_default();
+            fx.externs
+                .push(call(calc.to_string(), "hash", "hash", ExternUse::Hash));
+        }
+        "modify_field_rng_uniform" => {
+            write(&mut fx, &mut done, 0)?;
+            fx.externs
+                .push(call(String::new(), "random", "random", ExternUse::Random));
+        }
+        "clone_ingress_pkt_to_egress" | "clone_egress_pkt_to_egress" => {
+            list_reads(e, params, 1, false, &mut done, &mut fx)?;
+            fx.externs
+                .push(call(String::new(), "clone", op, ExternUse::Mirror));
+        }
+        "resubmit" | "recirculate" => {
+            list_reads(e, params, 0, false, &mut done, &mut fx)?;
+            fx.externs
+                .push(call(String::new(), op, op, ExternUse::Resubmit));
+        }
+        "generate_digest" => {
+            list_reads(e, params, 1, true, &mut done, &mut fx)?;
+            fx.externs
+                .push(call(String::new(), "digest", "digest", ExternUse::Digest));
+        }
+        _ if first_is_extern => {
+            // `_<type>_<method>(instance, ...)`.
+            let inst = object(&mut done, 0)?;
+            let ty = e
+                .objects
+                .extern_types
+                .get(&inst)
+                .cloned()
+                .unwrap_or_default();
+            let method = op
+                .strip_prefix('_')
+                .and_then(|r| r.strip_prefix(ty.as_str()))
+                .and_then(|r| r.strip_prefix('_'))
+                .filter(|_| !ty.is_empty())
+                .unwrap_or(op)
+                .to_string();
+            let uses = if op.contains("checksum") || op.contains("Checksum") {
+                ExternUse::Checksum
+            } else {
+                ExternUse::of_type(&ty)
+            };
+            fx.externs.push(call(inst, &ty, &method, uses));
+        }
+        _ if op.contains("checksum") => {
+            fx.externs
+                .push(call(String::new(), op, op, ExternUse::Checksum));
+        }
+        _ => {}
+    }
+    for (i, p) in params.iter().enumerate() {
+        if !done[i] {
+            e.value(p, names, &mut fx.reads)?;
         }
     }
-    if op == "drop" && params.is_empty() {
-        // simple_switch's P4_14-style drop sets the egress port to drop.
-        writes.add("standard_metadata.egress_spec");
+    Ok(fx)
+}
+
+/// Reads of a field-list parameter (a digest's learn list, a clone's or
+/// resubmit's field list) given by id at `params[i]`.
+fn list_reads(
+    e: &Exprs,
+    params: &[J],
+    i: usize,
+    learn: bool,
+    done: &mut [bool],
+    fx: &mut Effects,
+) -> Result<()> {
+    let Some(p) = params.get(i) else {
+        return Ok(());
+    };
+    if p.v.get("type").and_then(|t| t.as_str()) != Some("hexstr") {
+        return Ok(());
     }
-    Ok((reads, writes))
+    done[i] = true;
+    let id = hexstr::to_u64(p.key_str("value")?)
+        .ok_or_else(|| p.invalid("expected a field list id (a hex string)"))?;
+    let lists = if learn {
+        &e.objects.learn_lists
+    } else {
+        &e.objects.field_lists
+    };
+    for f in lists.get(&id).into_iter().flatten() {
+        fx.reads.add(f.clone());
+    }
+    Ok(())
 }
 
 /// Reads every action into `prog.actions`.
@@ -145,16 +345,19 @@ pub(crate) fn read(
         let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
         let mut reads = Refs::default();
         let mut writes = Refs::default();
+        let mut externs = Vec::new();
         let mut primitives = Vec::new();
         for p in a.key_items("primitives")? {
             let op = p.key_str("op")?;
             let args = p.opt_items("parameters")?;
-            let (r, w) = primitive_rw(e, op, &args, &names)?;
-            reads.extend(r);
-            writes.extend(w);
+            let span = spans.of(prog, &p)?;
+            let fx = primitive_effects(e, op, &args, &names, span)?;
+            reads.extend(fx.reads);
+            writes.extend(fx.writes);
+            externs.extend(fx.externs);
             primitives.push(Primitive {
                 op: op.to_string(),
-                span: spans.of(prog, &p)?,
+                span,
             });
         }
         let span = spans.of(prog, &a)?;
@@ -164,7 +367,7 @@ pub(crate) fn read(
             reads: reads.0,
             writes: writes.0,
             primitives,
-            externs: Vec::new(),
+            externs,
             annotations: Vec::new(),
             span,
         });

@@ -6,8 +6,10 @@ use std::collections::{HashMap, HashSet};
 use p4cost_ir::HeaderTypeId;
 
 use crate::access::J;
+use crate::actions::Objects;
 use crate::error::Result;
 use crate::headers::Headers;
+use crate::names::Names;
 
 /// An ordered set of field or object names (the set beside the list keeps
 /// `add` constant-time on actions with thousands of primitives).
@@ -54,11 +56,19 @@ impl Text {
 }
 
 /// What expressions are evaluated against.
+#[derive(Clone, Copy)]
 pub(crate) struct Exprs<'h> {
     /// Header lookups.
     pub headers: &'h Headers,
     /// Calculation name -> fields it reads.
     pub calcs: &'h HashMap<String, Vec<String>>,
+    /// Canonical names of instances and fields.
+    pub names: &'h Names,
+    /// Field lists and extern instance types.
+    pub objects: &'h Objects,
+    /// Texts name fields and headers canonically (`hdr.ipv4.ttl`) rather
+    /// than as the JSON does (`ipv4.ttl`).
+    pub canonical_text: bool,
 }
 
 fn binary_op(op: &str) -> Option<&'static str> {
@@ -95,6 +105,15 @@ fn pair<'a>(j: &J<'a>) -> Result<(&'a str, &'a str)> {
 }
 
 impl Exprs<'_> {
+    /// How texts name a header instance.
+    fn header_text(&self, h: &str) -> String {
+        if self.canonical_text {
+            self.names.header(h)
+        } else {
+            h.to_string()
+        }
+    }
+
     /// Renders a type-value object (`{"type": ..., "value": ...}`) as
     /// text, adding what it reads to `reads`. `params` names the action's
     /// runtime data.
@@ -112,21 +131,27 @@ impl Exprs<'_> {
         Ok(match ty {
             "field" => {
                 let (h, f) = pair(&val)?;
-                if f == "$valid$" {
-                    reads.add(h);
+                reads.add(self.names.field(h, f));
+                if self.canonical_text && f != "$valid$" {
+                    Text::atom(self.names.field(h, f))
+                } else if self.canonical_text {
+                    Text::atom(format!("{}.$valid$", self.names.header(h)))
                 } else {
-                    reads.add(format!("{h}.{f}"));
+                    Text::atom(format!("{h}.{f}"))
                 }
-                Text::atom(format!("{h}.{f}"))
             }
             "hexstr" => Text::atom(val.str()?.to_string()),
             "bool" => Text::atom(val.bool()?.to_string()),
             "string" => Text::atom(format!("\"{}\"", val.str()?)),
-            "header" | "header_stack" | "header_union" | "header_union_stack"
-            | "register_array" | "meter_array" | "counter_array" | "extern" => {
+            "header" | "header_stack" | "header_union" | "header_union_stack" => {
                 let name = val.str()?;
-                reads.add(name);
-                Text::atom(name.to_string())
+                reads.add(self.names.header(name));
+                Text::atom(self.header_text(name))
+            }
+            // Extern objects are not fields: their use is an extern call
+            // of the action (`Action::externs`).
+            "register_array" | "meter_array" | "counter_array" | "extern" => {
+                Text::atom(val.str()?.to_string())
             }
             "calculation" => {
                 let name = val.str()?;
@@ -166,15 +191,13 @@ impl Exprs<'_> {
                     return Err(val.invalid("expected [register, index]"));
                 };
                 let reg = reg.str()?;
-                reads.add(reg);
                 let idx = self.typed(idx, params, reads)?;
                 Text::atom(format!("{reg}[{}]", idx.s))
             }
             "stack_field" => {
                 let (s, f) = pair(&val)?;
-                let text = format!("{s}.last.{f}");
-                reads.add(text.clone());
-                Text::atom(text)
+                reads.add(format!("{}.last.{f}", self.names.header(s)));
+                Text::atom(format!("{}.last.{f}", self.header_text(s)))
             }
             "union_stack_field" => {
                 let items = val.items()?;
@@ -182,9 +205,9 @@ impl Exprs<'_> {
                 else {
                     return Err(val.invalid("expected [union stack, member, field]"));
                 };
-                let text = format!("{}.last.{}.{}", s.str()?, m.str()?, f.str()?);
-                reads.add(text.clone());
-                Text::atom(text)
+                let (s, m, f) = (s.str()?, m.str()?, f.str()?);
+                reads.add(format!("{}.last.{m}.{f}", self.names.header(s)));
+                Text::atom(format!("{}.last.{m}.{f}", self.header_text(s)))
             }
             "expression" => {
                 if val.v.get("op").is_some() {
@@ -300,10 +323,24 @@ impl Exprs<'_> {
                 self.operand(j, "right", params, reads)?.wrapped()
             ),
             "valid" | "valid_union" => {
-                format!(
-                    "{}.isValid()",
-                    self.operand(j, "right", params, reads)?.wrapped()
-                )
+                // The validity bit, not the header's fields.
+                let rj = j.key("right")?;
+                let header = match (rj.v.get("type").and_then(|t| t.as_str()), rj.v.get("value")) {
+                    (Some("header" | "header_union"), Some(serde_json::Value::String(h))) => {
+                        Some(h.as_str())
+                    }
+                    _ => None,
+                };
+                match header {
+                    Some(h) => {
+                        reads.add(format!("{}.$valid", self.names.header(h)));
+                        format!("{}.isValid()", self.header_text(h))
+                    }
+                    None => format!(
+                        "{}.isValid()",
+                        self.operand(j, "right", params, reads)?.wrapped()
+                    ),
+                }
             }
             "last_stack_index" => {
                 format!(
@@ -377,14 +414,12 @@ impl Exprs<'_> {
         match ty {
             "field" => {
                 let (h, f) = pair(&val)?;
-                Ok(if f == "$valid$" {
-                    h.to_string()
-                } else {
-                    format!("{h}.{f}")
-                })
+                Ok(self.names.field(h, f))
             }
-            "header" | "header_stack" | "header_union" | "header_union_stack"
-            | "register_array" | "meter_array" | "counter_array" | "extern" => {
+            "header" | "header_stack" | "header_union" | "header_union_stack" => {
+                Ok(self.names.header(val.str()?))
+            }
+            "register_array" | "meter_array" | "counter_array" | "extern" => {
                 Ok(val.str()?.to_string())
             }
             "expression" => {
@@ -449,9 +484,14 @@ mod tests {
     fn with_exprs(f: impl FnOnce(&Exprs)) {
         let headers = Headers::default();
         let calcs = HashMap::new();
+        let names = Names::default();
+        let objects = Objects::default();
         f(&Exprs {
             headers: &headers,
             calcs: &calcs,
+            names: &names,
+            objects: &objects,
+            canonical_text: false,
         });
     }
 
@@ -479,7 +519,8 @@ mod tests {
                       "right":{"type":"hexstr","value":"0x00"}}}}}"#,
         );
         assert_eq!(s, "ipv4.isValid() && (ipv4.ttl > 0x00)");
-        assert_eq!(reads, vec!["ipv4", "ipv4.ttl"]);
+        // Validity is its own bit, not the header.
+        assert_eq!(reads, vec!["ipv4.$valid", "ipv4.ttl"]);
     }
 
     #[test]

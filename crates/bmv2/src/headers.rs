@@ -84,6 +84,15 @@ impl Headers {
         self.instance_ids.get(name).copied()
     }
 
+    /// The field names of a header type, in order.
+    pub fn field_names(&self, ty: HeaderTypeId) -> impl Iterator<Item = &str> {
+        self.fields
+            .get(ty.index())
+            .into_iter()
+            .flatten()
+            .map(|(n, _)| n.as_str())
+    }
+
     /// Name of field number `offset` of a header type.
     pub fn field_name_at(&self, ty: HeaderTypeId, offset: u64) -> Option<&str> {
         let i = usize::try_from(offset).ok()?;

@@ -34,6 +34,46 @@ pub(crate) fn to_u64(text: &str) -> Option<u64> {
     u64::from_str_radix(trimmed, 16).ok()
 }
 
+/// The most hex digits [`to_decimal`] converts (1024 bits); longer
+/// constants are not worth quadratic work.
+const MAX_DECIMAL_DIGITS: usize = 256;
+
+/// The decimal text of a hex string (`0x0100` -> `256`, `-0x1` -> `-1`),
+/// exact whatever its width; `None` when the text is not a hex string or
+/// has more than [`MAX_DECIMAL_DIGITS`] significant digits.
+pub(crate) fn to_decimal(text: &str) -> Option<String> {
+    let (neg, d) = digits(text)?;
+    let d = d.trim_start_matches('0');
+    if d.len() > MAX_DECIMAL_DIGITS {
+        return None;
+    }
+    // Little-endian limbs of 10^9.
+    let mut limbs: Vec<u64> = vec![0];
+    for c in d.chars() {
+        let mut carry = u64::from(c.to_digit(16)?);
+        for l in limbs.iter_mut() {
+            let v = *l * 16 + carry;
+            *l = v % 1_000_000_000;
+            carry = v / 1_000_000_000;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    let mut out = String::new();
+    if neg && limbs.iter().any(|&l| l != 0) {
+        out.push('-');
+    }
+    let mut iter = limbs.iter().rev();
+    if let Some(top) = iter.next() {
+        out.push_str(&top.to_string());
+    }
+    for l in iter {
+        out.push_str(&format!("{l:09}"));
+    }
+    Some(out)
+}
+
 /// Resizes a digit string to exactly `n` digits: pads with leading zeros,
 /// or drops leading zeros; `None` if a non-zero digit would be dropped.
 fn fit(d: &str, n: usize) -> Option<String> {
@@ -142,6 +182,23 @@ pub(crate) fn split_keyset(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimal_text_of_any_width() {
+        assert_eq!(to_decimal("0x0100").as_deref(), Some("256"));
+        assert_eq!(to_decimal("0x0000").as_deref(), Some("0"));
+        assert_eq!(to_decimal("-0x1").as_deref(), Some("-1"));
+        assert_eq!(
+            to_decimal("0xffffffffffffffffffffffffffffffff").as_deref(),
+            Some("340282366920938463463374607431768211455")
+        );
+        assert_eq!(
+            to_decimal("0x3b9aca00").as_deref(), // 10^9: a whole limb
+            Some("1000000000")
+        );
+        assert_eq!(to_decimal("xyz"), None);
+        assert_eq!(to_decimal(&format!("0x1{}", "0".repeat(300))), None);
+    }
 
     fn val(s: &str) -> Keyset {
         Keyset::Value {

@@ -6,10 +6,22 @@
 //! expected (`pipelines[0].tables[3].key[1].match_type: expected a string,
 //! found number`). It never panics on bad input.
 //!
-//! Naming: fields are written `instance.field` with the JSON's header
-//! instance names (`ipv4.dstAddr`, `scalars.tmp`, `standard_metadata.egress_spec`);
-//! a validity read or write names the instance (`ipv4`). Header stack
-//! elements are represented by the stack instance.
+//! Naming (`names.rs`): read and write sets, key reads and conditions use
+//! the canonical names the P4 source front end gives (ARCHITECTURE.md,
+//! "Names"): packet headers under `hdr` (`hdr.ipv4.dstAddr`), a header's
+//! validity as `hdr.ipv4.$valid`, metadata by its source path
+//! (`meta.ingress_metadata.vrf` for p4c's flattened
+//! `scalars.metadata._ingress_metadata_vrf0`, learned from the source text
+//! the JSON quotes), compiler temporaries as `scalars.tmp_3`. A key's
+//! `field` text keeps the JSON's names; a condition's `expr` text names
+//! fields as its reads do. Writes through a stack element with a
+//! computed index name the stack.
+//!
+//! Controls (`pipelines.rs`) carry structured conditions (`cond.rs`),
+//! key reads, direct counters and meters attached to their tables, and an
+//! `Exit` node after a table whose actions all run `exit`; actions
+//! (`actions.rs`) carry their extern calls (registers, counters, meters,
+//! hashes, random, clone, resubmit, digest, checksum).
 //!
 //! Besides parsers, controls, tables and actions, the program gets its
 //! deparsers' emit order (`deparsers[]`) and its stateful objects as
@@ -20,12 +32,14 @@
 
 mod access;
 mod actions;
+mod cond;
 mod deparsers;
 mod error;
 mod expr;
 mod externs;
 mod headers;
 mod hexstr;
+mod names;
 mod parse_graph;
 mod pipelines;
 mod spans;
@@ -97,10 +111,16 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
     check_version(&root, &mut prog)?;
 
     let headers = headers::read(&root, &mut prog, spans.json_start())?;
-    let calcs = actions::read_calculations(&root)?;
+    let names = names::read(&root, &headers)?;
+    note_unmapped_names(&names, &mut prog);
+    let calcs = actions::read_calculations(&root, &names)?;
+    let objects = actions::Objects::read(&root, &names)?;
     let e = Exprs {
         headers: &headers,
         calcs: &calcs,
+        names: &names,
+        objects: &objects,
+        canonical_text: false,
     };
     let action_index = actions::read(&root, &mut prog, &e, &mut spans)?;
     parse_graph::read(&root, &mut prog, &e, &spans)?;
@@ -111,6 +131,20 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
     bind_pipeline(&mut prog);
     note_merged_states(&mut prog);
     Ok(prog)
+}
+
+/// Says which user-metadata fields keep p4c's flattened names.
+fn note_unmapped_names(names: &names::Names, prog: &mut Program) {
+    if names.unmapped.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = names.unmapped.iter().take(4).map(String::as_str).collect();
+    prog.notes.push(format!(
+        "{} user-metadata field(s) keep p4c's flattened BMv2 names ({}{}): no source text the JSON quotes names their source path, so they will not match names read from the P4 source",
+        names.unmapped.len(),
+        shown.join(", "),
+        if names.unmapped.len() > shown.len() { ", ..." } else { "" }
+    ));
 }
 
 /// p4c's front end merges a parse state into its only predecessor when

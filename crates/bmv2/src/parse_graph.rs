@@ -9,7 +9,7 @@ use p4cost_ir::{
 };
 
 use crate::access::J;
-use crate::actions::primitive_rw;
+use crate::actions::primitive_effects;
 use crate::error::Result;
 use crate::expr::{Exprs, Refs};
 use crate::hexstr;
@@ -255,11 +255,11 @@ fn read_op(
             let call = first_param(op, &params)?;
             let name = call.key_str("op")?;
             let args = call.opt_items("parameters")?;
-            let (reads, writes) = primitive_rw(e, name, &args, &[])?;
+            let fx = primitive_effects(e, name, &args, &[], span)?;
             out.push(ParserOp::Statement {
                 what: name.to_string(),
-                reads: reads.0,
-                writes: writes.0,
+                reads: fx.reads.0,
+                writes: fx.writes.0,
                 span,
             });
         }

@@ -1,17 +1,18 @@
 //! `pipelines[]` to IR controls: tables, conditionals and action calls as
 //! the nodes of a control-flow graph.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use p4cost_ir::{
-    ActionId, Annotation, Control, ControlFlow, ControlId, ControlRole, Gress, MatchKind, Node,
-    NodeId, NodeKind, Program, Table, TableId, TableKey, TableNext,
+    ActionId, Annotation, Control, ControlFlow, ControlId, ControlRole, ExternCall, ExternUse,
+    Gress, MatchKind, Node, NodeId, NodeKind, Program, Table, TableId, TableKey, TableNext,
 };
 
 use crate::access::J;
 use crate::actions::ActionIndex;
+use crate::cond::cond_of;
 use crate::error::Result;
-use crate::expr::{Exprs, Refs};
+use crate::expr::Exprs;
 use crate::hexstr;
 use crate::spans::Spans;
 
@@ -36,11 +37,107 @@ pub(crate) fn read(
     spans: &mut Spans,
     actions: &ActionIndex,
 ) -> Result<()> {
+    let direct = Direct::read(root, e)?;
     for p in root.key_items("pipelines")? {
-        let control = read_pipeline(&p, prog, e, spans, actions)?;
+        let control = read_pipeline(&p, prog, e, spans, actions, &direct)?;
         prog.controls.push(control);
     }
+    direct.apply(prog);
     Ok(())
+}
+
+/// Direct resources: counters by the table they are bound to, meters by
+/// name with the field their result (colour) goes to.
+#[derive(Debug, Default)]
+struct Direct {
+    counters: HashMap<String, String>,
+    /// Every direct meter, with its result field when it has one.
+    meters: HashMap<String, Option<String>>,
+}
+
+impl Direct {
+    fn read(root: &J, e: &Exprs) -> Result<Direct> {
+        let mut d = Direct::default();
+        let is_direct = |j: &J| -> Result<bool> {
+            Ok(match j.opt("is_direct")? {
+                Some(x) => x.bool()?,
+                None => false,
+            })
+        };
+        for c in root.opt_items("counter_arrays")? {
+            if is_direct(&c)? {
+                if let Some(t) = c.opt_key_str("binding")? {
+                    let name = c.key_str("name")?;
+                    d.counters
+                        .entry(t.to_string())
+                        .or_insert_with(|| name.to_string());
+                }
+            }
+        }
+        for m in root.opt_items("meter_arrays")? {
+            if !is_direct(&m)? {
+                continue;
+            }
+            let result = match m.opt("result_target")? {
+                Some(rt) => Some(field_ref(&rt, e)?.2),
+                None => None,
+            };
+            d.meters.insert(m.key_str("name")?.to_string(), result);
+        }
+        Ok(d)
+    }
+
+    /// BMv2 runs a table's direct counter and meter whenever the table
+    /// hits, whatever the action, and p4c drops their calls from the
+    /// actions: give every action of the table the call back (as the
+    /// source's `counter.count()` / `meter.read(color)`), and the meter's
+    /// result field as a write. Actions other tables share are left alone:
+    /// they would count or write there too.
+    fn apply(&self, prog: &mut Program) {
+        let mut uses: HashMap<ActionId, usize> = HashMap::new();
+        for t in &prog.tables {
+            for a in &t.actions {
+                *uses.entry(*a).or_default() += 1;
+            }
+        }
+        let counters: HashSet<&String> = self.counters.values().collect();
+        let mut edits: Vec<(ActionId, ExternCall, Option<String>)> = Vec::new();
+        for t in &prog.tables {
+            for x in &t.attached {
+                let (call, write) = if counters.contains(x) {
+                    (("direct_counter", "count", ExternUse::Counter), None)
+                } else if let Some(result) = self.meters.get(x) {
+                    (("direct_meter", "read", ExternUse::Meter), result.clone())
+                } else {
+                    continue;
+                };
+                for a in &t.actions {
+                    if uses.get(a) == Some(&1) {
+                        let c = ExternCall {
+                            instance: x.clone(),
+                            ty: call.0.to_string(),
+                            method: call.1.to_string(),
+                            uses: call.2,
+                            divides: false,
+                            span: t.span,
+                        };
+                        edits.push((*a, c, write.clone()));
+                    }
+                }
+            }
+        }
+        for (a, call, write) in edits {
+            let Some(action) = prog.actions.get_mut(a.index()) else {
+                continue;
+            };
+            if let Some(w) = write {
+                if !action.writes.contains(&w) {
+                    action.writes.push(w);
+                }
+            }
+            action.externs.push(call);
+        }
+    }
 }
 
 /// Node names of one pipeline.
@@ -69,6 +166,7 @@ fn read_pipeline(
     e: &Exprs,
     spans: &mut Spans,
     actions: &ActionIndex,
+    direct: &Direct,
 ) -> Result<Control> {
     let name = p.key_str("name")?;
     let control_id = ControlId(prog.controls.len() as u32);
@@ -91,7 +189,7 @@ fn read_pipeline(
     let profiles = read_profiles(p, e)?;
     let mut nodes = Vec::new();
     for t in &tables {
-        let (table, next) = read_table(t, prog, spans, actions, &names, &profiles, e)?;
+        let (table, next) = read_table(t, prog, spans, actions, &names, &profiles, e, direct)?;
         let tspan = table.span;
         let mut table = table;
         table.control = Some(control_id);
@@ -103,15 +201,22 @@ fn read_pipeline(
         });
     }
     for c in &conds {
-        let mut reads = Refs::default();
-        let expr = e.value(&c.key("expression")?, &[], &mut reads)?;
+        let ej = c.key("expression")?;
+        // The text names fields as the source does, as the condition's
+        // reads (and its gateway in a dependency graph) do.
+        let canonical = Exprs {
+            canonical_text: true,
+            ..*e
+        };
+        let expr = canonical.value(&ej, &[], &mut Default::default())?;
+        let cond = cond_of(e, &ej)?;
         let then_next = names.resolve(&c.key("true_next")?)?;
         let else_next = names.resolve(&c.key("false_next")?)?;
         nodes.push(Node {
             kind: NodeKind::Condition {
                 expr,
-                reads: reads.0,
-                cond: Default::default(),
+                reads: cond.reads(),
+                cond,
                 then_next,
                 else_next,
             },
@@ -130,6 +235,7 @@ fn read_pipeline(
             span: spans.of(prog, a)?,
         });
     }
+    exits_to_exit_nodes(prog, &mut nodes, span);
     let entry = match p.opt("init_table")? {
         Some(j) => names.resolve(&j)?,
         None => None,
@@ -153,6 +259,44 @@ fn read_pipeline(
         flow,
         span,
     })
+}
+
+/// True when an action always ends the pipeline: it runs `exit` and has
+/// no jumps (which could go around it).
+fn always_exits(prog: &Program, a: ActionId) -> bool {
+    let ops = || prog.action(a).primitives.iter().map(|p| p.op.as_str());
+    ops().any(|o| o == "exit") && !ops().any(|o| o == "_jump" || o == "_jump_if_zero")
+}
+
+/// p4c turns an apply block's `exit` into an `exit` primitive in the
+/// action of a one-action table, and lets the table go on to what follows
+/// it in the source. A table whose every action exits goes to an `Exit`
+/// node instead, as the source's `exit` statement does, so what follows
+/// is control dependent on the conditions that lead around the exit.
+fn exits_to_exit_nodes(prog: &Program, nodes: &mut Vec<Node>, span: p4cost_ir::Span) {
+    let mut exit: Option<NodeId> = None;
+    for i in 0..nodes.len() {
+        let NodeKind::Table { table, .. } = &nodes[i].kind else {
+            continue;
+        };
+        let t = prog.table(*table);
+        let all_exit = !t.actions.is_empty()
+            && t.actions.iter().all(|a| always_exits(prog, *a))
+            && t.default_action.map_or(true, |a| always_exits(prog, a));
+        if !all_exit {
+            continue;
+        }
+        let id = *exit.get_or_insert(NodeId(nodes.len() as u32));
+        if let NodeKind::Table { next, .. } = &mut nodes[i].kind {
+            *next = TableNext::Always { next: Some(id) };
+        }
+    }
+    if exit.is_some() {
+        nodes.push(Node {
+            kind: NodeKind::Exit,
+            span,
+        });
+    }
 }
 
 /// A node on a cycle, if the graph has one.
@@ -192,8 +336,9 @@ fn find_cycle(flow: &ControlFlow) -> Option<NodeId> {
     None
 }
 
-/// The fields an action selector hashes, as (field text, width).
-type SelectorInputs = Vec<(String, Option<u32>)>;
+/// The fields an action selector hashes, as (field text, width,
+/// canonical name).
+type SelectorInputs = Vec<(String, Option<u32>, String)>;
 
 /// Action profile name -> the selector's inputs (`None`: no selector).
 fn read_profiles(p: &J, e: &Exprs) -> Result<HashMap<String, Option<SelectorInputs>>> {
@@ -221,14 +366,18 @@ fn read_profiles(p: &J, e: &Exprs) -> Result<HashMap<String, Option<SelectorInpu
     Ok(out)
 }
 
-/// The text and width of a `[header, field]` reference.
-fn field_ref(j: &J, e: &Exprs) -> Result<(String, Option<u32>)> {
+/// The text, width and canonical name of a `[header, field]` reference.
+fn field_ref(j: &J, e: &Exprs) -> Result<(String, Option<u32>, String)> {
     let parts = j.items()?;
     let (Some(h), Some(f)) = (parts.first(), parts.get(1)) else {
         return Err(j.invalid("expected [header, field]"));
     };
     let (h, f) = (h.str()?, f.str()?);
-    Ok((format!("{h}.{f}"), e.headers.field_width(h, f)))
+    Ok((
+        format!("{h}.{f}"),
+        e.headers.field_width(h, f),
+        e.names.field(h, f),
+    ))
 }
 
 /// The width of a key read through `mask` (p4c's JSON 2.7 form of a
@@ -259,6 +408,7 @@ fn read_table(
     names: &NodeNames,
     profiles: &HashMap<String, Option<SelectorInputs>>,
     e: &Exprs,
+    direct: &Direct,
 ) -> Result<(Table, TableNext)> {
     let name = t.key_str("name")?;
     let span = spans.of(prog, t)?;
@@ -267,9 +417,14 @@ fn read_table(
     for k in t.opt_items("key")? {
         let mt = k.key_str("match_type")?;
         let target = k.key("target")?;
-        let (field, width) = match target.v.as_str() {
+        // A masked key still reads its whole field.
+        let (field, width, read) = match target.v.as_str() {
             // A `valid` match names a header.
-            Some(h) => (format!("{h}.$valid$"), Some(1)),
+            Some(h) => (
+                format!("{h}.$valid$"),
+                Some(1),
+                format!("{}.$valid", e.names.header(h)),
+            ),
             None => field_ref(&target, e)?,
         };
         let width = match k.opt_key_str("mask")? {
@@ -283,7 +438,7 @@ fn read_table(
             field,
             width_bits: width,
             match_kind: MatchKind::from_name(mt),
-            reads: Vec::new(),
+            reads: vec![read],
             span,
         });
     }
@@ -356,22 +511,27 @@ fn read_table(
             annotations.push(annotation("action_selector", ap.clone(), span));
             // p4c moves `selector` keys into the selector's inputs; put
             // them back so the table matches the source's key list.
-            for (field, width) in inputs {
+            for (field, width, read) in inputs {
                 keys.push(TableKey {
                     field: field.clone(),
                     width_bits: *width,
                     match_kind: MatchKind::Selector,
-                    reads: Vec::new(),
+                    reads: vec![read.clone()],
                     span,
                 });
             }
         }
     }
+    let mut attached = Vec::new();
     if t.opt("with_counters")?.map(|c| c.bool()).transpose()? == Some(true) {
         annotations.push(annotation("direct_counter", String::new(), span));
+        if let Some(c) = direct.counters.get(name) {
+            attached.push(c.clone());
+        }
     }
     if let Some(m) = t.opt_key_str("direct_meters")? {
         annotations.push(annotation("direct_meter", m.to_string(), span));
+        attached.push(m.to_string());
     }
     // p4c turns each direct action call into a keyless one-action table.
     let short = name.rsplit('.').next().unwrap_or(name);
@@ -436,7 +596,7 @@ fn read_table(
         default_action_const,
         const_entries,
         implementation,
-        attached: Vec::new(),
+        attached,
         stages: Vec::new(),
         annotations,
         span,

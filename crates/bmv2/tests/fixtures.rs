@@ -3,8 +3,8 @@
 //! fixture notes) and against facts checked by hand in the JSON.
 
 use p4cost_ir::{
-    Arch, ControlRole, ExternKind, HeaderKind, Keyset, MatchKind, NodeKind, ParserOp, Program,
-    StackAccess, TableNext, Target, Transition,
+    Action, Arch, CmpOp, CondNode, ControlRole, ExternKind, ExternUse, HeaderKind, Keyset,
+    MatchKind, NodeKind, ParserOp, Program, StackAccess, TableNext, Target, Transition,
 };
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/bmv2/");
@@ -175,15 +175,17 @@ fn simple_router() {
     assert_eq!(set_nhop.params.len(), 2);
     assert_eq!(set_nhop.params[1].name, "port");
     assert_eq!(set_nhop.params[1].width_bits, Some(9));
+    // Canonical names: packet headers under `hdr`; this P4-14 program's
+    // metadata instance is quoted as `routing_metadata` and stays so.
     assert_eq!(
         set_nhop.writes,
         vec![
             "routing_metadata.nhop_ipv4",
             "standard_metadata.egress_spec",
-            "ipv4.ttl"
+            "hdr.ipv4.ttl"
         ]
     );
-    assert_eq!(set_nhop.reads, vec!["ipv4.ttl"]);
+    assert_eq!(set_nhop.reads, vec!["hdr.ipv4.ttl"]);
     assert_eq!(set_nhop.primitives.len(), 3);
     assert_eq!(set_nhop.primitives[0].op, "assign");
 
@@ -194,12 +196,34 @@ fn simple_router() {
         NodeKind::Condition {
             expr,
             reads,
+            cond,
             then_next,
             else_next,
-            ..
         } => {
-            assert_eq!(expr, "ipv4.isValid() && (ipv4.ttl > 0x00)");
-            assert_eq!(reads, &vec!["ipv4".to_string(), "ipv4.ttl".to_string()]);
+            // The text names fields canonically, as the reads do.
+            assert_eq!(expr, "hdr.ipv4.isValid() && (hdr.ipv4.ttl > 0x00)");
+            // Hand-checked: {"op": "and", "left": d2b(["ipv4", "$valid$"]),
+            // "right": {"op": ">", ["ipv4", "ttl"], "0x00"}}.
+            assert_eq!(
+                cond.nodes,
+                vec![
+                    CondNode::IsValid {
+                        header: "hdr.ipv4".into()
+                    },
+                    CondNode::Field {
+                        name: "hdr.ipv4.ttl".into()
+                    },
+                    CondNode::Int { value: "0".into() },
+                    CondNode::Cmp {
+                        cmp: CmpOp::Gt,
+                        lhs: 1,
+                        rhs: 2
+                    },
+                    CondNode::And { lhs: 0, rhs: 3 },
+                ]
+            );
+            assert_eq!(reads, &cond.reads());
+            assert_eq!(reads, &vec!["hdr.ipv4.$valid", "hdr.ipv4.ttl"]);
             assert_eq!(*else_next, None);
             let NodeKind::Table { table, next } = &ingress.flow.node(then_next.unwrap()).kind
             else {
@@ -284,7 +308,8 @@ fn stack_extract_and_parser_loop() {
         .iter()
         .find(|a| a.primitives.iter().any(|x| x.op == "push"))
         .unwrap();
-    assert!(push.writes.contains(&"hdr_0_h2".to_string()));
+    assert!(push.writes.contains(&"hdr.hdr_0_h2".to_string()));
+    assert!(push.reads.contains(&"hdr.hdr_0_h2".to_string()));
 }
 
 #[test]
@@ -545,24 +570,80 @@ fn profiles_selectors_registers_and_hashes() {
 
     let p = load("flowlet_switching-bmv2.json");
     let act = |n: &str| p.actions.iter().find(|a| a.name == n).unwrap();
-    // register_write(reg, index, value): writes the register.
+    let calls = |a: &Action| -> Vec<(String, String, String, ExternUse)> {
+        a.externs
+            .iter()
+            .map(|x| (x.instance.clone(), x.ty.clone(), x.method.clone(), x.uses))
+            .collect()
+    };
+    let row = |i: &str, t: &str, m: &str, u: ExternUse| (i.into(), t.into(), m.into(), u);
+    // register_write(reg, index, value): a stateful ALU call; reads the
+    // index and value, writes no field (the register is not a field).
     let upd = act("ingress.update_flowlet_id");
-    assert!(upd.writes.contains(&"ingress.flowlet_id".to_string()));
+    assert_eq!(
+        calls(upd),
+        vec![row(
+            "ingress.flowlet_id",
+            "register",
+            "write",
+            ExternUse::StatefulAlu
+        )]
+    );
     assert!(upd.reads.contains(&"scalars.tmp_16".to_string()));
+    // `scalars.metadata._ingress_metadata_flowlet_id2` is the source's
+    // `meta.ingress_metadata.flowlet_id`.
     assert!(upd
         .reads
-        .contains(&"scalars.metadata._ingress_metadata_flowlet_id2".to_string()));
-    // register_read(dst, reg, index): writes dst, reads the register.
+        .contains(&"meta.ingress_metadata.flowlet_id".to_string()));
+    assert!(!upd
+        .writes
+        .iter()
+        .any(|w| w.contains("flowlet_id") && w.starts_with("ingress.")));
+    // register_read(dst, reg, index): writes dst.
     let look = act("ingress.lookup_flowlet_map");
     assert!(look
         .writes
-        .contains(&"scalars.metadata._ingress_metadata_flowlet_id2".to_string()));
-    assert!(look.reads.contains(&"ingress.flowlet_id".to_string()));
-    // A hash reads the inputs of its calculation (`calc`: tmp_0..tmp_5).
+        .contains(&"meta.ingress_metadata.flowlet_id".to_string()));
+    assert!(!look.reads.contains(&"ingress.flowlet_id".to_string()));
+    // Hand-checked primitive order: hash (calc_0), register_read
+    // flowlet_id, register_read flowlet_lasttime, register_write
+    // flowlet_lasttime.
+    assert_eq!(
+        calls(look),
+        vec![
+            row("calc_0", "hash", "hash", ExternUse::Hash),
+            row(
+                "ingress.flowlet_id",
+                "register",
+                "read",
+                ExternUse::StatefulAlu
+            ),
+            row(
+                "ingress.flowlet_lasttime",
+                "register",
+                "read",
+                ExternUse::StatefulAlu
+            ),
+            row(
+                "ingress.flowlet_lasttime",
+                "register",
+                "write",
+                ExternUse::StatefulAlu
+            ),
+        ]
+    );
+    // The call sites are the primitives' source_info lines.
+    assert!(look.externs.iter().all(|x| x.span.line > 1));
+    // A hash reads the inputs of its calculation (`calc`: tmp_0..tmp_5)
+    // and writes its destination.
     let ecmp = act("ingress.set_ecmp_select");
+    assert_eq!(
+        calls(ecmp),
+        vec![row("calc", "hash", "hash", ExternUse::Hash)]
+    );
     assert!(ecmp
         .writes
-        .contains(&"scalars.metadata._ingress_metadata_ecmp_offset4".to_string()));
+        .contains(&"meta.ingress_metadata.ecmp_offset".to_string()));
     for f in ["scalars.tmp_0", "scalars.tmp_5", "scalars.tmp_6"] {
         assert!(ecmp.reads.contains(&f.to_string()), "{f}");
     }
@@ -840,4 +921,321 @@ fn deparser_orders() {
     assert_eq!(order(&p, "main_deparser"), vec!["eth"]);
     let p = load("action_profile-bmv2.json");
     assert!(order(&p, "deparser").is_empty());
+}
+
+// ---------------------------------------------------------------------
+// What the table dependency graph needs (issue 8): structured conditions,
+// key reads, action reads/writes with validity as `<header>.$valid`,
+// extern calls, direct resources, and names as the P4 source front end
+// gives them. Expectations checked by hand in the JSON files.
+
+fn action<'p>(p: &'p Program, name: &str) -> &'p Action {
+    p.actions
+        .iter()
+        .find(|a| a.name == name)
+        .unwrap_or_else(|| panic!("no action {name}"))
+}
+
+/// The structured condition of the conditional whose reads are `reads`.
+fn condition_reading(p: &Program, reads: &[&str]) -> p4cost_ir::Cond {
+    for c in &p.controls {
+        for n in &c.flow.nodes {
+            if let NodeKind::Condition { reads: r, cond, .. } = &n.kind {
+                if r == reads {
+                    return cond.clone();
+                }
+            }
+        }
+    }
+    panic!("no condition reads {reads:?}");
+}
+
+#[test]
+fn every_condition_is_structured_and_reads_what_it_tests() {
+    for name in all_fixture_names() {
+        let p = load(&name);
+        for c in &p.controls {
+            for n in &c.flow.nodes {
+                if let NodeKind::Condition { reads, cond, .. } = &n.kind {
+                    assert!(!cond.nodes.is_empty(), "{name}: empty condition");
+                    assert!(cond.is_well_formed(), "{name}: {cond:?}");
+                    assert_eq!(reads, &cond.reads(), "{name}");
+                    // Validity is `<header>.$valid`, never the JSON's
+                    // `$valid$` nor the bare header.
+                    assert!(!reads.iter().any(|r| r.contains("$valid$")), "{name}");
+                }
+            }
+        }
+        for t in &p.tables {
+            for k in &t.keys {
+                assert_eq!(k.reads.len(), 1, "{name}: {} {}", t.name, k.field);
+            }
+        }
+    }
+}
+
+fn all_fixture_names() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(DIR)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn conditions_with_validity_comparisons_and_slices() {
+    // switch_p4_16 node_17: `meta.ingress_metadata.port_type == 2w0 &&
+    // meta.l2_metadata.stp_group != 10w0` (its source_fragment); the
+    // fields are p4c's flattened `scalars.metadata._ingress_metadata_
+    // port_type40` and `..._l2_metadata_stp_group74`.
+    let p = load("switch_p4_16.json");
+    let c = condition_reading(
+        &p,
+        &[
+            "meta.ingress_metadata.port_type",
+            "meta.l2_metadata.stp_group",
+        ],
+    );
+    assert_eq!(
+        c.nodes,
+        vec![
+            CondNode::Field {
+                name: "meta.ingress_metadata.port_type".into()
+            },
+            CondNode::Int { value: "0".into() },
+            CondNode::Cmp {
+                cmp: CmpOp::Eq,
+                lhs: 0,
+                rhs: 1
+            },
+            CondNode::Field {
+                name: "meta.l2_metadata.stp_group".into()
+            },
+            CondNode::Int { value: "0".into() },
+            CondNode::Cmp {
+                cmp: CmpOp::Ne,
+                lhs: 3,
+                rhs: 4
+            },
+            CondNode::And { lhs: 2, rhs: 5 },
+        ]
+    );
+    // `hdr.mpls[0].isValid()`: d2b of ["mpls[0]", "$valid$"].
+    let c = condition_reading(&p, &["hdr.mpls[0].$valid"]);
+    assert_eq!(
+        c.nodes,
+        vec![CondNode::IsValid {
+            header: "hdr.mpls[0]".into()
+        }]
+    );
+
+    // fabric node_46: d2b of a bool metadata field is the field itself.
+    let p = load("fabric_20190420-fabric.json");
+    let c = condition_reading(&p, &["fabric_metadata.is_controller_packet_out"]);
+    assert_eq!(c.text(), "fabric_metadata.is_controller_packet_out");
+
+    // header-stack-ops node_4, `op[7:4] == 1`: ((op1 >> 4) & 0xff) & 0x0f
+    // on the 8-bit h1.op1.
+    let p = load("header-stack-ops-bmv2.json");
+    let conds: Vec<String> = p.controls[0]
+        .flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Condition { cond, .. } => Some(cond.text()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(conds[0], "hdr.h1.op1 == 0");
+    assert_eq!(conds[1], "hdr.h1.op1[7:4] == 1");
+    assert_eq!(conds[2], "hdr.h1.op1[3:0] == 1");
+}
+
+#[test]
+fn key_reads_name_fields_and_validity() {
+    let p = load("fabric_20190420-fabric.json");
+    let t = p.table(
+        p.table_by_name("FabricIngress.filtering.ingress_port_vlan")
+            .unwrap(),
+    );
+    let reads: Vec<&str> = t.keys.iter().map(|k| k.reads[0].as_str()).collect();
+    // ["vlan_tag", "$valid$"] is the source's `hdr.vlan_tag.isValid()`.
+    assert_eq!(
+        reads,
+        vec![
+            "standard_metadata.ingress_port",
+            "hdr.vlan_tag.$valid",
+            "hdr.vlan_tag.vlan_id"
+        ]
+    );
+    // A flattened metadata key reads its source name.
+    let t = p.table(p.table_by_name("FabricIngress.next.hashed").unwrap());
+    assert_eq!(t.keys[0].field, "scalars.fabric_metadata_t._next_id10");
+    assert_eq!(t.keys[0].reads, vec!["fabric_metadata.next_id"]);
+    // Selector inputs read their fields too.
+    assert_eq!(t.keys[1].match_kind, MatchKind::Selector);
+    assert_eq!(t.keys[1].reads, vec!["hdr.ipv4.dst_addr"]);
+
+    let p = load("p4pktgen__switch-p416.json");
+    // A masked key (`ipv4.srcAddr[31:24]`) still reads the whole field.
+    let t = p.table(p.table_by_name("validate_outer_ipv4_packet").unwrap());
+    assert_eq!(t.keys[2].width_bits, Some(8));
+    assert_eq!(t.keys[2].reads, vec!["hdr.ipv4.srcAddr"]);
+    let t = p.table(p.table_by_name("validate_mpls_packet").unwrap());
+    assert_eq!(t.keys[2].reads, vec!["hdr.mpls[0].$valid"]);
+}
+
+#[test]
+fn validity_writes_and_whole_header_copies() {
+    let p = load("fabric_20190420-fabric.json");
+    // remove_header(mpls) is `hdr.mpls.setInvalid()`.
+    let pop = action(&p, "FabricEgress.egress_next.pop_mpls_if_present");
+    assert_eq!(
+        pop.writes,
+        vec!["hdr.mpls.$valid", "fabric_metadata.eth_type"]
+    );
+    // add_header(vlan_tag) then field assignments.
+    let push = action(&p, "FabricEgress.egress_next.push_vlan");
+    assert_eq!(push.writes[0], "hdr.vlan_tag.$valid");
+    // assign_header(udp, inner_udp) copies the whole header (validity
+    // included): it writes `hdr.udp` and reads `hdr.inner_udp`.
+    let copy = action(&p, "spgw26");
+    assert!(copy.writes.contains(&"hdr.udp".to_string()));
+    assert!(copy.reads.contains(&"hdr.inner_udp".to_string()));
+    // mark_to_drop(standard_metadata) sets the egress port.
+    let drop = action(&p, "FabricIngress.acl.drop");
+    assert!(drop
+        .writes
+        .contains(&"standard_metadata.egress_spec".to_string()));
+    assert!(!drop.reads.contains(&"standard_metadata".to_string()));
+}
+
+#[test]
+fn extern_calls_of_actions() {
+    let row = |x: &p4cost_ir::ExternCall| (x.instance.clone(), x.method.clone(), x.uses);
+    // execute_meter(meter, index, dst): a meter; writes the colour.
+    let p = load("onos__fabric.json");
+    let m = action(&p, "slicing114");
+    assert_eq!(
+        m.externs.iter().map(row).collect::<Vec<_>>(),
+        vec![(
+            "FabricIngress.qos.slice_tc_meter".to_string(),
+            "execute_meter".to_string(),
+            ExternUse::Meter
+        )]
+    );
+    assert!(m
+        .writes
+        .contains(&"fabric_metadata.packet_color".to_string()));
+    // count(counter, index): a counter, and no field written for it.
+    let c = action(&p, "port_counter31");
+    assert_eq!(c.externs[0].uses, ExternUse::Counter);
+    assert_eq!(c.externs[0].ty, "counter");
+
+    // clone / resubmit / recirculate.
+    let p = load("v1model-special-ops-bmv2.json");
+    let uses = |n: &str| {
+        action(&p, n)
+            .externs
+            .iter()
+            .map(|x| x.uses)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(uses("ingress.do_resubmit"), vec![ExternUse::Resubmit]);
+    assert_eq!(uses("ingress.do_clone_i2e"), vec![ExternUse::Mirror]);
+    assert_eq!(uses("egress.do_recirculate"), vec![ExternUse::Resubmit]);
+    assert_eq!(uses("egress.do_clone_e2e"), vec![ExternUse::Mirror]);
+
+    // generate_digest(receiver, learn list 1): reads the learn list's
+    // field (`scalars.tmp`).
+    let p = load("issue1352-bmv2.json");
+    let d = action(&p, "MyIngress.send_digest");
+    assert_eq!(d.externs[0].uses, ExternUse::Digest);
+    assert!(d.reads.contains(&"scalars.tmp".to_string()));
+}
+
+#[test]
+fn direct_counters_and_meters_are_attached() {
+    // issue364: counter `ingress.c` is bound to `ingress.t`.
+    let p = load("issue364-bmv2.json");
+    let t = p.table(p.table_by_name("ingress.t").unwrap());
+    assert_eq!(t.attached, vec!["ingress.c"]);
+    let a = action(&p, "ingress.my_action");
+    assert_eq!(a.externs[0].ty, "direct_counter");
+    assert_eq!(a.externs[0].uses, ExternUse::Counter);
+
+    // named_meter: direct meter `ingress.namedmeter` on `ingress.m_table`
+    // writes its colour to `meta.meta.meter_tag` (result_target
+    // `scalars.metadata._meta_meter_tag0`), the key of `m_filter`.
+    let p = load("named_meter_bmv2.json");
+    let t = p.table(p.table_by_name("ingress.m_table").unwrap());
+    assert_eq!(t.attached, vec!["ingress.namedmeter"]);
+    for &a in &t.actions {
+        let a = p.action(a);
+        assert!(
+            a.writes.contains(&"meta.meta.meter_tag".to_string()),
+            "{}",
+            a.name
+        );
+        assert_eq!(a.externs[0].uses, ExternUse::Meter);
+    }
+    let f = p.table(p.table_by_name("ingress.m_filter").unwrap());
+    assert_eq!(f.keys[0].reads, vec!["meta.meta.meter_tag"]);
+    assert!(f.attached.is_empty());
+}
+
+#[test]
+fn names_match_the_source_front_end() {
+    // Instance-style metadata (p4c 2.7): `acl_metadata.acl_deny` is the
+    // source's `meta.acl_metadata.acl_deny`.
+    let p = load("p4pktgen__switch-p416.json");
+    assert!(action(&p, "acl_deny")
+        .writes
+        .contains(&"meta.acl_metadata.acl_deny".to_string()));
+    // A nested struct quoted only through a sub-control parameter
+    // (`fabric_meta.spgw.direction` in spgw.p4) keeps its structure.
+    let p = load("fabric_20190420-fabric.json");
+    assert!(action(&p, "spgw142")
+        .writes
+        .contains(&"fabric_metadata.spgw.direction".to_string()));
+    // The intrinsic metadata parameter is called `sm` in meter.p4; the
+    // metadata nobody quotes keeps its JSON name, and a note says so.
+    let p = load("behavioral-model__meter.json");
+    assert!(action(&p, "ingress.port_redirect")
+        .writes
+        .contains(&"sm.egress_spec".to_string()));
+    assert!(p
+        .notes
+        .iter()
+        .any(|n| n.contains("scalars.Meta.color") && n.contains("flattened")));
+}
+
+#[test]
+fn an_apply_block_exit_ends_the_control() {
+    // fabric egress: `if (standard_metadata.egress_port == CPU_PORT) {
+    // hdr.packet_in.setValid(); ...; exit; }` becomes tbl_packetio40,
+    // whose only action runs `exit`.
+    let p = load("fabric_20190420-fabric.json");
+    let egress = p
+        .controls
+        .iter()
+        .find(|c| c.role == ControlRole::Egress)
+        .unwrap();
+    let tid = p.table_by_name("tbl_packetio40").unwrap();
+    let node = egress
+        .flow
+        .nodes
+        .iter()
+        .find(|n| matches!(n.kind, NodeKind::Table { table, .. } if table == tid))
+        .unwrap();
+    let NodeKind::Table {
+        next: TableNext::Always { next: Some(n) },
+        ..
+    } = &node.kind
+    else {
+        panic!("{:?}", node.kind)
+    };
+    assert_eq!(egress.flow.node(*n).kind, NodeKind::Exit);
 }
