@@ -92,6 +92,68 @@ pub(crate) fn build_item(
     Ok(Some(end))
 }
 
+/// One element of a parser or control declaration, parsed on its own by
+/// `crate::pieces` with one of the `*_item` entry rules of the grammar.
+pub(crate) enum Piece {
+    /// `@a parser P<T>(params)(ctor params) {`, or the same for a control.
+    Head(ContainerHead),
+    /// A local declaration (parser or control).
+    Local(LocalDecl),
+    /// A parser state.
+    State(ParserState),
+    /// `apply @a {`: the apply block's annotations and its first byte.
+    ApplyHead {
+        annotations: Vec<Annotation>,
+        lo: u32,
+    },
+    /// A statement of the apply block.
+    Stmt(Stmt),
+    /// A closing `}`: the offset just past it.
+    End(u32),
+}
+
+/// The head of a parser or control declaration up to its opening brace.
+pub(crate) struct ContainerHead {
+    pub(crate) is_parser: bool,
+    /// Annotations, name, type parameters and parameters (its span is
+    /// unset: the declaration's end is not known yet).
+    pub(crate) proto: ContainerTypeDecl,
+    pub(crate) ctor_params: Vec<Param>,
+    /// First byte of the declaration (its annotations or keyword).
+    pub(crate) lo: u32,
+}
+
+/// Builds the element that a `*_item` pair holds, parsed from the text
+/// starting at byte `base`.  `depth` is the block nesting the element sits
+/// in (1 for a statement of the apply block), so depth limits apply as
+/// when the whole declaration is built at once.
+pub(crate) fn build_piece(
+    text: &str,
+    base: usize,
+    depth: u32,
+    pair: Pair<'_, Rule>,
+) -> Result<Piece> {
+    let b = Builder::new(text, base as u32);
+    b.depth.set(depth);
+    let item = Kids::new(pair).next()?;
+    match item.as_rule() {
+        Rule::container_head => Ok(Piece::Head(b.container_head(item)?)),
+        Rule::parser_local | Rule::control_local => Ok(Piece::Local(b.local_decl(item)?)),
+        Rule::parser_state => Ok(Piece::State(b.parser_state(item)?)),
+        Rule::apply_head => {
+            let mut k = Kids::new(item);
+            k.expect(Rule::kw_apply)?;
+            let head = k.expect(Rule::block_head)?;
+            let lo = b.span(&head).lo;
+            let annotations = b.opt_annotations(&mut Kids::new(head))?;
+            Ok(Piece::ApplyHead { annotations, lo })
+        }
+        Rule::stmt => Ok(Piece::Stmt(b.stmt(item)?)),
+        Rule::body_end => Ok(Piece::End(b.span(&item).hi)),
+        _ => Err(b.unexpected(&item)),
+    }
+}
+
 /// The span of a whole program: from its start to its last token.
 pub(crate) fn program_span(text: &str) -> Span {
     Span::new(0, trim_trivia_end(text).len() as u32)
@@ -898,6 +960,32 @@ impl<'t> Builder<'t> {
             states,
             span,
         }))
+    }
+
+    /// `@a parser P<T>(params)(ctor params) {` (or `control`).
+    fn container_head(&self, p: Pair<'_, Rule>) -> Result<ContainerHead> {
+        let lo = self.span(&p).lo;
+        let mut k = Kids::new(p);
+        let annotations = self.opt_annotations(&mut k)?;
+        let head = k.next()?;
+        let is_parser = match head.as_rule() {
+            Rule::parser_head => true,
+            Rule::control_head => false,
+            _ => return Err(self.unexpected(&head)),
+        };
+        let mut hk = Kids::new(head);
+        hk.next()?; // keyword
+        let proto = self.container_type(annotations, &mut hk, Span::default())?;
+        let ctor_params = match hk.opt(Rule::ctor_params) {
+            Some(c) => self.params(c)?,
+            None => Vec::new(),
+        };
+        Ok(ContainerHead {
+            is_parser,
+            proto,
+            ctor_params,
+            lo,
+        })
     }
 
     fn local_decl(&self, p: Pair<'_, Rule>) -> Result<LocalDecl> {
