@@ -342,7 +342,7 @@ impl<'t> Builder<'t> {
         for a in p.into_inner() {
             out.push(self.annotation(a)?);
         }
-        Ok(out)
+        Ok(fit(out))
     }
 
     fn annotation(&self, p: Pair<'_, Rule>) -> Result<Annotation> {
@@ -406,7 +406,10 @@ impl<'t> Builder<'t> {
     }
 
     fn kv_list(&self, p: Pair<'_, Rule>) -> Result<Vec<KeyValue>> {
-        p.into_inner().map(|kv| self.kv_pair(kv)).collect()
+        p.into_inner()
+            .map(|kv| self.kv_pair(kv))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     fn kv_pair(&self, p: Pair<'_, Rule>) -> Result<KeyValue> {
@@ -418,7 +421,10 @@ impl<'t> Builder<'t> {
     }
 
     fn expr_list(&self, p: Pair<'_, Rule>) -> Result<Vec<Expr>> {
-        p.into_inner().map(|e| self.expr(e)).collect()
+        p.into_inner()
+            .map(|e| self.expr(e))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     // -------------------------------------------------------------- program
@@ -493,10 +499,10 @@ impl<'t> Builder<'t> {
                     .expect(Rule::ident_list)?
                     .into_inner()
                     .map(|i| self.ident(i))
-                    .collect();
+                    .collect::<Vec<_>>();
                 let d = IdentListDecl {
                     annotations: ann,
-                    members,
+                    members: fit(members),
                     span,
                 };
                 if is_error {
@@ -617,7 +623,7 @@ impl<'t> Builder<'t> {
                         _ => return Err(self.unexpected(&body)),
                     });
                 }
-                Some(decls)
+                Some(fit(decls))
             }
             None => None,
         };
@@ -626,7 +632,7 @@ impl<'t> Builder<'t> {
             ty,
             args,
             name,
-            dims,
+            dims: fit(dims),
             initializer,
             span,
         })
@@ -634,13 +640,16 @@ impl<'t> Builder<'t> {
 
     fn type_params(&self, k: &mut Kids<'_>) -> Vec<Ident> {
         match k.opt(Rule::type_params) {
-            Some(tp) => tp.into_inner().map(|i| self.ident(i)).collect(),
+            Some(tp) => fit(tp.into_inner().map(|i| self.ident(i)).collect()),
             None => Vec::new(),
         }
     }
 
     fn params(&self, p: Pair<'_, Rule>) -> Result<Vec<Param>> {
-        p.into_inner().map(|x| self.param(x)).collect()
+        p.into_inner()
+            .map(|x| self.param(x))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     fn param(&self, p: Pair<'_, Rule>) -> Result<Param> {
@@ -696,7 +705,7 @@ impl<'t> Builder<'t> {
                 _ => return Err(self.unexpected(&inner)),
             });
         }
-        Ok(out)
+        Ok(fit(out))
     }
 
     fn container_type(
@@ -748,7 +757,7 @@ impl<'t> Builder<'t> {
             kind,
             name,
             type_params,
-            fields,
+            fields: fit(fields),
             span,
         })
     }
@@ -791,7 +800,7 @@ impl<'t> Builder<'t> {
             annotations,
             underlying,
             name,
-            members,
+            members: fit(members),
             span,
         })
     }
@@ -820,7 +829,7 @@ impl<'t> Builder<'t> {
                     annotations,
                     name,
                     type_params,
-                    methods,
+                    methods: fit(methods),
                     forward: false,
                     span,
                 }))
@@ -956,8 +965,8 @@ impl<'t> Builder<'t> {
             type_params: proto.type_params,
             params: proto.params,
             ctor_params,
-            locals,
-            states,
+            locals: fit(locals),
+            states: fit(states),
             span,
         }))
     }
@@ -1034,7 +1043,7 @@ impl<'t> Builder<'t> {
         Ok(ParserState {
             annotations,
             name,
-            stmts,
+            stmts: fit(stmts),
             transition,
             span,
         })
@@ -1063,7 +1072,10 @@ impl<'t> Builder<'t> {
                         span: cspan,
                     });
                 }
-                TransitionKind::Select { exprs, cases }
+                TransitionKind::Select {
+                    exprs,
+                    cases: fit(cases),
+                }
             }
             _ => return Err(self.unexpected(&t)),
         };
@@ -1093,7 +1105,7 @@ impl<'t> Builder<'t> {
                     }
                 }
                 Ok(Keyset {
-                    kind: KeysetKind::Tuple(elems),
+                    kind: KeysetKind::Tuple(fit(elems)),
                     span,
                 })
             }
@@ -1156,7 +1168,7 @@ impl<'t> Builder<'t> {
             type_params: proto.type_params,
             params: proto.params,
             ctor_params,
-            locals,
+            locals: fit(locals),
             apply,
             span,
         }))
@@ -1178,7 +1190,7 @@ impl<'t> Builder<'t> {
         Ok(TableDecl {
             annotations,
             name,
-            properties,
+            properties: fit(properties),
             span,
         })
     }
@@ -1208,7 +1220,7 @@ impl<'t> Builder<'t> {
                         span: kspan,
                     });
                 }
-                TablePropertyKind::Key(elems)
+                TablePropertyKind::Key(fit(elems))
             }
             Rule::actions_prop => {
                 bk.expect(Rule::kw_actions)?;
@@ -1225,7 +1237,7 @@ impl<'t> Builder<'t> {
                         span: aspan,
                     });
                 }
-                TablePropertyKind::Actions(refs)
+                TablePropertyKind::Actions(fit(refs))
             }
             Rule::entries_prop => {
                 bk.expect(Rule::kw_entries)?;
@@ -1233,7 +1245,7 @@ impl<'t> Builder<'t> {
                 for e in bk.all(Rule::entry) {
                     entries.push(self.entry(e)?);
                 }
-                TablePropertyKind::Entries(entries)
+                TablePropertyKind::Entries(fit(entries))
             }
             Rule::custom_prop => {
                 let name = self.ident(bk.expect(Rule::ident)?);
@@ -1310,7 +1322,7 @@ impl<'t> Builder<'t> {
             }
             Ok(Block {
                 annotations,
-                stmts,
+                stmts: fit(stmts),
                 span,
             })
         })
@@ -1381,7 +1393,7 @@ impl<'t> Builder<'t> {
                 }
                 StmtKind::Switch {
                     expr: Box::new(expr),
-                    cases,
+                    cases: fit(cases),
                 }
             }
             Rule::return_stmt => {
@@ -1564,7 +1576,7 @@ impl<'t> Builder<'t> {
                 span,
             });
         }
-        Ok(out)
+        Ok(fit(out))
     }
 
     // -------------------------------------------------------------- types
@@ -1597,7 +1609,10 @@ impl<'t> Builder<'t> {
     }
 
     fn type_args(&self, p: Pair<'_, Rule>) -> Result<Vec<Type>> {
-        p.into_inner().map(|a| self.type_arg(a)).collect()
+        p.into_inner()
+            .map(|a| self.type_arg(a))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     fn type_ref(&self, p: Pair<'_, Rule>) -> Result<Type> {
@@ -1752,7 +1767,8 @@ impl<'t> Builder<'t> {
             Rule::list_expr => ExprKind::List(
                 p.into_inner()
                     .map(|e| self.expr(e))
-                    .collect::<Result<_>>()?,
+                    .collect::<Result<_>>()
+                    .map(fit)?,
             ),
             Rule::struct_expr => {
                 let mut fields = Vec::new();
@@ -1764,7 +1780,10 @@ impl<'t> Builder<'t> {
                         _ => return Err(self.unexpected(&x)),
                     }
                 }
-                ExprKind::Struct { fields, rest }
+                ExprKind::Struct {
+                    fields: fit(fields),
+                    rest,
+                }
             }
             _ => return Err(self.unexpected(&p)),
         };
@@ -1903,6 +1922,14 @@ impl<'t> Builder<'t> {
             span,
         })
     }
+}
+
+/// `v` without spare capacity: a vector that grew by pushes holds up to
+/// twice its length (at least 4 elements), and AST vectors live until the
+/// program is lowered.
+pub(crate) fn fit<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
 }
 
 /// `T` wrapped into array sizes given outermost first: `T[a][b]` is an

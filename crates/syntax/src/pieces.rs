@@ -22,7 +22,7 @@
 use pest::Parser;
 
 use crate::ast::{ControlDecl, Decl, ParserDecl, Span};
-use crate::builder::{build_piece, Piece};
+use crate::builder::{build_piece, fit, Piece};
 use crate::grammar::{P4Parser, Rule};
 
 /// The parser or control declaration with a body that starts at byte `pos`
@@ -59,8 +59,8 @@ pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
             type_params: proto.type_params,
             params: proto.params,
             ctor_params: head.ctor_params,
-            locals,
-            states,
+            locals: fit(locals),
+            states: fit(states),
             span: Span::new(head.lo, hi),
         });
         return Some((decl, pos));
@@ -96,10 +96,10 @@ pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
         type_params: proto.type_params,
         params: proto.params,
         ctor_params: head.ctor_params,
-        locals,
+        locals: fit(locals),
         apply: crate::ast::Block {
             annotations: apply_annotations,
-            stmts,
+            stmts: fit(stmts),
             span: Span::new(apply_lo, apply_hi),
         },
         span: Span::new(head.lo, hi),
