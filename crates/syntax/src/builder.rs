@@ -1337,7 +1337,7 @@ impl<'t> Builder<'t> {
             let body = k.next()?;
             let kind = self.stmt_kind(annotations.clone(), body, span)?;
             Ok(Stmt {
-                annotations,
+                annotations: annotations.into(),
                 kind,
                 span,
             })
@@ -1355,17 +1355,13 @@ impl<'t> Builder<'t> {
                 let mut k = Kids::new(body);
                 k.expect(Rule::kw_if)?;
                 let cond = self.expr(k.expect(Rule::expr)?)?;
-                let then = Box::new(self.stmt(k.expect(Rule::stmt)?)?);
+                let then = self.stmt(k.expect(Rule::stmt)?)?;
                 let els = if k.opt(Rule::kw_else).is_some() {
-                    Some(Box::new(self.stmt(k.expect(Rule::stmt)?)?))
+                    Some(self.stmt(k.expect(Rule::stmt)?)?)
                 } else {
                     None
                 };
-                StmtKind::If {
-                    cond: Box::new(cond),
-                    then,
-                    els,
-                }
+                StmtKind::If(Box::new(IfStmt { cond, then, els }))
             }
             Rule::switch_stmt => {
                 let mut k = Kids::new(body);
@@ -1391,10 +1387,10 @@ impl<'t> Builder<'t> {
                         span: cspan,
                     });
                 }
-                StmtKind::Switch {
-                    expr: Box::new(expr),
+                StmtKind::Switch(Box::new(SwitchStmt {
+                    expr,
                     cases: fit(cases),
-                }
+                }))
             }
             Rule::return_stmt => {
                 let mut k = Kids::new(body);
@@ -1408,7 +1404,7 @@ impl<'t> Builder<'t> {
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::empty_stmt => StmtKind::Empty,
-            Rule::block => StmtKind::Block(self.block(body)?),
+            Rule::block => StmtKind::Block(Box::new(self.block(body)?)),
             Rule::const_decl => StmtKind::Const(Box::new(self.const_decl(ann, body, span)?)),
             Rule::var_decl => StmtKind::Var(Box::new(self.var_decl(ann, body, span)?)),
             Rule::instantiation => {
@@ -1439,12 +1435,7 @@ impl<'t> Builder<'t> {
         let op = k.expect(Rule::assign_op)?;
         let rhs = self.expr(k.expect(Rule::expr)?)?;
         let bin = match op.as_str() {
-            "=" => {
-                return Ok(StmtKind::Assign {
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                })
-            }
+            "=" => return Ok(StmtKind::Assign(Box::new(AssignStmt { lhs, rhs }))),
             "+=" => BinaryOp::Add,
             "-=" => BinaryOp::Sub,
             "*=" => BinaryOp::Mul,
@@ -1467,10 +1458,7 @@ impl<'t> Builder<'t> {
             },
             span: Span::new(lhs.span.lo, span.hi.max(lhs.span.hi)),
         };
-        Ok(StmtKind::Assign {
-            lhs: Box::new(lhs),
-            rhs: Box::new(value),
-        })
+        Ok(StmtKind::Assign(Box::new(AssignStmt { lhs, rhs: value })))
     }
 
     fn call_stmt(&self, e: Expr) -> Result<StmtKind> {
@@ -1494,7 +1482,7 @@ impl<'t> Builder<'t> {
                 let mut hk = Kids::new(head);
                 let _ann = self.opt_annotations(&mut hk)?;
                 let ty = match hk.opt(Rule::type_ref) {
-                    Some(t) => Some(Box::new(self.type_ref(t)?)),
+                    Some(t) => Some(self.type_ref(t)?),
                     None => None,
                 };
                 let var = self.ident(hk.expect(Rule::ident)?);
@@ -1508,29 +1496,29 @@ impl<'t> Builder<'t> {
                     },
                     None => ForCollection::Expr(first),
                 };
-                let body = Box::new(self.stmt(body_pair)?);
-                Ok(StmtKind::ForIn {
+                let body = self.stmt(body_pair)?;
+                Ok(StmtKind::ForIn(Box::new(ForInStmt {
                     ty,
                     var,
-                    collection: Box::new(collection),
+                    collection,
                     body,
-                })
+                })))
             }
             Rule::for_c_head => {
                 let mut hk = Kids::new(head);
                 let init = self.for_simple_list(hk.expect(Rule::for_init)?)?;
                 let cond = match hk.opt(Rule::expr) {
-                    Some(e) => Some(Box::new(self.expr(e)?)),
+                    Some(e) => Some(self.expr(e)?),
                     None => None,
                 };
                 let update = self.for_simple_list(hk.expect(Rule::for_update)?)?;
-                let body = Box::new(self.stmt(body_pair)?);
-                Ok(StmtKind::For {
+                let body = self.stmt(body_pair)?;
+                Ok(StmtKind::For(Box::new(ForStmt {
                     init,
                     cond,
                     update,
                     body,
-                })
+                })))
             }
             _ => Err(self.unexpected(&head)),
         }
@@ -1571,7 +1559,7 @@ impl<'t> Builder<'t> {
                 _ => return Err(self.unexpected(&first)),
             };
             out.push(Stmt {
-                annotations,
+                annotations: annotations.into(),
                 kind,
                 span,
             });
@@ -1801,7 +1789,7 @@ impl<'t> Builder<'t> {
                 let ty = self.type_ref(Kids::new(op).expect(Rule::type_ref)?)?;
                 return Ok(Expr {
                     kind: ExprKind::Cast {
-                        ty,
+                        ty: Box::new(ty),
                         expr: Box::new(rhs),
                     },
                     span,
