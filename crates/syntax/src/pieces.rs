@@ -81,7 +81,7 @@ pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
         let (p, end) = piece(text, pos, Rule::stmt_item, 1)?;
         pos = end;
         match p {
-            Piece::Stmt(s) => stmts.push(s),
+            Piece::Stmt(s) => push_big(&mut stmts, s),
             Piece::End(hi) => break hi,
             _ => return None,
         }
@@ -105,6 +105,33 @@ pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
         span: Span::new(head.lo, hi),
     });
     Some((decl, end))
+}
+
+/// Capacity, in bytes, from which [`push_big`] moves a vector to its own
+/// mapping.
+const BIG_VEC_BYTES: usize = 2 << 20;
+
+/// Address space reserved by [`push_big`]: glibc's largest threshold for
+/// serving an allocation from its own mapping (`DEFAULT_MMAP_THRESHOLD_MAX`
+/// on 64-bit targets).
+const MAPPED_VEC_BYTES: usize = 32 << 20;
+
+/// Pushes onto a vector that may grow to millions of elements (the
+/// statements of one apply block).  Once it holds
+/// [`BIG_VEC_BYTES`], its capacity jumps to [`MAPPED_VEC_BYTES`] of address
+/// space, which the allocator serves from a mapping of its own: further
+/// growth moves the mapping (mremap) instead of copying, and only the pages
+/// written are resident.  Doubling an ordinary heap buffer instead copies it
+/// each time and leaves the old buffers behind (16 MB for 1 MB of `;`).
+fn push_big<T>(v: &mut Vec<T>, x: T) {
+    let size = std::mem::size_of::<T>().max(1);
+    if v.len() == v.capacity() {
+        let bytes = v.capacity().saturating_mul(size);
+        if (BIG_VEC_BYTES..MAPPED_VEC_BYTES).contains(&bytes) {
+            v.reserve_exact(MAPPED_VEC_BYTES / size - v.len());
+        }
+    }
+    v.push(x);
 }
 
 /// Parses one element with the entry rule `rule` at byte `pos` and builds
