@@ -106,8 +106,26 @@ pub(crate) enum Piece {
         annotations: Vec<Annotation>,
         lo: u32,
     },
-    /// A statement of the apply block.
+    /// A whole statement of a block parsed in pieces.
     Stmt(Stmt),
+    /// `@a {`: a block statement, open until its `}`.
+    OpenBlock {
+        /// The statement's annotations and first byte.
+        annotations: Vec<Annotation>,
+        lo: u32,
+        /// The block's own annotations (none after the statement's) and
+        /// its first byte.
+        block_annotations: Vec<Annotation>,
+        block_lo: u32,
+    },
+    /// `@a if (cond)`: an `if` statement, open until its last branch.
+    OpenIf {
+        annotations: Vec<Annotation>,
+        lo: u32,
+        cond: Expr,
+    },
+    /// `else`, after the then branch of an open `if`.
+    Else,
     /// A closing `}`: the offset just past it.
     End(u32),
 }
@@ -149,6 +167,8 @@ pub(crate) fn build_piece(
             Ok(Piece::ApplyHead { annotations, lo })
         }
         Rule::stmt => Ok(Piece::Stmt(b.stmt(item)?)),
+        Rule::open_stmt => b.open_stmt(item),
+        Rule::kw_else => Ok(Piece::Else),
         Rule::body_end => Ok(Piece::End(b.span(&item).hi)),
         _ => Err(b.unexpected(&item)),
     }
@@ -969,6 +989,43 @@ impl<'t> Builder<'t> {
             states: fit(states),
             span,
         }))
+    }
+
+    /// The opening part of a block statement or an `if`, built as
+    /// [`Builder::stmt`] builds those statements: one level deeper for the
+    /// statement, another for a block.
+    fn open_stmt(&self, p: Pair<'_, Rule>) -> Result<Piece> {
+        let lo = self.span(&p).lo;
+        self.nested(lo as usize, || {
+            let mut k = Kids::new(p);
+            let annotations = self.opt_annotations(&mut k)?;
+            let head = k.next()?;
+            match head.as_rule() {
+                Rule::block_head => {
+                    let block_lo = self.span(&head).lo;
+                    self.nested(block_lo as usize, || {
+                        let block_annotations = self.opt_annotations(&mut Kids::new(head))?;
+                        Ok(Piece::OpenBlock {
+                            annotations,
+                            lo,
+                            block_annotations,
+                            block_lo,
+                        })
+                    })
+                }
+                Rule::if_head => {
+                    let mut hk = Kids::new(head);
+                    hk.expect(Rule::kw_if)?;
+                    let cond = self.expr(hk.expect(Rule::expr)?)?;
+                    Ok(Piece::OpenIf {
+                        annotations,
+                        lo,
+                        cond,
+                    })
+                }
+                _ => Err(self.unexpected(&head)),
+            }
+        })
     }
 
     /// `@a parser P<T>(params)(ctor params) {` (or `control`).

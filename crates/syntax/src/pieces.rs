@@ -6,8 +6,10 @@
 //! several nodes per input byte) until the builder is done with it.  Here
 //! the declaration is parsed with the grammar's `*_item` entry rules
 //! instead: its head up to the opening brace, then each local declaration,
-//! state or apply-block statement on its own, each built into the AST and
-//! its parse tree dropped before the next one is parsed.
+//! state or apply-block statement on its own (blocks and `if`s in the apply
+//! block opened and closed around their own statements, see [`block`]),
+//! each built into the AST and its parse tree dropped before the next one
+//! is parsed.
 //!
 //! The pieces are the steps of `parser_decl` / `control_decl`: each of
 //! their repetitions is greedy and never backtracks into an element it has
@@ -21,7 +23,9 @@
 
 use pest::Parser;
 
-use crate::ast::{ControlDecl, Decl, ParserDecl, Span};
+use crate::ast::{
+    Annotation, Block, ControlDecl, Decl, Expr, IfStmt, ParserDecl, Span, Stmt, StmtKind,
+};
 use crate::builder::{build_piece, fit, Piece};
 use crate::grammar::{P4Parser, Rule};
 
@@ -74,18 +78,7 @@ pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
             _ => return None,
         }
     };
-    let mut stmts = Vec::new();
-    let apply_hi = loop {
-        // Inside the apply block: one level deep, as `Builder::block`
-        // counts it.
-        let (p, end) = piece(text, pos, Rule::stmt_item, 1)?;
-        pos = end;
-        match p {
-            Piece::Stmt(s) => push_big(&mut stmts, s),
-            Piece::End(hi) => break hi,
-            _ => return None,
-        }
-    };
+    let (apply, pos) = block(text, pos, apply_annotations, apply_lo)?;
     let (Piece::End(hi), end) = piece(text, pos, Rule::body_end_item, 0)? else {
         return None;
     };
@@ -97,14 +90,209 @@ pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
         params: proto.params,
         ctor_params: head.ctor_params,
         locals: fit(locals),
-        apply: crate::ast::Block {
-            annotations: apply_annotations,
-            stmts: fit(stmts),
-            span: Span::new(apply_lo, apply_hi),
-        },
+        apply,
         span: Span::new(head.lo, hi),
     });
     Some((decl, end))
+}
+
+/// A statement of the apply block still open while its parts are parsed.
+enum Open {
+    /// A block: the apply block itself (at the bottom) or a block
+    /// statement, open until its `}`.
+    Block {
+        /// For a block statement, the statement's annotations and first byte.
+        stmt: Option<(Vec<Annotation>, u32)>,
+        annotations: Vec<Annotation>,
+        lo: u32,
+        stmts: Vec<Stmt>,
+        /// Nesting depth its statements are built at.
+        depth: u32,
+    },
+    /// An `if`, open until its then branch (and else branch, if any) is
+    /// complete.
+    If {
+        annotations: Vec<Annotation>,
+        lo: u32,
+        cond: Expr,
+        then: Option<Stmt>,
+        /// `else` was read: the next statement is the else branch.
+        has_else: bool,
+        /// Nesting depth its branches are built at.
+        depth: u32,
+    },
+}
+
+/// The apply block whose `{` ends just before byte `pos` (its annotations
+/// and first byte given), and the offset just past its `}`.  Its statements
+/// are parsed one at a time, and so are the statements of the blocks and
+/// `if` branches nested in it (`apply { if (valid) { ... } }` is the usual
+/// shape of a large control): an explicit stack of [`Open`] statements
+/// tracks the nesting, so this does not recurse.  The nesting depth each
+/// piece is built at is the one `Builder::block` / `Builder::stmt` would
+/// count (statement one level, block another), so depth limits apply
+/// alike.
+fn block(
+    text: &str,
+    mut pos: usize,
+    annotations: Vec<Annotation>,
+    lo: u32,
+) -> Option<(Block, usize)> {
+    let mut open = vec![Open::Block {
+        stmt: None,
+        annotations,
+        lo,
+        stmts: Vec::new(),
+        depth: 1,
+    }];
+    loop {
+        let (rule, depth) = match open.last()? {
+            Open::Block { depth, .. } => (Rule::stmt_item, *depth),
+            Open::If {
+                then: Some(_),
+                has_else: false,
+                depth,
+                ..
+            } => (Rule::else_item, *depth),
+            Open::If { depth, .. } => (Rule::branch_item, *depth),
+        };
+        let Some((p, end)) = piece(text, pos, rule, depth) else {
+            if rule != Rule::else_item {
+                return None;
+            }
+            // No `else`: the `if` is complete.
+            let done = close_if(open.pop()?)?;
+            deliver(&mut open, done)?;
+            continue;
+        };
+        pos = end;
+        match p {
+            Piece::Stmt(s) => deliver(&mut open, s)?,
+            Piece::OpenBlock {
+                annotations,
+                lo,
+                block_annotations,
+                block_lo,
+            } => open.push(Open::Block {
+                stmt: Some((annotations, lo)),
+                annotations: block_annotations,
+                lo: block_lo,
+                stmts: Vec::new(),
+                depth: depth + 2,
+            }),
+            Piece::OpenIf {
+                annotations,
+                lo,
+                cond,
+            } => open.push(Open::If {
+                annotations,
+                lo,
+                cond,
+                then: None,
+                has_else: false,
+                depth: depth + 1,
+            }),
+            Piece::Else => match open.last_mut()? {
+                Open::If { has_else, .. } => *has_else = true,
+                Open::Block { .. } => return None,
+            },
+            Piece::End(hi) => {
+                let Open::Block {
+                    stmt,
+                    annotations,
+                    lo,
+                    stmts,
+                    ..
+                } = open.pop()?
+                else {
+                    return None;
+                };
+                let block = Block {
+                    annotations,
+                    stmts: fit(stmts),
+                    span: Span::new(lo, hi),
+                };
+                let Some((stmt_annotations, stmt_lo)) = stmt else {
+                    // The apply block itself.
+                    return Some((block, pos));
+                };
+                let s = Stmt {
+                    annotations: stmt_annotations.into(),
+                    kind: StmtKind::Block(Box::new(block)),
+                    span: Span::new(stmt_lo, hi),
+                };
+                deliver(&mut open, s)?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The statement a complete open `if` makes.
+fn close_if(done: Open) -> Option<Stmt> {
+    let Open::If {
+        annotations,
+        lo,
+        cond,
+        then: Some(then),
+        ..
+    } = done
+    else {
+        return None;
+    };
+    let hi = then.span.hi;
+    Some(Stmt {
+        annotations: annotations.into(),
+        kind: StmtKind::If(Box::new(IfStmt {
+            cond,
+            then,
+            els: None,
+        })),
+        span: Span::new(lo, hi),
+    })
+}
+
+/// Hands the complete statement `s` to the innermost open statement: a
+/// block adds it, an `if` takes it as a branch (an else branch completes
+/// the `if`, which goes on down the stack).
+fn deliver(open: &mut Vec<Open>, mut s: Stmt) -> Option<()> {
+    loop {
+        match open.last_mut()? {
+            Open::Block { stmts, .. } => {
+                push_big(stmts, s);
+                return Some(());
+            }
+            Open::If {
+                then: then @ None, ..
+            } => {
+                *then = Some(s);
+                return Some(());
+            }
+            Open::If { has_else: true, .. } => {
+                let Some(Open::If {
+                    annotations,
+                    lo,
+                    cond,
+                    then: Some(then),
+                    ..
+                }) = open.pop()
+                else {
+                    return None;
+                };
+                let hi = s.span.hi;
+                s = Stmt {
+                    annotations: annotations.into(),
+                    kind: StmtKind::If(Box::new(IfStmt {
+                        cond,
+                        then,
+                        els: Some(s),
+                    })),
+                    span: Span::new(lo, hi),
+                };
+            }
+            Open::If { .. } => return None,
+        }
+    }
 }
 
 /// Capacity, in bytes, from which [`push_big`] moves a vector to its own
@@ -117,7 +305,7 @@ const BIG_VEC_BYTES: usize = 2 << 20;
 const MAPPED_VEC_BYTES: usize = 32 << 20;
 
 /// Pushes onto a vector that may grow to millions of elements (the
-/// statements of one apply block).  Once it holds
+/// statements of one block).  Once it holds
 /// [`BIG_VEC_BYTES`], its capacity jumps to [`MAPPED_VEC_BYTES`] of address
 /// space, which the allocator serves from a mapping of its own: further
 /// growth moves the mapping (mremap) instead of copying, and only the pages

@@ -16,10 +16,12 @@ fn on_big_stack(f: impl FnOnce() + Send) {
     });
 }
 
-fn same(src: &str) {
+/// Both ways agree; true if `src` parses.
+fn same(src: &str) -> bool {
     let pieces = parse_items(src, true);
     let whole = parse_items(src, false);
     assert_eq!(pieces, whole, "{src}");
+    pieces.is_ok()
 }
 
 const CASES: &[&str] = &[
@@ -49,6 +51,20 @@ const CASES: &[&str] = &[
     "parser P() { state s { x = 99999999999w1; transition accept; } state t { transition ; } }",
     "control C() { apply { a; } }",
     "control C() { apply { a.b; c(); } }",
+    // Nested blocks and `if`s are pieces too.
+    "control C() { apply { { } { ; } { { x = 1; } ; } } }",
+    "control C() { apply { @a { x = 1; @b if (c) { y(); } else if (d) ; else { } } } }",
+    "control C() { apply { if (a) if (b) x = 1; else x = 2; z(); } }",
+    "control C() { apply { if (a) x = 1; else @n { } if (b) { } } }",
+    "control C() { apply { if (a) { } else } }",
+    "control C() { apply { if (a) } }",
+    "control C() { apply { if (a) else { } } }",
+    "control C() { apply { if (x = 1) { } } }",
+    "control C() { apply { if (a) { x = ; } } }",
+    "control C() { apply { { x = 1; } } ",
+    "control C() { apply { if (a) { b(); } else { c(); } }",
+    "control C() { apply { if (a) { b(); } else { c(); } } } const bit<8> K = 1;",
+    "control C() { apply { @a if (t.apply().hit) { exit; } else { switch (u.apply().action_run) { a: { } } } } }",
 ];
 
 #[test]
@@ -59,6 +75,7 @@ fn valid_bodies_are_parsed_in_pieces() {
             "@a parser P<H>(out H h)(bool b) { bit<8> x; state start { transition accept; } }",
             "control C() { apply { } }",
             "control C()(bit<8> k) { action a() { } apply @x { a(); ; } }",
+            "control C() { apply { @a { x = 1; if (c) { y(); } else if (d) ; } if (e) { } } }",
         ] {
             let (decl, end) = crate::pieces::container(src, 0).expect("in pieces");
             assert_eq!(end, src.len());
@@ -102,6 +119,27 @@ fn nesting_and_expression_limits() {
             );
             same(&src);
         }
+        // An `if` is one level, its condition one more: the limit falls
+        // inside each range.
+        let ok: Vec<bool> = (996..=1000)
+            .map(|n| {
+                same(&format!(
+                    "control C() {{ apply {{ {}x = 1; }} }}",
+                    "if (a) ".repeat(n)
+                ))
+            })
+            .collect();
+        assert!(ok.contains(&true) && ok.contains(&false), "{ok:?}");
+        let ok: Vec<bool> = (330..=336)
+            .map(|n| {
+                same(&format!(
+                    "control C() {{ apply {{ {}x = 1;{} }} }}",
+                    "if (a) {".repeat(n),
+                    "} else { }".repeat(n)
+                ))
+            })
+            .collect();
+        assert!(ok.contains(&true) && ok.contains(&false), "{ok:?}");
         for n in [4095, 4096, 4097, 4098] {
             let src = format!("control C() {{ apply {{ x = a{}; }} }}", " + a".repeat(n));
             same(&src);
