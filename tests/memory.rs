@@ -3,7 +3,8 @@
 //! its peak resident set size (from wait4(2)) must stay within a fixed
 //! multiple of the input size:
 //!
-//! * one apply block of `;` statements (a million statements per MB);
+//! * one apply block of `;` statements (a million statements per MB), and
+//!   the same inside an `if` (the usual shape of a large control);
 //! * one apply block of `x = x + 1;` statements;
 //! * a parser of 20,000 states chained by `select`.
 //!
@@ -135,6 +136,22 @@ fn empty_statements_in_one_apply_block() {
     check(
         "empty_statements",
         &apply_block_of(&format!("{}\n", ";".repeat(79))),
+        MAX_RATIO,
+    );
+}
+
+#[test]
+fn empty_statements_inside_an_if() {
+    let body = format!("{}\n", ";".repeat(79)).repeat(TARGET_BYTES / 80);
+    let start =
+        "    state start {\n        pkt.extract(hdr.h);\n        transition accept;\n    }\n";
+    check(
+        "empty_statements_in_if",
+        &format!(
+            "{HEAD}{}{}{TAIL}",
+            parser(start),
+            ingress(&format!("if (hdr.h.isValid()) {{\n{body}}} else {{ ; }}\n"))
+        ),
         MAX_RATIO,
     );
 }
