@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
-    self, ActionDecl, AnnotationBody, ControlDecl, Expr, ExprKind, LocalDecl, Stmt, StmtKind,
-    SwitchLabel, TableDecl, TablePropertyKind, UnaryOp,
+    self, ActionDecl, AnnotationBody, AssignStmt, ControlDecl, Expr, ExprKind, IfStmt, LocalDecl,
+    Stmt, StmtKind, SwitchLabel, TableDecl, TablePropertyKind, UnaryOp,
 };
 
 use crate::effects::{self, Canon};
@@ -191,7 +191,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         };
         for s in stmts {
             match &s.kind {
-                StmtKind::Assign { lhs, rhs } => {
+                StmtKind::Assign(a) => {
+                    let AssignStmt { lhs, rhs } = &**a;
                     reads(rhs, &skip, &mut out.reads);
                     let w = expr_name(lhs);
                     out.writes.push(w);
@@ -260,7 +261,8 @@ impl<'a, 'o> Cx<'a, 'o> {
                         span: self.spans.ir(s.span),
                     });
                 }
-                StmtKind::If { cond, then, els } => {
+                StmtKind::If(i) => {
+                    let IfStmt { cond, then, els } = &**i;
                     reads(cond, &skip, &mut out.reads);
                     out.externs.extend(self.extern_calls_in(cond, syms));
                     self.walk_action(std::slice::from_ref(then), syms, params, out);
@@ -577,7 +579,8 @@ impl<'a, 'o> Cx<'a, 'o> {
                 },
                 span,
             )),
-            StmtKind::If { cond, then, els } => {
+            StmtKind::If(i) => {
+                let IfStmt { cond, then, els } = &**i;
                 let then_id = self.build_stmt(then, next, syms, b, stack)?;
                 let else_id = match els {
                     Some(e) => self.build_stmt(e, next, syms, b, stack)?,
@@ -613,11 +616,12 @@ impl<'a, 'o> Cx<'a, 'o> {
                     self.applies_before(cond, Some(c), syms, b)
                 }
             }
-            StmtKind::Switch { expr, cases } => {
-                self.build_switch(expr, cases, next, syms, b, stack, span)?
+            StmtKind::Switch(sw) => {
+                self.build_switch(&sw.expr, &sw.cases, next, syms, b, stack, span)?
             }
             StmtKind::Call(call) => self.build_call(call, next, syms, b, stack, span)?,
-            StmtKind::Assign { lhs, rhs } => {
+            StmtKind::Assign(a) => {
+                let AssignStmt { lhs, rhs } = &**a;
                 let r = syms.canon.names(self.reads_of(rhs));
                 let n = b.push(
                     ir::NodeKind::Statement {
@@ -652,9 +656,13 @@ impl<'a, 'o> Cx<'a, 'o> {
                     next
                 }
             },
-            StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => {
+            StmtKind::For(f) => {
                 self.warn(s.span, "loop in a control: its body is counted once");
-                self.build_stmt(body, next, syms, b, stack)?
+                self.build_stmt(&f.body, next, syms, b, stack)?
+            }
+            StmtKind::ForIn(f) => {
+                self.warn(s.span, "loop in a control: its body is counted once");
+                self.build_stmt(&f.body, next, syms, b, stack)?
             }
             StmtKind::Const(_)
             | StmtKind::Instantiation(_)

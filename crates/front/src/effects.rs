@@ -161,15 +161,15 @@ pub fn initializer_divides(inst: &ast::Instantiation) -> bool {
     }
     while let Some(s) = stmts.pop() {
         match &s.kind {
-            ast::StmtKind::Assign { lhs, rhs } if divides(lhs) || divides(rhs) => return true,
+            ast::StmtKind::Assign(a) if divides(&a.lhs) || divides(&a.rhs) => return true,
             ast::StmtKind::Var(v) if v.init.as_ref().is_some_and(divides) => return true,
             ast::StmtKind::Call(c) if divides(c) => return true,
-            ast::StmtKind::If { cond, then, els } => {
-                if divides(cond) {
+            ast::StmtKind::If(i) => {
+                if divides(&i.cond) {
                     return true;
                 }
-                stmts.push(then);
-                if let Some(e) = els {
+                stmts.push(&i.then);
+                if let Some(e) = &i.els {
                     stmts.push(e);
                 }
             }

@@ -55,9 +55,9 @@ fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &'a [Stmt], order: &mu
                 }
             }
             StmtKind::Block(b) => emits(cx, locals, &b.stmts, order),
-            StmtKind::If { then, els, .. } => {
-                emits(cx, locals, std::slice::from_ref(then), order);
-                if let Some(e) = els {
+            StmtKind::If(i) => {
+                emits(cx, locals, std::slice::from_ref(&i.then), order);
+                if let Some(e) = &i.els {
                     emits(cx, locals, std::slice::from_ref(e), order);
                 }
             }

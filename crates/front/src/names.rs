@@ -38,9 +38,13 @@ impl NameList {
         self.list.iter()
     }
 
-    /// The names in first-seen order.
+    /// The names in first-seen order, without spare capacity: the list
+    /// ends up in the IR (a read set per statement), where a vector grown
+    /// by pushes would hold room for at least four names.
     pub fn into_vec(self) -> Vec<String> {
-        self.list
+        let mut list = self.list;
+        list.shrink_to_fit();
+        list
     }
 }
 

@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
-    self, Expr, ExprKind, KeysetKind, LocalDecl, ParserDecl, Stmt, StmtKind, TransitionKind,
+    self, AssignStmt, Expr, ExprKind, IfStmt, KeysetKind, LocalDecl, ParserDecl, Stmt, StmtKind,
+    TransitionKind,
 };
 
 use crate::lower::{expr_width, resolve_access, Cx, Locals};
@@ -335,7 +336,8 @@ fn lower_stmt<'a>(
 ) -> Result<(), FrontError> {
     match &st.kind {
         StmtKind::Call(call) => lower_call(cx, px, call, conditional, state, ops),
-        StmtKind::Assign { lhs, rhs } => {
+        StmtKind::Assign(a) => {
+            let AssignStmt { lhs, rhs } = &**a;
             lookaheads(cx, px, rhs, ops);
             let r = cx.reads_of(rhs);
             ops.push(ir::ParserOp::Statement {
@@ -365,7 +367,8 @@ fn lower_stmt<'a>(
             }
             Ok(())
         }
-        StmtKind::If { cond, then, els } => {
+        StmtKind::If(i) => {
+            let IfStmt { cond, then, els } = &**i;
             let r = cx.reads_of(cond);
             ops.push(ir::ParserOp::Statement {
                 what: "if".into(),

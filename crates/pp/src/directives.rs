@@ -21,8 +21,8 @@ impl Preprocessor<'_> {
         eol: usize,
         conds: &mut Vec<Cond>,
     ) -> Result<(), PpError> {
-        let toks = lx.toks.get(hash + 1..eol).unwrap_or(&[]);
-        let Some(hash_tok) = lx.toks.get(hash) else {
+        let toks = &lx.toks_in(hash + 1, eol)[..];
+        let Some(hash_tok) = &lx.tok(hash) else {
             return Ok(());
         };
         let active = conds.last().map_or(true, |c| c.active);
@@ -30,7 +30,7 @@ impl Preprocessor<'_> {
             return Ok(()); // null directive
         };
         let rest = toks.get(1..).unwrap_or(&[]);
-        let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.start);
+        let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.start());
         let raw_rest = rest
             .first()
             .and_then(|t| lx.sp.clean.get(t.start..line_end))
@@ -236,7 +236,7 @@ impl Preprocessor<'_> {
             Some(_) => return Err(bad(self)),
         };
         // The line after the directive's newline gets number `n`.
-        let nl_src = lx.toks.get(eol).map_or(hash_tok.src, |t| t.src);
+        let nl_src = lx.src(eol).unwrap_or(hash_tok.src);
         let (phys, _) = self
             .st
             .starts

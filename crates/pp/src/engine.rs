@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::error::{ErrLoc, PpError, PpWarning};
-use crate::lexer::{detect_guard, lex, splice, Kind, Spliced, Tok};
+use crate::lexer::{detect_guard, lex_lite, splice, Kind, Lite, Spliced, Tok, MAX_LEX_BYTES};
 use crate::macros::{Macro, MacroKind};
 use crate::source_map::{adjust_line, line_col, line_starts, OutBuf, SourceMap};
 use crate::{Bundled, Options, Output, SourceFile};
@@ -18,10 +18,42 @@ pub(crate) const MAX_EXPANSION_DEPTH: usize = 200;
 /// A file after splicing and lexing.
 pub(crate) struct Lexed {
     pub(crate) sp: Spliced,
-    pub(crate) toks: Vec<Tok>,
+    /// Its tokens, compact; [`Lexed::tok`] gives the full token.
+    pub(crate) toks: Vec<Lite>,
+    /// Its index in the run's files.
+    pub(crate) file: u32,
     pub(crate) guard: Option<Rc<str>>,
     /// Directory searched first for `#include "x"` (None for bundled files).
     pub(crate) dir: Option<PathBuf>,
+}
+
+impl Lexed {
+    /// Token `i` of the file.
+    pub(crate) fn tok(&self, i: usize) -> Option<Tok> {
+        self.toks.get(i).map(|l| l.tok(&self.sp, self.file))
+    }
+
+    /// Tokens `from..to` of the file.
+    pub(crate) fn toks_in(&self, from: usize, to: usize) -> Vec<Tok> {
+        self.toks
+            .get(from..to)
+            .unwrap_or(&[])
+            .iter()
+            .map(|l| l.tok(&self.sp, self.file))
+            .collect()
+    }
+
+    /// Whether token `i` is the punctuator `p`.
+    pub(crate) fn is_punct(&self, i: usize, p: &str) -> bool {
+        self.toks
+            .get(i)
+            .is_some_and(|l| l.is_punct(&self.sp.clean, p))
+    }
+
+    /// Original offset of token `i`'s first byte.
+    pub(crate) fn src(&self, i: usize) -> Option<usize> {
+        self.toks.get(i).map(|l| self.sp.orig(l.start()))
+    }
 }
 
 /// One level of `#if` nesting.
@@ -193,7 +225,8 @@ impl<'a> Preprocessor<'a> {
             None,
         )?;
         let lx = self.lexed_file(f)?;
-        for line in lx.toks.split(|t| t.kind == Kind::Newline) {
+        let toks = lx.toks_in(0, lx.toks.len());
+        for line in toks.split(|t| t.kind == Kind::Newline) {
             if let Some(first) = line.first() {
                 self.define(line, first)?;
             }
@@ -225,6 +258,16 @@ impl<'a> Preprocessor<'a> {
             message: "too many files".into(),
         })?;
         let sp = splice(&text);
+        if sp.clean.len() > MAX_LEX_BYTES {
+            return Err(PpError::Limit {
+                loc: ErrLoc {
+                    path: path.clone(),
+                    line: 1,
+                    col: 1,
+                },
+                message: format!("'{path}' is larger than {MAX_LEX_BYTES} bytes"),
+            });
+        }
         self.st.starts.push(line_starts(&text));
         self.st.files.push(SourceFile {
             path,
@@ -232,7 +275,7 @@ impl<'a> Preprocessor<'a> {
             bundled,
         });
         self.st.by_key.insert(key, idx);
-        let toks = match lex(&sp, file) {
+        let toks = match lex_lite(&sp.clean) {
             Ok(t) => t,
             Err(at) => {
                 let src = sp.orig(at);
@@ -241,10 +284,11 @@ impl<'a> Preprocessor<'a> {
                 });
             }
         };
-        let guard = detect_guard(&toks);
+        let guard = detect_guard(&toks, &sp.clean);
         self.st.lexed.push(Rc::new(Lexed {
             sp,
             toks,
+            file,
             guard,
             dir,
         }));
@@ -404,18 +448,18 @@ impl<'a> Preprocessor<'a> {
         let mut pos = 0;
         let mut last_end = 0;
         let mut conds: Vec<Cond> = Vec::new();
-        while let Some(tok) = lx.toks.get(pos) {
+        while let Some(&tok) = lx.toks.get(pos) {
             let eol = lx.toks[pos..]
                 .iter()
                 .position(|t| t.kind == Kind::Newline)
                 .map_or(n, |k| pos + k);
-            let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.end);
+            let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), Lite::end);
             let active = conds.last().map_or(true, |c| c.active);
-            self.check_output(f, tok.src)?;
-            if tok.bol && tok.is_punct("#") {
-                self.emit_newlines_in(&lx, last_end, tok.start);
+            self.check_output(f, lx.sp.orig(tok.start()))?;
+            if tok.bol && tok.is_punct(&lx.sp.clean, "#") {
+                self.emit_newlines_in(&lx, last_end, tok.start());
                 self.directive(&lx, pos, eol, &mut conds)?;
-                self.emit_newlines_in(&lx, tok.start, line_end);
+                self.emit_newlines_in(&lx, tok.start(), line_end);
                 last_end = line_end;
                 pos = eol + 1;
             } else if !active {
@@ -439,10 +483,12 @@ impl<'a> Preprocessor<'a> {
                     pos = c.pos;
                     last_end = c.last_end;
                 }
-                if let Some(nl) = lx.toks.get(pos) {
-                    self.emit_gap(&lx, last_end, nl.start, false);
-                    self.st.out.push("\n", f as u32, nl.src, true);
-                    last_end = nl.end;
+                if let Some(&nl) = lx.toks.get(pos) {
+                    self.emit_gap(&lx, last_end, nl.start(), false);
+                    self.st
+                        .out
+                        .push("\n", f as u32, lx.sp.orig(nl.start()), true);
+                    last_end = nl.end();
                     pos += 1;
                 }
             }
@@ -460,8 +506,8 @@ impl<'a> Preprocessor<'a> {
 
 /// Name of the conditional directive a `#` token starts (for messages).
 fn c_name<'l>(lx: &'l Lexed, hash_tok: &Tok) -> &'l str {
-    let k = lx.toks.partition_point(|t| t.start <= hash_tok.start);
-    lx.toks.get(k).map_or("if", |t| &*t.text)
+    let k = lx.toks.partition_point(|t| t.start() <= hash_tok.start);
+    lx.toks.get(k).map_or("if", |t| t.text(&lx.sp.clean))
 }
 
 fn is_word(b: u8) -> bool {

@@ -20,25 +20,25 @@ impl Preprocessor<'_> {
         let lx = cur.lx.clone();
         let mut saw_newline = false;
         loop {
-            let t = lx.toks.get(cur.pos)?;
+            let t = *lx.toks.get(cur.pos)?;
             if t.kind == Kind::Newline {
                 if !collecting {
                     return None;
                 }
-                if lx.toks.get(cur.pos + 1).is_some_and(|n| n.is_punct("#")) {
+                if lx.is_punct(cur.pos + 1, "#") {
                     return None;
                 }
-                self.emit_gap(&lx, cur.last_end, t.start, true);
-                self.st.out.push("\n", t.file, t.src, true);
-                cur.last_end = t.end;
+                self.emit_gap(&lx, cur.last_end, t.start(), true);
+                self.st.out.push("\n", lx.file, lx.sp.orig(t.start()), true);
+                cur.last_end = t.end();
                 cur.pos += 1;
                 saw_newline = true;
                 continue;
             }
-            self.emit_gap(&lx, cur.last_end, t.start, collecting);
-            cur.last_end = t.end;
+            self.emit_gap(&lx, cur.last_end, t.start(), collecting);
+            cur.last_end = t.end();
             cur.pos += 1;
-            let mut tok = t.clone();
+            let mut tok = t.tok(&lx.sp, lx.file);
             tok.direct = true;
             tok.space |= saw_newline;
             return Some(tok);
@@ -56,9 +56,9 @@ impl Preprocessor<'_> {
         let mut p = cur.pos;
         while let Some(t) = cur.lx.toks.get(p) {
             if t.kind != Kind::Newline {
-                return t.is_punct("(");
+                return t.is_punct(&cur.lx.sp.clean, "(");
             }
-            if cur.lx.toks.get(p + 1).is_some_and(|n| n.is_punct("#")) {
+            if cur.lx.is_punct(p + 1, "#") {
                 return false;
             }
             p += 1;
@@ -242,7 +242,6 @@ impl Preprocessor<'_> {
             file: name.file,
             src: name.src,
             start: name.start,
-            end: name.start,
             hs: HideSet::default(),
         };
         let raw_arg = |p: usize, space: bool| -> Vec<Tok> {

@@ -99,8 +99,6 @@ pub(crate) struct Tok {
     pub src: usize,
     /// Start in the spliced text of the file (file tokens only).
     pub start: usize,
-    /// End in the spliced text of the file (file tokens only).
-    pub end: usize,
     pub hs: HideSet,
 }
 
@@ -127,11 +125,66 @@ impl Tok {
             file: at.file,
             src: at.src,
             start: at.start,
-            end: at.start,
             hs: HideSet::default(),
         }
     }
 }
+
+/// A token of a file as [`crate::engine::Lexed`] keeps it: 12 bytes, where a [`Tok`] takes
+/// about 100 (its own copy of the text, its origin and hide set). A file of one-byte tokens
+/// (`;;;;`) would otherwise cost a hundred times its size while it is preprocessed; the
+/// [`Tok`] is rebuilt from the file's text when the token is read ([`Lite::tok`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lite {
+    /// Start in the spliced text of the file.
+    pub start: u32,
+    /// End in the spliced text of the file.
+    pub end: u32,
+    pub kind: Kind,
+    /// Whitespace (or a comment) came before it.
+    pub space: bool,
+    /// First token on its line.
+    pub bol: bool,
+}
+
+impl Lite {
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+
+    /// Its text in `clean`, the spliced text it was lexed from.
+    pub fn text<'a>(&self, clean: &'a str) -> &'a str {
+        clean.get(self.start()..self.end()).unwrap_or("")
+    }
+
+    /// Whether this is the punctuator `p` of `clean`.
+    pub fn is_punct(&self, clean: &str, p: &str) -> bool {
+        self.kind == Kind::Punct && self.text(clean) == p
+    }
+
+    /// The full token, from file `file` spliced as `sp`.
+    pub fn tok(&self, sp: &Spliced, file: u32) -> Tok {
+        Tok {
+            kind: self.kind,
+            text: Rc::from(self.text(&sp.clean)),
+            space: self.space,
+            bol: self.bol,
+            direct: false,
+            synth: false,
+            file,
+            src: sp.orig(self.start()),
+            start: self.start(),
+            hs: HideSet::default(),
+        }
+    }
+}
+
+/// Largest spliced text [`lex_lite`] accepts: token offsets are `u32`.
+pub(crate) const MAX_LEX_BYTES: usize = u32::MAX as usize;
 
 /// Text with backslash-newlines removed plus the information to map offsets back.
 pub(crate) struct Spliced {
@@ -200,8 +253,17 @@ fn is_ident_char(c: u8) -> bool {
 /// Splits spliced text into tokens (with `Newline` tokens); comments become whitespace.
 /// Fails with the spliced offset of a `/*` that is never closed.
 pub(crate) fn lex(sp: &Spliced, file: u32) -> Result<Vec<Tok>, usize> {
-    let clean = sp.clean.as_str();
+    Ok(lex_lite(&sp.clean)?
+        .iter()
+        .map(|l| l.tok(sp, file))
+        .collect())
+}
+
+/// [`lex`] into [`Lite`] tokens of `clean`, which must not be longer than
+/// [`MAX_LEX_BYTES`] (the end of a longer text is one token).
+pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
     let b = clean.as_bytes();
+    let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     let mut toks = Vec::new();
     let mut i = 0;
     let mut space = false;
@@ -284,18 +346,12 @@ pub(crate) fn lex(sp: &Spliced, file: u32) -> Result<Vec<Tok>, usize> {
             }
             _ => i += clean[i..].chars().next().map_or(1, char::len_utf8),
         }
-        toks.push(Tok {
+        toks.push(Lite {
+            start: at(start),
+            end: at(i),
             kind,
-            text: Rc::from(&clean[start..i]),
             space,
             bol,
-            direct: false,
-            synth: false,
-            file,
-            src: sp.orig(start),
-            start,
-            end: i,
-            hs: HideSet::default(),
         });
         bol = kind == Kind::Newline;
         space = false;
@@ -326,30 +382,33 @@ pub(crate) fn lex_snippet(text: &str, at: &Tok) -> Vec<Tok> {
 /// Detects the include-guard idiom: the first directive is `#ifndef X` (or `#if !defined X`),
 /// its matching `#endif` is the last thing in the file and there is no `#else`/`#elif` at the
 /// outer level. Returns `X`.
-pub(crate) fn detect_guard(toks: &[Tok]) -> Option<Rc<str>> {
+/// `toks` are the tokens of `clean`.
+pub(crate) fn detect_guard(toks: &[Lite], clean: &str) -> Option<Rc<str>> {
+    let punct = |t: &Lite, p: &str| t.is_punct(clean, p);
+    let ident = |t: &Lite, s: &str| t.kind == Kind::Ident && t.text(clean) == s;
     let mut lines = toks
         .split(|t| t.kind == Kind::Newline)
         .filter(|l| !l.is_empty());
     let first = lines.next()?;
     let name = match first {
-        [h, d, x] if h.is_punct("#") && d.is_ident("ifndef") && x.kind == Kind::Ident => x,
+        [h, d, x] if punct(h, "#") && ident(d, "ifndef") && x.kind == Kind::Ident => x,
         [h, d, n, def, x]
-            if h.is_punct("#")
-                && d.is_ident("if")
-                && n.is_punct("!")
-                && def.is_ident("defined")
+            if punct(h, "#")
+                && ident(d, "if")
+                && punct(n, "!")
+                && ident(def, "defined")
                 && x.kind == Kind::Ident =>
         {
             x
         }
         [h, d, n, def, l, x, r]
-            if h.is_punct("#")
-                && d.is_ident("if")
-                && n.is_punct("!")
-                && def.is_ident("defined")
-                && l.is_punct("(")
+            if punct(h, "#")
+                && ident(d, "if")
+                && punct(n, "!")
+                && ident(def, "defined")
+                && punct(l, "(")
                 && x.kind == Kind::Ident
-                && r.is_punct(")") =>
+                && punct(r, ")") =>
         {
             x
         }
@@ -363,17 +422,17 @@ pub(crate) fn detect_guard(toks: &[Tok]) -> Option<Rc<str>> {
         let (Some(h), Some(d)) = (line.first(), line.get(1)) else {
             continue;
         };
-        if !(h.is_punct("#") && h.bol) {
+        if !(punct(h, "#") && h.bol) {
             continue;
         }
-        match &*d.text {
+        match d.text(clean) {
             "if" | "ifdef" | "ifndef" => depth += 1,
             "endif" => depth -= 1,
             "else" | "elif" if depth == 1 => return None,
             _ => {}
         }
     }
-    (depth == 0).then(|| name.text.clone())
+    (depth == 0).then(|| Rc::from(name.text(clean)))
 }
 
 #[cfg(test)]
@@ -435,8 +494,23 @@ mod tests {
     }
 
     #[test]
+    fn file_tokens_stay_compact() {
+        // A file is kept as these while it is preprocessed: one per input
+        // byte at worst (`;;;;`).
+        assert!(std::mem::size_of::<Lite>() <= 12);
+        let sp = splice("a  +\\\nb");
+        let toks = lex_lite(&sp.clean).unwrap_or_default();
+        let full: Vec<Tok> = toks.iter().map(|l| l.tok(&sp, 3)).collect();
+        let texts: Vec<&str> = full.iter().map(|t| &*t.text).collect();
+        assert_eq!(texts, ["a", "+", "b"]);
+        assert!(full[1].space && !full[2].space);
+        // `b` is after the backslash-newline: its origin is in the file.
+        assert_eq!((full[2].file, full[2].start, full[2].src), (3, 4, 6));
+    }
+
+    #[test]
     fn guard_detection() {
-        let g = |s: &str| detect_guard(&lex(&splice(s), 0).unwrap_or_default());
+        let g = |s: &str| detect_guard(&lex_lite(s).unwrap_or_default(), s);
         assert_eq!(
             g("// c\n#ifndef G\n#define G\nx\n#if 1\n#endif\n#endif\n\n").as_deref(),
             Some("G")

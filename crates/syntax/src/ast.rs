@@ -310,8 +310,9 @@ pub enum ExprKind {
     },
     /// `(T) expr`
     Cast {
-        /// The target type.
-        ty: Type,
+        /// The target type (boxed: types are large and casts rare, and
+        /// every expression node is as large as its largest kind).
+        ty: Box<Type>,
         /// The converted expression.
         expr: Box<Expr>,
     },
@@ -1073,15 +1074,73 @@ pub struct Block {
 }
 
 /// A statement or a local declaration inside a block or parser state.
+///
+/// 32 bytes: every statement of the input is one (a million of them for
+/// 1 MB of `;`), so every kind with more than one pointer of data keeps it
+/// behind one box, and the annotations (rarely any) are one pointer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stmt {
     /// Annotations written before the statement (for declarations these are
     /// also copied into the declaration node).
-    pub annotations: Vec<Annotation>,
+    pub annotations: Annotations,
     /// What statement it is.
     pub kind: StmtKind,
     /// Whole statement (including annotations).
     pub span: Span,
+}
+
+/// The annotations of a statement: a slice (`stmt.annotations.iter()`,
+/// `.is_empty()`, `&stmt.annotations[..]`) kept behind a single pointer,
+/// null when there are none.
+#[derive(Clone, PartialEq, Default)]
+// A boxed vector on purpose: one thin pointer, where a `Vec` is three
+// words and a boxed slice two.
+#[allow(clippy::box_collection)]
+pub struct Annotations(Option<Box<Vec<Annotation>>>);
+
+impl Annotations {
+    /// No annotations.
+    pub fn new() -> Self {
+        Annotations(None)
+    }
+
+    /// The annotations as a vector.
+    pub fn into_vec(self) -> Vec<Annotation> {
+        self.0.map(|b| *b).unwrap_or_default()
+    }
+}
+
+impl From<Vec<Annotation>> for Annotations {
+    fn from(v: Vec<Annotation>) -> Self {
+        if v.is_empty() {
+            Annotations(None)
+        } else {
+            Annotations(Some(Box::new(v)))
+        }
+    }
+}
+
+impl std::ops::Deref for Annotations {
+    type Target = [Annotation];
+
+    fn deref(&self) -> &[Annotation] {
+        self.0.as_deref().map_or(&[], |v| v.as_slice())
+    }
+}
+
+impl<'a> IntoIterator for &'a Annotations {
+    type Item = &'a Annotation;
+    type IntoIter = std::slice::Iter<'a, Annotation>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for Annotations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// The kinds of statement.
@@ -1091,32 +1150,15 @@ pub enum StmtKind {
     /// as `lhs = lhs op rhs` (the right-hand side is a [`ExprKind::Binary`]
     /// whose span is the whole statement and whose left operand is a copy
     /// of `lhs`).
-    Assign {
-        /// Assigned location.
-        lhs: Box<Expr>,
-        /// Value.
-        rhs: Box<Expr>,
-    },
+    Assign(Box<AssignStmt>),
     /// `call(...);` — the expression is always an [`ExprKind::Call`].
     Call(Box<Expr>),
     /// `if (cond) then [else els]`
-    If {
-        /// Condition.
-        cond: Box<Expr>,
-        /// Then branch.
-        then: Box<Stmt>,
-        /// Else branch.
-        els: Option<Box<Stmt>>,
-    },
+    If(Box<IfStmt>),
     /// `switch (expr) { cases }`
-    Switch {
-        /// The switched expression (often `t.apply().action_run`).
-        expr: Box<Expr>,
-        /// Cases in order.
-        cases: Vec<SwitchCase>,
-    },
+    Switch(Box<SwitchStmt>),
     /// A nested block.
-    Block(Block),
+    Block(Box<Block>),
     /// `return [e];`
     Return(Option<Box<Expr>>),
     /// `exit;`
@@ -1128,33 +1170,70 @@ pub enum StmtKind {
     /// `;`
     Empty,
     /// `for (init; cond; update) body`
-    For {
-        /// Initialisation statements (declarations, assignments or calls).
-        init: Vec<Stmt>,
-        /// Loop condition.
-        cond: Option<Box<Expr>>,
-        /// Update statements (assignments or calls).
-        update: Vec<Stmt>,
-        /// Body.
-        body: Box<Stmt>,
-    },
+    For(Box<ForStmt>),
     /// `for (T x in collection) body`
-    ForIn {
-        /// Declared type of the loop variable, if written.
-        ty: Option<Box<Type>>,
-        /// Loop variable.
-        var: Ident,
-        /// The collection; a `lo .. hi` range is [`ForCollection::Range`].
-        collection: Box<ForCollection>,
-        /// Body.
-        body: Box<Stmt>,
-    },
+    ForIn(Box<ForInStmt>),
     /// Local constant.
     Const(Box<ConstDecl>),
     /// Local variable.
     Var(Box<VarDecl>),
     /// Local instantiation.
     Instantiation(Box<Instantiation>),
+}
+
+/// `lhs = rhs;` (see [`StmtKind::Assign`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssignStmt {
+    /// Assigned location.
+    pub lhs: Expr,
+    /// Value.
+    pub rhs: Expr,
+}
+
+/// `if (cond) then [else els]`
+#[derive(Debug, Clone, PartialEq)]
+pub struct IfStmt {
+    /// Condition.
+    pub cond: Expr,
+    /// Then branch.
+    pub then: Stmt,
+    /// Else branch.
+    pub els: Option<Stmt>,
+}
+
+/// `switch (expr) { cases }`
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchStmt {
+    /// The switched expression (often `t.apply().action_run`).
+    pub expr: Expr,
+    /// Cases in order.
+    pub cases: Vec<SwitchCase>,
+}
+
+/// `for (init; cond; update) body`
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForStmt {
+    /// Initialisation statements (declarations, assignments or calls).
+    pub init: Vec<Stmt>,
+    /// Loop condition.
+    pub cond: Option<Expr>,
+    /// Update statements (assignments or calls).
+    pub update: Vec<Stmt>,
+    /// Body.
+    pub body: Stmt,
+}
+
+/// `for (T x in collection) body`
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForInStmt {
+    /// Declared type of the loop variable, if written.
+    pub ty: Option<Type>,
+    /// Loop variable.
+    pub var: Ident,
+    /// The collection; a `lo .. hi` range is [`ForCollection::Range`].
+    pub collection: ForCollection,
+    /// Body.
+    pub body: Stmt,
 }
 
 /// What a `for ... in` loop iterates over.

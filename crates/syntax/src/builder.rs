@@ -92,6 +92,88 @@ pub(crate) fn build_item(
     Ok(Some(end))
 }
 
+/// One element of a parser or control declaration, parsed on its own by
+/// `crate::pieces` with one of the `*_item` entry rules of the grammar.
+pub(crate) enum Piece {
+    /// `@a parser P<T>(params)(ctor params) {`, or the same for a control.
+    Head(ContainerHead),
+    /// A local declaration (parser or control).
+    Local(LocalDecl),
+    /// A parser state.
+    State(ParserState),
+    /// `apply @a {`: the apply block's annotations and its first byte.
+    ApplyHead {
+        annotations: Vec<Annotation>,
+        lo: u32,
+    },
+    /// A whole statement of a block parsed in pieces.
+    Stmt(Stmt),
+    /// `@a {`: a block statement, open until its `}`.
+    OpenBlock {
+        /// The statement's annotations and first byte.
+        annotations: Vec<Annotation>,
+        lo: u32,
+        /// The block's own annotations (none after the statement's) and
+        /// its first byte.
+        block_annotations: Vec<Annotation>,
+        block_lo: u32,
+    },
+    /// `@a if (cond)`: an `if` statement, open until its last branch.
+    OpenIf {
+        annotations: Vec<Annotation>,
+        lo: u32,
+        cond: Expr,
+    },
+    /// `else`, after the then branch of an open `if`.
+    Else,
+    /// A closing `}`: the offset just past it.
+    End(u32),
+}
+
+/// The head of a parser or control declaration up to its opening brace.
+pub(crate) struct ContainerHead {
+    pub(crate) is_parser: bool,
+    /// Annotations, name, type parameters and parameters (its span is
+    /// unset: the declaration's end is not known yet).
+    pub(crate) proto: ContainerTypeDecl,
+    pub(crate) ctor_params: Vec<Param>,
+    /// First byte of the declaration (its annotations or keyword).
+    pub(crate) lo: u32,
+}
+
+/// Builds the element that a `*_item` pair holds, parsed from the text
+/// starting at byte `base`.  `depth` is the block nesting the element sits
+/// in (1 for a statement of the apply block), so depth limits apply as
+/// when the whole declaration is built at once.
+pub(crate) fn build_piece(
+    text: &str,
+    base: usize,
+    depth: u32,
+    pair: Pair<'_, Rule>,
+) -> Result<Piece> {
+    let b = Builder::new(text, base as u32);
+    b.depth.set(depth);
+    let item = Kids::new(pair).next()?;
+    match item.as_rule() {
+        Rule::container_head => Ok(Piece::Head(b.container_head(item)?)),
+        Rule::parser_local | Rule::control_local => Ok(Piece::Local(b.local_decl(item)?)),
+        Rule::parser_state => Ok(Piece::State(b.parser_state(item)?)),
+        Rule::apply_head => {
+            let mut k = Kids::new(item);
+            k.expect(Rule::kw_apply)?;
+            let head = k.expect(Rule::block_head)?;
+            let lo = b.span(&head).lo;
+            let annotations = b.opt_annotations(&mut Kids::new(head))?;
+            Ok(Piece::ApplyHead { annotations, lo })
+        }
+        Rule::stmt => Ok(Piece::Stmt(b.stmt(item)?)),
+        Rule::open_stmt => b.open_stmt(item),
+        Rule::kw_else => Ok(Piece::Else),
+        Rule::body_end => Ok(Piece::End(b.span(&item).hi)),
+        _ => Err(b.unexpected(&item)),
+    }
+}
+
 /// The span of a whole program: from its start to its last token.
 pub(crate) fn program_span(text: &str) -> Span {
     Span::new(0, trim_trivia_end(text).len() as u32)
@@ -280,7 +362,7 @@ impl<'t> Builder<'t> {
         for a in p.into_inner() {
             out.push(self.annotation(a)?);
         }
-        Ok(out)
+        Ok(fit(out))
     }
 
     fn annotation(&self, p: Pair<'_, Rule>) -> Result<Annotation> {
@@ -344,7 +426,10 @@ impl<'t> Builder<'t> {
     }
 
     fn kv_list(&self, p: Pair<'_, Rule>) -> Result<Vec<KeyValue>> {
-        p.into_inner().map(|kv| self.kv_pair(kv)).collect()
+        p.into_inner()
+            .map(|kv| self.kv_pair(kv))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     fn kv_pair(&self, p: Pair<'_, Rule>) -> Result<KeyValue> {
@@ -356,7 +441,10 @@ impl<'t> Builder<'t> {
     }
 
     fn expr_list(&self, p: Pair<'_, Rule>) -> Result<Vec<Expr>> {
-        p.into_inner().map(|e| self.expr(e)).collect()
+        p.into_inner()
+            .map(|e| self.expr(e))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     // -------------------------------------------------------------- program
@@ -431,10 +519,10 @@ impl<'t> Builder<'t> {
                     .expect(Rule::ident_list)?
                     .into_inner()
                     .map(|i| self.ident(i))
-                    .collect();
+                    .collect::<Vec<_>>();
                 let d = IdentListDecl {
                     annotations: ann,
-                    members,
+                    members: fit(members),
                     span,
                 };
                 if is_error {
@@ -555,7 +643,7 @@ impl<'t> Builder<'t> {
                         _ => return Err(self.unexpected(&body)),
                     });
                 }
-                Some(decls)
+                Some(fit(decls))
             }
             None => None,
         };
@@ -564,7 +652,7 @@ impl<'t> Builder<'t> {
             ty,
             args,
             name,
-            dims,
+            dims: fit(dims),
             initializer,
             span,
         })
@@ -572,13 +660,16 @@ impl<'t> Builder<'t> {
 
     fn type_params(&self, k: &mut Kids<'_>) -> Vec<Ident> {
         match k.opt(Rule::type_params) {
-            Some(tp) => tp.into_inner().map(|i| self.ident(i)).collect(),
+            Some(tp) => fit(tp.into_inner().map(|i| self.ident(i)).collect()),
             None => Vec::new(),
         }
     }
 
     fn params(&self, p: Pair<'_, Rule>) -> Result<Vec<Param>> {
-        p.into_inner().map(|x| self.param(x)).collect()
+        p.into_inner()
+            .map(|x| self.param(x))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     fn param(&self, p: Pair<'_, Rule>) -> Result<Param> {
@@ -634,7 +725,7 @@ impl<'t> Builder<'t> {
                 _ => return Err(self.unexpected(&inner)),
             });
         }
-        Ok(out)
+        Ok(fit(out))
     }
 
     fn container_type(
@@ -686,7 +777,7 @@ impl<'t> Builder<'t> {
             kind,
             name,
             type_params,
-            fields,
+            fields: fit(fields),
             span,
         })
     }
@@ -729,7 +820,7 @@ impl<'t> Builder<'t> {
             annotations,
             underlying,
             name,
-            members,
+            members: fit(members),
             span,
         })
     }
@@ -758,7 +849,7 @@ impl<'t> Builder<'t> {
                     annotations,
                     name,
                     type_params,
-                    methods,
+                    methods: fit(methods),
                     forward: false,
                     span,
                 }))
@@ -894,10 +985,73 @@ impl<'t> Builder<'t> {
             type_params: proto.type_params,
             params: proto.params,
             ctor_params,
-            locals,
-            states,
+            locals: fit(locals),
+            states: fit(states),
             span,
         }))
+    }
+
+    /// The opening part of a block statement or an `if`, built as
+    /// [`Builder::stmt`] builds those statements: one level deeper for the
+    /// statement, another for a block.
+    fn open_stmt(&self, p: Pair<'_, Rule>) -> Result<Piece> {
+        let lo = self.span(&p).lo;
+        self.nested(lo as usize, || {
+            let mut k = Kids::new(p);
+            let annotations = self.opt_annotations(&mut k)?;
+            let head = k.next()?;
+            match head.as_rule() {
+                Rule::block_head => {
+                    let block_lo = self.span(&head).lo;
+                    self.nested(block_lo as usize, || {
+                        let block_annotations = self.opt_annotations(&mut Kids::new(head))?;
+                        Ok(Piece::OpenBlock {
+                            annotations,
+                            lo,
+                            block_annotations,
+                            block_lo,
+                        })
+                    })
+                }
+                Rule::if_head => {
+                    let mut hk = Kids::new(head);
+                    hk.expect(Rule::kw_if)?;
+                    let cond = self.expr(hk.expect(Rule::expr)?)?;
+                    Ok(Piece::OpenIf {
+                        annotations,
+                        lo,
+                        cond,
+                    })
+                }
+                _ => Err(self.unexpected(&head)),
+            }
+        })
+    }
+
+    /// `@a parser P<T>(params)(ctor params) {` (or `control`).
+    fn container_head(&self, p: Pair<'_, Rule>) -> Result<ContainerHead> {
+        let lo = self.span(&p).lo;
+        let mut k = Kids::new(p);
+        let annotations = self.opt_annotations(&mut k)?;
+        let head = k.next()?;
+        let is_parser = match head.as_rule() {
+            Rule::parser_head => true,
+            Rule::control_head => false,
+            _ => return Err(self.unexpected(&head)),
+        };
+        let mut hk = Kids::new(head);
+        hk.next()?; // keyword
+        let proto = self.container_type(annotations, &mut hk, Span::default())?;
+        let ctor_params = match hk.opt(Rule::ctor_params) {
+            Some(c) => self.params(c)?,
+            None => Vec::new(),
+        };
+        Ok(ContainerHead {
+            is_parser,
+            proto,
+            ctor_params,
+            lo,
+        })
     }
 
     fn local_decl(&self, p: Pair<'_, Rule>) -> Result<LocalDecl> {
@@ -946,7 +1100,7 @@ impl<'t> Builder<'t> {
         Ok(ParserState {
             annotations,
             name,
-            stmts,
+            stmts: fit(stmts),
             transition,
             span,
         })
@@ -975,7 +1129,10 @@ impl<'t> Builder<'t> {
                         span: cspan,
                     });
                 }
-                TransitionKind::Select { exprs, cases }
+                TransitionKind::Select {
+                    exprs,
+                    cases: fit(cases),
+                }
             }
             _ => return Err(self.unexpected(&t)),
         };
@@ -1005,7 +1162,7 @@ impl<'t> Builder<'t> {
                     }
                 }
                 Ok(Keyset {
-                    kind: KeysetKind::Tuple(elems),
+                    kind: KeysetKind::Tuple(fit(elems)),
                     span,
                 })
             }
@@ -1068,7 +1225,7 @@ impl<'t> Builder<'t> {
             type_params: proto.type_params,
             params: proto.params,
             ctor_params,
-            locals,
+            locals: fit(locals),
             apply,
             span,
         }))
@@ -1090,7 +1247,7 @@ impl<'t> Builder<'t> {
         Ok(TableDecl {
             annotations,
             name,
-            properties,
+            properties: fit(properties),
             span,
         })
     }
@@ -1120,7 +1277,7 @@ impl<'t> Builder<'t> {
                         span: kspan,
                     });
                 }
-                TablePropertyKind::Key(elems)
+                TablePropertyKind::Key(fit(elems))
             }
             Rule::actions_prop => {
                 bk.expect(Rule::kw_actions)?;
@@ -1137,7 +1294,7 @@ impl<'t> Builder<'t> {
                         span: aspan,
                     });
                 }
-                TablePropertyKind::Actions(refs)
+                TablePropertyKind::Actions(fit(refs))
             }
             Rule::entries_prop => {
                 bk.expect(Rule::kw_entries)?;
@@ -1145,7 +1302,7 @@ impl<'t> Builder<'t> {
                 for e in bk.all(Rule::entry) {
                     entries.push(self.entry(e)?);
                 }
-                TablePropertyKind::Entries(entries)
+                TablePropertyKind::Entries(fit(entries))
             }
             Rule::custom_prop => {
                 let name = self.ident(bk.expect(Rule::ident)?);
@@ -1222,7 +1379,7 @@ impl<'t> Builder<'t> {
             }
             Ok(Block {
                 annotations,
-                stmts,
+                stmts: fit(stmts),
                 span,
             })
         })
@@ -1237,7 +1394,7 @@ impl<'t> Builder<'t> {
             let body = k.next()?;
             let kind = self.stmt_kind(annotations.clone(), body, span)?;
             Ok(Stmt {
-                annotations,
+                annotations: annotations.into(),
                 kind,
                 span,
             })
@@ -1255,17 +1412,13 @@ impl<'t> Builder<'t> {
                 let mut k = Kids::new(body);
                 k.expect(Rule::kw_if)?;
                 let cond = self.expr(k.expect(Rule::expr)?)?;
-                let then = Box::new(self.stmt(k.expect(Rule::stmt)?)?);
+                let then = self.stmt(k.expect(Rule::stmt)?)?;
                 let els = if k.opt(Rule::kw_else).is_some() {
-                    Some(Box::new(self.stmt(k.expect(Rule::stmt)?)?))
+                    Some(self.stmt(k.expect(Rule::stmt)?)?)
                 } else {
                     None
                 };
-                StmtKind::If {
-                    cond: Box::new(cond),
-                    then,
-                    els,
-                }
+                StmtKind::If(Box::new(IfStmt { cond, then, els }))
             }
             Rule::switch_stmt => {
                 let mut k = Kids::new(body);
@@ -1291,10 +1444,10 @@ impl<'t> Builder<'t> {
                         span: cspan,
                     });
                 }
-                StmtKind::Switch {
-                    expr: Box::new(expr),
-                    cases,
-                }
+                StmtKind::Switch(Box::new(SwitchStmt {
+                    expr,
+                    cases: fit(cases),
+                }))
             }
             Rule::return_stmt => {
                 let mut k = Kids::new(body);
@@ -1308,7 +1461,7 @@ impl<'t> Builder<'t> {
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::empty_stmt => StmtKind::Empty,
-            Rule::block => StmtKind::Block(self.block(body)?),
+            Rule::block => StmtKind::Block(Box::new(self.block(body)?)),
             Rule::const_decl => StmtKind::Const(Box::new(self.const_decl(ann, body, span)?)),
             Rule::var_decl => StmtKind::Var(Box::new(self.var_decl(ann, body, span)?)),
             Rule::instantiation => {
@@ -1339,12 +1492,7 @@ impl<'t> Builder<'t> {
         let op = k.expect(Rule::assign_op)?;
         let rhs = self.expr(k.expect(Rule::expr)?)?;
         let bin = match op.as_str() {
-            "=" => {
-                return Ok(StmtKind::Assign {
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                })
-            }
+            "=" => return Ok(StmtKind::Assign(Box::new(AssignStmt { lhs, rhs }))),
             "+=" => BinaryOp::Add,
             "-=" => BinaryOp::Sub,
             "*=" => BinaryOp::Mul,
@@ -1367,10 +1515,7 @@ impl<'t> Builder<'t> {
             },
             span: Span::new(lhs.span.lo, span.hi.max(lhs.span.hi)),
         };
-        Ok(StmtKind::Assign {
-            lhs: Box::new(lhs),
-            rhs: Box::new(value),
-        })
+        Ok(StmtKind::Assign(Box::new(AssignStmt { lhs, rhs: value })))
     }
 
     fn call_stmt(&self, e: Expr) -> Result<StmtKind> {
@@ -1394,7 +1539,7 @@ impl<'t> Builder<'t> {
                 let mut hk = Kids::new(head);
                 let _ann = self.opt_annotations(&mut hk)?;
                 let ty = match hk.opt(Rule::type_ref) {
-                    Some(t) => Some(Box::new(self.type_ref(t)?)),
+                    Some(t) => Some(self.type_ref(t)?),
                     None => None,
                 };
                 let var = self.ident(hk.expect(Rule::ident)?);
@@ -1408,29 +1553,29 @@ impl<'t> Builder<'t> {
                     },
                     None => ForCollection::Expr(first),
                 };
-                let body = Box::new(self.stmt(body_pair)?);
-                Ok(StmtKind::ForIn {
+                let body = self.stmt(body_pair)?;
+                Ok(StmtKind::ForIn(Box::new(ForInStmt {
                     ty,
                     var,
-                    collection: Box::new(collection),
+                    collection,
                     body,
-                })
+                })))
             }
             Rule::for_c_head => {
                 let mut hk = Kids::new(head);
                 let init = self.for_simple_list(hk.expect(Rule::for_init)?)?;
                 let cond = match hk.opt(Rule::expr) {
-                    Some(e) => Some(Box::new(self.expr(e)?)),
+                    Some(e) => Some(self.expr(e)?),
                     None => None,
                 };
                 let update = self.for_simple_list(hk.expect(Rule::for_update)?)?;
-                let body = Box::new(self.stmt(body_pair)?);
-                Ok(StmtKind::For {
+                let body = self.stmt(body_pair)?;
+                Ok(StmtKind::For(Box::new(ForStmt {
                     init,
                     cond,
                     update,
                     body,
-                })
+                })))
             }
             _ => Err(self.unexpected(&head)),
         }
@@ -1471,12 +1616,12 @@ impl<'t> Builder<'t> {
                 _ => return Err(self.unexpected(&first)),
             };
             out.push(Stmt {
-                annotations,
+                annotations: annotations.into(),
                 kind,
                 span,
             });
         }
-        Ok(out)
+        Ok(fit(out))
     }
 
     // -------------------------------------------------------------- types
@@ -1509,7 +1654,10 @@ impl<'t> Builder<'t> {
     }
 
     fn type_args(&self, p: Pair<'_, Rule>) -> Result<Vec<Type>> {
-        p.into_inner().map(|a| self.type_arg(a)).collect()
+        p.into_inner()
+            .map(|a| self.type_arg(a))
+            .collect::<Result<_>>()
+            .map(fit)
     }
 
     fn type_ref(&self, p: Pair<'_, Rule>) -> Result<Type> {
@@ -1664,7 +1812,8 @@ impl<'t> Builder<'t> {
             Rule::list_expr => ExprKind::List(
                 p.into_inner()
                     .map(|e| self.expr(e))
-                    .collect::<Result<_>>()?,
+                    .collect::<Result<_>>()
+                    .map(fit)?,
             ),
             Rule::struct_expr => {
                 let mut fields = Vec::new();
@@ -1676,7 +1825,10 @@ impl<'t> Builder<'t> {
                         _ => return Err(self.unexpected(&x)),
                     }
                 }
-                ExprKind::Struct { fields, rest }
+                ExprKind::Struct {
+                    fields: fit(fields),
+                    rest,
+                }
             }
             _ => return Err(self.unexpected(&p)),
         };
@@ -1694,7 +1846,7 @@ impl<'t> Builder<'t> {
                 let ty = self.type_ref(Kids::new(op).expect(Rule::type_ref)?)?;
                 return Ok(Expr {
                     kind: ExprKind::Cast {
-                        ty,
+                        ty: Box::new(ty),
                         expr: Box::new(rhs),
                     },
                     span,
@@ -1815,6 +1967,14 @@ impl<'t> Builder<'t> {
             span,
         })
     }
+}
+
+/// `v` without spare capacity: a vector that grew by pushes holds up to
+/// twice its length (at least 4 elements), and AST vectors live until the
+/// program is lowered.
+pub(crate) fn fit<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
 }
 
 /// `T` wrapped into array sizes given outermost first: `T[a][b]` is an

@@ -14,6 +14,7 @@ pub mod ast;
 mod builder;
 mod error;
 mod grammar;
+mod pieces;
 mod prescan;
 mod printer;
 
@@ -30,7 +31,7 @@ use grammar::{P4Parser, Rule};
 /// Stack size of the worker thread that runs the (recursive) parser, so that
 /// parsing does not depend on the caller's stack.  Only touched pages are
 /// actually allocated.
-const PARSE_STACK_BYTES: usize = 256 << 20;
+pub(crate) const PARSE_STACK_BYTES: usize = 256 << 20;
 
 /// Parses a whole preprocessed P4-16 program.
 ///
@@ -59,6 +60,12 @@ pub fn parse(text: &str) -> Result<ast::Program, SyntaxError> {
 }
 
 fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
+    parse_items(text, true)
+}
+
+/// [`parse`] on the calling thread; `in_pieces` false parses every
+/// declaration as a whole (the tests compare both ways).
+fn parse_items(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError> {
     if u32::try_from(text.len()).is_err() {
         return Err(SyntaxError {
             offset: 0,
@@ -68,10 +75,25 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
     prescan::check_nesting(text)?;
     // One top-level declaration at a time: pest's token queue (80 bytes
     // per parse-tree node) then only ever holds one declaration, not the
-    // whole program next to its AST.
+    // whole program next to its AST.  Parser and control declarations
+    // with a body go further, one state, local or apply-block statement at
+    // a time (`pieces`); when that fails, the declaration is parsed whole
+    // below, which reports the error.
     let mut decls = Vec::new();
     let mut pos = 0;
     loop {
+        let piecewise = if in_pieces {
+            pieces::container(text, pos)
+        } else {
+            None
+        };
+        if let Some((decl, end)) = piecewise {
+            if end > pos {
+                decls.push(decl);
+                pos = end;
+                continue;
+            }
+        }
         let rest = text.get(pos..).unwrap_or("");
         set_step_budget(rest);
         let mut pairs = match P4Parser::parse(Rule::program_item, rest) {
@@ -109,13 +131,15 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
 /// minutes.
 pub const PARSE_STEPS_PER_BYTE: usize = 400;
 
-/// Parsing steps allowed for any declaration, however short the input.
+/// Parsing steps allowed for any declaration (or piece of a parser or
+/// control body), however short the input.
 pub const MIN_PARSE_STEPS: usize = 1_000_000;
 
-/// Sets pest's call budget for parsing one item of `rest`: the budget
+/// Sets pest's call budget for parsing one item of `rest` (a declaration,
+/// or one element of a parser or control body, see `pieces`): the budget
 /// grows with the text still to parse, so it never depends on how the
 /// program is split into declarations.
-fn set_step_budget(rest: &str) {
+pub(crate) fn set_step_budget(rest: &str) {
     let budget = rest
         .len()
         .saturating_mul(PARSE_STEPS_PER_BYTE)

@@ -670,9 +670,10 @@ impl Printer {
             self.annotations(&s.annotations);
         }
         match &s.kind {
-            StmtKind::Assign { lhs, rhs } => self.line(&format!("{} = {};", expr(lhs), expr(rhs))),
+            StmtKind::Assign(a) => self.line(&format!("{} = {};", expr(&a.lhs), expr(&a.rhs))),
             StmtKind::Call(e) => self.line(&format!("{};", expr(e))),
-            StmtKind::If { cond, then, els } => {
+            StmtKind::If(i) => {
+                let IfStmt { cond, then, els } = &**i;
                 self.line(&format!("if ({})", expr(cond)));
                 self.nested_stmt(then);
                 if let Some(e) = els {
@@ -680,7 +681,8 @@ impl Printer {
                     self.nested_stmt(e);
                 }
             }
-            StmtKind::Switch { expr: e, cases } => {
+            StmtKind::Switch(sw) => {
+                let SwitchStmt { expr: e, cases } = &**sw;
                 self.open(&format!("switch ({})", expr(e)));
                 for c in cases {
                     let label = match &c.label {
@@ -712,28 +714,30 @@ impl Printer {
             StmtKind::Break => self.line("break;"),
             StmtKind::Continue => self.line("continue;"),
             StmtKind::Empty => self.line(";"),
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
+            StmtKind::For(f) => {
+                let ForStmt {
+                    init,
+                    cond,
+                    update,
+                    body,
+                } = &**f;
                 let simple = |v: &[Stmt]| join(v, simple_stmt);
                 self.line(&format!(
                     "for ({}; {}; {})",
                     simple(init),
-                    cond.as_deref().map(expr).unwrap_or_default(),
+                    cond.as_ref().map(expr).unwrap_or_default(),
                     simple(update)
                 ));
                 self.nested_stmt(body);
             }
-            StmtKind::ForIn {
-                ty: t,
-                var,
-                collection,
-                body,
-            } => {
-                let coll = match &**collection {
+            StmtKind::ForIn(f) => {
+                let ForInStmt {
+                    ty: t,
+                    var,
+                    collection,
+                    body,
+                } = &**f;
+                let coll = match collection {
                     ForCollection::Expr(e) => expr(e),
                     ForCollection::Range { lo, hi } => format!("{} .. {}", expr(lo), expr(hi)),
                 };
@@ -768,7 +772,7 @@ fn simple_stmt(s: &Stmt) -> String {
             Some(i) => format!("{} {} = {}", ty(&v.ty), v.name.name, expr(i)),
             None => format!("{} {}", ty(&v.ty), v.name.name),
         },
-        StmtKind::Assign { lhs, rhs } => format!("{} = {}", expr(lhs), expr(rhs)),
+        StmtKind::Assign(a) => format!("{} = {}", expr(&a.lhs), expr(&a.rhs)),
         StmtKind::Call(e) => expr(e),
         _ => String::new(),
     }

@@ -5,7 +5,7 @@ use crate::ast::*;
 
 fn assign(s: &Stmt) -> (String, String) {
     match &s.kind {
-        StmtKind::Assign { lhs, rhs } => (sx(lhs), sx(rhs)),
+        StmtKind::Assign(a) => (sx(&a.lhs), sx(&a.rhs)),
         other => panic!("expected an assignment, got {other:?}"),
     }
 }
@@ -33,10 +33,10 @@ fn compound_assignments_desugar_to_binary_operations() {
     let Some(Decl::Control(c)) = p.decls.first() else {
         panic!("no control")
     };
-    let StmtKind::Assign { rhs, .. } = &c.apply.stmts[0].kind else {
+    let StmtKind::Assign(a) = &c.apply.stmts[0].kind else {
         panic!("no assignment")
     };
-    assert_eq!(rhs.span.text(src), "x -= 2;");
+    assert_eq!(a.rhs.span.text(src), "x -= 2;");
 }
 
 #[test]
@@ -48,22 +48,22 @@ fn plain_assignment_is_not_an_equality() {
 #[test]
 fn compound_assignments_in_for_loop_headers() {
     let s = stmts("for (bit<32> i = 5; i != 0; i -= 1) { sum += i; } for (; i < 3;) { }");
-    let StmtKind::For {
-        update, cond, body, ..
-    } = &s[0].kind
-    else {
+    let StmtKind::For(f) = &s[0].kind else {
         panic!("expected a for loop, got {:?}", s[0].kind)
     };
-    assert_eq!(cond.as_deref().map(sx).as_deref(), Some("(!= i 0)"));
+    let ForStmt {
+        update, cond, body, ..
+    } = &**f;
+    assert_eq!(cond.as_ref().map(sx).as_deref(), Some("(!= i 0)"));
     assert_eq!(assign(&update[0]), ("i".into(), "(- i 1)".into()));
     let StmtKind::Block(b) = &body.kind else {
         panic!("body is not a block")
     };
     assert_eq!(assign(&b.stmts[0]), ("sum".into(), "(+ sum i)".into()));
-    let StmtKind::For { init, update, .. } = &s[1].kind else {
+    let StmtKind::For(f) = &s[1].kind else {
         panic!("expected a second for loop")
     };
-    assert!(init.is_empty() && update.is_empty());
+    assert!(f.init.is_empty() && f.update.is_empty());
 }
 
 #[test]

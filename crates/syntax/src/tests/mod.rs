@@ -6,6 +6,7 @@ mod decls;
 mod errors;
 mod exprs;
 mod parser_control;
+mod pieces;
 mod printer;
 mod programs;
 mod stmts;

@@ -96,11 +96,11 @@ fn state_statements() {
         v.init.as_ref().map(sx).as_deref(),
         Some("pkt.lookahead<bit<8>>()")
     );
-    assert!(matches!(&s.stmts[5].kind, StmtKind::Assign { .. }));
-    let StmtKind::If { els, .. } = &s.stmts[7].kind else {
+    assert!(matches!(&s.stmts[5].kind, StmtKind::Assign(_)));
+    let StmtKind::If(i) = &s.stmts[7].kind else {
         panic!()
     };
-    assert!(els.is_some());
+    assert!(i.els.is_some());
     assert!(matches!(&s.stmts[8].kind, StmtKind::Block(b) if b.stmts.len() == 1));
     assert!(matches!(&s.stmts[9].kind, StmtKind::Empty));
     assert!(

@@ -9,11 +9,9 @@ fn assignments_calls_and_declarations() {
         "x = 1; a.b[2].c = y + 1; h.s[7:0] = 0; f(); t.apply(); bit<8> v; bit<8> w = 3;
          const int K = 2; Hash<bit<16>>(HashAlgorithm_t.CRC16) h; .g(1);",
     );
-    assert!(
-        matches!(&s[0].kind, StmtKind::Assign { lhs, rhs } if sx(lhs) == "x" && sx(rhs) == "1")
-    );
-    assert!(matches!(&s[1].kind, StmtKind::Assign { lhs, .. } if sx(lhs) == "a.b[2].c"));
-    assert!(matches!(&s[2].kind, StmtKind::Assign { lhs, .. } if sx(lhs) == "h.s[7:0]"));
+    assert!(matches!(&s[0].kind, StmtKind::Assign(a) if sx(&a.lhs) == "x" && sx(&a.rhs) == "1"));
+    assert!(matches!(&s[1].kind, StmtKind::Assign(a) if sx(&a.lhs) == "a.b[2].c"));
+    assert!(matches!(&s[2].kind, StmtKind::Assign(a) if sx(&a.lhs) == "h.s[7:0]"));
     assert!(matches!(&s[3].kind, StmtKind::Call(e) if sx(e) == "f()"));
     assert!(matches!(&s[4].kind, StmtKind::Call(e) if sx(e) == "t.apply()"));
     assert!(matches!(&s[5].kind, StmtKind::Var(v) if v.init.is_none() && ty(&v.ty) == "bit<8>"));
@@ -26,19 +24,22 @@ fn assignments_calls_and_declarations() {
 #[test]
 fn if_else_chains_bind_else_to_nearest_if() {
     let s = stmts("if (a) if (b) x = 1; else x = 2; if (c) { } else if (d) { } else { }");
-    let StmtKind::If { then, els, .. } = &s[0].kind else {
+    let StmtKind::If(i) = &s[0].kind else {
         panic!()
     };
-    assert!(els.is_none());
-    assert!(matches!(&then.kind, StmtKind::If { els: Some(_), .. }));
-    let StmtKind::If {
+    assert!(i.els.is_none());
+    assert!(matches!(&i.then.kind, StmtKind::If(t) if t.els.is_some()));
+    let StmtKind::If(i) = &s[1].kind else {
+        panic!()
+    };
+    let IfStmt {
         cond, els: Some(e), ..
-    } = &s[1].kind
+    } = &**i
     else {
         panic!()
     };
     assert_eq!(sx(cond), "c");
-    assert!(matches!(&e.kind, StmtKind::If { els: Some(_), .. }));
+    assert!(matches!(&e.kind, StmtKind::If(t) if t.els.is_some()));
 }
 
 #[test]
@@ -51,9 +52,10 @@ fn switch_on_action_run_with_fallthrough_and_default() {
             default: { exit; }
          }",
     );
-    let StmtKind::Switch { expr, cases } = &s[0].kind else {
+    let StmtKind::Switch(sw) = &s[0].kind else {
         panic!()
     };
+    let SwitchStmt { expr, cases } = &**sw;
     assert_eq!(sx(expr), "t.apply().action_run");
     assert_eq!(cases.len(), 4);
     assert!(matches!(&cases[0].label, SwitchLabel::Expr(e) if sx(e) == "a"));
@@ -67,17 +69,17 @@ fn switch_on_action_run_with_fallthrough_and_default() {
 #[test]
 fn hit_miss_exit_return() {
     let s = stmts("if (t.apply().hit) { return; } if (!u.apply().miss) { exit; } return;");
-    let StmtKind::If { cond, then, .. } = &s[0].kind else {
+    let StmtKind::If(i) = &s[0].kind else {
         panic!()
     };
-    assert_eq!(sx(cond), "t.apply().hit");
+    assert_eq!(sx(&i.cond), "t.apply().hit");
     assert!(
-        matches!(&then.kind, StmtKind::Block(b) if matches!(b.stmts[0].kind, StmtKind::Return(None)))
+        matches!(&i.then.kind, StmtKind::Block(b) if matches!(b.stmts[0].kind, StmtKind::Return(None)))
     );
-    let StmtKind::If { cond, .. } = &s[1].kind else {
+    let StmtKind::If(i) = &s[1].kind else {
         panic!()
     };
-    assert_eq!(sx(cond), "(! u.apply().miss)");
+    assert_eq!(sx(&i.cond), "(! u.apply().miss)");
     assert!(matches!(s[2].kind, StmtKind::Return(None)));
 }
 
@@ -97,46 +99,43 @@ fn for_loops() {
          for (e in list_of_things) ;
          for (; ; ) { break; }",
     );
-    let StmtKind::For {
-        init, cond, update, ..
-    } = &s[0].kind
-    else {
+    let StmtKind::For(f) = &s[0].kind else {
         panic!()
     };
-    assert!(matches!(&init[0].kind, StmtKind::Var(v) if v.name.name == "i"));
-    assert_eq!(cond.as_deref().map(sx).as_deref(), Some("(< i 4)"));
-    assert!(matches!(&update[0].kind, StmtKind::Assign { .. }));
-    let StmtKind::ForIn {
+    assert!(matches!(&f.init[0].kind, StmtKind::Var(v) if v.name.name == "i"));
+    assert_eq!(f.cond.as_ref().map(sx).as_deref(), Some("(< i 4)"));
+    assert!(matches!(&f.update[0].kind, StmtKind::Assign(_)));
+    let StmtKind::ForIn(f) = &s[1].kind else {
+        panic!()
+    };
+    let ForInStmt {
         ty: Some(t),
         var,
         collection,
         ..
-    } = &s[1].kind
+    } = &**f
     else {
         panic!()
     };
     assert_eq!(ty(t), "bit<8>");
     assert_eq!(var.name, "j");
-    assert!(matches!(**collection, ForCollection::Range { .. }));
-    let StmtKind::ForIn {
-        ty: None,
-        collection,
-        ..
-    } = &s[2].kind
-    else {
+    assert!(matches!(collection, ForCollection::Range { .. }));
+    let StmtKind::ForIn(f) = &s[2].kind else {
         panic!()
     };
-    let ForCollection::Expr(e) = &**collection else {
+    let ForInStmt {
+        ty: None,
+        collection: ForCollection::Expr(e),
+        ..
+    } = &**f
+    else {
         panic!()
     };
     assert_eq!(sx(e), "list_of_things");
-    let StmtKind::For {
-        init, cond, update, ..
-    } = &s[3].kind
-    else {
+    let StmtKind::For(f) = &s[3].kind else {
         panic!()
     };
-    assert!(init.is_empty() && cond.is_none() && update.is_empty());
+    assert!(f.init.is_empty() && f.cond.is_none() && f.update.is_empty());
 }
 
 #[test]
@@ -154,11 +153,9 @@ fn annotated_statements_and_blocks() {
 #[test]
 fn invalid_header_and_struct_assignment() {
     let s = stmts("h = {#}; m = {a = 1, b = 2}; l = {1, 2};");
-    assert!(
-        matches!(&s[0].kind, StmtKind::Assign { rhs, .. } if rhs.kind == ExprKind::InvalidHeader)
-    );
-    assert!(matches!(&s[1].kind, StmtKind::Assign { rhs, .. } if sx(rhs) == "{a=1, b=2}"));
-    assert!(matches!(&s[2].kind, StmtKind::Assign { rhs, .. } if sx(rhs) == "{1, 2}"));
+    assert!(matches!(&s[0].kind, StmtKind::Assign(a) if a.rhs.kind == ExprKind::InvalidHeader));
+    assert!(matches!(&s[1].kind, StmtKind::Assign(a) if sx(&a.rhs) == "{a=1, b=2}"));
+    assert!(matches!(&s[2].kind, StmtKind::Assign(a) if sx(&a.rhs) == "{1, 2}"));
 }
 
 #[test]
@@ -168,9 +165,9 @@ fn deeply_nested_blocks_parse() {
     let s = stmts(&body);
     let mut cur = &s[0];
     let mut seen = 0;
-    while let StmtKind::If { then, .. } = &cur.kind {
+    while let StmtKind::If(i) = &cur.kind {
         seen += 1;
-        let StmtKind::Block(b) = &then.kind else {
+        let StmtKind::Block(b) = &i.then.kind else {
             panic!()
         };
         cur = &b.stmts[0];

@@ -1,0 +1,171 @@
+//! Peak memory per input byte of ordinary code (issue 7). `p4cost predict`
+//! runs as a child on about 2 MB of each kind of large, plain input, and
+//! its peak resident set size (from wait4(2)) must stay within a fixed
+//! multiple of the input size:
+//!
+//! * one apply block of `;` statements (a million statements per MB), and
+//!   the same inside an `if` (the usual shape of a large control);
+//! * one apply block of `x = x + 1;` statements;
+//! * a parser of 20,000 states chained by `select`.
+//!
+//! Linux only: the resident set is what the kernel reports for the child.
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Input size of each generated program.
+const TARGET_BYTES: usize = 2_000_000;
+
+/// Peak resident bytes allowed per input byte.
+const MAX_RATIO: f64 = 50.0;
+
+/// Not yet [`MAX_RATIO`] for `x = x + 1;`: 11 bytes for one statement whose
+/// syntax tree (about 460 bytes: the statement, its expressions in three
+/// allocations, two names) and IR node (about 260 bytes: the node, its
+/// description, read and write sets) are both alive at the end of lowering,
+/// so such a block costs about 75 times its size (78 in a debug build; 175
+/// before issue 7).
+const MAX_RATIO_ASSIGNMENTS: f64 = 90.0;
+
+const HEAD: &str = "#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; }
+struct headers_t { h_t h; }
+struct meta_t { bit<32> x; }
+";
+
+const TAIL: &str =
+    "control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control V(inout headers_t hdr, inout meta_t meta) { apply { } }
+control C(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+";
+
+fn parser(body: &str) -> String {
+    format!(
+        "parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, \
+         inout standard_metadata_t sm) {{\n{body}}}\n"
+    )
+}
+
+fn ingress(body: &str) -> String {
+    format!(
+        "control I(inout headers_t hdr, inout meta_t meta, \
+         inout standard_metadata_t sm) {{\n    bit<32> x = 0;\n    apply {{\n{body}        meta.x = x;\n    }}\n}}\n"
+    )
+}
+
+/// A v1model program whose ingress apply block repeats `line` up to about
+/// [`TARGET_BYTES`].
+fn apply_block_of(line: &str) -> String {
+    let start =
+        "    state start {\n        pkt.extract(hdr.h);\n        transition accept;\n    }\n";
+    let n = TARGET_BYTES / line.len();
+    format!("{HEAD}{}{}{TAIL}", parser(start), ingress(&line.repeat(n)))
+}
+
+/// A v1model program whose parser is a chain of states of about
+/// [`TARGET_BYTES`] in all.
+fn state_chain() -> String {
+    let mut body = String::from("    state start {\n        transition s0;\n    }\n");
+    let mut i = 0;
+    while body.len() < TARGET_BYTES {
+        body.push_str(&format!(
+            "state s{i} {{\npkt.extract(hdr.h);\ntransition select(hdr.h.f) {{ {}: s{}; default: accept; }}\n}}\n",
+            i & 0xff,
+            i + 1
+        ));
+        i += 1;
+    }
+    body.push_str(&format!("state s{i} {{\ntransition accept;\n}}\n"));
+    format!("{HEAD}{}{}{TAIL}", parser(&body), ingress(""))
+}
+
+/// Runs `p4cost predict file`; returns its peak resident set in bytes.
+// The child is reaped by wait4, which std does not know about.
+#[allow(clippy::zombie_processes)]
+fn predict_peak_rss(file: &Path, log: &Path) -> u64 {
+    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(["predict", "--max-paths", "4"])
+        .arg(file)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).expect("log file"))
+        .spawn()
+        .expect("p4cost runs");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
+    // to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let stderr = std::fs::read_to_string(log).unwrap_or_default();
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "p4cost predict {} failed (status {status}): {stderr}",
+        file.display()
+    );
+    // Linux reports ru_maxrss in KiB.
+    u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024
+}
+
+fn check(name: &str, program: &str, max_ratio: f64) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("memory");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let file = dir.join(format!("{name}.p4"));
+    std::fs::write(&file, program).expect("write program");
+    let peak = predict_peak_rss(&file, &dir.join(format!("{name}.log")));
+    let ratio = peak as f64 / program.len() as f64;
+    eprintln!(
+        "{name}: {} bytes of input, peak RSS {} KiB, {ratio:.1}x",
+        program.len(),
+        peak / 1024
+    );
+    assert!(
+        ratio < max_ratio,
+        "{name}: peak RSS {peak} bytes is {ratio:.1} times the {} input bytes (limit {max_ratio})",
+        program.len()
+    );
+}
+
+#[test]
+fn empty_statements_in_one_apply_block() {
+    check(
+        "empty_statements",
+        &apply_block_of(&format!("{}\n", ";".repeat(79))),
+        MAX_RATIO,
+    );
+}
+
+#[test]
+fn empty_statements_inside_an_if() {
+    let body = format!("{}\n", ";".repeat(79)).repeat(TARGET_BYTES / 80);
+    let start =
+        "    state start {\n        pkt.extract(hdr.h);\n        transition accept;\n    }\n";
+    check(
+        "empty_statements_in_if",
+        &format!(
+            "{HEAD}{}{}{TAIL}",
+            parser(start),
+            ingress(&format!("if (hdr.h.isValid()) {{\n{body}}} else {{ ; }}\n"))
+        ),
+        MAX_RATIO,
+    );
+}
+
+#[test]
+fn assignments_in_one_apply_block() {
+    check(
+        "assignments",
+        &apply_block_of("x = x + 1;\n"),
+        MAX_RATIO_ASSIGNMENTS,
+    );
+}
+
+#[test]
+fn a_chain_of_parser_states() {
+    check("parser_states", &state_chain(), MAX_RATIO);
+}
