@@ -419,6 +419,13 @@ mod tests {
 
     fn cond(text: &str) -> Cond {
         let v: Value = serde_json::from_str(text).unwrap();
+        let c = cond_value(&v);
+        assert!(c.is_well_formed());
+        c
+    }
+
+    /// The condition of an already-built JSON value, with empty tables.
+    fn cond_value(v: &Value) -> Cond {
         let headers = Headers::default();
         let calcs = HashMap::new();
         let names = Names::default();
@@ -430,9 +437,7 @@ mod tests {
             objects: &objects,
             canonical_text: false,
         };
-        let c = cond_of(&e, &J::root(&v)).unwrap();
-        assert!(c.is_well_formed());
-        c
+        cond_of(&e, &J::root(v)).unwrap()
     }
 
     #[test]
@@ -500,18 +505,7 @@ mod tests {
             m.insert("right".into(), v);
             v = Value::Object(m);
         }
-        let headers = Headers::default();
-        let calcs = HashMap::new();
-        let names = Names::default();
-        let objects = Objects::default();
-        let e = Exprs {
-            headers: &headers,
-            calcs: &calcs,
-            names: &names,
-            objects: &objects,
-            canonical_text: false,
-        };
-        let c = cond_of(&e, &J::root(&v)).unwrap();
+        let c = cond_value(&v);
         assert_eq!(c.nodes.len(), 10_001);
         // Dropping a deep Value recurses in serde_json: leak it instead.
         std::mem::forget(v);
