@@ -295,3 +295,29 @@ fn a_control_too_dense_for_the_graph_is_an_error_not_a_hang() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_program_without_controls_has_nothing_to_place() {
+    let dir = common::scratch("noctl");
+    let file = dir.join("p.p4");
+    std::fs::write(
+        &file,
+        "#include <core.p4>\nparser p(packet_in b) { state start { transition accept; } }\npackage top(p _p);\ntop(p()) main;\n",
+    )
+    .expect("write");
+    let f = file.to_string_lossy().to_string();
+    let r = p4cost(&["stages", &f]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("no ingress or egress control found"),
+        "{}",
+        r.stderr
+    );
+    let d = p4cost(&["deps", &f]);
+    assert_eq!(d.code, 2);
+    assert!(
+        d.stderr.contains("no ingress or egress control found"),
+        "{}",
+        d.stderr
+    );
+}

@@ -69,6 +69,11 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 .into_iter()
                 .filter_map(|(g, c)| c.map(|c| (g, c)))
                 .collect();
+        if controls.is_empty() {
+            return Err(CliError::input(format!(
+                "{shown}: no ingress or egress control found: nothing to place into stages"
+            )));
+        }
         let (plan, placement) = mau_estimate::estimate(&model, program, &controls)
             .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
         let mut mp = mau_cycles::predict_with(&model, program, &placement, a.clock_ghz)
