@@ -84,8 +84,13 @@ fn estimate(program: &p4cost_ir::Program, model: &p4cost_model::ModelSpec) -> u3
             .into_iter()
             .filter_map(|(g, c)| c.map(|c| (g, c)))
             .collect();
-    let (_, placement) = p4cost_model::mau_estimate::estimate(model, program, &controls)
-        .expect("the generated program fits");
+    let (_, placement) = p4cost_model::mau_estimate::estimate(
+        model,
+        program,
+        &controls,
+        &p4cost_analysis::DepLimits::default(),
+    )
+    .expect("the generated program fits");
     p4cost_model::mau_cycles::predict_with(model, program, &placement, None)
         .expect("cycles")
         .gresses[0]
@@ -127,7 +132,7 @@ fn bench(c: &mut Criterion) {
                     p4cost_analysis::deps::dependency_graph(
                         p,
                         ig,
-                        p4cost_analysis::deps::DEFAULT_MAX_DEP_UNITS,
+                        &p4cost_analysis::DepLimits::default(),
                     )
                     .map(|d| d.edges.len())
                 })

@@ -47,6 +47,36 @@ use p4cost_ir::{
 /// Default bound on the units of one control's dependency graph.
 pub const DEFAULT_MAX_DEP_UNITS: usize = 20_000;
 
+/// Default bound on the (unit, unit) pairs the graph examines through
+/// shared fields (switch-size programs stay under 50,000).
+pub const DEFAULT_MAX_DEP_PAIRS: u64 = 1_000_000;
+
+/// The dependency graph's budgets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepLimits {
+    /// Most units (tables, gateways, statement runs) in one control.
+    pub max_units: usize,
+    /// Most unit pairs examined through shared fields.
+    pub max_pairs: u64,
+}
+
+impl Default for DepLimits {
+    fn default() -> DepLimits {
+        DepLimits {
+            max_units: DEFAULT_MAX_DEP_UNITS,
+            max_pairs: DEFAULT_MAX_DEP_PAIRS,
+        }
+    }
+}
+
+impl DepLimits {
+    /// Bound on units x control-flow nodes (the reachability bitsets):
+    /// [`MAX_REACH_BITS`], or the square of the unit bound if larger.
+    pub fn reach_bits(&self) -> u64 {
+        MAX_REACH_BITS.max((self.max_units as u64).saturating_mul(self.max_units as u64))
+    }
+}
+
 /// What a unit is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -173,6 +203,10 @@ pub struct TooManyUnits {
     pub nodes: usize,
     /// Unit pairs examined when the pair budget ran out (0 otherwise).
     pub pairs: u64,
+    /// The bound on pairs.
+    pub pair_limit: u64,
+    /// The bound on units x nodes.
+    pub reach_limit: u64,
 }
 
 impl std::fmt::Display for TooManyUnits {
@@ -180,21 +214,17 @@ impl std::fmt::Display for TooManyUnits {
         if self.pairs > 0 {
             return write!(
                 f,
-                "{} tables, gateways and statement runs touch the same fields so often that the dependency graph would examine more than {} pairs of them",
-                self.units, MAX_PAIR_CHECKS
+                "{} tables, gateways and statement runs touch the same fields so often that the dependency graph would examine more than {} pairs of them (--max-dep-pairs raises it)",
+                self.units, self.pair_limit
             );
         }
         write!(
             f,
-            "{} tables, gateways and statement runs over {} control-flow nodes: more than the dependency graph's limits ({} units, {} units x nodes)",
-            self.units, self.nodes, self.limit, MAX_REACH_BITS
+            "{} tables, gateways and statement runs over {} control-flow nodes: more than the dependency graph's limits ({} units, {} units x nodes; --max-dep-units raises both)",
+            self.units, self.nodes, self.limit, self.reach_limit
         )
     }
 }
-
-/// Bound on the (unit, unit) pairs the graph examines through shared
-/// fields.
-pub const MAX_PAIR_CHECKS: u64 = 1_000_000;
 
 /// Bound on units x control-flow nodes: the reachability bitsets take
 /// three times this many bits (about 100 MB at the bound).
@@ -211,9 +241,9 @@ impl DepGraph {
 pub fn dependency_graph(
     program: &Program,
     control: ControlId,
-    max_units: usize,
+    limits: &DepLimits,
 ) -> Result<DepGraph, TooManyUnits> {
-    dependency_graph_with(program, control, max_units, &SharedContainers::default())
+    dependency_graph_with(program, control, limits, &SharedContainers::default())
 }
 
 /// [`dependency_graph`] where fields sharing a hardware container (per
@@ -221,9 +251,18 @@ pub fn dependency_graph(
 pub fn dependency_graph_with(
     program: &Program,
     control: ControlId,
-    max_units: usize,
+    limits: &DepLimits,
     shared: &SharedContainers,
 ) -> Result<DepGraph, TooManyUnits> {
+    let max_units = limits.max_units;
+    let too_many = |units: usize, nodes: usize, pairs: u64| TooManyUnits {
+        units,
+        limit: max_units,
+        nodes,
+        pairs,
+        pair_limit: limits.max_pairs,
+        reach_limit: limits.reach_bits(),
+    };
     let flow = &program.control(control).flow;
     let order = topo_order(program, control);
     let n = flow.nodes.len();
@@ -428,23 +467,13 @@ pub fn dependency_graph_with(
         }
         units.push(u);
         if units.len() > max_units {
-            return Err(TooManyUnits {
-                units: units.len(),
-                limit: max_units,
-                nodes: n,
-                pairs: 0,
-            });
+            return Err(too_many(units.len(), n, 0));
         }
     }
     let nu = units.len();
     let words = nu.div_ceil(64).max(1);
-    if (n as u64).saturating_mul(words as u64 * 64) > MAX_REACH_BITS {
-        return Err(TooManyUnits {
-            units: nu,
-            limit: max_units,
-            nodes: n,
-            pairs: 0,
-        });
+    if (n as u64).saturating_mul(words as u64 * 64) > limits.reach_bits() {
+        return Err(too_many(nu, n, 0));
     }
 
     // reach[node] = units strictly after the node on some path.
@@ -766,13 +795,8 @@ pub fn dependency_graph_with(
     let mut checks: u64 = 0;
     let mut charge = |n: usize| -> Result<(), TooManyUnits> {
         checks += n as u64;
-        if checks > MAX_PAIR_CHECKS {
-            return Err(TooManyUnits {
-                units: nu,
-                limit: max_units,
-                nodes: n,
-                pairs: checks,
-            });
+        if checks > limits.max_pairs {
+            return Err(too_many(nu, n, checks));
         }
         Ok(())
     };

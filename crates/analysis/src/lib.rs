@@ -25,8 +25,9 @@ pub mod paths;
 
 pub use control::{control_path_count, control_tables};
 pub use deps::{
-    dependency_graph, dependency_graph_with, DepEdge, DepGraph, DepKind, SharedContainers,
-    TooManyUnits, Unit, UnitKind, DEFAULT_MAX_DEP_UNITS, MAX_REACH_BITS,
+    dependency_graph, dependency_graph_with, DepEdge, DepGraph, DepKind, DepLimits,
+    SharedContainers, TooManyUnits, Unit, UnitKind, DEFAULT_MAX_DEP_PAIRS, DEFAULT_MAX_DEP_UNITS,
+    MAX_REACH_BITS,
 };
 pub use paths::{
     is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,

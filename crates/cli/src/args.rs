@@ -43,9 +43,35 @@ pub struct DepsArgs {
     /// (`p4cost deps prog.p4 --format dot | dot -Tsvg > deps.svg`).
     #[arg(long, value_enum, default_value = "human")]
     pub format: DepsFormat,
+    /// Dependency-graph budgets.
+    #[command(flatten)]
+    pub deps: DepArgs,
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,
+}
+
+/// Budgets of the table dependency graph (`deps`, and the placement
+/// estimate of `stages` and `predict --model tofino1-mau-estimate`).
+#[derive(Debug, Clone, Args)]
+pub struct DepArgs {
+    /// Most tables, gateways and statement runs in one control's
+    /// dependency graph.
+    #[arg(long, value_name = "N", default_value_t = p4cost_analysis::DEFAULT_MAX_DEP_UNITS)]
+    pub max_dep_units: usize,
+    /// Most pairs of those the graph examines through shared fields.
+    #[arg(long, value_name = "N", default_value_t = p4cost_analysis::DEFAULT_MAX_DEP_PAIRS)]
+    pub max_dep_pairs: u64,
+}
+
+impl DepArgs {
+    /// The limits these flags give.
+    pub fn limits(&self) -> p4cost_analysis::DepLimits {
+        p4cost_analysis::DepLimits {
+            max_units: self.max_dep_units,
+            max_pairs: self.max_dep_pairs,
+        }
+    }
 }
 
 /// Output format of `p4cost deps`.
@@ -95,6 +121,9 @@ pub struct StagesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
+    /// Dependency-graph budgets (estimates).
+    #[command(flatten)]
+    pub deps: DepArgs,
     /// Preprocessor flags and input budget.
     #[command(flatten)]
     pub source: SourceArgs,
@@ -252,6 +281,9 @@ pub struct PredictArgs {
     /// `main` for single-pipeline architectures); default: every pipeline.
     #[arg(long, value_name = "NAME")]
     pub pipe: Option<String>,
+    /// Dependency-graph budgets (`--model tofino1-mau-estimate`).
+    #[command(flatten)]
+    pub deps: DepArgs,
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,

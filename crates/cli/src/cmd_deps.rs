@@ -27,6 +27,7 @@ pub(crate) fn graphs(
     program: &Program,
     pipe: Option<&str>,
     shown: &str,
+    limits: &p4cost_analysis::DepLimits,
 ) -> Result<Vec<GressDeps>, CliError> {
     let pipelines = program.analysed_pipelines();
     let chosen: Vec<_> = match pipe {
@@ -48,13 +49,12 @@ pub(crate) fn graphs(
                 continue;
             }
             seen.push(c);
-            let graph =
-                deps::dependency_graph(program, c, deps::DEFAULT_MAX_DEP_UNITS).map_err(|e| {
-                    CliError::input(format!(
-                        "{shown}: control `{}`: {e}",
-                        program.control(c).name
-                    ))
-                })?;
+            let graph = deps::dependency_graph(program, c, limits).map_err(|e| {
+                CliError::input(format!(
+                    "{shown}: control `{}`: {e}",
+                    program.control(c).name
+                ))
+            })?;
             out.push(GressDeps {
                 pipeline: p.name.clone(),
                 gress,
@@ -70,7 +70,7 @@ pub fn run(a: &DepsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let shown = crate::read::shown(&a.file);
     let loaded = input::load(&a.file, &a.source)?;
     let program = &loaded.program;
-    let gs = graphs(program, a.pipe.as_deref(), &shown)?;
+    let gs = graphs(program, a.pipe.as_deref(), &shown, &a.deps.limits())?;
     if gs.is_empty() {
         return Err(CliError::input(format!(
             "{shown}: no ingress or egress control found"

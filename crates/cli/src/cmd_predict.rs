@@ -735,8 +735,9 @@ fn run_mau(
         .into_iter()
         .filter_map(|(g, c)| c.map(|c| (g, c)))
         .collect();
-        let (_, placement) = p4cost_model::mau_estimate::estimate(model, program, &controls)
-            .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?;
+        let (_, placement) =
+            p4cost_model::mau_estimate::estimate(model, program, &controls, &a.deps.limits())
+                .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?;
         mau_cycles::predict_with(model, program, &placement, a.clock_ghz)
             .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?
     } else {

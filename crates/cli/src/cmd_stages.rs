@@ -74,8 +74,9 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 "{shown}: no ingress or egress control found: nothing to place into stages"
             )));
         }
-        let (plan, placement) = mau_estimate::estimate(&model, program, &controls)
-            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+        let (plan, placement) =
+            mau_estimate::estimate(&model, program, &controls, &a.deps.limits())
+                .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
         let mut mp = mau_cycles::predict_with(&model, program, &placement, a.clock_ghz)
             .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
         if let Some(w) = crate::cmd_predict::target_mismatch(&model, program.arch) {

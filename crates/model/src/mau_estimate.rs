@@ -117,6 +117,7 @@ pub fn estimate(
     model: &ModelSpec,
     program: &Program,
     controls: &[(Gress, ControlId)],
+    limits: &deps::DepLimits,
 ) -> Result<(PipelinePlan, MauPlacement), ModelError> {
     let (Some(m), Some(p)) = (model.mau(), model.placement()) else {
         return Err(ModelError::NotApplicable {
@@ -137,11 +138,12 @@ pub fn estimate(
     let mut records = Vec::new();
     for &(gress, control) in controls {
         let graph =
-            deps::dependency_graph_with(program, control, deps::DEFAULT_MAX_DEP_UNITS, &shared)
-                .map_err(|e| ModelError::NotApplicable {
+            deps::dependency_graph_with(program, control, limits, &shared).map_err(|e| {
+                ModelError::NotApplicable {
                     model: model.name.clone(),
                     message: format!("control `{}`: {e}", program.control(control).name),
-                })?;
+                }
+            })?;
         let mut plan = place(model, m, p, program, gress, control, &graph)?;
         let recs = stage_records(m, p, gress, &plan);
         // Stages the egress minimum made match dependent.
