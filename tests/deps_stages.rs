@@ -321,3 +321,26 @@ fn a_program_without_controls_has_nothing_to_place() {
         d.stderr
     );
 }
+
+/// Parsers and controls passed as constructor parameters are followed:
+/// the sub-parser's extract makes a path, the sub-control's table a
+/// dependency, and nothing warns that a parameter is not tracked.
+#[test]
+fn constructor_parameters_are_followed() {
+    let file = "p4-samples/tofino/ctor_params.p4";
+    let v = json(&["predict", file, "--format", "json"]);
+    let headers: Vec<String> = v["paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .map(|p| p["headers"].to_string())
+        .collect();
+    assert!(
+        headers.iter().any(|h| h.contains("hdr.vlan")),
+        "{headers:?}"
+    );
+    let warnings = v["warnings"].to_string();
+    assert!(!warnings.contains("is a parameter"), "{warnings}");
+    let d = json(&["deps", file, "--format", "json"]);
+    has(&edges(&d), "Ig.step.mark", "Ig.by_x", "match", "md.x");
+}

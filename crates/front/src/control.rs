@@ -87,6 +87,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         for p in &decl.ctor_params {
             syms.locals.vars.insert(p.name.name.clone(), &p.ty);
         }
+        syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         for l in &decl.locals {
             match l {
                 LocalDecl::Var(v) => {
@@ -826,6 +827,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                             .get(name.as_str())
                             .map(|i| type_name(&i.ty))
                     })
+                    .or_else(|| syms.locals.ctor_bound.get(&name).cloned())
                     .or_else(|| {
                         (!syms.locals.vars.contains_key(&name)
                             && self.g.controls.contains_key(name.as_str()))

@@ -60,6 +60,7 @@ pub struct Loaded {
 }
 
 mod control;
+mod ctor;
 mod effects;
 mod extras;
 mod lower;
@@ -213,7 +214,9 @@ fn lower_on_this_thread(
         },
         warned: pp_warnings.iter().cloned().collect(),
         warnings: pp_warnings,
+        ctor: ctor::Bindings::new(),
     };
+    cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;
     let mut parsers = HashMap::new();
     let mut controls = HashMap::new();

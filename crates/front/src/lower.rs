@@ -91,6 +91,8 @@ pub struct Cx<'a, 'o> {
     pub warned: HashSet<Diagnostic>,
     /// States and statements copied by sub-parser and sub-control calls.
     pub inlined: InlineBudget,
+    /// Constructor parameters bound to parsers and controls.
+    pub ctor: crate::ctor::Bindings,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
@@ -261,6 +263,9 @@ fn type_mentions(t: &Type, params: &[ast::Ident]) -> bool {
 pub struct Locals<'a> {
     pub vars: HashMap<String, &'a Type>,
     pub consts: HashMap<&'a str, &'a Expr>,
+    /// Constructor parameters -> the parser or control type every
+    /// instantiation binds them to (see [`crate::ctor`]).
+    pub ctor_bound: HashMap<String, String>,
 }
 
 impl<'a> Locals<'a> {

@@ -130,6 +130,7 @@ fn lower_body<'a>(
     for p in &decl.ctor_params {
         px.locals.vars.insert(p.name.name.clone(), &p.ty);
     }
+    px.locals.ctor_bound = crate::ctor::bound_in(&cx.ctor, &decl.name.name);
     for (name, value) in frame.ctor_consts {
         px.locals.consts.insert(name, value);
     }

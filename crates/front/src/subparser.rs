@@ -294,7 +294,12 @@ pub fn resolve_sub_parser<'a>(
         return parser_of(i).map(|d| (d, name.to_string(), i.args.as_slice()));
     }
     if locals.vars.contains_key(name) {
-        return None;
+        // A constructor parameter every instantiation binds to one parser.
+        return locals
+            .ctor_bound
+            .get(name)
+            .and_then(|t| cx.g.parsers.get(t.as_str()).copied())
+            .map(|d| (d, name.to_string(), &[][..]));
     }
     if let Some(i) = cx.g.instances.get(name).copied() {
         return parser_of(i).map(|d| (d, name.to_string(), i.args.as_slice()));

@@ -1,0 +1,128 @@
+//! Which parser or control each constructor parameter is bound to.
+//!
+//! `control Outer()(Inner inner) { apply { inner.apply(...); } }`
+//! instantiated as `Outer(MyInner()) o;`, or a parser given to a
+//! pipeline as `Pipeline(P(Sub()), ...)`: the parameter `inner` stands for
+//! `MyInner`. Every instantiation of the program (top level, and in
+//! parsers and controls) and every constructor call nested in their
+//! arguments is read once, with an explicit work list. A parameter bound
+//! to different types by different instantiations is ambiguous and stays
+//! unbound (the caller then warns, as before).
+
+use std::collections::HashMap;
+
+use p4cost_syntax::ast::{self, Argument, Expr, ExprKind, LocalDecl, Param};
+
+use crate::scope::Globals;
+
+/// Declaration name -> constructor parameter name -> the parser or control
+/// type bound to it (`None` when instantiations disagree).
+pub type Bindings = HashMap<String, HashMap<String, Option<String>>>;
+
+/// The bindings of every constructor parameter the program instantiates.
+pub fn bindings<'t>(g: &Globals<'_>, tree: &'t ast::Program) -> Bindings {
+    let mut work: Vec<(String, &'t [Argument])> = Vec::new();
+    fn push_inst<'t>(i: &'t ast::Instantiation, work: &mut Vec<(String, &'t [Argument])>) {
+        if let Some(t) = type_name(&i.ty) {
+            work.push((t, i.args.as_slice()));
+        }
+    }
+    for d in &tree.decls {
+        match d {
+            ast::Decl::Instantiation(i) => push_inst(i, &mut work),
+            ast::Decl::Control(c) => {
+                for l in &c.locals {
+                    if let LocalDecl::Instantiation(i) = l {
+                        push_inst(i, &mut work);
+                    }
+                }
+            }
+            ast::Decl::Parser(p) => {
+                for l in &p.locals {
+                    if let LocalDecl::Instantiation(i) = l {
+                        push_inst(i, &mut work);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let container = |t: &str| -> bool { g.parsers.contains_key(t) || g.controls.contains_key(t) };
+    let ctor_params = |t: &str| -> Option<&[Param]> {
+        g.parsers
+            .get(t)
+            .map(|p| p.ctor_params.as_slice())
+            .or_else(|| g.controls.get(t).map(|c| c.ctor_params.as_slice()))
+    };
+    let mut out = Bindings::new();
+    while let Some((ty, args)) = work.pop() {
+        let params = ctor_params(&ty).unwrap_or(&[]);
+        for (i, a) in args.iter().enumerate() {
+            let bound = match &a.value.kind {
+                ExprKind::Call {
+                    callee,
+                    args: inner,
+                    ..
+                } => match callee_name(callee) {
+                    Some(x) => {
+                        work.push((x.clone(), inner.as_slice()));
+                        container(&x).then_some(x)
+                    }
+                    None => None,
+                },
+                ExprKind::Path(p) => g
+                    .instances
+                    .get(p.name.name.as_str())
+                    .and_then(|inst| type_name(&inst.ty))
+                    .filter(|t| container(t)),
+                _ => None,
+            };
+            let Some(bound) = bound else { continue };
+            let param = match &a.name {
+                Some(n) => params.iter().find(|p| p.name.name == n.name),
+                None => params.get(i),
+            };
+            let Some(param) = param else { continue };
+            let slot = out
+                .entry(ty.clone())
+                .or_default()
+                .entry(param.name.name.clone())
+                .or_insert_with(|| Some(bound.clone()));
+            if slot.as_deref() != Some(bound.as_str()) {
+                *slot = None;
+            }
+        }
+    }
+    out
+}
+
+/// The constructor-bound types of one declaration's parameters.
+pub fn bound_in(b: &Bindings, decl: &str) -> HashMap<String, String> {
+    b.get(decl)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(p, t)| t.clone().map(|t| (p.clone(), t)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn type_name(t: &ast::Type) -> Option<String> {
+    match &t.kind {
+        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => {
+            Some(p.name.name.clone())
+        }
+        _ => None,
+    }
+}
+
+/// `X` of a constructor call `X(...)` or `X<T>(...)`.
+fn callee_name(mut e: &Expr) -> Option<String> {
+    loop {
+        match &e.kind {
+            ExprKind::Path(p) => return Some(p.name.name.clone()),
+            ExprKind::Specialize { base, .. } => e = base,
+            _ => return None,
+        }
+    }
+}
