@@ -10,6 +10,11 @@
 //!   ([`HeaderSeq`] for `--path`), over which counts, path indexes,
 //!   extremes, distributions and the k heaviest paths are dynamic programs
 //!   rather than enumerations.
+//! - [`classes`]: packet classes (parse path x control path): header
+//!   validity signatures of the parse DAG by a suffix DP, the control walked
+//!   per signature with three-valued validity, exact class counts and the
+//!   lightest / heaviest class without enumeration, and a bounded listing of
+//!   one parse path's classes with why each skipped table is skipped.
 //! - [`control`]: tables applied by a control and the number of paths
 //!   through its control-flow graph.
 //! - [`deps`]: the table dependency graph of a control (match, action,
@@ -19,10 +24,16 @@
 //! Dependencies: `p4cost-ir` and `serde` only. Nothing here knows about
 //! latency models; it produces facts the models consume.
 
+pub mod classes;
 pub mod control;
 pub mod deps;
 pub mod paths;
 
+pub use classes::{
+    list_classes, packet_classes, path_signature, ClassBudget, ClassError, ClassExtreme,
+    ClassListing, ClassSummary, ControlClasses, ControlPath, ListedClass, ParseSignatures,
+    SkippedTable, TestedHeaders, MAX_TESTED_HEADERS,
+};
 pub use control::{control_path_count, control_tables};
 pub use deps::{
     dependency_graph, dependency_graph_with, DepEdge, DepGraph, DepKind, DepLimits,

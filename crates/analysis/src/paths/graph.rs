@@ -159,6 +159,11 @@ impl<'p> PathGraph<'p> {
         Ok(pg)
     }
 
+    /// The parser's name.
+    pub fn parser_name(&self) -> &str {
+        &self.g.parser.name
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()

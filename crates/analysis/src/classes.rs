@@ -1,0 +1,1196 @@
+//! Packet classes: one parse path together with one path through a control
+//! (issue 9, the counting core).
+//!
+//! A packet's path through a control depends on its parse path only through
+//! the validity of the headers the control's conditions test. Let H be those
+//! headers (the `isValid()` leaves of the control's conditions, at most
+//! [`MAX_TESTED_HEADERS`]). A parse path's **signature** is the bitset of the
+//! headers of H it extracts. Then:
+//!
+//! 1. [`ParseSignatures`]: a suffix dynamic program over the parse DAG
+//!    ([`PathGraph`] numbers successors first, so one ascending sweep does
+//!    it) gives, per node and per signature of the rest of the path, the
+//!    number of paths and the min and max of an additive per-node weight,
+//!    with a witness for each. Bounded by a number of map entries.
+//! 2. [`ControlClasses`]: per signature, the control's flow graph is walked
+//!    with three-valued validity: a tested header is valid iff the signature
+//!    has it, unknown once a node (statement, action, or an action of a
+//!    table) writes its `$valid`. Conditions evaluate with Kleene logic
+//!    (`isValid`, `!`, `&&`, `||`, constants; fields, comparisons and table
+//!    hits are unknown); a decided condition takes one branch, an undecided
+//!    one both; tables with hit/miss or `action_run` successors take every
+//!    distinct successor. A memoised DP over (node, known-valid bits,
+//!    unknown bits), shared by all signatures, counts control paths and the
+//!    min and max of an additive per-table weight, with witnesses.
+//! 3. [`packet_classes`]: classes = Σ over signatures of parse paths ×
+//!    control paths (saturating), and the lightest and heaviest class as a
+//!    parse path and a control path. No parse path is enumerated.
+//! 4. [`list_classes`]: for one parse path, up to `max` control paths
+//!    consistent with its signature, each with the tables it applies and,
+//!    for every other table of the control, why it is not applied.
+//!
+//! Everything is iterative (explicit stacks; no recursion whose depth the
+//! input controls), and every budget ends in a [`ClassError`].
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use p4cost_ir::{
+    Cond, CondNode, ControlFlow, ControlId, NodeId, NodeKind, Program, TableId, TableNext,
+};
+
+use crate::{Next, PathCount, PathExtract, PathGraph};
+
+/// At most this many tested headers are tracked (one bit each of a `u64`).
+pub const MAX_TESTED_HEADERS: usize = 64;
+
+/// Default of [`ClassBudget::max_signature_entries`].
+pub const DEFAULT_MAX_SIGNATURE_ENTRIES: usize = 1_000_000;
+/// Default of [`ClassBudget::max_control_states`].
+pub const DEFAULT_MAX_CONTROL_STATES: usize = 1_000_000;
+/// Default of [`ClassBudget::max_list_work`].
+pub const DEFAULT_MAX_LIST_WORK: usize = 1_000_000;
+
+const ONE: PathCount = PathCount {
+    value: 1,
+    saturated: false,
+};
+
+/// Limits of the class analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassBudget {
+    /// Entries (node, signature) of the parse-side DP, all nodes together.
+    pub max_signature_entries: usize,
+    /// Memoised control states (node, known-valid bits, unknown bits), all
+    /// signatures together.
+    pub max_control_states: usize,
+    /// Steps of a class listing (the control walk and the reach sets that
+    /// explain skipped tables).
+    pub max_list_work: usize,
+}
+
+impl Default for ClassBudget {
+    fn default() -> Self {
+        ClassBudget {
+            max_signature_entries: DEFAULT_MAX_SIGNATURE_ENTRIES,
+            max_control_states: DEFAULT_MAX_CONTROL_STATES,
+            max_list_work: DEFAULT_MAX_LIST_WORK,
+        }
+    }
+}
+
+/// The class analysis ran past a budget, or was given bad input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClassError {
+    /// The parse-side DP would hold more (node, signature) entries.
+    SignatureEntries {
+        /// The parser.
+        parser: String,
+        /// The budget.
+        limit: usize,
+    },
+    /// The control walk would memoise more states.
+    ControlStates {
+        /// The control.
+        control: String,
+        /// The budget.
+        limit: usize,
+    },
+    /// A listing would take more steps.
+    ListWork {
+        /// The control.
+        control: String,
+        /// The budget.
+        limit: usize,
+    },
+    /// A weight slice is shorter than what it weighs.
+    Weights {
+        /// `parse nodes` or `tables`.
+        what: &'static str,
+        /// Entries needed.
+        needed: usize,
+        /// Entries given.
+        given: usize,
+    },
+    /// A parse path given to [`list_classes`] names a node the graph lacks.
+    BadParsePath {
+        /// The node.
+        node: u32,
+    },
+}
+
+impl std::fmt::Display for ClassError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClassError::SignatureEntries { parser, limit } => write!(
+                f,
+                "parser `{parser}`: the packet-class analysis needs more than {limit} (parse node, header-validity signature) entries; too many combinations of tested headers"
+            ),
+            ClassError::ControlStates { control, limit } => write!(
+                f,
+                "control `{control}`: the packet-class analysis needs more than {limit} (control node, header validity) states"
+            ),
+            ClassError::ListWork { control, limit } => write!(
+                f,
+                "control `{control}`: listing packet classes needs more than {limit} steps"
+            ),
+            ClassError::Weights {
+                what,
+                needed,
+                given,
+            } => write!(
+                f,
+                "packet classes: {needed} weights of {what} needed, {given} given"
+            ),
+            ClassError::BadParsePath { node } => {
+                write!(f, "packet classes: parse path names node {node}, which the parse graph lacks")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClassError {}
+
+/// The headers whose validity a control's conditions test (H), one bit
+/// each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestedHeaders {
+    /// Tracked headers; bit `i` is `names[i]`.
+    pub names: Vec<String>,
+    /// Why some tested headers are not tracked (their tests are
+    /// undecidable), if any are not.
+    pub note: Option<String>,
+    bits: HashMap<String, u32>,
+}
+
+/// True for `hdr.x` or `hdr.x[3]`: a header the parser can name; not
+/// `hdr.s.last`, `hdr.s.next` or `hdr.s[i]`.
+fn is_static_header(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    if matches!(last, "last" | "next") {
+        return false;
+    }
+    let mut rest = name;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find(']') else {
+            return false;
+        };
+        let idx = &rest[open + 1..open + close];
+        if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        rest = &rest[open + close + 1..];
+    }
+    true
+}
+
+/// `hdr.s[2]` -> `hdr.s`; other names unchanged.
+fn strip_index(name: &str) -> &str {
+    match name.strip_suffix(']').and_then(|n| n.rfind('[')) {
+        Some(i) => &name[..i],
+        None => name,
+    }
+}
+
+impl TestedHeaders {
+    /// H for a control flow: its conditions' `isValid()` headers, the
+    /// first [`MAX_TESTED_HEADERS`] seen in node order, sorted by name.
+    /// Past that, and for names the
+    /// parser cannot decide (`hdr.s.last`, `hdr.s[i]`), tests are unknown
+    /// and `note` says so.
+    pub fn of(flow: &ControlFlow) -> TestedHeaders {
+        let mut t = TestedHeaders::default();
+        let mut dropped: Vec<String> = Vec::new();
+        let mut dynamic: Vec<String> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        for node in &flow.nodes {
+            let NodeKind::Condition { cond, .. } = &node.kind else {
+                continue;
+            };
+            for c in &cond.nodes {
+                let CondNode::IsValid { header } = c else {
+                    continue;
+                };
+                if !seen.insert(header.as_str()) {
+                    continue;
+                }
+                if !is_static_header(header) {
+                    dynamic.push(header.clone());
+                } else if t.names.len() < MAX_TESTED_HEADERS {
+                    t.names.push(header.clone());
+                } else {
+                    dropped.push(header.clone());
+                }
+            }
+        }
+        t.names.sort();
+        for (i, h) in t.names.iter().enumerate() {
+            t.bits.insert(h.clone(), i as u32);
+        }
+        let mut notes = Vec::new();
+        if !dropped.is_empty() {
+            notes.push(format!(
+                "the control tests the validity of more than {MAX_TESTED_HEADERS} headers; tests of {} are treated as undecidable",
+                dropped.join(", ")
+            ));
+        }
+        if !dynamic.is_empty() {
+            notes.push(format!(
+                "validity tests of {} depend on run-time indexes and are treated as undecidable",
+                dynamic.join(", ")
+            ));
+        }
+        if !notes.is_empty() {
+            t.note = Some(notes.join("; "));
+        }
+        t
+    }
+
+    /// The bit of a tracked header.
+    pub fn bit(&self, header: &str) -> Option<u32> {
+        self.bits.get(header).copied()
+    }
+
+    /// Bits of the tracked headers that `extracts` extract (a stack element
+    /// counts as itself and as its stack).
+    pub fn mask_of_extracts(&self, extracts: &[PathExtract]) -> u64 {
+        let mut m = 0u64;
+        for e in extracts {
+            if let Some(b) = self.bit(&e.header) {
+                m |= 1 << b;
+            }
+            if e.index.is_some() {
+                if let Some(b) = self.bit(&e.display_name()) {
+                    m |= 1 << b;
+                }
+            }
+        }
+        m
+    }
+
+    /// Bits of the tracked headers whose validity a write of `field` may
+    /// change: `<h>.$valid`, a whole-header write `<h>`, any element of the
+    /// same stack, or a struct that contains `<h>`.
+    pub fn mask_of_write(&self, field: &str) -> u64 {
+        let (base, valid) = match field.strip_suffix(".$valid") {
+            Some(b) => (b, true),
+            None => (field, false),
+        };
+        let mut m = 0u64;
+        for (i, h) in self.names.iter().enumerate() {
+            let same_stack = strip_index(base) == strip_index(h);
+            let whole = h.len() > base.len()
+                && h.starts_with(base)
+                && matches!(h.as_bytes()[base.len()], b'.' | b'[');
+            if same_stack || (!valid && whole) {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Kleene value of `cond` when the tracked headers in `valid` are valid,
+    /// those in `unknown` unknown and the others invalid. `None` is unknown.
+    pub fn eval(&self, cond: &Cond, valid: u64, unknown: u64) -> Option<bool> {
+        let mut vals: Vec<Option<bool>> = Vec::with_capacity(cond.nodes.len());
+        for (i, n) in cond.nodes.iter().enumerate() {
+            let get = |j: u32| -> Option<bool> {
+                if (j as usize) < i {
+                    vals[j as usize]
+                } else {
+                    None
+                }
+            };
+            let v = match n {
+                CondNode::Bool { value } => Some(*value),
+                CondNode::IsValid { header } => self.bit(header).and_then(|b| {
+                    if unknown >> b & 1 == 1 {
+                        None
+                    } else {
+                        Some(valid >> b & 1 == 1)
+                    }
+                }),
+                CondNode::Not { arg } => get(*arg).map(|x| !x),
+                CondNode::And { lhs, rhs } => match (get(*lhs), get(*rhs)) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                },
+                CondNode::Or { lhs, rhs } => match (get(*lhs), get(*rhs)) {
+                    (Some(true), _) | (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                },
+                _ => None,
+            };
+            vals.push(v);
+        }
+        vals.last().copied().flatten()
+    }
+}
+
+/// Per-signature facts of the paths from one parse node to accept.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SigEntry {
+    /// Paths with this signature.
+    pub count: PathCount,
+    /// Least summed weight (node included).
+    pub min: f64,
+    /// Greatest summed weight.
+    pub max: f64,
+    min_via: Option<(u32, u64)>,
+    max_via: Option<(u32, u64)>,
+}
+
+/// The parse-side DP: per node, signature -> [`SigEntry`].
+pub struct ParseSignatures {
+    maps: Vec<BTreeMap<u64, SigEntry>>,
+    start: u32,
+    entries: usize,
+}
+
+impl ParseSignatures {
+    /// Runs the suffix DP over `pg` (ascending node ids), `w[n]` the weight
+    /// of node `n`. Fails past `max_entries` (node, signature) entries in
+    /// all, or when the merges pass 16 × `max_entries` steps.
+    pub fn build(
+        pg: &PathGraph<'_>,
+        h: &TestedHeaders,
+        w: &[f64],
+        max_entries: usize,
+    ) -> Result<ParseSignatures, ClassError> {
+        if w.len() < pg.len() {
+            return Err(ClassError::Weights {
+                what: "parse nodes",
+                needed: pg.len(),
+                given: w.len(),
+            });
+        }
+        let over = || ClassError::SignatureEntries {
+            parser: pg.parser_name().to_string(),
+            limit: max_entries,
+        };
+        let work_limit = max_entries.saturating_mul(16);
+        let (mut entries, mut work) = (0usize, 0usize);
+        let mut maps: Vec<BTreeMap<u64, SigEntry>> = Vec::with_capacity(pg.len());
+        for n in 0..pg.len() as u32 {
+            let own = if h.names.is_empty() {
+                0
+            } else {
+                h.mask_of_extracts(&pg.visit(n).extracts)
+            };
+            let mut map: BTreeMap<u64, SigEntry> = BTreeMap::new();
+            let mut merge =
+                |sig: u64, count: PathCount, min: f64, max: f64, via: Option<(u32, u64)>| match map
+                    .get_mut(&sig)
+                {
+                    None => {
+                        map.insert(
+                            sig,
+                            SigEntry {
+                                count,
+                                min,
+                                max,
+                                min_via: via,
+                                max_via: via,
+                            },
+                        );
+                    }
+                    Some(e) => {
+                        e.count = e.count.plus(count);
+                        if min < e.min {
+                            e.min = min;
+                            e.min_via = via;
+                        }
+                        if max > e.max {
+                            e.max = max;
+                            e.max_via = via;
+                        }
+                    }
+                };
+            for &s in pg.successors(n) {
+                match s {
+                    Next::Accept => merge(own, ONE, 0.0, 0.0, None),
+                    Next::Node(m) => {
+                        let sub = &maps[m as usize];
+                        work += sub.len();
+                        if work > work_limit {
+                            return Err(over());
+                        }
+                        for (&sig, e) in sub {
+                            merge(own | sig, e.count, e.min, e.max, Some((m, sig)));
+                        }
+                    }
+                }
+            }
+            let wn = w[n as usize];
+            for e in map.values_mut() {
+                e.min += wn;
+                e.max += wn;
+            }
+            entries += map.len();
+            if entries > max_entries {
+                return Err(over());
+            }
+            maps.push(map);
+        }
+        Ok(ParseSignatures {
+            maps,
+            start: pg.start(),
+            entries,
+        })
+    }
+
+    /// Signature -> entry for whole paths (from the start node).
+    pub fn at_start(&self) -> &BTreeMap<u64, SigEntry> {
+        &self.maps[self.start as usize]
+    }
+
+    /// Entries held in all.
+    pub fn entries(&self) -> usize {
+        self.entries
+    }
+
+    /// The lightest (`max` false) or heaviest whole path with signature
+    /// `sig`, as graph nodes (start first); ties go to the first in
+    /// listing order.
+    pub fn witness(&self, sig: u64, max: bool) -> Option<Vec<u32>> {
+        let mut at = self.start;
+        let mut s = sig;
+        let mut path = vec![at];
+        loop {
+            let e = self.maps[at as usize].get(&s)?;
+            match if max { e.max_via } else { e.min_via } {
+                None => return Some(path),
+                Some((m, ms)) => {
+                    path.push(m);
+                    at = m;
+                    s = ms;
+                }
+            }
+        }
+    }
+}
+
+/// The signature of one parse path (graph nodes).
+pub fn path_signature(pg: &PathGraph<'_>, h: &TestedHeaders, nodes: &[u32]) -> u64 {
+    nodes
+        .iter()
+        .fold(0, |m, &n| m | h.mask_of_extracts(&pg.visit(n).extracts))
+}
+
+/// A control state: node, known-valid bits (never overlapping the unknown
+/// ones), unknown bits.
+type Key = (u32, u64, u64);
+
+/// Control paths from one state to the end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ControlEntry {
+    /// Paths.
+    pub count: PathCount,
+    /// Least summed table weight.
+    pub min: f64,
+    /// Greatest summed table weight.
+    pub max: f64,
+    min_via: Option<Key>,
+    max_via: Option<Key>,
+}
+
+/// One path through a control.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ControlPath {
+    /// Nodes visited, in order.
+    pub nodes: Vec<NodeId>,
+    /// Tables applied, in order.
+    pub tables: Vec<TableId>,
+}
+
+/// The control-side DP, memoised across signatures.
+pub struct ControlClasses<'a> {
+    name: &'a str,
+    flow: &'a ControlFlow,
+    h: TestedHeaders,
+    /// Tracked headers whose validity node `i` may change.
+    writes: Vec<u64>,
+    table_w: &'a [f64],
+    memo: HashMap<Key, ControlEntry>,
+    limit: usize,
+}
+
+impl<'a> ControlClasses<'a> {
+    /// Prepares the walk of `control`, `table_w[t]` the weight of table
+    /// `t` (indexed by [`TableId`]), at most `limit` memoised states.
+    pub fn new(
+        program: &'a Program,
+        control: ControlId,
+        table_w: &'a [f64],
+        limit: usize,
+    ) -> Result<ControlClasses<'a>, ClassError> {
+        if table_w.len() < program.tables.len() {
+            return Err(ClassError::Weights {
+                what: "tables",
+                needed: program.tables.len(),
+                given: table_w.len(),
+            });
+        }
+        let c = program.control(control);
+        let h = TestedHeaders::of(&c.flow);
+        let writes = validity_writes(program, &c.flow, &h);
+        Ok(ControlClasses {
+            name: &c.name,
+            flow: &c.flow,
+            h,
+            writes,
+            table_w,
+            memo: HashMap::new(),
+            limit,
+        })
+    }
+
+    /// The tested headers.
+    pub fn tested(&self) -> &TestedHeaders {
+        &self.h
+    }
+
+    /// States memoised so far.
+    pub fn states(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// Successor states of `k` (`None` = end of the control), deduplicated.
+    fn succ(&self, k: Key) -> Vec<Option<Key>> {
+        succ_states(self.flow, &self.h, &self.writes, k)
+    }
+
+    fn weight(&self, n: u32) -> f64 {
+        match &self.flow.nodes[n as usize].kind {
+            NodeKind::Table { table, .. } => self.table_w[table.index()],
+            _ => 0.0,
+        }
+    }
+
+    /// Control paths (and weight extremes) for a packet whose tested
+    /// headers in `sig` are valid and the others invalid.
+    pub fn eval(&mut self, sig: u64) -> Result<ControlEntry, ClassError> {
+        let Some(entry) = self
+            .flow
+            .entry
+            .filter(|e| e.index() < self.flow.nodes.len())
+        else {
+            return Ok(ControlEntry {
+                count: ONE,
+                min: 0.0,
+                max: 0.0,
+                min_via: None,
+                max_via: None,
+            });
+        };
+        let root: Key = (entry.0, sig, 0);
+        struct Frame {
+            key: Key,
+            succ: Vec<Option<Key>>,
+            next: usize,
+        }
+        let mut on_stack: HashSet<Key> = HashSet::new();
+        let mut stack: Vec<Frame> = Vec::new();
+        if !self.memo.contains_key(&root) {
+            on_stack.insert(root);
+            stack.push(Frame {
+                key: root,
+                succ: self.succ(root),
+                next: 0,
+            });
+        }
+        while let Some(top) = stack.last_mut() {
+            if top.next < top.succ.len() {
+                let s = top.succ[top.next];
+                top.next += 1;
+                if let Some(k) = s {
+                    if self.memo.contains_key(&k) || on_stack.contains(&k) {
+                        continue; // done, or a cycle edge (cut)
+                    }
+                    if self.memo.len() + on_stack.len() >= self.limit {
+                        return Err(ClassError::ControlStates {
+                            control: self.name.to_string(),
+                            limit: self.limit,
+                        });
+                    }
+                    on_stack.insert(k);
+                    let succ = self.succ(k);
+                    stack.push(Frame {
+                        key: k,
+                        succ,
+                        next: 0,
+                    });
+                }
+            } else if let Some(done) = stack.pop() {
+                on_stack.remove(&done.key);
+                let mut e = ControlEntry {
+                    count: PathCount::default(),
+                    min: f64::INFINITY,
+                    max: f64::NEG_INFINITY,
+                    min_via: None,
+                    max_via: None,
+                };
+                let mut take = |count: PathCount, min: f64, max: f64, via: Option<Key>| {
+                    if count.value == 0 && !count.saturated {
+                        return;
+                    }
+                    e.count = e.count.plus(count);
+                    if min < e.min {
+                        e.min = min;
+                        e.min_via = via;
+                    }
+                    if max > e.max {
+                        e.max = max;
+                        e.max_via = via;
+                    }
+                };
+                if done.succ.is_empty() {
+                    take(ONE, 0.0, 0.0, None); // exit
+                }
+                for s in &done.succ {
+                    match s {
+                        None => take(ONE, 0.0, 0.0, None),
+                        Some(k) => {
+                            if let Some(c) = self.memo.get(k) {
+                                take(c.count, c.min, c.max, Some(*k));
+                            }
+                        }
+                    }
+                }
+                let w = self.weight(done.key.0);
+                e.min += w;
+                e.max += w;
+                self.memo.insert(done.key, e);
+            }
+        }
+        Ok(self.memo[&root])
+    }
+
+    /// The lightest (`max` false) or heaviest control path for `sig`
+    /// (after [`ControlClasses::eval`] of `sig`).
+    pub fn witness(&self, sig: u64, max: bool) -> ControlPath {
+        let mut out = ControlPath::default();
+        let Some(entry) = self
+            .flow
+            .entry
+            .filter(|e| e.index() < self.flow.nodes.len())
+        else {
+            return out;
+        };
+        let mut at: Option<Key> = Some((entry.0, sig, 0));
+        while let Some(k) = at {
+            let Some(e) = self.memo.get(&k) else {
+                break;
+            };
+            out.nodes.push(NodeId(k.0));
+            if let NodeKind::Table { table, .. } = self.flow.nodes[k.0 as usize].kind {
+                out.tables.push(table);
+            }
+            at = if max { e.max_via } else { e.min_via };
+        }
+        out
+    }
+}
+
+/// Per control node, the tracked headers whose validity it may change.
+fn validity_writes(program: &Program, flow: &ControlFlow, h: &TestedHeaders) -> Vec<u64> {
+    let of = |ws: &[String]| ws.iter().fold(0u64, |m, w| m | h.mask_of_write(w));
+    let action =
+        |a: p4cost_ir::ActionId| program.actions.get(a.index()).map_or(0, |a| of(&a.writes));
+    flow.nodes
+        .iter()
+        .map(|n| {
+            if h.names.is_empty() {
+                return 0;
+            }
+            match &n.kind {
+                NodeKind::Statement { writes, .. } => of(writes),
+                NodeKind::Action { action: a, .. } => action(*a),
+                NodeKind::Table { table, .. } => program.tables.get(table.index()).map_or(0, |t| {
+                    t.actions
+                        .iter()
+                        .chain(t.default_action.iter())
+                        .fold(0, |m, a| m | action(*a))
+                }),
+                _ => 0,
+            }
+        })
+        .collect()
+}
+
+/// Successor states of `k`, deduplicated; an out-of-range node is the end.
+fn succ_states(flow: &ControlFlow, h: &TestedHeaders, writes: &[u64], k: Key) -> Vec<Option<Key>> {
+    let (n, valid, unknown) = k;
+    let node = &flow.nodes[n as usize];
+    let unknown2 = unknown | writes[n as usize];
+    let valid2 = valid & !unknown2;
+    let to = |s: Option<NodeId>| -> Option<Key> {
+        s.filter(|s| s.index() < flow.nodes.len())
+            .map(|s| (s.0, valid2, unknown2))
+    };
+    let mut out: Vec<Option<Key>> = Vec::new();
+    let mut push = |s: Option<Key>| {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    match &node.kind {
+        NodeKind::Condition {
+            cond,
+            then_next,
+            else_next,
+            ..
+        } => match h.eval(cond, valid, unknown) {
+            Some(true) => push(to(*then_next)),
+            Some(false) => push(to(*else_next)),
+            None => {
+                push(to(*then_next));
+                push(to(*else_next));
+            }
+        },
+        _ => {
+            for s in node.successors() {
+                push(to(s));
+            }
+        }
+    }
+    out
+}
+
+/// The lightest or heaviest packet class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassExtreme {
+    /// Parse weight plus control weight.
+    pub value: f64,
+    /// The parse path (graph nodes, start first).
+    pub parse_path: Vec<u32>,
+    /// The control path.
+    pub control_path: ControlPath,
+}
+
+/// Counts and extremes of the packet classes of a parser and a control.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassSummary {
+    /// Classes: (parse path, control path) pairs, saturating.
+    pub classes: PathCount,
+    /// Parse paths (the same as the graph's total).
+    pub parse_paths: PathCount,
+    /// Distinct signatures among whole parse paths.
+    pub signatures: usize,
+    /// The tested headers (H).
+    pub tested: Vec<String>,
+    /// Why some validity tests are undecidable, if any are.
+    pub note: Option<String>,
+    /// The lightest class (`None` without parse paths).
+    pub min: Option<ClassExtreme>,
+    /// The heaviest class.
+    pub max: Option<ClassExtreme>,
+}
+
+/// Counts the packet classes of parse graph `pg` and `control` and finds
+/// the lightest and heaviest, `parse_w[n]` the weight of parse node `n`,
+/// `table_w[t]` that of table `t`. Linear in the DP sizes; no path is
+/// enumerated.
+pub fn packet_classes(
+    program: &Program,
+    control: ControlId,
+    pg: &PathGraph<'_>,
+    parse_w: &[f64],
+    table_w: &[f64],
+    budget: &ClassBudget,
+) -> Result<ClassSummary, ClassError> {
+    let mut cc = ControlClasses::new(program, control, table_w, budget.max_control_states)?;
+    let ps = ParseSignatures::build(pg, &cc.h, parse_w, budget.max_signature_entries)?;
+    let mut classes = PathCount::default();
+    let mut parse_paths = PathCount::default();
+    let mut best: [Option<(f64, u64)>; 2] = [None, None];
+    for (&sig, pe) in ps.at_start() {
+        let ce = cc.eval(sig)?;
+        parse_paths = parse_paths.plus(pe.count);
+        classes = classes.plus(times(pe.count, ce.count));
+        if ce.count.value == 0 && !ce.count.saturated {
+            continue;
+        }
+        let lo = pe.min + ce.min;
+        let hi = pe.max + ce.max;
+        if best[0].map_or(true, |(b, _)| lo < b) {
+            best[0] = Some((lo, sig));
+        }
+        if best[1].map_or(true, |(b, _)| hi > b) {
+            best[1] = Some((hi, sig));
+        }
+    }
+    let ext = |i: usize| {
+        best[i].map(|(value, sig)| ClassExtreme {
+            value,
+            parse_path: ps.witness(sig, i == 1).unwrap_or_default(),
+            control_path: cc.witness(sig, i == 1),
+        })
+    };
+    Ok(ClassSummary {
+        classes,
+        parse_paths,
+        signatures: ps.at_start().len(),
+        tested: cc.h.names.clone(),
+        note: cc.h.note.clone(),
+        min: ext(0),
+        max: ext(1),
+    })
+}
+
+/// The saturating product of two counts.
+fn times(a: PathCount, b: PathCount) -> PathCount {
+    let zero = |c: PathCount| c.value == 0 && !c.saturated;
+    if zero(a) || zero(b) {
+        return PathCount::default();
+    }
+    match a.value.checked_mul(b.value) {
+        Some(v) => PathCount {
+            value: v,
+            saturated: a.saturated || b.saturated,
+        },
+        None => PathCount {
+            value: u128::MAX,
+            saturated: true,
+        },
+    }
+}
+
+/// A table of the control that a class does not apply, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedTable {
+    /// The table.
+    pub table: TableId,
+    /// Its name.
+    pub name: String,
+    /// Why: `hdr.ipv6 invalid on this path`, `on miss of acl`,
+    /// `action_run = drop`, `branch not taken: <condition>`.
+    pub reason: String,
+}
+
+/// One listed class of a parse path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedClass {
+    /// The control path.
+    pub control_path: ControlPath,
+    /// Every table of the control it does not apply, in control order.
+    pub skipped: Vec<SkippedTable>,
+}
+
+/// The classes of one parse path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassListing {
+    /// The parse path's signature.
+    pub signature: u64,
+    /// All its classes (control paths consistent with the signature).
+    pub total: PathCount,
+    /// The first ones in control order.
+    pub classes: Vec<ListedClass>,
+    /// True when `classes` holds fewer than `total`.
+    pub truncated: bool,
+}
+
+/// Lists up to `max` classes of the parse path `parse_path` (graph nodes of
+/// `pg`, start first) through `control`, each with its tables and the
+/// reasons the others are skipped. Bounded by `budget.max_list_work` steps
+/// (and `budget.max_control_states` for the total).
+pub fn list_classes(
+    program: &Program,
+    control: ControlId,
+    pg: &PathGraph<'_>,
+    parse_path: &[u32],
+    max: usize,
+    budget: &ClassBudget,
+) -> Result<ClassListing, ClassError> {
+    if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
+        return Err(ClassError::BadParsePath { node });
+    }
+    let zeros = vec![0.0; program.tables.len()];
+    let mut cc = ControlClasses::new(program, control, &zeros, budget.max_control_states)?;
+    let sig = path_signature(pg, &cc.h, parse_path);
+    let total = cc.eval(sig)?.count;
+    let c = program.control(control);
+    let flow = &c.flow;
+    let over = || ClassError::ListWork {
+        control: c.name.clone(),
+        limit: budget.max_list_work,
+    };
+    let mut work = 0usize;
+    let mut out = ClassListing {
+        signature: sig,
+        total,
+        classes: Vec::new(),
+        truncated: false,
+    };
+    let Some(entry) = flow.entry.filter(|e| e.index() < flow.nodes.len()) else {
+        if max > 0 {
+            out.classes.push(ListedClass {
+                control_path: ControlPath::default(),
+                skipped: Vec::new(),
+            });
+        }
+        out.truncated = out.classes.is_empty();
+        return Ok(out);
+    };
+    let tables = flow.tables();
+    let reach = Reach::build(flow, &tables, budget.max_list_work, &mut work).ok_or_else(over)?;
+    // Depth-first over control states; the trail is the path so far.
+    struct Frame {
+        key: Key,
+        succ: Vec<Option<Key>>,
+        next: usize,
+    }
+    let root: Key = (entry.0, sig, 0);
+    let mut stack = vec![Frame {
+        key: root,
+        succ: cc.succ(root),
+        next: 0,
+    }];
+    let mut on_stack: HashSet<Key> = HashSet::from([root]);
+    while !stack.is_empty() && out.classes.len() < max {
+        work += 1;
+        if work > budget.max_list_work {
+            return Err(over());
+        }
+        let top = stack.last_mut().expect("non-empty");
+        let at_end = top.succ.is_empty() && top.next == 0;
+        if at_end || (top.next < top.succ.len() && top.succ[top.next].is_none()) {
+            top.next += 1;
+            // A complete path: the frames, each with its chosen successor.
+            let steps: Vec<(Key, Option<Key>)> = stack
+                .iter()
+                .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
+                .collect();
+            work = work.saturating_add(steps.len());
+            out.classes
+                .push(explain(program, flow, &cc.h, &tables, &reach, &steps));
+            continue;
+        }
+        if top.next < top.succ.len() {
+            let k = top.succ[top.next].expect("checked above");
+            top.next += 1;
+            if on_stack.contains(&k) {
+                continue; // cycle edge (cut)
+            }
+            on_stack.insert(k);
+            let succ = cc.succ(k);
+            stack.push(Frame {
+                key: k,
+                succ,
+                next: 0,
+            });
+        } else if let Some(done) = stack.pop() {
+            on_stack.remove(&done.key);
+        }
+    }
+    out.truncated = (out.classes.len() as u128) < total.value || total.saturated;
+    Ok(out)
+}
+
+/// Per control node, the control's tables (bits over `tables`) reachable
+/// from it, the node included.
+struct Reach {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Reach {
+    fn build(
+        flow: &ControlFlow,
+        tables: &[TableId],
+        limit: usize,
+        work: &mut usize,
+    ) -> Option<Reach> {
+        let n = flow.nodes.len();
+        let words = tables.len().div_ceil(64).max(1);
+        *work = work.saturating_add(n.saturating_mul(words));
+        if *work > limit {
+            return None;
+        }
+        let index: HashMap<TableId, usize> =
+            tables.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+        let mut bits = vec![0u64; n * words];
+        // 0 unvisited, 1 on stack, 2 done.
+        let mut mark = vec![0u8; n];
+        for root in 0..n {
+            if mark[root] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+            mark[root] = 1;
+            while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+                let succ = flow.nodes[v].successors();
+                if *i < succ.len() {
+                    let s = succ[*i];
+                    *i += 1;
+                    if let Some(s) = s.filter(|s| s.index() < n) {
+                        if mark[s.index()] == 0 {
+                            mark[s.index()] = 1;
+                            stack.push((s.index(), 0));
+                        }
+                    }
+                } else {
+                    stack.pop();
+                    mark[v] = 2;
+                    if let NodeKind::Table { table, .. } = &flow.nodes[v].kind {
+                        if let Some(&t) = index.get(table) {
+                            bits[v * words + t / 64] |= 1 << (t % 64);
+                        }
+                    }
+                    for s in succ.into_iter().flatten().filter(|s| s.index() < n) {
+                        if mark[s.index()] == 2 {
+                            for w in 0..words {
+                                let x = bits[s.index() * words + w];
+                                bits[v * words + w] |= x;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(Reach { words, bits })
+    }
+
+    fn has(&self, node: Option<u32>, t: usize) -> bool {
+        match node {
+            None => false,
+            Some(n) => self.bits[n as usize * self.words + t / 64] >> (t % 64) & 1 == 1,
+        }
+    }
+}
+
+/// The class of one complete control path: its tables and why the others
+/// are skipped (the first step after which a table can no longer run).
+fn explain(
+    program: &Program,
+    flow: &ControlFlow,
+    h: &TestedHeaders,
+    tables: &[TableId],
+    reach: &Reach,
+    steps: &[(Key, Option<Key>)],
+) -> ListedClass {
+    let mut path = ControlPath::default();
+    for (k, _) in steps {
+        path.nodes.push(NodeId(k.0));
+        if let NodeKind::Table { table, .. } = flow.nodes[k.0 as usize].kind {
+            path.tables.push(table);
+        }
+    }
+    let name = |t: TableId| {
+        program
+            .tables
+            .get(t.index())
+            .map_or_else(|| format!("table#{}", t.0), |t| t.name.clone())
+    };
+    let mut reason: Vec<Option<String>> = vec![None; tables.len()];
+    for (i, t) in tables.iter().enumerate() {
+        if path.tables.contains(t) {
+            reason[i] = Some(String::new()); // applied
+        }
+    }
+    for &(k, chosen) in steps {
+        let (n, valid, unknown) = k;
+        let chosen_node = chosen.map(|c| c.0);
+        for (i, r) in reason.iter_mut().enumerate() {
+            if r.is_some() || !reach.has(Some(n), i) || reach.has(chosen_node, i) {
+                continue;
+            }
+            *r = Some(match &flow.nodes[n as usize].kind {
+                NodeKind::Table { table, next } => {
+                    let tn = name(*table);
+                    match next {
+                        TableNext::HitMiss { hit, .. } => {
+                            if hit.map(|x| x.0) == chosen_node {
+                                format!("on hit of {tn}")
+                            } else {
+                                format!("on miss of {tn}")
+                            }
+                        }
+                        TableNext::ByAction { arms, default } => {
+                            let mut taken: Vec<&str> = arms
+                                .iter()
+                                .filter(|(_, s)| s.map(|x| x.0) == chosen_node)
+                                .map(|(a, _)| {
+                                    program
+                                        .actions
+                                        .get(a.index())
+                                        .map_or("?", |a| a.name.as_str())
+                                })
+                                .collect();
+                            if default.map(|x| x.0) == chosen_node {
+                                taken.push("(an action without a case)");
+                            }
+                            format!("action_run = {} in {tn}", taken.join(" | "))
+                        }
+                        TableNext::Always { .. } => "not on this control path".into(),
+                    }
+                }
+                NodeKind::Condition {
+                    cond,
+                    expr,
+                    then_next,
+                    ..
+                } => {
+                    let text = if cond.nodes.is_empty() {
+                        expr.clone()
+                    } else {
+                        cond.text()
+                    };
+                    match h.eval(cond, valid, unknown) {
+                        Some(v) => decided(h, cond, valid, unknown)
+                            .unwrap_or_else(|| format!("condition `{text}` is always {v}")),
+                        None if then_next.map(|x| x.0) == chosen_node => {
+                            format!("branch not taken: !({text})")
+                        }
+                        None => format!("branch not taken: {text}"),
+                    }
+                }
+                _ => "not on this control path".into(),
+            });
+        }
+    }
+    let skipped = tables
+        .iter()
+        .zip(reason)
+        .filter_map(|(&t, r)| match r {
+            Some(r) if r.is_empty() => None,
+            r => Some(SkippedTable {
+                table: t,
+                name: name(t),
+                reason: r.unwrap_or_else(|| "unreachable in the control".into()),
+            }),
+        })
+        .collect();
+    ListedClass {
+        control_path: path,
+        skipped,
+    }
+}
+
+/// `hdr.a valid and hdr.b invalid on this path` for the decided validity
+/// leaves of a condition.
+fn decided(h: &TestedHeaders, cond: &Cond, valid: u64, unknown: u64) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for n in &cond.nodes {
+        if let CondNode::IsValid { header } = n {
+            if let Some(b) = h.bit(header).filter(|b| unknown >> b & 1 == 0) {
+                let s = format!(
+                    "{header} {}",
+                    if valid >> b & 1 == 1 {
+                        "valid"
+                    } else {
+                        "invalid"
+                    }
+                );
+                if !parts.contains(&s) {
+                    parts.push(s);
+                }
+            }
+        }
+    }
+    (!parts.is_empty()).then(|| format!("{} on this path", parts.join(" and ")))
+}
+
+#[cfg(test)]
+mod tests;
