@@ -101,7 +101,7 @@ fn context_human_output_shows_stages() {
     let line = r
         .stdout
         .lines()
-        .find(|l| l.contains("SwitchIngress.forward_timeout"))
+        .find(|l| l.trim_start().starts_with("SwitchIngress.forward_timeout"))
         .expect("table line");
     assert!(line.contains("stages 2-3"), "{line}");
     assert!(r.stdout.contains("table_names_differ:"), "{}", r.stdout);

@@ -201,7 +201,7 @@ fn json_report_has_the_documented_fields() {
     for k in ["name", "extracts", "bytes", "span"] {
         assert!(p["states"][0].get(k).is_some(), "missing states[].{k}");
     }
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["port_gbps"], 10);
     assert_eq!(v["packet_size"], 512);
     // Spans point into the original file.

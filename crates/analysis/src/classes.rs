@@ -365,18 +365,79 @@ impl ParseSignatures {
                 given: w.len(),
             });
         }
+        Self::build_dag(
+            pg,
+            pg.len(),
+            pg.start(),
+            &|n| n,
+            &|n| pg.successors(n),
+            h,
+            w,
+            max_entries,
+        )
+    }
+
+    /// The same DP over a product of the parse graph with an automaton
+    /// (`Product::build`, e.g. the linear model's baseline flag), `w[i]`
+    /// the weight of product node `i`. Witness paths are product nodes.
+    pub fn build_product<S: Copy + Eq + std::hash::Hash>(
+        pg: &PathGraph<'_>,
+        prod: &crate::Product<S>,
+        h: &TestedHeaders,
+        w: &[f64],
+        max_entries: usize,
+    ) -> Result<ParseSignatures, ClassError> {
+        if w.len() < prod.nodes.len() {
+            return Err(ClassError::Weights {
+                what: "product nodes",
+                needed: prod.nodes.len(),
+                given: w.len(),
+            });
+        }
+        let Some(start) = prod.start_node() else {
+            return Ok(ParseSignatures {
+                maps: Vec::new(),
+                start: u32::MAX,
+                entries: 0,
+            });
+        };
+        Self::build_dag(
+            pg,
+            prod.nodes.len(),
+            start,
+            &|i| prod.nodes[i as usize].node,
+            &|i| prod.successors(i),
+            h,
+            w,
+            max_entries,
+        )
+    }
+
+    /// The suffix DP over any post-ordered DAG whose node `i` visits parse
+    /// graph node `graph_node(i)`.
+    #[allow(clippy::too_many_arguments)]
+    fn build_dag<'s>(
+        pg: &PathGraph<'_>,
+        len: usize,
+        start: u32,
+        graph_node: &dyn Fn(u32) -> u32,
+        successors: &dyn Fn(u32) -> &'s [Next],
+        h: &TestedHeaders,
+        w: &[f64],
+        max_entries: usize,
+    ) -> Result<ParseSignatures, ClassError> {
         let over = || ClassError::SignatureEntries {
             parser: pg.parser_name().to_string(),
             limit: max_entries,
         };
         let work_limit = max_entries.saturating_mul(16);
         let (mut entries, mut work) = (0usize, 0usize);
-        let mut maps: Vec<BTreeMap<u64, SigEntry>> = Vec::with_capacity(pg.len());
-        for n in 0..pg.len() as u32 {
+        let mut maps: Vec<BTreeMap<u64, SigEntry>> = Vec::with_capacity(len);
+        for n in 0..len as u32 {
             let own = if h.names.is_empty() {
                 0
             } else {
-                h.mask_of_extracts(&pg.visit(n).extracts)
+                h.mask_of_extracts(&pg.visit(graph_node(n)).extracts)
             };
             let mut map: BTreeMap<u64, SigEntry> = BTreeMap::new();
             let mut merge =
@@ -407,11 +468,15 @@ impl ParseSignatures {
                         }
                     }
                 };
-            for &s in pg.successors(n) {
+            for &s in successors(n) {
                 match s {
                     Next::Accept => merge(own, ONE, 0.0, 0.0, None),
                     Next::Node(m) => {
-                        let sub = &maps[m as usize];
+                        // A product marks a rejected successor with an id
+                        // past its nodes: no path goes there.
+                        let Some(sub) = maps.get(m as usize) else {
+                            continue;
+                        };
                         work += sub.len();
                         if work > work_limit {
                             return Err(over());
@@ -435,14 +500,15 @@ impl ParseSignatures {
         }
         Ok(ParseSignatures {
             maps,
-            start: pg.start(),
+            start,
             entries,
         })
     }
 
     /// Signature -> entry for whole paths (from the start node).
     pub fn at_start(&self) -> &BTreeMap<u64, SigEntry> {
-        &self.maps[self.start as usize]
+        static EMPTY: BTreeMap<u64, SigEntry> = BTreeMap::new();
+        self.maps.get(self.start as usize).unwrap_or(&EMPTY)
     }
 
     /// Entries held in all.
@@ -451,14 +517,15 @@ impl ParseSignatures {
     }
 
     /// The lightest (`max` false) or heaviest whole path with signature
-    /// `sig`, as graph nodes (start first); ties go to the first in
-    /// listing order.
+    /// `sig`, as nodes of the DAG the DP ran over (graph nodes, or product
+    /// nodes for [`ParseSignatures::build_product`]), start first; ties go
+    /// to the first in listing order.
     pub fn witness(&self, sig: u64, max: bool) -> Option<Vec<u32>> {
         let mut at = self.start;
         let mut s = sig;
         let mut path = vec![at];
         loop {
-            let e = self.maps[at as usize].get(&s)?;
+            let e = self.maps.get(at as usize)?.get(&s)?;
             match if max { e.max_via } else { e.min_via } {
                 None => return Some(path),
                 Some((m, ms)) => {
@@ -511,6 +578,9 @@ pub struct ControlClasses<'a> {
     h: TestedHeaders,
     /// Tracked headers whose validity node `i` may change.
     writes: Vec<u64>,
+    /// Node `i`, or the first node after a run of plain statements and
+    /// action calls starting at `i` ([`SKIP_END`]: the end of the control).
+    skip: Vec<u32>,
     table_w: &'a [f64],
     memo: HashMap<Key, ControlEntry>,
     limit: usize,
@@ -535,11 +605,13 @@ impl<'a> ControlClasses<'a> {
         let c = program.control(control);
         let h = TestedHeaders::of(&c.flow);
         let writes = validity_writes(program, &c.flow, &h);
+        let skip = skip_plain_runs(&c.flow, &writes);
         Ok(ControlClasses {
             name: &c.name,
             flow: &c.flow,
             h,
             writes,
+            skip,
             table_w,
             memo: HashMap::new(),
             limit,
@@ -557,8 +629,23 @@ impl<'a> ControlClasses<'a> {
     }
 
     /// Successor states of `k` (`None` = end of the control), deduplicated.
+    /// Successor states, runs of plain statements jumped over: they apply
+    /// no table and change no tracked validity, so they neither fork nor
+    /// weigh, and memoising them would cost a state per statement.
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
         succ_states(self.flow, &self.h, &self.writes, k)
+            .into_iter()
+            .map(|s| s.and_then(|(n, v, u)| self.jump(n).map(|m| (m, v, u))))
+            .collect()
+    }
+
+    /// Where node `n` leads once plain runs are skipped (`None`: the end).
+    fn jump(&self, n: u32) -> Option<u32> {
+        match self.skip.get(n as usize) {
+            Some(&SKIP_END) => None,
+            Some(&m) => Some(m),
+            None => Some(n),
+        }
     }
 
     fn weight(&self, n: u32) -> f64 {
@@ -584,7 +671,16 @@ impl<'a> ControlClasses<'a> {
                 max_via: None,
             });
         };
-        let root: Key = (entry.0, sig, 0);
+        let Some(first) = self.jump(entry.0) else {
+            return Ok(ControlEntry {
+                count: ONE,
+                min: 0.0,
+                max: 0.0,
+                min_via: None,
+                max_via: None,
+            });
+        };
+        let root: Key = (first, sig, 0);
         struct Frame {
             key: Key,
             succ: Vec<Option<Key>>,
@@ -678,7 +774,7 @@ impl<'a> ControlClasses<'a> {
         else {
             return out;
         };
-        let mut at: Option<Key> = Some((entry.0, sig, 0));
+        let mut at: Option<Key> = self.jump(entry.0).map(|first| (first, sig, 0));
         while let Some(k) = at {
             let Some(e) = self.memo.get(&k) else {
                 break;
@@ -720,6 +816,55 @@ fn validity_writes(program: &Program, flow: &ControlFlow, h: &TestedHeaders) -> 
 }
 
 /// Successor states of `k`, deduplicated; an out-of-range node is the end.
+/// Marks "the end of the control" in [`ControlClasses::skip`].
+const SKIP_END: u32 = u32::MAX;
+
+/// For every node, itself, or when it is a plain statement or action call
+/// (one successor, no tracked validity write), the first node after the
+/// run of such nodes it starts ([`SKIP_END`] when the run ends the
+/// control). Linear: each run is followed once (path compression).
+fn skip_plain_runs(flow: &ControlFlow, writes: &[u64]) -> Vec<u32> {
+    const UNSET: u32 = u32::MAX - 1;
+    let n = flow.nodes.len();
+    let plain = |i: usize| -> Option<Option<NodeId>> {
+        match &flow.nodes[i].kind {
+            NodeKind::Statement { next, .. } | NodeKind::Action { next, .. }
+                if writes.get(i).copied().unwrap_or(0) == 0 =>
+            {
+                Some(*next)
+            }
+            _ => None,
+        }
+    };
+    let mut skip = vec![UNSET; n];
+    for i in 0..n {
+        let mut run: Vec<usize> = Vec::new();
+        let mut cur = i;
+        let target = loop {
+            if skip[cur] != UNSET {
+                break skip[cur];
+            }
+            match plain(cur) {
+                None => break cur as u32,
+                Some(next) => {
+                    run.push(cur);
+                    match next {
+                        Some(m) if m.index() < n && run.len() <= n => cur = m.index(),
+                        _ => break SKIP_END,
+                    }
+                }
+            }
+        };
+        for r in run {
+            skip[r] = target;
+        }
+        if skip[i] == UNSET {
+            skip[i] = target;
+        }
+    }
+    skip
+}
+
 fn succ_states(flow: &ControlFlow, h: &TestedHeaders, writes: &[u64], k: Key) -> Vec<Option<Key>> {
     let (n, valid, unknown) = k;
     let node = &flow.nodes[n as usize];
@@ -802,6 +947,33 @@ pub fn packet_classes(
 ) -> Result<ClassSummary, ClassError> {
     let mut cc = ControlClasses::new(program, control, table_w, budget.max_control_states)?;
     let ps = ParseSignatures::build(pg, &cc.h, parse_w, budget.max_signature_entries)?;
+    summarize(&ps, &mut cc)
+}
+
+/// [`packet_classes`] over a product of the parse graph with an automaton
+/// (the linear model's baseline flag: a state's cost depends on whether a
+/// program header came before it), `parse_w[i]` the weight of product
+/// node `i`. The witnesses' parse paths are product nodes.
+pub fn packet_classes_over_product<S: Copy + Eq + std::hash::Hash>(
+    program: &Program,
+    control: ControlId,
+    pg: &PathGraph<'_>,
+    prod: &crate::Product<S>,
+    parse_w: &[f64],
+    table_w: &[f64],
+    budget: &ClassBudget,
+) -> Result<ClassSummary, ClassError> {
+    let mut cc = ControlClasses::new(program, control, table_w, budget.max_control_states)?;
+    let ps =
+        ParseSignatures::build_product(pg, prod, &cc.h, parse_w, budget.max_signature_entries)?;
+    summarize(&ps, &mut cc)
+}
+
+/// Totals and extremes over signatures.
+fn summarize(
+    ps: &ParseSignatures,
+    cc: &mut ControlClasses<'_>,
+) -> Result<ClassSummary, ClassError> {
     let mut classes = PathCount::default();
     let mut parse_paths = PathCount::default();
     let mut best: [Option<(f64, u64)>; 2] = [None, None];

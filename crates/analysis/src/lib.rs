@@ -30,9 +30,9 @@ pub mod deps;
 pub mod paths;
 
 pub use classes::{
-    list_classes, packet_classes, path_signature, ClassBudget, ClassError, ClassExtreme,
-    ClassListing, ClassSummary, ControlClasses, ControlPath, ListedClass, ParseSignatures,
-    SkippedTable, TestedHeaders, MAX_TESTED_HEADERS,
+    list_classes, packet_classes, packet_classes_over_product, path_signature, ClassBudget,
+    ClassError, ClassExtreme, ClassListing, ClassSummary, ControlClasses, ControlPath, ListedClass,
+    ParseSignatures, SkippedTable, TestedHeaders, MAX_TESTED_HEADERS,
 };
 pub use control::{control_path_count, control_tables};
 pub use deps::{

@@ -348,6 +348,7 @@ impl<'a> Common<'a> {
             }
             .to_string(),
             summary: None,
+            classes: None,
             control: ControlOut {
                 name: self.control.map(|c| program.control(c).name.clone()),
                 tables: self
@@ -666,9 +667,27 @@ fn run_linear(
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
     r.summary = Some(costed.summary(&lin, constant_ns));
+    // Packet classes: a class pays only the tables its control path
+    // applies (the table terms of the prediction, by table).
+    if let Some(control) = common.control {
+        let mut table_ns = vec![0.0; program.tables.len()];
+        for (t, term) in tables.iter().zip(&constant.breakdown.tables) {
+            if let Some(w) = table_ns.get_mut(t.index()) {
+                *w = term.ns;
+            }
+        }
+        match costed.classes(program, control, &table_ns, constant.breakdown.base_ns) {
+            Ok(c) => r.classes = Some(c),
+            Err(e) => warns.push(WarningOut {
+                code: "classes_not_computed".to_string(),
+                message: format!("packet classes not computed: {e}"),
+                paths: Vec::new(),
+            }),
+        }
+    }
     r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
     r.control.note = if model.control.is_some() {
-        "every table the ingress control applies counts on every path; path-sensitive control flow is not analysed yet".to_string()
+        "every table the ingress control applies counts on every listed path; the classes line charges a packet class only the tables its control path applies".to_string()
     } else {
         format!("model {} has no control term", model.name)
     };

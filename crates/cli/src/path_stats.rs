@@ -61,6 +61,38 @@ pub struct PathWarningOut {
     pub paths: Vec<usize>,
 }
 
+/// One extreme packet class.
+#[derive(Debug, Serialize)]
+pub struct ClassExtremeOut {
+    /// Predicted latency in ns: the parse path's, with only the tables the
+    /// class's control path applies.
+    pub latency_ns: f64,
+    /// The parse path: its zero-based index in the full listing.
+    pub path_index: CountOut,
+    /// One-based path number, as the table prints it.
+    #[serde(skip)]
+    pub path_number: PathCount,
+    /// Program headers on the parse path.
+    pub headers: Vec<String>,
+    /// Tables the control path applies, in order.
+    pub tables: Vec<String>,
+}
+
+/// Packet classes (parse path x control path) over all paths.
+#[derive(Debug, Serialize)]
+pub struct ClassesOut {
+    /// Classes, exact (see `CountOut`).
+    pub count: CountOut,
+    /// The headers whose validity the control tests, deciding its branches.
+    pub tested_headers: Vec<String>,
+    /// Why some validity tests cannot be decided, when any cannot.
+    pub note: String,
+    /// The fastest class.
+    pub min: Option<ClassExtremeOut>,
+    /// The slowest class.
+    pub max: Option<ClassExtremeOut>,
+}
+
 /// The graph with the baseline flag, and per product node what the linear
 /// model needs.
 pub struct Costed<'g, 'p> {
@@ -132,6 +164,51 @@ impl<'g, 'p> Costed<'g, 'p> {
             number: idx.add_one(),
             headers: self.pg.path(&nodes).header_names(),
         }
+    }
+
+    /// Packet classes of this parse graph with `control`: counted exactly,
+    /// fastest and slowest found by dynamic programs. A class costs `base_ns`
+    /// (`L_B`), its parse path's states, and `table_ns[t]` for each table
+    /// `t` its control path applies.
+    pub fn classes(
+        &self,
+        program: &p4cost_ir::Program,
+        control: p4cost_ir::ControlId,
+        table_ns: &[f64],
+        base_ns: f64,
+    ) -> Result<ClassesOut, String> {
+        let sum = p4cost_analysis::packet_classes_over_product(
+            program,
+            control,
+            self.pg,
+            &self.prod,
+            &self.ns,
+            table_ns,
+            &p4cost_analysis::ClassBudget::default(),
+        )
+        .map_err(|e| e.to_string())?;
+        let out = |e: &p4cost_analysis::ClassExtreme| {
+            let d = self.describe(base_ns + e.value, &e.parse_path);
+            ClassExtremeOut {
+                latency_ns: d.latency_ns,
+                path_index: d.index,
+                path_number: d.number,
+                headers: d.headers,
+                tables: e
+                    .control_path
+                    .tables
+                    .iter()
+                    .map(|t| program.table(*t).name.clone())
+                    .collect(),
+            }
+        };
+        Ok(ClassesOut {
+            count: CountOut::of(sum.classes),
+            tested_headers: sum.tested.clone(),
+            note: sum.note.clone().unwrap_or_default(),
+            min: sum.min.as_ref().map(out),
+            max: sum.max.as_ref().map(out),
+        })
     }
 
     /// The summary; `constant_ns` is `L_B + L_C` (the same on every path).

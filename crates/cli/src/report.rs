@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
@@ -229,6 +229,9 @@ pub struct Report {
     /// Latency over all paths (linear models).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::path_stats::SummaryOut>,
+    /// Packet classes (linear models with an ingress control).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<crate::path_stats::ClassesOut>,
     pub control: ControlOut,
     pub paths: Vec<PathOut>,
     /// The MAU model's per-gress, per-stage figures (that model only).
@@ -513,6 +516,9 @@ pub fn render_human(r: &Report) -> String {
     if let Some(sum) = &r.summary {
         render_summary(&mut s, sum);
     }
+    if let Some(c) = &r.classes {
+        render_classes(&mut s, c);
+    }
     s.push('\n');
     if let Some(m) = &r.mau {
         render_mau(&mut s, m);
@@ -686,6 +692,56 @@ fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
                 e.headers.join(" -> ")
             }
         ));
+    }
+}
+
+/// `classes` lines: the count of packet classes and the fastest and
+/// slowest, with the tables each applies.
+fn render_classes(s: &mut String, c: &crate::path_stats::ClassesOut) {
+    // Long lists are cut to a few names (the JSON has them all).
+    let some = |names: &[String], keep: usize| -> String {
+        if names.len() <= keep {
+            names.join(", ")
+        } else {
+            format!(
+                "{}, ... ({} more)",
+                names[..keep].join(", "),
+                names.len() - keep
+            )
+        }
+    };
+    s.push_str(&format!(
+        "classes   {} packet classes (parse path x control path{})\n",
+        c.count.text,
+        if c.tested_headers.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; branches on the validity of {}",
+                some(&c.tested_headers, 6)
+            )
+        }
+    ));
+    for (what, e) in [("fastest", &c.min), ("slowest", &c.max)] {
+        let Some(e) = e else { continue };
+        s.push_str(&format!(
+            "          {what} class {:.3} ns: path {}: {}\n                tables {}\n",
+            e.latency_ns,
+            e.path_number,
+            if e.headers.is_empty() {
+                "no header".to_string()
+            } else {
+                e.headers.join(" -> ")
+            },
+            if e.tables.is_empty() {
+                "none".to_string()
+            } else {
+                format!("({}) {}", e.tables.len(), some(&e.tables, 4))
+            }
+        ));
+    }
+    if !c.note.is_empty() {
+        s.push_str(&format!("          note: {}\n", c.note));
     }
 }
 

@@ -412,7 +412,19 @@ impl<S: Copy + Eq + Hash> Product<S> {
         Ok(p)
     }
 
-    /// Accepted paths.
+    /// The successors of product node `i`, aligned with the graph node's
+    /// (`Next::Node` are product nodes; `Next::Node(u32::MAX)` marks a
+    /// successor the automaton rejects or no path leaves).
+    pub fn successors(&self, i: u32) -> &[Next] {
+        self.succ.get(i as usize).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The start product node, `None` when no path is accepted.
+    pub fn start_node(&self) -> Option<u32> {
+        self.start
+    }
+
+    /// Every accepted path (from the start node).
     pub fn total(&self) -> PathCount {
         self.start
             .map(|s| self.counts[s as usize])

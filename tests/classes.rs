@@ -1,0 +1,58 @@
+//! Packet classes in `p4cost predict` (issue 9): counted over all parse
+//! paths x control paths, each class charged only the tables its control
+//! path applies. Expectations derived by hand from the sample programs.
+
+mod common;
+use common::json;
+
+const TC2: &str = "p4-samples/tofino/tc2_datacenter.p4";
+
+#[test]
+fn classes_are_decided_by_validity_and_pay_only_their_tables() {
+    // TC2's ingress applies vxlan_tunnel_steer only under
+    // `hdr.ipv4.isValid() && hdr.udp.isValid()`: validity decides the
+    // condition on every parse path, so each of the 18 paths is one class.
+    let v = json(&["predict", TC2, "--format", "json", "--max-paths", "100"]);
+    assert_eq!(v["schema_version"], 3);
+    let c = &v["classes"];
+    assert_eq!(c["count"]["text"], "18");
+    assert_eq!(
+        c["tested_headers"],
+        serde_json::json!(["hdr.ipv4", "hdr.udp"])
+    );
+    let table_ns = v["paths"][0]["breakdown"]["tables"][0]["latency_ns"]
+        .as_f64()
+        .expect("table term");
+    // Every listed path is charged the table; a class only when its path
+    // has IPv4 and UDP.
+    let mut best: Option<f64> = None;
+    let mut worst: Option<f64> = None;
+    for p in v["paths"].as_array().expect("paths") {
+        let headers: Vec<&str> = p["headers"]
+            .as_array()
+            .expect("headers")
+            .iter()
+            .filter_map(|h| h.as_str())
+            .collect();
+        let applies = headers.contains(&"hdr.ipv4") && headers.contains(&"hdr.udp");
+        let l = p["latency_ns"].as_f64().expect("latency") - if applies { 0.0 } else { table_ns };
+        best = Some(best.map_or(l, |b: f64| b.min(l)));
+        worst = Some(worst.map_or(l, |w: f64| w.max(l)));
+    }
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    assert!(close(
+        c["min"]["latency_ns"].as_f64().expect("min"),
+        best.expect("paths")
+    ));
+    assert!(close(
+        c["max"]["latency_ns"].as_f64().expect("max"),
+        worst.expect("paths")
+    ));
+    // The slowest class's tables are exactly those it applies.
+    let max_headers = c["max"]["headers"].to_string();
+    let max_tables = c["max"]["tables"].as_array().expect("tables").len();
+    assert_eq!(
+        max_tables,
+        usize::from(max_headers.contains("hdr.ipv4") && max_headers.contains("hdr.udp"))
+    );
+}
