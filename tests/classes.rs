@@ -56,3 +56,67 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
         usize::from(max_headers.contains("hdr.ipv4") && max_headers.contains("hdr.udp"))
     );
 }
+
+/// `--path` lists that path's classes: dep_kinds' only parse path meets a
+/// validity test made undecidable by `tag` (its action may set hdr.vlan
+/// valid) and acl's hit/miss: 2 x 2 = 4 classes, each with its tables and
+/// why the others are skipped.
+#[test]
+fn the_selected_path_lists_its_classes_with_skip_reasons() {
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/deps/dep_kinds.p4",
+        "--path",
+        "ethernet",
+        "--format",
+        "json",
+    ]);
+    let pc = &v["path_classes"];
+    assert_eq!(pc["total"]["text"], "4");
+    assert_eq!(pc["truncated"], false);
+    let classes = pc["classes"].as_array().expect("classes");
+    assert_eq!(classes.len(), 4);
+    let reasons: Vec<String> = classes
+        .iter()
+        .flat_map(|c| c["skipped"].as_array().cloned().unwrap_or_default())
+        .map(|s| {
+            format!(
+                "{}: {}",
+                s["table"].as_str().unwrap_or(""),
+                s["reason"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert!(
+        reasons.contains(&"Ig.fallback: on hit of Ig.acl".to_string()),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.contains(&"Ig.vlan_fwd: branch not taken: hdr.vlan.isValid()".to_string()),
+        "{reasons:?}"
+    );
+    // A class pays the path's latency minus the tables it skips.
+    let path_ns = v["paths"][0]["latency_ns"].as_f64().expect("latency");
+    let table_ns = |name: &str| {
+        v["paths"][0]["breakdown"]["tables"]
+            .as_array()
+            .and_then(|a| a.iter().find(|t| t["name"] == name))
+            .and_then(|t| t["latency_ns"].as_f64())
+            .expect("table term")
+    };
+    for c in classes {
+        let skipped: f64 = c["skipped"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|s| table_ns(s["table"].as_str().unwrap_or("")))
+                    .sum()
+            })
+            .unwrap_or(0.0);
+        let l = c["latency_ns"].as_f64().expect("latency");
+        assert!(
+            (l - (path_ns - skipped)).abs() < 1e-9,
+            "{l} vs {path_ns} - {skipped}"
+        );
+    }
+}

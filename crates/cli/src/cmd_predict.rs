@@ -349,6 +349,7 @@ impl<'a> Common<'a> {
             .to_string(),
             summary: None,
             classes: None,
+            path_classes: None,
             control: ControlOut {
                 name: self.control.map(|c| program.control(c).name.clone()),
                 tables: self
@@ -683,6 +684,24 @@ fn run_linear(
                 message: format!("packet classes not computed: {e}"),
                 paths: Vec::new(),
             }),
+        }
+        // With --path: that path's classes, tables and skipped tables.
+        if let (Some(_), [(_, nodes)], [p]) = (&a.path, shown.as_slice(), path_outs.as_slice()) {
+            match crate::path_stats::path_classes(
+                program,
+                control,
+                &pg,
+                nodes,
+                p.latency_ns,
+                &table_ns,
+            ) {
+                Ok(pc) => r.path_classes = Some(pc),
+                Err(e) => warns.push(WarningOut {
+                    code: "classes_not_computed".to_string(),
+                    message: format!("classes of the path not listed: {e}"),
+                    paths: Vec::new(),
+                }),
+            }
         }
     }
     r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);

@@ -78,6 +78,85 @@ pub struct ClassExtremeOut {
     pub tables: Vec<String>,
 }
 
+/// A table a class does not apply, and why.
+#[derive(Debug, Serialize)]
+pub struct SkippedOut {
+    pub table: String,
+    pub reason: String,
+}
+
+/// One class of the `--path` path.
+#[derive(Debug, Serialize)]
+pub struct PathClassOut {
+    /// The path's latency with only this class's tables charged.
+    pub latency_ns: f64,
+    /// Tables applied, in order.
+    pub tables: Vec<String>,
+    /// Tables of the control not applied, with why.
+    pub skipped: Vec<SkippedOut>,
+}
+
+/// The classes of the path `--path` selects.
+#[derive(Debug, Serialize)]
+pub struct PathClassesOut {
+    /// All its classes.
+    pub total: CountOut,
+    /// True when fewer are listed than there are.
+    pub truncated: bool,
+    pub classes: Vec<PathClassOut>,
+}
+
+/// Classes of one parse path listed at most (the rest are counted).
+pub const MAX_PATH_CLASSES: usize = 32;
+
+/// The classes of the parse path `nodes` (graph nodes) through `control`;
+/// `path_ns` is the path's latency with every table charged and
+/// `table_ns[t]` what table `t` adds.
+pub fn path_classes(
+    program: &p4cost_ir::Program,
+    control: p4cost_ir::ControlId,
+    pg: &PathGraph<'_>,
+    nodes: &[u32],
+    path_ns: f64,
+    table_ns: &[f64],
+) -> Result<PathClassesOut, String> {
+    let l = p4cost_analysis::list_classes(
+        program,
+        control,
+        pg,
+        nodes,
+        MAX_PATH_CLASSES,
+        &p4cost_analysis::ClassBudget::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let w = |t: p4cost_ir::TableId| table_ns.get(t.index()).copied().unwrap_or(0.0);
+    Ok(PathClassesOut {
+        total: CountOut::of(l.total),
+        truncated: l.truncated,
+        classes: l
+            .classes
+            .iter()
+            .map(|c| PathClassOut {
+                latency_ns: path_ns - c.skipped.iter().map(|s| w(s.table)).sum::<f64>(),
+                tables: c
+                    .control_path
+                    .tables
+                    .iter()
+                    .map(|t| program.table(*t).name.clone())
+                    .collect(),
+                skipped: c
+                    .skipped
+                    .iter()
+                    .map(|s| SkippedOut {
+                        table: program.table(s.table).name.clone(),
+                        reason: s.reason.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    })
+}
+
 /// Packet classes (parse path x control path) over all paths.
 #[derive(Debug, Serialize)]
 pub struct ClassesOut {

@@ -232,6 +232,9 @@ pub struct Report {
     /// Packet classes (linear models with an ingress control).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<crate::path_stats::ClassesOut>,
+    /// The classes of the `--path` path (with `--path` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_classes: Option<crate::path_stats::PathClassesOut>,
     pub control: ControlOut,
     pub paths: Vec<PathOut>,
     /// The MAU model's per-gress, per-stage figures (that model only).
@@ -538,6 +541,9 @@ pub fn render_human(r: &Report) -> String {
                 headers_text(p)
             ));
         }
+        if let Some(pc) = &r.path_classes {
+            render_path_classes(&mut s, pc);
+        }
         if r.paths.len() == 1 {
             let p = &r.paths[0];
             s.push_str("\nparse states on the path\n");
@@ -692,6 +698,38 @@ fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
                 e.headers.join(" -> ")
             }
         ));
+    }
+}
+
+/// The classes of the `--path` path: each with its latency, its tables,
+/// and the other tables with why they are skipped.
+fn render_path_classes(s: &mut String, pc: &crate::path_stats::PathClassesOut) {
+    s.push_str(&format!(
+        "\nclasses of this path: {}{}\n",
+        pc.total.text,
+        if pc.truncated {
+            format!(" (first {} listed)", pc.classes.len())
+        } else {
+            String::new()
+        }
+    ));
+    for (i, c) in pc.classes.iter().enumerate() {
+        s.push_str(&format!(
+            "  {:>3}  {:>10.3} ns  tables: {}\n",
+            i + 1,
+            c.latency_ns,
+            if c.tables.is_empty() {
+                "none".to_string()
+            } else {
+                c.tables.join(", ")
+            }
+        ));
+        for k in &c.skipped {
+            s.push_str(&format!(
+                "                   not {}: {}\n",
+                k.table, k.reason
+            ));
+        }
     }
 }
 
