@@ -120,3 +120,54 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
         );
     }
 }
+
+/// Thirty optional headers, each tested by the control: 2^30 validity
+/// combinations. The class analysis stops at its budget with a warning
+/// naming it; the rest of the report stands (this input once took 210 MB).
+#[test]
+fn too_many_validity_combinations_end_in_a_warning() {
+    let n = 30;
+    let mut src = String::from("#include <core.p4>\n#include <tna.p4>\nheader e_h { bit<8> k; }\n");
+    for i in 0..n {
+        src.push_str(&format!("header h{i}_h {{ bit<8> k; }}\n"));
+    }
+    src.push_str("struct header_t { e_h e; ");
+    for i in 0..n {
+        src.push_str(&format!("h{i}_h h{i}; "));
+    }
+    src.push_str("}\nstruct md_t { bit<8> x; }\nstruct emd_t {}\n");
+    src.push_str("parser IP(packet_in pkt, out header_t hdr, out md_t md, out ingress_intrinsic_metadata_t ig) {\n    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); pkt.extract(hdr.e); transition s0; }\n");
+    for i in 0..n {
+        let next = if i + 1 < n {
+            format!("s{}", i + 1)
+        } else {
+            "accept".into()
+        };
+        src.push_str(&format!(
+            "    state s{i} {{ transition select(hdr.e.k) {{ {i}: x{i}; default: {next}; }} }}\n    state x{i} {{ pkt.extract(hdr.h{i}); transition {next}; }}\n"
+        ));
+    }
+    src.push_str("}\ncontrol Ig(inout header_t hdr, inout md_t md, in ingress_intrinsic_metadata_t ig,\n  in ingress_intrinsic_metadata_from_parser_t pr, inout ingress_intrinsic_metadata_for_deparser_t dp,\n  inout ingress_intrinsic_metadata_for_tm_t tm) {\n    apply {\n");
+    for i in 0..n {
+        src.push_str(&format!(
+            "        if (hdr.h{i}.isValid()) {{ md.x = {i}; }}\n"
+        ));
+    }
+    src.push_str("    }\n}\ncontrol ID(packet_out pkt, inout header_t hdr, in md_t md, in ingress_intrinsic_metadata_for_deparser_t dp) { apply { pkt.emit(hdr); } }\nparser EP(packet_in pkt, out header_t hdr, out emd_t md, out egress_intrinsic_metadata_t eg) { state start { pkt.extract(eg); transition accept; } }\ncontrol Eg(inout header_t hdr, inout emd_t md, in egress_intrinsic_metadata_t eg, in egress_intrinsic_metadata_from_parser_t pr,\n  inout egress_intrinsic_metadata_for_deparser_t dp, inout egress_intrinsic_metadata_for_output_port_t op) { apply { } }\ncontrol ED(packet_out pkt, inout header_t hdr, in emd_t md, in egress_intrinsic_metadata_for_deparser_t dp) { apply { pkt.emit(hdr); } }\nPipeline(IP(), Ig(), ID(), EP(), Eg(), ED()) pipe;\nSwitch(pipe) main;\n");
+    let dir = common::scratch("optional30");
+    let file = dir.join("opt.p4");
+    std::fs::write(&file, src).expect("write");
+    let f = file.to_string_lossy().to_string();
+    let started = std::time::Instant::now();
+    let v = json(&["predict", &f, "--format", "json"]);
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(v.get("classes").is_none());
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("classes_not_computed"), "{warnings}");
+    assert!(warnings.contains("100000"), "names the budget: {warnings}");
+    assert_eq!(v["path_count"], 1u64 << 30);
+}

@@ -44,9 +44,9 @@ use crate::{Next, PathCount, PathExtract, PathGraph};
 pub const MAX_TESTED_HEADERS: usize = 64;
 
 /// Default of [`ClassBudget::max_signature_entries`].
-pub const DEFAULT_MAX_SIGNATURE_ENTRIES: usize = 1_000_000;
+pub const DEFAULT_MAX_SIGNATURE_ENTRIES: usize = 100_000;
 /// Default of [`ClassBudget::max_control_states`].
-pub const DEFAULT_MAX_CONTROL_STATES: usize = 1_000_000;
+pub const DEFAULT_MAX_CONTROL_STATES: usize = 200_000;
 /// Default of [`ClassBudget::max_list_work`].
 pub const DEFAULT_MAX_LIST_WORK: usize = 1_000_000;
 
