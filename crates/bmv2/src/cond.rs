@@ -410,11 +410,7 @@ fn leaf(e: &Exprs, j: &J) -> Result<(CondNode, Option<u32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    use crate::actions::Objects;
-    use crate::headers::Headers;
-    use crate::names::Names;
+    use crate::expr::with_empty_exprs;
     use serde_json::Value;
 
     fn cond(text: &str) -> Cond {
@@ -426,18 +422,7 @@ mod tests {
 
     /// The condition of an already-built JSON value, with empty tables.
     fn cond_value(v: &Value) -> Cond {
-        let headers = Headers::default();
-        let calcs = HashMap::new();
-        let names = Names::default();
-        let objects = Objects::default();
-        let e = Exprs {
-            headers: &headers,
-            calcs: &calcs,
-            names: &names,
-            objects: &objects,
-            canonical_text: false,
-        };
-        cond_of(&e, &J::root(v)).unwrap()
+        with_empty_exprs(|e| cond_of(e, &J::root(v))).unwrap()
     }
 
     #[test]
@@ -517,18 +502,7 @@ mod tests {
             r#"{"op":"and","left":null,"right":{"type":"bool","value":true}}"#,
         )
         .unwrap();
-        let headers = Headers::default();
-        let calcs = HashMap::new();
-        let names = Names::default();
-        let objects = Objects::default();
-        let e = Exprs {
-            headers: &headers,
-            calcs: &calcs,
-            names: &names,
-            objects: &objects,
-            canonical_text: false,
-        };
-        let err = cond_of(&e, &J::root(&v)).unwrap_err();
+        let err = with_empty_exprs(|e| cond_of(e, &J::root(&v))).unwrap_err();
         assert_eq!(err.to_string(), "left: expected an operand, found null");
     }
 }

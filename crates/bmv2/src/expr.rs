@@ -476,23 +476,30 @@ impl Exprs<'_> {
     }
 }
 
+/// Runs `f` with an expression context whose tables are all empty (for
+/// tests of this module and of `cond`).
+#[cfg(test)]
+pub(crate) fn with_empty_exprs<R>(f: impl FnOnce(&Exprs) -> R) -> R {
+    let headers = Headers::default();
+    let calcs = HashMap::new();
+    let names = Names::default();
+    let objects = Objects::default();
+    f(&Exprs {
+        headers: &headers,
+        calcs: &calcs,
+        names: &names,
+        objects: &objects,
+        canonical_text: false,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::Value;
 
     fn with_exprs(f: impl FnOnce(&Exprs)) {
-        let headers = Headers::default();
-        let calcs = HashMap::new();
-        let names = Names::default();
-        let objects = Objects::default();
-        f(&Exprs {
-            headers: &headers,
-            calcs: &calcs,
-            names: &names,
-            objects: &objects,
-            canonical_text: false,
-        });
+        with_empty_exprs(f)
     }
 
     fn render(text: &str) -> (String, Vec<String>) {
