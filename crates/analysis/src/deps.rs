@@ -230,10 +230,17 @@ impl std::fmt::Display for TooManyUnits {
 /// three times this many bits (about 100 MB at the bound).
 pub const MAX_REACH_BITS: u64 = 256 << 20;
 
-impl DepGraph {
-    /// Indexes of units that come before `u` with an edge to it.
-    pub fn preds(&self, u: usize) -> impl Iterator<Item = &DepEdge> {
-        self.edges.iter().filter(move |e| e.to == u)
+impl Unit {
+    /// The nodes control leaves the unit from: every application of a
+    /// table or gateway, the last node of a statement run.
+    fn exits(&self) -> &[NodeId] {
+        match self.kind {
+            UnitKind::Statements => {
+                let n = self.nodes.len();
+                &self.nodes[n.saturating_sub(1)..]
+            }
+            _ => &self.nodes,
+        }
     }
 }
 
@@ -524,13 +531,7 @@ pub fn dependency_graph_with(
     // after[u] = units that can run after u.
     let mut after: Vec<Vec<u64>> = vec![vec![0u64; words]; nu];
     for (u, unit) in units.iter().enumerate() {
-        // Within a statement run, only the last node's successors count.
-        let last = *unit.nodes.last().unwrap_or(&NodeId(0));
-        let nodes: Vec<NodeId> = match unit.kind {
-            UnitKind::Statements => vec![last],
-            _ => unit.nodes.clone(),
-        };
-        for nid in nodes {
+        for &nid in unit.exits() {
             if let Some(r) = reach.get(nid.index()) {
                 for (b, x) in after[u].iter_mut().zip(r) {
                     *b |= x;
@@ -691,12 +692,7 @@ pub fn dependency_graph_with(
     // Units that run on every path after `a` (any outcome).
     let must_after_unit = |a: usize| -> Vec<u64> {
         let mut bits = vec![u64::MAX; words];
-        let unit = &units[a];
-        let nodes: Vec<NodeId> = match unit.kind {
-            UnitKind::Statements => unit.nodes.last().copied().into_iter().collect(),
-            _ => unit.nodes.clone(),
-        };
-        for nid in nodes {
+        for &nid in units[a].exits() {
             let m = must.get(nid.index()).cloned().unwrap_or_default();
             for (i, b) in bits.iter_mut().enumerate() {
                 *b &= m.get(i).copied().unwrap_or(0);
@@ -707,10 +703,7 @@ pub fn dependency_graph_with(
     // True when unit `b` writes `field` whatever it does: every action of
     // a table (its default included), or a statement run.
     let always_writes = |b: usize, field: &str| -> bool {
-        let covers = |w: &String| {
-            field.starts_with(w.as_str())
-                && (field.len() == w.len() || matches!(field.as_bytes()[w.len()], b'.' | b'['))
-        };
+        let covers = |w: &String| covers(w, field);
         match &units[b].kind {
             UnitKind::Gateway => false,
             UnitKind::Statements => units[b].writes.iter().any(covers),
@@ -801,32 +794,26 @@ pub fn dependency_graph_with(
         Ok(())
     };
     for (b, unit) in units.iter().enumerate() {
-        for r in &unit.match_reads {
-            let ws = touching(&writers, r);
-            charge(ws.len())?;
-            for a in ws {
-                if precedes(a, b) && writes_reaching(a, b, r) && !killed(a, b, r, false) {
-                    offer(a, b, DepKind::Match, r);
-                }
-            }
-        }
-        for r in &unit.action_reads {
-            let ws = touching(&writers, r);
-            charge(ws.len())?;
-            for a in ws {
-                if precedes(a, b) && writes_reaching(a, b, r) && !killed(a, b, r, false) {
-                    offer(a, b, DepKind::Action, r);
+        // Earlier writers of what `b` reads at its match, reads in its
+        // actions, or writes (write-write: `b`'s own write may kill).
+        let uses = [
+            (&unit.match_reads, DepKind::Match, false),
+            (&unit.action_reads, DepKind::Action, false),
+            (&unit.writes, DepKind::Action, true),
+        ];
+        for (fields, kind, b_may_kill) in uses {
+            for f in fields {
+                let ws = touching(&writers, f);
+                charge(ws.len())?;
+                for a in ws {
+                    if precedes(a, b) && writes_reaching(a, b, f) && !killed(a, b, f, b_may_kill)
+                    {
+                        offer(a, b, kind, f);
+                    }
                 }
             }
         }
         for w in &unit.writes {
-            let ws = touching(&writers, w);
-            charge(ws.len())?;
-            for a in ws {
-                if precedes(a, b) && writes_reaching(a, b, w) && !killed(a, b, w, true) {
-                    offer(a, b, DepKind::Action, w);
-                }
-            }
             for a in touching(&match_readers, w)
                 .into_iter()
                 .chain(touching(&action_readers, w))
@@ -1005,9 +992,14 @@ struct Outcome {
 /// True when one name is the other or a prefix of it at a `.`/`[`
 /// boundary.
 fn overlaps(x: &str, y: &str) -> bool {
-    let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
-    long.starts_with(short)
-        && (long.len() == short.len() || matches!(long.as_bytes()[short.len()], b'.' | b'['))
+    covers(x, y) || covers(y, x)
+}
+
+/// True when `field` is `whole` or a part of it (`whole` followed by a
+/// `.`/`[` boundary).
+fn covers(whole: &str, field: &str) -> bool {
+    field.starts_with(whole)
+        && (field.len() == whole.len() || matches!(field.as_bytes()[whole.len()], b'.' | b'['))
 }
 
 /// Names in first-seen order, deduplicated.
