@@ -9,7 +9,6 @@
 use std::fmt::Write;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use p4cost_ir::Gress;
 
 /// `chains` chains of `depth` tables; every table has an exact key, two
 /// actions and a gateway on a header's validity.
@@ -79,11 +78,7 @@ fn load(src: &str) -> p4cost_ir::Program {
 
 fn estimate(program: &p4cost_ir::Program, model: &p4cost_model::ModelSpec) -> u32 {
     let pipe = &program.analysed_pipelines()[0];
-    let controls: Vec<(Gress, p4cost_ir::ControlId)> =
-        [(Gress::Ingress, pipe.ingress), (Gress::Egress, pipe.egress)]
-            .into_iter()
-            .filter_map(|(g, c)| c.map(|c| (g, c)))
-            .collect();
+    let controls = pipe.gress_controls();
     let (_, placement) = p4cost_model::mau_estimate::estimate(
         model,
         program,

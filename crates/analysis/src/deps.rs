@@ -806,8 +806,7 @@ pub fn dependency_graph_with(
                 let ws = touching(&writers, f);
                 charge(ws.len())?;
                 for a in ws {
-                    if precedes(a, b) && writes_reaching(a, b, f) && !killed(a, b, f, b_may_kill)
-                    {
+                    if precedes(a, b) && writes_reaching(a, b, f) && !killed(a, b, f, b_may_kill) {
                         offer(a, b, kind, f);
                     }
                 }

@@ -43,8 +43,7 @@ pub(crate) fn graphs(
     let mut seen: Vec<ControlId> = Vec::new();
     let mut out = Vec::new();
     for p in chosen {
-        for (gress, c) in [(Gress::Ingress, p.ingress), (Gress::Egress, p.egress)] {
-            let Some(c) = c else { continue };
+        for (gress, c) in p.gress_controls() {
             if seen.contains(&c) {
                 continue;
             }

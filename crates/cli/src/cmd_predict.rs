@@ -113,7 +113,9 @@ struct Common<'a> {
     pipeline: Option<PipelineOut>,
     parser: Option<ParserId>,
     control: Option<ControlId>,
-    egress: Option<ControlId>,
+    /// The pipeline's ingress and egress controls (the MAU estimate
+    /// places both).
+    gress_controls: Vec<(p4cost_ir::Gress, ControlId)>,
     tables: Vec<TableId>,
 }
 
@@ -195,7 +197,10 @@ impl<'a> Common<'a> {
             });
         }
         let control = group.first().and_then(|p| p.ingress);
-        let egress = group.first().and_then(|p| p.egress);
+        let gress_controls = group
+            .first()
+            .map(|p| p.gress_controls())
+            .unwrap_or_default();
         let parser = group.first().and_then(|p| p.ingress_parser);
         let pipeline = group.first().map(|p| PipelineOut {
             name: p.name.clone(),
@@ -265,7 +270,7 @@ impl<'a> Common<'a> {
             pipeline,
             parser,
             control,
-            egress,
+            gress_controls,
             tables,
         })
     }
@@ -766,16 +771,13 @@ fn run_mau(
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
     let mp = if model.kind == ModelKind::TofinoMauEstimate {
-        let controls: Vec<(p4cost_ir::Gress, ControlId)> = [
-            (p4cost_ir::Gress::Ingress, common.control),
-            (p4cost_ir::Gress::Egress, common.egress),
-        ]
-        .into_iter()
-        .filter_map(|(g, c)| c.map(|c| (g, c)))
-        .collect();
-        let (_, placement) =
-            p4cost_model::mau_estimate::estimate(model, program, &controls, &a.deps.limits())
-                .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?;
+        let (_, placement) = p4cost_model::mau_estimate::estimate(
+            model,
+            program,
+            &common.gress_controls,
+            &a.deps.limits(),
+        )
+        .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?;
         mau_cycles::predict_with(model, program, &placement, a.clock_ghz)
             .map_err(|e| CliError::input(format!("{}: {e}", common.shown)))?
     } else {

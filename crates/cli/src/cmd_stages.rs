@@ -64,11 +64,7 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 CliError::input(format!("{shown}: no ingress or egress control found"))
             })?,
         };
-        let controls: Vec<(Gress, p4cost_ir::ControlId)> =
-            [(Gress::Ingress, pipe.ingress), (Gress::Egress, pipe.egress)]
-                .into_iter()
-                .filter_map(|(g, c)| c.map(|c| (g, c)))
-                .collect();
+        let controls = pipe.gress_controls();
         if controls.is_empty() {
             return Err(CliError::input(format!(
                 "{shown}: no ingress or egress control found: nothing to place into stages"

@@ -168,6 +168,17 @@ pub struct Pipeline {
     pub egress_deparser: Option<ControlId>,
 }
 
+impl Pipeline {
+    /// The match-action controls the pipeline binds: ingress, then egress,
+    /// each when present.
+    pub fn gress_controls(&self) -> Vec<(Gress, ControlId)> {
+        [(Gress::Ingress, self.ingress), (Gress::Egress, self.egress)]
+            .into_iter()
+            .filter_map(|(g, c)| c.map(|c| (g, c)))
+            .collect()
+    }
+}
+
 /// A whole program in p4cost's model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Program {
