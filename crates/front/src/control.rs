@@ -53,10 +53,9 @@ pub fn annotations(cx: &Cx<'_, '_>, anns: &[ast::Annotation]) -> Vec<ir::Annotat
 /// The type name of an instantiation (`Register` for
 /// `Register<bit<32>, _>(1024) r;`).
 fn type_name(t: &ast::Type) -> String {
-    match &t.kind {
-        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => p.name.name.clone(),
-        _ => String::new(),
-    }
+    crate::scope::type_base_name(t)
+        .unwrap_or_default()
+        .to_string()
 }
 
 impl<'a, 'o> Cx<'a, 'o> {

@@ -108,12 +108,7 @@ pub fn bound_in(b: &Bindings, decl: &str) -> HashMap<String, String> {
 }
 
 fn type_name(t: &ast::Type) -> Option<String> {
-    match &t.kind {
-        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => {
-            Some(p.name.name.clone())
-        }
-        _ => None,
-    }
+    crate::scope::type_base_name(t).map(str::to_string)
 }
 
 /// `X` of a constructor call `X(...)` or `X<T>(...)`.

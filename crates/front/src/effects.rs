@@ -81,10 +81,9 @@ fn is_packet_in(p: &ast::Param) -> bool {
 }
 
 fn type_key(t: &ast::Type) -> String {
-    match &t.kind {
-        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => p.name.name.clone(),
-        _ => String::new(),
-    }
+    crate::scope::type_base_name(t)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Every sub-expression of `e` (itself included), without recursion.

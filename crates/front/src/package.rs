@@ -23,10 +23,7 @@ enum Slot {
 }
 
 fn classify(p: &ast::Param, is_parser: bool) -> Slot {
-    let ty = match &p.ty.kind {
-        ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } => n.name.name.as_str(),
-        _ => "",
-    };
+    let ty = crate::scope::type_base_name(&p.ty).unwrap_or("");
     let key = format!("{} {}", p.name.name, ty).to_ascii_lowercase();
     let gress = if key.contains("egress") || key.starts_with("eg") || key.starts_with("ep") {
         ir::Gress::Egress
@@ -88,9 +85,8 @@ fn instantiate(
     controls: &HashMap<String, ir::ControlId>,
     depth: &mut u32,
 ) {
-    let ty = match &inst.ty.kind {
-        ast::TypeKind::Name(n) | ast::TypeKind::Specialized { base: n, .. } => n.name.name.clone(),
-        _ => return,
+    let Some(ty) = crate::scope::type_base_name(&inst.ty).map(str::to_string) else {
+        return;
     };
     if let Some(pipe) = bind_package(cx, &ty, &inst.args, name, parsers, controls, depth) {
         push_pipeline(cx, pipe);

@@ -452,3 +452,14 @@ fn write_name(e: &Expr, out: &mut String) {
         _ => out.push_str("<expr>"),
     }
 }
+
+/// The name of a named or specialised type (`Register` for
+/// `Register<bit<32>, _>`), `None` for other types.
+pub fn type_base_name(t: &ast::Type) -> Option<&str> {
+    match &t.kind {
+        ast::TypeKind::Name(p) | ast::TypeKind::Specialized { base: p, .. } => {
+            Some(p.name.name.as_str())
+        }
+        _ => None,
+    }
+}
