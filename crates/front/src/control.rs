@@ -242,16 +242,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                             }
                         }
                         ExprKind::Path(p) => {
-                            if let Some(uses) = effects::function_use(&p.name.name) {
-                                out.externs.push(ir::ExternCall {
-                                    instance: String::new(),
-                                    ty: p.name.name.clone(),
-                                    method: p.name.name.clone(),
-                                    uses,
-                                    divides: false,
-                                    span: self.spans.ir(s.span),
-                                });
-                            }
+                            out.externs.extend(effects::function_call(
+                                &p.name.name,
+                                self.spans.ir(s.span),
+                            ));
                             p.name.name.clone()
                         }
                         _ => "call".into(),
@@ -913,16 +907,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
         let mut externs = self.extern_calls_in(call, syms);
         if let ExprKind::Path(p) = &callee.kind {
-            if let Some(uses) = effects::function_use(&p.name.name) {
-                externs.push(ir::ExternCall {
-                    instance: String::new(),
-                    ty: p.name.name.clone(),
-                    method: p.name.name.clone(),
-                    uses,
-                    divides: false,
-                    span,
-                });
-            }
+            externs.extend(effects::function_call(&p.name.name, span));
         }
         let n = b.push(
             ir::NodeKind::Statement {

@@ -215,9 +215,22 @@ pub fn extern_calls(
     out
 }
 
+/// The extern call a call of the free function `name` is, when it is one
+/// of the architectures' extern functions (see [`function_use`]).
+pub fn function_call(name: &str, span: ir::Span) -> Option<ir::ExternCall> {
+    function_use(name).map(|uses| ir::ExternCall {
+        instance: String::new(),
+        ty: name.to_string(),
+        method: name.to_string(),
+        uses,
+        divides: false,
+        span,
+    })
+}
+
 /// Uses of free extern functions of the architectures (v1model's `hash`,
 /// `random`, `digest`, `clone`, `resubmit`, ...), by function name.
-pub fn function_use(name: &str) -> Option<ir::ExternUse> {
+fn function_use(name: &str) -> Option<ir::ExternUse> {
     Some(match name {
         "hash" => ir::ExternUse::Hash,
         "random" => ir::ExternUse::Random,
