@@ -114,7 +114,8 @@ pub struct Unit {
     /// Control-flow nodes that are this unit.
     #[serde(skip)]
     pub nodes: Vec<NodeId>,
-    /// Extern calls of a statement run (a table's are its actions').
+    /// Extern calls its actions (a table's, its default included) or its
+    /// statements make.
     #[serde(skip)]
     pub externs: Vec<ExternCall>,
 }
@@ -360,6 +361,7 @@ pub fn dependency_graph_with(
                 }
                 let mut action_reads = Names::default();
                 let mut writes = Names::default();
+                let mut externs = Vec::new();
                 for a in t.actions.iter().chain(t.default_action.iter()) {
                     let a = program.action(*a);
                     for r in &a.reads {
@@ -368,6 +370,7 @@ pub fn dependency_graph_with(
                     for w in &a.writes {
                         writes.push(w.clone());
                     }
+                    externs.extend(a.externs.iter().cloned());
                 }
                 let u = units.len();
                 table_unit.insert(*table, u);
@@ -379,7 +382,7 @@ pub fn dependency_graph_with(
                     action_reads: action_reads.0,
                     writes: writes.0,
                     nodes: vec![id],
-                    externs: vec![],
+                    externs,
                 }
             }
             NodeKind::Condition { reads, expr, .. } => Unit {

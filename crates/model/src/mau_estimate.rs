@@ -101,6 +101,17 @@ struct Features {
     stateful: bool,
 }
 
+impl Features {
+    /// Adds what `other` holds.
+    fn merge(&mut self, other: Features) {
+        self.tcam |= other.tcam;
+        self.wide_selector |= other.wide_selector;
+        self.selector |= other.selector;
+        self.divide |= other.divide;
+        self.stateful |= other.stateful;
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 struct Used {
     logical: u32,
@@ -184,10 +195,11 @@ fn place(
         .iter()
         .map(|u| unit_needs(p, program, u))
         .collect();
-    let mut preds: Vec<Vec<(usize, DepKind)>> = vec![Vec::new(); nu];
-    for e in &graph.edges {
+    // Edges into each unit from earlier units (indexes into `graph.edges`).
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
+    for (i, e) in graph.edges.iter().enumerate() {
         if e.from < e.to {
-            preds[e.to].push((e.from, e.kind));
+            incoming[e.to].push(i);
         }
     }
     // stages[u] = stages the unit occupies (first..=last).
@@ -197,7 +209,10 @@ fn place(
     let mut limits_hit = Vec::new();
     for u in 0..nu {
         let mut earliest = 0u32;
-        for &(a, kind) in &preds[u] {
+        for (a, kind) in incoming[u]
+            .iter()
+            .map(|&i| (graph.edges[i].from, graph.edges[i].kind))
+        {
             let at = match kind {
                 DepKind::Match | DepKind::Action => span[a].1 + 1,
                 DepKind::Control | DepKind::ReverseRead => span[a].0,
@@ -295,12 +310,6 @@ fn place(
     }
 
     // Stage dependencies (the window rule).
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
-    for (i, e) in graph.edges.iter().enumerate() {
-        if e.from < e.to {
-            incoming[e.to].push(i);
-        }
-    }
     let mut units_in: Vec<Vec<usize>> = vec![Vec::new(); n_stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {
         for s in a..=b {
@@ -375,12 +384,7 @@ fn place(
     for (u, &(a, b)) in span.iter().enumerate() {
         for s in a..=b {
             if let Some(x) = per_stage.get_mut(s as usize) {
-                let y = features[u];
-                x.tcam |= y.tcam;
-                x.wide_selector |= y.wide_selector;
-                x.selector |= y.selector;
-                x.divide |= y.divide;
-                x.stateful |= y.stateful;
+                x.merge(features[u]);
             }
         }
     }
@@ -469,11 +473,7 @@ fn stage_records(m: &MauCycles, _p: &Placement, gress: Gress, plan: &GressPlan) 
             }
             let mut g = Features::default();
             for f in feats.iter().take(e).skip(s) {
-                g.tcam |= f.tcam;
-                g.wide_selector |= f.wide_selector;
-                g.selector |= f.selector;
-                g.divide |= f.divide;
-                g.stateful |= f.stateful;
+                g.merge(*f);
             }
             let x = &m.stage_length_extra;
             let adr = if g.selector {
@@ -705,7 +705,7 @@ fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Needs {
 /// objects.
 fn stateful_count(program: &Program, u: &deps::Unit) -> u32 {
     let mut names: Vec<String> = Vec::new();
-    for c in unit_calls(program, u) {
+    for c in u.externs.iter() {
         if c.uses.needs_meter_alu() || c.uses == ExternUse::Meter {
             let key = if c.instance.is_empty() {
                 c.ty.clone()
@@ -745,25 +745,6 @@ fn selector_of<'p>(
         .find(|x| x.kind == ExternKind::ActionSelector && imp.contains(x.name.as_str()))
 }
 
-fn unit_calls(program: &Program, u: &deps::Unit) -> Vec<p4cost_ir::ExternCall> {
-    let mut out = Vec::new();
-    match &u.kind {
-        UnitKind::Table { table } => {
-            let t = program.table(*table);
-            for a in t.actions.iter().chain(t.default_action.iter()) {
-                out.extend(program.action(*a).externs.iter().cloned());
-            }
-        }
-        UnitKind::Statements | UnitKind::Gateway => {
-            // Statement nodes carry their calls; direct action calls
-            // their action's.
-            let _ = program;
-        }
-    }
-    out.extend(u.externs.iter().cloned());
-    out
-}
-
 fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
     let mut f = Features::default();
     match &u.kind {
@@ -792,7 +773,7 @@ fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
             }
         }
     }
-    for c in unit_calls(program, u) {
+    for c in u.externs.iter() {
         match c.uses {
             ExternUse::StatefulAlu | ExternUse::Lpf | ExternUse::Wred => {
                 f.stateful = true;
