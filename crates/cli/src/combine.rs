@@ -255,19 +255,9 @@ mod tests {
 
     fn table(name: &str, control: u32, file: u32) -> Table {
         Table {
-            name: name.into(),
             control: Some(ControlId(control)),
-            keys: vec![],
-            size: None,
-            actions: vec![],
-            default_action: None,
-            default_action_const: false,
-            const_entries: 0,
-            implementation: None,
-            attached: vec![],
             stages: vec![1],
-            annotations: vec![],
-            span: Span::file_start(FileId(file)),
+            ..Table::new(name, Span::file_start(FileId(file)))
         }
     }
 

@@ -122,6 +122,27 @@ pub struct Table {
 }
 
 impl Table {
+    /// A table with only a name and a site: no control, keys, size,
+    /// actions, entries, resources, stages or annotations. Readers and
+    /// tests set the rest with struct update syntax.
+    pub fn new(name: impl Into<String>, span: Span) -> Table {
+        Table {
+            name: name.into(),
+            control: None,
+            keys: Vec::new(),
+            size: None,
+            actions: Vec::new(),
+            default_action: None,
+            default_action_const: false,
+            const_entries: 0,
+            implementation: None,
+            attached: Vec::new(),
+            stages: Vec::new(),
+            annotations: Vec::new(),
+            span,
+        }
+    }
+
     /// True for a table the compiler made for its own use, recognised by a
     /// name no P4 program can declare: a `$` in the last name component
     /// (bf-p4c's `IngressParser.$PORT_METADATA`, the parser's port-metadata
@@ -150,21 +171,7 @@ mod internal_tests {
     use crate::{FileId, Span};
 
     fn named(name: &str) -> Table {
-        Table {
-            name: name.into(),
-            control: None,
-            keys: vec![],
-            size: None,
-            actions: vec![],
-            default_action: None,
-            default_action_const: false,
-            const_entries: 0,
-            implementation: None,
-            attached: vec![],
-            stages: vec![],
-            annotations: vec![],
-            span: Span::file_start(FileId(0)),
-        }
+        Table::new(name, Span::file_start(FileId(0)))
     }
 
     #[test]

@@ -359,19 +359,9 @@ mod tests {
             span: sp(),
         });
         p.tables.push(Table {
-            name: "SwitchIngress.forward".into(),
             control: Some(ControlId(0)),
-            keys: vec![],
-            size: None,
-            actions: vec![],
-            default_action: None,
-            default_action_const: false,
-            const_entries: 0,
-            implementation: None,
-            attached: vec![],
             stages: vec![0],
-            annotations: vec![],
-            span: sp(),
+            ..Table::new("SwitchIngress.forward", sp())
         });
         p.mau = Some(MauPlacement {
             stages,

@@ -60,19 +60,9 @@ impl B {
     }
     fn table(&mut self, name: &str, actions: &[ActionId]) -> TableId {
         self.p.tables.push(Table {
-            name: name.into(),
             control: Some(ControlId(0)),
-            keys: vec![],
-            size: None,
             actions: actions.to_vec(),
-            default_action: None,
-            default_action_const: false,
-            const_entries: 0,
-            implementation: None,
-            attached: vec![],
-            stages: vec![],
-            annotations: vec![],
-            span: sp(),
+            ..Table::new(name, sp())
         });
         TableId((self.p.tables.len() - 1) as u32)
     }

@@ -50,8 +50,6 @@ fn path(bytes: &[u64]) -> ParsePath {
 
 fn table(p: &mut Program, name: &str, keys: &[(u32, MatchKind)], size: u64) -> TableId {
     p.tables.push(Table {
-        name: name.into(),
-        control: None,
         keys: keys
             .iter()
             .map(|(w, m)| TableKey {
@@ -63,15 +61,7 @@ fn table(p: &mut Program, name: &str, keys: &[(u32, MatchKind)], size: u64) -> T
             })
             .collect(),
         size: Some(size),
-        actions: vec![],
-        default_action: None,
-        default_action_const: false,
-        const_entries: 0,
-        implementation: None,
-        attached: vec![],
-        stages: vec![],
-        annotations: vec![],
-        span: sp(),
+        ..Table::new(name, sp())
     });
     TableId((p.tables.len() - 1) as u32)
 }
