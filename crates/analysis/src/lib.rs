@@ -29,6 +29,9 @@ pub mod control;
 pub mod deps;
 pub mod paths;
 
+#[cfg(test)]
+mod test_ir;
+
 pub use classes::{
     list_classes, packet_classes, packet_classes_over_product, path_signature, ClassBudget,
     ClassError, ClassExtreme, ClassListing, ClassSummary, ControlClasses, ControlPath, ListedClass,

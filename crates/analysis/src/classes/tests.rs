@@ -1,11 +1,9 @@
 use super::*;
 use crate::{path_graph, PathOptions};
 use p4cost_ir::*;
-use proptest::prelude::*;
 
-fn sp() -> Span {
-    Span::file_start(FileId(0))
-}
+use crate::test_ir::{accept, sel, sp};
+use proptest::prelude::*;
 
 /// A hand-made program: parser states, tables, actions, one control.
 struct B {
@@ -89,28 +87,6 @@ impl B {
             span: sp(),
         });
         self.p
-    }
-}
-
-fn accept() -> Transition {
-    Transition::Direct {
-        target: Target::Accept,
-    }
-}
-fn sel(targets: &[Target]) -> Transition {
-    Transition::Select {
-        keys: vec![],
-        cases: targets
-            .iter()
-            .enumerate()
-            .map(|(i, t)| SelectCase {
-                keysets: vec![Keyset::Value {
-                    value: i.to_string(),
-                }],
-                target: *t,
-                span: sp(),
-            })
-            .collect(),
     }
 }
 

@@ -1,14 +1,12 @@
 use super::*;
 use p4cost_ir::*;
 
+use crate::test_ir::{accept, go, sel, sp};
+
 /// A tiny builder for hand-made parsers.
 struct B {
     p: Program,
     states: Vec<ParseState>,
-}
-
-fn sp() -> Span {
-    Span::file_start(FileId(0))
 }
 
 impl B {
@@ -66,33 +64,6 @@ impl B {
             span: sp(),
         });
         self.p
-    }
-}
-
-fn go(t: u32) -> Transition {
-    Transition::Direct {
-        target: Target::State(StateId(t)),
-    }
-}
-fn accept() -> Transition {
-    Transition::Direct {
-        target: Target::Accept,
-    }
-}
-fn sel(targets: &[Target]) -> Transition {
-    Transition::Select {
-        keys: vec![],
-        cases: targets
-            .iter()
-            .enumerate()
-            .map(|(i, t)| SelectCase {
-                keysets: vec![Keyset::Value {
-                    value: i.to_string(),
-                }],
-                target: *t,
-                span: sp(),
-            })
-            .collect(),
     }
 }
 
