@@ -32,7 +32,7 @@
 //! Everything is iterative (explicit stacks; no recursion whose depth the
 //! input controls), and every budget ends in a [`ClassError`].
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use p4cost_ir::{
     Cond, CondNode, ControlFlow, ControlId, NodeId, NodeKind, Program, TableId, TableNext,
@@ -341,9 +341,78 @@ pub struct SigEntry {
     max_via: Option<(u32, u64)>,
 }
 
+/// One node's signatures and their entries, sorted by signature, in a
+/// vector exact in size (a node usually has one or two signatures, and a
+/// B-tree map would spend a whole leaf on them).
+#[derive(Debug, Default)]
+pub struct SigMap(Vec<(u64, SigEntry)>);
+
+impl SigMap {
+    /// Merges `(signature, entry)` candidates in the order given: counts
+    /// add up; the extremes keep the first candidate that reached them.
+    fn merged(items: &mut Vec<(u64, SigEntry)>) -> SigMap {
+        // Stable: candidates with the same signature keep their order.
+        items.sort_by_key(|(sig, _)| *sig);
+        let mut out: Vec<(u64, SigEntry)> = Vec::new();
+        for (sig, e) in items.drain(..) {
+            match out.last_mut() {
+                Some((last, m)) if *last == sig => {
+                    m.count = m.count.plus(e.count);
+                    if e.min < m.min {
+                        m.min = e.min;
+                        m.min_via = e.min_via;
+                    }
+                    if e.max > m.max {
+                        m.max = e.max;
+                        m.max_via = e.max_via;
+                    }
+                }
+                _ => out.push((sig, e)),
+            }
+        }
+        out.shrink_to_fit();
+        SigMap(out)
+    }
+
+    /// The entry of `sig`.
+    pub fn get(&self, sig: &u64) -> Option<&SigEntry> {
+        self.0
+            .binary_search_by_key(sig, |(s, _)| *s)
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map(|(_, e)| e)
+    }
+
+    /// Signatures and entries in ascending signature order.
+    pub fn iter(&self) -> impl Iterator<Item = (&u64, &SigEntry)> {
+        self.0.iter().map(|(s, e)| (s, e))
+    }
+
+    /// Number of signatures.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no path has a signature here.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'m> IntoIterator for &'m SigMap {
+    type Item = (&'m u64, &'m SigEntry);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'m, (u64, SigEntry)>,
+        fn(&'m (u64, SigEntry)) -> (&'m u64, &'m SigEntry),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(s, e)| (s, e))
+    }
+}
+
 /// The parse-side DP: per node, signature -> [`SigEntry`].
 pub struct ParseSignatures {
-    maps: Vec<BTreeMap<u64, SigEntry>>,
+    maps: Vec<SigMap>,
     start: u32,
     entries: usize,
 }
@@ -432,45 +501,26 @@ impl ParseSignatures {
         };
         let work_limit = max_entries.saturating_mul(16);
         let (mut entries, mut work) = (0usize, 0usize);
-        let mut maps: Vec<BTreeMap<u64, SigEntry>> = Vec::with_capacity(len);
+        let mut maps: Vec<SigMap> = Vec::with_capacity(len);
+        let mut items: Vec<(u64, SigEntry)> = Vec::new();
         for n in 0..len as u32 {
             let own = if h.names.is_empty() {
                 0
             } else {
                 h.mask_of_extracts(&pg.visit(graph_node(n)).extracts)
             };
-            let mut map: BTreeMap<u64, SigEntry> = BTreeMap::new();
-            let mut merge =
-                |sig: u64, count: PathCount, min: f64, max: f64, via: Option<(u32, u64)>| match map
-                    .get_mut(&sig)
-                {
-                    None => {
-                        map.insert(
-                            sig,
-                            SigEntry {
-                                count,
-                                min,
-                                max,
-                                min_via: via,
-                                max_via: via,
-                            },
-                        );
-                    }
-                    Some(e) => {
-                        e.count = e.count.plus(count);
-                        if min < e.min {
-                            e.min = min;
-                            e.min_via = via;
-                        }
-                        if max > e.max {
-                            e.max = max;
-                            e.max_via = via;
-                        }
-                    }
-                };
+            let wn = w[n as usize];
+            let entry = |count: PathCount, min: f64, max: f64, via: Option<(u32, u64)>| SigEntry {
+                count,
+                min: min + wn,
+                max: max + wn,
+                min_via: via,
+                max_via: via,
+            };
+            items.clear();
             for &s in successors(n) {
                 match s {
-                    Next::Accept => merge(own, ONE, 0.0, 0.0, None),
+                    Next::Accept => items.push((own, entry(ONE, 0.0, 0.0, None))),
                     Next::Node(m) => {
                         // A product marks a rejected successor with an id
                         // past its nodes: no path goes there.
@@ -482,16 +532,12 @@ impl ParseSignatures {
                             return Err(over());
                         }
                         for (&sig, e) in sub {
-                            merge(own | sig, e.count, e.min, e.max, Some((m, sig)));
+                            items.push((own | sig, entry(e.count, e.min, e.max, Some((m, sig)))));
                         }
                     }
                 }
             }
-            let wn = w[n as usize];
-            for e in map.values_mut() {
-                e.min += wn;
-                e.max += wn;
-            }
+            let map = SigMap::merged(&mut items);
             entries += map.len();
             if entries > max_entries {
                 return Err(over());
@@ -506,8 +552,8 @@ impl ParseSignatures {
     }
 
     /// Signature -> entry for whole paths (from the start node).
-    pub fn at_start(&self) -> &BTreeMap<u64, SigEntry> {
-        static EMPTY: BTreeMap<u64, SigEntry> = BTreeMap::new();
+    pub fn at_start(&self) -> &SigMap {
+        static EMPTY: SigMap = SigMap(Vec::new());
         self.maps.get(self.start as usize).unwrap_or(&EMPTY)
     }
 
