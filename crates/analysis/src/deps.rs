@@ -443,7 +443,7 @@ pub fn dependency_graph_with(
                         } => {
                             externs.extend(calls.iter().cloned());
                             if w != "return" {
-                                what.push(w.clone());
+                                what.push(w.to_string());
                             }
                             for x in reads {
                                 action_reads.push(x.clone());

@@ -233,7 +233,7 @@ fn read_op(
                 });
             }
             out.push(ParserOp::Statement {
-                what: "set".to_string(),
+                what: "set".into(),
                 reads: reads.0,
                 writes: vec![write],
                 span,
@@ -245,7 +245,7 @@ fn read_op(
                 e.value(p, &[], &mut reads)?;
             }
             out.push(ParserOp::Statement {
-                what: "verify".to_string(),
+                what: "verify".into(),
                 reads: reads.0,
                 writes: Vec::new(),
                 span,
@@ -257,7 +257,7 @@ fn read_op(
             let args = call.opt_items("parameters")?;
             let fx = primitive_effects(e, name, &args, &[], span)?;
             out.push(ParserOp::Statement {
-                what: name.to_string(),
+                what: name.to_string().into(),
                 reads: fx.reads.0,
                 writes: fx.writes.0,
                 span,

@@ -34,7 +34,7 @@ pub struct ControlSyms<'a> {
 pub fn annotations(cx: &Cx<'_, '_>, anns: &[ast::Annotation]) -> Vec<ir::Annotation> {
     anns.iter()
         .map(|a| ir::Annotation {
-            name: a.name.name.clone(),
+            name: a.name.name.to_string(),
             body: match &a.body {
                 AnnotationBody::Empty => String::new(),
                 AnnotationBody::Unstructured(r) | AnnotationBody::Pragma(r) => r.text.clone(),
@@ -62,7 +62,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// Lowers (once) the symbols of a control declaration.
     pub fn control_syms(&mut self, decl: &'a ControlDecl) -> Result<ControlSyms<'a>, FrontError> {
         let canon = effects::control_headers_param(&self.g, &decl.params);
-        self.control_syms_in(decl, decl.name.name.clone(), canon)
+        self.control_syms_in(decl, decl.name.name.to_string(), canon)
     }
 
     /// Lowers (once per `key`) the symbols of a control declaration with
@@ -84,20 +84,25 @@ impl<'a, 'o> Cx<'a, 'o> {
             ..Default::default()
         };
         for p in &decl.ctor_params {
-            syms.locals.vars.insert(p.name.name.clone(), &p.ty);
+            syms.locals
+                .vars
+                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         for l in &decl.locals {
             match l {
                 LocalDecl::Var(v) => {
-                    syms.locals.vars.insert(v.name.name.clone(), &v.ty);
+                    syms.locals
+                        .vars
+                        .insert(v.name.name.to_string(), std::borrow::Cow::Borrowed(&v.ty));
                 }
                 LocalDecl::Const(c) => {
                     syms.locals.consts.insert(&c.name.name, &c.value);
                 }
                 LocalDecl::Instantiation(i) => {
-                    syms.instances.insert(i.name.name.clone(), type_name(&i.ty));
-                    syms.inst_decls.insert(i.name.name.clone(), i);
+                    syms.instances
+                        .insert(i.name.name.to_string(), type_name(&i.ty));
+                    syms.inst_decls.insert(i.name.name.to_string(), i);
                 }
                 _ => {}
             }
@@ -105,13 +110,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         for l in &decl.locals {
             if let LocalDecl::Action(a) = l {
                 let id = self.lower_action(a, &syms, &decl.name.name)?;
-                syms.actions.insert(a.name.name.clone(), id);
+                syms.actions.insert(a.name.name.to_string(), id);
             }
         }
         for l in &decl.locals {
             if let LocalDecl::Table(t) = l {
                 let id = self.lower_table(t, &mut syms)?;
-                syms.tables.insert(t.name.name.clone(), id);
+                syms.tables.insert(t.name.name.to_string(), id);
             }
         }
         self.control_cache.insert(key, syms.clone());
@@ -148,13 +153,15 @@ impl<'a, 'o> Cx<'a, 'o> {
     ) -> Result<ir::ActionId, FrontError> {
         let mut locals = syms.locals.clone();
         for p in &a.params {
-            locals.vars.insert(p.name.name.clone(), &p.ty);
+            locals
+                .vars
+                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
         let params = a
             .params
             .iter()
             .map(|p| ir::Param {
-                name: p.name.name.clone(),
+                name: p.name.name.to_string(),
                 width_bits: self
                     .g
                     .shape(&p.ty, 0)
@@ -167,7 +174,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let mut body = ActionBody::default();
         self.walk_action(&a.body.stmts, syms, &param_names, &mut body);
         self.program.actions.push(ir::Action {
-            name: a.name.name.clone(),
+            name: a.name.name.to_string(),
             params,
             reads: syms.canon.names(body.reads.into_vec()),
             writes: syms.canon.names(body.writes.into_vec()),
@@ -246,7 +253,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                                 &p.name.name,
                                 self.spans.ir(s.span),
                             ));
-                            p.name.name.clone()
+                            p.name.name.to_string()
                         }
                         _ => "call".into(),
                     };
@@ -474,7 +481,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             })
             .collect();
         self.program.tables.push(ir::Table {
-            name: t.name.name.clone(),
+            name: t.name.name.to_string(),
             control: None,
             keys,
             size,
@@ -515,12 +522,21 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
         }
         let mut b = Flow::default();
-        let mut stack = vec![decl.name.name.clone()];
-        self.instance_path = vec![decl.name.name.clone()];
-        let entry = self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?;
+        let mut stack = vec![decl.name.name.to_string()];
+        self.instance_path = vec![decl.name.name.to_string()];
+        let entry = match self.taken.remove(decl.name.name.as_str()) {
+            Some(stmts) => {
+                let locals = Locals::from_params(&decl.params);
+                let mut order = Vec::new();
+                crate::extras::emits(self, &locals, &stmts, &mut order);
+                self.taken_emits.insert(decl.name.name.to_string(), order);
+                self.build_seq_owned(stmts, None, &mut syms, &mut b, &mut stack)?
+            }
+            None => self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?,
+        };
         self.instance_path.clear();
         self.program.controls.push(ir::Control {
-            name: decl.name.name.clone(),
+            name: decl.name.name.to_string(),
             role: ir::ControlRole::Other,
             gress: ir::Gress::Unknown,
             flow: ir::ControlFlow {
@@ -534,22 +550,112 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     fn build_seq(
         &mut self,
-        stmts: &'a [Stmt],
+        stmts: &[Stmt],
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
         stack: &mut Vec<String>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let mut cur = next;
+        b.expect(stmts.len());
         for s in stmts.iter().rev() {
             cur = self.build_stmt(s, cur, syms, b, stack)?;
         }
         Ok(cur)
     }
 
+    /// [`Self::build_seq`] over statements it owns, each freed once
+    /// lowered (nested blocks too): the syntax tree of a long apply block
+    /// is not kept beside its graph.
+    fn build_seq_owned(
+        &mut self,
+        mut stmts: Vec<Stmt>,
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        let mut cur = next;
+        b.expect(stmts.len());
+        while let Some(s) = stmts.pop() {
+            cur = self.build_stmt_owned(s, cur, syms, b, stack)?;
+            if stmts.len() < stmts.capacity() / 2 {
+                stmts.shrink_to_fit();
+            }
+        }
+        Ok(cur)
+    }
+
+    /// [`Self::build_stmt`] for a statement it owns: a block or `if` is
+    /// lowered from its parts, each freed once lowered.
+    fn build_stmt_owned(
+        &mut self,
+        s: Stmt,
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        match s.kind {
+            StmtKind::Block(bl) => self.build_seq_owned(bl.stmts, next, syms, b, stack),
+            StmtKind::If(i) => {
+                let IfStmt { cond, then, els } = *i;
+                let then_id = self.build_stmt_owned(then, next, syms, b, stack)?;
+                let else_id = match els {
+                    Some(e) => self.build_stmt_owned(e, next, syms, b, stack)?,
+                    None => next,
+                };
+                Ok(self.build_if(&cond, then_id, else_id, s.span, syms, b))
+            }
+            _ => self.build_stmt(&s, next, syms, b, stack),
+        }
+    }
+
+    /// The nodes of `if (cond)` whose branches start at `then_id` and
+    /// `else_id`: a table's hit/miss, or a condition.
+    fn build_if(
+        &mut self,
+        cond: &Expr,
+        then_id: Option<ir::NodeId>,
+        else_id: Option<ir::NodeId>,
+        stmt: ast::Span,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+    ) -> Option<ir::NodeId> {
+        if let Some((table, hit)) = hit_miss(cond, syms) {
+            crate::naming::record_apply(self, table);
+            let (h, m) = if hit {
+                (then_id, else_id)
+            } else {
+                (else_id, then_id)
+            };
+            Some(b.push(
+                ir::NodeKind::Table {
+                    table,
+                    next: ir::TableNext::HitMiss { hit: h, miss: m },
+                },
+                self.spans.ir(stmt),
+            ))
+        } else {
+            let structured = self.cond_of(cond, syms);
+            let r = structured.reads();
+            let c = b.push(
+                ir::NodeKind::Condition {
+                    expr: self.text(cond.span),
+                    reads: r,
+                    cond: structured,
+                    then_next: then_id,
+                    else_next: else_id,
+                },
+                self.spans.ir(cond.span),
+            );
+            self.applies_before(cond, Some(c), syms, b)
+        }
+    }
+
     fn build_stmt(
         &mut self,
-        s: &'a Stmt,
+        s: &Stmt,
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
@@ -580,35 +686,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     Some(e) => self.build_stmt(e, next, syms, b, stack)?,
                     None => next,
                 };
-                if let Some((table, hit)) = hit_miss(cond, syms) {
-                    crate::naming::record_apply(self, table);
-                    let (h, m) = if hit {
-                        (then_id, else_id)
-                    } else {
-                        (else_id, then_id)
-                    };
-                    Some(b.push(
-                        ir::NodeKind::Table {
-                            table,
-                            next: ir::TableNext::HitMiss { hit: h, miss: m },
-                        },
-                        span,
-                    ))
-                } else {
-                    let structured = self.cond_of(cond, syms);
-                    let r = structured.reads();
-                    let c = b.push(
-                        ir::NodeKind::Condition {
-                            expr: self.text(cond.span),
-                            reads: r,
-                            cond: structured,
-                            then_next: then_id,
-                            else_next: else_id,
-                        },
-                        self.spans.ir(cond.span),
-                    );
-                    self.applies_before(cond, Some(c), syms, b)
-                }
+                self.build_if(cond, then_id, else_id, s.span, syms, b)
             }
             StmtKind::Switch(sw) => {
                 self.build_switch(&sw.expr, &sw.cases, next, syms, b, stack, span)?
@@ -631,13 +709,16 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
             StmtKind::Var(v) => match &v.init {
                 Some(init) => {
-                    syms.locals.vars.insert(v.name.name.clone(), &v.ty);
+                    syms.locals.vars.insert(
+                        v.name.name.to_string(),
+                        std::borrow::Cow::Owned(v.ty.clone()),
+                    );
                     let r = syms.canon.names(self.reads_of(init));
                     let n = b.push(
                         ir::NodeKind::Statement {
                             what: "assign".into(),
                             reads: r,
-                            writes: vec![v.name.name.clone()],
+                            writes: vec![v.name.name.to_string()],
                             externs: self.extern_calls_in(init, syms),
                             next,
                         },
@@ -646,7 +727,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                     self.applies_before(init, Some(n), syms, b)
                 }
                 None => {
-                    syms.locals.vars.insert(v.name.name.clone(), &v.ty);
+                    syms.locals.vars.insert(
+                        v.name.name.to_string(),
+                        std::borrow::Cow::Owned(v.ty.clone()),
+                    );
                     next
                 }
             },
@@ -693,8 +777,8 @@ impl<'a, 'o> Cx<'a, 'o> {
     #[allow(clippy::too_many_arguments)]
     fn build_switch(
         &mut self,
-        expr: &'a Expr,
-        cases: &'a [ast::SwitchCase],
+        expr: &Expr,
+        cases: &[ast::SwitchCase],
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
@@ -784,7 +868,7 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     fn build_call(
         &mut self,
-        call: &'a Expr,
+        call: &Expr,
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
@@ -843,7 +927,16 @@ impl<'a, 'o> Cx<'a, 'o> {
                     );
                 }
                 if let Some(decl) = decl {
-                    if stack.contains(&decl.name.name) {
+                    let ctl = decl.name.name.as_str();
+                    if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
+                        // `bodies` keeps the body of every control it sees
+                        // applied; this is a bug there, not in the input.
+                        return Err(self.err(
+                            call.span,
+                            format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
+                        ));
+                    }
+                    if stack.iter().any(|s| *s == decl.name.name) {
                         return Err(self.err(
                             call.span,
                             format!("control `{}` applies itself", decl.name.name),
@@ -855,7 +948,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                     let mut roots = HashMap::new();
                     for (p, a) in decl.params.iter().zip(args.iter()) {
                         if crate::names::is_place(&a.value) {
-                            roots.insert(p.name.name.clone(), syms.canon.name(expr_name(&a.value)));
+                            roots.insert(
+                                p.name.name.to_string(),
+                                syms.canon.name(expr_name(&a.value)),
+                            );
                         }
                     }
                     let key = format!("{}.{name}", self.instance_path.join("."));
@@ -865,13 +961,13 @@ impl<'a, 'o> Cx<'a, 'o> {
                             .iter()
                             .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
                             .count();
-                        stack.push(decl.name.name.clone());
+                        stack.push(decl.name.name.to_string());
                         let charged = self.charge_inlined(copies, call.span, "control", stack);
                         stack.pop();
                         charged?;
                     }
                     let mut sub = self.control_syms_in(decl, key, Canon { roots })?;
-                    stack.push(decl.name.name.clone());
+                    stack.push(decl.name.name.to_string());
                     self.instance_path.push(name.clone());
                     let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
                     self.instance_path.pop();
@@ -911,7 +1007,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
         let n = b.push(
             ir::NodeKind::Statement {
-                what: format!("call {}", self.text(callee.span)),
+                what: format!("call {}", self.text(callee.span)).into(),
                 reads: r,
                 writes: w,
                 externs,
@@ -976,8 +1072,22 @@ struct Flow {
 
 impl Flow {
     fn push(&mut self, kind: ir::NodeKind, span: ir::Span) -> ir::NodeId {
+        self.expect(1);
         self.nodes.push(ir::Node { kind, span });
         ir::NodeId((self.nodes.len() - 1) as u32)
+    }
+
+    /// Makes room for `more` nodes (about one per statement of a block
+    /// about to be lowered). Grows by a quarter at least, not by doubling:
+    /// the graph of a long apply block is most of the program's memory,
+    /// and a doubled vector would leave up to half of it unused.
+    fn expect(&mut self, more: usize) {
+        let (len, cap) = (self.nodes.len(), self.nodes.capacity());
+        let need = len.saturating_add(more);
+        if need > cap {
+            let grown = need.max(cap + cap / 4).max(8);
+            self.nodes.reserve_exact(grown - len);
+        }
     }
 }
 

@@ -65,7 +65,7 @@ pub fn bindings<'t>(g: &Globals<'_>, tree: &'t ast::Program) -> Bindings {
                     ..
                 } => match callee_name(callee) {
                     Some(x) => {
-                        work.push((x.clone(), inner.as_slice()));
+                        work.push((x.clone(), &inner[..]));
                         container(&x).then_some(x)
                     }
                     None => None,
@@ -86,7 +86,7 @@ pub fn bindings<'t>(g: &Globals<'_>, tree: &'t ast::Program) -> Bindings {
             let slot = out
                 .entry(ty.clone())
                 .or_default()
-                .entry(param.name.name.clone())
+                .entry(param.name.name.to_string())
                 .or_insert_with(|| Some(bound.clone()));
             if slot.as_deref() != Some(bound.as_str()) {
                 *slot = None;
@@ -115,7 +115,7 @@ fn type_name(t: &ast::Type) -> Option<String> {
 fn callee_name(mut e: &Expr) -> Option<String> {
     loop {
         match &e.kind {
-            ExprKind::Path(p) => return Some(p.name.name.clone()),
+            ExprKind::Path(p) => return Some(p.name.name.to_string()),
             ExprKind::Specialize { base, .. } => e = base,
             _ => return None,
         }

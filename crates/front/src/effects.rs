@@ -70,7 +70,7 @@ pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
         .collect();
     match found.as_slice() {
         [one] if one.name.name != "hdr" => Canon {
-            roots: HashMap::from([(one.name.name.clone(), "hdr".to_string())]),
+            roots: HashMap::from([(one.name.name.to_string(), "hdr".to_string())]),
         },
         _ => Canon::default(),
     }
@@ -207,7 +207,7 @@ pub fn extern_calls(
             divides: uses == ir::ExternUse::StatefulAlu && divides_of(&inst),
             instance: inst,
             ty,
-            method: member.name.clone(),
+            method: member.name.to_string(),
             uses,
             span: span(x.span),
         });

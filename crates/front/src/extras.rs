@@ -23,22 +23,30 @@ pub fn deparsers<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
         .collect();
     for d in &program.decls {
         let Decl::Control(c) = d else { continue };
-        if !bound.contains(&c.name.name) {
+        if !bound.iter().any(|b| *b == c.name.name) {
             continue;
         }
-        let locals = Locals::from_params(&c.params);
-        let mut order = Vec::new();
-        emits(cx, &locals, &c.apply.stmts, &mut order);
+        let order = match cx.taken_emits.remove(c.name.name.as_str()) {
+            Some(order) => order,
+            None => {
+                let locals = Locals::from_params(&c.params);
+                let mut order = Vec::new();
+                emits(cx, &locals, &c.apply.stmts, &mut order);
+                order
+            }
+        };
         let span = cx.spans.ir(c.span);
         cx.program.deparsers.push(ir::Deparser {
-            name: c.name.name.clone(),
+            name: c.name.name.to_string(),
             order,
             span,
         });
     }
 }
 
-fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &'a [Stmt], order: &mut Vec<String>) {
+/// The headers `stmts` emit, in order (`pkt.emit(hdr)` of a struct emits
+/// its headers).
+pub fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &[Stmt], order: &mut Vec<String>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Call(call) => {
@@ -158,7 +166,7 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
         let span = cx.spans.ir(i.span);
         cx.program.externs.push(ir::ExternInstance {
             max_group_size,
-            name: i.name.name.clone(),
+            name: i.name.name.to_string(),
             kind,
             size,
             width_bits,

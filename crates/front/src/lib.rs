@@ -59,6 +59,7 @@ pub struct Loaded {
     pub warnings: Vec<Diagnostic>,
 }
 
+mod bodies;
 mod control;
 mod ctor;
 mod effects;
@@ -152,7 +153,14 @@ pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, Fro
 /// brackets, expressions 4096 operators deep), and every pass over it
 /// recurses at most that deep; this stack holds that in a debug build too,
 /// whatever the caller's stack.  Only touched pages are allocated.
-const LOWER_STACK_BYTES: usize = 256 << 20;
+/// It also parses (on the same thread, so that the tree's memory, freed as
+/// apply blocks are lowered, is reused for the graph), so it is at least the
+/// parser's.
+const LOWER_STACK_BYTES: usize = if p4cost_syntax::PARSE_STACK_BYTES > 256 << 20 {
+    p4cost_syntax::PARSE_STACK_BYTES
+} else {
+    256 << 20
+};
 
 /// Parses preprocessed output and lowers it, on a worker thread with a
 /// stack of [`LOWER_STACK_BYTES`].
@@ -161,24 +169,32 @@ fn lower_output(out: &p4cost_pp::Output, name: &str, opts: &Options) -> Result<L
         let worker = std::thread::Builder::new()
             .name("p4cost-front".to_string())
             .stack_size(LOWER_STACK_BYTES)
-            .spawn_scoped(scope, || lower_on_this_thread(out, name, opts));
+            .spawn_scoped(scope, || lower_on_this_thread(out, name, opts, true));
         match worker {
             Ok(handle) => match handle.join() {
                 Ok(r) => r,
                 Err(panic) => std::panic::resume_unwind(panic),
             },
-            Err(_) => lower_on_this_thread(out, name, opts),
+            Err(_) => lower_on_this_thread(out, name, opts, false),
         }
     })
 }
 
+/// `big_stack`: this thread's stack is [`LOWER_STACK_BYTES`], enough to
+/// parse on.
 fn lower_on_this_thread(
     out: &p4cost_pp::Output,
     name: &str,
     opts: &Options,
+    big_stack: bool,
 ) -> Result<Loaded, FrontError> {
     let spans = lower::Spans { out };
-    let tree = p4cost_syntax::parse(&out.text).map_err(|e| {
+    let parsed = if big_stack {
+        p4cost_syntax::parse_on_current_thread(&out.text)
+    } else {
+        p4cost_syntax::parse(&out.text)
+    };
+    let mut tree = parsed.map_err(|e| {
         let s = ast::Span::new(e.offset as u32, e.offset as u32);
         FrontError::Syntax(spans.diag(s, e.message.clone()))
     })?;
@@ -198,6 +214,8 @@ fn lower_on_this_thread(
             message: w.message.clone(),
         })
         .collect();
+    let taken = bodies::take_lowered_once(&mut tree, &out.text);
+    let tree = tree;
     let mut cx = lower::Cx {
         g: scope::Globals::new(&tree),
         spans,
@@ -215,6 +233,8 @@ fn lower_on_this_thread(
         warned: pp_warnings.iter().cloned().collect(),
         warnings: pp_warnings,
         ctor: ctor::Bindings::new(),
+        taken,
+        taken_emits: HashMap::new(),
     };
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;
@@ -224,11 +244,11 @@ fn lower_on_this_thread(
         match d {
             ast::Decl::Parser(p) => {
                 let id = parser::lower_parser(&mut cx, p, ir::Gress::Unknown)?;
-                parsers.insert(p.name.name.clone(), id);
+                parsers.insert(p.name.name.to_string(), id);
             }
             ast::Decl::Control(c) => {
                 let id = cx.lower_control(c)?;
-                controls.insert(c.name.name.clone(), id);
+                controls.insert(c.name.name.to_string(), id);
             }
             _ => {}
         }

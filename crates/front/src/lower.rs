@@ -93,6 +93,12 @@ pub struct Cx<'a, 'o> {
     pub inlined: InlineBudget,
     /// Constructor parameters bound to parsers and controls.
     pub ctor: crate::ctor::Bindings,
+    /// Apply blocks taken out of the tree, lowered (and freed) once
+    /// (see [`crate::bodies`]).
+    pub taken: crate::bodies::TakenBodies,
+    /// The emit order of each control whose apply block was taken, kept
+    /// for [`crate::extras::deparsers`].
+    pub taken_emits: HashMap<String, Vec<String>>,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
@@ -160,7 +166,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     pub fn lower_types(&mut self, program: &'a ast::Program) -> Result<(), FrontError> {
         for d in &program.decls {
             let Decl::Struct(s) = d else { continue };
-            if self.type_ids.contains_key(&s.name.name) {
+            if self.type_ids.contains_key(s.name.name.as_str()) {
                 continue;
             }
             let origin = if self.spans.in_arch_file(s.span) {
@@ -190,14 +196,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                     Err(e) => return Err(self.err(e.span, e.message)),
                 };
                 fields.push(ir::Field {
-                    name: f.name.name.clone(),
+                    name: f.name.name.to_string(),
                     width_bits,
                     varbit,
                     span: self.spans.ir(f.span),
                 });
             }
             self.program.header_types.push(ir::HeaderType {
-                name: s.name.name.clone(),
+                name: s.name.name.to_string(),
                 kind: match s.kind {
                     StructKind::Header => ir::HeaderKind::Header,
                     StructKind::HeaderUnion => ir::HeaderKind::Union,
@@ -208,7 +214,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 span: self.spans.ir(s.span),
             });
             let id = ir::HeaderTypeId((self.program.header_types.len() - 1) as u32);
-            self.type_ids.insert(s.name.name.clone(), id);
+            self.type_ids.insert(s.name.name.to_string(), id);
         }
         Ok(())
     }
@@ -224,7 +230,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         stack: Option<u32>,
         span: ast::Span,
     ) -> Option<ir::HeaderId> {
-        let ty = *self.type_ids.get(&decl.name.name)?;
+        let ty = *self.type_ids.get(decl.name.name.as_str())?;
         let key = (name.to_string(), ty, stack);
         if let Some(id) = self.header_ids.get(&key) {
             return Some(*id);
@@ -261,7 +267,10 @@ fn type_mentions(t: &Type, params: &[ast::Ident]) -> bool {
 /// with their types.
 #[derive(Default, Clone)]
 pub struct Locals<'a> {
-    pub vars: HashMap<String, &'a Type>,
+    /// Variables and parameters with their types: borrowed from the
+    /// syntax tree, or owned for the locals of an apply block (whose
+    /// statements are freed as they are lowered).
+    pub vars: HashMap<String, std::borrow::Cow<'a, Type>>,
     pub consts: HashMap<&'a str, &'a Expr>,
     /// Constructor parameters -> the parser or control type every
     /// instantiation binds them to (see [`crate::ctor`]).
@@ -272,7 +281,8 @@ impl<'a> Locals<'a> {
     pub fn from_params(params: &'a [ast::Param]) -> Locals<'a> {
         let mut l = Locals::default();
         for p in params {
-            l.vars.insert(p.name.name.clone(), &p.ty);
+            l.vars
+                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
         l
     }
@@ -289,7 +299,7 @@ pub struct Access<'a> {
 pub fn resolve_access<'a>(g: &Globals<'a>, locals: &Locals<'a>, e: &Expr) -> Option<Access<'a>> {
     match &e.kind {
         ExprKind::Path(p) => {
-            let t = locals.vars.get(&p.name.name)?;
+            let t = locals.vars.get(p.name.name.as_str())?;
             Some(Access {
                 shape: g.shape(t, 0).ok()?,
             })
@@ -321,7 +331,7 @@ pub fn resolve_access<'a>(g: &Globals<'a>, locals: &Locals<'a>, e: &Expr) -> Opt
 /// undeclared variable, undeclared type or missing field on the way.
 pub fn explain_unresolved(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> String {
     match &e.kind {
-        ExprKind::Path(p) => match locals.vars.get(&p.name.name) {
+        ExprKind::Path(p) => match locals.vars.get(p.name.name.as_str()) {
             None => format!("`{}` is not a parameter or local variable", p.name.name),
             Some(t) => match &t.kind {
                 TypeKind::Name(n) | TypeKind::Specialized { base: n, .. }

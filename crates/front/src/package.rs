@@ -69,7 +69,7 @@ pub fn bind(
 fn target(e: &Expr) -> Option<(&str, &[ast::Argument])> {
     match &e.kind {
         ExprKind::Call { callee, args, .. } => match &callee.kind {
-            ExprKind::Path(p) => Some((p.name.name.as_str(), args.as_slice())),
+            ExprKind::Path(p) => Some((p.name.name.as_str(), &args[..])),
             _ => None,
         },
         ExprKind::Path(p) => Some((p.name.name.as_str(), &[])),

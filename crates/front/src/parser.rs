@@ -41,7 +41,7 @@ pub fn lower_parser<'a>(
     gress: ir::Gress,
 ) -> Result<ir::ParserId, FrontError> {
     let mut out = Out {
-        stack: vec![decl.name.name.clone()],
+        stack: vec![decl.name.name.to_string()],
         metadata_params: metadata_params(&decl.params),
         headers_param: headers_param(&decl.params),
         ..Out::default()
@@ -63,7 +63,7 @@ pub fn lower_parser<'a>(
         }
     }
     cx.program.parsers.push(ir::Parser {
-        name: decl.name.name.clone(),
+        name: decl.name.name.to_string(),
         gress,
         states,
         start,
@@ -91,7 +91,7 @@ fn is_packet(p: &ast::Param) -> bool {
 /// (ARCHITECTURE.md, "Names").
 fn headers_param(params: &[ast::Param]) -> Option<String> {
     let i = params.iter().position(is_packet)?;
-    params.get(i + 1).map(|p| p.name.name.clone())
+    params.get(i + 1).map(|p| p.name.name.to_string())
 }
 
 fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
@@ -99,7 +99,7 @@ fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
         Some(i) => params
             .iter()
             .skip(i + 2)
-            .map(|p| p.name.name.clone())
+            .map(|p| p.name.name.to_string())
             .collect(),
         None => HashSet::new(),
     }
@@ -128,7 +128,9 @@ fn lower_body<'a>(
         px.locals.vars.insert(name, ty);
     }
     for p in &decl.ctor_params {
-        px.locals.vars.insert(p.name.name.clone(), &p.ty);
+        px.locals
+            .vars
+            .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
     }
     px.locals.ctor_bound = crate::ctor::bound_in(&cx.ctor, &decl.name.name);
     for (name, value) in frame.ctor_consts {
@@ -138,7 +140,9 @@ fn lower_body<'a>(
     for l in &decl.locals {
         match l {
             LocalDecl::Var(v) => {
-                px.locals.vars.insert(v.name.name.clone(), &v.ty);
+                px.locals
+                    .vars
+                    .insert(v.name.name.to_string(), std::borrow::Cow::Borrowed(&v.ty));
                 px.rename.local(&prefix, &v.name.name);
             }
             LocalDecl::Const(c) => {
@@ -215,7 +219,7 @@ fn lower_body<'a>(
         for st in flat {
             if let Some(call) = sub_parser_call(cx, &px.locals, &px.instances, st) {
                 let label = out.label(&prefix, &call.label);
-                if out.stack.contains(&call.decl.name.name) {
+                if out.stack.iter().any(|s| *s == call.decl.name.name) {
                     let chain = out.stack.join("` -> `");
                     let m = format!(
                         "parser `{}` is applied inside itself (sub-parser calls `{chain}` -> `{}`)",
@@ -225,7 +229,7 @@ fn lower_body<'a>(
                 }
                 let cont = out.reserve();
                 let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, &call, &label, cont);
-                out.stack.push(call.decl.name.name.clone());
+                out.stack.push(call.decl.name.name.to_string());
                 let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
                 out.stack.pop();
                 for op in &mut ops {
@@ -316,7 +320,9 @@ fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Var(v) => {
-                locals.vars.insert(v.name.name.clone(), &v.ty);
+                locals
+                    .vars
+                    .insert(v.name.name.to_string(), std::borrow::Cow::Borrowed(&v.ty));
             }
             StmtKind::Const(c) => {
                 locals.consts.insert(&c.name.name, &c.value);
@@ -356,7 +362,7 @@ fn lower_stmt<'a>(
                 ops.push(ir::ParserOp::Statement {
                     what: "assign".into(),
                     reads: r,
-                    writes: vec![v.name.name.clone()],
+                    writes: vec![v.name.name.to_string()],
                     span: cx.spans.ir(st.span),
                 });
             }
@@ -387,7 +393,7 @@ fn lower_stmt<'a>(
         StmtKind::Instantiation(_) => Ok(()),
         _ => {
             ops.push(ir::ParserOp::Statement {
-                what: cx.text(st.span),
+                what: cx.text(st.span).into(),
                 reads: vec![],
                 writes: vec![],
                 span: cx.spans.ir(st.span),
@@ -660,7 +666,7 @@ fn lower_call<'a>(
                 );
             }
             ops.push(ir::ParserOp::Statement {
-                what: format!("call {}", cx.text(callee.span)),
+                what: format!("call {}", cx.text(callee.span)).into(),
                 reads: r,
                 writes: vec![],
                 span,
@@ -737,7 +743,7 @@ fn keyset(cx: &Cx<'_, '_>, px: &Px<'_>, k: &ast::Keyset) -> ir::Keyset {
         KeysetKind::Expr(e) => match &e.kind {
             ExprKind::Path(p) if px.value_sets.contains(p.name.name.as_str()) => {
                 ir::Keyset::ValueSet {
-                    name: p.name.name.clone(),
+                    name: p.name.name.to_string(),
                 }
             }
             _ => ir::Keyset::Value {

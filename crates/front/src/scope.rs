@@ -145,7 +145,7 @@ impl<'a> Globals<'a> {
         match &e.kind {
             ExprKind::Int(lit) => match lit.value {
                 IntValue::Small(v) => {
-                    let v = i128::try_from(v).ok()?;
+                    let v = i128::try_from(v.get()).ok()?;
                     Some(match lit.width {
                         Some(w) if w.bits < 127 => v & ((1i128 << w.bits) - 1),
                         _ => v,

@@ -98,7 +98,7 @@ impl Renamer {
             ..
         } = op
         {
-            *what = self.name(what);
+            *what = self.name(what).into();
             for r in reads.iter_mut().chain(writes.iter_mut()) {
                 *r = self.name(r);
             }
@@ -129,7 +129,7 @@ pub struct Frame<'a> {
     pub accept: ir::Target,
     /// Parameter types that replace generic ones (`out H h` bound to a
     /// `headers_t` argument).
-    pub param_types: Vec<(String, &'a Type)>,
+    pub param_types: Vec<(String, std::borrow::Cow<'a, Type>)>,
     /// Constructor parameters bound to the instantiation's arguments.
     pub ctor_consts: Vec<(&'a str, &'a Expr)>,
 }
@@ -167,15 +167,15 @@ impl<'a> Frame<'a> {
                 Some(a) => rename.name(&expr_name(a)),
                 None => format!("{prefix}{}", p.name.name),
             };
-            inner.map.insert(p.name.name.clone(), to);
+            inner.map.insert(p.name.name.to_string(), to);
             if let Some(e) = bound.and_then(|a| element_of(g, locals, rename, a)) {
-                inner.elements.insert(p.name.name.clone(), e);
+                inner.elements.insert(p.name.name.to_string(), e);
             }
             let generic = matches!(&p.ty.kind, ast::TypeKind::Name(n)
                 if decl.type_params.iter().any(|t| t.name == n.name.name));
             if generic {
                 if let Some(t) = bound.and_then(|a| type_of_place(g, locals, a)) {
-                    param_types.push((p.name.name.clone(), t));
+                    param_types.push((p.name.name.to_string(), std::borrow::Cow::Owned(t.clone())));
                 }
             }
         }
@@ -224,7 +224,7 @@ fn element_of(g: &Globals<'_>, locals: &Locals<'_>, rename: &Renamer, a: &Expr) 
             match resolve_access(g, locals, base)?.shape {
                 Shape::Stack(_, size) => Some(Element {
                     stack: rename.name(&expr_name(base)),
-                    index: u32::try_from(*i).ok()?,
+                    index: u32::try_from(i.get()).ok()?,
                     size,
                 }),
                 _ => None,
@@ -236,9 +236,13 @@ fn element_of(g: &Globals<'_>, locals: &Locals<'_>, rename: &Renamer, a: &Expr) 
 }
 
 /// The declared type of a place (`hdr`, `hdr.inner`), when known.
-fn type_of_place<'a>(g: &Globals<'a>, locals: &Locals<'a>, e: &Expr) -> Option<&'a Type> {
+fn type_of_place<'l, 'a: 'l>(
+    g: &'l Globals<'a>,
+    locals: &'l Locals<'a>,
+    e: &Expr,
+) -> Option<&'l Type> {
     match &e.kind {
-        ExprKind::Path(p) => locals.vars.get(&p.name.name).copied(),
+        ExprKind::Path(p) => locals.vars.get(p.name.name.as_str()).map(|t| &**t),
         ExprKind::Member { base, member } => {
             let bt = type_of_place(g, locals, base)?;
             match g.shape(bt, 0).ok()? {
@@ -306,7 +310,7 @@ pub fn resolve_sub_parser<'a>(
     }
     cx.g.parsers
         .get(name)
-        .map(|d| (*d, d.name.name.clone(), &[][..]))
+        .map(|d| (*d, d.name.name.to_string(), &[][..]))
 }
 
 /// `st` as an unconditional sub-parser call, when it is one.

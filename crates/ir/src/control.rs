@@ -114,7 +114,7 @@ pub enum NodeKind {
     /// read/write sets.
     Statement {
         /// Short description.
-        what: String,
+        what: std::borrow::Cow<'static, str>,
         /// Fields read.
         reads: Vec<String>,
         /// Fields written.

@@ -142,7 +142,7 @@ pub enum ParserOp {
     /// call), kept with what it reads and writes.
     Statement {
         /// Short description (`assign`, `verify`, `call checksum.add`, ...).
-        what: String,
+        what: std::borrow::Cow<'static, str>,
         /// Fields or variables read.
         reads: Vec<String>,
         /// Fields or variables written.

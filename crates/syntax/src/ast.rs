@@ -38,8 +38,8 @@ impl Span {
 /// A name as written in the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ident {
-    /// The name.
-    pub name: String,
+    /// The name (shared with its other occurrences).
+    pub name: crate::Name,
     /// Where the name is written.
     pub span: Span,
 }
@@ -303,10 +303,11 @@ pub enum ExprKind {
     Call {
         /// The called expression.
         callee: Box<Expr>,
-        /// Explicit type arguments.
-        type_args: Vec<Type>,
+        /// Explicit type arguments (a boxed slice, as `args`: two words
+        /// where a vector takes three, in every expression node).
+        type_args: Box<[Type]>,
         /// The arguments.
-        args: Vec<Argument>,
+        args: Box<[Argument]>,
     },
     /// `(T) expr`
     Cast {
@@ -461,17 +462,60 @@ pub struct IntLit {
     /// The `8w` / `8s` prefix, if any.
     pub width: Option<IntWidth>,
     /// The radix the digits are written in (2, 8, 10 or 16).
-    pub radix: u32,
+    pub radix: u8,
 }
 
 /// The magnitude of an integer literal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IntValue {
     /// Fits in 128 bits.
-    Small(u128),
+    Small(U128),
     /// Too large for `u128`: the digits (without `_` separators or base
     /// prefix) in the literal's radix.
-    Big(String),
+    Big(Box<str>),
+}
+
+/// A `u128` kept as two 64-bit halves. A `u128` field is 16-byte aligned,
+/// which would make every expression node (an integer literal is one kind
+/// of expression) 16-byte aligned and 16 bytes larger.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct U128 {
+    hi: u64,
+    lo: u64,
+}
+
+impl U128 {
+    /// The value.
+    pub fn get(self) -> u128 {
+        (u128::from(self.hi) << 64) | u128::from(self.lo)
+    }
+}
+
+impl From<u128> for U128 {
+    fn from(v: u128) -> Self {
+        U128 {
+            hi: (v >> 64) as u64,
+            lo: v as u64,
+        }
+    }
+}
+
+impl From<U128> for u128 {
+    fn from(v: U128) -> Self {
+        v.get()
+    }
+}
+
+impl std::fmt::Display for U128 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.get(), f)
+    }
+}
+
+impl std::fmt::Debug for U128 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.get(), f)
+    }
 }
 
 /// The explicit width and signedness of an integer literal.

@@ -331,7 +331,7 @@ impl<'t> Builder<'t> {
 
     fn ident(&self, p: Pair<'_, Rule>) -> Ident {
         Ident {
-            name: p.as_str().to_string(),
+            name: crate::name::intern(p.as_str()),
             span: self.span(&p),
         }
     }
@@ -1794,7 +1794,7 @@ impl<'t> Builder<'t> {
             Rule::kw_error => ExprKind::Path(Path {
                 absolute: false,
                 name: Ident {
-                    name: "error".to_string(),
+                    name: crate::name::intern("error"),
                     span,
                 },
                 span,
@@ -1903,8 +1903,8 @@ impl<'t> Builder<'t> {
             },
             Rule::call => ExprKind::Call {
                 callee: Box::new(lhs),
-                type_args: Vec::new(),
-                args: self.args(Kids::new(op).expect(Rule::args)?)?,
+                type_args: Box::default(),
+                args: self.args(Kids::new(op).expect(Rule::args)?)?.into(),
             },
             Rule::generic_call => {
                 let mut k = Kids::new(op);
@@ -1912,8 +1912,8 @@ impl<'t> Builder<'t> {
                 let args = self.args(k.expect(Rule::args)?)?;
                 ExprKind::Call {
                     callee: Box::new(lhs),
-                    type_args,
-                    args,
+                    type_args: type_args.into(),
+                    args: args.into(),
                 }
             }
             _ => return Err(self.unexpected(&op)),
@@ -2078,7 +2078,7 @@ pub(crate) fn parse_int(text: &str) -> std::result::Result<IntLit, String> {
             rest = rest.get(lead + 1..).unwrap_or("");
         }
     }
-    let (radix, digits) = match rest.get(..2) {
+    let (radix, digits): (u8, &str) = match rest.get(..2) {
         Some("0x") | Some("0X") => (16, rest.get(2..).unwrap_or("")),
         Some("0b") | Some("0B") => (2, rest.get(2..).unwrap_or("")),
         Some("0o") | Some("0O") => (8, rest.get(2..).unwrap_or("")),
@@ -2092,15 +2092,15 @@ pub(crate) fn parse_int(text: &str) -> std::result::Result<IntLit, String> {
     let mut value: Option<u128> = Some(0);
     for c in clean.chars() {
         let d = c
-            .to_digit(radix)
+            .to_digit(u32::from(radix))
             .ok_or_else(|| format!("invalid digit `{c}` in integer literal `{text}`"))?;
         value = value
             .and_then(|v| v.checked_mul(u128::from(radix)))
             .and_then(|v| v.checked_add(u128::from(d)));
     }
     let value = match value {
-        Some(v) => IntValue::Small(v),
-        None => IntValue::Big(clean),
+        Some(v) => IntValue::Small(v.into()),
+        None => IntValue::Big(clean.into()),
     };
     Ok(IntLit {
         value,

@@ -14,6 +14,7 @@ pub mod ast;
 mod builder;
 mod error;
 mod grammar;
+mod name;
 mod pieces;
 mod prescan;
 mod printer;
@@ -24,14 +25,16 @@ mod tests;
 use pest::Parser;
 
 pub use error::SyntaxError;
+pub use name::Name;
 pub use printer::{dump, expr as print_expr, ty as print_type};
 
 use grammar::{P4Parser, Rule};
 
 /// Stack size of the worker thread that runs the (recursive) parser, so that
 /// parsing does not depend on the caller's stack.  Only touched pages are
-/// actually allocated.
-pub(crate) const PARSE_STACK_BYTES: usize = 256 << 20;
+/// actually allocated.  A caller whose thread has a stack at least this
+/// large may call [`parse_on_current_thread`] instead of [`parse`].
+pub const PARSE_STACK_BYTES: usize = 256 << 20;
 
 /// Parses a whole preprocessed P4-16 program.
 ///
@@ -63,9 +66,26 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
     parse_items(text, true)
 }
 
+/// [`parse`] on the calling thread, whose stack must be at least
+/// [`PARSE_STACK_BYTES`] (or the nesting limits may overflow it).  A caller
+/// that builds more from the tree on its own big-stack thread uses this:
+/// the tree is then allocated from that thread's allocator arena, where the
+/// memory freed as the tree is consumed serves what is built from it.
+pub fn parse_on_current_thread(text: &str) -> Result<ast::Program, SyntaxError> {
+    parse_items(text, true)
+}
+
 /// [`parse`] on the calling thread; `in_pieces` false parses every
 /// declaration as a whole (the tests compare both ways).
 fn parse_items(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError> {
+    // Names are shared within this parse only.
+    name::forget_names();
+    let r = parse_items_sharing_names(text, in_pieces);
+    name::forget_names();
+    r
+}
+
+fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError> {
     if u32::try_from(text.len()).is_err() {
         return Err(SyntaxError {
             offset: 0,

@@ -177,17 +177,17 @@ fn operand(e: &Expr, min: u8) -> String {
 
 fn int_lit(i: &IntLit) -> String {
     let digits = match &i.value {
-        IntValue::Small(v) => match i.radix {
-            16 => format!("0x{v:X}"),
-            8 => format!("0o{v:o}"),
-            2 => format!("0b{v:b}"),
-            _ => v.to_string(),
+        IntValue::Small(v) => match (i.radix, v.get()) {
+            (16, v) => format!("0x{v:X}"),
+            (8, v) => format!("0o{v:o}"),
+            (2, v) => format!("0b{v:b}"),
+            (_, v) => v.to_string(),
         },
         IntValue::Big(d) => match i.radix {
             16 => format!("0x{d}"),
             8 => format!("0o{d}"),
             2 => format!("0b{d}"),
-            _ => d.clone(),
+            _ => d.to_string(),
         },
     };
     match i.width {
@@ -282,7 +282,7 @@ fn type_params(tps: &[Ident]) -> String {
     if tps.is_empty() {
         String::new()
     } else {
-        format!("<{}>", join(tps, |i| i.name.clone()))
+        format!("<{}>", join(tps, |i| i.name.to_string()))
     }
 }
 
@@ -442,7 +442,7 @@ impl Printer {
         self.annotations(&l.annotations);
         self.line(&format!(
             "{kw} {{ {} }}",
-            join(&l.members, |i| i.name.clone())
+            join(&l.members, |i| i.name.to_string())
         ));
     }
 
@@ -743,7 +743,7 @@ impl Printer {
                 };
                 let decl = match t {
                     Some(t) => format!("{} {}", ty(t), var.name),
-                    None => var.name.clone(),
+                    None => var.name.to_string(),
                 };
                 self.line(&format!("for ({decl} in {coll})"));
                 self.nested_stmt(body);

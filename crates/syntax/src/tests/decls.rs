@@ -23,7 +23,7 @@ fn header_with_stack_and_annotations() {
     let fields: Vec<(String, String)> = h
         .fields
         .iter()
-        .map(|f| (ty(&f.ty), f.name.name.clone()))
+        .map(|f| (ty(&f.ty), f.name.name.to_string()))
         .collect();
     assert_eq!(
         fields,

@@ -112,7 +112,7 @@ fn integer_literals() {
         other => panic!("not an integer: {other:?}"),
     };
     let i = lit("8w0x0F");
-    assert_eq!(i.value, IntValue::Small(15));
+    assert_eq!(i.value, IntValue::Small(15.into()));
     assert_eq!(
         i.width,
         Some(IntWidth {
@@ -122,7 +122,7 @@ fn integer_literals() {
     );
     assert_eq!(i.radix, 16);
     let i = lit("32s5");
-    assert_eq!(i.value, IntValue::Small(5));
+    assert_eq!(i.value, IntValue::Small(5.into()));
     assert_eq!(
         i.width,
         Some(IntWidth {
@@ -130,11 +130,14 @@ fn integer_literals() {
             signed: true
         })
     );
-    assert_eq!(lit("0b1010").value, IntValue::Small(10));
-    assert_eq!(lit("0o17").value, IntValue::Small(15));
-    assert_eq!(lit("0d99").value, IntValue::Small(99));
-    assert_eq!(lit("1_000").value, IntValue::Small(1000));
-    assert_eq!(lit("0xFFFF_FFFF").value, IntValue::Small(0xFFFF_FFFF));
+    assert_eq!(lit("0b1010").value, IntValue::Small(10.into()));
+    assert_eq!(lit("0o17").value, IntValue::Small(15.into()));
+    assert_eq!(lit("0d99").value, IntValue::Small(99.into()));
+    assert_eq!(lit("1_000").value, IntValue::Small(1000.into()));
+    assert_eq!(
+        lit("0xFFFF_FFFF").value,
+        IntValue::Small(0xFFFF_FFFF.into())
+    );
     assert_eq!(lit("42").width, None);
     // 2^128 does not fit in u128.
     assert_eq!(
@@ -143,7 +146,7 @@ fn integer_literals() {
     );
     assert_eq!(
         lit("128w0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF").value,
-        IntValue::Small(u128::MAX)
+        IntValue::Small(u128::MAX.into())
     );
 }
 
@@ -232,11 +235,11 @@ mod props {
         #[test]
         fn decimal_and_hex_literals_keep_their_value(v in any::<u128>(), w in 1u32..=128) {
             let dec = expr(&v.to_string());
-            prop_assert_eq!(&dec.kind, &ExprKind::Int(IntLit { value: IntValue::Small(v), width: None, radix: 10 }));
+            prop_assert_eq!(&dec.kind, &ExprKind::Int(IntLit { value: IntValue::Small(v.into()), width: None, radix: 10 }));
             let hex = expr(&format!("{w}w0x{v:x}"));
             prop_assert_eq!(
                 &hex.kind,
-                &ExprKind::Int(IntLit { value: IntValue::Small(v), width: Some(IntWidth { bits: w, signed: false }), radix: 16 })
+                &ExprKind::Int(IntLit { value: IntValue::Small(v.into()), width: Some(IntWidth { bits: w, signed: false }), radix: 16 })
             );
         }
     }

@@ -58,7 +58,7 @@ pub(crate) fn sx(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(i) => {
             let v = match &i.value {
-                IntValue::Small(v) => v.to_string(),
+                IntValue::Small(v) => v.get().to_string(),
                 IntValue::Big(d) => format!("big:{d}"),
             };
             match i.width {
@@ -148,7 +148,7 @@ pub(crate) fn ty(t: &Type) -> String {
         TypeKind::Int { width: None } => "int".into(),
         TypeKind::Int { width: Some(w) } => format!("int<{}>", sx(w)),
         TypeKind::Varbit { width } => format!("varbit<{}>", sx(width)),
-        TypeKind::Name(p) => p.name.name.clone(),
+        TypeKind::Name(p) => p.name.name.to_string(),
         TypeKind::Specialized { base, args } => {
             let a: Vec<String> = args.iter().map(ty).collect();
             format!("{}<{}>", base.name.name, a.join(", "))

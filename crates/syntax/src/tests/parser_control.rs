@@ -137,7 +137,7 @@ fn select_transitions() {
     assert_eq!(exprs.len(), 2);
     let got: Vec<(String, String)> = cases
         .iter()
-        .map(|c| (ks(&c.keyset), c.next.name.clone()))
+        .map(|c| (ks(&c.keyset), c.next.name.to_string()))
         .collect();
     let want = [
         ("(1, _)", "s1"),
@@ -189,7 +189,7 @@ fn control_with_actions_and_table_properties() {
     assert_eq!(key[0].match_kind.name, "lpm");
     assert_eq!(key[0].annotations[0].name.name, "name");
     let acts = t.actions().expect("actions");
-    let names: Vec<String> = acts.iter().map(|a| a.name.name.name.clone()).collect();
+    let names: Vec<String> = acts.iter().map(|a| a.name.name.name.to_string()).collect();
     assert_eq!(names, vec!["a", "b", "NoAction", "c"]);
     assert!(acts[0].args.is_none());
     assert_eq!(acts[1].args.as_ref().map(Vec::len), Some(0));

@@ -19,9 +19,10 @@ fn statements_stay_small() {
         "{}",
         std::mem::size_of::<Stmt>()
     );
-    // Was 112 (a cast's whole type inline).
+    // Was 112 (a cast's whole type inline), then 80 (an integer literal's
+    // u128 made every node 16-byte aligned; a call's two vectors).
     assert!(
-        std::mem::size_of::<crate::ast::Expr>() <= 80,
+        std::mem::size_of::<crate::ast::Expr>() <= 56,
         "{}",
         std::mem::size_of::<crate::ast::Expr>()
     );

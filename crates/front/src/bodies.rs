@@ -1,0 +1,174 @@
+//! Apply blocks lowered exactly once, taken out of the syntax tree so that
+//! their statements are freed one by one as they are lowered.
+//!
+//! The syntax tree of a long apply block is as large as its control-flow
+//! graph; lowering from a borrowed tree keeps both alive at the end.
+//! Most controls (every control a package binds: ingress, egress, the
+//! deparsers) are lowered once, at the top level. A control that is also
+//! applied as a sub-control, passed as a constructor argument or invoked
+//! directly is lowered again per instance and keeps its body in the tree.
+//!
+//! Which is which is decided from the program text, conservatively: a
+//! control's body is taken only when every identifier equal to its name in
+//! the preprocessed text is its own declaration or a direct argument of a
+//! package instantiation (`V1Switch(P(), V(), I(), ...) main;`,
+//! `Pipeline(IP(), I(), ...) pipe;`, nested packages included). Any other
+//! mention, even in a comment or a string, keeps the body.
+
+use std::collections::{HashMap, HashSet};
+
+use p4cost_syntax::ast::{self, Decl, ExprKind};
+
+/// Statements taken out of the tree by [`take_lowered_once`], by control name.
+pub type TakenBodies = HashMap<String, Vec<ast::Stmt>>;
+
+/// Takes the apply-block statements of every control that is lowered once
+/// (see the module documentation) out of `tree`, leaving its block empty.
+/// `text` is the text `tree` was parsed from.
+pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
+    let mut containers: HashSet<&str> = HashSet::new();
+    let mut controls: HashMap<&str, usize> = HashMap::new();
+    for d in &tree.decls {
+        match d {
+            Decl::Parser(p) => {
+                containers.insert(&p.name.name);
+            }
+            Decl::Control(c) => {
+                containers.insert(&c.name.name);
+                *controls.entry(&c.name.name).or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+    if controls.is_empty() {
+        return TakenBodies::new();
+    }
+    // Mentions a package instantiation accounts for.
+    let mut bound: HashMap<String, usize> = HashMap::new();
+    let mut work: Vec<&ast::Argument> = Vec::new();
+    for d in &tree.decls {
+        if let Decl::Instantiation(i) = d {
+            let package = crate::scope::type_base_name(&i.ty)
+                .is_some_and(|t| !containers.contains(t) && !controls.contains_key(t));
+            if package {
+                work.extend(i.args.iter());
+            }
+        }
+    }
+    while let Some(a) = work.pop() {
+        let ExprKind::Call { callee, args, .. } = &a.value.kind else {
+            continue;
+        };
+        let ExprKind::Path(p) = &callee.kind else {
+            continue;
+        };
+        let name = p.name.name.as_str();
+        if controls.contains_key(name) {
+            *bound.entry(name.to_string()).or_default() += 1;
+        } else if !containers.contains(name) {
+            // A nested package: its arguments are bound the same way.
+            work.extend(args.iter());
+        }
+    }
+    let mentions = identifier_counts(text, &controls);
+    let once: Vec<String> = controls
+        .iter()
+        .filter(|(name, decls)| {
+            **decls == 1
+                && mentions.get(**name).copied().unwrap_or(0)
+                    == 1 + bound.get(**name).copied().unwrap_or(0)
+        })
+        .map(|(name, _)| name.to_string())
+        .collect();
+    let mut taken = TakenBodies::new();
+    for d in &mut tree.decls {
+        if let Decl::Control(c) = d {
+            if once.iter().any(|n| *n == c.name.name) {
+                taken.insert(c.name.name.to_string(), std::mem::take(&mut c.apply.stmts));
+            }
+        }
+    }
+    taken
+}
+
+/// How often each of `names` occurs as a whole identifier in `text`.
+fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap<&'n str, usize> {
+    let mut out: HashMap<&'n str, usize> = HashMap::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = text.get(start..i).unwrap_or("");
+            if let Some((name, _)) = names.get_key_value(word) {
+                *out.entry(*name).or_default() += 1;
+            }
+        } else if b.is_ascii_digit() {
+            // A number such as `0x1F`: its letters are not an identifier.
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn taken(src: &str) -> Vec<String> {
+        let mut tree = p4cost_syntax::parse(src).expect("parses");
+        let mut names: Vec<String> = take_lowered_once(&mut tree, src).into_keys().collect();
+        names.sort();
+        names
+    }
+
+    const HEAD: &str = "control C_t(); package Pkg(C_t a, C_t b); package Top(Pkg p);\n";
+
+    #[test]
+    fn package_bound_controls_are_taken() {
+        let src = format!(
+            "{HEAD}control A() {{ apply {{ }} }}\ncontrol B() {{ apply {{ }} }}\nPkg(A(), B()) main;\n"
+        );
+        assert_eq!(taken(&src), ["A", "B"]);
+    }
+
+    #[test]
+    fn nested_packages_bind_too() {
+        let src = format!(
+            "{HEAD}control A() {{ apply {{ }} }}\ncontrol B() {{ apply {{ }} }}\nTop(Pkg(A(), B())) main;\n"
+        );
+        assert_eq!(taken(&src), ["A", "B"]);
+    }
+
+    #[test]
+    fn sub_controls_and_constructor_arguments_stay() {
+        // S is instantiated inside A and T is a constructor argument of B:
+        // both stay. A and U are bound twice (still lowered once: taken);
+        // V is also mentioned in a comment (stays).
+        let src = format!(
+            "{HEAD}control S() {{ apply {{ }} }}\ncontrol T() {{ apply {{ }} }}\n\
+             control A() {{ S() s; apply {{ s.apply(); }} }}\n\
+             control B()(C_t t) {{ apply {{ t.apply(); }} }}\n\
+             control U() {{ apply {{ }} }}\ncontrol V() {{ apply {{ }} }}\n\
+             // V\n\
+             Pkg(A(), B(T())) p1; Pkg(U(), U()) p2; Pkg(V(), A()) p3;\n"
+        );
+        assert_eq!(taken(&src), ["A", "B", "U"]);
+    }
+
+    #[test]
+    fn identifiers_are_whole_words() {
+        let names = HashMap::from([("I", 1), ("x1", 1)]);
+        let c = identifier_counts("I Ig gI I_ 0x1I x1 I;x1(I)", &names);
+        assert_eq!(c.get("I"), Some(&3));
+        assert_eq!(c.get("x1"), Some(&2));
+    }
+}
