@@ -13,7 +13,7 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
     // `hdr.ipv4.isValid() && hdr.udp.isValid()`: validity decides the
     // condition on every parse path, so each of the 18 paths is one class.
     let v = json(&["predict", TC2, "--format", "json", "--max-paths", "100"]);
-    assert_eq!(v["schema_version"], 3);
+    assert_eq!(v["schema_version"], 4);
     let c = &v["classes"];
     assert_eq!(c["count"]["text"], "18");
     assert_eq!(
@@ -71,7 +71,7 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
         "--format",
         "json",
     ]);
-    let pc = &v["path_classes"];
+    let pc = &v["paths"][0]["classes"];
     assert_eq!(pc["total"]["text"], "4");
     assert_eq!(pc["truncated"], false);
     let classes = pc["classes"].as_array().expect("classes");
@@ -170,4 +170,208 @@ fn too_many_validity_combinations_end_in_a_warning() {
     assert!(warnings.contains("classes_not_computed"), "{warnings}");
     assert!(warnings.contains("100000"), "names the budget: {warnings}");
     assert_eq!(v["path_count"], 1u64 << 30);
+}
+
+const HMA: &str = "p4-samples/tofino/classes/hit_miss_action_run.p4";
+
+/// The tables of a listed class with the way taken after each where the
+/// control branches on it: `route_v4[set_nhop]`, `acl[miss]`.
+fn class_tables(c: &serde_json::Value) -> Vec<String> {
+    let decisions = c["decisions"].as_array().cloned().unwrap_or_default();
+    c["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            let name = t["name"].as_str().unwrap_or("").to_string();
+            let short = name.rsplit('.').next().unwrap_or("").to_string();
+            match decisions.iter().find(|d| d["at"] == name.as_str()) {
+                Some(d) => format!(
+                    "{short}[{}]",
+                    d["outcome"]
+                        .as_str()
+                        .unwrap_or("")
+                        .trim_start_matches("action_run = ")
+                ),
+                None => short,
+            }
+        })
+        .collect()
+}
+
+/// Every listed path's classes as `id: tables`.
+fn listed(v: &serde_json::Value) -> Vec<String> {
+    v["paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .flat_map(|p| {
+            p["classes"]["classes"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["id"].as_str().unwrap_or(""),
+                class_tables(&c).join(" ")
+            )
+        })
+        .collect()
+}
+
+/// hit_miss_action_run.p4 (derived in its header): IPv4 packets fork on
+/// route_v4's action_run (set_nhop applies nexthop; drop_pkt goes the way
+/// of the actions without a case) and every packet on acl's hit/miss
+/// (a miss applies default_route): 4 + 2 + 2 = 8 classes. Each class pays
+/// its path's base and parser terms plus exactly its tables.
+#[test]
+fn classes_differ_by_action_run_and_hit_miss() {
+    let v = json(&["predict", HMA, "--format", "json"]);
+    assert_eq!(v["classes"]["count"]["text"], "8");
+    assert_eq!(
+        listed(&v),
+        [
+            "1.1: route_v4[set_nhop] nexthop acl[hit]",
+            "1.2: route_v4[set_nhop] nexthop acl[miss] default_route",
+            "1.3: route_v4[drop_pkt | (default)] acl[hit]",
+            "1.4: route_v4[drop_pkt | (default)] acl[miss] default_route",
+            "2.1: route_v6 acl[hit]",
+            "2.2: route_v6 acl[miss] default_route",
+            "3.1: acl[hit]",
+            "3.2: acl[miss] default_route",
+        ]
+    );
+    for p in v["paths"].as_array().expect("paths") {
+        let b = &p["breakdown"];
+        let fixed = b["base_ns"].as_f64().expect("base") + b["parser_ns"].as_f64().expect("parser");
+        let term = |name: &str| {
+            b["tables"]
+                .as_array()
+                .and_then(|a| a.iter().find(|t| t["name"] == name))
+                .and_then(|t| t["latency_ns"].as_f64())
+                .expect("table term")
+        };
+        for c in p["classes"]["classes"].as_array().expect("classes") {
+            let want: f64 = fixed
+                + c["tables"]
+                    .as_array()
+                    .expect("tables")
+                    .iter()
+                    .map(|t| term(t["name"].as_str().unwrap_or("")))
+                    .sum::<f64>();
+            let got = c["latency_ns"].as_f64().expect("latency");
+            assert!((got - want).abs() < 1e-9, "{}: {got} vs {want}", c["id"]);
+        }
+    }
+    // The acl decision points at the `if (!acl.apply().hit)` line, the
+    // validity tests are marked as decided by the parse path.
+    let src = std::fs::read_to_string(HMA).expect("sample");
+    let acl_line = src
+        .lines()
+        .position(|l| l.contains("if (!acl.apply().hit) {"))
+        .expect("acl line")
+        + 1;
+    let c = &v["paths"][0]["classes"]["classes"][0];
+    let d = c["decisions"]
+        .as_array()
+        .expect("decisions")
+        .iter()
+        .find(|d| d["at"] == "Ingress.acl")
+        .expect("acl decision");
+    assert_eq!(d["span"]["line"].as_u64(), Some(acl_line as u64));
+    assert_eq!(d["forced"], false);
+    let valid = c["decisions"][0].clone();
+    assert_eq!(valid["at"], "if (hdr.ipv4.isValid())");
+    assert_eq!(valid["forced"], true);
+}
+
+/// `--class` keeps the classes whose control path does what its terms
+/// say, with the ids they have unfiltered.
+#[test]
+fn class_filters_select_by_table_hit_miss_and_action() {
+    let pick = |spec: &str| {
+        listed(&json(&[
+            "predict", HMA, "--format", "json", "--class", spec,
+        ]))
+    };
+    assert_eq!(
+        pick("route_v4:set_nhop"),
+        [
+            "1.1: route_v4[set_nhop] nexthop acl[hit]",
+            "1.2: route_v4[set_nhop] nexthop acl[miss] default_route",
+        ]
+    );
+    assert_eq!(
+        pick("acl:miss,!nexthop"),
+        [
+            "1.4: route_v4[drop_pkt | (default)] acl[miss] default_route",
+            "2.2: route_v6 acl[miss] default_route",
+            "3.2: acl[miss] default_route",
+        ]
+    );
+    assert_eq!(
+        pick("Ingress.route_v6"),
+        [
+            "2.1: route_v6 acl[hit]",
+            "2.2: route_v6 acl[miss] default_route"
+        ]
+    );
+    // With --path: that path's classes only.
+    let v = json(&[
+        "predict",
+        HMA,
+        "--format",
+        "json",
+        "--path",
+        "ethernet,ipv4",
+        "--class",
+        "acl:hit",
+    ]);
+    assert_eq!(
+        listed(&v),
+        [
+            "1.1: route_v4[set_nhop] nexthop acl[hit]",
+            "1.3: route_v4[drop_pkt | (default)] acl[hit]",
+        ]
+    );
+    assert_eq!(v["paths"][0]["classes"]["filter"], "acl:hit");
+    assert_eq!(v["paths"][0]["classes"]["total"]["text"], "4");
+    // A name the control does not apply is an error naming its tables.
+    let r = common::p4cost(&["predict", HMA, "--class", "acl,route_v5"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("`route_v5` names no table"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("Ingress.route_v4"), "{}", r.stderr);
+    // The MAU models cost the whole pipeline: --class is refused.
+    let r = common::p4cost(&[
+        "predict",
+        HMA,
+        "--model",
+        "tofino1-mau-estimate",
+        "--class",
+        "acl",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("every stage"), "{}", r.stderr);
+}
+
+/// `--max-classes` caps each path's listing; the count stays whole.
+#[test]
+fn class_listing_is_capped_per_path() {
+    let v = json(&["predict", HMA, "--format", "json", "--max-classes", "1"]);
+    let p = &v["paths"][0]["classes"];
+    assert_eq!(p["total"]["text"], "4");
+    assert_eq!(p["classes"].as_array().map(|a| a.len()), Some(1));
+    assert_eq!(p["truncated"], true);
+    let human = common::p4cost(&["predict", HMA, "--max-classes", "1"]);
+    assert!(
+        human.stdout.contains("4 classes (first 1 listed)"),
+        "{}",
+        human.stdout
+    );
 }

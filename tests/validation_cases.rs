@@ -201,7 +201,21 @@ fn json_report_has_the_documented_fields() {
     for k in ["name", "extracts", "bytes", "span"] {
         assert!(p["states"][0].get(k).is_some(), "missing states[].{k}");
     }
-    assert_eq!(v["schema_version"], 3);
+    // Each listed path's packet classes (issue 9).
+    let c = &p["classes"];
+    for k in ["total", "truncated", "classes"] {
+        assert!(c.get(k).is_some(), "missing paths[].classes.{k}");
+    }
+    for k in ["id", "latency_ns", "tables", "decisions", "skipped"] {
+        assert!(c["classes"][0].get(k).is_some(), "missing classes[].{k}");
+    }
+    for k in ["name", "latency_ns", "span"] {
+        assert!(
+            c["classes"][0]["tables"][0].get(k).is_some(),
+            "missing classes[].tables[].{k}"
+        );
+    }
+    assert_eq!(v["schema_version"], 4);
     assert_eq!(v["port_gbps"], 10);
     assert_eq!(v["packet_size"], 512);
     // Spans point into the original file.

@@ -35,7 +35,7 @@
 use std::collections::{HashMap, HashSet};
 
 use p4cost_ir::{
-    Cond, CondNode, ControlFlow, ControlId, NodeId, NodeKind, Program, TableId, TableNext,
+    ActionId, Cond, CondNode, ControlFlow, ControlId, NodeId, NodeKind, Program, TableId, TableNext,
 };
 
 use crate::{Next, PathCount, PathExtract, PathGraph};
@@ -627,7 +627,7 @@ pub struct ControlClasses<'a> {
     /// Node `i`, or the first node after a run of plain statements and
     /// action calls starting at `i` ([`SKIP_END`]: the end of the control).
     skip: Vec<u32>,
-    table_w: &'a [f64],
+    table_w: std::borrow::Cow<'a, [f64]>,
     memo: HashMap<Key, ControlEntry>,
     limit: usize,
 }
@@ -648,11 +648,40 @@ impl<'a> ControlClasses<'a> {
                 given: table_w.len(),
             });
         }
+        Ok(Self::with_weights(
+            program,
+            control,
+            std::borrow::Cow::Borrowed(table_w),
+            limit,
+        ))
+    }
+
+    /// [`Self::new`] with every table weighing nothing (for listing).
+    pub fn new_unweighted(
+        program: &'a Program,
+        control: ControlId,
+        limit: usize,
+    ) -> Result<ControlClasses<'a>, ClassError> {
+        let zeros = vec![0.0; program.tables.len()];
+        Ok(Self::with_weights(
+            program,
+            control,
+            std::borrow::Cow::Owned(zeros),
+            limit,
+        ))
+    }
+
+    fn with_weights(
+        program: &'a Program,
+        control: ControlId,
+        table_w: std::borrow::Cow<'a, [f64]>,
+        limit: usize,
+    ) -> ControlClasses<'a> {
         let c = program.control(control);
         let h = TestedHeaders::of(&c.flow);
         let writes = validity_writes(program, &c.flow, &h);
         let skip = skip_plain_runs(&c.flow, &writes);
-        Ok(ControlClasses {
+        ControlClasses {
             name: &c.name,
             flow: &c.flow,
             h,
@@ -661,7 +690,7 @@ impl<'a> ControlClasses<'a> {
             table_w,
             memo: HashMap::new(),
             limit,
-        })
+        }
     }
 
     /// The tested headers.
@@ -1087,11 +1116,47 @@ pub struct SkippedTable {
     pub reason: String,
 }
 
+/// What a class's control path took at a node with more than one way on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// An `if`: the branch taken (`true`: then).
+    Branch(bool),
+    /// A table whose successors differ on hit and miss: hit (`true`) or
+    /// miss.
+    Hit(bool),
+    /// A `switch (t.apply().action_run)`: the actions of the arm taken,
+    /// and whether that arm is also the one for actions without a case.
+    ActionRun {
+        /// Actions whose case leads where the class went.
+        actions: Vec<ActionId>,
+        /// True when the default (no case) leads there too.
+        default: bool,
+    },
+}
+
+/// One decision of a class: at `node`, `outcome`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The condition or table node of the control flow.
+    pub node: NodeId,
+    /// What was taken there.
+    pub outcome: Outcome,
+    /// True when the parse path decided it (a condition on header validity
+    /// that is known on this path): no other class of the path goes the
+    /// other way.
+    pub forced: bool,
+}
+
 /// One listed class of a parse path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedClass {
+    /// Its position among all the classes of the parse path, in control
+    /// order (0-based), whichever are listed.
+    pub index: u128,
     /// The control path.
     pub control_path: ControlPath,
+    /// At every node of the path with more than one way on, the way taken.
+    pub decisions: Vec<Decision>,
     /// Every table of the control it does not apply, in control order.
     pub skipped: Vec<SkippedTable>,
 }
@@ -1121,89 +1186,159 @@ pub fn list_classes(
     max: usize,
     budget: &ClassBudget,
 ) -> Result<ClassListing, ClassError> {
-    if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
-        return Err(ClassError::BadParsePath { node });
+    ClassLister::new(program, control, budget)?.list(pg, parse_path, max, &|_| true)
+}
+
+/// Lists the classes of parse paths through one control; the control's
+/// memoised walk and reachability are shared by every path listed.
+pub struct ClassLister<'a> {
+    program: &'a Program,
+    control: ControlId,
+    cc: ControlClasses<'a>,
+    tables: Vec<TableId>,
+    reach: Option<Reach>,
+    budget: ClassBudget,
+    /// Steps taken so far, against `budget.max_list_work`.
+    work: usize,
+}
+
+impl<'a> ClassLister<'a> {
+    /// Prepares listing through `control` within `budget` (its
+    /// `max_list_work` bounds the work of every listing together).
+    pub fn new(
+        program: &'a Program,
+        control: ControlId,
+        budget: &ClassBudget,
+    ) -> Result<ClassLister<'a>, ClassError> {
+        let cc = ControlClasses::new_unweighted(program, control, budget.max_control_states)?;
+        let flow = &program.control(control).flow;
+        let tables = flow.tables();
+        let mut work = 0usize;
+        let reach = match flow.entry.filter(|e| e.index() < flow.nodes.len()) {
+            Some(_) => Some(
+                Reach::build(flow, &tables, budget.max_list_work, &mut work).ok_or_else(|| {
+                    ClassError::ListWork {
+                        control: program.control(control).name.clone(),
+                        limit: budget.max_list_work,
+                    }
+                })?,
+            ),
+            None => None,
+        };
+        Ok(ClassLister {
+            program,
+            control,
+            cc,
+            tables,
+            reach,
+            budget: *budget,
+            work,
+        })
     }
-    let zeros = vec![0.0; program.tables.len()];
-    let mut cc = ControlClasses::new(program, control, &zeros, budget.max_control_states)?;
-    let sig = path_signature(pg, &cc.h, parse_path);
-    let total = cc.eval(sig)?.count;
-    let c = program.control(control);
-    let flow = &c.flow;
-    let over = || ClassError::ListWork {
-        control: c.name.clone(),
-        limit: budget.max_list_work,
-    };
-    let mut work = 0usize;
-    let mut out = ClassListing {
-        signature: sig,
-        total,
-        classes: Vec::new(),
-        truncated: false,
-    };
-    let Some(entry) = flow.entry.filter(|e| e.index() < flow.nodes.len()) else {
-        if max > 0 {
-            out.classes.push(ListedClass {
+
+    /// Up to `max` classes of the parse path `parse_path` (graph nodes of
+    /// `pg`, start first) for which `keep` holds, in control order.
+    /// `total` counts all the path's classes, kept or not.
+    pub fn list(
+        &mut self,
+        pg: &PathGraph<'_>,
+        parse_path: &[u32],
+        max: usize,
+        keep: &dyn Fn(&ListedClass) -> bool,
+    ) -> Result<ClassListing, ClassError> {
+        if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
+            return Err(ClassError::BadParsePath { node });
+        }
+        let program = self.program;
+        let sig = path_signature(pg, &self.cc.h, parse_path);
+        let total = self.cc.eval(sig)?.count;
+        let c = program.control(self.control);
+        let flow = &c.flow;
+        let limit = self.budget.max_list_work;
+        let over = || ClassError::ListWork {
+            control: c.name.clone(),
+            limit,
+        };
+        let mut out = ClassListing {
+            signature: sig,
+            total,
+            classes: Vec::new(),
+            truncated: false,
+        };
+        let (Some(entry), Some(reach)) = (
+            flow.entry.filter(|e| e.index() < flow.nodes.len()),
+            self.reach.as_ref(),
+        ) else {
+            let only = ListedClass {
+                index: 0,
                 control_path: ControlPath::default(),
+                decisions: Vec::new(),
                 skipped: Vec::new(),
-            });
-        }
-        out.truncated = out.classes.is_empty();
-        return Ok(out);
-    };
-    let tables = flow.tables();
-    let reach = Reach::build(flow, &tables, budget.max_list_work, &mut work).ok_or_else(over)?;
-    // Depth-first over control states; the trail is the path so far.
-    struct Frame {
-        key: Key,
-        succ: Vec<Option<Key>>,
-        next: usize,
-    }
-    let root: Key = (entry.0, sig, 0);
-    let mut stack = vec![Frame {
-        key: root,
-        succ: cc.succ(root),
-        next: 0,
-    }];
-    let mut on_stack: HashSet<Key> = HashSet::from([root]);
-    while !stack.is_empty() && out.classes.len() < max {
-        work += 1;
-        if work > budget.max_list_work {
-            return Err(over());
-        }
-        let top = stack.last_mut().expect("non-empty");
-        let at_end = top.succ.is_empty() && top.next == 0;
-        if at_end || (top.next < top.succ.len() && top.succ[top.next].is_none()) {
-            top.next += 1;
-            // A complete path: the frames, each with its chosen successor.
-            let steps: Vec<(Key, Option<Key>)> = stack
-                .iter()
-                .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
-                .collect();
-            work = work.saturating_add(steps.len());
-            out.classes
-                .push(explain(program, flow, &cc.h, &tables, &reach, &steps));
-            continue;
-        }
-        if top.next < top.succ.len() {
-            let k = top.succ[top.next].expect("checked above");
-            top.next += 1;
-            if on_stack.contains(&k) {
-                continue; // cycle edge (cut)
+            };
+            if max > 0 && keep(&only) {
+                out.classes.push(only);
             }
-            on_stack.insert(k);
-            let succ = cc.succ(k);
-            stack.push(Frame {
-                key: k,
-                succ,
-                next: 0,
-            });
-        } else if let Some(done) = stack.pop() {
-            on_stack.remove(&done.key);
+            out.truncated = out.classes.is_empty() && max == 0;
+            return Ok(out);
+        };
+        // Depth-first over control states; the trail is the path so far.
+        struct Frame {
+            key: Key,
+            succ: Vec<Option<Key>>,
+            next: usize,
         }
+        let root: Key = (entry.0, sig, 0);
+        let mut stack = vec![Frame {
+            key: root,
+            succ: self.cc.succ(root),
+            next: 0,
+        }];
+        let mut on_stack: HashSet<Key> = HashSet::from([root]);
+        let mut seen = 0u128;
+        while !stack.is_empty() && out.classes.len() < max {
+            self.work += 1;
+            if self.work > limit {
+                return Err(over());
+            }
+            let top = stack.last_mut().expect("non-empty");
+            let at_end = top.succ.is_empty() && top.next == 0;
+            if at_end || (top.next < top.succ.len() && top.succ[top.next].is_none()) {
+                top.next += 1;
+                // A complete path: the frames, each with its chosen successor.
+                let steps: Vec<(Key, Option<Key>)> = stack
+                    .iter()
+                    .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
+                    .collect();
+                self.work = self.work.saturating_add(steps.len());
+                let mut class = explain(program, flow, &self.cc, &self.tables, reach, &steps);
+                class.index = seen;
+                seen += 1;
+                if keep(&class) {
+                    out.classes.push(class);
+                }
+                continue;
+            }
+            if top.next < top.succ.len() {
+                let k = top.succ[top.next].expect("checked above");
+                top.next += 1;
+                if on_stack.contains(&k) {
+                    continue; // cycle edge (cut)
+                }
+                on_stack.insert(k);
+                let succ = self.cc.succ(k);
+                stack.push(Frame {
+                    key: k,
+                    succ,
+                    next: 0,
+                });
+            } else if let Some(done) = stack.pop() {
+                on_stack.remove(&done.key);
+            }
+        }
+        // Truncated: some class was neither listed nor looked at.
+        out.truncated = !stack.is_empty() && (seen < total.value || total.saturated);
+        Ok(out)
     }
-    out.truncated = (out.classes.len() as u128) < total.value || total.saturated;
-    Ok(out)
 }
 
 /// Per control node, the control's tables (bits over `tables`) reachable
@@ -1283,16 +1418,59 @@ impl Reach {
 fn explain(
     program: &Program,
     flow: &ControlFlow,
-    h: &TestedHeaders,
+    cc: &ControlClasses<'_>,
     tables: &[TableId],
     reach: &Reach,
     steps: &[(Key, Option<Key>)],
 ) -> ListedClass {
+    let h = &cc.h;
     let mut path = ControlPath::default();
-    for (k, _) in steps {
+    let mut decisions = Vec::new();
+    for &(k, chosen) in steps {
         path.nodes.push(NodeId(k.0));
-        if let NodeKind::Table { table, .. } = flow.nodes[k.0 as usize].kind {
-            path.tables.push(table);
+        let node = &flow.nodes[k.0 as usize].kind;
+        if let NodeKind::Table { table, .. } = node {
+            path.tables.push(*table);
+        }
+        // Where a successor leads once plain runs are jumped, as `chosen`.
+        let to = |n: Option<NodeId>| n.and_then(|n| cc.jump(n.0));
+        let went = chosen.map(|c| c.0);
+        let mut forced = false;
+        let outcome = match node {
+            NodeKind::Condition {
+                then_next,
+                else_next,
+                cond,
+                ..
+            } if to(*then_next) != to(*else_next) => {
+                forced = h.eval(cond, k.1, k.2).is_some();
+                Some(Outcome::Branch(to(*then_next) == went))
+            }
+            NodeKind::Table {
+                next: TableNext::HitMiss { hit, miss },
+                ..
+            } if to(*hit) != to(*miss) => Some(Outcome::Hit(to(*hit) == went)),
+            NodeKind::Table {
+                next: TableNext::ByAction { arms, default },
+                ..
+            } => {
+                let actions: Vec<ActionId> = arms
+                    .iter()
+                    .filter(|(_, n)| to(*n) == went)
+                    .map(|(a, _)| *a)
+                    .collect();
+                let default = to(*default) == went;
+                let all = default && actions.len() == arms.len();
+                (!all).then_some(Outcome::ActionRun { actions, default })
+            }
+            _ => None,
+        };
+        if let Some(outcome) = outcome {
+            decisions.push(Decision {
+                node: NodeId(k.0),
+                outcome,
+                forced,
+            });
         }
     }
     let name = |t: TableId| {
@@ -1381,7 +1559,9 @@ fn explain(
         })
         .collect();
     ListedClass {
+        index: 0,
         control_path: path,
+        decisions,
         skipped,
     }
 }

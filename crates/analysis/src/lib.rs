@@ -14,7 +14,9 @@
 //!   validity signatures of the parse DAG by a suffix DP, the control walked
 //!   per signature with three-valued validity, exact class counts and the
 //!   lightest / heaviest class without enumeration, and a bounded listing of
-//!   one parse path's classes with why each skipped table is skipped.
+//!   one parse path's classes with why each skipped table is skipped;
+//!   [`class_filter`] selects classes by the tables they apply and the
+//!   hit/miss or `action_run` ways they take (`--class`).
 //! - [`control`]: tables applied by a control and the number of paths
 //!   through its control-flow graph.
 //! - [`deps`]: the table dependency graph of a control (match, action,
@@ -24,6 +26,7 @@
 //! Dependencies: `p4cost-ir` and `serde` only. Nothing here knows about
 //! latency models; it produces facts the models consume.
 
+pub mod class_filter;
 pub mod classes;
 pub mod control;
 pub mod deps;
@@ -32,10 +35,12 @@ pub mod paths;
 #[cfg(test)]
 mod test_ir;
 
+pub use class_filter::{ClassFilter, ClassTerm, Want};
 pub use classes::{
     list_classes, packet_classes, packet_classes_over_product, path_signature, ClassBudget,
-    ClassError, ClassExtreme, ClassListing, ClassSummary, ControlClasses, ControlPath, ListedClass,
-    ParseSignatures, SkippedTable, TestedHeaders, MAX_TESTED_HEADERS,
+    ClassError, ClassExtreme, ClassLister, ClassListing, ClassSummary, ControlClasses, ControlPath,
+    Decision, ListedClass, Outcome, ParseSignatures, SkippedTable, TestedHeaders,
+    MAX_TESTED_HEADERS,
 };
 pub use control::{control_path_count, control_tables};
 pub use deps::{

@@ -242,6 +242,17 @@ pub struct PredictArgs {
     /// several paths match, the first in listing order is shown.
     #[arg(long, value_name = "H1,H2,...", value_delimiter = ',')]
     pub path: Option<Vec<String>>,
+    /// Show only the packet classes whose ingress control path does
+    /// this: comma-separated terms, all required: `TABLE` (applied),
+    /// `!TABLE` (not applied), `TABLE:hit`, `TABLE:miss`, `TABLE:ACTION`
+    /// (the `action_run` arm taken). A name matches a qualified name that
+    /// ends with it (`acl` matches `FabricIngress.acl.acl`).
+    #[arg(long, value_name = "TERMS")]
+    pub class: Option<String>,
+    /// List at most this many packet classes under each listed path (all
+    /// are counted) [default: 8; 32 with --path].
+    #[arg(long, value_name = "N")]
+    pub max_classes: Option<usize>,
     /// Order of the listed paths: `order` (graph order) or `latency`
     /// (slowest first).
     #[arg(long, value_enum, default_value = "order")]

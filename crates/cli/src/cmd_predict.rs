@@ -354,7 +354,6 @@ impl<'a> Common<'a> {
             .to_string(),
             summary: None,
             classes: None,
-            path_classes: None,
             control: ControlOut {
                 name: self.control.map(|c| program.control(c).name.clone()),
                 tables: self
@@ -396,6 +395,12 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let model = resolve_model(a)?;
     let packet_size = a.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
+    if a.class.is_some() && model.kind != ModelKind::TofinoIngressLinear {
+        return Err(CliError::input(format!(
+            "--class: model {} charges every packet the whole pipeline (every stage), so its figure is the same for every class; use a linear model (tofino1-10g, tofino1-100g)",
+            model.name
+        )));
+    }
     let loaded = input::load_for_predict(a)?;
     let mut reports = Vec::new();
     for group in selected_groups(a, &loaded.program)? {
@@ -502,6 +507,7 @@ fn run_linear(
             model.name
         ))
     })?;
+    let filter = class_filter(a, &common)?;
     let opts = PathOptions {
         max_paths: a.max_paths,
         max_analysis_states: a.max_analysis_states,
@@ -625,6 +631,7 @@ fn run_linear(
     let constant = inputs(&empty);
     let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
     let mut path_outs = Vec::with_capacity(shown.len());
+    let mut path_nodes: Vec<&[u32]> = Vec::with_capacity(shown.len());
     let mut listed_codes = Vec::with_capacity(shown.len());
     for w in &constant.warnings {
         if !PATH_CODES.contains(&w.code.as_str()) {
@@ -652,6 +659,7 @@ fn run_linear(
                 .collect::<Vec<_>>(),
         );
         path_outs.push(report::path_out(program, *index, &path, &pred));
+        path_nodes.push(nodes);
     }
     if a.sort == SortBy::Latency {
         // Stable: equal latencies keep graph order.
@@ -659,6 +667,7 @@ fn run_linear(
         order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
         let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
         path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
+        path_nodes = order.iter().map(|&i| path_nodes[i]).collect();
         listed_codes = order
             .iter()
             .map(|&i| std::mem::take(&mut listed_codes[i]))
@@ -690,23 +699,50 @@ fn run_linear(
                 paths: Vec::new(),
             }),
         }
-        // With --path: that path's classes, tables and skipped tables.
-        if let (Some(_), [(_, nodes)], [p]) = (&a.path, shown.as_slice(), path_outs.as_slice()) {
-            match crate::path_stats::path_classes(
-                program,
-                control,
-                &pg,
-                nodes,
-                p.latency_ns,
-                &table_ns,
-            ) {
-                Ok(pc) => r.path_classes = Some(pc),
-                Err(e) => warns.push(WarningOut {
-                    code: "classes_not_computed".to_string(),
-                    message: format!("classes of the path not listed: {e}"),
-                    paths: Vec::new(),
-                }),
+        // Every listed path's classes (with --class, those it selects).
+        let budget = p4cost_analysis::ClassBudget::default();
+        match p4cost_analysis::ClassLister::new(program, control, &budget) {
+            Ok(mut lister) => {
+                let cx = crate::path_classes::ClassContext {
+                    program,
+                    control,
+                    table_ns: &table_ns,
+                    max: a.max_classes.unwrap_or(if a.path.is_some() {
+                        crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
+                    } else {
+                        crate::path_classes::DEFAULT_MAX_CLASSES
+                    }),
+                    filter: filter.as_ref().zip(a.class.as_deref()),
+                };
+                for (i, (p, nodes)) in path_outs.iter_mut().zip(&path_nodes).enumerate() {
+                    match crate::path_classes::path_classes(
+                        &mut lister,
+                        &cx,
+                        &pg,
+                        nodes,
+                        p.number,
+                        p.latency_ns,
+                    ) {
+                        Ok(pc) => p.classes = Some(pc),
+                        Err(e) => {
+                            warns.push(WarningOut {
+                                code: "classes_not_listed".to_string(),
+                                message: format!(
+                                    "classes listed for {i} of the {} listed paths: {e}",
+                                    path_nodes.len()
+                                ),
+                                paths: Vec::new(),
+                            });
+                            break;
+                        }
+                    }
+                }
             }
+            Err(e) => warns.push(WarningOut {
+                code: "classes_not_listed".to_string(),
+                message: format!("classes of the listed paths not listed: {e}"),
+                paths: Vec::new(),
+            }),
         }
     }
     r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
@@ -718,6 +754,49 @@ fn run_linear(
     r.paths = path_outs;
     r.warnings = warns;
     Ok(r)
+}
+
+/// The `--class` filter, checked against the ingress control's tables.
+fn class_filter(
+    a: &PredictArgs,
+    common: &Common<'_>,
+) -> Result<Option<p4cost_analysis::ClassFilter>, CliError> {
+    let Some(spec) = &a.class else {
+        return Ok(None);
+    };
+    let f = p4cost_analysis::ClassFilter::parse(spec).map_err(CliError::input)?;
+    let program = common.program();
+    let Some(control) = common.control else {
+        return Err(CliError::input(format!(
+            "{}: --class selects classes by their ingress control path, and no ingress control was found",
+            common.shown
+        )));
+    };
+    let unknown = f.unknown_tables(program, control);
+    if !unknown.is_empty() {
+        let applied: Vec<String> = program
+            .control(control)
+            .flow
+            .tables()
+            .iter()
+            .map(|t| program.table(*t).name.clone())
+            .collect();
+        return Err(CliError::input(format!(
+            "--class: {} names no table that {} applies; its tables: {}",
+            unknown
+                .iter()
+                .map(|u| format!("`{u}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            program.control(control).name,
+            if applied.is_empty() {
+                "none".to_string()
+            } else {
+                applied.join(", ")
+            }
+        )));
+    }
+    Ok(Some(f))
 }
 
 /// The MAU-cycle model: one path-independent figure per gress. `paths`

@@ -17,6 +17,7 @@ mod cmd_stages;
 mod combine;
 mod exit;
 mod input;
+mod path_classes;
 mod path_stats;
 mod read;
 mod report;

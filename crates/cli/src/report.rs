@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
@@ -133,6 +133,10 @@ pub struct PathOut {
     pub latency_ns: f64,
     pub breakdown: BreakdownOut,
     pub warnings: Vec<String>,
+    /// Its packet classes through the ingress control (linear models with
+    /// an ingress control).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<crate::path_classes::PathClassesOut>,
 }
 
 #[derive(Debug, Serialize)]
@@ -232,9 +236,6 @@ pub struct Report {
     /// Packet classes (linear models with an ingress control).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<crate::path_stats::ClassesOut>,
-    /// The classes of the `--path` path (with `--path` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path_classes: Option<crate::path_stats::PathClassesOut>,
     pub control: ControlOut,
     pub paths: Vec<PathOut>,
     /// The MAU model's per-gress, per-stage figures (that model only).
@@ -335,6 +336,7 @@ pub fn path_out(
             tables,
         },
         warnings: pred.warnings.iter().map(|w| w.code.clone()).collect(),
+        classes: None,
     }
 }
 
@@ -530,6 +532,7 @@ pub fn render_human(r: &Report) -> String {
             "{:>4}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
             "path", "latency ns", "base", "parser", "control", "headers"
         ));
+        let one = r.paths.len() == 1 && r.path_selector.is_some();
         for p in &r.paths {
             s.push_str(&format!(
                 "{:>4}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
@@ -540,8 +543,11 @@ pub fn render_human(r: &Report) -> String {
                 p.breakdown.control_ns,
                 headers_text(p)
             ));
+            if let (Some(pc), false) = (&p.classes, one) {
+                render_classes_brief(&mut s, pc);
+            }
         }
-        if let Some(pc) = &r.path_classes {
+        if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
             render_path_classes(&mut s, pc);
         }
         if r.paths.len() == 1 {
@@ -701,32 +707,115 @@ fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
     }
 }
 
+/// Width the per-class lines under a path are cut to (the JSON has them
+/// whole): `COLUMNS` when set, else 120.
+fn line_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&w| w >= 40)
+        .unwrap_or(120)
+}
+
+/// `line` cut to `width` characters, the cut marked with `...`.
+fn fit(line: &str, width: usize) -> String {
+    if line.chars().count() <= width {
+        line.to_string()
+    } else {
+        let kept: String = line.chars().take(width.saturating_sub(3)).collect();
+        format!("{kept}...")
+    }
+}
+
+/// The count of classes of a path and one line for each listed: its id,
+/// latency and tables (with hit/miss or action where the control branches
+/// on them).
+fn render_classes_brief(s: &mut String, pc: &crate::path_classes::PathClassesOut) {
+    let width = line_width();
+    // A path with one class: that class's line says it all.
+    if !(pc.total.text == "1" && pc.classes.len() == 1 && pc.filter.is_none()) {
+        s.push_str(&format!("{}\n", fit(&classes_heading(pc), width)));
+    }
+    for c in &pc.classes {
+        let line = format!(
+            "  {:>8}  {:>10.3}  {}",
+            c.id,
+            c.latency_ns,
+            crate::path_classes::class_brief(c)
+        );
+        s.push_str(&format!("{}\n", fit(&line, width)));
+    }
+}
+
+/// `        4 classes (first 2 listed; --class acl:miss)`.
+fn classes_heading(pc: &crate::path_classes::PathClassesOut) -> String {
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(f) = &pc.filter {
+        notes.push(format!("{} matching --class {f}", pc.classes.len()));
+        if pc.truncated {
+            notes.push("more may match".to_string());
+        }
+    } else if pc.truncated {
+        notes.push(format!("first {} listed", pc.classes.len()));
+    }
+    format!(
+        "  {:>8}  {} class{}{}",
+        "",
+        pc.total.text,
+        if pc.total.text == "1" { "" } else { "es" },
+        if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join("; "))
+        }
+    )
+}
+
 /// The classes of the `--path` path: each with its latency, its tables,
-/// and the other tables with why they are skipped.
-fn render_path_classes(s: &mut String, pc: &crate::path_stats::PathClassesOut) {
+/// the way it took at every branch, and the other tables with why they
+/// are skipped.
+fn render_path_classes(s: &mut String, pc: &crate::path_classes::PathClassesOut) {
     s.push_str(&format!(
         "\nclasses of this path: {}{}\n",
         pc.total.text,
-        if pc.truncated {
-            format!(" (first {} listed)", pc.classes.len())
-        } else {
-            String::new()
+        match (&pc.filter, pc.truncated) {
+            (Some(f), t) => format!(
+                " ({} matching --class {f}{})",
+                pc.classes.len(),
+                if t { "; more may match" } else { "" }
+            ),
+            (None, true) => format!(" (first {} listed)", pc.classes.len()),
+            (None, false) => String::new(),
         }
     ));
-    for (i, c) in pc.classes.iter().enumerate() {
+    for c in &pc.classes {
         s.push_str(&format!(
-            "  {:>3}  {:>10.3} ns  tables: {}\n",
-            i + 1,
+            "  {:>6}  {:>10.3} ns  tables: {}\n",
+            c.id,
             c.latency_ns,
             if c.tables.is_empty() {
                 "none".to_string()
             } else {
-                c.tables.join(", ")
+                c.tables
+                    .iter()
+                    .map(|t| t.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         ));
+        for d in &c.decisions {
+            s.push_str(&format!(
+                "                     {} -> {}{}  ({}:{})\n",
+                d.at,
+                d.outcome,
+                if d.forced { ", by header validity" } else { "" },
+                d.span.file,
+                d.span.line
+            ));
+        }
         for k in &c.skipped {
             s.push_str(&format!(
-                "                   not {}: {}\n",
+                "                     not {}: {}\n",
                 k.table, k.reason
             ));
         }

@@ -1,0 +1,285 @@
+//! The packet classes of each listed parse path: its control paths through
+//! the ingress control, each with its latency (only the tables it applies
+//! charged), the tables with their sites, the ways it took at every branch
+//! (conditions, hit/miss, `action_run`) and why every other table is
+//! skipped. Optionally only the classes a `--class` filter selects.
+
+use serde::Serialize;
+
+use p4cost_analysis::{ClassFilter, ClassLister, ListedClass, Outcome, PathCount, PathGraph};
+use p4cost_ir::{ControlId, NodeKind, Program, TableId};
+
+use crate::report::{count_text, CountOut, Loc};
+
+/// Classes listed under each path unless `--max-classes` says otherwise.
+pub const DEFAULT_MAX_CLASSES: usize = 8;
+/// Classes listed for the one path of `--path` unless `--max-classes` says
+/// otherwise.
+pub const DEFAULT_MAX_CLASSES_ONE_PATH: usize = 32;
+
+/// A table a class applies.
+#[derive(Debug, Serialize)]
+pub struct ClassTableOut {
+    /// Qualified name.
+    pub name: String,
+    /// What it adds to the latency (ns).
+    pub latency_ns: f64,
+    /// Where the table is declared.
+    pub span: Loc,
+}
+
+/// A way a class took where its control path branches.
+#[derive(Debug, Serialize)]
+pub struct DecisionOut {
+    /// `if (...)` with the condition, or the table's name.
+    pub at: String,
+    /// `true` / `false` for a condition, `hit` / `miss`, or
+    /// `action_run = a | b` (with `(default)` for actions without a case).
+    pub outcome: String,
+    /// True when the parse path decides it (header validity known on the
+    /// path): no class of this path goes the other way.
+    pub forced: bool,
+    /// Where the condition or the table application is written.
+    pub span: Loc,
+}
+
+/// A table of the control a class does not apply, and why.
+#[derive(Debug, Serialize)]
+pub struct SkippedOut {
+    pub table: String,
+    pub reason: String,
+}
+
+/// One packet class of a listed path.
+#[derive(Debug, Serialize)]
+pub struct PathClassOut {
+    /// `P.C`: the path's number in the listing and the class's number
+    /// among all the path's classes (control order), both 1-based: the
+    /// same with or without `--class`.
+    pub id: String,
+    /// The path's latency with only this class's tables charged.
+    pub latency_ns: f64,
+    /// Tables applied, in order.
+    pub tables: Vec<ClassTableOut>,
+    /// The way taken at each branch of the control path, in order.
+    pub decisions: Vec<DecisionOut>,
+    /// Tables of the control not applied, with why.
+    pub skipped: Vec<SkippedOut>,
+}
+
+/// The classes of one listed path.
+#[derive(Debug, Serialize)]
+pub struct PathClassesOut {
+    /// All its classes, whatever the filter (exact, see `CountOut`).
+    pub total: CountOut,
+    /// The `--class` filter, when one selects the listed classes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// True when classes (matching the filter, if any) were left unlisted.
+    pub truncated: bool,
+    pub classes: Vec<PathClassOut>,
+}
+
+/// What the listing of one path needs.
+pub struct ClassContext<'p, 'f> {
+    pub program: &'p Program,
+    pub control: ControlId,
+    /// `table_ns[t]`: what table `t` adds to a path's latency.
+    pub table_ns: &'p [f64],
+    pub max: usize,
+    pub filter: Option<(&'f ClassFilter, &'f str)>,
+}
+
+/// The classes of the parse path `nodes` (graph nodes of `pg`), listed as
+/// path number `number`; `path_ns` is the path's latency with every table
+/// of the control charged.
+pub fn path_classes(
+    lister: &mut ClassLister<'_>,
+    cx: &ClassContext<'_, '_>,
+    pg: &PathGraph<'_>,
+    nodes: &[u32],
+    number: PathCount,
+    path_ns: f64,
+) -> Result<PathClassesOut, String> {
+    let program = cx.program;
+    let keep = |c: &ListedClass| {
+        match cx.filter {
+            Some((f, _)) => f.matches(program, cx.control, c),
+            None => true,
+        }
+    };
+    let l = lister
+        .list(pg, nodes, cx.max, &keep)
+        .map_err(|e| e.to_string())?;
+    let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
+    let flow = &program.control(cx.control).flow;
+    let path_no = count_text(number);
+    let classes = l
+        .classes
+        .iter()
+        .map(|c| PathClassOut {
+            id: format!("{path_no}.{}", c.index.saturating_add(1)),
+            latency_ns: path_ns - c.skipped.iter().map(|s| w(s.table)).sum::<f64>(),
+            tables: c
+                .control_path
+                .tables
+                .iter()
+                .map(|&t| {
+                    let tab = program.table(t);
+                    ClassTableOut {
+                        name: tab.name.clone(),
+                        latency_ns: w(t),
+                        span: Loc::new(program, tab.span),
+                    }
+                })
+                .collect(),
+            decisions: c
+                .decisions
+                .iter()
+                .filter_map(|d| {
+                    let node = flow.nodes.get(d.node.index())?;
+                    let at = match &node.kind {
+                        NodeKind::Condition { cond, expr, .. } => {
+                            let text = if cond.nodes.is_empty() {
+                                expr.clone()
+                            } else {
+                                cond.text()
+                            };
+                            if parenthesized(&text) {
+                                format!("if {text}")
+                            } else {
+                                format!("if ({text})")
+                            }
+                        }
+                        NodeKind::Table { table, .. } => program.table(*table).name.clone(),
+                        _ => return None,
+                    };
+                    Some(DecisionOut {
+                        at,
+                        outcome: outcome_text(program, &d.outcome),
+                        forced: d.forced,
+                        span: Loc::new(program, node.span),
+                    })
+                })
+                .collect(),
+            skipped: c
+                .skipped
+                .iter()
+                .map(|s| SkippedOut {
+                    table: program.table(s.table).name.clone(),
+                    reason: s.reason.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(PathClassesOut {
+        total: CountOut::of(l.total),
+        filter: cx.filter.map(|(_, spec)| spec.to_string()),
+        truncated: l.truncated,
+        classes,
+    })
+}
+
+/// `true`, `hit`, `action_run = drop | (default)`.
+fn outcome_text(program: &Program, o: &Outcome) -> String {
+    match o {
+        Outcome::Branch(b) => b.to_string(),
+        Outcome::Hit(true) => "hit".to_string(),
+        Outcome::Hit(false) => "miss".to_string(),
+        Outcome::ActionRun { actions, default } => {
+            let mut names: Vec<&str> = actions
+                .iter()
+                .map(|a| {
+                    program
+                        .actions
+                        .get(a.index())
+                        .map_or("?", |a| a.name.as_str())
+                })
+                .collect();
+            if *default {
+                names.push("(default)");
+            }
+            format!("action_run = {}", names.join(" | "))
+        }
+    }
+}
+
+/// True when `text` is one parenthesized whole: `(a && b)`, not
+/// `(a) && (b)`.
+fn parenthesized(text: &str) -> bool {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'(') || b.last() != Some(&b')') {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && i + 1 < b.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// A class in a few words: its tables, each with the way taken after it
+/// where the control branches on it (`acl[miss]`), or `none`; then the
+/// conditions it went through that other classes of the path may go the
+/// other way on (`(meta.x == 1)`, `!(meta.x == 1)` for the else branch).
+pub fn class_brief(c: &PathClassOut) -> String {
+    let conds: Vec<String> = c
+        .decisions
+        .iter()
+        .filter(|d| !d.forced && d.at.starts_with("if "))
+        .map(|d| {
+            let cond = d.at.trim_start_matches("if ");
+            if d.outcome == "true" {
+                cond.to_string()
+            } else {
+                format!("!{cond}")
+            }
+        })
+        .collect();
+    let tables = brief_tables(c);
+    if conds.is_empty() {
+        tables
+    } else {
+        format!("{tables}; {}", conds.join("; "))
+    }
+}
+
+fn brief_tables(c: &PathClassOut) -> String {
+    if c.tables.is_empty() {
+        return "none".to_string();
+    }
+    c.tables
+        .iter()
+        .map(|t| {
+            match c
+                .decisions
+                .iter()
+                .find(|d| d.at == t.name)
+                .map(|d| d.outcome.as_str())
+            {
+                Some(o) => format!(
+                    "{}[{}]",
+                    short(&t.name),
+                    o.trim_start_matches("action_run = ")
+                ),
+                None => short(&t.name).to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A qualified name without its control prefix (`ingress.acl.acl` ->
+/// `acl.acl`): the first component is the control every table shares.
+fn short(name: &str) -> &str {
+    name.split_once('.').map_or(name, |(_, rest)| rest)
+}
