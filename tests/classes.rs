@@ -375,3 +375,38 @@ fn class_listing_is_capped_per_path() {
         human.stdout
     );
 }
+
+/// set_validity.p4 (derived in its header): a statement's setValid makes
+/// the next test true on both paths, a table whose every action pops the
+/// tag makes the one after false, a table that may or may not push it
+/// leaves the last test open: 2 classes per path, `never` never applied.
+#[test]
+fn set_valid_and_set_invalid_decide_later_tests() {
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/classes/set_validity.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["classes"]["count"]["text"], "4");
+    assert_eq!(
+        listed(&v),
+        [
+            "1.1: vlan_map strip tag maybe",
+            "1.2: vlan_map strip tag",
+            "2.1: vlan_map strip tag maybe",
+            "2.2: vlan_map strip tag",
+        ]
+    );
+    for p in v["paths"].as_array().expect("paths") {
+        for c in p["classes"]["classes"].as_array().expect("classes") {
+            let never = c["skipped"]
+                .as_array()
+                .expect("skipped")
+                .iter()
+                .find(|s| s["table"] == "Ingress.never")
+                .expect("never is skipped");
+            assert_eq!(never["reason"], "hdr.vlan invalid on this path");
+        }
+    }
+}

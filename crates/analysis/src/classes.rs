@@ -14,8 +14,10 @@
 //!    with a witness for each. Bounded by a number of map entries.
 //! 2. [`ControlClasses`]: per signature, the control's flow graph is walked
 //!    with three-valued validity: a tested header is valid iff the signature
-//!    has it, unknown once a node (statement, action, or an action of a
-//!    table) writes its `$valid`. Conditions evaluate with Kleene logic
+//!    has it; after a node that sets it for certain (`setValid` /
+//!    `setInvalid` in a statement or action, or the same way in every
+//!    action a table may run) it is known again, after any other write of
+//!    its `$valid` unknown. Conditions evaluate with Kleene logic
 //!    (`isValid`, `!`, `&&`, `||`, constants; fields, comparisons and table
 //!    hits are unknown); a decided condition takes one branch, an undecided
 //!    one both; tables with hit/miss or `action_run` successors take every
@@ -623,7 +625,7 @@ pub struct ControlClasses<'a> {
     flow: &'a ControlFlow,
     h: TestedHeaders,
     /// Tracked headers whose validity node `i` may change.
-    writes: Vec<u64>,
+    effects: Vec<ValidityEffect>,
     /// Node `i`, or the first node after a run of plain statements and
     /// action calls starting at `i` ([`SKIP_END`]: the end of the control).
     skip: Vec<u32>,
@@ -679,13 +681,13 @@ impl<'a> ControlClasses<'a> {
     ) -> ControlClasses<'a> {
         let c = program.control(control);
         let h = TestedHeaders::of(&c.flow);
-        let writes = validity_writes(program, &c.flow, &h);
-        let skip = skip_plain_runs(&c.flow, &writes);
+        let effects = validity_effects(program, &c.flow, &h);
+        let skip = skip_plain_runs(&c.flow, &effects);
         ControlClasses {
             name: &c.name,
             flow: &c.flow,
             h,
-            writes,
+            effects,
             skip,
             table_w,
             memo: HashMap::new(),
@@ -708,7 +710,7 @@ impl<'a> ControlClasses<'a> {
     /// no table and change no tracked validity, so they neither fork nor
     /// weigh, and memoising them would cost a state per statement.
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
-        succ_states(self.flow, &self.h, &self.writes, k)
+        succ_states(self.flow, &self.h, &self.effects, k)
             .into_iter()
             .map(|s| s.and_then(|(n, v, u)| self.jump(n).map(|m| (m, v, u))))
             .collect()
@@ -864,27 +866,92 @@ impl<'a> ControlClasses<'a> {
     }
 }
 
-/// Per control node, the tracked headers whose validity it may change.
-fn validity_writes(program: &Program, flow: &ControlFlow, h: &TestedHeaders) -> Vec<u64> {
-    let of = |ws: &[String]| ws.iter().fold(0u64, |m, w| m | h.mask_of_write(w));
-    let action =
-        |a: p4cost_ir::ActionId| program.actions.get(a.index()).map_or(0, |a| of(&a.writes));
+/// What a node does to the tracked headers' validity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ValidityEffect {
+    /// Headers whose validity the node may change (any write).
+    writes: u64,
+    /// Of those, the ones it leaves valid for certain.
+    set_valid: u64,
+    /// Of those, the ones it leaves invalid for certain.
+    set_invalid: u64,
+}
+
+impl ValidityEffect {
+    /// The state after the node: headers set for certain are known, the
+    /// other written ones unknown, the rest as they were.
+    fn apply(self, valid: u64, unknown: u64) -> (u64, u64) {
+        let known = self.set_valid | self.set_invalid;
+        let unknown2 = (unknown | self.writes) & !known;
+        let valid2 = (valid & !unknown2 & !self.set_invalid) | self.set_valid;
+        (valid2, unknown2)
+    }
+}
+
+/// Per node of `flow`, its [`ValidityEffect`] on the headers of `h`:
+/// statements and direct action calls by their writes and certain sets; a
+/// table by its actions' writes (any of them may run), and a header set the
+/// same way by every action it may run (its actions and its default
+/// action) as set for certain.
+fn validity_effects(
+    program: &Program,
+    flow: &ControlFlow,
+    h: &TestedHeaders,
+) -> Vec<ValidityEffect> {
+    let of = |ws: &[String], sets: &[p4cost_ir::ValiditySet]| {
+        let writes = ws.iter().fold(0u64, |m, w| m | h.mask_of_write(w));
+        let (mut set_valid, mut set_invalid) = (0u64, 0u64);
+        for s in sets {
+            if let Some(b) = h.bit(&s.header) {
+                if s.valid {
+                    set_valid |= 1 << b;
+                } else {
+                    set_invalid |= 1 << b;
+                }
+            }
+        }
+        ValidityEffect {
+            writes: writes | set_valid | set_invalid,
+            set_valid,
+            set_invalid,
+        }
+    };
+    let action = |a: p4cost_ir::ActionId| {
+        program
+            .actions
+            .get(a.index())
+            .map_or(ValidityEffect::default(), |a| of(&a.writes, &a.validity))
+    };
     flow.nodes
         .iter()
         .map(|n| {
             if h.names.is_empty() {
-                return 0;
+                return ValidityEffect::default();
             }
             match &n.kind {
-                NodeKind::Statement { writes, .. } => of(writes),
+                NodeKind::Statement {
+                    writes, validity, ..
+                } => of(writes, validity),
                 NodeKind::Action { action: a, .. } => action(*a),
-                NodeKind::Table { table, .. } => program.tables.get(table.index()).map_or(0, |t| {
-                    t.actions
+                NodeKind::Table { table, .. } => {
+                    let Some(t) = program.tables.get(table.index()) else {
+                        return ValidityEffect::default();
+                    };
+                    let mut all = t
+                        .actions
                         .iter()
                         .chain(t.default_action.iter())
-                        .fold(0, |m, a| m | action(*a))
-                }),
-                _ => 0,
+                        .map(|a| action(*a));
+                    let Some(first) = all.next() else {
+                        return ValidityEffect::default();
+                    };
+                    all.fold(first, |m, e| ValidityEffect {
+                        writes: m.writes | e.writes,
+                        set_valid: m.set_valid & e.set_valid,
+                        set_invalid: m.set_invalid & e.set_invalid,
+                    })
+                }
+                _ => ValidityEffect::default(),
             }
         })
         .collect()
@@ -898,13 +965,13 @@ const SKIP_END: u32 = u32::MAX;
 /// (one successor, no tracked validity write), the first node after the
 /// run of such nodes it starts ([`SKIP_END`] when the run ends the
 /// control). Linear: each run is followed once (path compression).
-fn skip_plain_runs(flow: &ControlFlow, writes: &[u64]) -> Vec<u32> {
+fn skip_plain_runs(flow: &ControlFlow, effects: &[ValidityEffect]) -> Vec<u32> {
     const UNSET: u32 = u32::MAX - 1;
     let n = flow.nodes.len();
     let plain = |i: usize| -> Option<Option<NodeId>> {
         match &flow.nodes[i].kind {
             NodeKind::Statement { next, .. } | NodeKind::Action { next, .. }
-                if writes.get(i).copied().unwrap_or(0) == 0 =>
+                if effects.get(i).map_or(true, |e| e.writes == 0) =>
             {
                 Some(*next)
             }
@@ -940,11 +1007,17 @@ fn skip_plain_runs(flow: &ControlFlow, writes: &[u64]) -> Vec<u32> {
     skip
 }
 
-fn succ_states(flow: &ControlFlow, h: &TestedHeaders, writes: &[u64], k: Key) -> Vec<Option<Key>> {
+fn succ_states(
+    flow: &ControlFlow,
+    h: &TestedHeaders,
+    effects: &[ValidityEffect],
+    k: Key,
+) -> Vec<Option<Key>> {
     let (n, valid, unknown) = k;
     let node = &flow.nodes[n as usize];
-    let unknown2 = unknown | writes[n as usize];
-    let valid2 = valid & !unknown2;
+    let (valid2, unknown2) = effects
+        .get(n as usize)
+        .map_or((valid, unknown), |e| e.apply(valid, unknown));
     let to = |s: Option<NodeId>| -> Option<Key> {
         s.filter(|s| s.index() < flow.nodes.len())
             .map(|s| (s.0, valid2, unknown2))

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use p4cost_ir::{Action, ActionId, ExternCall, ExternUse, Param, Primitive, Program, Span};
+use p4cost_ir::{
+    Action, ActionId, ExternCall, ExternUse, Param, Primitive, Program, Span, ValiditySet,
+};
 
 use crate::access::J;
 use crate::error::Result;
@@ -111,6 +113,9 @@ pub(crate) struct Effects {
     pub writes: Refs,
     /// Extern objects used.
     pub externs: Vec<ExternCall>,
+    /// `add_header`/`remove_header` (or `setValid`/`setInvalid`): the
+    /// header and whether it is made valid.
+    pub sets_validity: Option<(String, bool)>,
 }
 
 /// The effects of one primitive call `op(params...)`, with `names` naming
@@ -179,6 +184,7 @@ pub(crate) fn primitive_effects(
                 done[0] = true;
                 let h = e.lvalue(p, names, &mut fx.reads)?;
                 fx.writes.add(format!("{h}.$valid"));
+                fx.sets_validity = Some((h, matches!(op, "add_header" | "setValid")));
             }
         }
         "push" | "pop" => {
@@ -347,11 +353,22 @@ pub(crate) fn read(
         let mut writes = Refs::default();
         let mut externs = Vec::new();
         let mut primitives = Vec::new();
+        let mut validity = Vec::new();
         for p in a.key_items("primitives")? {
             let op = p.key_str("op")?;
             let args = p.opt_items("parameters")?;
             let span = spans.of(prog, &p)?;
             let fx = primitive_effects(e, op, &args, &names, span)?;
+            // Primitives run in order, unconditionally (p4c turns an
+            // action's `if` into separate actions or `?:`).
+            match &fx.sets_validity {
+                Some((h, v)) => ValiditySet::record(&mut validity, h, *v),
+                None => {
+                    for w in &fx.writes.0 {
+                        ValiditySet::clobber(&mut validity, w);
+                    }
+                }
+            }
             reads.extend(fx.reads);
             writes.extend(fx.writes);
             externs.extend(fx.externs);
@@ -368,6 +385,7 @@ pub(crate) fn read(
             writes: writes.0,
             primitives,
             externs,
+            validity,
             annotations: Vec::new(),
             span,
         });

@@ -102,11 +102,9 @@ pub fn path_classes(
     path_ns: f64,
 ) -> Result<PathClassesOut, String> {
     let program = cx.program;
-    let keep = |c: &ListedClass| {
-        match cx.filter {
-            Some((f, _)) => f.matches(program, cx.control, c),
-            None => true,
-        }
+    let keep = |c: &ListedClass| match cx.filter {
+        Some((f, _)) => f.matches(program, cx.control, c),
+        None => true,
     };
     let l = lister
         .list(pg, nodes, cx.max, &keep)

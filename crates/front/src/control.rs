@@ -180,6 +180,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             writes: syms.canon.names(body.writes.into_vec()),
             primitives: body.primitives,
             externs: body.externs,
+            validity: body
+                .validity
+                .into_iter()
+                .map(|v| ir::ValiditySet {
+                    header: syms.canon.name(v.header),
+                    valid: v.valid,
+                })
+                .collect(),
             annotations: annotations(self, &a.annotations),
             span: self.spans.ir(a.span),
         });
@@ -202,6 +210,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     let AssignStmt { lhs, rhs } = &**a;
                     reads(rhs, &skip, &mut out.reads);
                     let w = expr_name(lhs);
+                    ir::ValiditySet::clobber(&mut out.validity, &w);
                     out.writes.push(w);
                     out.externs.extend(self.extern_calls_in(rhs, syms));
                     out.primitives.push(ir::Primitive {
@@ -223,6 +232,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     }
                     out.externs.extend(self.extern_calls_in(call, syms));
                     for w in self.out_args(callee, args, syms) {
+                        ir::ValiditySet::clobber(&mut out.validity, &w);
                         out.writes.push(w);
                     }
                     let op = match &callee.kind {
@@ -238,10 +248,18 @@ impl<'a, 'o> Cx<'a, 'o> {
                                 Some(t) => format!("{t}.{}", member.name),
                                 None => {
                                     match member.name.as_str() {
-                                        "setValid" | "setInvalid" => {
+                                        m @ ("setValid" | "setInvalid") => {
+                                            ir::ValiditySet::record(
+                                                &mut out.validity,
+                                                &inst,
+                                                m == "setValid",
+                                            );
                                             out.writes.push(format!("{inst}.$valid"))
                                         }
-                                        "push_front" | "pop_front" => out.writes.push(inst.clone()),
+                                        "push_front" | "pop_front" => {
+                                            ir::ValiditySet::clobber(&mut out.validity, &inst);
+                                            out.writes.push(inst.clone())
+                                        }
                                         _ => {}
                                     }
                                     format!("{}.{}", inst, member.name)
@@ -266,10 +284,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                     let IfStmt { cond, then, els } = &**i;
                     reads(cond, &skip, &mut out.reads);
                     out.externs.extend(self.extern_calls_in(cond, syms));
+                    // What holds after the `if`: what both ways leave.
+                    let before = out.validity.clone();
                     self.walk_action(std::slice::from_ref(then), syms, params, out);
+                    let after_then = std::mem::replace(&mut out.validity, before);
                     if let Some(e) = els {
                         self.walk_action(std::slice::from_ref(e), syms, params, out);
                     }
+                    out.validity = ir::ValiditySet::common(&after_then, &out.validity);
                 }
                 StmtKind::Block(b) => self.walk_action(&b.stmts, syms, params, out),
                 StmtKind::Var(v) => {
@@ -675,6 +697,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     reads: vec![],
                     writes: vec![],
                     externs: vec![],
+                    validity: vec![],
                     next: None,
                 },
                 span,
@@ -701,6 +724,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                         reads: r,
                         writes: vec![syms.canon.name(expr_name(lhs))],
                         externs: self.extern_calls_in(rhs, syms),
+                        validity: vec![],
                         next,
                     },
                     span,
@@ -720,6 +744,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                             reads: r,
                             writes: vec![v.name.name.to_string()],
                             externs: self.extern_calls_in(init, syms),
+                            validity: vec![],
                             next,
                         },
                         span,
@@ -994,11 +1019,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             .into_iter()
             .map(|n| syms.canon.name(n))
             .collect();
+        let mut validity = Vec::new();
         if let ExprKind::Member { base, member } = &callee.kind {
             if matches!(member.name.as_str(), "setValid" | "setInvalid")
                 && crate::names::is_place(base)
             {
-                w.push(syms.canon.name(format!("{}.$valid", expr_name(base))));
+                let h = syms.canon.name(expr_name(base));
+                w.push(format!("{h}.$valid"));
+                ir::ValiditySet::record(&mut validity, &h, member.name == "setValid");
             }
         }
         let mut externs = self.extern_calls_in(call, syms);
@@ -1011,6 +1039,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 reads: r,
                 writes: w,
                 externs,
+                validity,
                 next,
             },
             span,
@@ -1030,6 +1059,8 @@ struct ActionBody {
     writes: NameList,
     primitives: Vec<ir::Primitive>,
     externs: Vec<ir::ExternCall>,
+    /// Headers set valid or invalid for certain so far (names as written).
+    validity: Vec<ir::ValiditySet>,
 }
 
 /// A condition node with its operand indexes moved by `off` (appending

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ActionId, Cond, ExternCall, Gress, NodeId, Span, TableId};
+use crate::{ActionId, Cond, ExternCall, Gress, NodeId, Span, TableId, ValiditySet};
 
 /// What a control does in its package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -122,6 +122,9 @@ pub enum NodeKind {
         /// Extern calls the statement makes (`r.execute(i)`, `h.get(...)`).
         #[serde(default)]
         externs: Vec<ExternCall>,
+        /// Headers it makes valid or invalid (`hdr.vlan.setValid();`).
+        #[serde(default)]
+        validity: Vec<ValiditySet>,
         /// Successor.
         next: Option<NodeId>,
     },

@@ -202,6 +202,54 @@ pub struct Primitive {
     pub span: Span,
 }
 
+/// A header made valid or invalid for certain by an action or statement:
+/// `setValid()` / `setInvalid()` (BMv2 `add_header` / `remove_header`) not
+/// undone or made uncertain before the action or statement ends (by a
+/// whole-header assignment, or by being under an `if`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ValiditySet {
+    /// The header (`hdr.vlan`).
+    pub header: String,
+    /// True for `setValid`, false for `setInvalid`.
+    pub valid: bool,
+}
+
+impl ValiditySet {
+    /// Records `header.setValid()` (`valid`) or `.setInvalid()` in `sets`,
+    /// the effects so far of straight-line code: the latest call wins.
+    pub fn record(sets: &mut Vec<ValiditySet>, header: &str, valid: bool) {
+        sets.retain(|s| s.header != header);
+        sets.push(ValiditySet {
+            header: header.to_string(),
+            valid,
+        });
+    }
+
+    /// Forgets what `sets` knows of headers a write of `place` may change:
+    /// the header itself (`hdr.x = ...`), a struct or stack holding it. A
+    /// field write (`hdr.x.ttl`) changes no validity.
+    pub fn clobber(sets: &mut Vec<ValiditySet>, place: &str) {
+        let place = place.strip_suffix(".$valid").unwrap_or(place);
+        sets.retain(|s| {
+            let h = s.header.as_str();
+            let inside = h.len() > place.len()
+                && h.starts_with(place)
+                && matches!(h.as_bytes()[place.len()], b'.' | b'[');
+            let same_stack = match (h.find('['), place.find('[')) {
+                (Some(i), _) => h[..i] == *place || place.starts_with(&h[..=i]),
+                _ => false,
+            };
+            !(h == place || inside || same_stack)
+        });
+    }
+
+    /// The headers both `a` and `b` set, the same way (what holds after an
+    /// `if` whose branches end with `a` and `b`).
+    pub fn common(a: &[ValiditySet], b: &[ValiditySet]) -> Vec<ValiditySet> {
+        a.iter().filter(|s| b.contains(s)).cloned().collect()
+    }
+}
+
 /// An action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Action {
@@ -218,6 +266,9 @@ pub struct Action {
     /// Extern objects the body calls, in order.
     #[serde(default)]
     pub externs: Vec<ExternCall>,
+    /// Headers the action leaves valid or invalid for certain.
+    #[serde(default)]
+    pub validity: Vec<ValiditySet>,
     /// Annotations on the action.
     pub annotations: Vec<Annotation>,
     /// Declaration site.
@@ -308,4 +359,41 @@ pub struct ExternCall {
     pub divides: bool,
     /// Site of the call.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod validity_tests {
+    use super::ValiditySet;
+
+    fn set(h: &str, v: bool) -> ValiditySet {
+        ValiditySet {
+            header: h.into(),
+            valid: v,
+        }
+    }
+
+    #[test]
+    fn the_latest_call_wins_and_writes_of_the_header_forget_it() {
+        let mut s = Vec::new();
+        ValiditySet::record(&mut s, "hdr.vlan", true);
+        ValiditySet::record(&mut s, "hdr.ipv4", false);
+        ValiditySet::record(&mut s, "hdr.vlan", false);
+        assert_eq!(s, [set("hdr.ipv4", false), set("hdr.vlan", false)]);
+        ValiditySet::clobber(&mut s, "hdr.ipv4.ttl");
+        assert_eq!(s.len(), 2, "a field write keeps validity");
+        ValiditySet::clobber(&mut s, "hdr.ipv4");
+        assert_eq!(s, [set("hdr.vlan", false)]);
+        ValiditySet::clobber(&mut s, "hdr");
+        assert!(s.is_empty(), "a write of the struct holding it");
+        let mut t = vec![set("hdr.s[1]", true)];
+        ValiditySet::clobber(&mut t, "hdr.s[0]");
+        assert!(t.is_empty(), "another element of the same stack");
+    }
+
+    #[test]
+    fn after_an_if_only_what_both_branches_set() {
+        let a = [set("hdr.a", true), set("hdr.b", true)];
+        let b = [set("hdr.a", true), set("hdr.b", false)];
+        assert_eq!(ValiditySet::common(&a, &b), [set("hdr.a", true)]);
+    }
 }

@@ -166,6 +166,8 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
                             .collect(),
                         reads: a.reads.clone(),
                         writes: a.writes.clone(),
+                        // context.json lists operations, not their operands.
+                        validity: Vec::new(),
                         primitives: a
                             .ops
                             .iter()

@@ -51,6 +51,7 @@ impl B {
             writes: writes.iter().map(|w| w.to_string()).collect(),
             primitives: vec![],
             externs: vec![],
+            validity: vec![],
             annotations: vec![],
             span: sp(),
         });
@@ -378,6 +379,7 @@ fn set_valid_before_a_test_makes_it_undecidable() {
         reads: vec![],
         writes: vec!["hdr.ipv6.$valid".into()],
         externs: vec![],
+        validity: vec![],
         next: c,
     });
     let p = b.build(entry);
@@ -778,8 +780,10 @@ enum RNode {
     /// Table `t` with 1 (always), 2 (hit/miss) or 3 (by action) successors.
     Table(usize, Vec<usize>),
     Cond(RCond, usize, usize),
-    /// Statement setting a header's validity.
+    /// Statement changing a header's validity to something unknown.
     SetValid(usize, usize),
+    /// Statement making a header valid (`true`) or invalid for certain.
+    SetKnown(usize, bool, usize),
     Exit,
 }
 
@@ -794,6 +798,7 @@ fn rcontrol() -> impl Strategy<Value = Vec<RNode>> {
         4 => ((0..3usize), prop::collection::vec(0..8usize, 1..4)).prop_map(|(t, s)| RNode::Table(t, s)),
         4 => (rcond(), 0..8usize, 0..8usize).prop_map(|(c, a, b)| RNode::Cond(c, a, b)),
         1 => ((0..3usize), 0..8usize).prop_map(|(h, s)| RNode::SetValid(h, s)),
+        1 => ((0..3usize), any::<bool>(), 0..8usize).prop_map(|(h, v, s)| RNode::SetKnown(h, v, s)),
         1 => Just(RNode::Exit),
     ];
     prop::collection::vec(node, 1..7)
@@ -863,6 +868,18 @@ fn build_random(states: &[(Vec<bool>, Vec<Option<usize>>)], control: &[RNode]) -
                 reads: vec![],
                 writes: vec![format!("{}.$valid", HDRS[*h])],
                 externs: vec![],
+                validity: vec![],
+                next: to(i, *s),
+            },
+            RNode::SetKnown(h, v, s) => NodeKind::Statement {
+                what: "setValid".into(),
+                reads: vec![],
+                writes: vec![format!("{}.$valid", HDRS[*h])],
+                externs: vec![],
+                validity: vec![p4cost_ir::ValiditySet {
+                    header: HDRS[*h].to_string(),
+                    valid: *v,
+                }],
                 next: to(i, *s),
             },
             RNode::Exit => NodeKind::Exit,
@@ -914,8 +931,14 @@ fn ref_control_paths(
                 .collect(),
         };
         let mut v2 = v.clone();
-        if let RNode::SetValid(h, _) = &control[i] {
-            v2.insert(HDRS[*h], None);
+        match &control[i] {
+            RNode::SetValid(h, _) => {
+                v2.insert(HDRS[*h], None);
+            }
+            RNode::SetKnown(h, v, _) => {
+                v2.insert(HDRS[*h], Some(*v));
+            }
+            _ => {}
         }
         let w2 = match &node.kind {
             NodeKind::Table { table, .. } => w + tw[table.index()],
