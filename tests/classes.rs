@@ -410,3 +410,47 @@ fn set_valid_and_set_invalid_decide_later_tests() {
         }
     }
 }
+
+/// mpls_stack8.p4 (derived in its header): the loop over a stack of 8
+/// unrolls to 9 paths (ethernet alone, 1 to 8 labels); validity decides
+/// both tests on each, so 9 classes: l2 alone, mpls_fib for 1 to 7
+/// labels, mpls_fib and deep for 8.
+#[test]
+fn an_mpls_stack_of_eight_unrolls_to_one_class_per_depth() {
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/classes/mpls_stack8.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["path_count"], 9);
+    assert_eq!(v["classes"]["count"]["text"], "9");
+    let mut by_depth: Vec<(usize, Vec<String>)> = v["paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .map(|p| {
+            let labels = p["headers"]
+                .as_array()
+                .expect("headers")
+                .iter()
+                .filter(|h| h.as_str().unwrap_or("").starts_with("hdr.mpls["))
+                .count();
+            let classes = p["classes"]["classes"].as_array().expect("classes");
+            assert_eq!(classes.len(), 1, "one class per path");
+            (labels, class_tables(&classes[0]))
+        })
+        .collect();
+    by_depth.sort();
+    let want: Vec<(usize, Vec<String>)> = (0..=8)
+        .map(|d| {
+            let tables: &[&str] = match d {
+                0 => &["l2"],
+                8 => &["mpls_fib", "deep"],
+                _ => &["mpls_fib"],
+            };
+            (d, tables.iter().map(|t| t.to_string()).collect())
+        })
+        .collect();
+    assert_eq!(by_depth, want);
+}
