@@ -694,10 +694,10 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Return(_) => Some(b.push(
                 ir::NodeKind::Statement {
                     what: "return".into(),
-                    reads: vec![],
-                    writes: vec![],
-                    externs: vec![],
-                    validity: vec![],
+                    reads: vec![].into(),
+                    writes: vec![].into(),
+                    externs: vec![].into(),
+                    validity: vec![].into(),
                     next: None,
                 },
                 span,
@@ -721,10 +721,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                 let n = b.push(
                     ir::NodeKind::Statement {
                         what: "assign".into(),
-                        reads: r,
-                        writes: vec![syms.canon.name(expr_name(lhs))],
-                        externs: self.extern_calls_in(rhs, syms),
-                        validity: vec![],
+                        reads: r.into(),
+                        writes: vec![syms.canon.name(expr_name(lhs))].into(),
+                        externs: self.extern_calls_in(rhs, syms).into(),
+                        validity: vec![].into(),
                         next,
                     },
                     span,
@@ -741,10 +741,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                     let n = b.push(
                         ir::NodeKind::Statement {
                             what: "assign".into(),
-                            reads: r,
-                            writes: vec![v.name.name.to_string()],
-                            externs: self.extern_calls_in(init, syms),
-                            validity: vec![],
+                            reads: r.into(),
+                            writes: vec![v.name.name.to_string()].into(),
+                            externs: self.extern_calls_in(init, syms).into(),
+                            validity: vec![].into(),
                             next,
                         },
                         span,
@@ -1036,10 +1036,10 @@ impl<'a, 'o> Cx<'a, 'o> {
         let n = b.push(
             ir::NodeKind::Statement {
                 what: format!("call {}", self.text(callee.span)).into(),
-                reads: r,
-                writes: w,
-                externs,
-                validity,
+                reads: r.into(),
+                writes: w.into(),
+                externs: externs.into(),
+                validity: validity.into(),
                 next,
             },
             span,

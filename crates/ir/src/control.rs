@@ -115,16 +115,17 @@ pub enum NodeKind {
     Statement {
         /// Short description.
         what: std::borrow::Cow<'static, str>,
-        /// Fields read.
-        reads: Vec<String>,
+        /// Fields read. (Boxed slices here: a long apply block is one node
+        /// per statement, and a slice is two words where a vector is three.)
+        reads: Box<[String]>,
         /// Fields written.
-        writes: Vec<String>,
+        writes: Box<[String]>,
         /// Extern calls the statement makes (`r.execute(i)`, `h.get(...)`).
         #[serde(default)]
-        externs: Vec<ExternCall>,
+        externs: Box<[ExternCall]>,
         /// Headers it makes valid or invalid (`hdr.vlan.setValid();`).
         #[serde(default)]
-        validity: Vec<ValiditySet>,
+        validity: Box<[ValiditySet]>,
         /// Successor.
         next: Option<NodeId>,
     },
@@ -225,4 +226,15 @@ pub struct Control {
     pub flow: ControlFlow,
     /// Declaration site.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// A long apply block is one node per statement: the node's size is
+    /// most of the graph's memory per input byte (issue 7).
+    #[test]
+    fn a_node_stays_small() {
+        let n = std::mem::size_of::<super::Node>();
+        assert!(n <= 128, "{n}");
+    }
 }

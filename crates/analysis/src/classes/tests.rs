@@ -376,10 +376,10 @@ fn set_valid_before_a_test_makes_it_undecidable() {
     let c = b.node(cond(is_valid("hdr.ipv6"), n_t, None));
     let entry = b.node(NodeKind::Statement {
         what: "hdr.ipv6.setValid()".into(),
-        reads: vec![],
-        writes: vec!["hdr.ipv6.$valid".into()],
-        externs: vec![],
-        validity: vec![],
+        reads: vec![].into(),
+        writes: vec!["hdr.ipv6.$valid".into()].into(),
+        externs: vec![].into(),
+        validity: vec![].into(),
         next: c,
     });
     let p = b.build(entry);
@@ -865,21 +865,22 @@ fn build_random(states: &[(Vec<bool>, Vec<Option<usize>>)], control: &[RNode]) -
             }
             RNode::SetValid(h, s) => NodeKind::Statement {
                 what: "setValid".into(),
-                reads: vec![],
-                writes: vec![format!("{}.$valid", HDRS[*h])],
-                externs: vec![],
-                validity: vec![],
+                reads: vec![].into(),
+                writes: vec![format!("{}.$valid", HDRS[*h])].into(),
+                externs: vec![].into(),
+                validity: vec![].into(),
                 next: to(i, *s),
             },
             RNode::SetKnown(h, v, s) => NodeKind::Statement {
                 what: "setValid".into(),
-                reads: vec![],
-                writes: vec![format!("{}.$valid", HDRS[*h])],
-                externs: vec![],
+                reads: vec![].into(),
+                writes: vec![format!("{}.$valid", HDRS[*h])].into(),
+                externs: vec![].into(),
                 validity: vec![p4cost_ir::ValiditySet {
                     header: HDRS[*h].to_string(),
                     valid: *v,
-                }],
+                }]
+                .into(),
                 next: to(i, *s),
             },
             RNode::Exit => NodeKind::Exit,
