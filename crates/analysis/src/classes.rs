@@ -1499,6 +1499,8 @@ fn explain(
     let h = &cc.h;
     let mut path = ControlPath::default();
     let mut decisions = Vec::new();
+    // Per step, the way taken there (also what the skip reasons say).
+    let mut taken: Vec<Option<Outcome>> = Vec::with_capacity(steps.len());
     for &(k, chosen) in steps {
         path.nodes.push(NodeId(k.0));
         let node = &flow.nodes[k.0 as usize].kind;
@@ -1538,13 +1540,14 @@ fn explain(
             }
             _ => None,
         };
-        if let Some(outcome) = outcome {
+        if let Some(outcome) = &outcome {
             decisions.push(Decision {
                 node: NodeId(k.0),
-                outcome,
+                outcome: outcome.clone(),
                 forced,
             });
         }
+        taken.push(outcome);
     }
     let name = |t: TableId| {
         program
@@ -1558,61 +1561,49 @@ fn explain(
             reason[i] = Some(String::new()); // applied
         }
     }
-    for &(k, chosen) in steps {
+    for (&(k, chosen), outcome) in steps.iter().zip(&taken) {
         let (n, valid, unknown) = k;
         let chosen_node = chosen.map(|c| c.0);
         for (i, r) in reason.iter_mut().enumerate() {
             if r.is_some() || !reach.has(Some(n), i) || reach.has(chosen_node, i) {
                 continue;
             }
-            *r = Some(match &flow.nodes[n as usize].kind {
-                NodeKind::Table { table, next } => {
-                    let tn = name(*table);
-                    match next {
-                        TableNext::HitMiss { hit, .. } => {
-                            if hit.map(|x| x.0) == chosen_node {
-                                format!("on hit of {tn}")
-                            } else {
-                                format!("on miss of {tn}")
-                            }
-                        }
-                        TableNext::ByAction { arms, default } => {
-                            let mut taken: Vec<&str> = arms
-                                .iter()
-                                .filter(|(_, s)| s.map(|x| x.0) == chosen_node)
-                                .map(|(a, _)| {
-                                    program
-                                        .actions
-                                        .get(a.index())
-                                        .map_or("?", |a| a.name.as_str())
-                                })
-                                .collect();
-                            if default.map(|x| x.0) == chosen_node {
-                                taken.push("(an action without a case)");
-                            }
-                            format!("action_run = {} in {tn}", taken.join(" | "))
-                        }
-                        TableNext::Always { .. } => "not on this control path".into(),
-                    }
+            *r = Some(match (&flow.nodes[n as usize].kind, outcome) {
+                (NodeKind::Table { table, .. }, Some(Outcome::Hit(hit))) => {
+                    format!(
+                        "on {} of {}",
+                        if *hit { "hit" } else { "miss" },
+                        name(*table)
+                    )
                 }
-                NodeKind::Condition {
-                    cond,
-                    expr,
-                    then_next,
-                    ..
-                } => {
+                (NodeKind::Table { table, .. }, Some(Outcome::ActionRun { actions, default })) => {
+                    let mut names: Vec<&str> = actions
+                        .iter()
+                        .map(|a| {
+                            program
+                                .actions
+                                .get(a.index())
+                                .map_or("?", |a| a.name.as_str())
+                        })
+                        .collect();
+                    if *default {
+                        names.push("(an action without a case)");
+                    }
+                    format!("action_run = {} in {}", names.join(" | "), name(*table))
+                }
+                (NodeKind::Condition { cond, expr, .. }, outcome) => {
                     let text = if cond.nodes.is_empty() {
                         expr.clone()
                     } else {
                         cond.text()
                     };
-                    match h.eval(cond, valid, unknown) {
-                        Some(v) => decided(h, cond, valid, unknown)
+                    match (h.eval(cond, valid, unknown), outcome) {
+                        (Some(v), _) => decided(h, cond, valid, unknown)
                             .unwrap_or_else(|| format!("condition `{text}` is always {v}")),
-                        None if then_next.map(|x| x.0) == chosen_node => {
+                        (None, Some(Outcome::Branch(true))) => {
                             format!("branch not taken: !({text})")
                         }
-                        None => format!("branch not taken: {text}"),
+                        (None, _) => format!("branch not taken: {text}"),
                     }
                 }
                 _ => "not on this control path".into(),

@@ -313,6 +313,59 @@ fn a_hit_miss_fork_doubles_the_classes() {
     assert!(l.truncated);
 }
 
+/// The way taken after a table, when a plain statement starts it: the
+/// reason a skipped table gives is the way the class went (the statement
+/// is jumped over, not taken for the other way).
+#[test]
+fn skip_reasons_follow_the_way_taken_past_plain_statements() {
+    let mut b = B::new();
+    b.state("start", &["hdr.eth"], accept());
+    let deny = b.action("deny", &[]);
+    let fwd = b.action("fwd", &[]);
+    let acl = b.table("acl", &[deny]);
+    let fallback = b.table("fallback", &[fwd]);
+    let on_miss = b.node(apply(fallback, None));
+    let on_hit = b.node(NodeKind::Statement {
+        what: "assign".into(),
+        reads: vec![].into(),
+        writes: vec!["meta.x".to_string()].into(),
+        externs: vec![].into(),
+        validity: vec![].into(),
+        next: None,
+    });
+    let entry = b.node(NodeKind::Table {
+        table: acl,
+        next: TableNext::HitMiss {
+            hit: on_hit,
+            miss: on_miss,
+        },
+    });
+    let p = b.build(entry);
+    let pg = graph(&p);
+    let paths = pg.list(10);
+    let l = list_classes(
+        &p,
+        ControlId(0),
+        &pg,
+        &paths[0],
+        10,
+        &ClassBudget::default(),
+    )
+    .unwrap();
+    assert_eq!(l.classes.len(), 2);
+    let hit = l
+        .classes
+        .iter()
+        .find(|c| c.decisions.iter().any(|d| d.outcome == Outcome::Hit(true)))
+        .expect("a class that hits acl");
+    let why: Vec<(&str, &str)> = hit
+        .skipped
+        .iter()
+        .map(|s| (s.name.as_str(), s.reason.as_str()))
+        .collect();
+    assert_eq!(why, vec![("fallback", "on hit of acl")]);
+}
+
 #[test]
 fn a_switch_on_action_run_forks_per_arm_and_names_the_arm_taken() {
     let mut b = B::new();
