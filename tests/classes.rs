@@ -454,3 +454,81 @@ fn an_mpls_stack_of_eight_unrolls_to_one_class_per_depth() {
         .collect();
     assert_eq!(by_depth, want);
 }
+
+/// parser_set_fields.p4 (derived in its header): the selects on
+/// `ether_type` and `protocol` decide the control's comparisons of those
+/// fields, so each of the 8 parse paths has exactly one class (validity
+/// alone would fork them into 18), and the skip reasons say which fact
+/// decided.
+#[test]
+fn conditions_on_fields_the_parser_selected_on_prune_classes() {
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/classes/parser_set_fields.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["path_count"], 8);
+    assert_eq!(v["classes"]["count"]["text"], "8");
+    assert_eq!(
+        v["classes"]["tested_fields"],
+        serde_json::json!(["hdr.ethernet.ether_type == 0x800", "hdr.ipv4.protocol == 6"])
+    );
+    let mut by_path: Vec<String> = Vec::new();
+    for p in v["paths"].as_array().expect("paths") {
+        let headers: Vec<&str> = p["headers"]
+            .as_array()
+            .expect("headers")
+            .iter()
+            .filter_map(|h| h.as_str())
+            .map(|h| h.trim_start_matches("hdr."))
+            .collect();
+        let classes = p["classes"]["classes"].as_array().expect("classes");
+        assert_eq!(classes.len(), 1, "{headers:?}");
+        by_path.push(format!(
+            "{}: {}",
+            headers.join(" "),
+            class_tables(&classes[0]).join(" ")
+        ));
+    }
+    by_path.sort();
+    assert_eq!(
+        by_path,
+        [
+            "ethernet ipv4 tcp: ipv4_host tcp_acl",
+            "ethernet ipv4 udp: ipv4_host",
+            "ethernet ipv4: ipv4_host",
+            "ethernet vlan ipv4 tcp: vlan_map tcp_acl",
+            "ethernet vlan ipv4 udp: vlan_map",
+            "ethernet vlan ipv4: vlan_map",
+            "ethernet vlan: vlan_map",
+            "ethernet: l2",
+        ]
+    );
+    // On a tagged path the first test fails because the select took 0x8100.
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/classes/parser_set_fields.p4",
+        "--path",
+        "ethernet,vlan,ipv4,udp",
+        "--format",
+        "json",
+    ]);
+    let class = &v["paths"][0]["classes"]["classes"][0];
+    let reason = |t: &str| {
+        class["skipped"]
+            .as_array()
+            .expect("skipped")
+            .iter()
+            .find(|s| s["table"] == t)
+            .map(|s| s["reason"].as_str().unwrap_or("").to_string())
+    };
+    assert_eq!(
+        reason("Ingress.ipv4_host").as_deref(),
+        Some("`hdr.ethernet.ether_type == 0x800` fails on this path")
+    );
+    assert_eq!(
+        reason("Ingress.tcp_acl").as_deref(),
+        Some("hdr.ipv4 valid and `hdr.ipv4.protocol == 6` fails on this path")
+    );
+}

@@ -42,6 +42,8 @@ use p4cost_ir::{
 
 use crate::{Next, PathCount, PathExtract, PathGraph};
 
+pub mod atoms;
+
 /// At most this many tested headers are tracked (one bit each of a `u64`).
 pub const MAX_TESTED_HEADERS: usize = 64;
 
@@ -158,10 +160,28 @@ impl std::error::Error for ClassError {}
 pub struct TestedHeaders {
     /// Tracked headers; bit `i` is `names[i]`.
     pub names: Vec<String>,
+    /// Tracked field comparisons the parse path may decide
+    /// ([`atoms`]); atom `j` is item `names.len() + j` of a control state,
+    /// and takes two bits of a signature (see [`TestedHeaders::initial`]).
+    pub atoms: Vec<atoms::Atom>,
     /// Why some tested headers are not tracked (their tests are
     /// undecidable), if any are not.
     pub note: Option<String>,
     bits: HashMap<String, u32>,
+    /// Field -> its atoms (comparison, constant, atom index).
+    atom_index: HashMap<String, Vec<(p4cost_ir::CmpOp, u128, u32)>>,
+}
+
+/// At most this many field comparisons are tracked per control.
+pub const MAX_TESTED_FIELDS: usize = 16;
+
+/// The low `n` bits.
+fn low(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
 }
 
 /// True for `hdr.x` or `hdr.x[3]`: a header the parser can name; not
@@ -247,9 +267,135 @@ impl TestedHeaders {
         t
     }
 
+    /// H for a control of `program`, with the comparisons of header
+    /// fields with constants that its conditions make on fields some parser
+    /// selects on (the parse path may decide them), as many as fit in a
+    /// signature beside the headers (at most [`MAX_TESTED_FIELDS`]).
+    pub fn of_program(program: &Program, flow: &ControlFlow) -> TestedHeaders {
+        let mut t = TestedHeaders::of(flow);
+        let selected = atoms::select_fields(program);
+        if selected.is_empty() {
+            return t;
+        }
+        let room = (64 - t.names.len()) / 2;
+        let mut found: Vec<atoms::Atom> = Vec::new();
+        let mut seen: HashSet<atoms::Atom> = HashSet::new();
+        for node in &flow.nodes {
+            let NodeKind::Condition { cond, .. } = &node.kind else {
+                continue;
+            };
+            for i in 0..cond.nodes.len() {
+                let Some((field, ..)) = atoms::atom_parts(cond, i) else {
+                    continue;
+                };
+                if !selected.contains(field) {
+                    continue;
+                }
+                if let Some((a, _)) = atoms::atom_at(cond, i) {
+                    if found.len() < room.min(MAX_TESTED_FIELDS) && seen.insert(a.clone()) {
+                        found.push(a);
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| (&a.field, a.value).cmp(&(&b.field, b.value)));
+        let base = t.names.len() as u32;
+        for (j, a) in found.iter().enumerate() {
+            t.atom_index.entry(a.field.clone()).or_default().push((
+                a.cmp,
+                a.value,
+                base + j as u32,
+            ));
+        }
+        t.atoms = found;
+        t
+    }
+
     /// The bit of a tracked header.
     pub fn bit(&self, header: &str) -> Option<u32> {
         self.bits.get(header).copied()
+    }
+
+    /// The item (control-state bit) of the atom that node `i` of `cond`
+    /// compares, and whether the node negates it.
+    fn atom_item(&self, cond: &Cond, i: usize) -> Option<(u32, bool)> {
+        if self.atoms.is_empty() {
+            return None;
+        }
+        let (field, cmp, value, negated) = atoms::atom_parts(cond, i)?;
+        self.atom_index
+            .get(field)?
+            .iter()
+            .find(|(c, v, _)| *c == cmp && *v == value)
+            .map(|&(_, _, item)| (item, negated))
+    }
+
+    /// Bits of a signature: the headers', then the atoms' "true" bits,
+    /// then their "false" bits.
+    fn sig_layout(&self) -> (usize, usize) {
+        (self.names.len(), self.atoms.len())
+    }
+
+    /// The signature bits of atom `j` for `ev`.
+    fn event_bits(&self, j: usize, ev: atoms::Event) -> u64 {
+        let (nh, na) = self.sig_layout();
+        let (t, f) = ev.bits();
+        (u64::from(t) << (nh + j)) | (u64::from(f) << (nh + na + j))
+    }
+
+    /// The signature of a path made of `earlier` then `later`: headers
+    /// either extracts, and for each atom the later event unless it has
+    /// none.
+    pub fn compose(&self, earlier: u64, later: u64) -> u64 {
+        let (nh, na) = self.sig_layout();
+        if na == 0 {
+            return earlier | later;
+        }
+        let la = low(na);
+        let set = ((later >> nh) | (later >> (nh + na))) & la;
+        let atom_bits = (la << nh) | (la << (nh + na));
+        let cleared = (set << nh) | (set << (nh + na));
+        ((earlier | later) & low(nh)) | (earlier & atom_bits & !cleared) | (later & atom_bits)
+    }
+
+    /// The control state a signature starts from: (valid, unknown) items;
+    /// an atom is known when exactly one of its bits is set.
+    pub fn initial(&self, sig: u64) -> (u64, u64) {
+        let (nh, na) = self.sig_layout();
+        if na == 0 {
+            return (sig, 0);
+        }
+        let la = low(na);
+        let t = (sig >> nh) & la;
+        let f = (sig >> (nh + na)) & la;
+        let known = t ^ f;
+        ((sig & low(nh)) | ((t & known) << nh), (!known & la) << nh)
+    }
+
+    /// The signature of one visit of a parse state: the tracked headers it
+    /// extracts and what its operations do to the atoms' fields.
+    pub fn state_sig(&self, state: &p4cost_ir::ParseState, extracts: &[PathExtract]) -> u64 {
+        let mut m = self.mask_of_extracts(extracts);
+        for (j, a) in self.atoms.iter().enumerate() {
+            m |= self.event_bits(j, atoms::ops_event(a, &state.ops));
+        }
+        m
+    }
+
+    /// The signature bits of each edge of a transition, by target (only
+    /// targets whose edge says something of an atom).
+    pub fn edge_sigs(&self, tr: &p4cost_ir::Transition) -> Vec<(p4cost_ir::Target, u64)> {
+        let mut out: Vec<(p4cost_ir::Target, u64)> = Vec::new();
+        for (j, a) in self.atoms.iter().enumerate() {
+            for (t, ev) in atoms::edge_events(a, tr) {
+                let bits = self.event_bits(j, ev);
+                match out.iter_mut().find(|(x, _)| *x == t) {
+                    Some((_, m)) => *m |= bits,
+                    None => out.push((t, bits)),
+                }
+            }
+        }
+        out
     }
 
     /// Bits of the tracked headers that `extracts` extract (a stack element
@@ -287,6 +433,15 @@ impl TestedHeaders {
                 m |= 1 << i;
             }
         }
+        if let Some(fields) = (!self.atoms.is_empty()).then_some(&self.atom_index) {
+            for (f, list) in fields {
+                if atoms::covers(field, f) {
+                    for &(_, _, item) in list {
+                        m |= 1 << item;
+                    }
+                }
+            }
+        }
         m
     }
 
@@ -322,6 +477,10 @@ impl TestedHeaders {
                     (Some(false), Some(false)) => Some(false),
                     _ => None,
                 },
+                CondNode::Cmp { .. } => atoms::constant_cmp(cond, i).or_else(|| {
+                    let (b, negated) = self.atom_item(cond, i)?;
+                    (unknown >> b & 1 == 0).then(|| (valid >> b & 1 == 1) != negated)
+                }),
                 _ => None,
             };
             vals.push(v);
@@ -505,11 +664,14 @@ impl ParseSignatures {
         let (mut entries, mut work) = (0usize, 0usize);
         let mut maps: Vec<SigMap> = Vec::with_capacity(len);
         let mut items: Vec<(u64, SigEntry)> = Vec::new();
+        let mut edges = EdgeSigs::default();
         for n in 0..len as u32 {
-            let own = if h.names.is_empty() {
+            let g = graph_node(n);
+            let own = if h.names.is_empty() && h.atoms.is_empty() {
                 0
             } else {
-                h.mask_of_extracts(&pg.visit(graph_node(n)).extracts)
+                let v = pg.visit(g);
+                h.state_sig(pg.parser().state(v.state), &v.extracts)
             };
             let wn = w[n as usize];
             let entry = |count: PathCount, min: f64, max: f64, via: Option<(u32, u64)>| SigEntry {
@@ -522,7 +684,10 @@ impl ParseSignatures {
             items.clear();
             for &s in successors(n) {
                 match s {
-                    Next::Accept => items.push((own, entry(ONE, 0.0, 0.0, None))),
+                    Next::Accept => {
+                        let edge = edges.get(pg, h, g, Next::Accept);
+                        items.push((h.compose(own, edge), entry(ONE, 0.0, 0.0, None)));
+                    }
                     Next::Node(m) => {
                         // A product marks a rejected successor with an id
                         // past its nodes: no path goes there.
@@ -533,8 +698,12 @@ impl ParseSignatures {
                         if work > work_limit {
                             return Err(over());
                         }
+                        let head = h.compose(own, edges.get(pg, h, g, Next::Node(graph_node(m))));
                         for (&sig, e) in sub {
-                            items.push((own | sig, entry(e.count, e.min, e.max, Some((m, sig)))));
+                            items.push((
+                                h.compose(head, sig),
+                                entry(e.count, e.min, e.max, Some((m, sig))),
+                            ));
                         }
                     }
                 }
@@ -586,11 +755,42 @@ impl ParseSignatures {
     }
 }
 
-/// The signature of one parse path (graph nodes).
+/// The signature bits of parse edges, computed once per parse state.
+#[derive(Default)]
+struct EdgeSigs(HashMap<p4cost_ir::StateId, Vec<(p4cost_ir::Target, u64)>>);
+
+impl EdgeSigs {
+    /// The bits of the edge from graph node `from` to `to` (a graph node or
+    /// accept).
+    fn get(&mut self, pg: &PathGraph<'_>, h: &TestedHeaders, from: u32, to: Next) -> u64 {
+        if h.atoms.is_empty() {
+            return 0;
+        }
+        let state = pg.state_id(from);
+        let target = match to {
+            Next::Accept => p4cost_ir::Target::Accept,
+            Next::Node(m) => p4cost_ir::Target::State(pg.state_id(m)),
+        };
+        self.0
+            .entry(state)
+            .or_insert_with(|| h.edge_sigs(&pg.parser().state(state).transition))
+            .iter()
+            .find(|(t, _)| *t == target)
+            .map_or(0, |(_, m)| *m)
+    }
+}
+
+/// The signature of one parse path (graph nodes, start first).
 pub fn path_signature(pg: &PathGraph<'_>, h: &TestedHeaders, nodes: &[u32]) -> u64 {
-    nodes
-        .iter()
-        .fold(0, |m, &n| m | h.mask_of_extracts(&pg.visit(n).extracts))
+    let mut edges = EdgeSigs::default();
+    let mut sig = 0u64;
+    for (i, &n) in nodes.iter().enumerate() {
+        let v = pg.visit(n);
+        sig = h.compose(sig, h.state_sig(pg.parser().state(v.state), &v.extracts));
+        let to = nodes.get(i + 1).map_or(Next::Accept, |&m| Next::Node(m));
+        sig = h.compose(sig, edges.get(pg, h, n, to));
+    }
+    sig
 }
 
 /// A control state: node, known-valid bits (never overlapping the unknown
@@ -680,7 +880,7 @@ impl<'a> ControlClasses<'a> {
         limit: usize,
     ) -> ControlClasses<'a> {
         let c = program.control(control);
-        let h = TestedHeaders::of(&c.flow);
+        let h = TestedHeaders::of_program(program, &c.flow);
         let effects = validity_effects(program, &c.flow, &h);
         let skip = skip_plain_runs(&c.flow, &effects);
         ControlClasses {
@@ -757,7 +957,8 @@ impl<'a> ControlClasses<'a> {
                 max_via: None,
             });
         };
-        let root: Key = (first, sig, 0);
+        let (valid, unknown) = self.h.initial(sig);
+        let root: Key = (first, valid, unknown);
         struct Frame {
             key: Key,
             succ: Vec<Option<Key>>,
@@ -851,7 +1052,8 @@ impl<'a> ControlClasses<'a> {
         else {
             return out;
         };
-        let mut at: Option<Key> = self.jump(entry.0).map(|first| (first, sig, 0));
+        let (valid, unknown) = self.h.initial(sig);
+        let mut at: Option<Key> = self.jump(entry.0).map(|first| (first, valid, unknown));
         while let Some(k) = at {
             let Some(e) = self.memo.get(&k) else {
                 break;
@@ -925,7 +1127,7 @@ fn validity_effects(
     flow.nodes
         .iter()
         .map(|n| {
-            if h.names.is_empty() {
+            if h.names.is_empty() && h.atoms.is_empty() {
                 return ValidityEffect::default();
             }
             match &n.kind {
@@ -1073,6 +1275,8 @@ pub struct ClassSummary {
     pub signatures: usize,
     /// The tested headers (H).
     pub tested: Vec<String>,
+    /// The tracked field comparisons ([`atoms::Atom::text`]).
+    pub fields: Vec<String>,
     /// Why some validity tests are undecidable, if any are.
     pub note: Option<String>,
     /// The lightest class (`None` without parse paths).
@@ -1153,6 +1357,7 @@ fn summarize(
         parse_paths,
         signatures: ps.at_start().len(),
         tested: cc.h.names.clone(),
+        fields: cc.h.atoms.iter().map(atoms::Atom::text).collect(),
         note: cc.h.note.clone(),
         min: ext(0),
         max: ext(1),
@@ -1360,7 +1565,8 @@ impl<'a> ClassLister<'a> {
             succ: Vec<Option<Key>>,
             next: usize,
         }
-        let root: Key = (entry.0, sig, 0);
+        let (valid, unknown) = self.cc.h.initial(sig);
+        let root: Key = (entry.0, valid, unknown);
         let mut stack = vec![Frame {
             key: root,
             succ: self.cc.succ(root),
@@ -1631,10 +1837,26 @@ fn explain(
 }
 
 /// `hdr.a valid and hdr.b invalid on this path` for the decided validity
-/// leaves of a condition.
+/// leaves of a condition (and `` `hdr.e.t == 0x800` holds `` for decided
+/// field comparisons).
 fn decided(h: &TestedHeaders, cond: &Cond, valid: u64, unknown: u64) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
-    for n in &cond.nodes {
+    for (i, n) in cond.nodes.iter().enumerate() {
+        if let Some((b, _)) = h.atom_item(cond, i).filter(|(b, _)| unknown >> b & 1 == 0) {
+            let atom = &h.atoms[b as usize - h.names.len()];
+            let s = format!(
+                "`{}` {}",
+                atom.text(),
+                if valid >> b & 1 == 1 {
+                    "holds"
+                } else {
+                    "fails"
+                }
+            );
+            if !parts.contains(&s) {
+                parts.push(s);
+            }
+        }
         if let CondNode::IsValid { header } = n {
             if let Some(b) = h.bit(header).filter(|b| unknown >> b & 1 == 0) {
                 let s = format!(

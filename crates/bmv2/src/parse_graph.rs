@@ -329,9 +329,13 @@ fn select_key(k: &J, e: &Exprs, spans: &Spans) -> Result<SelectKey> {
         }
     };
     let expr = e.value(k, &[], &mut Refs::default())?;
+    // A field key is named as conditions name it; a stack field or a
+    // lookahead is not a plain field.
+    let field = (ty == "field").then(|| expr.clone());
     Ok(SelectKey {
         expr,
         width_bits: width,
+        field,
         span: spans.json_start(),
     })
 }

@@ -85,6 +85,10 @@ pub struct ClassesOut {
     pub count: CountOut,
     /// The headers whose validity the control tests, deciding its branches.
     pub tested_headers: Vec<String>,
+    /// The comparisons of header fields with constants that the control
+    /// tests and a parser selects on (`hdr.ethernet.ether_type == 0x800`):
+    /// the parse path decides them where it took a select case on the field.
+    pub tested_fields: Vec<String>,
     /// Why some validity tests cannot be decided, when any cannot.
     pub note: String,
     /// The fastest class.
@@ -205,6 +209,7 @@ impl<'g, 'p> Costed<'g, 'p> {
         Ok(ClassesOut {
             count: CountOut::of(sum.classes),
             tested_headers: sum.tested.clone(),
+            tested_fields: sum.fields.clone(),
             note: sum.note.clone().unwrap_or_default(),
             min: sum.min.as_ref().map(out),
             max: sum.max.as_ref().map(out),

@@ -808,7 +808,11 @@ fn render_path_classes(s: &mut String, pc: &crate::path_classes::PathClassesOut)
                 "                     {} -> {}{}  ({}:{})\n",
                 d.at,
                 d.outcome,
-                if d.forced { ", by header validity" } else { "" },
+                if d.forced {
+                    ", decided by the parse path"
+                } else {
+                    ""
+                },
                 d.span.file,
                 d.span.line
             ));
@@ -840,13 +844,21 @@ fn render_classes(s: &mut String, c: &crate::path_stats::ClassesOut) {
     s.push_str(&format!(
         "classes   {} packet classes (parse path x control path{})\n",
         c.count.text,
-        if c.tested_headers.is_empty() {
-            String::new()
-        } else {
-            format!(
+        match (c.tested_headers.is_empty(), c.tested_fields.is_empty()) {
+            (true, true) => String::new(),
+            (false, true) => format!(
                 "; branches on the validity of {}",
                 some(&c.tested_headers, 6)
-            )
+            ),
+            (true, false) => format!(
+                "; branches on the parsed fields {}",
+                some(&c.tested_fields, 4)
+            ),
+            (false, false) => format!(
+                "; branches on the validity of {} and on the parsed fields {}",
+                some(&c.tested_headers, 6),
+                some(&c.tested_fields, 4)
+            ),
         }
     ));
     for (what, e) in [("fastest", &c.min), ("slowest", &c.max)] {

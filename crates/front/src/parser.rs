@@ -350,7 +350,7 @@ fn lower_stmt<'a>(
             ops.push(ir::ParserOp::Statement {
                 what: "assign".into(),
                 reads: r,
-                writes: vec![expr_name(lhs)],
+                writes: vec![canonical(px, &expr_name(lhs))],
                 span: cx.spans.ir(st.span),
             });
             Ok(())
@@ -717,6 +717,7 @@ fn lower_transition<'a>(
                 keys.push(ir::SelectKey {
                     expr: cx.text(e.span),
                     width_bits,
+                    field: key_field(px, e),
                     span: cx.spans.ir(e.span),
                 });
             }
@@ -737,6 +738,46 @@ fn lower_transition<'a>(
     }
 }
 
+/// The canonical name of a select key that is a plain field
+/// (`hdr.ethernet.ether_type` whatever the parser calls its headers
+/// parameter, a sub-parser's parameters as the caller's arguments).
+fn key_field(px: &Px<'_>, e: &Expr) -> Option<String> {
+    let mut at = e;
+    loop {
+        match &at.kind {
+            ExprKind::Member { base, member } => {
+                if matches!(member.name.as_str(), "next" | "last") {
+                    return None;
+                }
+                at = base;
+            }
+            ExprKind::Path(_) => break,
+            _ => return None,
+        }
+    }
+    Some(canonical(px, &expr_name(e)))
+}
+
+/// A name of this parser copy as the top-level parser's scope names it, the
+/// headers parameter as `hdr` (ARCHITECTURE.md, "Names").
+fn canonical(px: &Px<'_>, name: &str) -> String {
+    let name = px.rename.name(name);
+    let root = name.split(['.', '[']).next().unwrap_or(&name);
+    match (&px.headers_param, name.strip_prefix(root)) {
+        (Some(hp), Some(rest)) if hp == root && root != "hdr" => format!("hdr{rest}"),
+        _ => name,
+    }
+}
+
+/// A keyset expression's text: its value as a number when it is a
+/// compile-time constant (`ETHERTYPE_IPV4` is `0x800`), else as written.
+fn keyset_value(cx: &Cx<'_, '_>, px: &Px<'_>, e: &Expr) -> String {
+    match cx.g.eval(e, &px.locals.consts) {
+        Some(v) if v >= 0 && !matches!(e.kind, ExprKind::Int(_)) => format!("{v:#x}"),
+        _ => cx.text(e.span),
+    }
+}
+
 fn keyset(cx: &Cx<'_, '_>, px: &Px<'_>, k: &ast::Keyset) -> ir::Keyset {
     match &k.kind {
         KeysetKind::Default | KeysetKind::DontCare => ir::Keyset::Default,
@@ -747,16 +788,16 @@ fn keyset(cx: &Cx<'_, '_>, px: &Px<'_>, k: &ast::Keyset) -> ir::Keyset {
                 }
             }
             _ => ir::Keyset::Value {
-                value: cx.text(e.span),
+                value: keyset_value(cx, px, e),
             },
         },
         KeysetKind::Mask { value, mask } => ir::Keyset::Mask {
-            value: cx.text(value.span),
-            mask: cx.text(mask.span),
+            value: keyset_value(cx, px, value),
+            mask: keyset_value(cx, px, mask),
         },
         KeysetKind::Range { lo, hi } => ir::Keyset::Range {
-            lo: cx.text(lo.span),
-            hi: cx.text(hi.span),
+            lo: keyset_value(cx, px, lo),
+            hi: keyset_value(cx, px, hi),
         },
         KeysetKind::Tuple(_) => ir::Keyset::Value {
             value: cx.text(k.span),

@@ -183,6 +183,11 @@ pub struct SelectKey {
     pub expr: String,
     /// Width in bits when known.
     pub width_bits: Option<u32>,
+    /// The canonical name of the field when the key is a plain field
+    /// (`hdr.ethernet.ether_type`, named as conditions name it); `None` for
+    /// slices, `lookahead`, expressions and run-time stack indexes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     /// Site of the expression.
     pub span: Span,
 }
@@ -193,7 +198,8 @@ pub struct SelectKey {
 pub enum Keyset {
     /// `default` or `_`.
     Default,
-    /// A value, as written or as hex.
+    /// A value: a number (decimal or `0x` hex) when the readers could
+    /// evaluate it, else the expression as written.
     Value {
         /// The value text.
         value: String,

@@ -502,6 +502,7 @@ fn kleene_logic_decides_and_or_not() {
         names: vec!["a".into(), "b".into()],
         note: None,
         bits: HashMap::from([("a".into(), 0), ("b".into(), 1)]),
+        ..TestedHeaders::default()
     };
     let mut c = Cond::default();
     let a = c.push(CondNode::IsValid { header: "a".into() });

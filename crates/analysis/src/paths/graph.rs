@@ -159,6 +159,16 @@ impl<'p> PathGraph<'p> {
         Ok(pg)
     }
 
+    /// The parser the graph unrolls.
+    pub fn parser(&self) -> &'p p4cost_ir::Parser {
+        self.g.parser
+    }
+
+    /// The parse state node `n` visits.
+    pub fn state_id(&self, n: u32) -> p4cost_ir::StateId {
+        self.nodes[n as usize].state
+    }
+
     /// The parser's name.
     pub fn parser_name(&self) -> &str {
         &self.g.parser.name
