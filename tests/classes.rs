@@ -13,7 +13,7 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
     // `hdr.ipv4.isValid() && hdr.udp.isValid()`: validity decides the
     // condition on every parse path, so each of the 18 paths is one class.
     let v = json(&["predict", TC2, "--format", "json", "--max-paths", "100"]);
-    assert_eq!(v["schema_version"], 4);
+    assert_eq!(v["schema_version"], 5);
     let c = &v["classes"];
     assert_eq!(c["count"]["text"], "18");
     assert_eq!(
@@ -23,8 +23,9 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
     let table_ns = v["paths"][0]["breakdown"]["tables"][0]["latency_ns"]
         .as_f64()
         .expect("table term");
-    // Every listed path is charged the table; a class only when its path
-    // has IPv4 and UDP.
+    // Each path has one class, which pays the table only when the path has
+    // IPv4 and UDP: the path's min and max are that class.
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
     let mut best: Option<f64> = None;
     let mut worst: Option<f64> = None;
     for p in v["paths"].as_array().expect("paths") {
@@ -35,22 +36,35 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
             .filter_map(|h| h.as_str())
             .collect();
         let applies = headers.contains(&"hdr.ipv4") && headers.contains(&"hdr.udp");
-        let l = p["latency_ns"].as_f64().expect("latency") - if applies { 0.0 } else { table_ns };
+        let b = &p["breakdown"];
+        let parse = b["base_ns"].as_f64().expect("base") + b["parser_ns"].as_f64().expect("parser");
+        let l = parse + if applies { table_ns } else { 0.0 };
+        assert!(
+            close(p["latency_ns"].as_f64().expect("latency"), l),
+            "{headers:?}"
+        );
+        assert!(
+            close(p["min_latency_ns"].as_f64().expect("min"), l),
+            "{headers:?}"
+        );
         best = Some(best.map_or(l, |b: f64| b.min(l)));
         worst = Some(worst.map_or(l, |w: f64| w.max(l)));
     }
-    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    // The summary ranges over classes.
+    let sum = &v["summary"];
+    assert_eq!(sum["over"], "class");
+    assert_eq!(sum["classes"]["text"], "18");
     assert!(close(
-        c["min"]["latency_ns"].as_f64().expect("min"),
+        sum["min"]["latency_ns"].as_f64().expect("min"),
         best.expect("paths")
     ));
     assert!(close(
-        c["max"]["latency_ns"].as_f64().expect("max"),
+        sum["max"]["latency_ns"].as_f64().expect("max"),
         worst.expect("paths")
     ));
     // The slowest class's tables are exactly those it applies.
-    let max_headers = c["max"]["headers"].to_string();
-    let max_tables = c["max"]["tables"].as_array().expect("tables").len();
+    let max_headers = sum["max"]["headers"].to_string();
+    let max_tables = sum["max"]["tables"].as_array().expect("tables").len();
     assert_eq!(
         max_tables,
         usize::from(max_headers.contains("hdr.ipv4") && max_headers.contains("hdr.udp"))
@@ -95,8 +109,10 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
         reasons.contains(&"Ig.vlan_fwd: branch not taken: hdr.vlan.isValid()".to_string()),
         "{reasons:?}"
     );
-    // A class pays the path's latency minus the tables it skips.
-    let path_ns = v["paths"][0]["latency_ns"].as_f64().expect("latency");
+    // A class pays the path's parse terms plus the tables it applies; the
+    // path's max and min are its slowest and fastest class.
+    let b = &v["paths"][0]["breakdown"];
+    let parse_ns = b["base_ns"].as_f64().expect("base") + b["parser_ns"].as_f64().expect("parser");
     let table_ns = |name: &str| {
         v["paths"][0]["breakdown"]["tables"]
             .as_array()
@@ -104,21 +120,27 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
             .and_then(|t| t["latency_ns"].as_f64())
             .expect("table term")
     };
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for c in classes {
-        let skipped: f64 = c["skipped"]
+        let applied: f64 = c["tables"]
             .as_array()
             .map(|a| {
                 a.iter()
-                    .map(|s| table_ns(s["table"].as_str().unwrap_or("")))
+                    .map(|t| table_ns(t["name"].as_str().unwrap_or("")))
                     .sum()
             })
             .unwrap_or(0.0);
         let l = c["latency_ns"].as_f64().expect("latency");
         assert!(
-            (l - (path_ns - skipped)).abs() < 1e-9,
-            "{l} vs {path_ns} - {skipped}"
+            (l - (parse_ns + applied)).abs() < 1e-9,
+            "{l} vs {parse_ns} + {applied}"
         );
+        lo = lo.min(l);
+        hi = hi.max(l);
     }
+    let p = &v["paths"][0];
+    assert!((p["latency_ns"].as_f64().expect("max") - hi).abs() < 1e-9);
+    assert!((p["min_latency_ns"].as_f64().expect("min") - lo).abs() < 1e-9);
 }
 
 /// Thirty optional headers, each tested by the control: 2^30 validity

@@ -43,6 +43,7 @@ use p4cost_ir::{
 use crate::{Next, PathCount, PathExtract, PathGraph};
 
 pub mod atoms;
+pub mod dist;
 
 /// At most this many tested headers are tracked (one bit each of a `u64`).
 pub const MAX_TESTED_HEADERS: usize = 64;
@@ -1068,6 +1069,47 @@ impl<'a> ControlClasses<'a> {
     }
 }
 
+impl ControlClasses<'_> {
+    /// The position (0-based, in listing order: the order
+    /// [`ClassLister::list`] lists a parse path's classes) of the lightest
+    /// (`max` false) or heaviest control path for `sig` among all control
+    /// paths for `sig` (after [`ControlClasses::eval`] of `sig`).
+    pub fn witness_rank(&self, sig: u64, max: bool) -> PathCount {
+        let mut rank = PathCount::default();
+        let Some(entry) = self
+            .flow
+            .entry
+            .filter(|e| e.index() < self.flow.nodes.len())
+        else {
+            return rank;
+        };
+        let (valid, unknown) = self.h.initial(sig);
+        let mut at: Option<Key> = self.jump(entry.0).map(|first| (first, valid, unknown));
+        let mut steps = 0usize;
+        while let Some(k) = at {
+            let Some(e) = self.memo.get(&k) else {
+                break;
+            };
+            let chosen = if max { e.max_via } else { e.min_via };
+            for s in self.succ(k) {
+                if s == chosen {
+                    break;
+                }
+                rank = rank.plus(match s {
+                    None => ONE,
+                    Some(k2) => self.memo.get(&k2).map_or(PathCount::default(), |c| c.count),
+                });
+            }
+            at = chosen;
+            steps += 1;
+            if steps > self.memo.len() {
+                break; // a via chain never loops; stay bounded regardless
+            }
+        }
+        rank
+    }
+}
+
 /// What a node does to the tracked headers' validity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct ValidityEffect {
@@ -1262,6 +1304,9 @@ pub struct ClassExtreme {
     pub parse_path: Vec<u32>,
     /// The control path.
     pub control_path: ControlPath,
+    /// Its position among the parse path's classes in listing order
+    /// (0-based; what [`ListedClass::index`] would be).
+    pub rank: PathCount,
 }
 
 /// Counts and extremes of the packet classes of a parser and a control.
@@ -1350,6 +1395,7 @@ fn summarize(
             value,
             parse_path: ps.witness(sig, i == 1).unwrap_or_default(),
             control_path: cc.witness(sig, i == 1),
+            rank: cc.witness_rank(sig, i == 1),
         })
     };
     Ok(ClassSummary {

@@ -254,11 +254,12 @@ pub struct PredictArgs {
     #[arg(long, value_name = "N")]
     pub max_classes: Option<usize>,
     /// Order of the listed paths: `order` (graph order) or `latency`
-    /// (slowest first).
+    /// (by their slowest class, slowest first).
     #[arg(long, value_enum, default_value = "order")]
     pub sort: SortBy,
-    /// List the N slowest paths of all (found without listing them all)
-    /// instead of the first --max-paths.
+    /// List the N paths with the heaviest parse terms of all (found
+    /// without listing them all) instead of the first --max-paths; each
+    /// path shows its classes.
     #[arg(long, value_name = "N", conflicts_with = "path")]
     pub top: Option<usize>,
     /// Give up analysing a parser past this many analysis states (parse

@@ -661,18 +661,6 @@ fn run_linear(
         path_outs.push(report::path_out(program, *index, &path, &pred));
         path_nodes.push(nodes);
     }
-    if a.sort == SortBy::Latency {
-        // Stable: equal latencies keep graph order.
-        let mut order: Vec<usize> = (0..path_outs.len()).collect();
-        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
-        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
-        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
-        path_nodes = order.iter().map(|&i| path_nodes[i]).collect();
-        listed_codes = order
-            .iter()
-            .map(|&i| std::mem::take(&mut listed_codes[i]))
-            .collect();
-    }
 
     let mut r = common.report(a, model, packet_size);
     let total = pg.total();
@@ -682,6 +670,7 @@ fn run_linear(
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
     r.summary = Some(costed.summary(&lin, constant_ns));
+    let mut per_class = false;
     // Packet classes: a class pays only the tables its control path
     // applies (the table terms of the prediction, by table).
     if let Some(control) = common.control {
@@ -691,13 +680,62 @@ fn run_linear(
                 *w = term.ns;
             }
         }
-        match costed.classes(program, control, &table_ns, constant.breakdown.base_ns) {
-            Ok(c) => r.classes = Some(c),
+        match costed.classes(
+            program,
+            control,
+            &lin,
+            &table_ns,
+            constant.breakdown.base_ns,
+        ) {
+            Ok((c, sum)) => {
+                r.classes = Some(c);
+                r.summary = Some(sum);
+            }
             Err(e) => warns.push(WarningOut {
                 code: "classes_not_computed".to_string(),
                 message: format!("packet classes not computed: {e}"),
                 paths: Vec::new(),
             }),
+        }
+        // Each listed path: its fastest and slowest class. The path's parse
+        // terms are the prediction without its control term.
+        let parse_ns: Vec<f64> = path_outs
+            .iter()
+            .map(|p| p.latency_ns - p.breakdown.control_ns)
+            .collect();
+        if r.classes.is_some() {
+            let budget = p4cost_analysis::ClassBudget::default();
+            let per_path = p4cost_analysis::ControlClasses::new(
+                program,
+                control,
+                &table_ns,
+                budget.max_control_states,
+            )
+            .and_then(|mut cc| {
+                path_nodes
+                    .iter()
+                    .map(|nodes| {
+                        let sig = p4cost_analysis::path_signature(&pg, cc.tested(), nodes);
+                        cc.eval(sig).map(|e| (e.min, e.max))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            });
+            match per_path {
+                Ok(extremes) => {
+                    for ((p, parse), (lo, hi)) in path_outs.iter_mut().zip(&parse_ns).zip(extremes)
+                    {
+                        p.latency_ns = parse + hi;
+                        p.min_latency_ns = parse + lo;
+                        p.breakdown.control_ns = hi;
+                    }
+                    per_class = true;
+                }
+                Err(e) => warns.push(WarningOut {
+                    code: "classes_not_computed".to_string(),
+                    message: format!("the listed paths' classes not computed: {e}"),
+                    paths: Vec::new(),
+                }),
+            }
         }
         // Every listed path's classes (with --class, those it selects).
         let budget = p4cost_analysis::ClassBudget::default();
@@ -714,14 +752,19 @@ fn run_linear(
                     }),
                     filter: filter.as_ref().zip(a.class.as_deref()),
                 };
-                for (i, (p, nodes)) in path_outs.iter_mut().zip(&path_nodes).enumerate() {
+                for (i, ((p, nodes), parse)) in path_outs
+                    .iter_mut()
+                    .zip(&path_nodes)
+                    .zip(&parse_ns)
+                    .enumerate()
+                {
                     match crate::path_classes::path_classes(
                         &mut lister,
                         &cx,
                         &pg,
                         nodes,
                         p.number,
-                        p.latency_ns,
+                        *parse,
                     ) {
                         Ok(pc) => p.classes = Some(pc),
                         Err(e) => {
@@ -745,11 +788,23 @@ fn run_linear(
             }),
         }
     }
+    if a.sort == SortBy::Latency {
+        // Stable: equal latencies keep graph order.
+        let mut order: Vec<usize> = (0..path_outs.len()).collect();
+        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
+        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
+        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
+        listed_codes = order
+            .iter()
+            .map(|&i| std::mem::take(&mut listed_codes[i]))
+            .collect();
+    }
     r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
-    r.control.note = if model.control.is_some() {
-        "every table the ingress control applies counts on every listed path; the classes line charges a packet class only the tables its control path applies".to_string()
-    } else {
-        format!("model {} has no control term", model.name)
+    r.control.path_sensitive = per_class;
+    r.control.note = match (model.control.is_some(), per_class) {
+        (false, _) => format!("model {} has no control term", model.name),
+        (true, true) => "a packet class pays the tables its control path applies; a path's min and max are its fastest and slowest class".to_string(),
+        (true, false) => "every table the ingress control applies counts on every path: packet classes were not computed".to_string(),
     };
     r.paths = path_outs;
     r.warnings = warns;

@@ -91,15 +91,15 @@ pub struct ClassContext<'p, 'f> {
 }
 
 /// The classes of the parse path `nodes` (graph nodes of `pg`), listed as
-/// path number `number`; `path_ns` is the path's latency with every table
-/// of the control charged.
+/// path number `number`; `parse_ns` is the path's latency without any
+/// table (a class adds its own).
 pub fn path_classes(
     lister: &mut ClassLister<'_>,
     cx: &ClassContext<'_, '_>,
     pg: &PathGraph<'_>,
     nodes: &[u32],
     number: PathCount,
-    path_ns: f64,
+    parse_ns: f64,
 ) -> Result<PathClassesOut, String> {
     let program = cx.program;
     let keep = |c: &ListedClass| match cx.filter {
@@ -117,7 +117,7 @@ pub fn path_classes(
         .iter()
         .map(|c| PathClassOut {
             id: format!("{path_no}.{}", c.index.saturating_add(1)),
-            latency_ns: path_ns - c.skipped.iter().map(|s| w(s.table)).sum::<f64>(),
+            latency_ns: parse_ns + c.control_path.tables.iter().map(|&t| w(t)).sum::<f64>(),
             tables: c
                 .control_path
                 .tables

@@ -22,6 +22,10 @@ use crate::report::{count_text, CountOut};
 /// may hold across all graph nodes before it is given up.
 pub const MEDIAN_BUDGET: usize = 2_000_000;
 
+/// Table terms are summed as integers of 1e-9 ns for the class median, so
+/// equal sums are equal whatever order the tables come in.
+const TABLE_UNITS: f64 = 1e9;
+
 /// One extreme path of the summary.
 #[derive(Debug, Serialize)]
 pub struct ExtremeOut {
@@ -34,16 +38,31 @@ pub struct ExtremeOut {
     pub number: PathCount,
     /// Program headers on the path.
     pub headers: Vec<String>,
+    /// With packet classes: the class, as `P.C` (path number, class number
+    /// among the path's classes in listing order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// With packet classes: the tables the class's control path applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<Vec<String>>,
 }
 
-/// Latency over all paths.
+/// Latency over all packet classes (or all paths, when classes are not
+/// computed).
 #[derive(Debug, Serialize)]
 pub struct SummaryOut {
-    /// Paths summarised (all of them).
+    /// What min, median and max range over: `class` (each packet class
+    /// pays the tables its control path applies) or `path` (no ingress
+    /// control, or classes not computed: every path pays every table).
+    pub over: &'static str,
+    /// Parse paths (all of them).
     pub paths: CountOut,
+    /// Packet classes (all of them), with `over: class`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<CountOut>,
     pub min: Option<ExtremeOut>,
     pub max: Option<ExtremeOut>,
-    /// The lower median over all paths, when computed.
+    /// The lower median, when computed.
     pub median_ns: Option<f64>,
     /// Why the median is missing (empty when it is there).
     pub median_note: String,
@@ -61,23 +80,6 @@ pub struct PathWarningOut {
     pub paths: Vec<usize>,
 }
 
-/// One extreme packet class.
-#[derive(Debug, Serialize)]
-pub struct ClassExtremeOut {
-    /// Predicted latency in ns: the parse path's, with only the tables the
-    /// class's control path applies.
-    pub latency_ns: f64,
-    /// The parse path: its zero-based index in the full listing.
-    pub path_index: CountOut,
-    /// One-based path number, as the table prints it.
-    #[serde(skip)]
-    pub path_number: PathCount,
-    /// Program headers on the parse path.
-    pub headers: Vec<String>,
-    /// Tables the control path applies, in order.
-    pub tables: Vec<String>,
-}
-
 /// Packet classes (parse path x control path) over all paths.
 #[derive(Debug, Serialize)]
 pub struct ClassesOut {
@@ -91,10 +93,6 @@ pub struct ClassesOut {
     pub tested_fields: Vec<String>,
     /// Why some validity tests cannot be decided, when any cannot.
     pub note: String,
-    /// The fastest class.
-    pub min: Option<ClassExtremeOut>,
-    /// The slowest class.
-    pub max: Option<ClassExtremeOut>,
 }
 
 /// The graph with the baseline flag, and per product node what the linear
@@ -167,20 +165,24 @@ impl<'g, 'p> Costed<'g, 'p> {
             index: CountOut::of(idx),
             number: idx.add_one(),
             headers: self.pg.path(&nodes).header_names(),
+            class: None,
+            tables: None,
         }
     }
 
     /// Packet classes of this parse graph with `control`: counted exactly,
-    /// fastest and slowest found by dynamic programs. A class costs `base_ns`
-    /// (`L_B`), its parse path's states, and `table_ns[t]` for each table
-    /// `t` its control path applies.
+    /// fastest, slowest and median found by dynamic programs. A class costs
+    /// `base_ns` (`L_B`), its parse path's states, and `table_ns[t]` for
+    /// each table `t` its control path applies. Gives the classes' facts and
+    /// the latency summary over classes.
     pub fn classes(
         &self,
         program: &p4cost_ir::Program,
         control: p4cost_ir::ControlId,
+        lin: &LinearTerms<'_>,
         table_ns: &[f64],
         base_ns: f64,
-    ) -> Result<ClassesOut, String> {
+    ) -> Result<(ClassesOut, SummaryOut), String> {
         let sum = p4cost_analysis::packet_classes_over_product(
             program,
             control,
@@ -192,28 +194,111 @@ impl<'g, 'p> Costed<'g, 'p> {
         )
         .map_err(|e| e.to_string())?;
         let out = |e: &p4cost_analysis::ClassExtreme| {
-            let d = self.describe(base_ns + e.value, &e.parse_path);
-            ClassExtremeOut {
-                latency_ns: d.latency_ns,
-                path_index: d.index,
-                path_number: d.number,
-                headers: d.headers,
-                tables: e
-                    .control_path
+            let mut d = self.describe(base_ns + e.value, &e.parse_path);
+            d.class = Some(format!("{}.{}", d.number, count_text(e.rank.add_one())));
+            d.tables = Some(
+                e.control_path
                     .tables
                     .iter()
                     .map(|t| program.table(*t).name.clone())
                     .collect(),
-            }
+            );
+            d
         };
-        Ok(ClassesOut {
-            count: CountOut::of(sum.classes),
-            tested_headers: sum.tested.clone(),
-            tested_fields: sum.fields.clone(),
-            note: sum.note.clone().unwrap_or_default(),
-            min: sum.min.as_ref().map(out),
-            max: sum.max.as_ref().map(out),
-        })
+        let (median_ns, median_note) =
+            self.class_median(program, control, lin, table_ns, base_ns, sum.classes)?;
+        Ok((
+            ClassesOut {
+                count: CountOut::of(sum.classes),
+                tested_headers: sum.tested.clone(),
+                tested_fields: sum.fields.clone(),
+                note: sum.note.clone().unwrap_or_default(),
+            },
+            SummaryOut {
+                over: "class",
+                paths: CountOut::of(self.prod.total()),
+                classes: Some(CountOut::of(sum.classes)),
+                min: sum.min.as_ref().map(out),
+                max: sum.max.as_ref().map(out),
+                median_ns,
+                median_note,
+            },
+        ))
+    }
+
+    /// The lower median over all `total` classes: the distribution of
+    /// (counted bytes, counted states, tables' sum in 1e-9 ns) over classes.
+    fn class_median(
+        &self,
+        program: &p4cost_ir::Program,
+        control: p4cost_ir::ControlId,
+        lin: &LinearTerms<'_>,
+        table_ns: &[f64],
+        base_ns: f64,
+        total: PathCount,
+    ) -> Result<(Option<f64>, String), String> {
+        if total.saturated {
+            return Ok((
+                None,
+                "not computed: the class count overflows 128 bits".to_string(),
+            ));
+        }
+        if total.value == 0 {
+            return Ok((None, "no class".to_string()));
+        }
+        let pv: Vec<[u64; 2]> = self
+            .counted_bytes
+            .iter()
+            .zip(&self.counted)
+            .map(|(b, c)| [*b, u64::from(*c)])
+            .collect();
+        let tq: Vec<i64> = table_ns
+            .iter()
+            .map(|w| (w * TABLE_UNITS).round() as i64)
+            .collect();
+        let d = p4cost_analysis::class_distribution(
+            program,
+            control,
+            self.pg,
+            &self.prod,
+            &pv,
+            &tq,
+            MEDIAN_BUDGET,
+        )
+        .map_err(|e| e.to_string())?;
+        let Some(d) = d else {
+            return Ok((
+                None,
+                format!(
+                    "not computed: tabulating the classes' (counted bytes, counted states, tables) triples needs more than {MEDIAN_BUDGET} table entries"
+                ),
+            ));
+        };
+        let mut by_ns: Vec<(f64, u128)> = d
+            .iter()
+            .map(|((v, q), c)| {
+                (
+                    base_ns
+                        + lin.parser.per_header_byte_ns * v[0] as f64
+                        + lin.parser.per_state_ns * v[1] as f64
+                        + *q as f64 / TABLE_UNITS,
+                    c.value,
+                )
+            })
+            .collect();
+        by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let want = (total.value - 1) / 2;
+        let mut seen = 0u128;
+        for (ns, c) in by_ns {
+            seen = seen.saturating_add(c);
+            if seen > want {
+                return Ok((Some(ns), String::new()));
+            }
+        }
+        Ok((
+            None,
+            "not computed: the distribution holds fewer classes than counted".to_string(),
+        ))
     }
 
     /// The summary; `constant_ns` is `L_B + L_C` (the same on every path).
@@ -268,7 +353,9 @@ impl<'g, 'p> Costed<'g, 'p> {
             }
         };
         SummaryOut {
+            over: "path",
             paths: CountOut::of(total),
+            classes: None,
             min: self.extreme_out(constant_ns, false),
             max: self.extreme_out(constant_ns, true),
             median_ns,

@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
@@ -130,7 +130,14 @@ pub struct PathOut {
     /// tells such paths apart.
     pub metadata: Vec<String>,
     pub states: Vec<StateOut>,
+    /// The path's slowest packet class: its parse terms plus the heaviest
+    /// control path consistent with it (without packet classes: every
+    /// table of the control).
     pub latency_ns: f64,
+    /// The path's fastest packet class (`latency_ns` without classes).
+    pub min_latency_ns: f64,
+    /// Terms of `latency_ns`: `control_ns` is the slowest class's tables;
+    /// `tables` lists every table of the control with its term.
     pub breakdown: BreakdownOut,
     pub warnings: Vec<String>,
     /// Its packet classes through the ingress control (linear models with
@@ -329,6 +336,7 @@ pub fn path_out(
         metadata: path.metadata_names(),
         states,
         latency_ns: pred.latency_ns,
+        min_latency_ns: pred.latency_ns,
         breakdown: BreakdownOut {
             base_ns: pred.breakdown.base_ns,
             parser_ns: pred.breakdown.parser_ns,
@@ -511,32 +519,33 @@ pub fn render_human(r: &Report) -> String {
             (None, _) => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
         }
         s.push_str(&format!(
-            "control   {}: {} table{} counted on every path ({})\n",
+            "control   {}: {} table{} ({})\n",
             r.control.name.as_deref().unwrap_or("(none)"),
             r.control.tables.len(),
             if r.control.tables.len() == 1 { "" } else { "s" },
             r.control.note
         ));
     }
+    if let Some(c) = &r.classes {
+        render_classes(&mut s, c, r.summary.as_ref());
+    }
     if let Some(sum) = &r.summary {
         render_summary(&mut s, sum);
-    }
-    if let Some(c) = &r.classes {
-        render_classes(&mut s, c);
     }
     s.push('\n');
     if let Some(m) = &r.mau {
         render_mau(&mut s, m);
     } else {
         s.push_str(&format!(
-            "{:>4}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
-            "path", "latency ns", "base", "parser", "control", "headers"
+            "{:>4}  {:>10}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
+            "path", "min ns", "max ns", "base", "parser", "control", "headers"
         ));
         let one = r.paths.len() == 1 && r.path_selector.is_some();
         for p in &r.paths {
             s.push_str(&format!(
-                "{:>4}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
+                "{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
                 p.number.to_string(),
+                p.min_latency_ns,
                 p.latency_ns,
                 p.breakdown.base_ns,
                 p.breakdown.parser_ns,
@@ -675,35 +684,64 @@ pub fn render_human(r: &Report) -> String {
     s
 }
 
-/// `latency` lines: min, median, max over all paths.
+/// `latency` lines: min, median, max over all classes (or all paths
+/// without classes), with the fastest and the slowest.
 fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
     let (Some(min), Some(max)) = (&sum.min, &sum.max) else {
         return;
     };
-    let n = |e: &crate::path_stats::ExtremeOut| e.number;
+    let id = |e: &crate::path_stats::ExtremeOut| match &e.class {
+        Some(c) => format!("class {c}"),
+        None => format!("path {}", e.number),
+    };
     let median = match sum.median_ns {
         Some(m) => format!("{m:.3} ns"),
         None => format!("- ({})", sum.median_note),
     };
+    let count = match &sum.classes {
+        Some(c) if sum.over == "class" => format!("{} classes", c.text),
+        _ => format!("{} paths", sum.paths.text),
+    };
     s.push_str(&format!(
-        "latency   over all {} paths: min {:.3} ns (path {}), median {}, max {:.3} ns (path {})\n",
-        sum.paths.text,
+        "latency   over all {count}: min {:.3} ns ({}), median {}, max {:.3} ns ({})\n",
         min.latency_ns,
-        n(min),
+        id(min),
         median,
         max.latency_ns,
-        n(max)
+        id(max)
     ));
     for (what, e) in [("fastest", min), ("slowest", max)] {
+        let headers = if e.headers.is_empty() {
+            "(no header)".to_string()
+        } else {
+            e.headers.join(" -> ")
+        };
         s.push_str(&format!(
-            "          {what} path {}: {}\n",
-            n(e),
-            if e.headers.is_empty() {
-                "(no header)".to_string()
-            } else {
-                e.headers.join(" -> ")
-            }
+            "          {}\n",
+            fit(&format!("{what} {}: {headers}", id(e)), line_width() - 10)
         ));
+        let tables = match &e.tables {
+            None => continue,
+            Some(t) if t.is_empty() => "none".to_string(),
+            Some(t) => format!("({}) {}", t.len(), short_list(t, 4)),
+        };
+        s.push_str(&format!(
+            "                {}\n",
+            fit(&format!("tables {tables}"), line_width() - 16)
+        ));
+    }
+}
+
+/// The first `keep` names, then how many more.
+fn short_list(names: &[String], keep: usize) -> String {
+    if names.len() <= keep {
+        names.join(", ")
+    } else {
+        format!(
+            "{}, and {} more",
+            names[..keep].join(", "),
+            names.len() - keep
+        )
     }
 }
 
@@ -828,7 +866,11 @@ fn render_path_classes(s: &mut String, pc: &crate::path_classes::PathClassesOut)
 
 /// `classes` lines: the count of packet classes and the fastest and
 /// slowest, with the tables each applies.
-fn render_classes(s: &mut String, c: &crate::path_stats::ClassesOut) {
+fn render_classes(
+    s: &mut String,
+    c: &crate::path_stats::ClassesOut,
+    sum: Option<&crate::path_stats::SummaryOut>,
+) {
     // Long lists are cut to a few names (the JSON has them all).
     let some = |names: &[String], keep: usize| -> String {
         if names.len() <= keep {
@@ -841,8 +883,11 @@ fn render_classes(s: &mut String, c: &crate::path_stats::ClassesOut) {
             )
         }
     };
+    let over = sum.map_or(String::new(), |sum| {
+        format!(" over {} parse paths", sum.paths.text)
+    });
     s.push_str(&format!(
-        "classes   {} packet classes (parse path x control path{})\n",
+        "classes   {} packet classes{over} (parse path x control path{})\n",
         c.count.text,
         match (c.tested_headers.is_empty(), c.tested_fields.is_empty()) {
             (true, true) => String::new(),
@@ -861,24 +906,6 @@ fn render_classes(s: &mut String, c: &crate::path_stats::ClassesOut) {
             ),
         }
     ));
-    for (what, e) in [("fastest", &c.min), ("slowest", &c.max)] {
-        let Some(e) = e else { continue };
-        s.push_str(&format!(
-            "          {what} class {:.3} ns: path {}: {}\n                tables {}\n",
-            e.latency_ns,
-            e.path_number,
-            if e.headers.is_empty() {
-                "no header".to_string()
-            } else {
-                e.headers.join(" -> ")
-            },
-            if e.tables.is_empty() {
-                "none".to_string()
-            } else {
-                format!("({}) {}", e.tables.len(), some(&e.tables, 4))
-            }
-        ));
-    }
     if !c.note.is_empty() {
         s.push_str(&format!("          note: {}\n", c.note));
     }

@@ -1009,6 +1009,20 @@ fn ref_control_paths(
     out
 }
 
+/// Accepts every path (a product that is the graph itself).
+struct Everything;
+
+impl crate::PathAutomaton for Everything {
+    type S = ();
+    fn initial(&self) {}
+    fn step(&self, _: (), _: &crate::PathState) -> Option<()> {
+        Some(())
+    }
+    fn accepts(&self, _: ()) -> bool {
+        true
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
@@ -1028,6 +1042,8 @@ proptest! {
         let s = packet_classes(&p, ControlId(0), &pg, &pw, &tw, &ClassBudget::default()).unwrap();
         let mut count = 0u128;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        // (parse weight, control weight) -> classes, by brute force.
+        let mut dist: std::collections::BTreeMap<([u64; 1], i64), u128> = Default::default();
         for path in pg.list(usize::MAX) {
             let pweight: f64 = path.iter().map(|&n| pw[n as usize]).sum();
             let extracted: HashSet<String> =
@@ -1041,6 +1057,7 @@ proptest! {
             for w in &ctl {
                 lo = lo.min(pweight + w);
                 hi = hi.max(pweight + w);
+                *dist.entry(([pweight as u64], *w as i64)).or_default() += 1;
             }
             // The listing agrees with the count of its parse path.
             let l = list_classes(&p, ControlId(0), &pg, &path, 1000, &ClassBudget::default())
@@ -1051,6 +1068,16 @@ proptest! {
         }
         prop_assert_eq!(s.classes.value, count);
         prop_assert_eq!(s.parse_paths, pg.total());
+        // The distribution over classes, by the two dynamic programs.
+        let prod = crate::Product::build(&pg, &Everything, 10_000).unwrap();
+        let pv: Vec<[u64; 1]> = prod.nodes.iter().map(|n| [pw[n.node as usize] as u64]).collect();
+        let tq: Vec<i64> = tw.iter().map(|&x| x as i64).collect();
+        let d = super::dist::class_distribution(&p, ControlId(0), &pg, &prod, &pv, &tq, 100_000)
+            .unwrap()
+            .unwrap();
+        let d: std::collections::BTreeMap<([u64; 1], i64), u128> =
+            d.into_iter().map(|(k, c)| (k, c.value)).filter(|(_, c)| *c > 0).collect();
+        prop_assert_eq!(d, dist);
         if count > 0 {
             let (min, max) = (s.min.unwrap(), s.max.unwrap());
             prop_assert_eq!(min.value, lo);
@@ -1062,6 +1089,13 @@ proptest! {
             };
             prop_assert_eq!(wp(&min), lo);
             prop_assert_eq!(wp(&max), hi);
+            // The rank is where the listing puts the witness's control path.
+            for x in [&min, &max] {
+                let l = list_classes(&p, ControlId(0), &pg, &x.parse_path, 1000, &ClassBudget::default())
+                    .unwrap();
+                let at = l.classes.get(x.rank.value as usize).map(|c| c.control_path.tables.clone());
+                prop_assert_eq!(at, Some(x.control_path.tables.clone()));
+            }
         } else {
             prop_assert!(s.min.is_none());
         }
