@@ -554,3 +554,47 @@ fn conditions_on_fields_the_parser_selected_on_prune_classes() {
         Some("hdr.ipv4 valid and `hdr.ipv4.protocol == 6` fails on this path")
     );
 }
+
+/// rejects.p4 (derived in its header): 4 rejected paths, counted apart
+/// from the 5 accepted ones, each costing the base term and its states up
+/// to the reject. With the printed 10G model at 512 B (docs/models.md):
+/// L_B = 273.764; vlan (4 B) adds 0.221*4 + 2.886 = 3.770, ipv4 (20 B)
+/// 0.221*20 + 2.886 = 7.306. Cheapest: the 0x9999 case at start, 273.764;
+/// dearest: verify after vlan and ipv4, 273.764 + 3.770 + 7.306 = 284.840.
+#[test]
+fn rejected_paths_are_counted_apart_with_their_cost_up_to_the_reject() {
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/classes/rejects.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["path_count"], 5);
+    let r = &v["rejects"];
+    assert_eq!(r["count"]["text"], "4");
+    assert_eq!(r["by_reason"]["transition"]["text"], "1");
+    assert_eq!(r["by_reason"]["no_match"]["text"], "1");
+    assert_eq!(r["by_reason"]["verify"]["text"], "2");
+    assert!(r["by_reason"].get("stack_overflow").is_none());
+    let close =
+        |x: &serde_json::Value, want: f64| (x.as_f64().expect("number") - want).abs() < 1e-9;
+    assert!(close(&r["min"]["latency_ns"], 273.764), "{}", r["min"]);
+    assert_eq!(r["min"]["states"], serde_json::json!(["start"]));
+    assert_eq!(r["min"]["reason"], "transition");
+    assert!(close(&r["max"]["latency_ns"], 284.840), "{}", r["max"]);
+    assert_eq!(
+        r["max"]["states"],
+        serde_json::json!(["start", "parse_vlan", "parse_ipv4"])
+    );
+    assert_eq!(r["max"]["reason"], "verify");
+    // A select on a 1-bit field that lists 0 and 1 never finds no case:
+    // mpls_stack8's only rejected path is the ninth label overflowing.
+    let v = json(&[
+        "predict",
+        "p4-samples/tofino/classes/mpls_stack8.p4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["rejects"]["count"]["text"], "1");
+    assert_eq!(v["rejects"]["by_reason"]["stack_overflow"]["text"], "1");
+}

@@ -52,5 +52,6 @@ pub use deps::{
 pub use paths::{
     is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,
     ParsePath, ParsePaths, PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions,
-    PathState, Product, ProductNode, SeqPos, DEFAULT_MAX_ANALYSIS_STATES,
+    PathState, Product, ProductNode, RejectExtreme, RejectWhy, Rejects, SeqPos,
+    DEFAULT_MAX_ANALYSIS_STATES,
 };

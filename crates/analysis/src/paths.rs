@@ -13,8 +13,10 @@
 use std::collections::HashMap;
 
 mod graph;
+mod rejects;
 
 pub use graph::{BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode};
+pub use rejects::{RejectExtreme, RejectWhy, Rejects};
 
 use serde::Serialize;
 

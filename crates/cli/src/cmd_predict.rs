@@ -354,6 +354,7 @@ impl<'a> Common<'a> {
             .to_string(),
             summary: None,
             classes: None,
+            rejects: None,
             control: ControlOut {
                 name: self.control.map(|c| program.control(c).name.clone()),
                 tables: self
@@ -670,6 +671,11 @@ fn run_linear(
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
     r.summary = Some(costed.summary(&lin, constant_ns));
+    r.rejects = Some(crate::path_stats::rejects(
+        &pg,
+        &lin,
+        constant.breakdown.base_ns,
+    ));
     let mut per_class = false;
     // Packet classes: a class pays only the tables its control path
     // applies (the table terms of the prediction, by table).

@@ -68,6 +68,79 @@ pub struct SummaryOut {
     pub median_note: String,
 }
 
+/// Parse paths that end in reject.
+#[derive(Debug, Serialize)]
+pub struct RejectsOut {
+    /// Rejected paths: (path prefix, state that may reject), exact.
+    pub count: CountOut,
+    /// Per reason (`transition`, `no_match`, `verify`, `stack_overflow`),
+    /// the rejected paths whose last state may reject for it.
+    pub by_reason: std::collections::BTreeMap<&'static str, CountOut>,
+    /// The cheapest up to the reject.
+    pub min: Option<RejectOut>,
+    /// The dearest up to the reject.
+    pub max: Option<RejectOut>,
+    /// What the figures cover.
+    pub note: String,
+}
+
+/// One extreme rejected path.
+#[derive(Debug, Serialize)]
+pub struct RejectOut {
+    /// The base term plus the parse states up to and including the one
+    /// that rejects.
+    pub latency_ns: f64,
+    /// Its states, the rejecting one last.
+    pub states: Vec<String>,
+    /// Why the last state rejects.
+    pub reason: &'static str,
+}
+
+/// Report text of a reason key.
+pub fn reject_text(key: &str) -> &'static str {
+    [
+        p4cost_analysis::RejectWhy::Transition,
+        p4cost_analysis::RejectWhy::NoMatch,
+        p4cost_analysis::RejectWhy::Verify,
+        p4cost_analysis::RejectWhy::StackOverflow,
+    ]
+    .into_iter()
+    .find(|r| r.key() == key)
+    .map_or("rejected", |r| r.text())
+}
+
+/// The rejected paths of `pg` under the linear model: each costs the base
+/// term and its parse states up to the reject, counted as the model
+/// counts them (the baseline rule included).
+pub fn rejects(pg: &PathGraph<'_>, lin: &LinearTerms<'_>, base_ns: f64) -> RejectsOut {
+    let w = |st: &p4cost_analysis::PathState, before: bool| {
+        let mut seen = before;
+        let sp = baseline::split_state(&mut seen, st);
+        if sp.counted {
+            lin.parser.per_header_byte_ns * sp.counted_bytes as f64 + lin.parser.per_state_ns
+        } else {
+            0.0
+        }
+    };
+    let r = pg.rejects(&FirstHeaderSeen, &w);
+    let out = |e: &p4cost_analysis::RejectExtreme| RejectOut {
+        latency_ns: base_ns + e.value,
+        states: e.path.iter().map(|&n| pg.visit(n).name).collect(),
+        reason: e.why.key(),
+    };
+    RejectsOut {
+        count: CountOut::of(r.count),
+        by_reason: r
+            .by_reason
+            .iter()
+            .map(|(k, c)| (k.key(), CountOut::of(*c)))
+            .collect(),
+        min: r.min.as_ref().map(out),
+        max: r.max.as_ref().map(out),
+        note: "a rejected path costs the base term and its parse states up to the reject; what the target then does with the packet (drop it, or hand it on with the parser error set) is not modelled".to_string(),
+    }
+}
+
 /// An extrapolation warning aggregated over all paths.
 #[derive(Debug, Serialize)]
 pub struct PathWarningOut {

@@ -243,6 +243,10 @@ pub struct Report {
     /// Packet classes (linear models with an ingress control).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<crate::path_stats::ClassesOut>,
+    /// Parse paths that end in reject, apart from the accepted ones
+    /// (linear models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejects: Option<crate::path_stats::RejectsOut>,
     pub control: ControlOut,
     pub paths: Vec<PathOut>,
     /// The MAU model's per-gress, per-stage figures (that model only).
@@ -532,6 +536,9 @@ pub fn render_human(r: &Report) -> String {
     if let Some(sum) = &r.summary {
         render_summary(&mut s, sum);
     }
+    if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
+        render_rejects(&mut s, rj);
+    }
     s.push('\n');
     if let Some(m) = &r.mau {
         render_mau(&mut s, m);
@@ -730,6 +737,54 @@ fn render_summary(s: &mut String, sum: &crate::path_stats::SummaryOut) {
             fit(&format!("tables {tables}"), line_width() - 16)
         ));
     }
+}
+
+/// The `rejects` lines: how many parse paths end in reject and why, and
+/// the cheapest and dearest up to the reject.
+fn render_rejects(s: &mut String, rj: &crate::path_stats::RejectsOut) {
+    let why: Vec<String> = rj
+        .by_reason
+        .iter()
+        .map(|(k, c)| format!("{} {}", crate::path_stats::reject_text(k), c.text))
+        .collect();
+    s.push_str(&format!(
+        "rejects   {} parse paths end in reject ({}), counted apart from the classes\n",
+        rj.count.text,
+        why.join(", ")
+    ));
+    for (what, e) in [("cheapest", &rj.min), ("dearest", &rj.max)] {
+        let Some(e) = e else { continue };
+        s.push_str(&format!(
+            "          {}\n",
+            fit(
+                &format!(
+                    "{what} {:.3} ns up to the reject ({}): {}",
+                    e.latency_ns,
+                    crate::path_stats::reject_text(e.reason),
+                    runs(&e.states)
+                ),
+                line_width() - 10
+            )
+        ));
+    }
+    s.push_str(&format!("          note: {}\n", rj.note));
+}
+
+/// Names joined by ` -> `, a run of one name written once with its count
+/// (`parse_mpls x8`).
+fn runs(names: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < names.len() {
+        let n = names[i..].iter().take_while(|x| **x == names[i]).count();
+        out.push(if n > 1 {
+            format!("{} x{n}", names[i])
+        } else {
+            names[i].clone()
+        });
+        i += n;
+    }
+    out.join(" -> ")
 }
 
 /// The first `keep` names, then how many more.

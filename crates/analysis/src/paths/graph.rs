@@ -169,6 +169,16 @@ impl<'p> PathGraph<'p> {
         self.nodes[n as usize].state
     }
 
+    /// True when node `n`'s extracts overflow a header stack (its visit
+    /// rejects the packet).
+    pub(crate) fn overflows(&self, n: u32) -> bool {
+        let k = self.g.capacity.len();
+        let i = n as usize;
+        self.g
+            .step(self.nodes[i].state, &self.fills[i * k..(i + 1) * k])
+            .is_none()
+    }
+
     /// The parser's name.
     pub fn parser_name(&self) -> &str {
         &self.g.parser.name

@@ -555,3 +555,78 @@ fn threshold_count_on_a_long_exit_anywhere_chain_stays_within_a_small_budget() {
     // The work bound still holds: a budget too small for the merges fails.
     assert_eq!(prod.count_sum_above(&bits, 8 * 100, 1_000), None);
 }
+
+/// Every rejected path by brute force: (state names up to the rejecting
+/// state, bits extracted up to it), for every visit that may reject (a
+/// stack overflow, a transition to reject, a select with no default).
+fn brute_force_rejects(p: &Program) -> Vec<(Vec<String>, u64)> {
+    let parser = p.parser(ParserId(0));
+    let mut out = Vec::new();
+    let mut work = vec![(parser.start, 0u32, Vec::<String>::new(), 0u64)];
+    while let Some((s, fill, mut names, bits)) = work.pop() {
+        let st = parser.state(s);
+        let (mut fill, mut add, mut overflow) = (fill, 0, false);
+        for op in &st.ops {
+            if let ParserOp::Extract { stack, bits: b, .. } = op {
+                if *stack == Some(StackAccess::Next) {
+                    overflow |= fill >= 3;
+                    fill += 1;
+                }
+                add += b;
+            }
+        }
+        names.push(st.name.clone());
+        let targets = st.transition.targets();
+        let no_default = match &st.transition {
+            Transition::Select { cases, .. } => !cases.iter().any(|c| c.matches_all()),
+            Transition::Direct { .. } => false,
+        };
+        if overflow || no_default || targets.contains(&Target::Reject) {
+            out.push((names.clone(), bits + add));
+        }
+        if overflow {
+            continue;
+        }
+        for t in targets {
+            if let Target::State(n) = t {
+                work.push((n, fill, names.clone(), bits + add));
+            }
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+    #[test]
+    fn rejected_paths_are_counted_with_their_extremes(
+        spec in proptest::collection::vec(
+            (0u64..4, proptest::bool::ANY, proptest::collection::vec(0u8..24, 0..4)),
+            1..8,
+        )
+    ) {
+        let p = random_parser(&spec);
+        let want = brute_force_rejects(&p);
+        let opts = PathOptions::default();
+        let mut w = Vec::new();
+        let pg = path_graph(&p, p.parser(ParserId(0)), &opts, &mut w).unwrap();
+        let r = pg.rejects(&Everything, &|v: &PathState, _| v.extracted_bits as f64);
+        proptest::prop_assert_eq!(r.count.value, want.len() as u128);
+        if want.is_empty() {
+            proptest::prop_assert!(r.min.is_none());
+        } else {
+            let lo = want.iter().map(|x| x.1).min().unwrap() as f64;
+            let hi = want.iter().map(|x| x.1).max().unwrap() as f64;
+            let (min, max) = (r.min.unwrap(), r.max.unwrap());
+            proptest::prop_assert_eq!(min.value, lo);
+            proptest::prop_assert_eq!(max.value, hi);
+            // The witnesses are rejected paths that weigh what they claim.
+            for (e, v) in [(&min, lo), (&max, hi)] {
+                let names: Vec<String> = e.path.iter().map(|&n| pg.visit(n).name).collect();
+                let bits: u64 = e.path.iter().map(|&n| pg.visit(n).extracted_bits).sum();
+                proptest::prop_assert_eq!(bits as f64, v);
+                proptest::prop_assert!(want.iter().any(|x| x.0 == names), "{:?}", names);
+            }
+        }
+    }
+}
