@@ -512,7 +512,7 @@ pub fn render_human(r: &Report) -> String {
                 sel.join(",")
             )),
             (None, _) if r.listing == "top" => s.push_str(&format!(
-                "parser    {parser}: {count} paths; listing the {} slowest (--top)\n",
+                "parser    {parser}: {count} paths; listing the {} with the heaviest parse terms (--top)\n",
                 r.paths_listed
             )),
             (None, _) if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
