@@ -373,12 +373,18 @@ impl TestedHeaders {
         ((sig & low(nh)) | ((t & known) << nh), (!known & la) << nh)
     }
 
-    /// The signature of one visit of a parse state: the tracked headers it
-    /// extracts and what its operations do to the atoms' fields.
-    pub fn state_sig(&self, state: &p4cost_ir::ParseState, extracts: &[PathExtract]) -> u64 {
-        let mut m = self.mask_of_extracts(extracts);
+    /// The signature of the visit of parse graph node `n`: the tracked
+    /// headers it extracts and what its state's operations do to the
+    /// atoms' fields (nothing to look at when nothing is tracked).
+    pub fn visit_sig(&self, pg: &PathGraph<'_>, n: u32) -> u64 {
+        if self.names.is_empty() && self.atoms.is_empty() {
+            return 0;
+        }
+        let v = pg.visit(n);
+        let mut m = self.mask_of_extracts(&v.extracts);
+        let ops = &pg.parser().state(v.state).ops;
         for (j, a) in self.atoms.iter().enumerate() {
-            m |= self.event_bits(j, atoms::ops_event(a, &state.ops));
+            m |= self.event_bits(j, atoms::ops_event(a, ops));
         }
         m
     }
@@ -668,12 +674,7 @@ impl ParseSignatures {
         let mut edges = EdgeSigs::default();
         for n in 0..len as u32 {
             let g = graph_node(n);
-            let own = if h.names.is_empty() && h.atoms.is_empty() {
-                0
-            } else {
-                let v = pg.visit(g);
-                h.state_sig(pg.parser().state(v.state), &v.extracts)
-            };
+            let own = h.visit_sig(pg, g);
             let wn = w[n as usize];
             let entry = |count: PathCount, min: f64, max: f64, via: Option<(u32, u64)>| SigEntry {
                 count,
@@ -786,8 +787,7 @@ pub fn path_signature(pg: &PathGraph<'_>, h: &TestedHeaders, nodes: &[u32]) -> u
     let mut edges = EdgeSigs::default();
     let mut sig = 0u64;
     for (i, &n) in nodes.iter().enumerate() {
-        let v = pg.visit(n);
-        sig = h.compose(sig, h.state_sig(pg.parser().state(v.state), &v.extracts));
+        sig = h.compose(sig, h.visit_sig(pg, n));
         let to = nodes.get(i + 1).map_or(Next::Accept, |&m| Next::Node(m));
         sig = h.compose(sig, edges.get(pg, h, n, to));
     }
@@ -933,33 +933,32 @@ impl<'a> ControlClasses<'a> {
         }
     }
 
-    /// Control paths (and weight extremes) for a packet whose tested
-    /// headers in `sig` are valid and the others invalid.
-    pub fn eval(&mut self, sig: u64) -> Result<ControlEntry, ClassError> {
-        let Some(entry) = self
+    /// The control state a packet with signature `sig` enters: the first
+    /// node after any plain run, with the signature's known and unknown
+    /// items. `None` when the control has no entry or only plain
+    /// statements (one control path, applying nothing).
+    fn root(&self, sig: u64) -> Option<Key> {
+        let entry = self
             .flow
             .entry
-            .filter(|e| e.index() < self.flow.nodes.len())
-        else {
-            return Ok(ControlEntry {
-                count: ONE,
-                min: 0.0,
-                max: 0.0,
-                min_via: None,
-                max_via: None,
-            });
-        };
-        let Some(first) = self.jump(entry.0) else {
-            return Ok(ControlEntry {
-                count: ONE,
-                min: 0.0,
-                max: 0.0,
-                min_via: None,
-                max_via: None,
-            });
-        };
+            .filter(|e| e.index() < self.flow.nodes.len())?;
+        let first = self.jump(entry.0)?;
         let (valid, unknown) = self.h.initial(sig);
-        let root: Key = (first, valid, unknown);
+        Some((first, valid, unknown))
+    }
+
+    /// Fills `memo` for `root` and every control state reachable from it
+    /// that `memo` lacks, successors first (an edge back to a state on the
+    /// walk's stack is cut): `finish(state, successors, memo)` gives a
+    /// state's value once its successors have theirs. Iterative. `false`
+    /// when the states memoised and on the stack would reach `limit`.
+    fn post_order<T>(
+        &self,
+        root: Key,
+        memo: &mut HashMap<Key, T>,
+        limit: usize,
+        mut finish: impl FnMut(Key, &[Option<Key>], &HashMap<Key, T>) -> T,
+    ) -> bool {
         struct Frame {
             key: Key,
             succ: Vec<Option<Key>>,
@@ -967,7 +966,7 @@ impl<'a> ControlClasses<'a> {
         }
         let mut on_stack: HashSet<Key> = HashSet::new();
         let mut stack: Vec<Frame> = Vec::new();
-        if !self.memo.contains_key(&root) {
+        if !memo.contains_key(&root) {
             on_stack.insert(root);
             stack.push(Frame {
                 key: root,
@@ -980,14 +979,11 @@ impl<'a> ControlClasses<'a> {
                 let s = top.succ[top.next];
                 top.next += 1;
                 if let Some(k) = s {
-                    if self.memo.contains_key(&k) || on_stack.contains(&k) {
+                    if memo.contains_key(&k) || on_stack.contains(&k) {
                         continue; // done, or a cycle edge (cut)
                     }
-                    if self.memo.len() + on_stack.len() >= self.limit {
-                        return Err(ClassError::ControlStates {
-                            control: self.name.to_string(),
-                            limit: self.limit,
-                        });
+                    if memo.len() + on_stack.len() >= limit {
+                        return false;
                     }
                     on_stack.insert(k);
                     let succ = self.succ(k);
@@ -999,97 +995,117 @@ impl<'a> ControlClasses<'a> {
                 }
             } else if let Some(done) = stack.pop() {
                 on_stack.remove(&done.key);
-                let mut e = ControlEntry {
-                    count: PathCount::default(),
-                    min: f64::INFINITY,
-                    max: f64::NEG_INFINITY,
-                    min_via: None,
-                    max_via: None,
-                };
-                let mut take = |count: PathCount, min: f64, max: f64, via: Option<Key>| {
-                    if count.value == 0 && !count.saturated {
-                        return;
-                    }
-                    e.count = e.count.plus(count);
-                    if min < e.min {
-                        e.min = min;
-                        e.min_via = via;
-                    }
-                    if max > e.max {
-                        e.max = max;
-                        e.max_via = via;
-                    }
-                };
-                if done.succ.is_empty() {
-                    take(ONE, 0.0, 0.0, None); // exit
+                let v = finish(done.key, &done.succ, memo);
+                memo.insert(done.key, v);
+            }
+        }
+        true
+    }
+
+    /// Control paths (and weight extremes) for a packet whose tested
+    /// headers in `sig` are valid and the others invalid.
+    pub fn eval(&mut self, sig: u64) -> Result<ControlEntry, ClassError> {
+        let Some(root) = self.root(sig) else {
+            return Ok(ControlEntry {
+                count: ONE,
+                min: 0.0,
+                max: 0.0,
+                min_via: None,
+                max_via: None,
+            });
+        };
+        let mut memo = std::mem::take(&mut self.memo);
+        let within = self.post_order(root, &mut memo, self.limit, |key, succ, memo| {
+            let mut e = ControlEntry {
+                count: PathCount::default(),
+                min: f64::INFINITY,
+                max: f64::NEG_INFINITY,
+                min_via: None,
+                max_via: None,
+            };
+            let mut take = |count: PathCount, min: f64, max: f64, via: Option<Key>| {
+                if count.value == 0 && !count.saturated {
+                    return;
                 }
-                for s in &done.succ {
-                    match s {
-                        None => take(ONE, 0.0, 0.0, None),
-                        Some(k) => {
-                            if let Some(c) = self.memo.get(k) {
-                                take(c.count, c.min, c.max, Some(*k));
-                            }
+                e.count = e.count.plus(count);
+                if min < e.min {
+                    e.min = min;
+                    e.min_via = via;
+                }
+                if max > e.max {
+                    e.max = max;
+                    e.max_via = via;
+                }
+            };
+            if succ.is_empty() {
+                take(ONE, 0.0, 0.0, None); // exit
+            }
+            for s in succ {
+                match s {
+                    None => take(ONE, 0.0, 0.0, None),
+                    Some(k) => {
+                        if let Some(c) = memo.get(k) {
+                            take(c.count, c.min, c.max, Some(*k));
                         }
                     }
                 }
-                let w = self.weight(done.key.0);
-                e.min += w;
-                e.max += w;
-                self.memo.insert(done.key, e);
             }
+            let w = self.weight(key.0);
+            e.min += w;
+            e.max += w;
+            e
+        });
+        self.memo = memo;
+        if !within {
+            return Err(ClassError::ControlStates {
+                control: self.name.to_string(),
+                limit: self.limit,
+            });
         }
         Ok(self.memo[&root])
+    }
+
+    /// The keys of the lightest (`max` false) or heaviest control path for
+    /// `sig`, in order (after [`ControlClasses::eval`] of `sig`).
+    fn witness_keys(&self, sig: u64, max: bool) -> Vec<Key> {
+        let mut out = Vec::new();
+        let mut at = self.root(sig);
+        while let Some(k) = at {
+            let Some(e) = self.memo.get(&k) else {
+                break;
+            };
+            out.push(k);
+            at = if max { e.max_via } else { e.min_via };
+            if out.len() > self.memo.len() {
+                break; // a via chain never loops; stay bounded regardless
+            }
+        }
+        out
     }
 
     /// The lightest (`max` false) or heaviest control path for `sig`
     /// (after [`ControlClasses::eval`] of `sig`).
     pub fn witness(&self, sig: u64, max: bool) -> ControlPath {
         let mut out = ControlPath::default();
-        let Some(entry) = self
-            .flow
-            .entry
-            .filter(|e| e.index() < self.flow.nodes.len())
-        else {
-            return out;
-        };
-        let (valid, unknown) = self.h.initial(sig);
-        let mut at: Option<Key> = self.jump(entry.0).map(|first| (first, valid, unknown));
-        while let Some(k) = at {
-            let Some(e) = self.memo.get(&k) else {
-                break;
-            };
+        for k in self.witness_keys(sig, max) {
             out.nodes.push(NodeId(k.0));
             if let NodeKind::Table { table, .. } = self.flow.nodes[k.0 as usize].kind {
                 out.tables.push(table);
             }
-            at = if max { e.max_via } else { e.min_via };
         }
         out
     }
-}
 
-impl ControlClasses<'_> {
     /// The position (0-based, in listing order: the order
     /// [`ClassLister::list`] lists a parse path's classes) of the lightest
     /// (`max` false) or heaviest control path for `sig` among all control
-    /// paths for `sig` (after [`ControlClasses::eval`] of `sig`).
+    /// paths for `sig` (after [`ControlClasses::eval`] of `sig`): at each
+    /// state of the path, the paths through the successors before the one
+    /// taken.
     pub fn witness_rank(&self, sig: u64, max: bool) -> PathCount {
         let mut rank = PathCount::default();
-        let Some(entry) = self
-            .flow
-            .entry
-            .filter(|e| e.index() < self.flow.nodes.len())
-        else {
-            return rank;
-        };
-        let (valid, unknown) = self.h.initial(sig);
-        let mut at: Option<Key> = self.jump(entry.0).map(|first| (first, valid, unknown));
-        let mut steps = 0usize;
-        while let Some(k) = at {
-            let Some(e) = self.memo.get(&k) else {
-                break;
-            };
+        for k in self.witness_keys(sig, max) {
+            let e = &self.memo[&k];
             let chosen = if max { e.max_via } else { e.min_via };
             for s in self.succ(k) {
                 if s == chosen {
@@ -1099,11 +1115,6 @@ impl ControlClasses<'_> {
                     None => ONE,
                     Some(k2) => self.memo.get(&k2).map_or(PathCount::default(), |c| c.count),
                 });
-            }
-            at = chosen;
-            steps += 1;
-            if steps > self.memo.len() {
-                break; // a via chain never loops; stay bounded regardless
             }
         }
         rank
@@ -1350,20 +1361,19 @@ pub fn packet_classes(
 /// [`packet_classes`] over a product of the parse graph with an automaton
 /// (the linear model's baseline flag: a state's cost depends on whether a
 /// program header came before it), `parse_w[i]` the weight of product
-/// node `i`. The witnesses' parse paths are product nodes.
+/// node `i`, through the control `cc` walks (its memo is kept, so later
+/// [`ControlClasses::eval`]s of the same signatures are lookups). The
+/// witnesses' parse paths are product nodes.
 pub fn packet_classes_over_product<S: Copy + Eq + std::hash::Hash>(
-    program: &Program,
-    control: ControlId,
+    cc: &mut ControlClasses<'_>,
     pg: &PathGraph<'_>,
     prod: &crate::Product<S>,
     parse_w: &[f64],
-    table_w: &[f64],
     budget: &ClassBudget,
 ) -> Result<ClassSummary, ClassError> {
-    let mut cc = ControlClasses::new(program, control, table_w, budget.max_control_states)?;
     let ps =
         ParseSignatures::build_product(pg, prod, &cc.h, parse_w, budget.max_signature_entries)?;
-    summarize(&ps, &mut cc)
+    summarize(&ps, cc)
 }
 
 /// Totals and extremes over signatures.
@@ -1456,6 +1466,40 @@ pub enum Outcome {
         /// True when the default (no case) leads there too.
         default: bool,
     },
+}
+
+impl Outcome {
+    /// For an `action_run` arm, its actions' names joined by ` | `, then
+    /// `default_label` when the arm is also the one for actions without a
+    /// case; `None` for other outcomes.
+    pub fn arm_text(&self, program: &Program, default_label: &str) -> Option<String> {
+        let Outcome::ActionRun { actions, default } = self else {
+            return None;
+        };
+        let mut names: Vec<&str> = actions
+            .iter()
+            .map(|a| {
+                program
+                    .actions
+                    .get(a.index())
+                    .map_or("?", |a| a.name.as_str())
+            })
+            .collect();
+        if *default {
+            names.push(default_label);
+        }
+        Some(names.join(" | "))
+    }
+}
+
+/// A condition node's text: its structured condition, or the expression
+/// as the reader kept it when there is none.
+pub fn condition_text(cond: &Cond, expr: &str) -> String {
+    if cond.nodes.is_empty() {
+        expr.to_string()
+    } else {
+        cond.text()
+    }
 }
 
 /// One decision of a class: at `node`, `outcome`.
@@ -1828,27 +1872,16 @@ fn explain(
                         name(*table)
                     )
                 }
-                (NodeKind::Table { table, .. }, Some(Outcome::ActionRun { actions, default })) => {
-                    let mut names: Vec<&str> = actions
-                        .iter()
-                        .map(|a| {
-                            program
-                                .actions
-                                .get(a.index())
-                                .map_or("?", |a| a.name.as_str())
-                        })
-                        .collect();
-                    if *default {
-                        names.push("(an action without a case)");
-                    }
-                    format!("action_run = {} in {}", names.join(" | "), name(*table))
+                (NodeKind::Table { table, .. }, Some(arm @ Outcome::ActionRun { .. })) => {
+                    format!(
+                        "action_run = {} in {}",
+                        arm.arm_text(program, "(an action without a case)")
+                            .unwrap_or_default(),
+                        name(*table)
+                    )
                 }
                 (NodeKind::Condition { cond, expr, .. }, outcome) => {
-                    let text = if cond.nodes.is_empty() {
-                        expr.clone()
-                    } else {
-                        cond.text()
-                    };
+                    let text = condition_text(cond, expr);
                     match (h.eval(cond, valid, unknown), outcome) {
                         (Some(v), _) => decided(h, cond, valid, unknown)
                             .unwrap_or_else(|| format!("condition `{text}` is always {v}")),

@@ -1,6 +1,10 @@
 //! Small constructors for the hand-made programs of this crate's tests.
 
-use p4cost_ir::{FileId, Keyset, SelectCase, Span, StateId, Target, Transition};
+use p4cost_ir::{
+    FileId, Keyset, Origin, ParserOp, SelectCase, Span, StackAccess, StateId, Target, Transition,
+};
+
+use crate::{PathAutomaton, PathState};
 
 /// The site every hand-made node has.
 pub fn sp() -> Span {
@@ -36,5 +40,32 @@ pub fn sel(targets: &[Target]) -> Transition {
                 span: sp(),
             })
             .collect(),
+    }
+}
+
+/// `pkt.extract(header)` of `bits` bits (`header.next` with `next`).
+pub fn extract(header: &str, bits: u64, next: bool) -> ParserOp {
+    ParserOp::Extract {
+        header: header.to_string(),
+        instance: None,
+        stack: next.then_some(StackAccess::Next),
+        bits,
+        varbit_max_bits: 0,
+        origin: Origin::Program,
+        span: sp(),
+    }
+}
+
+/// Accepts every path: a product that is the graph itself.
+pub struct Everything;
+
+impl PathAutomaton for Everything {
+    type S = ();
+    fn initial(&self) {}
+    fn step(&self, _: (), _: &PathState) -> Option<()> {
+        Some(())
+    }
+    fn accepts(&self, _: ()) -> bool {
+        true
     }
 }

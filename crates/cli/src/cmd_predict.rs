@@ -686,13 +686,19 @@ fn run_linear(
                 *w = term.ns;
             }
         }
-        match costed.classes(
+        // One walk of the control, with the table terms as weights: the
+        // summary over classes fills its memo, each listed path reads it.
+        let budget = p4cost_analysis::ClassBudget::default();
+        let mut cc = p4cost_analysis::ControlClasses::new(
             program,
             control,
-            &lin,
             &table_ns,
-            constant.breakdown.base_ns,
-        ) {
+            budget.max_control_states,
+        );
+        let summary = cc.as_mut().map_err(|e| e.to_string()).and_then(|cc| {
+            costed.classes(program, cc, &lin, &table_ns, constant.breakdown.base_ns)
+        });
+        match summary {
             Ok((c, sum)) => {
                 r.classes = Some(c);
                 r.summary = Some(sum);
@@ -709,23 +715,14 @@ fn run_linear(
             .iter()
             .map(|p| p.latency_ns - p.breakdown.control_ns)
             .collect();
-        if r.classes.is_some() {
-            let budget = p4cost_analysis::ClassBudget::default();
-            let per_path = p4cost_analysis::ControlClasses::new(
-                program,
-                control,
-                &table_ns,
-                budget.max_control_states,
-            )
-            .and_then(|mut cc| {
-                path_nodes
-                    .iter()
-                    .map(|nodes| {
-                        let sig = p4cost_analysis::path_signature(&pg, cc.tested(), nodes);
-                        cc.eval(sig).map(|e| (e.min, e.max))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            });
+        if let (Some(_), Ok(cc)) = (&r.classes, cc.as_mut()) {
+            let per_path = path_nodes
+                .iter()
+                .map(|nodes| {
+                    let sig = p4cost_analysis::path_signature(&pg, cc.tested(), nodes);
+                    cc.eval(sig).map(|e| (e.min, e.max))
+                })
+                .collect::<Result<Vec<_>, _>>();
             match per_path {
                 Ok(extremes) => {
                     for ((p, parse), (lo, hi)) in path_outs.iter_mut().zip(&parse_ns).zip(extremes)
@@ -744,7 +741,6 @@ fn run_linear(
             }
         }
         // Every listed path's classes (with --class, those it selects).
-        let budget = p4cost_analysis::ClassBudget::default();
         match p4cost_analysis::ClassLister::new(program, control, &budget) {
             Ok(mut lister) => {
                 let cx = crate::path_classes::ClassContext {

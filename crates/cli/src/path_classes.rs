@@ -138,11 +138,7 @@ pub fn path_classes(
                     let node = flow.nodes.get(d.node.index())?;
                     let at = match &node.kind {
                         NodeKind::Condition { cond, expr, .. } => {
-                            let text = if cond.nodes.is_empty() {
-                                expr.clone()
-                            } else {
-                                cond.text()
-                            };
+                            let text = p4cost_analysis::classes::condition_text(cond, expr);
                             if parenthesized(&text) {
                                 format!("if {text}")
                             } else {
@@ -184,21 +180,10 @@ fn outcome_text(program: &Program, o: &Outcome) -> String {
         Outcome::Branch(b) => b.to_string(),
         Outcome::Hit(true) => "hit".to_string(),
         Outcome::Hit(false) => "miss".to_string(),
-        Outcome::ActionRun { actions, default } => {
-            let mut names: Vec<&str> = actions
-                .iter()
-                .map(|a| {
-                    program
-                        .actions
-                        .get(a.index())
-                        .map_or("?", |a| a.name.as_str())
-                })
-                .collect();
-            if *default {
-                names.push("(default)");
-            }
-            format!("action_run = {}", names.join(" | "))
-        }
+        arm @ Outcome::ActionRun { .. } => format!(
+            "action_run = {}",
+            arm.arm_text(program, "(default)").unwrap_or_default()
+        ),
     }
 }
 

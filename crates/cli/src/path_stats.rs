@@ -248,21 +248,21 @@ impl<'g, 'p> Costed<'g, 'p> {
     /// `base_ns` (`L_B`), its parse path's states, and `table_ns[t]` for
     /// each table `t` its control path applies. Gives the classes' facts and
     /// the latency summary over classes.
+    /// `cc` walks the control with `table_ns` as its table weights; its
+    /// memo stays filled for the caller.
     pub fn classes(
         &self,
         program: &p4cost_ir::Program,
-        control: p4cost_ir::ControlId,
+        cc: &mut p4cost_analysis::ControlClasses<'_>,
         lin: &LinearTerms<'_>,
         table_ns: &[f64],
         base_ns: f64,
     ) -> Result<(ClassesOut, SummaryOut), String> {
         let sum = p4cost_analysis::packet_classes_over_product(
-            program,
-            control,
+            cc,
             self.pg,
             &self.prod,
             &self.ns,
-            table_ns,
             &p4cost_analysis::ClassBudget::default(),
         )
         .map_err(|e| e.to_string())?;
@@ -279,7 +279,7 @@ impl<'g, 'p> Costed<'g, 'p> {
             d
         };
         let (median_ns, median_note) =
-            self.class_median(program, control, lin, table_ns, base_ns, sum.classes)?;
+            self.class_median(cc, lin, table_ns, base_ns, sum.classes)?;
         Ok((
             ClassesOut {
                 count: CountOut::of(sum.classes),
@@ -303,8 +303,7 @@ impl<'g, 'p> Costed<'g, 'p> {
     /// (counted bytes, counted states, tables' sum in 1e-9 ns) over classes.
     fn class_median(
         &self,
-        program: &p4cost_ir::Program,
-        control: p4cost_ir::ControlId,
+        cc: &p4cost_analysis::ControlClasses<'_>,
         lin: &LinearTerms<'_>,
         table_ns: &[f64],
         base_ns: f64,
@@ -329,16 +328,9 @@ impl<'g, 'p> Costed<'g, 'p> {
             .iter()
             .map(|w| (w * TABLE_UNITS).round() as i64)
             .collect();
-        let d = p4cost_analysis::class_distribution(
-            program,
-            control,
-            self.pg,
-            &self.prod,
-            &pv,
-            &tq,
-            MEDIAN_BUDGET,
-        )
-        .map_err(|e| e.to_string())?;
+        let d =
+            p4cost_analysis::class_distribution(cc, self.pg, &self.prod, &pv, &tq, MEDIAN_BUDGET)
+                .map_err(|e| e.to_string())?;
         let Some(d) = d else {
             return Ok((
                 None,

@@ -328,17 +328,8 @@ pub fn edge_events(atom: &Atom, tr: &Transition) -> HashMap<Target, Event> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use p4cost_ir::{FileId, SelectCase, SelectKey, Span, StateId};
-
-    fn sp() -> Span {
-        Span {
-            file: FileId(0),
-            lo: 0,
-            hi: 0,
-            line: 1,
-            col: 1,
-        }
-    }
+    use crate::test_ir::{extract, sp};
+    use p4cost_ir::{SelectCase, SelectKey, StateId};
 
     fn atom(cmp: CmpOp, value: u128) -> Atom {
         Atom {
@@ -485,16 +476,10 @@ mod tests {
     #[test]
     fn extracting_or_writing_the_field_makes_it_unknown() {
         let a = atom(CmpOp::Eq, 1);
-        let extract = ParserOp::Extract {
-            header: "hdr.eth".into(),
-            instance: None,
-            stack: None,
-            bits: 112,
-            varbit_max_bits: 0,
-            origin: p4cost_ir::Origin::Program,
-            span: sp(),
-        };
-        assert_eq!(ops_event(&a, &[extract]), Event::Unknown);
+        assert_eq!(
+            ops_event(&a, &[extract("hdr.eth", 112, false)]),
+            Event::Unknown
+        );
         let write = |w: &str| ParserOp::Statement {
             what: "assign".into(),
             reads: vec![],

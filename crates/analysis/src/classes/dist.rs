@@ -9,24 +9,24 @@
 //! (paths with that signature) and the control side's (control paths
 //! consistent with it).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
-use p4cost_ir::{NodeKind, Program};
+use p4cost_ir::NodeKind;
 
-use super::{times, ClassError, ControlClasses, EdgeSigs, Key};
+use super::{times, ClassError, ControlClasses, EdgeSigs, Key, ONE};
 use crate::{Next, PathCount, PathGraph, Product};
 
 /// Class weight -> number of classes: (parse vector, control sum).
 pub type ClassDistribution<const D: usize> = BTreeMap<([u64; D], i64), PathCount>;
 
 /// The distribution over all packet classes of `pg` (through the product
-/// `prod`) and `control` of (the sum of `parse_w[i]` over the path's product
-/// nodes, the sum of `table_w[t]` over the control path's tables). `None`
-/// when a table of the parse side, the control side or the result would
-/// pass `budget` entries (or the merges 16 x that).
+/// `prod`) and the control `cc` walks of (the sum of `parse_w[i]` over the
+/// path's product nodes, the sum of `table_w[t]` over the control path's
+/// tables). `None` when a table of the parse side, the control side or the
+/// result would pass `budget` entries (or the merges 16 x that), or the
+/// control's states pass `cc`'s limit.
 pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
-    program: &Program,
-    control: p4cost_ir::ControlId,
+    cc: &ControlClasses<'_>,
     pg: &PathGraph<'_>,
     prod: &Product<S>,
     parse_w: &[[u64; D]],
@@ -40,30 +40,17 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
             given: parse_w.len(),
         });
     }
-    if table_w.len() < program.tables.len() {
+    if table_w.len() < cc.table_w.len() {
         return Err(ClassError::Weights {
             what: "tables",
-            needed: program.tables.len(),
+            needed: cc.table_w.len(),
             given: table_w.len(),
         });
     }
-    let zeros = vec![0.0; program.tables.len()];
-    let cc = ControlClasses::new(program, control, &zeros, budget)?;
     let h = &cc.h;
     // Parse side: per (signature of the rest, vector, state of the head).
     let edges = std::cell::RefCell::new(EdgeSigs::default());
-    let own: Vec<u64> = prod
-        .nodes
-        .iter()
-        .map(|n| {
-            if h.names.is_empty() && h.atoms.is_empty() {
-                0
-            } else {
-                let v = pg.visit(n.node);
-                h.state_sig(pg.parser().state(v.state), &v.extracts)
-            }
-        })
-        .collect();
+    let own: Vec<u64> = prod.nodes.iter().map(|n| h.visit_sig(pg, n.node)).collect();
     let parse = prod.fold_tables(budget, |i, v: Option<(u64, [u64; D], u32)>| {
         let g = prod.nodes[i as usize].node;
         let w = parse_w[i as usize];
@@ -86,7 +73,7 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     }
     // Control side, memoised across signatures, then the products.
     let mut side = ControlSide {
-        cc: &cc,
+        cc,
         table_w,
         memo: HashMap::new(),
         entries: 0,
@@ -119,108 +106,46 @@ struct ControlSide<'c, 'a> {
 }
 
 impl ControlSide<'_, '_> {
-    fn weight(&self, n: u32) -> i64 {
-        match &self.cc.flow.nodes[n as usize].kind {
-            NodeKind::Table { table, .. } => self.table_w[table.index()],
-            _ => 0,
-        }
-    }
-
     /// Control weight -> control paths for signature `sig`.
     fn of(&mut self, sig: u64) -> Option<BTreeMap<i64, PathCount>> {
-        let one = || {
-            BTreeMap::from([(
-                0i64,
-                PathCount {
-                    value: 1,
-                    saturated: false,
-                },
-            )])
+        let Some(root) = self.cc.root(sig) else {
+            return Some(BTreeMap::from([(0i64, ONE)]));
         };
-        let flow = self.cc.flow;
-        let Some(entry) = flow.entry.filter(|e| e.index() < flow.nodes.len()) else {
-            return Some(one());
-        };
-        let Some(first) = self.cc.jump(entry.0) else {
-            return Some(one());
-        };
-        let (valid, unknown) = self.cc.h.initial(sig);
-        let root: Key = (first, valid, unknown);
-        struct Frame {
-            key: Key,
-            succ: Vec<Option<Key>>,
-            next: usize,
-        }
-        let mut on_stack: HashSet<Key> = HashSet::new();
-        let mut stack: Vec<Frame> = Vec::new();
-        if !self.memo.contains_key(&root) {
-            on_stack.insert(root);
-            stack.push(Frame {
-                key: root,
-                succ: self.cc.succ(root),
-                next: 0,
-            });
-        }
-        while let Some(top) = stack.last_mut() {
-            if top.next < top.succ.len() {
-                let s = top.succ[top.next];
-                top.next += 1;
-                if let Some(k) = s {
-                    if self.memo.contains_key(&k) || on_stack.contains(&k) {
-                        continue;
-                    }
-                    if self.memo.len() + on_stack.len() >= self.cc.limit {
-                        return None;
-                    }
-                    on_stack.insert(k);
-                    let succ = self.cc.succ(k);
-                    stack.push(Frame {
-                        key: k,
-                        succ,
-                        next: 0,
-                    });
-                }
-            } else if let Some(done) = stack.pop() {
-                on_stack.remove(&done.key);
-                let w = self.weight(done.key.0);
-                let mut t: BTreeMap<i64, PathCount> = BTreeMap::new();
-                let mut add = |v: i64, c: PathCount| {
-                    let e = t.entry(v.saturating_add(w)).or_default();
-                    *e = e.plus(c);
-                };
-                if done.succ.is_empty() {
-                    add(
-                        0,
-                        PathCount {
-                            value: 1,
-                            saturated: false,
-                        },
-                    );
-                }
-                for s in &done.succ {
-                    match s {
-                        None => add(
-                            0,
-                            PathCount {
-                                value: 1,
-                                saturated: false,
-                            },
-                        ),
-                        Some(k) => {
-                            if let Some(sub) = self.memo.get(k) {
-                                for (&v, &c) in sub {
-                                    add(v, c);
-                                }
-                            }
+        let (cc, table_w, budget) = (self.cc, self.table_w, self.budget);
+        let entries = &mut self.entries;
+        let mut over = false;
+        let within = cc.post_order(root, &mut self.memo, cc.limit, |key, succ, memo| {
+            if over {
+                return BTreeMap::new(); // past the budget: finish the walk cheaply
+            }
+            let w = match &cc.flow.nodes[key.0 as usize].kind {
+                NodeKind::Table { table, .. } => table_w[table.index()],
+                _ => 0,
+            };
+            let mut t: BTreeMap<i64, PathCount> = BTreeMap::new();
+            let mut add = |v: i64, c: PathCount| {
+                let e = t.entry(v.saturating_add(w)).or_default();
+                *e = e.plus(c);
+            };
+            if succ.is_empty() {
+                add(0, ONE); // exit
+            }
+            for s in succ {
+                match s {
+                    None => add(0, ONE),
+                    Some(k) => {
+                        for (&v, &c) in memo.get(k).into_iter().flatten() {
+                            add(v, c);
                         }
                     }
                 }
-                self.entries += t.len();
-                if self.entries > self.budget {
-                    return None;
-                }
-                self.memo.insert(done.key, t);
             }
+            *entries += t.len();
+            over |= *entries > budget;
+            t
+        });
+        if !within || over {
+            return None;
         }
         self.memo.get(&root).cloned()
     }

@@ -2,7 +2,7 @@ use super::*;
 use crate::{path_graph, PathOptions};
 use p4cost_ir::*;
 
-use crate::test_ir::{accept, sel, sp};
+use crate::test_ir::{accept, extract, sel, sp, Everything};
 use proptest::prelude::*;
 
 /// A hand-made program: parser states, tables, actions, one control.
@@ -23,18 +23,7 @@ impl B {
         }
     }
     fn state(&mut self, name: &str, extracts: &[&str], transition: Transition) {
-        let ops = extracts
-            .iter()
-            .map(|h| ParserOp::Extract {
-                header: h.to_string(),
-                instance: None,
-                stack: None,
-                bits: 8,
-                varbit_max_bits: 0,
-                origin: Origin::Program,
-                span: sp(),
-            })
-            .collect();
+        let ops = extracts.iter().map(|h| extract(h, 8, false)).collect();
         self.states.push(ParseState {
             name: name.into(),
             ops,
@@ -1009,20 +998,6 @@ fn ref_control_paths(
     out
 }
 
-/// Accepts every path (a product that is the graph itself).
-struct Everything;
-
-impl crate::PathAutomaton for Everything {
-    type S = ();
-    fn initial(&self) {}
-    fn step(&self, _: (), _: &crate::PathState) -> Option<()> {
-        Some(())
-    }
-    fn accepts(&self, _: ()) -> bool {
-        true
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
@@ -1072,7 +1047,8 @@ proptest! {
         let prod = crate::Product::build(&pg, &Everything, 10_000).unwrap();
         let pv: Vec<[u64; 1]> = prod.nodes.iter().map(|n| [pw[n.node as usize] as u64]).collect();
         let tq: Vec<i64> = tw.iter().map(|&x| x as i64).collect();
-        let d = super::dist::class_distribution(&p, ControlId(0), &pg, &prod, &pv, &tq, 100_000)
+        let cc = ControlClasses::new(&p, ControlId(0), &tw, 100_000).unwrap();
+        let d = super::dist::class_distribution(&cc, &pg, &prod, &pv, &tq, 100_000)
             .unwrap()
             .unwrap();
         let d: std::collections::BTreeMap<([u64; 1], i64), u128> =

@@ -1,7 +1,7 @@
 use super::*;
 use p4cost_ir::*;
 
-use crate::test_ir::{accept, go, sel, sp};
+use crate::test_ir::{accept, extract, go, sel, sp, Everything};
 
 /// A tiny builder for hand-made parsers.
 struct B {
@@ -37,15 +37,7 @@ impl B {
     fn state(&mut self, name: &str, extracts: &[(&str, u64, bool)], transition: Transition) {
         let ops = extracts
             .iter()
-            .map(|(h, bits, next)| ParserOp::Extract {
-                header: h.to_string(),
-                instance: None,
-                stack: next.then_some(StackAccess::Next),
-                bits: *bits,
-                varbit_max_bits: 0,
-                origin: Origin::Program,
-                span: sp(),
-            })
+            .map(|(h, bits, next)| extract(h, *bits, *next))
             .collect();
         self.states.push(ParseState {
             name: name.into(),
@@ -372,19 +364,6 @@ fn brute_force(p: &Program) -> Vec<(Vec<String>, u64)> {
         }
     }
     out
-}
-
-/// Counts the states of a path: a baseline-like flag automaton.
-struct Everything;
-impl PathAutomaton for Everything {
-    type S = ();
-    fn initial(&self) {}
-    fn step(&self, _: (), _: &PathState) -> Option<()> {
-        Some(())
-    }
-    fn accepts(&self, _: ()) -> bool {
-        true
-    }
 }
 
 proptest::proptest! {
