@@ -1217,7 +1217,8 @@ fn validity_effects(
 const SKIP_END: u32 = u32::MAX;
 
 /// For every node, itself, or when it is a plain statement or action call
-/// (one successor, no tracked validity write), the first node after the
+/// (one successor, no tracked validity write; an ingress `exit` leading on
+/// to egress is not plain), the first node after the
 /// run of such nodes it starts ([`SKIP_END`] when the run ends the
 /// control). Linear: each run is followed once (path compression).
 fn skip_plain_runs(flow: &ControlFlow, effects: &[ValidityEffect]) -> Vec<u32> {
@@ -1225,6 +1226,7 @@ fn skip_plain_runs(flow: &ControlFlow, effects: &[ValidityEffect]) -> Vec<u32> {
     let n = flow.nodes.len();
     let plain = |i: usize| -> Option<Option<NodeId>> {
         match &flow.nodes[i].kind {
+            NodeKind::Statement { what, .. } if what == crate::gresses::EXIT_TO_EGRESS => None,
             NodeKind::Statement { next, .. } | NodeKind::Action { next, .. }
                 if effects.get(i).map_or(true, |e| e.writes == 0) =>
             {
@@ -1568,6 +1570,9 @@ pub struct ClassLister<'a> {
     budget: ClassBudget,
     /// Steps taken so far, against `budget.max_list_work`.
     work: usize,
+    /// In a control joined by [`crate::join_egress`], the first node that is
+    /// not an ingress one: validity there is said to be "in egress".
+    egress_from: Option<u32>,
 }
 
 impl<'a> ClassLister<'a> {
@@ -1601,7 +1606,17 @@ impl<'a> ClassLister<'a> {
             reach,
             budget: *budget,
             work,
+            egress_from: None,
         })
+    }
+
+    /// Says that `control` was joined by [`crate::join_egress`] and its
+    /// nodes from `ingress_nodes` on are egress ones: a skip reason
+    /// decided there says the validity is that of egress (after the egress
+    /// parser), not of the parse path.
+    pub fn with_egress_from(mut self, ingress_nodes: usize) -> Self {
+        self.egress_from = u32::try_from(ingress_nodes).ok();
+        self
     }
 
     /// Up to `max` classes of the parse path `parse_path` (graph nodes of
@@ -1679,7 +1694,15 @@ impl<'a> ClassLister<'a> {
                     .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
                     .collect();
                 self.work = self.work.saturating_add(steps.len());
-                let mut class = explain(program, flow, &self.cc, &self.tables, reach, &steps);
+                let mut class = explain(
+                    program,
+                    flow,
+                    &self.cc,
+                    &self.tables,
+                    reach,
+                    &steps,
+                    self.egress_from,
+                );
                 class.index = seen;
                 seen += 1;
                 if keep(&class) {
@@ -1791,6 +1814,7 @@ fn explain(
     tables: &[TableId],
     reach: &Reach,
     steps: &[(Key, Option<Key>)],
+    egress_from: Option<u32>,
 ) -> ListedClass {
     let h = &cc.h;
     let mut path = ControlPath::default();
@@ -1884,6 +1908,10 @@ fn explain(
                     let text = condition_text(cond, expr);
                     match (h.eval(cond, valid, unknown), outcome) {
                         (Some(v), _) => decided(h, cond, valid, unknown)
+                            .map(|d| match egress_from {
+                                Some(e) if n >= e => format!("{d}, in egress"),
+                                _ => d,
+                            })
                             .unwrap_or_else(|| format!("condition `{text}` is always {v}")),
                         (None, Some(Outcome::Branch(true))) => {
                             format!("branch not taken: !({text})")

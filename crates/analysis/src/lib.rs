@@ -17,6 +17,9 @@
 //!   one parse path's classes with why each skipped table is skipped;
 //!   [`class_filter`] selects classes by the tables they apply and the
 //!   hit/miss or `action_run` ways they take (`--class`).
+//! - [`gresses`]: the ingress control joined to the egress control (what
+//!   the egress parser recovers of the headers in between), so a packet
+//!   class runs through both.
 //! - [`control`]: tables applied by a control and the number of paths
 //!   through its control-flow graph.
 //! - [`deps`]: the table dependency graph of a control (match, action,
@@ -30,6 +33,7 @@ pub mod class_filter;
 pub mod classes;
 pub mod control;
 pub mod deps;
+pub mod gresses;
 pub mod paths;
 
 #[cfg(test)]
@@ -49,6 +53,7 @@ pub use deps::{
     SharedContainers, TooManyUnits, Unit, UnitKind, DEFAULT_MAX_DEP_PAIRS, DEFAULT_MAX_DEP_UNITS,
     MAX_REACH_BITS,
 };
+pub use gresses::{join_egress, EgressJoin};
 pub use paths::{
     is_ethernet, match_headers, parse_paths, path_graph, BudgetExceeded, Extreme, HeaderSeq, Next,
     ParsePath, ParsePaths, PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions,

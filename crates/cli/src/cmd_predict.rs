@@ -113,6 +113,12 @@ struct Common<'a> {
     pipeline: Option<PipelineOut>,
     parser: Option<ParserId>,
     control: Option<ControlId>,
+    /// The control packet classes walk: the ingress control joined to the
+    /// egress control ([`p4cost_analysis::join_egress`]), or the ingress
+    /// control alone when there is no egress to join.
+    class_control: Option<ControlId>,
+    /// What was joined, when egress was.
+    egress: Option<p4cost_analysis::EgressJoin>,
     /// The pipeline's ingress and egress controls (the MAU estimate
     /// places both).
     gress_controls: Vec<(p4cost_ir::Gress, ControlId)>,
@@ -178,6 +184,7 @@ impl<'a> Common<'a> {
         a: &PredictArgs,
         loaded: &'a LoadedInput,
         group: &[Pipeline],
+        joined: Option<(ControlId, p4cost_analysis::EgressJoin)>,
     ) -> Result<Common<'a>, CliError> {
         let program = &loaded.program;
         let mut warnings: Vec<WarningOut> = loaded
@@ -270,6 +277,8 @@ impl<'a> Common<'a> {
             pipeline,
             parser,
             control,
+            class_control: joined.as_ref().map(|(c, _)| *c).or(control),
+            egress: joined.map(|(_, j)| j),
             gress_controls,
             tables,
         })
@@ -367,6 +376,7 @@ impl<'a> Common<'a> {
                     .map(|c| report::CountOut::of(control_path_count(program, c))),
                 path_sensitive: false,
                 note: String::new(),
+                egress: None,
             },
             paths: Vec::new(),
             mau: None,
@@ -402,10 +412,24 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             model.name
         )));
     }
-    let loaded = input::load_for_predict(a)?;
+    let mut loaded = input::load_for_predict(a)?;
+    let groups = selected_groups(a, &loaded.program)?;
+    // Each group's ingress control joined to its egress control: the
+    // control its packet classes walk, added to the program so the class
+    // analysis can name it like any other.
+    let mut joined = Vec::with_capacity(groups.len());
+    for group in &groups {
+        let j = group
+            .first()
+            .and_then(|p| p4cost_analysis::join_egress(&loaded.program, p));
+        joined.push(j.map(|(control, join)| {
+            loaded.program.controls.push(control);
+            (ControlId((loaded.program.controls.len() - 1) as u32), join)
+        }));
+    }
     let mut reports = Vec::new();
-    for group in selected_groups(a, &loaded.program)? {
-        let mut common = Common::new(a, &loaded, &group)?;
+    for (group, joined) in groups.iter().zip(joined) {
+        let mut common = Common::new(a, &loaded, group, joined)?;
         if let Some(w) = target_mismatch(&model, common.program().arch) {
             common.warnings.insert(0, w);
         }
@@ -678,8 +702,10 @@ fn run_linear(
     ));
     let mut per_class = false;
     // Packet classes: a class pays only the tables its control path
-    // applies (the table terms of the prediction, by table).
-    if let Some(control) = common.control {
+    // applies (the table terms of the prediction, by table; the egress
+    // tables it walks through weigh nothing, as the model measures
+    // ingress).
+    if let Some(control) = common.class_control {
         let mut table_ns = vec![0.0; program.tables.len()];
         for (t, term) in tables.iter().zip(&constant.breakdown.tables) {
             if let Some(w) = table_ns.get_mut(t.index()) {
@@ -741,11 +767,18 @@ fn run_linear(
             }
         }
         // Every listed path's classes (with --class, those it selects).
-        match p4cost_analysis::ClassLister::new(program, control, &budget) {
+        let lister = p4cost_analysis::ClassLister::new(program, control, &budget).map(|l| {
+            match &common.egress {
+                Some(j) => l.with_egress_from(j.ingress_nodes),
+                None => l,
+            }
+        });
+        match lister {
             Ok(mut lister) => {
                 let cx = crate::path_classes::ClassContext {
                     program,
                     control,
+                    ingress_nodes: common.egress.as_ref().map(|j| j.ingress_nodes),
                     table_ns: &table_ns,
                     max: a.max_classes.unwrap_or(if a.path.is_some() {
                         crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
@@ -802,6 +835,23 @@ fn run_linear(
             .collect();
     }
     r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
+    if let (true, Some(j)) = (per_class, &common.egress) {
+        r.control.egress = Some(report::EgressOut {
+            name: program.control(j.control).name.clone(),
+            tables: program
+                .control(j.control)
+                .flow
+                .tables()
+                .iter()
+                .map(|t| program.table(*t).name.clone())
+                .collect(),
+            control_paths: report::CountOut::of(control_path_count(program, j.control)),
+            parser: j.parser.clone(),
+            invalid_at_start: j.invalid.clone(),
+            unknown_at_start: j.unknown.clone(),
+            charged: false,
+        });
+    }
     r.control.path_sensitive = per_class;
     r.control.note = match (model.control.is_some(), per_class) {
         (false, _) => format!("model {} has no control term", model.name),
@@ -813,7 +863,8 @@ fn run_linear(
     Ok(r)
 }
 
-/// The `--class` filter, checked against the ingress control's tables.
+/// The `--class` filter, checked against the tables of the control classes
+/// walk (ingress, then egress).
 fn class_filter(
     a: &PredictArgs,
     common: &Common<'_>,
@@ -823,9 +874,9 @@ fn class_filter(
     };
     let f = p4cost_analysis::ClassFilter::parse(spec).map_err(CliError::input)?;
     let program = common.program();
-    let Some(control) = common.control else {
+    let Some(control) = common.class_control else {
         return Err(CliError::input(format!(
-            "{}: --class selects classes by their ingress control path, and no ingress control was found",
+            "{}: --class selects classes by their control path, and no ingress control was found",
             common.shown
         )));
     };

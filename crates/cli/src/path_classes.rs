@@ -26,6 +26,8 @@ pub struct ClassTableOut {
     pub latency_ns: f64,
     /// Where the table is declared.
     pub span: Loc,
+    /// `ingress` or `egress`: the control it is applied in.
+    pub gress: &'static str,
 }
 
 /// A way a class took where its control path branches.
@@ -37,10 +39,13 @@ pub struct DecisionOut {
     /// `action_run = a | b` (with `(default)` for actions without a case).
     pub outcome: String,
     /// True when the parse path decides it (header validity known on the
-    /// path): no class of this path goes the other way.
+    /// path; in egress, known when egress starts): no class of this path
+    /// goes the other way.
     pub forced: bool,
     /// Where the condition or the table application is written.
     pub span: Loc,
+    /// `ingress` or `egress`: the control it is in.
+    pub gress: &'static str,
 }
 
 /// A table of the control a class does not apply, and why.
@@ -84,10 +89,24 @@ pub struct PathClassesOut {
 pub struct ClassContext<'p, 'f> {
     pub program: &'p Program,
     pub control: ControlId,
+    /// When `control` is ingress joined to egress, its nodes below this
+    /// index are ingress ones.
+    pub ingress_nodes: Option<usize>,
     /// `table_ns[t]`: what table `t` adds to a path's latency.
     pub table_ns: &'p [f64],
     pub max: usize,
     pub filter: Option<(&'f ClassFilter, &'f str)>,
+}
+
+impl ClassContext<'_, '_> {
+    /// `ingress` or `egress`: the control node `node` of `control` comes
+    /// from.
+    fn gress_of(&self, node: usize) -> &'static str {
+        match self.ingress_nodes {
+            Some(n) if node >= n => "egress",
+            _ => "ingress",
+        }
+    }
 }
 
 /// The classes of the parse path `nodes` (graph nodes of `pg`), listed as
@@ -120,14 +139,19 @@ pub fn path_classes(
             latency_ns: parse_ns + c.control_path.tables.iter().map(|&t| w(t)).sum::<f64>(),
             tables: c
                 .control_path
-                .tables
+                .nodes
                 .iter()
-                .map(|&t| {
+                .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
+                    Some(NodeKind::Table { table, .. }) => Some((n.index(), *table)),
+                    _ => None,
+                })
+                .map(|(at, t)| {
                     let tab = program.table(t);
                     ClassTableOut {
                         name: tab.name.clone(),
                         latency_ns: w(t),
                         span: Loc::new(program, tab.span),
+                        gress: cx.gress_of(at),
                     }
                 })
                 .collect(),
@@ -153,6 +177,7 @@ pub fn path_classes(
                         outcome: outcome_text(program, &d.outcome),
                         forced: d.forced,
                         span: Loc::new(program, node.span),
+                        gress: cx.gress_of(d.node.index()),
                     })
                 })
                 .collect(),
@@ -251,14 +276,24 @@ fn brief_tables(c: &PathClassOut) -> String {
             {
                 Some(o) => format!(
                     "{}[{}]",
-                    short(&t.name),
+                    brief_name(t),
                     o.trim_start_matches("action_run = ")
                 ),
-                None => short(&t.name).to_string(),
+                None => brief_name(t).to_string(),
             }
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// An ingress table without its control's name (every ingress table
+/// shares it); an egress table in full, so it reads as egress.
+fn brief_name(t: &ClassTableOut) -> &str {
+    if t.gress == "egress" {
+        &t.name
+    } else {
+        short(&t.name)
+    }
 }
 
 /// A qualified name without its control prefix (`ingress.acl.acl` ->

@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
@@ -162,6 +162,31 @@ pub struct ControlOut {
     pub control_paths: Option<CountOut>,
     pub path_sensitive: bool,
     pub note: String,
+    /// The egress control every packet class walks after this one (null
+    /// when the pipeline has none, or its egress applies nothing, or the
+    /// model has no classes).
+    pub egress: Option<EgressOut>,
+}
+
+/// The egress control of the pipeline, as packet classes walk it.
+#[derive(Debug, Serialize)]
+pub struct EgressOut {
+    pub name: String,
+    /// Tables it applies (qualified names).
+    pub tables: Vec<String>,
+    /// Paths through it alone (exact, as [`CountOut`]).
+    pub control_paths: CountOut,
+    /// The egress parser between ingress and egress, when there is one.
+    pub parser: Option<String>,
+    /// Headers egress tests that are invalid when it starts: its parser
+    /// never extracts them.
+    pub invalid_at_start: Vec<String>,
+    /// Headers egress tests whose validity is unknown when it starts: its
+    /// parser extracts them and the ingress deparser does not emit them.
+    pub unknown_at_start: Vec<String>,
+    /// Whether its tables add to a class's latency (false for the linear
+    /// models, which measure ingress).
+    pub charged: bool,
 }
 
 /// The MAU model's figures: the clock and every gress with its stages.
@@ -475,6 +500,9 @@ pub fn render_human(r: &Report) -> String {
             if r.control.tables.len() == 1 { "" } else { "s" },
             r.control.note
         ));
+        if let Some(e) = &r.control.egress {
+            render_egress(&mut s, e);
+        }
     } else {
         match (&r.path_selector, &r.path_match) {
             (Some(sel), Some(m)) => {
@@ -529,6 +557,9 @@ pub fn render_human(r: &Report) -> String {
             if r.control.tables.len() == 1 { "" } else { "s" },
             r.control.note
         ));
+        if let Some(e) = &r.control.egress {
+            render_egress(&mut s, e);
+        }
     }
     if let Some(c) = &r.classes {
         render_classes(&mut s, c, r.summary.as_ref());
@@ -901,10 +932,10 @@ fn render_path_classes(s: &mut String, pc: &crate::path_classes::PathClassesOut)
                 "                     {} -> {}{}  ({}:{})\n",
                 d.at,
                 d.outcome,
-                if d.forced {
-                    ", decided by the parse path"
-                } else {
-                    ""
+                match (d.forced, d.gress) {
+                    (false, _) => "",
+                    (true, "egress") => ", decided by the headers egress starts with",
+                    (true, _) => ", decided by the parse path",
                 },
                 d.span.file,
                 d.span.line
@@ -916,6 +947,42 @@ fn render_path_classes(s: &mut String, pc: &crate::path_classes::PathClassesOut)
                 k.table, k.reason
             ));
         }
+    }
+}
+
+/// `egress` lines: the egress control classes walk after ingress, and
+/// what its parser leaves of the headers it tests.
+fn render_egress(s: &mut String, e: &EgressOut) {
+    s.push_str(&format!(
+        "egress    {}: {} table{}, walked by every class after ingress ({})\n",
+        e.name,
+        e.tables.len(),
+        if e.tables.len() == 1 { "" } else { "s" },
+        if e.charged {
+            "charged"
+        } else {
+            "listed, not charged: the model measures ingress"
+        }
+    ));
+    if let Some(p) = &e.parser {
+        let mut parts: Vec<String> = Vec::new();
+        if !e.invalid_at_start.is_empty() {
+            parts.push(format!("{} invalid", e.invalid_at_start.join(", ")));
+        }
+        if !e.unknown_at_start.is_empty() {
+            parts.push(format!("{} unknown", e.unknown_at_start.join(", ")));
+        }
+        s.push_str(&format!(
+            "          egress parser {p}: {}\n",
+            if parts.is_empty() {
+                "re-parses the headers ingress emitted".to_string()
+            } else {
+                format!(
+                    "{} when egress starts; other headers as ingress left them",
+                    parts.join("; ")
+                )
+            }
+        ));
     }
 }
 
