@@ -21,8 +21,6 @@ struct Px<'a> {
     /// Local instantiations (`D() sub;`) by name.
     instances: HashMap<&'a str, &'a ast::Instantiation>,
     states: HashMap<&'a str, ir::StateId>,
-    /// State names whose extracts sit under a condition (warned once).
-    conditional: crate::names::NameList,
     /// Where this copy's `accept` goes.
     accept: ir::Target,
     /// Names of this copy's scope -> names in the top-level parser's scope.
@@ -118,7 +116,6 @@ fn lower_body<'a>(
         value_sets: HashSet::new(),
         instances: HashMap::new(),
         states: HashMap::new(),
-        conditional: crate::names::NameList::default(),
         accept: frame.accept,
         rename: frame.rename,
         metadata_params: out.metadata_params.clone(),
@@ -194,7 +191,7 @@ fn lower_body<'a>(
             // against the program's inlining budget.
             cx.charge_inlined(1 + s.stmts.len(), s.span, "parser", &out.stack)?;
         }
-        let mut ops = Vec::new();
+        let ops = Vec::new();
         // Variables declared inside the state are in scope for its extracts.
         let mut locals = px.locals.clone();
         collect_vars(&s.stmts, &mut locals);
@@ -207,91 +204,221 @@ fn lower_body<'a>(
                 px.rename.local(&prefix, n);
             }
         }
-        let state_name = format!("{prefix}{}", s.name.name);
-        let annotations = crate::control::annotations(cx, &s.annotations);
-        let span = cx.spans.ir(s.span);
+        let mut sc = StateCx {
+            prefix: &prefix,
+            name: format!("{prefix}{}", s.name.name),
+            annotations: crate::control::annotations(cx, &s.annotations),
+            span: cx.spans.ir(s.span),
+            splits: 0,
+        };
         // The state being filled: the declared one, then after each
-        // sub-parser call, the continuation that resumes the state.
-        let mut cur = ir::StateId((base + i) as u32);
-        let mut cur_name = state_name.clone();
+        // sub-parser call or split `if`, the state that resumes it.
+        let mut open = Open {
+            id: ir::StateId((base + i) as u32),
+            name: sc.name.clone(),
+            ops,
+        };
         let mut flat = Vec::new();
         flatten(&s.stmts, &mut flat);
-        for st in flat {
-            if let Some(call) = sub_parser_call(cx, &px.locals, &px.instances, st) {
-                let label = out.label(&prefix, &call.label);
-                if out.stack.iter().any(|s| *s == call.decl.name.name) {
-                    let chain = out.stack.join("` -> `");
-                    let m = format!(
-                        "parser `{}` is applied inside itself (sub-parser calls `{chain}` -> `{}`)",
-                        call.decl.name.name, call.decl.name.name
-                    );
-                    return Err(cx.err(st.span, m));
-                }
-                let cont = out.reserve();
-                let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, &call, &label, cont);
-                out.stack.push(call.decl.name.name.to_string());
-                let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
-                out.stack.pop();
-                for op in &mut ops {
-                    px.rename.op(op);
-                }
-                out.set(
-                    cur,
-                    ir::ParseState {
-                        name: cur_name,
-                        ops: std::mem::take(&mut ops),
-                        transition: ir::Transition::Direct {
-                            target: ir::Target::State(sub_start),
-                        },
-                        annotations: annotations.clone(),
-                        span,
-                    },
-                );
-                cur = cont;
-                let short = label.strip_prefix(prefix.as_str()).unwrap_or(&label);
-                cur_name = format!("{state_name}.after_{short}");
-                continue;
-            }
-            lower_stmt(cx, &mut px, st, false, &s.name.name, &mut ops)?;
-        }
-        let mut transition = match &s.transition {
+        lower_stmts(cx, &mut px, out, &mut sc, &flat, &mut open)?;
+        let transition = match &s.transition {
             None => ir::Transition::Direct {
                 target: ir::Target::Reject,
             },
-            Some(t) => lower_transition(cx, &mut px, t, &mut ops)?,
+            Some(t) => lower_transition(cx, &mut px, t, &mut open.ops)?,
         };
-        px.rename.transition(&mut transition);
-        for op in &mut ops {
-            px.rename.op(op);
-        }
+        close(&mut px, out, &sc, open, transition);
         px.locals = saved;
         px.rename = saved_rename;
-        out.set(
-            cur,
-            ir::ParseState {
-                name: cur_name,
-                ops,
-                transition,
-                annotations,
-                span,
-            },
-        );
-    }
-    let by_name: HashMap<&str, &p4cost_syntax::ast::ParserState> = decl
-        .states
-        .iter()
-        .rev()
-        .map(|s| (s.name.name.as_str(), s))
-        .collect();
-    for name in std::mem::take(&mut px.conditional).into_vec() {
-        if let Some(s) = by_name.get(name.as_str()) {
-            cx.warn(
-                s.name.span,
-                format!("state `{name}` extracts headers under a condition; p4cost counts them as always extracted"),
-            );
-        }
     }
     Ok(start)
+}
+
+/// What the pieces of one declared state share.
+struct StateCx<'s> {
+    /// The copy's prefix (empty at the top level).
+    prefix: &'s str,
+    /// The state's name in the lowered parser (prefix included).
+    name: String,
+    annotations: Vec<ir::Annotation>,
+    span: ir::Span,
+    /// `if`s split so far (numbers the pieces' names).
+    splits: usize,
+}
+
+/// A lowered state still being filled.
+struct Open {
+    id: ir::StateId,
+    name: String,
+    ops: Vec<ir::ParserOp>,
+}
+
+/// Fills the slot of `open` with its operations (named in the top-level
+/// scope) and `transition`.
+fn close(px: &mut Px<'_>, out: &mut Out, sc: &StateCx<'_>, open: Open, transition: ir::Transition) {
+    let Open { id, name, mut ops } = open;
+    let mut transition = transition;
+    px.rename.transition(&mut transition);
+    for op in &mut ops {
+        px.rename.op(op);
+    }
+    out.set(
+        id,
+        ir::ParseState {
+            name,
+            ops,
+            transition,
+            annotations: sc.annotations.clone(),
+            span: sc.span,
+        },
+    );
+}
+
+/// Lowers `stmts` into `open`, splitting it where the path forks or
+/// enters another parser: at a sub-parser call (the state goes to the
+/// copy's start, and the copy's `accept` to a new state that resumes
+/// this one), and at an `if` whose branches extract, skip or apply a
+/// sub-parser (the state ends in a select on the condition, as p4c's
+/// midend makes it: `1` to the then branch, `default` to the else branch
+/// or past the `if`; each branch is a state of its own, and both lead to a
+/// new state that resumes this one). On return `open` is the state that
+/// the statements after `stmts` fill.
+fn lower_stmts<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    out: &mut Out,
+    sc: &mut StateCx<'_>,
+    stmts: &[&'a Stmt],
+    open: &mut Open,
+) -> Result<(), FrontError> {
+    for &st in stmts {
+        if let Some(call) = sub_parser_call(cx, &px.locals, &px.instances, st) {
+            let label = out.label(sc.prefix, &call.label);
+            if out.stack.iter().any(|s| *s == call.decl.name.name) {
+                let chain = out.stack.join("` -> `");
+                let m = format!(
+                    "parser `{}` is applied inside itself (sub-parser calls `{chain}` -> `{}`)",
+                    call.decl.name.name, call.decl.name.name
+                );
+                return Err(cx.err(st.span, m));
+            }
+            let cont = out.reserve();
+            let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, &call, &label, cont);
+            out.stack.push(call.decl.name.name.to_string());
+            let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
+            out.stack.pop();
+            let short = label.strip_prefix(sc.prefix).unwrap_or(&label);
+            let resumed = Open {
+                id: cont,
+                name: format!("{}.after_{short}", sc.name),
+                ops: Vec::new(),
+            };
+            let done = std::mem::replace(open, resumed);
+            close(
+                px,
+                out,
+                sc,
+                done,
+                ir::Transition::Direct {
+                    target: ir::Target::State(sub_start),
+                },
+            );
+            continue;
+        }
+        if let StmtKind::If(i) = &st.kind {
+            if forks_path(cx, px, st) {
+                let IfStmt { cond, then, els } = &**i;
+                lookaheads(cx, px, cond, &mut open.ops);
+                sc.splits += 1;
+                let k = sc.splits;
+                let then_id = out.reserve();
+                let else_id = els.as_ref().map(|_| out.reserve());
+                let after_id = out.reserve();
+                let span = cx.spans.ir(cond.span);
+                let select = ir::Transition::Select {
+                    keys: vec![ir::SelectKey {
+                        expr: cx.text(cond.span).to_string(),
+                        width_bits: Some(1),
+                        field: None,
+                        span,
+                    }],
+                    cases: vec![
+                        ir::SelectCase {
+                            keysets: vec![ir::Keyset::Value {
+                                value: "1".to_string(),
+                            }],
+                            target: ir::Target::State(then_id),
+                            span,
+                        },
+                        ir::SelectCase {
+                            keysets: vec![ir::Keyset::Default],
+                            target: ir::Target::State(else_id.unwrap_or(after_id)),
+                            span,
+                        },
+                    ],
+                };
+                let resumed = Open {
+                    id: after_id,
+                    name: format!("{}.after_if{k}", sc.name),
+                    ops: Vec::new(),
+                };
+                let done = std::mem::replace(open, resumed);
+                close(px, out, sc, done, select);
+                let branches = std::iter::once((then_id, "then", then))
+                    .chain(else_id.zip(els.as_ref()).map(|(id, e)| (id, "else", e)));
+                for (id, what, body) in branches {
+                    let mut piece = Open {
+                        id,
+                        name: format!("{}.if{k}_{what}", sc.name),
+                        ops: Vec::new(),
+                    };
+                    let mut flat = Vec::new();
+                    flatten(std::slice::from_ref(body), &mut flat);
+                    lower_stmts(cx, px, out, sc, &flat, &mut piece)?;
+                    close(
+                        px,
+                        out,
+                        sc,
+                        piece,
+                        ir::Transition::Direct {
+                            target: ir::Target::State(after_id),
+                        },
+                    );
+                }
+                continue;
+            }
+        }
+        lower_stmt(cx, px, st, &mut open.ops)?;
+    }
+    Ok(())
+}
+
+/// True when `st` (an `if`, through its branches, blocks and nested `if`s)
+/// extracts, skips or applies a sub-parser: the parse path forks there.
+fn forks_path<'a>(cx: &Cx<'a, '_>, px: &Px<'a>, st: &'a Stmt) -> bool {
+    let mut stack: Vec<&Stmt> = vec![st];
+    while let Some(s) = stack.pop() {
+        match &s.kind {
+            StmtKind::Block(b) => stack.extend(b.stmts.iter()),
+            StmtKind::If(i) => {
+                stack.push(&i.then);
+                stack.extend(i.els.iter());
+            }
+            StmtKind::Call(call) => {
+                let ExprKind::Call { callee, .. } = &call.kind else {
+                    continue;
+                };
+                if matches!(&callee.kind, ExprKind::Member { member, .. }
+                    if member.name == "extract" || member.name == "advance")
+                    || sub_parser_call(cx, &px.locals, &px.instances, s).is_some()
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The statements of a state with unconditional blocks flattened, so a
@@ -333,16 +460,17 @@ fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
     }
 }
 
+/// Lowers one statement that does not fork the parse path (an `if` here
+/// neither extracts, skips nor applies a sub-parser: [`lower_stmts`]
+/// splits those).
 fn lower_stmt<'a>(
     cx: &mut Cx<'a, '_>,
     px: &mut Px<'a>,
     st: &'a Stmt,
-    conditional: bool,
-    state: &str,
     ops: &mut Vec<ir::ParserOp>,
 ) -> Result<(), FrontError> {
     match &st.kind {
-        StmtKind::Call(call) => lower_call(cx, px, call, conditional, state, ops),
+        StmtKind::Call(call) => lower_call(cx, px, call, ops),
         StmtKind::Assign(a) => {
             let AssignStmt { lhs, rhs } = &**a;
             lookaheads(cx, px, rhs, ops);
@@ -370,7 +498,7 @@ fn lower_stmt<'a>(
         }
         StmtKind::Block(b) => {
             for s in &b.stmts {
-                lower_stmt(cx, px, s, conditional, state, ops)?;
+                lower_stmt(cx, px, s, ops)?;
             }
             Ok(())
         }
@@ -383,9 +511,9 @@ fn lower_stmt<'a>(
                 writes: vec![],
                 span: cx.spans.ir(cond.span),
             });
-            lower_stmt(cx, px, then, true, state, ops)?;
+            lower_stmt(cx, px, then, ops)?;
             if let Some(e) = els {
-                lower_stmt(cx, px, e, true, state, ops)?;
+                lower_stmt(cx, px, e, ops)?;
             }
             Ok(())
         }
@@ -450,8 +578,6 @@ fn lower_call<'a>(
     cx: &mut Cx<'a, '_>,
     px: &mut Px<'a>,
     call: &'a Expr,
-    conditional: bool,
-    state: &str,
     ops: &mut Vec<ir::ParserOp>,
 ) -> Result<(), FrontError> {
     let ExprKind::Call {
@@ -471,9 +597,6 @@ fn lower_call<'a>(
     let is_member = matches!(callee.kind, ExprKind::Member { .. });
     match (method, is_member) {
         ("extract", true) if !args.is_empty() => {
-            if conditional {
-                px.conditional.push(state.to_string());
-            }
             let target = &args[0].value;
             if matches!(target.kind, ExprKind::DontCare) {
                 // `p.extract<H>(_)` reads an `H` and throws it away: the
@@ -654,7 +777,7 @@ fn lower_call<'a>(
                     if crate::subparser::resolve_sub_parser(cx, &px.locals, &px.instances, callee)
                         .is_some()
                     {
-                        "it is applied under a condition, which p4cost does not split"
+                        "it is applied where p4cost cannot split the state"
                     } else if px.locals.vars.contains_key(&root) {
                         "it is a parameter, and which parser is passed in is not tracked"
                     } else {

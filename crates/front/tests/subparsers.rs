@@ -494,11 +494,14 @@ parser Top(packet_in pkt, out headers_t hdr) {
 }
 
 #[test]
-fn a_sub_parser_applied_under_a_condition_is_kept_with_a_warning() {
+fn a_sub_parser_applied_under_a_condition_is_followed_on_its_branch() {
+    // The state ends in a select on the condition (as p4c's midend makes
+    // it): `1` to the branch that applies the sub-parser, `default` past
+    // the `if`; both paths are counted, and nothing is left unfollowed.
     let src = r#"
 #include <core.p4>
 header h_t { bit<8> x; }
-struct headers_t { h_t a; h_t b; }
+struct headers_t { h_t a; h_t b; h_t c; }
 parser Grab(packet_in p, out h_t h) {
     state start { p.extract(h); transition accept; }
 }
@@ -506,18 +509,33 @@ parser Top(packet_in pkt, out headers_t hdr) {
     Grab() g;
     state start {
         pkt.extract(hdr.a);
-        if (hdr.a.x == 1) { g.apply(pkt, hdr.b); }
+        if (hdr.a.x == 1) { g.apply(pkt, hdr.b); } else if (hdr.a.x == 2) { pkt.extract(hdr.c); }
         transition accept;
     }
 }
 "#;
     let l = load(src);
+    no_unfollowed(&l);
     let p = parser(&l, "Top");
-    assert_eq!(p.states.len(), 1);
-    assert!(l
-        .warnings
-        .iter()
-        .any(|w| w.message.contains("not followed") && w.message.contains("condition")));
+    let start = state(p, "start");
+    let Transition::Select { keys, cases } = &start.transition else {
+        panic!("a select on the condition: {:?}", start.transition)
+    };
+    assert_eq!(keys[0].expr, "hdr.a.x == 1");
+    assert_eq!(keys[0].width_bits, Some(1));
+    let target = |t: &Target| match t {
+        Target::State(s) => p.states[s.index()].name.clone(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(target(&cases[0].target), "start.if1_then");
+    assert_eq!(target(&cases[1].target), "start.if1_else");
+    assert_eq!(direct(p, state(p, "start.if1_then")), "g.start");
+    assert_eq!(direct(p, state(p, "g.start")), "start.after_g");
+    assert_eq!(direct(p, state(p, "start.after_g")), "start.after_if1");
+    assert_eq!(
+        paths(&l.program, p),
+        seqs(&[&["hdr.a", "hdr.b"], &["hdr.a", "hdr.c"], &["hdr.a"]])
+    );
 }
 
 // ---- The TNA pattern: the ingress parser's start state applies a
