@@ -691,6 +691,9 @@ impl<'a, 'o> Cx<'a, 'o> {
         Ok(match &s.kind {
             StmtKind::Block(bl) => self.build_seq(&bl.stmts, next, syms, b, stack)?,
             StmtKind::Exit => Some(b.push(ir::NodeKind::Exit, span)),
+            // `return` leaves the control body it is in: the whole control
+            // at the top level, an applied sub-control for its caller's
+            // next statement.
             StmtKind::Return(_) => Some(b.push(
                 ir::NodeKind::Statement {
                     what: "return".into(),
@@ -698,7 +701,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     writes: vec![].into(),
                     externs: vec![].into(),
                     validity: vec![].into(),
-                    next: None,
+                    next: self.return_to.last().copied().flatten(),
                 },
                 span,
             )),
@@ -994,7 +997,9 @@ impl<'a, 'o> Cx<'a, 'o> {
                     let mut sub = self.control_syms_in(decl, key, Canon { roots })?;
                     stack.push(decl.name.name.to_string());
                     self.instance_path.push(name.clone());
+                    self.return_to.push(next);
                     let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
+                    self.return_to.pop();
                     self.instance_path.pop();
                     let entry = entry?;
                     stack.pop();

@@ -224,6 +224,7 @@ fn lower_on_this_thread(
         control_cache: HashMap::new(),
         global_actions: HashMap::new(),
         instance_path: Vec::new(),
+        return_to: Vec::new(),
         applied_as: HashMap::new(),
         header_ids: HashMap::new(),
         inlined: lower::InlineBudget {

@@ -84,6 +84,10 @@ pub struct Cx<'a, 'o> {
     /// Control instance path of the apply block being lowered (the
     /// top-level control's name, then sub-control instance names).
     pub instance_path: Vec<String>,
+    /// Where a `return` goes in each control body being lowered,
+    /// innermost last: the end of a top-level control (`None`), or, inside
+    /// an applied sub-control, what follows the call in its caller.
+    pub return_to: Vec<Option<p4cost_ir::NodeId>>,
     /// Table index -> the qualified names it was applied under
     /// (see [`crate::naming`]).
     pub applied_as: HashMap<u32, Vec<String>>,

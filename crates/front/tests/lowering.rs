@@ -749,3 +749,63 @@ fn package_binding_budget_is_named_in_a_note() {
     assert!(p.notes.iter().any(|n| n
         .contains("more than 64 package instances under `main`: the bindings from `pipe63` on")));
 }
+
+/// `return` in an applied sub-control leaves the sub-control, not the
+/// caller: what follows the call still runs. At the top level it ends the
+/// control.
+#[test]
+fn return_in_a_sub_control_goes_on_after_the_call() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> x; }
+struct headers_t { h_t a; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition accept; }
+}
+control Sub(inout headers_t hdr) {
+    action nop() { }
+    table t1 { key = { hdr.a.x : exact; } actions = { nop; } }
+    apply { if (hdr.a.x == 1) { return; } t1.apply(); }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    action nop() { }
+    table t2 { key = { hdr.a.x : exact; } actions = { nop; } }
+    Sub() sub;
+    apply { sub.apply(hdr); t2.apply(); if (hdr.a.x == 2) { return; } t2.apply(); }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let p = load(src);
+    let ig = p.controls.iter().find(|c| c.name == "Ig").expect("Ig");
+    let flow = &ig.flow;
+    let returns: Vec<Option<NodeId>> = flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Statement { what, next, .. } if what == "return" => Some(*next),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(returns.len(), 2);
+    let table_of = |id: Option<NodeId>| match id.map(|i| &flow.node(i).kind) {
+        Some(NodeKind::Table { table, .. }) => p.table(*table).name.clone(),
+        other => format!("{other:?}"),
+    };
+    // The sub-control's return goes to the first t2 (what follows
+    // `sub.apply`); the top-level one ends the control.
+    assert!(returns.contains(&None));
+    let inner = returns.iter().flatten().next().copied();
+    assert_eq!(table_of(inner), "Ig.t2");
+    // It is the first t2: the condition holding the top-level return follows.
+    let after = inner.map(|i| flow.node(i).successors());
+    assert!(
+        matches!(after.as_deref(), Some([Some(n)]) if matches!(flow.node(*n).kind, NodeKind::Condition { .. })),
+        "{after:?}"
+    );
+}
