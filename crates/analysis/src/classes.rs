@@ -161,9 +161,16 @@ impl std::error::Error for ClassError {}
 pub struct TestedHeaders {
     /// Tracked headers; bit `i` is `names[i]`.
     pub names: Vec<String>,
+    /// Tracked flags: fields (not packet headers' fields) the control tests
+    /// as booleans or against 0 / 1 and sets to 0 or 1 somewhere (p4c's
+    /// `hasReturned`, a `bool drop`); flag `k` is item `names.len() + k`,
+    /// unknown when the control starts, known after a node that sets it
+    /// for certain ([`p4cost_ir::FlagSet`]).
+    pub flags: Vec<String>,
     /// Tracked field comparisons the parse path may decide
-    /// ([`atoms`]); atom `j` is item `names.len() + j` of a control state,
-    /// and takes two bits of a signature (see [`TestedHeaders::initial`]).
+    /// ([`atoms`]); atom `j` is item `names.len() + flags.len() + j` of a
+    /// control state, and takes two bits of a signature (see
+    /// [`TestedHeaders::initial`]).
     pub atoms: Vec<atoms::Atom>,
     /// Why some tested headers are not tracked (their tests are
     /// undecidable), if any are not.
@@ -175,6 +182,9 @@ pub struct TestedHeaders {
 
 /// At most this many field comparisons are tracked per control.
 pub const MAX_TESTED_FIELDS: usize = 16;
+
+/// At most this many flags are tracked per control.
+pub const MAX_TESTED_FLAGS: usize = 16;
 
 /// The low `n` bits.
 fn low(n: usize) -> u64 {
@@ -274,11 +284,12 @@ impl TestedHeaders {
     /// signature beside the headers (at most [`MAX_TESTED_FIELDS`]).
     pub fn of_program(program: &Program, flow: &ControlFlow) -> TestedHeaders {
         let mut t = TestedHeaders::of(flow);
+        t.add_flags(program, flow);
         let selected = atoms::select_fields(program);
         if selected.is_empty() {
             return t;
         }
-        let room = (64 - t.names.len()) / 2;
+        let room = (64 - t.items()) / 2;
         let mut found: Vec<atoms::Atom> = Vec::new();
         let mut seen: HashSet<atoms::Atom> = HashSet::new();
         for node in &flow.nodes {
@@ -300,7 +311,7 @@ impl TestedHeaders {
             }
         }
         found.sort_by(|a, b| (&a.field, a.value).cmp(&(&b.field, b.value)));
-        let base = t.names.len() as u32;
+        let base = t.items() as u32;
         for (j, a) in found.iter().enumerate() {
             t.atom_index.entry(a.field.clone()).or_default().push((
                 a.cmp,
@@ -310,6 +321,92 @@ impl TestedHeaders {
         }
         t.atoms = found;
         t
+    }
+
+    /// Adds the flags of `flow` ([`TestedHeaders::flags`]), as many as fit
+    /// beside the headers (at most [`MAX_TESTED_FLAGS`]).
+    fn add_flags(&mut self, program: &Program, flow: &ControlFlow) {
+        let mut set: HashSet<&str> = HashSet::new();
+        for a in &program.actions {
+            set.extend(a.flags.iter().map(|f| f.field.as_str()));
+        }
+        for n in &flow.nodes {
+            if let NodeKind::Statement { flags, .. } = &n.kind {
+                set.extend(flags.as_slice().iter().map(|f| f.field.as_str()));
+            }
+        }
+        if set.is_empty() {
+            return;
+        }
+        let room = (64 - self.names.len()).min(MAX_TESTED_FLAGS);
+        let mut found: Vec<String> = Vec::new();
+        for node in &flow.nodes {
+            let NodeKind::Condition { cond, .. } = &node.kind else {
+                continue;
+            };
+            for c in &cond.nodes {
+                if let CondNode::Field { name } = c {
+                    if !name.starts_with("hdr.")
+                        && set.contains(name.as_str())
+                        && !found.contains(name)
+                        && found.len() < room
+                    {
+                        found.push(name.clone());
+                    }
+                }
+            }
+        }
+        found.sort();
+        let base = self.names.len() as u32;
+        for (k, f) in found.iter().enumerate() {
+            self.bits.insert(f.clone(), base + k as u32);
+        }
+        self.flags = found;
+    }
+
+    /// Items before the atoms: headers, then flags.
+    fn items(&self) -> usize {
+        self.names.len() + self.flags.len()
+    }
+
+    /// The bits of the flags.
+    fn flag_mask(&self) -> u64 {
+        low(self.flags.len()) << self.names.len()
+    }
+
+    /// The value a flag's field compared with a constant node gives: for
+    /// node `i` of `cond`, `f == c` / `f != c` with `c` a constant, or the
+    /// field `f` itself (true when 1).
+    fn flag_test(&self, cond: &Cond, i: usize, valid: u64, unknown: u64) -> Option<bool> {
+        let value_of = |name: &str| -> Option<bool> {
+            let b = *self.bits.get(name)?;
+            let is_flag = (b as usize) >= self.names.len() && (b as usize) < self.items();
+            (is_flag && unknown >> b & 1 == 0).then(|| valid >> b & 1 == 1)
+        };
+        match cond.nodes.get(i)? {
+            CondNode::Field { name } => value_of(name),
+            CondNode::Cmp { cmp, lhs, rhs } => {
+                let node = |j: u32| cond.nodes.get(j as usize).filter(|_| (j as usize) < i);
+                let constant = |n: &CondNode| match n {
+                    CondNode::Int { value } => atoms::parse_int(value),
+                    CondNode::Bool { value } => Some(u128::from(*value)),
+                    _ => None,
+                };
+                let (name, c) = match (node(*lhs)?, node(*rhs)?) {
+                    (CondNode::Field { name }, other) | (other, CondNode::Field { name }) => {
+                        (name, constant(other)?)
+                    }
+                    _ => return None,
+                };
+                let v = u128::from(value_of(name)?);
+                match cmp {
+                    p4cost_ir::CmpOp::Eq => Some(v == c),
+                    p4cost_ir::CmpOp::Ne => Some(v != c),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The bit of a tracked header.
@@ -334,7 +431,7 @@ impl TestedHeaders {
     /// Bits of a signature: the headers', then the atoms' "true" bits,
     /// then their "false" bits.
     fn sig_layout(&self) -> (usize, usize) {
-        (self.names.len(), self.atoms.len())
+        (self.items(), self.atoms.len())
     }
 
     /// The signature bits of atom `j` for `ev`.
@@ -363,14 +460,18 @@ impl TestedHeaders {
     /// an atom is known when exactly one of its bits is set.
     pub fn initial(&self, sig: u64) -> (u64, u64) {
         let (nh, na) = self.sig_layout();
+        let flags = self.flag_mask();
         if na == 0 {
-            return (sig, 0);
+            return (sig & !flags, flags);
         }
         let la = low(na);
         let t = (sig >> nh) & la;
         let f = (sig >> (nh + na)) & la;
         let known = t ^ f;
-        ((sig & low(nh)) | ((t & known) << nh), (!known & la) << nh)
+        (
+            (sig & low(nh) & !flags) | ((t & known) << nh),
+            ((!known & la) << nh) | flags,
+        )
     }
 
     /// The signature of the visit of parse graph node `n`: the tracked
@@ -440,6 +541,14 @@ impl TestedHeaders {
                 m |= 1 << i;
             }
         }
+        for (k, f) in self.flags.iter().enumerate() {
+            let inside = f.len() > field.len()
+                && f.starts_with(field)
+                && matches!(f.as_bytes()[field.len()], b'.' | b'[');
+            if f == field || inside {
+                m |= 1 << (self.names.len() + k);
+            }
+        }
         if let Some(fields) = (!self.atoms.is_empty()).then_some(&self.atom_index) {
             for (f, list) in fields {
                 if atoms::covers(field, f) {
@@ -484,10 +593,13 @@ impl TestedHeaders {
                     (Some(false), Some(false)) => Some(false),
                     _ => None,
                 },
-                CondNode::Cmp { .. } => atoms::constant_cmp(cond, i).or_else(|| {
-                    let (b, negated) = self.atom_item(cond, i)?;
-                    (unknown >> b & 1 == 0).then(|| (valid >> b & 1 == 1) != negated)
-                }),
+                CondNode::Cmp { .. } => atoms::constant_cmp(cond, i)
+                    .or_else(|| {
+                        let (b, negated) = self.atom_item(cond, i)?;
+                        (unknown >> b & 1 == 0).then(|| (valid >> b & 1 == 1) != negated)
+                    })
+                    .or_else(|| self.flag_test(cond, i, valid, unknown)),
+                CondNode::Field { .. } => self.flag_test(cond, i, valid, unknown),
                 _ => None,
             };
             vals.push(v);
@@ -1153,12 +1265,16 @@ fn validity_effects(
     flow: &ControlFlow,
     h: &TestedHeaders,
 ) -> Vec<ValidityEffect> {
-    let of = |ws: &[String], sets: &[p4cost_ir::ValiditySet]| {
+    let of = |ws: &[String], sets: &[p4cost_ir::ValiditySet], flags: &[p4cost_ir::FlagSet]| {
         let writes = ws.iter().fold(0u64, |m, w| m | h.mask_of_write(w));
         let (mut set_valid, mut set_invalid) = (0u64, 0u64);
-        for s in sets {
-            if let Some(b) = h.bit(&s.header) {
-                if s.valid {
+        let known = sets
+            .iter()
+            .map(|s| (s.header.as_str(), s.valid))
+            .chain(flags.iter().map(|f| (f.field.as_str(), f.value)));
+        for (name, valid) in known {
+            if let Some(b) = h.bit(name) {
+                if valid {
                     set_valid |= 1 << b;
                 } else {
                     set_invalid |= 1 << b;
@@ -1175,18 +1291,23 @@ fn validity_effects(
         program
             .actions
             .get(a.index())
-            .map_or(ValidityEffect::default(), |a| of(&a.writes, &a.validity))
+            .map_or(ValidityEffect::default(), |a| {
+                of(&a.writes, &a.validity, &a.flags)
+            })
     };
     flow.nodes
         .iter()
         .map(|n| {
-            if h.names.is_empty() && h.atoms.is_empty() {
+            if h.items() == 0 && h.atoms.is_empty() {
                 return ValidityEffect::default();
             }
             match &n.kind {
                 NodeKind::Statement {
-                    writes, validity, ..
-                } => of(writes, validity),
+                    writes,
+                    validity,
+                    flags,
+                    ..
+                } => of(writes, validity, flags.as_slice()),
                 NodeKind::Action { action: a, .. } => action(*a),
                 NodeKind::Table { table, .. } => {
                     let Some(t) = program.tables.get(table.index()) else {
@@ -1335,6 +1456,8 @@ pub struct ClassSummary {
     pub tested: Vec<String>,
     /// The tracked field comparisons ([`atoms::Atom::text`]).
     pub fields: Vec<String>,
+    /// The tracked flags ([`TestedHeaders::flags`]).
+    pub flags: Vec<String>,
     /// Why some validity tests are undecidable, if any are.
     pub note: Option<String>,
     /// The lightest class (`None` without parse paths).
@@ -1416,6 +1539,7 @@ fn summarize(
         signatures: ps.at_start().len(),
         tested: cc.h.names.clone(),
         fields: cc.h.atoms.iter().map(atoms::Atom::text).collect(),
+        flags: cc.h.flags.clone(),
         note: cc.h.note.clone(),
         min: ext(0),
         max: ext(1),
@@ -1950,7 +2074,7 @@ fn decided(h: &TestedHeaders, cond: &Cond, valid: u64, unknown: u64) -> Option<S
     let mut parts: Vec<String> = Vec::new();
     for (i, n) in cond.nodes.iter().enumerate() {
         if let Some((b, _)) = h.atom_item(cond, i).filter(|(b, _)| unknown >> b & 1 == 0) {
-            let atom = &h.atoms[b as usize - h.names.len()];
+            let atom = &h.atoms[b as usize - h.items()];
             let s = format!(
                 "`{}` {}",
                 atom.text(),
@@ -1960,6 +2084,12 @@ fn decided(h: &TestedHeaders, cond: &Cond, valid: u64, unknown: u64) -> Option<S
                     "fails"
                 }
             );
+            if !parts.contains(&s) {
+                parts.push(s);
+            }
+        }
+        if let (CondNode::Field { name }, Some(v)) = (n, h.flag_test(cond, i, valid, unknown)) {
+            let s = format!("`{name}` is {}", u8::from(v));
             if !parts.contains(&s) {
                 parts.push(s);
             }

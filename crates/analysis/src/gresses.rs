@@ -98,6 +98,7 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
                     writes: Box::new([]),
                     externs: Box::new([]),
                     validity: Box::new([]),
+                    flags: Default::default(),
                     next: Some(join_to),
                 },
                 span: n.span,
@@ -146,6 +147,7 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
                         valid: false,
                     })
                     .collect(),
+                flags: Default::default(),
                 next: Some(eg_entry),
             },
             span: parser.span,
@@ -207,6 +209,7 @@ fn remap(n: &Node, f: &dyn Fn(Option<NodeId>) -> Option<NodeId>) -> Node {
             writes,
             externs,
             validity,
+            flags,
             next,
         } => NodeKind::Statement {
             what: what.clone(),
@@ -214,6 +217,7 @@ fn remap(n: &Node, f: &dyn Fn(Option<NodeId>) -> Option<NodeId>) -> Node {
             writes: writes.clone(),
             externs: externs.clone(),
             validity: validity.clone(),
+            flags: flags.clone(),
             next: f(*next),
         },
         NodeKind::Exit => NodeKind::Exit,

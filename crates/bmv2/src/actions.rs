@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use p4cost_ir::{
-    Action, ActionId, ExternCall, ExternUse, Param, Primitive, Program, Span, ValiditySet,
+    Action, ActionId, ExternCall, ExternUse, FlagSet, Param, Primitive, Program, Span, ValiditySet,
 };
 
 use crate::access::J;
@@ -102,6 +102,40 @@ impl Objects {
         }
         Ok(o)
     }
+}
+
+/// The constant 0 or 1 an assignment's right-hand side is, if it is one:
+/// `{"type": "hexstr", "value": "0x01"}`, `{"type": "bool", ...}`, or
+/// either under p4c's `b2d` / `d2b` conversions (how a `bool` flag such as
+/// `hasReturned` is set).
+fn const_bit(v: &serde_json::Value) -> Option<bool> {
+    let mut v = v;
+    // p4c nests `expression` objects a few deep; a bound keeps odd input
+    // linear.
+    for _ in 0..8 {
+        match v.get("type").and_then(|t| t.as_str())? {
+            "bool" => return v.get("value")?.as_bool(),
+            "hexstr" => {
+                let text = v.get("value")?.as_str()?;
+                let digits = text.strip_prefix("0x").unwrap_or(text);
+                return match u128::from_str_radix(digits, 16).ok()? {
+                    0 => Some(false),
+                    1 => Some(true),
+                    _ => None,
+                };
+            }
+            "expression" => {
+                let inner = v.get("value")?;
+                v = match inner.get("op").and_then(|o| o.as_str()) {
+                    Some("b2d" | "d2b") => inner.get("right")?,
+                    Some(_) => return None,
+                    None => inner,
+                };
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// What one primitive call does: fields read and written, extern calls.
@@ -354,6 +388,7 @@ pub(crate) fn read(
         let mut externs = Vec::new();
         let mut primitives = Vec::new();
         let mut validity = Vec::new();
+        let mut flags = Vec::new();
         for p in a.key_items("primitives")? {
             let op = p.key_str("op")?;
             let args = p.opt_items("parameters")?;
@@ -368,6 +403,16 @@ pub(crate) fn read(
                         ValiditySet::clobber(&mut validity, w);
                     }
                 }
+            }
+            for w in &fx.writes.0 {
+                FlagSet::clobber(&mut flags, w);
+            }
+            if let (true, [field], Some(v)) = (
+                op == "assign",
+                fx.writes.0.as_slice(),
+                args.get(1).and_then(|a| const_bit(a.v)),
+            ) {
+                FlagSet::record(&mut flags, field, v);
             }
             reads.extend(fx.reads);
             writes.extend(fx.writes);
@@ -386,9 +431,45 @@ pub(crate) fn read(
             primitives,
             externs,
             validity,
+            flags,
             annotations: Vec::new(),
             span,
         });
     }
     Ok(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::const_bit;
+    use serde_json::json;
+
+    #[test]
+    fn constant_bits_in_the_forms_p4c_writes() {
+        // `hasReturned = true` as p4c writes it for a bool scalar.
+        let b2d = json!({"type": "expression", "value": {"type": "expression",
+            "value": {"op": "b2d", "left": null, "right": {"type": "bool", "value": true}}}});
+        assert_eq!(const_bit(&b2d), Some(true));
+        assert_eq!(
+            const_bit(&json!({"type": "hexstr", "value": "0x00"})),
+            Some(false)
+        );
+        assert_eq!(
+            const_bit(&json!({"type": "hexstr", "value": "0x0001"})),
+            Some(true)
+        );
+        assert_eq!(
+            const_bit(&json!({"type": "bool", "value": false})),
+            Some(false)
+        );
+        // Not a 0 / 1 constant: a plain write.
+        assert_eq!(const_bit(&json!({"type": "hexstr", "value": "0x02"})), None);
+        assert_eq!(
+            const_bit(&json!({"type": "field", "value": ["m", "f"]})),
+            None
+        );
+        let sum = json!({"type": "expression", "value": {"op": "+",
+            "left": {"type": "hexstr", "value": "0x00"}, "right": {"type": "hexstr", "value": "0x01"}}});
+        assert_eq!(const_bit(&sum), None);
+    }
 }

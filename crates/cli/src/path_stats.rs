@@ -164,6 +164,9 @@ pub struct ClassesOut {
     /// tests and a parser selects on (`hdr.ethernet.ether_type == 0x800`):
     /// the parse path decides them where it took a select case on the field.
     pub tested_fields: Vec<String>,
+    /// Fields the control tests as booleans (or against 0 / 1) and sets to
+    /// 0 or 1 (`hasReturned`, a `bool drop`): known after such a set.
+    pub tested_flags: Vec<String>,
     /// Why some validity tests cannot be decided, when any cannot.
     pub note: String,
 }
@@ -285,6 +288,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                 count: CountOut::of(sum.classes),
                 tested_headers: sum.tested.clone(),
                 tested_fields: sum.fields.clone(),
+                tested_flags: sum.flags.clone(),
                 note: sum.note.clone().unwrap_or_default(),
             },
             SummaryOut {

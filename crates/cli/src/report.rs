@@ -1028,6 +1028,12 @@ fn render_classes(
             ),
         }
     ));
+    if !c.tested_flags.is_empty() {
+        s.push_str(&format!(
+            "          flags set to constants and tested: {}\n",
+            some(&c.tested_flags, 6)
+        ));
+    }
     if !c.note.is_empty() {
         s.push_str(&format!("          note: {}\n", c.note));
     }

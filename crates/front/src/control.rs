@@ -188,10 +188,28 @@ impl<'a, 'o> Cx<'a, 'o> {
                     valid: v.valid,
                 })
                 .collect(),
+            flags: body
+                .flags
+                .into_iter()
+                .map(|f| ir::FlagSet {
+                    field: syms.canon.name(f.field),
+                    value: f.value,
+                })
+                .collect(),
             annotations: annotations(self, &a.annotations),
             span: self.spans.ir(a.span),
         });
         Ok(ir::ActionId((self.program.actions.len() - 1) as u32))
+    }
+
+    /// The constant 0 or 1 (`false` / `true`) that `e` always is, if it
+    /// is one: what an assignment of `e` leaves in a flag.
+    fn const_flag(&self, e: &Expr, syms: &ControlSyms<'a>) -> Option<bool> {
+        match self.g.eval(e, &syms.locals.consts)? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
     }
 
     fn walk_action(
@@ -211,6 +229,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                     reads(rhs, &skip, &mut out.reads);
                     let w = expr_name(lhs);
                     ir::ValiditySet::clobber(&mut out.validity, &w);
+                    ir::FlagSet::clobber(&mut out.flags, &w);
+                    if let Some(v) = self.const_flag(rhs, syms) {
+                        ir::FlagSet::record(&mut out.flags, &w, v);
+                    }
                     out.writes.push(w);
                     out.externs.extend(self.extern_calls_in(rhs, syms));
                     out.primitives.push(ir::Primitive {
@@ -233,6 +255,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     out.externs.extend(self.extern_calls_in(call, syms));
                     for w in self.out_args(callee, args, syms) {
                         ir::ValiditySet::clobber(&mut out.validity, &w);
+                        ir::FlagSet::clobber(&mut out.flags, &w);
                         out.writes.push(w);
                     }
                     let op = match &callee.kind {
@@ -285,13 +308,15 @@ impl<'a, 'o> Cx<'a, 'o> {
                     reads(cond, &skip, &mut out.reads);
                     out.externs.extend(self.extern_calls_in(cond, syms));
                     // What holds after the `if`: what both ways leave.
-                    let before = out.validity.clone();
+                    let before = (out.validity.clone(), out.flags.clone());
                     self.walk_action(std::slice::from_ref(then), syms, params, out);
-                    let after_then = std::mem::replace(&mut out.validity, before);
+                    let after_then = std::mem::replace(&mut out.validity, before.0);
+                    let flags_then = std::mem::replace(&mut out.flags, before.1);
                     if let Some(e) = els {
                         self.walk_action(std::slice::from_ref(e), syms, params, out);
                     }
                     out.validity = ir::ValiditySet::common(&after_then, &out.validity);
+                    out.flags = ir::FlagSet::common(&flags_then, &out.flags);
                 }
                 StmtKind::Block(b) => self.walk_action(&b.stmts, syms, params, out),
                 StmtKind::Var(v) => {
@@ -701,6 +726,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     writes: vec![].into(),
                     externs: vec![].into(),
                     validity: vec![].into(),
+                    flags: vec![].into(),
                     next: self.return_to.last().copied().flatten(),
                 },
                 span,
@@ -721,13 +747,23 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Assign(a) => {
                 let AssignStmt { lhs, rhs } = &**a;
                 let r = syms.canon.names(self.reads_of(rhs));
+                let w = syms.canon.name(expr_name(lhs));
+                let flags: Vec<ir::FlagSet> = self
+                    .const_flag(rhs, syms)
+                    .map(|value| ir::FlagSet {
+                        field: w.clone(),
+                        value,
+                    })
+                    .into_iter()
+                    .collect();
                 let n = b.push(
                     ir::NodeKind::Statement {
                         what: "assign".into(),
                         reads: r.into(),
-                        writes: vec![syms.canon.name(expr_name(lhs))].into(),
+                        writes: vec![w].into(),
                         externs: self.extern_calls_in(rhs, syms).into(),
                         validity: vec![].into(),
+                        flags: flags.into(),
                         next,
                     },
                     span,
@@ -741,6 +777,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
                     let r = syms.canon.names(self.reads_of(init));
+                    let flags: Vec<ir::FlagSet> = self
+                        .const_flag(init, syms)
+                        .map(|value| ir::FlagSet {
+                            field: v.name.name.to_string(),
+                            value,
+                        })
+                        .into_iter()
+                        .collect();
                     let n = b.push(
                         ir::NodeKind::Statement {
                             what: "assign".into(),
@@ -748,6 +792,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                             writes: vec![v.name.name.to_string()].into(),
                             externs: self.extern_calls_in(init, syms).into(),
                             validity: vec![].into(),
+                            flags: flags.into(),
                             next,
                         },
                         span,
@@ -1045,6 +1090,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 writes: w.into(),
                 externs: externs.into(),
                 validity: validity.into(),
+                flags: vec![].into(),
                 next,
             },
             span,
@@ -1066,6 +1112,8 @@ struct ActionBody {
     externs: Vec<ir::ExternCall>,
     /// Headers set valid or invalid for certain so far (names as written).
     validity: Vec<ir::ValiditySet>,
+    /// Fields set to 0 or 1 for certain so far (names as written).
+    flags: Vec<ir::FlagSet>,
 }
 
 /// A condition node with its operand indexes moved by `off` (appending

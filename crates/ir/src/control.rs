@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ActionId, Cond, ExternCall, Gress, NodeId, Span, TableId, ValiditySet};
+use crate::{ActionId, Cond, ExternCall, FlagSet, Gress, NodeId, Span, TableId, ValiditySet};
 
 /// What a control does in its package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -126,11 +126,41 @@ pub enum NodeKind {
         /// Headers it makes valid or invalid (`hdr.vlan.setValid();`).
         #[serde(default)]
         validity: Box<[ValiditySet]>,
+        /// Fields it sets to the constant 0 or 1 (`drop = true;`).
+        #[serde(default)]
+        flags: Flags,
         /// Successor.
         next: Option<NodeId>,
     },
     /// `exit`: leaves the control (and the pipeline).
     Exit,
+}
+
+/// A statement's [`FlagSet`]s, one pointer wide (most statements set none,
+/// and a long apply block is one node per statement).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "Vec<FlagSet>", into = "Vec<FlagSet>")]
+// The box keeps the field one pointer wide (a `Vec` is three words).
+#[allow(clippy::box_collection)]
+pub struct Flags(Option<Box<Vec<FlagSet>>>);
+
+impl Flags {
+    /// The flags set, in order.
+    pub fn as_slice(&self) -> &[FlagSet] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl From<Vec<FlagSet>> for Flags {
+    fn from(v: Vec<FlagSet>) -> Flags {
+        Flags((!v.is_empty()).then(|| Box::new(v)))
+    }
+}
+
+impl From<Flags> for Vec<FlagSet> {
+    fn from(f: Flags) -> Vec<FlagSet> {
+        f.0.map(|b| *b).unwrap_or_default()
+    }
 }
 
 /// A node and its source site.

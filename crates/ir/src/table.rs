@@ -250,6 +250,45 @@ impl ValiditySet {
     }
 }
 
+/// A field set to the constant 0 or 1 (`false` / `true`): `hit = true;`,
+/// p4c's `hasReturned = true` for a `return` in an inlined control.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlagSet {
+    /// The field (canonical name).
+    pub field: String,
+    /// True for 1 / `true`.
+    pub value: bool,
+}
+
+impl FlagSet {
+    /// Records `field = value` in `sets`, the effects so far of
+    /// straight-line code: the latest assignment wins.
+    pub fn record(sets: &mut Vec<FlagSet>, field: &str, value: bool) {
+        sets.retain(|s| s.field != field);
+        sets.push(FlagSet {
+            field: field.to_string(),
+            value,
+        });
+    }
+
+    /// Forgets what `sets` knows of fields a write of `place` may change:
+    /// the field itself, or a struct or header holding it.
+    pub fn clobber(sets: &mut Vec<FlagSet>, place: &str) {
+        sets.retain(|s| {
+            let f = s.field.as_str();
+            let inside = f.len() > place.len()
+                && f.starts_with(place)
+                && matches!(f.as_bytes()[place.len()], b'.' | b'[');
+            !(f == place || inside)
+        });
+    }
+
+    /// The fields both `a` and `b` set, the same way.
+    pub fn common(a: &[FlagSet], b: &[FlagSet]) -> Vec<FlagSet> {
+        a.iter().filter(|s| b.contains(s)).cloned().collect()
+    }
+}
+
 /// An action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Action {
@@ -269,6 +308,10 @@ pub struct Action {
     /// Headers the action leaves valid or invalid for certain.
     #[serde(default)]
     pub validity: Vec<ValiditySet>,
+    /// Fields the action leaves holding a constant 0 or 1 for certain (a
+    /// `bool` flag such as the `hasReturned` p4c makes of a `return`).
+    #[serde(default)]
+    pub flags: Vec<FlagSet>,
     /// Annotations on the action.
     pub annotations: Vec<Annotation>,
     /// Declaration site.

@@ -168,6 +168,7 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
                         writes: a.writes.clone(),
                         // context.json lists operations, not their operands.
                         validity: Vec::new(),
+                        flags: Vec::new(),
                         primitives: a
                             .ops
                             .iter()

@@ -41,6 +41,7 @@ impl B {
             primitives: vec![],
             externs: vec![],
             validity: vec![],
+            flags: vec![],
             annotations: vec![],
             span: sp(),
         });
@@ -320,6 +321,7 @@ fn skip_reasons_follow_the_way_taken_past_plain_statements() {
         writes: vec!["meta.x".to_string()].into(),
         externs: vec![].into(),
         validity: vec![].into(),
+        flags: vec![].into(),
         next: None,
     });
     let entry = b.node(NodeKind::Table {
@@ -422,6 +424,7 @@ fn set_valid_before_a_test_makes_it_undecidable() {
         writes: vec!["hdr.ipv6.$valid".into()].into(),
         externs: vec![].into(),
         validity: vec![].into(),
+        flags: vec![].into(),
         next: c,
     });
     let p = b.build(entry);
@@ -912,6 +915,7 @@ fn build_random(states: &[(Vec<bool>, Vec<Option<usize>>)], control: &[RNode]) -
                 writes: vec![format!("{}.$valid", HDRS[*h])].into(),
                 externs: vec![].into(),
                 validity: vec![].into(),
+                flags: vec![].into(),
                 next: to(i, *s),
             },
             RNode::SetKnown(h, v, s) => NodeKind::Statement {
@@ -924,6 +928,7 @@ fn build_random(states: &[(Vec<bool>, Vec<Option<usize>>)], control: &[RNode]) -
                     valid: *v,
                 }]
                 .into(),
+                flags: vec![].into(),
                 next: to(i, *s),
             },
             RNode::Exit => NodeKind::Exit,
@@ -1076,4 +1081,77 @@ proptest! {
             prop_assert!(s.min.is_none());
         }
     }
+}
+
+/// A `bool` set to constants in the control decides the conditions that
+/// test it: `dropped` is false until acl hits, so fwd runs exactly on a
+/// miss (2 classes, not 4); `return` in a sub-control and p4c's
+/// `hasReturned` flag for it are the same pattern.
+#[test]
+fn flags_set_to_constants_decide_later_tests() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> x; }
+struct headers_t { h_t a; }
+struct meta_t { bit<1> punted; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition accept; }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    action nop() { }
+    action punt() { md.punted = 1; }
+    table acl { key = { hdr.a.x : exact; } actions = { nop; } }
+    table fwd { key = { hdr.a.x : exact; } actions = { nop; } }
+    table cpu { key = { hdr.a.x : exact; } actions = { punt; } default_action = punt(); }
+    table log { key = { hdr.a.x : exact; } actions = { nop; } }
+    apply {
+        bool dropped = false;
+        md.punted = 0;
+        if (acl.apply().hit) { dropped = true; }
+        if (!dropped) { fwd.apply(); }
+        cpu.apply();
+        if (md.punted == 1) { log.apply(); }
+    }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let p = p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .program;
+    let ig = p.ingress_control().unwrap();
+    let parser = p.parser(p.ingress_parser().unwrap());
+    let mut w = Vec::new();
+    let pg = path_graph(&p, parser, &PathOptions::default(), &mut w).unwrap();
+    let pw = vec![0.0; pg.len()];
+    let tw = vec![1.0; p.tables.len()];
+    let s = packet_classes(&p, ig, &pg, &pw, &tw, &ClassBudget::default()).unwrap();
+    // acl hit -> dropped: no fwd; miss -> fwd. cpu's only action sets
+    // punted to 1, so log always runs.
+    assert_eq!(s.classes.value, 2);
+    assert_eq!(s.flags, vec!["dropped", "md.punted"]);
+    let path = pg.list(1).remove(0);
+    let l = list_classes(&p, ig, &pg, &path, 10, &ClassBudget::default()).unwrap();
+    let tables: Vec<Vec<String>> = l
+        .classes
+        .iter()
+        .map(|c| table_names(&p, &c.control_path.tables))
+        .collect();
+    assert_eq!(
+        tables,
+        vec![
+            vec!["Ig.acl", "Ig.cpu", "Ig.log"],
+            vec!["Ig.acl", "Ig.fwd", "Ig.cpu", "Ig.log"],
+        ]
+    );
+    let why: Vec<&str> = l.classes[0]
+        .skipped
+        .iter()
+        .map(|s| s.reason.as_str())
+        .collect();
+    assert_eq!(why, vec!["`dropped` is 1 on this path"]);
 }
