@@ -115,8 +115,11 @@ fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program
             }
         }
         let rest = text.get(pos..).unwrap_or("");
-        set_step_budget(rest);
-        let mut pairs = match P4Parser::parse(Rule::program_item, rest) {
+        let parsed = {
+            let _budget = ParseGuard::enter(rest, false);
+            P4Parser::parse(Rule::program_item, rest)
+        };
+        let mut pairs = match parsed {
             Ok(p) => p,
             Err(_) => return Err(detailed_error(rest, pos)),
         };
@@ -155,25 +158,86 @@ pub const PARSE_STEPS_PER_BYTE: usize = 400;
 /// control body), however short the input.
 pub const MIN_PARSE_STEPS: usize = 1_000_000;
 
-/// Sets pest's call budget for parsing one item of `rest` (a declaration,
-/// or one element of a parser or control body, see `pieces`): the budget
-/// grows with the text still to parse, so it never depends on how the
-/// program is split into declarations.
-pub(crate) fn set_step_budget(rest: &str) {
-    let budget = rest
-        .len()
-        .saturating_mul(PARSE_STEPS_PER_BYTE)
-        .saturating_add(MIN_PARSE_STEPS);
-    pest::set_call_limit(std::num::NonZeroUsize::new(budget));
+/// What the parses running now need of pest's settings, which are
+/// process-wide statics read when a parse starts (its call limit and
+/// whether it collects error details).
+struct PestSettings {
+    /// The call budget of each parse running.
+    budgets: Vec<usize>,
+    /// Parses running that collect error details.
+    detailed: usize,
+}
+
+static PEST_SETTINGS: std::sync::Mutex<PestSettings> = std::sync::Mutex::new(PestSettings {
+    budgets: Vec::new(),
+    detailed: 0,
+});
+
+/// One parse's claim on pest's settings, from before it starts until it
+/// ends: while any parse runs, the call limit is the largest budget of the
+/// parses running (so a parse on another thread never cuts this one's
+/// budget short) and error details are collected while any parse asks for
+/// them (so another thread never turns them off under a detailed parse).
+/// Parses on several threads (tests, batch runs) then never see each
+/// other's settings take them below their own.
+pub(crate) struct ParseGuard {
+    budget: usize,
+    detailed: bool,
+}
+
+impl ParseGuard {
+    /// Claims the budget for parsing one item of `rest` (a declaration, or
+    /// one element of a parser or control body, see `pieces`): it grows
+    /// with the text still to parse, so it never depends on how the
+    /// program is split into declarations. `detailed` asks for pest's
+    /// error details.
+    pub(crate) fn enter(rest: &str, detailed: bool) -> ParseGuard {
+        let budget = rest
+            .len()
+            .saturating_mul(PARSE_STEPS_PER_BYTE)
+            .saturating_add(MIN_PARSE_STEPS);
+        let mut g = PEST_SETTINGS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        g.budgets.push(budget);
+        let max = g.budgets.iter().copied().max().unwrap_or(budget);
+        pest::set_call_limit(std::num::NonZeroUsize::new(max));
+        if detailed {
+            g.detailed += 1;
+            pest::set_error_detail(true);
+        }
+        ParseGuard { budget, detailed }
+    }
+}
+
+impl Drop for ParseGuard {
+    fn drop(&mut self) {
+        let mut g = PEST_SETTINGS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = g.budgets.iter().position(|b| *b == self.budget) {
+            g.budgets.swap_remove(i);
+        }
+        if let Some(max) = g.budgets.iter().copied().max() {
+            pest::set_call_limit(std::num::NonZeroUsize::new(max));
+        }
+        if self.detailed {
+            g.detailed = g.detailed.saturating_sub(1);
+            if g.detailed == 0 {
+                pest::set_error_detail(false);
+            }
+        }
+    }
 }
 
 /// The syntax error of `rest` (the input from byte `base` on), found by
 /// parsing it again with pest's detailed error tracking (off by default
 /// because it slows successful parses) to learn which tokens were expected.
 fn detailed_error(rest: &str, base: usize) -> SyntaxError {
-    pest::set_error_detail(true);
-    let detailed = P4Parser::parse(Rule::program_item, rest);
-    pest::set_error_detail(false);
+    let detailed = {
+        let _settings = ParseGuard::enter(rest, true);
+        P4Parser::parse(Rule::program_item, rest)
+    };
     let mut e = match detailed {
         Err(e) => error::from_pest(&e, rest),
         Ok(_) => SyntaxError {
@@ -183,4 +247,32 @@ fn detailed_error(rest: &str, base: usize) -> SyntaxError {
     };
     e.offset += base;
     e
+}
+
+#[cfg(test)]
+mod pest_settings_tests {
+    use super::{error, P4Parser, ParseGuard, Rule};
+    use pest::Parser;
+
+    /// Where pest puts the error of `src` with the settings now in force.
+    fn offset(src: &str) -> usize {
+        match P4Parser::parse(Rule::program_item, src) {
+            Ok(_) => usize::MAX,
+            Err(e) => error::from_pest(&e, src).offset,
+        }
+    }
+
+    /// pest's error-detail switch is process-wide and read when a parse
+    /// starts. A detailed parse ending on one thread must not turn details
+    /// off while another still needs them: without details pest places
+    /// this error at 26, with them at 28 (where `{` is). Seen as a flaky
+    /// syntax-error test under `cargo test`.
+    #[test]
+    fn details_stay_on_while_any_parse_asks_for_them() {
+        let bad = "control C() { apply { if (x { } } }";
+        let a = ParseGuard::enter(bad, true);
+        drop(ParseGuard::enter(bad, true));
+        assert_eq!(offset(bad), 28);
+        drop(a);
+    }
 }

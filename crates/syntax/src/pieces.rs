@@ -327,8 +327,11 @@ fn push_big<T>(v: &mut Vec<T>, x: T) {
 /// on return.
 fn piece(text: &str, pos: usize, rule: Rule, depth: u32) -> Option<(Piece, usize)> {
     let rest = text.get(pos..)?;
-    crate::set_step_budget(rest);
-    let item = P4Parser::parse(rule, rest).ok()?.next()?;
+    let parsed = {
+        let _budget = crate::ParseGuard::enter(rest, false);
+        P4Parser::parse(rule, rest)
+    };
+    let item = parsed.ok()?.next()?;
     let end = pos + item.as_span().end();
     if end <= pos {
         return None;
