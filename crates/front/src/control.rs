@@ -202,6 +202,48 @@ impl<'a, 'o> Cx<'a, 'o> {
         Ok(ir::ActionId((self.program.actions.len() - 1) as u32))
     }
 
+    /// The nodes that copy a `bool` argument `arg` into the flag `flag` of
+    /// a sub-control instance before its body (`entry`): the constant when
+    /// it is one, else a condition on `arg` (in the caller's scope) whose
+    /// ways set the flag to 1 and to 0.
+    fn copy_in(
+        &mut self,
+        flag: String,
+        arg: &Expr,
+        entry: Option<ir::NodeId>,
+        call: ast::Span,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+    ) -> Option<ir::NodeId> {
+        let span = self.spans.ir(arg.span);
+        let set = |b: &mut Flow, value: bool| {
+            b.push(
+                ir::NodeKind::Statement {
+                    what: format!("{flag} = {value} (argument)").into(),
+                    reads: vec![].into(),
+                    writes: vec![flag.clone()].into(),
+                    externs: vec![].into(),
+                    validity: vec![].into(),
+                    flags: vec![ir::FlagSet {
+                        field: flag.clone(),
+                        value,
+                    }]
+                    .into(),
+                    next: entry,
+                },
+                span,
+            )
+        };
+        match self.const_flag(arg, syms) {
+            Some(v) => Some(set(b, v)),
+            None => {
+                let t = set(b, true);
+                let f = set(b, false);
+                self.build_if(arg, Some(t), Some(f), call, syms, b)
+            }
+        }
+    }
+
     /// The constant 0 or 1 (`false` / `true`) that `e` always is, if it
     /// is one: what an assignment of `e` leaves in a flag.
     fn const_flag(&self, e: &Expr, syms: &ControlSyms<'a>) -> Option<bool> {
@@ -1019,12 +1061,22 @@ impl<'a, 'o> Cx<'a, 'o> {
                     // arguments (places only; a constant argument keeps
                     // the parameter's name).
                     let mut roots = HashMap::new();
+                    // `bool` parameters bound to an expression or a
+                    // constant: the value is copied in at the call, so a
+                    // flag of this instance holds it (set below, before
+                    // the body), and tests of the parameter read the flag.
+                    let mut copied_in: Vec<(String, &Expr)> = Vec::new();
                     for (p, a) in decl.params.iter().zip(args.iter()) {
                         if crate::names::is_place(&a.value) {
                             roots.insert(
                                 p.name.name.to_string(),
                                 syms.canon.name(expr_name(&a.value)),
                             );
+                        } else if matches!(p.ty.kind, ast::TypeKind::Bool) {
+                            let flag =
+                                format!("{}.{name}.{}", self.instance_path.join("."), p.name.name);
+                            roots.insert(p.name.name.to_string(), flag.clone());
+                            copied_in.push((flag, &a.value));
                         }
                     }
                     let key = format!("{}.{name}", self.instance_path.join("."));
@@ -1046,8 +1098,11 @@ impl<'a, 'o> Cx<'a, 'o> {
                     let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
                     self.return_to.pop();
                     self.instance_path.pop();
-                    let entry = entry?;
+                    let mut entry = entry?;
                     stack.pop();
+                    for (flag, arg) in copied_in.into_iter().rev() {
+                        entry = self.copy_in(flag, arg, entry, call.span, syms, b);
+                    }
                     return Ok(entry);
                 }
             }

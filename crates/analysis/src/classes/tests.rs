@@ -1155,3 +1155,75 @@ V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
         .collect();
     assert_eq!(why, vec!["`dropped` is 1 on this path"]);
 }
+
+/// A `bool` parameter of a sub-control bound to an expression holds the
+/// value at the call (copied in): `sub.apply(hdr.a.isValid())` decides the
+/// sub-control's `if (!has_a) return;` on each parse path, so each path is
+/// one class (4 if the parameter were an unknown).
+#[test]
+fn bool_arguments_are_copied_in_and_decide_the_sub_controls_tests() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header e_t { bit<8> t; }
+header a_t { bit<8> x; }
+struct headers_t { e_t e; a_t a; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.e); transition select(hdr.e.t) { 1: parse_a; default: accept; } }
+    state parse_a { pkt.extract(hdr.a); transition accept; }
+}
+control Sub(inout headers_t hdr, in bool has_a, in bool on) {
+    action nop() { }
+    table t1 { key = { hdr.a.x : exact; } actions = { nop; } }
+    table t3 { key = { hdr.e.t : exact; } actions = { nop; } }
+    apply { if (!has_a) { return; } t1.apply(); if (!on) { t3.apply(); } }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    action nop() { }
+    table t2 { key = { hdr.e.t : exact; } actions = { nop; } }
+    Sub() sub;
+    apply { sub.apply(hdr, hdr.a.isValid(), true); t2.apply(); }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let p = p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .program;
+    let ig = p.ingress_control().unwrap();
+    let parser = p.parser(p.ingress_parser().unwrap());
+    let mut w = Vec::new();
+    let pg = path_graph(&p, parser, &PathOptions::default(), &mut w).unwrap();
+    let pw = vec![0.0; pg.len()];
+    let tw = vec![1.0; p.tables.len()];
+    let s = packet_classes(&p, ig, &pg, &pw, &tw, &ClassBudget::default()).unwrap();
+    assert_eq!(s.classes.value, 2);
+    assert_eq!(s.flags, vec!["Ig.sub.has_a", "Ig.sub.on"]);
+    let mut by_path: Vec<(String, Vec<String>)> = pg
+        .list(10)
+        .into_iter()
+        .map(|path| {
+            let l = list_classes(&p, ig, &pg, &path, 10, &ClassBudget::default()).unwrap();
+            assert_eq!(l.classes.len(), 1);
+            (
+                pg.path(&path).header_chain(),
+                table_names(&p, &l.classes[0].control_path.tables),
+            )
+        })
+        .collect();
+    by_path.sort();
+    assert_eq!(
+        by_path,
+        vec![
+            ("hdr.e".to_string(), vec!["Ig.t2".to_string()]),
+            (
+                "hdr.e -> hdr.a".to_string(),
+                vec!["Ig.sub.t1".to_string(), "Ig.t2".to_string()]
+            ),
+        ]
+    );
+}
