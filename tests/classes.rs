@@ -90,17 +90,7 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
     assert_eq!(pc["truncated"], false);
     let classes = pc["classes"].as_array().expect("classes");
     assert_eq!(classes.len(), 4);
-    let reasons: Vec<String> = classes
-        .iter()
-        .flat_map(|c| c["skipped"].as_array().cloned().unwrap_or_default())
-        .map(|s| {
-            format!(
-                "{}: {}",
-                s["table"].as_str().unwrap_or(""),
-                s["reason"].as_str().unwrap_or("")
-            )
-        })
-        .collect();
+    let reasons: Vec<String> = classes.iter().flat_map(skip_reasons).collect();
     assert!(
         reasons.contains(&"Ig.fallback: on hit of Ig.acl".to_string()),
         "{reasons:?}"
@@ -217,6 +207,22 @@ fn class_tables(c: &serde_json::Value) -> Vec<String> {
                 ),
                 None => short,
             }
+        })
+        .collect()
+}
+
+/// A listed class's skipped tables as `table: reason`.
+fn skip_reasons(class: &serde_json::Value) -> Vec<String> {
+    class["skipped"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            format!(
+                "{}: {}",
+                s["table"].as_str().unwrap_or(""),
+                s["reason"].as_str().unwrap_or("")
+            )
         })
         .collect()
 }
@@ -665,20 +671,8 @@ fn classes_run_through_ingress_and_egress() {
     assert!(close(&v["summary"]["max"]["latency_ns"], 286.978));
     // Why the IPv6 path skips the egress tables: what egress starts with.
     let c21 = &v["paths"][1]["classes"]["classes"][0];
-    let reasons: Vec<String> = c21["skipped"]
-        .as_array()
-        .expect("skipped")
-        .iter()
-        .map(|s| {
-            format!(
-                "{}: {}",
-                s["table"].as_str().unwrap_or(""),
-                s["reason"].as_str().unwrap_or("")
-            )
-        })
-        .collect();
     assert_eq!(
-        reasons,
+        skip_reasons(c21),
         [
             "Ingress.route_v4: hdr.ipv4 invalid on this path",
             "Egress.vlan_xlate: hdr.vlan invalid on this path, in egress",

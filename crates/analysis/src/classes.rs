@@ -186,6 +186,26 @@ pub const MAX_TESTED_FIELDS: usize = 16;
 /// At most this many flags are tracked per control.
 pub const MAX_TESTED_FLAGS: usize = 16;
 
+/// The headers whose validity the conditions of `flow` test (`isValid()`
+/// leaves), each once, in node order.
+pub(crate) fn validity_tests(flow: &ControlFlow) -> Vec<&str> {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for node in &flow.nodes {
+        let NodeKind::Condition { cond, .. } = &node.kind else {
+            continue;
+        };
+        for c in &cond.nodes {
+            if let CondNode::IsValid { header } = c {
+                if seen.insert(header.as_str()) {
+                    out.push(header.as_str());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The low `n` bits.
 fn low(n: usize) -> u64 {
     if n >= 64 {
@@ -234,25 +254,13 @@ impl TestedHeaders {
         let mut t = TestedHeaders::default();
         let mut dropped: Vec<String> = Vec::new();
         let mut dynamic: Vec<String> = Vec::new();
-        let mut seen: HashSet<&str> = HashSet::new();
-        for node in &flow.nodes {
-            let NodeKind::Condition { cond, .. } = &node.kind else {
-                continue;
-            };
-            for c in &cond.nodes {
-                let CondNode::IsValid { header } = c else {
-                    continue;
-                };
-                if !seen.insert(header.as_str()) {
-                    continue;
-                }
-                if !is_static_header(header) {
-                    dynamic.push(header.clone());
-                } else if t.names.len() < MAX_TESTED_HEADERS {
-                    t.names.push(header.clone());
-                } else {
-                    dropped.push(header.clone());
-                }
+        for header in validity_tests(flow) {
+            if !is_static_header(header) {
+                dynamic.push(header.to_string());
+            } else if t.names.len() < MAX_TESTED_HEADERS {
+                t.names.push(header.to_string());
+            } else {
+                dropped.push(header.to_string());
             }
         }
         t.names.sort();
@@ -542,10 +550,7 @@ impl TestedHeaders {
             }
         }
         for (k, f) in self.flags.iter().enumerate() {
-            let inside = f.len() > field.len()
-                && f.starts_with(field)
-                && matches!(f.as_bytes()[field.len()], b'.' | b'[');
-            if f == field || inside {
+            if atoms::covers(field, f) {
                 m |= 1 << (self.names.len() + k);
             }
         }
@@ -2072,10 +2077,15 @@ fn explain(
 /// field comparisons).
 fn decided(h: &TestedHeaders, cond: &Cond, valid: u64, unknown: u64) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
+    let mut add = |s: String| {
+        if !parts.contains(&s) {
+            parts.push(s);
+        }
+    };
     for (i, n) in cond.nodes.iter().enumerate() {
         if let Some((b, _)) = h.atom_item(cond, i).filter(|(b, _)| unknown >> b & 1 == 0) {
             let atom = &h.atoms[b as usize - h.items()];
-            let s = format!(
+            add(format!(
                 "`{}` {}",
                 atom.text(),
                 if valid >> b & 1 == 1 {
@@ -2083,30 +2093,21 @@ fn decided(h: &TestedHeaders, cond: &Cond, valid: u64, unknown: u64) -> Option<S
                 } else {
                     "fails"
                 }
-            );
-            if !parts.contains(&s) {
-                parts.push(s);
-            }
+            ));
         }
         if let (CondNode::Field { name }, Some(v)) = (n, h.flag_test(cond, i, valid, unknown)) {
-            let s = format!("`{name}` is {}", u8::from(v));
-            if !parts.contains(&s) {
-                parts.push(s);
-            }
+            add(format!("`{name}` is {}", u8::from(v)));
         }
         if let CondNode::IsValid { header } = n {
             if let Some(b) = h.bit(header).filter(|b| unknown >> b & 1 == 0) {
-                let s = format!(
+                add(format!(
                     "{header} {}",
                     if valid >> b & 1 == 1 {
                         "valid"
                     } else {
                         "invalid"
                     }
-                );
-                if !parts.contains(&s) {
-                    parts.push(s);
-                }
+                ));
             }
         }
     }

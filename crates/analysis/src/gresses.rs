@@ -28,8 +28,8 @@
 use std::collections::HashSet;
 
 use p4cost_ir::{
-    CondNode, Control, ControlFlow, ControlId, ControlRole, Node, NodeId, NodeKind, ParserOp,
-    Pipeline, Program, TableNext, ValiditySet,
+    Control, ControlFlow, ControlId, ControlRole, Node, NodeId, NodeKind, ParserOp, Pipeline,
+    Program, TableNext, ValiditySet,
 };
 
 /// What an ingress `exit` becomes in a joined control: a statement that
@@ -125,12 +125,12 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
                     .map(|h| base_of(h).to_string())
                     .collect::<HashSet<_>>()
             });
-        for h in tested_headers(&eg.flow) {
-            let base = base_of(&h);
+        for h in crate::classes::validity_tests(&eg.flow) {
+            let base = base_of(h);
             if !extracted.contains(base) {
-                join.invalid.push(h);
+                join.invalid.push(h.to_string());
             } else if emitted.as_ref().is_some_and(|e| !e.contains(base)) {
-                join.unknown.push(h);
+                join.unknown.push(h.to_string());
             }
         }
         nodes.push(Node {
@@ -240,26 +240,6 @@ fn extracted_headers(parser: &p4cost_ir::Parser) -> HashSet<String> {
         for op in &s.ops {
             if let ParserOp::Extract { header, .. } = op {
                 out.insert(base_of(header).to_string());
-            }
-        }
-    }
-    out
-}
-
-/// The headers whose validity the conditions of `flow` test, each once, in
-/// node order.
-fn tested_headers(flow: &ControlFlow) -> Vec<String> {
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut out = Vec::new();
-    for n in &flow.nodes {
-        let NodeKind::Condition { cond, .. } = &n.kind else {
-            continue;
-        };
-        for c in &cond.nodes {
-            if let CondNode::IsValid { header } = c {
-                if seen.insert(header.as_str()) {
-                    out.push(header.clone());
-                }
             }
         }
     }

@@ -4,7 +4,7 @@ use p4cost_ir::{
     FileId, Keyset, Origin, ParserOp, SelectCase, Span, StackAccess, StateId, Target, Transition,
 };
 
-use crate::{PathAutomaton, PathState};
+use crate::{path_graph, PathAutomaton, PathGraph, PathOptions, PathState};
 
 /// The site every hand-made node has.
 pub fn sp() -> Span {
@@ -68,4 +68,18 @@ impl PathAutomaton for Everything {
     fn accepts(&self, _: ()) -> bool {
         true
     }
+}
+
+/// `src` through the real front end (a P4 program in memory).
+pub fn lower_source(src: &str) -> p4cost_ir::Program {
+    p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .program
+}
+
+/// The parse graph of `p`'s ingress parser.
+pub fn ingress_graph(p: &p4cost_ir::Program) -> PathGraph<'_> {
+    let parser = p.parser(p.ingress_parser().expect("an ingress parser"));
+    let mut w = Vec::new();
+    path_graph(p, parser, &PathOptions::default(), &mut w).expect("a parse graph")
 }

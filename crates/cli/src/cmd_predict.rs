@@ -419,8 +419,11 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     // analysis can name it like any other.
     let mut joined = Vec::with_capacity(groups.len());
     for group in &groups {
+        // Only the linear models walk classes; the MAU models cost the
+        // whole pipeline.
         let j = group
             .first()
+            .filter(|_| model.kind == ModelKind::TofinoIngressLinear)
             .and_then(|p| p4cost_analysis::join_egress(&loaded.program, p));
         joined.push(j.map(|(control, join)| {
             loaded.program.controls.push(control);

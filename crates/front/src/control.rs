@@ -244,6 +244,41 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
     }
 
+    /// The statement `target = rhs` (the flag it sets when `rhs` is the
+    /// constant 0 or 1), after the tables `rhs` applies.
+    fn assign_node(
+        &mut self,
+        target: String,
+        rhs: &Expr,
+        next: Option<ir::NodeId>,
+        span: ir::Span,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+    ) -> Option<ir::NodeId> {
+        let r = syms.canon.names(self.reads_of(rhs));
+        let flags: Vec<ir::FlagSet> = self
+            .const_flag(rhs, syms)
+            .map(|value| ir::FlagSet {
+                field: target.clone(),
+                value,
+            })
+            .into_iter()
+            .collect();
+        let n = b.push(
+            ir::NodeKind::Statement {
+                what: "assign".into(),
+                reads: r.into(),
+                writes: vec![target].into(),
+                externs: self.extern_calls_in(rhs, syms).into(),
+                validity: vec![].into(),
+                flags: flags.into(),
+                next,
+            },
+            span,
+        );
+        self.applies_before(rhs, Some(n), syms, b)
+    }
+
     /// The constant 0 or 1 (`false` / `true`) that `e` always is, if it
     /// is one: what an assignment of `e` leaves in a flag.
     fn const_flag(&self, e: &Expr, syms: &ControlSyms<'a>) -> Option<bool> {
@@ -788,29 +823,8 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Call(call) => self.build_call(call, next, syms, b, stack, span)?,
             StmtKind::Assign(a) => {
                 let AssignStmt { lhs, rhs } = &**a;
-                let r = syms.canon.names(self.reads_of(rhs));
                 let w = syms.canon.name(expr_name(lhs));
-                let flags: Vec<ir::FlagSet> = self
-                    .const_flag(rhs, syms)
-                    .map(|value| ir::FlagSet {
-                        field: w.clone(),
-                        value,
-                    })
-                    .into_iter()
-                    .collect();
-                let n = b.push(
-                    ir::NodeKind::Statement {
-                        what: "assign".into(),
-                        reads: r.into(),
-                        writes: vec![w].into(),
-                        externs: self.extern_calls_in(rhs, syms).into(),
-                        validity: vec![].into(),
-                        flags: flags.into(),
-                        next,
-                    },
-                    span,
-                );
-                self.applies_before(rhs, Some(n), syms, b)
+                self.assign_node(w, rhs, next, span, syms, b)
             }
             StmtKind::Var(v) => match &v.init {
                 Some(init) => {
@@ -818,28 +832,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                         v.name.name.to_string(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
-                    let r = syms.canon.names(self.reads_of(init));
-                    let flags: Vec<ir::FlagSet> = self
-                        .const_flag(init, syms)
-                        .map(|value| ir::FlagSet {
-                            field: v.name.name.to_string(),
-                            value,
-                        })
-                        .into_iter()
-                        .collect();
-                    let n = b.push(
-                        ir::NodeKind::Statement {
-                            what: "assign".into(),
-                            reads: r.into(),
-                            writes: vec![v.name.name.to_string()].into(),
-                            externs: self.extern_calls_in(init, syms).into(),
-                            validity: vec![].into(),
-                            flags: flags.into(),
-                            next,
-                        },
-                        span,
-                    );
-                    self.applies_before(init, Some(n), syms, b)
+                    self.assign_node(v.name.name.to_string(), init, next, span, syms, b)
                 }
                 None => {
                     syms.locals.vars.insert(

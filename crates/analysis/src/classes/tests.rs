@@ -2,7 +2,7 @@ use super::*;
 use crate::{path_graph, PathOptions};
 use p4cost_ir::*;
 
-use crate::test_ir::{accept, extract, sel, sp, Everything};
+use crate::test_ir::{accept, extract, ingress_graph, lower_source, sel, sp, Everything};
 use proptest::prelude::*;
 
 /// A hand-made program: parser states, tables, actions, one control.
@@ -710,13 +710,9 @@ control EgDeparser(packet_out pkt, inout headers_t hdr, in meta_t md,
 Pipeline(IgParser(), Ig(), IgDeparser(), EgParser(), Eg(), EgDeparser()) pipe;
 Switch(pipe) main;
 "#;
-    let p = p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .program;
+    let p = lower_source(src);
     let ig = p.ingress_control().unwrap();
-    let parser = p.parser(p.ingress_parser().unwrap());
-    let mut w = Vec::new();
-    let pg = path_graph(&p, parser, &PathOptions::default(), &mut w).unwrap();
+    let pg = ingress_graph(&p);
     assert_eq!(pg.total().value, 3);
     let pw = vec![0.0; pg.len()];
     let tw = vec![1.0; p.tables.len()];
@@ -1120,13 +1116,9 @@ control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
 control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
 V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
 "#;
-    let p = p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .program;
+    let p = lower_source(src);
     let ig = p.ingress_control().unwrap();
-    let parser = p.parser(p.ingress_parser().unwrap());
-    let mut w = Vec::new();
-    let pg = path_graph(&p, parser, &PathOptions::default(), &mut w).unwrap();
+    let pg = ingress_graph(&p);
     let pw = vec![0.0; pg.len()];
     let tw = vec![1.0; p.tables.len()];
     let s = packet_classes(&p, ig, &pg, &pw, &tw, &ClassBudget::default()).unwrap();
@@ -1191,13 +1183,9 @@ control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
 control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
 V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
 "#;
-    let p = p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .program;
+    let p = lower_source(src);
     let ig = p.ingress_control().unwrap();
-    let parser = p.parser(p.ingress_parser().unwrap());
-    let mut w = Vec::new();
-    let pg = path_graph(&p, parser, &PathOptions::default(), &mut w).unwrap();
+    let pg = ingress_graph(&p);
     let pw = vec![0.0; pg.len()];
     let tw = vec![1.0; p.tables.len()];
     let s = packet_classes(&p, ig, &pg, &pw, &tw, &ClassBudget::default()).unwrap();

@@ -1,11 +1,6 @@
 use super::*;
-use crate::{list_classes, packet_classes, path_graph, ClassBudget, PathGraph, PathOptions};
-
-fn lower(src: &str) -> Program {
-    p4cost_front::load_source("t.p4", src, &p4cost_front::Options::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .program
-}
+use crate::test_ir::{ingress_graph, lower_source};
+use crate::{list_classes, packet_classes, ClassBudget};
 
 /// The program with the joined control pushed, and its id.
 fn joined(mut p: Program) -> (Program, ControlId, EgressJoin) {
@@ -20,15 +15,9 @@ fn joined(mut p: Program) -> (Program, ControlId, EgressJoin) {
     (p, id, j)
 }
 
-fn graph(p: &Program) -> PathGraph<'_> {
-    let parser = p.parser(p.ingress_parser().expect("parser"));
-    let mut w = Vec::new();
-    path_graph(p, parser, &PathOptions::default(), &mut w).expect("graph")
-}
-
 /// Per parse path (by header chain, sorted), each class's tables.
 fn classes_by_path(p: &Program, control: ControlId) -> Vec<(String, Vec<Vec<String>>)> {
-    let pg = graph(p);
+    let pg = ingress_graph(p);
     let mut out: Vec<(String, Vec<Vec<String>>)> = pg
         .list(100)
         .into_iter()
@@ -103,7 +92,7 @@ control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
 V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
 "#
     );
-    let (p, joined_id, j) = joined(lower(&src));
+    let (p, joined_id, j) = joined(lower_source(&src));
     assert_eq!(j.parser, None);
     assert_eq!(p.control(joined_id).name, "Ig+Eg");
     // Per parse path: acl hit (then exit) or miss, each then through
@@ -129,7 +118,7 @@ V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
         ]
     );
     // Counted the same way (3 paths x 2), and only ingress tables weigh.
-    let pg = graph(&p);
+    let pg = ingress_graph(&p);
     let mut tw = vec![0.0; p.tables.len()];
     for (i, t) in p.tables.iter().enumerate() {
         if t.name.starts_with("Ig.") {
@@ -217,7 +206,7 @@ Pipeline(IgParser(), Ig(), IgDeparser(), EgParser(), Eg(), EgDeparser()) pipe;
 Switch(pipe) main;
 "#
     );
-    let (p, joined_id, j) = joined(lower(&src));
+    let (p, joined_id, j) = joined(lower_source(&src));
     assert_eq!(j.parser.as_deref(), Some("EgParser"));
     assert_eq!(j.invalid, vec!["hdr.ipv6"]);
     assert_eq!(j.unknown, vec!["hdr.tag"]);
@@ -240,7 +229,7 @@ Switch(pipe) main;
         ]
     );
     // Why e6 is skipped on the IPv6 path: invalid where egress tests it.
-    let pg = graph(&p);
+    let pg = ingress_graph(&p);
     let v6 = pg
         .list(10)
         .into_iter()
@@ -269,7 +258,7 @@ Pipeline(IgParser(), Ig(), IgDeparser(), EgParser(), Eg(), EgDeparser()) pipe;
 Switch(pipe) main;
 "#
     );
-    let p = lower(&src);
+    let p = lower_source(&src);
     let pipe = p.analysed_pipelines().into_iter().next().unwrap();
     assert!(join_egress(&p, &pipe).is_none());
 }
