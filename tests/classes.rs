@@ -561,6 +561,65 @@ fn conditions_on_fields_the_parser_selected_on_prune_classes() {
     );
 }
 
+/// parser_set_metadata.p4 (derived in its header): constants the parser
+/// writes into metadata decide the control's tests until a table may
+/// rewrite the field.
+#[test]
+fn conditions_on_metadata_the_parser_set_prune_classes() {
+    let file = "p4-samples/tofino/classes/parser_set_metadata.p4";
+    let v = json(&["predict", file, "--format", "json"]);
+    assert_eq!(v["path_count"], 4);
+    assert_eq!(v["classes"]["count"]["text"], "7");
+    assert_eq!(
+        v["classes"]["tested_fields"],
+        serde_json::json!([
+            "ig_md.l4_type == 0",
+            "ig_md.l4_type == 1",
+            "ig_md.l4_type == 2"
+        ])
+    );
+    let mut by_path: Vec<String> = Vec::new();
+    for p in v["paths"].as_array().expect("paths") {
+        let headers: Vec<&str> = p["headers"]
+            .as_array()
+            .expect("headers")
+            .iter()
+            .filter_map(|h| h.as_str())
+            .map(|h| h.trim_start_matches("hdr."))
+            .collect();
+        for c in p["classes"]["classes"].as_array().expect("classes") {
+            by_path.push(format!(
+                "{}: {}",
+                headers.join(" "),
+                class_tables(c).join(" ")
+            ));
+        }
+    }
+    by_path.sort();
+    assert_eq!(
+        by_path,
+        [
+            "ethernet ipv4 tcp: tcp_acl classify",
+            "ethernet ipv4 tcp: tcp_acl classify l4_stats",
+            "ethernet ipv4 udp: udp_acl classify",
+            "ethernet ipv4 udp: udp_acl classify l4_stats",
+            "ethernet ipv4: classify",
+            "ethernet ipv4: classify l4_stats",
+            "ethernet: ",
+        ]
+    );
+    let v = json(&["predict", file, "--path", "ethernet", "--format", "json"]);
+    let reasons = skip_reasons(&v["paths"][0]["classes"]["classes"][0]);
+    assert!(
+        reasons.contains(&"Ingress.tcp_acl: `ig_md.l4_type == 1` fails on this path".to_string()),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.contains(&"Ingress.l4_stats: `ig_md.l4_type == 0` holds on this path".to_string()),
+        "{reasons:?}"
+    );
+}
+
 /// rejects.p4 (derived in its header): 4 rejected paths, counted apart
 /// from the 5 accepted ones, each costing the base term and its states up
 /// to the reject. With the printed 10G model at 512 B (docs/models.md):

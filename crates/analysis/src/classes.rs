@@ -286,14 +286,15 @@ impl TestedHeaders {
         t
     }
 
-    /// H for a control of `program`, with the comparisons of header
-    /// fields with constants that its conditions make on fields some parser
-    /// selects on (the parse path may decide them), as many as fit in a
+    /// H for a control of `program`, with the comparisons of fields with
+    /// constants that its conditions make on fields some parser selects on
+    /// or sets to a constant (the parse path may decide them), as many as
+    /// fit in a
     /// signature beside the headers (at most [`MAX_TESTED_FIELDS`]).
     pub fn of_program(program: &Program, flow: &ControlFlow) -> TestedHeaders {
         let mut t = TestedHeaders::of(flow);
         t.add_flags(program, flow);
-        let selected = atoms::select_fields(program);
+        let selected = atoms::parser_decided_fields(program);
         if selected.is_empty() {
             return t;
         }

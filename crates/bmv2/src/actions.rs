@@ -104,25 +104,30 @@ impl Objects {
     }
 }
 
-/// The constant 0 or 1 an assignment's right-hand side is, if it is one:
-/// `{"type": "hexstr", "value": "0x01"}`, `{"type": "bool", ...}`, or
-/// either under p4c's `b2d` / `d2b` conversions (how a `bool` flag such as
-/// `hasReturned` is set).
+/// The constant 0 or 1 an assignment's right-hand side is, if it is one
+/// ([`const_value`]): how a `bool` flag such as `hasReturned` is set.
 fn const_bit(v: &serde_json::Value) -> Option<bool> {
+    match const_value(v)? {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    }
+}
+
+/// The non-negative constant an assignment's right-hand side is, if it is
+/// one: `{"type": "hexstr", "value": "0x06"}`, `{"type": "bool", ...}`
+/// (0 or 1), or either under p4c's `b2d` / `d2b` conversions.
+pub(crate) fn const_value(v: &serde_json::Value) -> Option<u128> {
     let mut v = v;
     // p4c nests `expression` objects a few deep; a bound keeps odd input
     // linear.
     for _ in 0..8 {
         match v.get("type").and_then(|t| t.as_str())? {
-            "bool" => return v.get("value")?.as_bool(),
+            "bool" => return v.get("value")?.as_bool().map(u128::from),
             "hexstr" => {
                 let text = v.get("value")?.as_str()?;
                 let digits = text.strip_prefix("0x").unwrap_or(text);
-                return match u128::from_str_radix(digits, 16).ok()? {
-                    0 => Some(false),
-                    1 => Some(true),
-                    _ => None,
-                };
+                return u128::from_str_radix(digits, 16).ok();
             }
             "expression" => {
                 let inner = v.get("value")?;

@@ -236,6 +236,7 @@ fn read_op(
                 what: "set".into(),
                 reads: reads.0,
                 writes: vec![write],
+                constant: crate::actions::const_value(src.v),
                 span,
             });
         }
@@ -248,6 +249,7 @@ fn read_op(
                 what: "verify".into(),
                 reads: reads.0,
                 writes: Vec::new(),
+                constant: None,
                 span,
             });
         }
@@ -260,6 +262,7 @@ fn read_op(
                 what: name.to_string().into(),
                 reads: fx.reads.0,
                 writes: fx.writes.0,
+                constant: None,
                 span,
             });
         }

@@ -1239,3 +1239,26 @@ fn an_apply_block_exit_ends_the_control() {
     };
     assert_eq!(egress.flow.node(*n).kind, NodeKind::Exit);
 }
+
+#[test]
+fn parser_sets_of_constants_keep_the_constant() {
+    // issue995: state a3 runs `meta.transition_taken = 3`, which p4c writes
+    // as a `set` of `{"type": "hexstr", "value": "0x0003"}`.
+    let p = load("issue995-bmv2.json");
+    let parser = &p.parsers[0];
+    let state = parser.states.iter().find(|s| s.name == "a3").unwrap();
+    let sets: Vec<(&[String], Option<u128>)> = state
+        .ops
+        .iter()
+        .filter_map(|op| match op {
+            ParserOp::Statement {
+                writes, constant, ..
+            } => Some((writes.as_slice(), *constant)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sets,
+        [(&["meta.transition_taken".to_string()][..], Some(3))]
+    );
+}

@@ -475,10 +475,14 @@ fn lower_stmt<'a>(
             let AssignStmt { lhs, rhs } = &**a;
             lookaheads(cx, px, rhs, ops);
             let r = cx.reads_of(rhs);
+            let constant =
+                cx.g.eval(rhs, &px.locals.consts)
+                    .and_then(|v| u128::try_from(v).ok());
             ops.push(ir::ParserOp::Statement {
                 what: "assign".into(),
                 reads: r,
                 writes: vec![canonical(px, &expr_name(lhs))],
+                constant,
                 span: cx.spans.ir(st.span),
             });
             Ok(())
@@ -491,6 +495,7 @@ fn lower_stmt<'a>(
                     what: "assign".into(),
                     reads: r,
                     writes: vec![v.name.name.to_string()],
+                    constant: None,
                     span: cx.spans.ir(st.span),
                 });
             }
@@ -509,6 +514,7 @@ fn lower_stmt<'a>(
                 what: "if".into(),
                 reads: r,
                 writes: vec![],
+                constant: None,
                 span: cx.spans.ir(cond.span),
             });
             lower_stmt(cx, px, then, ops)?;
@@ -524,6 +530,7 @@ fn lower_stmt<'a>(
                 what: cx.text(st.span).into(),
                 reads: vec![],
                 writes: vec![],
+                constant: None,
                 span: cx.spans.ir(st.span),
             });
             Ok(())
@@ -792,6 +799,7 @@ fn lower_call<'a>(
                 what: format!("call {}", cx.text(callee.span)).into(),
                 reads: r,
                 writes: vec![],
+                constant: None,
                 span,
             });
         }

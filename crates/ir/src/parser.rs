@@ -147,9 +147,38 @@ pub enum ParserOp {
         reads: Vec<String>,
         /// Fields or variables written.
         writes: Vec<String>,
+        /// The constant an assignment writes into its one written field
+        /// (`meta.l4 = 6`), when it is a compile-time constant: later
+        /// conditions on the field are decided along the path.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "constant_text"
+        )]
+        constant: Option<u128>,
         /// Site of the statement.
         span: Span,
     },
+}
+
+/// A statement's constant as JSON text (`"6"`): JSON numbers and serde's
+/// buffering of tagged enums stop at 64 bits.
+mod constant_text {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<u128>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.serialize_str(&v.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u128>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            Some(t) => t.parse().map(Some).map_err(D::Error::custom),
+            None => Ok(None),
+        }
+    }
 }
 
 impl ParserOp {

@@ -1,14 +1,16 @@
 //! Field facts that a parse path decides (issue 9): `hdr.ethernet.ether_type
 //! == 0x800` is true on every path that took the IPv4 case of the select on
 //! that field, false on the paths that took another case, and unknown
-//! where the field was extracted and not selected on.
+//! where the field was extracted and not selected on. `meta.l4 == 6` is
+//! true on the paths whose parser set `meta.l4 = 6` last.
 //!
-//! An [`Atom`] is a comparison of a header field with a constant that a
-//! control's condition makes and that some parser selects on. Along a parse
-//! path, each atom has an **event** (the last thing that set the field):
-//! none, true, false or unknown. Extracting the field's header or writing
-//! the field in a parser statement makes it unknown; taking a select edge
-//! keyed on the field makes it what the edge's keysets say. The class
+//! An [`Atom`] is a comparison of a field with a constant that a control's
+//! condition makes and that some parser selects on or sets to a constant.
+//! Along a parse path, each atom has an **event** (the last thing that set
+//! the field): none, true, false or unknown. Extracting the field's header
+//! or writing the field in a parser statement makes it unknown, unless the
+//! statement writes a constant into the field, which decides it; taking a
+//! select edge keyed on the field makes it what the edge's keysets say. The class
 //! analysis keeps two bits per atom in a path's signature ([`Event::bits`])
 //! and the last event wins when a path's pieces are composed.
 
@@ -122,8 +124,8 @@ fn header_of(field: &str) -> Option<&str> {
 }
 
 /// The atom that node `i` of `cond` compares, and whether the node is its
-/// negation (`!=`): a comparison of a packet-header field (`hdr.`, no stack
-/// index) with an integer constant.
+/// negation (`!=`): a comparison of a field (no stack index) with an
+/// integer constant.
 pub fn atom_at(cond: &Cond, i: usize) -> Option<(Atom, bool)> {
     let (field, cmp, value, negated) = atom_parts(cond, i)?;
     Some((
@@ -158,7 +160,7 @@ pub fn atom_parts(cond: &Cond, i: usize) -> Option<(&str, CmpOp, u128, bool)> {
         ),
         _ => return None,
     };
-    if !field.starts_with("hdr.") || field.contains('[') {
+    if field.contains('[') {
         return None;
     }
     header_of(field)?;
@@ -183,13 +185,25 @@ pub fn constant_cmp(cond: &Cond, i: usize) -> Option<bool> {
     Some(holds(*cmp, int(*lhs)?, int(*rhs)?))
 }
 
-/// Every select-key field of the program's parsers.
-pub fn select_fields(program: &p4cost_ir::Program) -> HashSet<&str> {
+/// The fields a parse path may decide: every select-key field of the
+/// program's parsers and every field a parser statement sets to a constant
+/// (`meta.l4 = 6`).
+pub fn parser_decided_fields(program: &p4cost_ir::Program) -> HashSet<&str> {
     let mut out = HashSet::new();
     for p in &program.parsers {
         for s in &p.states {
             if let Transition::Select { keys, .. } = &s.transition {
                 out.extend(keys.iter().filter_map(|k| k.field.as_deref()));
+            }
+            for op in &s.ops {
+                if let ParserOp::Statement {
+                    writes,
+                    constant: Some(_),
+                    ..
+                } = op
+                {
+                    out.extend(writes.iter().map(String::as_str));
+                }
             }
         }
     }
@@ -198,6 +212,7 @@ pub fn select_fields(program: &p4cost_ir::Program) -> HashSet<&str> {
 
 /// The event of a parse state's operations on `atom`: the last extract of
 /// its header or write of the field (or of a struct or header holding it).
+/// A constant written into the field itself decides the comparison.
 pub fn ops_event(atom: &Atom, ops: &[ParserOp]) -> Event {
     let mut ev = Event::None;
     for op in ops {
@@ -207,8 +222,15 @@ pub fn ops_event(atom: &Atom, ops: &[ParserOp]) -> Event {
             {
                 ev = Event::Unknown;
             }
-            ParserOp::Statement { writes, .. } if writes.iter().any(|w| covers(w, &atom.field)) => {
-                ev = Event::Unknown;
+            ParserOp::Statement {
+                writes, constant, ..
+            } if writes.iter().any(|w| covers(w, &atom.field)) => {
+                ev = match (constant, writes.as_slice()) {
+                    (Some(v), [w]) if *w == atom.field => {
+                        Event::of(Some(holds(atom.cmp, *v, atom.value)))
+                    }
+                    _ => Event::Unknown,
+                };
             }
             _ => {}
         }
@@ -484,10 +506,44 @@ mod tests {
             what: "assign".into(),
             reads: vec![],
             writes: vec![w.into()],
+            constant: None,
             span: sp(),
         };
         assert_eq!(ops_event(&a, &[write("hdr.eth")]), Event::Unknown);
         assert_eq!(ops_event(&a, &[write("hdr.eth.tyx")]), Event::None);
         assert_eq!(ops_event(&a, &[]), Event::None);
+    }
+
+    #[test]
+    fn a_constant_written_into_the_field_decides_it() {
+        let set = |w: &str, v: u128| ParserOp::Statement {
+            what: "assign".into(),
+            reads: vec![],
+            writes: vec![w.into()],
+            constant: Some(v),
+            span: sp(),
+        };
+        let eq1 = atom(CmpOp::Eq, 1);
+        assert_eq!(ops_event(&eq1, &[set("hdr.eth.ty", 1)]), Event::True);
+        assert_eq!(ops_event(&eq1, &[set("hdr.eth.ty", 7)]), Event::False);
+        let gt5 = atom(CmpOp::Gt, 5);
+        assert_eq!(ops_event(&gt5, &[set("hdr.eth.ty", 7)]), Event::True);
+        // The last write wins; a constant into the whole header says nothing
+        // of one field.
+        assert_eq!(
+            ops_event(
+                &eq1,
+                &[set("hdr.eth.ty", 1), extract("hdr.eth", 112, false)]
+            ),
+            Event::Unknown
+        );
+        assert_eq!(
+            ops_event(
+                &eq1,
+                &[extract("hdr.eth", 112, false), set("hdr.eth.ty", 1)]
+            ),
+            Event::True
+        );
+        assert_eq!(ops_event(&eq1, &[set("hdr.eth", 0)]), Event::Unknown);
     }
 }
