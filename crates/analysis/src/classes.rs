@@ -437,6 +437,24 @@ impl TestedHeaders {
             .map(|&(_, _, item)| (item, negated))
     }
 
+    /// The items (header, flag and atom bits of a control state) that
+    /// `cond` reads.
+    fn items_of(&self, cond: &Cond) -> u64 {
+        let mut m = 0u64;
+        for (i, c) in cond.nodes.iter().enumerate() {
+            let bit = match c {
+                CondNode::IsValid { header } => self.bit(header),
+                CondNode::Field { name } => self.bits.get(name).copied(),
+                CondNode::Cmp { .. } => self.atom_item(cond, i).map(|(b, _)| b),
+                _ => None,
+            };
+            if let Some(b) = bit.filter(|&b| b < 64) {
+                m |= 1 << b;
+            }
+        }
+        m
+    }
+
     /// Bits of a signature: the headers', then the atoms' "true" bits,
     /// then their "false" bits.
     fn sig_layout(&self) -> (usize, usize) {
@@ -948,6 +966,14 @@ pub struct ControlClasses<'a> {
     /// Node `i`, or the first node after a run of plain statements and
     /// action calls starting at `i` ([`SKIP_END`]: the end of the control).
     skip: Vec<u32>,
+    /// Per node, the items (headers, flags, atoms) some condition at or
+    /// after it may test: the rest of a state is forgotten there.
+    live: Vec<u64>,
+    /// The program's tables (a compiler's action-call tables do not stop
+    /// [`Self::settle`]).
+    tables: &'a [p4cost_ir::Table],
+    /// Where a state settles ([`Self::settle`]), memoised.
+    settled: std::cell::RefCell<HashMap<Key, Option<Key>>>,
     table_w: std::borrow::Cow<'a, [f64]>,
     memo: HashMap<Key, ControlEntry>,
     limit: usize,
@@ -1001,13 +1027,17 @@ impl<'a> ControlClasses<'a> {
         let c = program.control(control);
         let h = TestedHeaders::of_program(program, &c.flow);
         let effects = validity_effects(program, &c.flow, &h);
-        let skip = skip_plain_runs(&c.flow, &effects);
+        let skip = skip_plain_runs(program, &c.flow, &effects);
+        let live = live_items(&c.flow, &h);
         ControlClasses {
             name: &c.name,
             flow: &c.flow,
             h,
             effects,
             skip,
+            live,
+            tables: &program.tables,
+            settled: std::cell::RefCell::new(HashMap::new()),
             table_w,
             memo: HashMap::new(),
             limit,
@@ -1024,15 +1054,102 @@ impl<'a> ControlClasses<'a> {
         self.memo.len()
     }
 
-    /// Successor states of `k` (`None` = end of the control), deduplicated.
-    /// Successor states, runs of plain statements jumped over: they apply
-    /// no table and change no tracked validity, so they neither fork nor
-    /// weigh, and memoising them would cost a state per statement.
+    /// Successor states of `k` (`None` = end of the control), deduplicated,
+    /// runs of plain statements jumped over: they apply no table and change
+    /// no tracked validity, so they neither fork nor weigh, and memoising
+    /// them would cost a state per statement. A state keeps only the items
+    /// still tested from its node on.
+    ///
+    /// Ways that meet before they part again are one way: two successors
+    /// that [settle](Self::settle) on the same state are one (the first is
+    /// kept). A class is told apart by the tables it applies and the forks
+    /// it takes, not by the assignments, decided tests or `return`s it
+    /// passed on the way, which compilers rewrite freely (p4c drops dead
+    /// assignments, makes statements into `tbl_*` tables and `return` into a
+    /// flag and a test).
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
-        succ_states(self.flow, &self.h, &self.effects, k)
-            .into_iter()
-            .map(|s| s.and_then(|(n, v, u)| self.jump(n).map(|m| (m, v, u))))
-            .collect()
+        let mut out: Vec<Option<Key>> = Vec::new();
+        let mut meet: Vec<Option<Key>> = Vec::new();
+        for s in succ_states(self.flow, &self.h, &self.effects, k) {
+            let s = self.enter(s.map(|(n, v, u)| (NodeId(n), v, u)));
+            let at = self.settle(s);
+            if !meet.contains(&at) {
+                meet.push(at);
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    /// The state at node `n` (plain runs jumped) with `valid` / `unknown`,
+    /// keeping only the items tested from there on.
+    fn enter(&self, s: Option<(NodeId, u64, u64)>) -> Option<Key> {
+        let (n, v, u) = s?;
+        let m = self.jump(n.0)?;
+        // No list: nothing is tested anywhere ([`live_items`]).
+        let live = self.live.get(m as usize).copied().unwrap_or(0);
+        Some((m, v & live, u & live))
+    }
+
+    /// Where state `s` goes while it has one way to go: past nodes that
+    /// neither fork nor weigh (decided tests, statements that set tracked
+    /// items, a compiler's action-call tables, `exit`) to the first table
+    /// of the program, undecided fork, or the end (`None`).
+    pub(crate) fn settle(&self, s: Option<Key>) -> Option<Key> {
+        let start = s?;
+        if let Some(&done) = self.settled.borrow().get(&start) {
+            return done;
+        }
+        let mut trail: Vec<Key> = Vec::new();
+        let mut at = Some(start);
+        let end = loop {
+            let Some(k) = at else { break None };
+            if self.stops(k.0) || trail.len() > self.flow.nodes.len() {
+                break Some(k);
+            }
+            if let Some(&done) = self.settled.borrow().get(&k) {
+                break done;
+            }
+            let next = succ_states(self.flow, &self.h, &self.effects, k);
+            if next.len() != 1 {
+                break Some(k);
+            }
+            trail.push(k);
+            at = self.enter(next[0].map(|(n, v, u)| (NodeId(n), v, u)));
+        };
+        let mut memo = self.settled.borrow_mut();
+        if memo.len() + trail.len() > self.limit {
+            memo.clear(); // a cache only: bounded memory, same answers
+        }
+        memo.insert(start, end);
+        for k in trail {
+            memo.insert(k, end);
+        }
+        end
+    }
+
+    /// True for a node [`Self::settle`] stops at: a table of the program's
+    /// own (not a compiler's action-call table), or an `exit` that goes on
+    /// to egress.
+    fn stops(&self, n: u32) -> bool {
+        match &self.flow.nodes[n as usize].kind {
+            NodeKind::Table { table, .. } => self
+                .tables
+                .get(table.index())
+                .map_or(true, |t| !t.is_action_call()),
+            NodeKind::Statement { what, .. } => what == crate::gresses::EXIT_TO_EGRESS,
+            _ => false,
+        }
+    }
+
+    /// Where the way from state `k` to its successor node `n` settles.
+    fn arm(&self, k: Key, n: Option<NodeId>) -> Option<Key> {
+        let (valid, unknown) = self
+            .effects
+            .get(k.0 as usize)
+            .map_or((k.1, k.2), |e| e.apply(k.1, k.2));
+        let n = n.filter(|n| n.index() < self.flow.nodes.len())?;
+        self.settle(self.enter(Some((n, valid, unknown))))
     }
 
     /// Where node `n` leads once plain runs are skipped (`None`: the end).
@@ -1060,9 +1177,8 @@ impl<'a> ControlClasses<'a> {
             .flow
             .entry
             .filter(|e| e.index() < self.flow.nodes.len())?;
-        let first = self.jump(entry.0)?;
         let (valid, unknown) = self.h.initial(sig);
-        Some((first, valid, unknown))
+        self.enter(Some((entry, valid, unknown)))
     }
 
     /// Fills `memo` for `root` and every control state reachable from it
@@ -1343,19 +1459,85 @@ fn validity_effects(
 /// Marks "the end of the control" in [`ControlClasses::skip`].
 const SKIP_END: u32 = u32::MAX;
 
+/// Per node of `flow`, the items of `h` (header, flag and atom bits) that
+/// a condition at the node or after it may test (an empty list when no
+/// condition tests any): backward reachability of
+/// the tests, iterated to a fixed point (each mask only grows, so at most
+/// 64 rounds of growth per node). An item tested nowhere after a node is
+/// forgotten there, so states that differ only in it are one.
+fn live_items(flow: &ControlFlow, h: &TestedHeaders) -> Vec<u64> {
+    let n = flow.nodes.len();
+    let mut live = vec![0u64; n];
+    for (i, node) in flow.nodes.iter().enumerate() {
+        if let NodeKind::Condition { cond, .. } = &node.kind {
+            live[i] = h.items_of(cond);
+        }
+    }
+    if live.iter().all(|&m| m == 0) {
+        return Vec::new(); // nothing is tested anywhere
+    }
+    // Predecessors, compressed: `from[at[i]..at[i + 1]]` lead to node `i`.
+    let edges = || {
+        flow.nodes.iter().enumerate().flat_map(move |(i, node)| {
+            node.successors()
+                .into_iter()
+                .flatten()
+                .filter(move |s| s.index() < n)
+                .map(move |s| (i as u32, s.index()))
+        })
+    };
+    let mut at = vec![0u32; n + 1];
+    for (_, s) in edges() {
+        at[s + 1] += 1;
+    }
+    for i in 0..n {
+        at[i + 1] += at[i];
+    }
+    let mut fill = at.clone();
+    let mut from = vec![0u32; at[n] as usize];
+    for (p, s) in edges() {
+        from[fill[s] as usize] = p;
+        fill[s] += 1;
+    }
+    let mut work: Vec<u32> = (0..n as u32).filter(|&i| live[i as usize] != 0).collect();
+    while let Some(i) = work.pop() {
+        let m = live[i as usize];
+        for &p in &from[at[i as usize] as usize..at[i as usize + 1] as usize] {
+            let before = live[p as usize];
+            if before | m != before {
+                live[p as usize] = before | m;
+                work.push(p);
+            }
+        }
+    }
+    live
+}
+
 /// For every node, itself, or when it is a plain statement or action call
 /// (one successor, no tracked validity write; an ingress `exit` leading on
 /// to egress is not plain), the first node after the
 /// run of such nodes it starts ([`SKIP_END`] when the run ends the
 /// control). Linear: each run is followed once (path compression).
-fn skip_plain_runs(flow: &ControlFlow, effects: &[ValidityEffect]) -> Vec<u32> {
+fn skip_plain_runs(program: &Program, flow: &ControlFlow, effects: &[ValidityEffect]) -> Vec<u32> {
     const UNSET: u32 = u32::MAX - 1;
     let n = flow.nodes.len();
     let plain = |i: usize| -> Option<Option<NodeId>> {
+        let quiet = effects.get(i).map_or(true, |e| e.writes == 0);
         match &flow.nodes[i].kind {
             NodeKind::Statement { what, .. } if what == crate::gresses::EXIT_TO_EGRESS => None,
-            NodeKind::Statement { next, .. } | NodeKind::Action { next, .. }
-                if effects.get(i).map_or(true, |e| e.writes == 0) =>
+            NodeKind::Statement { next, .. } | NodeKind::Action { next, .. } if quiet => {
+                Some(*next)
+            }
+            // A compiler's table for a direct action call is the source's
+            // action call.
+            NodeKind::Table {
+                table,
+                next: TableNext::Always { next },
+            } if quiet
+                && program
+                    .tables
+                    .get(table.index())
+                    .is_some_and(|t| t.is_action_call()) =>
             {
                 Some(*next)
             }
@@ -1778,15 +1960,25 @@ impl<'a> ClassLister<'a> {
             classes: Vec::new(),
             truncated: false,
         };
-        let (Some(entry), Some(reach)) = (
-            flow.entry.filter(|e| e.index() < flow.nodes.len()),
-            self.reach.as_ref(),
-        ) else {
+        let (Some(root), Some(reach)) = (self.cc.root(sig), self.reach.as_ref()) else {
+            // No table on any way (or no budget left to say why): one class.
+            let skipped = match self.reach {
+                Some(_) => self
+                    .tables
+                    .iter()
+                    .map(|&t| SkippedTable {
+                        table: t,
+                        name: program.table(t).name.clone(),
+                        reason: "unreachable in the control".into(),
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
             let only = ListedClass {
                 index: 0,
                 control_path: ControlPath::default(),
                 decisions: Vec::new(),
-                skipped: Vec::new(),
+                skipped,
             };
             if max > 0 && keep(&only) {
                 out.classes.push(only);
@@ -1800,8 +1992,6 @@ impl<'a> ClassLister<'a> {
             succ: Vec<Option<Key>>,
             next: usize,
         }
-        let (valid, unknown) = self.cc.h.initial(sig);
-        let root: Key = (entry.0, valid, unknown);
         let mut stack = vec![Frame {
             key: root,
             succ: self.cc.succ(root),
@@ -1957,20 +2147,30 @@ fn explain(
         if let NodeKind::Table { table, .. } = node {
             path.tables.push(*table);
         }
-        // Where a successor leads once plain runs are jumped, as `chosen`.
-        let to = |n: Option<NodeId>| n.and_then(|n| cc.jump(n.0));
-        let went = chosen.map(|c| c.0);
+        // Where a successor settles (ways that meet are one: `succ`).
+        let to = |n: Option<NodeId>| cc.arm(k, n);
+        let went = cc.settle(chosen);
+        // Where a node leads once plain runs are jumped.
+        let jumped = |n: Option<NodeId>| n.and_then(|n| cc.jump(n.0));
         let mut forced = false;
         let outcome = match node {
+            // A test the state decides is shown where its branches differ
+            // at all: it says why tables were skipped.
             NodeKind::Condition {
                 then_next,
                 else_next,
                 cond,
                 ..
-            } if to(*then_next) != to(*else_next) => {
-                forced = h.eval(cond, k.1, k.2).is_some();
-                Some(Outcome::Branch(to(*then_next) == went))
+            } if h.eval(cond, k.1, k.2).is_some() => {
+                forced = true;
+                let v = h.eval(cond, k.1, k.2) == Some(true);
+                (jumped(*then_next) != jumped(*else_next)).then_some(Outcome::Branch(v))
             }
+            NodeKind::Condition {
+                then_next,
+                else_next,
+                ..
+            } if to(*then_next) != to(*else_next) => Some(Outcome::Branch(to(*then_next) == went)),
             NodeKind::Table {
                 next: TableNext::HitMiss { hit, miss },
                 ..

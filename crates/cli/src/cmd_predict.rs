@@ -93,16 +93,6 @@ fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
     Ok(m)
 }
 
-/// True for a table the compiler made for a direct action call: marked so
-/// by the BMv2 reader, or keyless with one action and a `tbl_` name.
-fn is_action_call_table(t: &p4cost_ir::Table) -> bool {
-    if t.annotations.iter().any(|a| a.name == "action_call") {
-        return true;
-    }
-    let short = t.name.rsplit('.').next().unwrap_or(&t.name);
-    t.keys.is_empty() && t.actions.len() <= 1 && short.starts_with("tbl_")
-}
-
 /// What both engines share for one pipeline: the loaded program and its
 /// program-level warnings, the pipeline, its ingress parser, control and
 /// tables.
@@ -247,7 +237,7 @@ impl<'a> Common<'a> {
         // so a program costs the same from source and from compiler output.
         let (calls, tables): (Vec<TableId>, Vec<TableId>) = all_tables
             .into_iter()
-            .partition(|t| is_action_call_table(program.table(*t)));
+            .partition(|t| program.table(*t).is_action_call());
         if !calls.is_empty() {
             warnings.push(WarningOut {
                 code: "action_call_tables_skipped".to_string(),

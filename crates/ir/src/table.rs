@@ -155,6 +155,18 @@ impl Table {
             .contains('$')
     }
 
+    /// True for a table a compiler made for a direct action call of an
+    /// apply block (p4c's `tbl_<action>`): marked `@action_call` by the BMv2
+    /// reader, or keyless with at most one action and a `tbl_` name. The
+    /// source has a plain action call there, not a match table.
+    pub fn is_action_call(&self) -> bool {
+        if self.annotations.iter().any(|a| a.name == "action_call") {
+            return true;
+        }
+        let short = self.name.rsplit('.').next().unwrap_or(&self.name);
+        self.keys.is_empty() && self.actions.len() <= 1 && short.starts_with("tbl_")
+    }
+
     /// Sum of known key widths in bits.
     pub fn key_bits(&self) -> u64 {
         self.keys

@@ -934,7 +934,12 @@ fn build_random(states: &[(Vec<bool>, Vec<Option<usize>>)], control: &[RNode]) -
     b.build(Some(NodeId(0)))
 }
 
-/// Every control path for one validity map, as (tables weight sum) list.
+/// Every packet class for one validity map, as (tables weight sum) list,
+/// by brute force: every way through the control is walked; a way is
+/// known by the places where it could have gone more than one way or
+/// applied a table (a table, an undecided test whose branches differ, an
+/// `exit`), each with the validity of the headers some test at or after it
+/// still reads. Ways known alike are one class.
 fn ref_control_paths(
     p: &Program,
     control: &[RNode],
@@ -942,16 +947,60 @@ fn ref_control_paths(
     tw: &[f64],
 ) -> Vec<f64> {
     let flow = &p.controls[0].flow;
-    let mut out = Vec::new();
-    // Explicit DFS: (node, validity, weight so far).
-    let mut stack = vec![(Some(0usize), valid, 0.0)];
-    while let Some((at, v, w)) = stack.pop() {
+    let m = control.len();
+    let tested_at = |i: usize| -> HashSet<usize> {
+        let mut out = HashSet::new();
+        if let RNode::Cond(c, ..) = &control[i] {
+            let mut stack = vec![c];
+            while let Some(c) = stack.pop() {
+                match c {
+                    RCond::Valid(h) => {
+                        out.insert(*h);
+                    }
+                    RCond::Not(a) => stack.push(a),
+                    RCond::And(a, b) | RCond::Or(a, b) => {
+                        stack.push(a);
+                        stack.push(b);
+                    }
+                    RCond::Field | RCond::Bool(_) => {}
+                }
+            }
+        }
+        out
+    };
+    // Headers tested at or after each node (reachability, per node).
+    let live: Vec<HashSet<usize>> = (0..m)
+        .map(|i| {
+            let mut seen = HashSet::from([i]);
+            let mut stack = vec![i];
+            let mut out = HashSet::new();
+            while let Some(j) = stack.pop() {
+                out.extend(tested_at(j));
+                for s in flow.nodes[j].successors().into_iter().flatten() {
+                    if seen.insert(s.index()) {
+                        stack.push(s.index());
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    type Mark = (usize, Vec<Option<bool>>);
+    let mut classes: HashMap<Vec<Mark>, f64> = HashMap::new();
+    // Explicit DFS: (node, validity, marks so far, weight so far).
+    let mut stack = vec![(Some(0usize), valid, Vec::<Mark>::new(), 0.0)];
+    while let Some((at, v, marks, w)) = stack.pop() {
         let Some(i) = at else {
-            out.push(w);
+            classes.insert(marks, w);
             continue;
         };
         let node = &flow.nodes[i];
-        let next: Vec<Option<usize>> = match (&control[i], &node.kind) {
+        let raw: Vec<Option<usize>> = node
+            .successors()
+            .into_iter()
+            .map(|s| s.map(|n| n.index()))
+            .collect();
+        let (next, mark): (Vec<Option<usize>>, bool) = match (&control[i], &node.kind) {
             (
                 RNode::Cond(c, ..),
                 NodeKind::Condition {
@@ -963,18 +1012,22 @@ fn ref_control_paths(
                 let t = then_next.map(|n| n.index());
                 let e = else_next.map(|n| n.index());
                 match ref_eval(c, &v) {
-                    Some(true) => vec![t],
-                    Some(false) => vec![e],
-                    None if t == e => vec![t],
-                    None => vec![t, e],
+                    Some(true) => (vec![t], false),
+                    Some(false) => (vec![e], false),
+                    None if t == e => (vec![t], false),
+                    None => (vec![t, e], true),
                 }
             }
-            _ => node
-                .successors()
-                .into_iter()
-                .map(|s| s.map(|n| n.index()))
-                .collect(),
+            (RNode::Table(..), _) => (raw, true),
+            (RNode::Exit, _) => (raw, true),
+            _ => (raw, false),
         };
+        let mut marks = marks;
+        if mark {
+            let mut l: Vec<usize> = live[i].iter().copied().collect();
+            l.sort();
+            marks.push((i, l.iter().map(|h| v[HDRS[*h]]).collect()));
+        }
         let mut v2 = v.clone();
         match &control[i] {
             RNode::SetValid(h, _) => {
@@ -990,13 +1043,17 @@ fn ref_control_paths(
             _ => w,
         };
         if next.is_empty() {
-            out.push(w2);
+            classes.insert(marks.clone(), w2);
         }
+        let mut dedup: Vec<Option<usize>> = Vec::new();
         for n in next {
-            stack.push((n, v2.clone(), w2));
+            if !dedup.contains(&n) {
+                dedup.push(n);
+                stack.push((n, v2.clone(), marks.clone(), w2));
+            }
         }
     }
-    out
+    classes.into_values().collect()
 }
 
 proptest! {
