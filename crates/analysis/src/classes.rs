@@ -2176,16 +2176,25 @@ fn explain(
                 ..
             } if to(*hit) != to(*miss) => Some(Outcome::Hit(to(*hit) == went)),
             NodeKind::Table {
+                table,
                 next: TableNext::ByAction { arms, default },
-                ..
             } => {
                 let actions: Vec<ActionId> = arms
                     .iter()
                     .filter(|(_, n)| to(*n) == went)
                     .map(|(a, _)| *a)
                     .collect();
-                let default = to(*default) == went;
-                let all = default && actions.len() == arms.len();
+                // The default way is one only if some action has no arm
+                // (`Program::close_action_switches`).
+                let open = program.tables.get(table.index()).map_or(true, |t| {
+                    t.default_action.is_none()
+                        || t.actions
+                            .iter()
+                            .chain(t.default_action.as_ref())
+                            .any(|a| arms.iter().all(|(x, _)| x != a))
+                });
+                let default = open && to(*default) == went;
+                let all = (default || !open) && actions.len() == arms.len();
                 (!all).then_some(Outcome::ActionRun { actions, default })
             }
             _ => None,

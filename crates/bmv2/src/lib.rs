@@ -125,6 +125,7 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
     let action_index = actions::read(&root, &mut prog, &e, &mut spans)?;
     parse_graph::read(&root, &mut prog, &e, &spans)?;
     pipelines::read(&root, &mut prog, &e, &mut spans, &action_index)?;
+    prog.close_action_switches();
     deparsers::read(&root, &mut prog, &headers, &mut spans)?;
     externs::read(&root, &mut prog, &mut spans)?;
     prog.arch = detect_arch(&prog);

@@ -1262,3 +1262,24 @@ fn parser_sets_of_constants_keep_the_constant() {
         [(&["meta.transition_taken".to_string()][..], Some(3))]
     );
 }
+
+#[test]
+fn an_action_switch_naming_every_action_has_no_default_way() {
+    // switch_p4_16's outer_rmac: next_tables names on_miss (-> node_35),
+    // outer_rmac_hit and NoAction (-> node_41); its base_default_next
+    // node_49 is taken by no action, so the switch has two ways.
+    let p = load("switch_p4_16.json");
+    let tid = p.table_by_name("outer_rmac").unwrap();
+    let ingress = p
+        .controls
+        .iter()
+        .find(|c| c.role == ControlRole::Ingress)
+        .unwrap();
+    let node = ingress
+        .flow
+        .nodes
+        .iter()
+        .find(|n| matches!(n.kind, NodeKind::Table { table, .. } if table == tid))
+        .unwrap();
+    assert_eq!(node.successors().len(), 2, "{:?}", node.kind);
+}

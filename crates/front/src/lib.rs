@@ -256,6 +256,7 @@ fn lower_on_this_thread(
     }
     package::bind(&mut cx, &parsers, &controls);
     naming::qualify_tables(&mut cx);
+    cx.program.close_action_switches();
     cx.program.arch = package::detect_arch(&cx);
     extras::deparsers(&mut cx, &tree);
     extras::externs(&mut cx, &tree);

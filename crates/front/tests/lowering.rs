@@ -809,3 +809,63 @@ V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
         "{after:?}"
     );
 }
+
+#[test]
+fn a_switch_naming_every_action_has_no_default_way() {
+    let program = |default_action: &str| {
+        format!(
+            r#"
+#include <core.p4>
+#include <v1model.p4>
+header eth_t {{ bit<48> d; bit<48> s; bit<16> t; }}
+struct H {{ eth_t eth; }}
+struct M {{ }}
+parser P(packet_in pkt, out H h, inout M m, inout standard_metadata_t sm) {{
+    state start {{ pkt.extract(h.eth); transition accept; }}
+}}
+control VC(inout H h, inout M m) {{ apply {{ }} }}
+control I(inout H h, inout M m, inout standard_metadata_t sm) {{
+    action a() {{ }}
+    action b() {{ }}
+    table t {{ key = {{ h.eth.d : exact; }} actions = {{ a; b; }} {default_action} }}
+    table x {{ key = {{ h.eth.s : exact; }} actions = {{ a; }} }}
+    table y {{ key = {{ h.eth.t : exact; }} actions = {{ a; }} }}
+    apply {{
+        switch (t.apply().action_run) {{
+            a: {{ x.apply(); }}
+            b: {{ y.apply(); }}
+        }}
+    }}
+}}
+control E(inout H h, inout M m, inout standard_metadata_t sm) {{ apply {{ }} }}
+control CC(inout H h, inout M m) {{ apply {{ }} }}
+control D(packet_out pkt, in H h) {{ apply {{ pkt.emit(h.eth); }} }}
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"#
+        )
+    };
+    let ways = |src: &str| {
+        let p = load(src);
+        let ig = p.control(p.ingress_control().expect("ingress"));
+        let node = ig
+            .flow
+            .nodes
+            .iter()
+            .find(|n| {
+                matches!(
+                    n.kind,
+                    NodeKind::Table {
+                        next: TableNext::ByAction { .. },
+                        ..
+                    }
+                )
+            })
+            .expect("the switch");
+        node.successors().len()
+    };
+    // Every action t may run (a, b, its default b) has an arm: two ways.
+    assert_eq!(ways(&program("default_action = b();")), 2);
+    // Without a default action P4 runs NoAction on a miss: it takes the
+    // switch's default way, past the switch.
+    assert_eq!(ways(&program("")), 3);
+}

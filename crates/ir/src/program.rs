@@ -217,6 +217,39 @@ pub struct Program {
 }
 
 impl Program {
+    /// Closes every `switch (t.apply().action_run)` whose arms name every
+    /// action `t` may run (its actions and its default action): no action
+    /// takes the switch's default way then, so it is made the default
+    /// action's arm instead of a way of its own (p4c's BMv2 JSON lists an
+    /// arm per action and a `base_default_next` no packet takes). A table
+    /// without a declared default action (P4's implicit `NoAction`) keeps
+    /// its default way.
+    pub fn close_action_switches(&mut self) {
+        let tables = &self.tables;
+        for c in &mut self.controls {
+            for node in &mut c.flow.nodes {
+                let crate::NodeKind::Table { table, next } = &mut node.kind else {
+                    continue;
+                };
+                let crate::TableNext::ByAction { arms, default } = next else {
+                    continue;
+                };
+                let Some(t) = tables.get(table.index()) else {
+                    continue;
+                };
+                let Some(d) = t.default_action else {
+                    continue;
+                };
+                let arm = |a: crate::ActionId| arms.iter().find(|(x, _)| *x == a).map(|(_, n)| *n);
+                if t.actions.iter().chain([&d]).all(|a| arm(*a).is_some()) {
+                    if let Some(n) = arm(d) {
+                        *default = n;
+                    }
+                }
+            }
+        }
+    }
+
     /// An empty program of the given input kind.
     pub fn new(name: impl Into<String>, input: InputKind) -> Program {
         Program {
