@@ -78,14 +78,9 @@ pub fn run(a: &DepsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let text = match a.format {
         DepsFormat::Human => render_human(&shown, &gs),
         DepsFormat::Dot => render_dot(&shown, &gs),
-        DepsFormat::Json => {
-            serde_json::to_string_pretty(&DepsReport::new(&shown, &gs))
-                .map_err(|e| CliError::input(e.to_string()))?
-                + "\n"
-        }
+        DepsFormat::Json => crate::json_out::to_pretty(&DepsReport::new(&shown, &gs))?,
     };
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(Exit::Ok)
 }
 

@@ -10,7 +10,7 @@ pub fn run(a: &ModelsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let text = match a.format {
         Format::Json => {
             let v = serde_json::json!({ "schema_version": crate::report::SCHEMA_VERSION, "models": models });
-            serde_json::to_string_pretty(&v).map_err(|e| CliError::input(e.to_string()))? + "\n"
+            crate::json_out::to_pretty(&v)?
         }
         Format::Human => {
             let mut s = String::new();
@@ -36,7 +36,6 @@ pub fn run(a: &ModelsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             s
         }
     };
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(Exit::Ok)
 }

@@ -65,7 +65,6 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         }
     }
     text.push_str(&format!("{ok} parsed, {failed} failed\n"));
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(if failed == 0 { Exit::Ok } else { Exit::Failed })
 }

@@ -433,27 +433,22 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
         });
     }
-    let write_err = |e: std::io::Error| CliError::input(format!("cannot write output: {e}"));
+    let write_err = CliError::output;
     match a.format {
         Format::Json => {
             // Streamed: a large report is not held twice in memory.
-            let mut w = std::io::BufWriter::new(&mut *out);
-            let written = if reports.len() == 1 {
-                serde_json::to_writer_pretty(&mut w, &reports[0])
+            let text = if reports.len() == 1 {
+                crate::json_out::to_pretty(&reports[0])?
             } else {
-                serde_json::to_writer_pretty(
-                    &mut w,
-                    &report::MultiReport {
-                        schema_version: report::SCHEMA_VERSION,
-                        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
-                        program: a.file.display().to_string(),
-                        pipelines: reports,
-                    },
-                )
+                crate::json_out::to_pretty(&report::MultiReport {
+                    schema_version: report::SCHEMA_VERSION,
+                    p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+                    program: a.file.display().to_string(),
+                    pipelines: reports,
+                })?
             };
-            written.map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
-            w.write_all(b"\n").map_err(write_err)?;
-            w.flush().map_err(write_err)?;
+            out.write_all(text.as_bytes()).map_err(write_err)?;
+            out.flush().map_err(write_err)?;
         }
         Format::Human => {
             let text = if reports.len() == 1 {

@@ -98,12 +98,10 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         Format::Human => render_human(&mp, plan.as_ref()),
         Format::Json => {
             let report = StagesReport::new(&mp, &shown, &model_name, plan.as_ref(), &program.notes);
-            serde_json::to_string_pretty(&report).map_err(|e| CliError::input(e.to_string()))?
-                + "\n"
+            crate::json_out::to_pretty(&report)?
         }
     };
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(Exit::Ok)
 }
 

@@ -33,6 +33,19 @@ impl CliError {
         }
     }
 
+    /// A failure to write the report. A closed pipe (`p4cost predict ... |
+    /// head`) is no error: the reader has what it wanted, so p4cost stops
+    /// quietly with exit 0, as ripgrep and cargo do.
+    pub fn output(e: std::io::Error) -> CliError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return CliError {
+                message: String::new(),
+                code: Exit::Ok,
+            };
+        }
+        CliError::input(format!("cannot write output: {e}"))
+    }
+
     /// The exit code for this error.
     pub fn exit_code(&self) -> Exit {
         self.code

@@ -17,6 +17,7 @@ mod cmd_stages;
 mod combine;
 mod exit;
 mod input;
+mod json_out;
 mod path_classes;
 mod path_stats;
 mod read;
@@ -63,7 +64,9 @@ where
     match result {
         Ok(code) => code as u8,
         Err(e) => {
-            let _ = writeln!(err, "error: {e}");
+            if !e.message.is_empty() {
+                let _ = writeln!(err, "error: {e}");
+            }
             e.exit_code() as u8
         }
     }
