@@ -2,7 +2,7 @@
 //! it, run through the real binary.
 
 mod common;
-use common::p4cost;
+use common::{p4cost, scratch};
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -58,4 +58,123 @@ fn json_numbers_carry_no_binary_noise() {
         .filter(|t| t.contains('.') && t.chars().filter(char::is_ascii_digit).count() > 12)
         .collect();
     assert!(noisy.is_empty(), "{noisy:?}");
+}
+
+/// A run's exit code and stderr, for the usage errors below.
+fn fails(args: &[&str]) -> String {
+    let r = p4cost(args);
+    assert_eq!(r.code, 2, "{args:?} exits 2: {}{}", r.stdout, r.stderr);
+    r.stderr
+}
+
+const SAMPLE: &str = "p4-samples/v1model/basic_router.p4";
+
+#[test]
+fn flag_mistakes_are_named_with_what_was_meant() {
+    let e = fails(&["predict", SAMPLE, "--model", "tofino1-10G"]);
+    assert!(e.contains("did you mean `tofino1-10g`?"), "{e}");
+    let e = fails(&["predict", SAMPLE, "--packet-size", "-5"]);
+    assert!(e.contains("positive size in bytes"), "{e}");
+    assert!(!e.contains("-- -5"), "no clap tip about `--`: {e}");
+    let e = fails(&["predict", SAMPLE, "-I", "/nonexistent-p4cost-dir"]);
+    assert!(
+        e.contains("-I <DIR>") && e.contains("no such directory"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_missing_include_lists_where_it_was_looked_for() {
+    let d = scratch("missing-include");
+    let inc = d.join("inc");
+    std::fs::create_dir_all(&inc).unwrap();
+    std::fs::write(d.join("prog.p4"), "#include \"nothere.p4\"\n").unwrap();
+    let e = fails(&[
+        "predict",
+        d.join("prog.p4").to_str().unwrap(),
+        "-I",
+        inc.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("prog.p4:1:1: include file 'nothere.p4' not found"),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!(
+            "searched: {}, {}, the bundled",
+            d.display(),
+            inc.display()
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_not_a_syntax_error() {
+    let d = scratch("bom");
+    let text = std::fs::read(SAMPLE).unwrap();
+    let mut with_bom = b"\xef\xbb\xbf".to_vec();
+    with_bom.extend(text);
+    std::fs::write(d.join("bom.p4"), with_bom).unwrap();
+    let r = p4cost(&["predict", d.join("bom.p4").to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn a_p4_14_program_is_named_as_one() {
+    let d = scratch("p4-14");
+    std::fs::write(
+        d.join("old.p4"),
+        "header_type ethernet_t {\n    fields {\n        dstAddr : 48;\n    }\n}\n",
+    )
+    .unwrap();
+    let e = fails(&["predict", d.join("old.p4").to_str().unwrap()]);
+    assert!(e.contains("old.p4:1:"), "{e}");
+    assert!(e.contains("looks like a P4-14 program"), "{e}");
+    assert!(e.contains("p4test --std p4-14"), "{e}");
+}
+
+#[test]
+fn parse_takes_any_input_kind_and_knows_fragments_from_programs() {
+    // A BMv2 JSON file is read as one, not parsed as P4.
+    let r = p4cost(&["parse", "tests/fixtures/bmv2/switch_p4_16.json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 parsed, 0 failed"), "{}", r.stdout);
+    // A directory with no P4 file is a usage error.
+    let empty = scratch("empty-dir");
+    let e = fails(&["parse", empty.to_str().unwrap()]);
+    assert!(e.contains("no P4 file"), "{e}");
+    // A program and the headers file it includes: the fragment is checked
+    // through the program, not alone (it would fail: `mac_t` is the
+    // program's).
+    let d = scratch("fragments");
+    std::fs::write(
+        d.join("headers.p4"),
+        "header ethernet_h { mac_t dst; mac_t src; bit<16> ether_type; }\n",
+    )
+    .unwrap();
+    let program = std::fs::read_to_string(SAMPLE).unwrap();
+    std::fs::write(
+        d.join("main.p4"),
+        format!("typedef bit<48> mac_t;\n#include \"headers.p4\"\n{program}"),
+    )
+    .unwrap();
+    let r = p4cost(&["parse", d.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("1 parsed, 0 failed, 1 included by other files"),
+        "{}",
+        r.stdout
+    );
+    // Named on the command line, the fragment is a program, and the
+    // summary names it, not only the line where the error is.
+    let frag = d.join("headers.p4");
+    let r = p4cost(&["parse", "--summary", frag.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with(&format!("{}:", frag.display())),
+        "{}",
+        r.stdout
+    );
 }

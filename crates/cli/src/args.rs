@@ -174,8 +174,9 @@ pub struct SourceArgs {
     /// Define a preprocessor macro: `-D NAME` or `-D NAME=VALUE`.
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
-    /// Add an include directory (searched before the bundled includes).
-    #[arg(short = 'I', value_name = "DIR")]
+    /// Add an include directory (searched before the bundled includes);
+    /// it must exist.
+    #[arg(short = 'I', value_name = "DIR", value_parser = existing_dir)]
     pub include_dirs: Vec<PathBuf>,
     /// Most files entered by `#include` in one program, each inclusion
     /// counted (guarded re-includes are free).
@@ -230,7 +231,7 @@ pub struct PredictArgs {
     pub port: Option<Port>,
     /// Packet size in bytes, 64-16384 [default: 512]; the models were
     /// trained on 100-1400.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = packet_bytes)]
     pub packet_size: Option<u32>,
     /// Model name (see `p4cost models`) [default: tofino1-<port>].
     #[arg(long, value_name = "NAME")]
@@ -310,6 +311,28 @@ pub struct ModelsArgs {
 }
 
 /// Splits `NAME[=VALUE]`.
+/// `-I DIR`: a directory that exists (a mistyped include directory is
+/// otherwise silently never searched).
+fn existing_dir(s: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(s);
+    match std::fs::metadata(&p) {
+        Ok(m) if m.is_dir() => Ok(p),
+        Ok(_) => Err("not a directory".to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("no such directory".to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--packet-size`: a whole number of bytes (the range is checked with
+/// the model, which says what it was trained on).
+fn packet_bytes(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n < 0 => Err(format!("a packet has a positive size in bytes, not {n}")),
+        Ok(n) => u32::try_from(n).map_err(|_| format!("{n} bytes is larger than any packet")),
+        Err(_) => Err(format!("`{s}` is not a whole number of bytes")),
+    }
+}
+
 pub fn parse_define(d: &str) -> (String, Option<String>) {
     match d.split_once('=') {
         Some((n, v)) => (n.to_string(), Some(v.to_string())),

@@ -58,13 +58,6 @@ pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
     })
 }
 
-/// Reads `path` (stdin for `-`) once and lowers it as P4-16 source
-/// (`p4cost parse`).
-pub fn load_source_only(path: &Path, src: &SourceArgs) -> Result<(), CliError> {
-    let (shown, text) = read_text(path, src.input.max_input_bytes)?;
-    lower_source(path, &shown, text, src).map(|_| ())
-}
-
 /// Preprocesses, parses and lowers `text`, the P4-16 source read from
 /// `path` (quoted includes relative to its directory; to the working
 /// directory for stdin).

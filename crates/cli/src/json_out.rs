@@ -57,7 +57,8 @@ mod tests {
         assert_eq!(round12(312.54499999999996), 312.545);
         assert_eq!(round12(0.1 + 0.2), 0.3);
         assert_eq!(round12(273.764), 273.764);
-        assert_eq!(round12(1.234567890123e-9), 1.234567890123e-9);
+        assert_eq!(round12(1.23456789012e-9), 1.23456789012e-9);
+        assert_eq!(round12(1.2345678901234e-9), 1.23456789012e-9);
         assert_eq!(round12(-5.0), -5.0);
         let text = to_pretty(&serde_json::json!({"a": [0.1 + 0.2, 3], "b": {"c": 2.5}})).unwrap();
         assert_eq!(

@@ -182,6 +182,25 @@ fn lower_output(out: &p4cost_pp::Output, name: &str, opts: &Options) -> Result<L
 
 /// `big_stack`: this thread's stack is [`LOWER_STACK_BYTES`], enough to
 /// parse on.
+/// A construct only P4-14 has, at the start of a line, if `text` has one:
+/// `header_type x {`, `parser_exception`, `field_list`, `control ingress {`.
+fn p4_14_sign(text: &str) -> Option<&'static str> {
+    const SIGNS: &[(&str, &str)] = &[
+        ("header_type ", "header_type"),
+        ("parser_exception ", "parser_exception"),
+        ("field_list ", "field_list"),
+        ("field_list_calculation ", "field_list_calculation"),
+        ("control ingress {", "control ingress { ... }"),
+    ];
+    text.lines().find_map(|l| {
+        let l = l.trim_start();
+        SIGNS
+            .iter()
+            .find(|(start, _)| l.starts_with(start))
+            .map(|(_, sign)| *sign)
+    })
+}
+
 fn lower_on_this_thread(
     out: &p4cost_pp::Output,
     name: &str,
@@ -196,7 +215,15 @@ fn lower_on_this_thread(
     };
     let mut tree = parsed.map_err(|e| {
         let s = ast::Span::new(e.offset as u32, e.offset as u32);
-        FrontError::Syntax(spans.diag(s, e.message.clone()))
+        let message = match p4_14_sign(&out.text) {
+            Some(sign) => format!(
+                "{} (this looks like a P4-14 program: `{sign}`; p4cost reads P4-16, which p4c \
+                 translates it to: `p4test --std p4-14 --pp out.p4 in.p4`)",
+                e.message
+            ),
+            None => e.message.clone(),
+        };
+        FrontError::Syntax(spans.diag(s, message))
     })?;
     let mut program = ir::Program::new(name, ir::InputKind::P4Source);
     for f in &out.files {

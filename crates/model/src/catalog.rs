@@ -67,17 +67,69 @@ pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
         .map(|m| m.name.clone())
         .collect::<Vec<_>>()
         .join(", ");
+    let hint = closest(name, all.iter().map(|m| m.name.as_str()))
+        .map(|c| format!("; did you mean `{c}`?"))
+        .unwrap_or_default();
     all.into_iter()
         .find(|m| m.name == name)
         .ok_or(ModelError::Unknown {
             name: name.to_string(),
+            hint,
             known,
         })
+}
+
+/// The known name closest to `name`: equal but for case, or at most 3
+/// single-character edits away (and closer than a third of its length).
+pub fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for k in known {
+        let d = if k.to_lowercase() == lower {
+            0
+        } else {
+            edit_distance(&lower, &k.to_lowercase())
+        };
+        if d <= 3 && d * 3 <= k.len() && best.map_or(true, |(b, _)| d < b) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// Levenshtein distance, one row at a time (names are short).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + usize::from(ca != *cb)).min(up + 1).min(row[j] + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_near_miss_model_name_gets_a_suggestion() {
+        let e = model_by_name("tofino1-10G").unwrap_err().to_string();
+        assert!(e.contains("did you mean `tofino1-10g`?"), "{e}");
+        let e = model_by_name("tofino1-100").unwrap_err().to_string();
+        assert!(
+            e.contains("did you mean `tofino1-10g`?") || e.contains("`tofino1-100g`"),
+            "{e}"
+        );
+        let e = model_by_name("bmv2").unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 
     /// The GitHub-style anchors of docs/models.md's headings.
     fn doc_anchors() -> Vec<String> {

@@ -12,10 +12,12 @@ pub enum ModelError {
         message: String,
     },
     /// No model of that name.
-    #[error("unknown model `{name}` (known: {known})")]
+    #[error("unknown model `{name}`{hint} (known: {known})")]
     Unknown {
         /// The requested name.
         name: String,
+        /// `; did you mean `x`?` when a known name is close, else empty.
+        hint: String,
         /// Comma-separated known names.
         known: String,
     },

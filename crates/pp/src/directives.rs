@@ -398,9 +398,16 @@ impl Preprocessor<'_> {
             let path = format!("<bundled>/{name}");
             return self.register(path.clone(), path, text.to_owned(), true, None);
         }
+        let mut searched: Vec<String> = if Path::new(name).is_absolute() {
+            vec!["the absolute path".to_string()]
+        } else {
+            dirs.iter().map(|d| d.display().to_string()).collect()
+        };
+        searched.push("the bundled includes (core.p4, v1model.p4, tna.p4, ...)".to_string());
         Err(PpError::IncludeNotFound {
             loc: self.loc_tok(hash_tok),
             name: name.to_owned(),
+            searched: searched.join(", "),
         })
     }
 }

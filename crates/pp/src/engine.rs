@@ -257,6 +257,12 @@ impl<'a> Preprocessor<'a> {
             },
             message: "too many files".into(),
         })?;
+        // A UTF-8 byte-order mark (editors on Windows write one) is no
+        // token: blanked, so every offset after it stays the file's own.
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => format!("   {rest}"),
+            None => text,
+        };
         let sp = splice(&text);
         if sp.clean.len() > MAX_LEX_BYTES {
             return Err(PpError::Limit {

@@ -34,12 +34,15 @@ pub enum PpError {
         message: String,
     },
     /// An `#include` names a file found neither on disk nor among the bundled files.
-    #[error("{loc}: include file '{name}' not found")]
+    #[error("{loc}: include file '{name}' not found (searched: {searched})")]
     IncludeNotFound {
         /// The `#include` directive.
         loc: ErrLoc,
         /// The name as written between the quotes or angle brackets.
         name: String,
+        /// Where it was looked for, in order: the includer's directory
+        /// (quoted includes), each `-I` directory, the bundled includes.
+        searched: String,
     },
     /// A file includes itself, directly or through others, without a guard stopping it.
     #[error("{loc}: include cycle: {chain}")]

@@ -597,7 +597,8 @@ fn missing_include_reports_the_directive() {
     let e = err("x\n  #include \"nope.p4\"\n");
     assert_eq!(
         e.to_string(),
-        "test.p4:2:3: include file 'nope.p4' not found"
+        "test.p4:2:3: include file 'nope.p4' not found (searched: ., the bundled includes \
+         (core.p4, v1model.p4, tna.p4, ...))"
     );
     assert!(matches!(err("#include nope"), PpError::Directive { .. }));
     assert!(matches!(err("#include <nope"), PpError::Directive { .. }));
