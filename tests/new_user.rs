@@ -178,3 +178,36 @@ fn parse_takes_any_input_kind_and_knows_fragments_from_programs() {
         r.stdout
     );
 }
+
+#[test]
+fn every_help_states_exit_codes_and_its_examples_run() {
+    for cmd in [
+        &["--help"][..],
+        &["predict", "--help"],
+        &["parse", "--help"],
+        &["stages", "--help"],
+        &["deps", "--help"],
+        &["models", "--help"],
+    ] {
+        let r = p4cost(cmd);
+        assert_eq!(r.code, 0, "{cmd:?}");
+        assert!(r.stdout.contains("Exit codes:\n  0  success"), "{cmd:?}");
+        let examples: Vec<&str> = r
+            .stdout
+            .lines()
+            .skip_while(|l| *l != "Examples:")
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(
+            cmd[0] == "models" || !examples.is_empty(),
+            "{cmd:?} shows examples"
+        );
+        for ex in examples {
+            let words: Vec<&str> = ex.split_whitespace().collect();
+            assert_eq!(words.first(), Some(&"p4cost"), "{ex}");
+            let run = p4cost(&words[1..]);
+            assert_eq!(run.code, 0, "`{ex}` runs: {}", run.stderr);
+        }
+    }
+}

@@ -6,28 +6,92 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// p4cost: predict the data-plane latency of P4 programs before they run.
 #[derive(Debug, Parser)]
-#[command(name = "p4cost", version, about, long_about = None)]
+#[command(name = "p4cost", version, about, long_about = None, after_help = TOP_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// Exit codes, closing every command's help (a macro: `concat!` takes
+/// literals only).
+macro_rules! exit_codes {
+    () => {
+        "Exit codes:
+  0  success (and a reader that closed the pipe early)
+  1  the command ran and found a failure (parse: a file that does not parse)
+  2  usage or input error, with file:line:col (a JSON path for JSON) on stderr"
+    };
+}
+
+/// Exit codes alone.
+const EXIT_CODES: &str = exit_codes!();
+
+/// The top-level help's closing text.
+const TOP_HELP: &str = concat!(
+    "Examples:
+  p4cost predict p4-samples/tofino/tc2_datacenter.p4
+  p4cost predict p4-samples/tofino/tc2_datacenter.p4 --port 100g --packet-size 256 --format json
+  p4cost stages tests/fixtures/tofino/fabric-tna__fabric__sde9.0.0__context.json
+  p4cost parse p4-samples
+
+",
+    exit_codes!()
+);
+
+/// `predict`'s closing help text.
+const PREDICT_HELP: &str = concat!(
+    "Examples:
+  p4cost predict p4-samples/tofino/tc2_datacenter.p4
+  p4cost predict p4-samples/tofino/tc2_datacenter.p4 --path ethernet,ipv4,udp
+  p4cost predict p4-samples/tofino/tc2_datacenter.p4 --model tofino1-mau-estimate
+  p4cost predict tests/fixtures/bmv2/switch_p4_16.json --top 5 --format json
+
+",
+    exit_codes!()
+);
+
+/// `parse`'s closing help text.
+const PARSE_HELP: &str = concat!(
+    "Examples:
+  p4cost parse p4-samples
+  p4cost parse --summary p4-samples/tofino
+
+",
+    exit_codes!()
+);
+
+/// `stages`' and `deps`' closing help text.
+const STAGES_HELP: &str = concat!(
+    "Examples:
+  p4cost stages tests/fixtures/tofino/fabric-tna__fabric__sde9.0.0__context.json
+  p4cost stages p4-samples/tofino/tc2_datacenter.p4 --format json
+  p4cost deps p4-samples/tofino/tc2_datacenter.p4
+
+",
+    exit_codes!()
+);
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Predict the latency of every parse path of a program.
+    #[command(after_help = PREDICT_HELP)]
     Predict(PredictArgs),
     /// List the embedded latency models and their sources.
+    #[command(after_help = EXIT_CODES)]
     Models(ModelsArgs),
     /// Check that P4 files parse and lower (files or directories,
     /// recursively `*.p4`).
+    #[command(after_help = PARSE_HELP)]
     Parse(ParseArgs),
     /// MAU latency per gress and stage: the compiler's, from context.json,
     /// or estimated from a P4 program's dependencies and resources.
+    #[command(after_help = STAGES_HELP)]
     Stages(StagesArgs),
     /// The table dependency graph of each ingress and egress control
     /// (match, action, control and reverse-read dependencies).
+    #[command(after_help = STAGES_HELP)]
     Deps(DepsArgs),
 }
 
@@ -226,7 +290,8 @@ pub struct PredictArgs {
     /// The program: P4-16 source, BMv2 JSON or Tofino context.json
     /// (detected by content); `-` reads stdin.
     pub file: PathBuf,
-    /// Port speed the model is for.
+    /// Port speed the model is for [default: the --model's port; 10g
+    /// without --model].
     #[arg(long, value_enum)]
     pub port: Option<Port>,
     /// Packet size in bytes, 64-16384 [default: 512]; the models were
@@ -264,11 +329,11 @@ pub struct PredictArgs {
     #[arg(long, value_name = "N", conflicts_with = "path")]
     pub top: Option<usize>,
     /// Give up analysing a parser past this many analysis states (parse
-    /// state x header-stack fill) [default: 1000000].
+    /// state x header-stack fill).
     #[arg(long, value_name = "N", default_value_t = p4cost_analysis::DEFAULT_MAX_ANALYSIS_STATES)]
     pub max_analysis_states: usize,
     /// Stop listing paths once the listed paths hold this many parse
-    /// states in all (bounds output size and memory) [default: 200000].
+    /// states in all (bounds output size and memory).
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub max_listed_states: usize,
     /// Output format.
