@@ -154,6 +154,7 @@ struct WarningRow<'a> {
 #[derive(Debug, Serialize)]
 struct StagesReport<'a> {
     schema_version: u32,
+    p4cost_version: &'static str,
     program: &'a str,
     model: &'a str,
     clock_ghz: f64,
@@ -198,6 +199,7 @@ impl<'a> StagesReport<'a> {
         };
         StagesReport {
             schema_version: crate::report::SCHEMA_VERSION,
+            p4cost_version: env!("CARGO_PKG_VERSION"),
             program,
             model,
             clock_ghz: mp.clock_ghz,
