@@ -393,6 +393,38 @@ fn insert_parse_warnings(warns: &mut Vec<WarningOut>, loader_warnings: usize, al
 }
 
 pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    let reports = reports(a)?;
+    let write_err = CliError::output;
+    match a.format {
+        Format::Json => {
+            let text = if reports.len() == 1 {
+                crate::json_out::to_pretty(&reports[0])?
+            } else {
+                crate::json_out::to_pretty(&report::MultiReport {
+                    schema_version: report::SCHEMA_VERSION,
+                    p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+                    program: a.file.display().to_string(),
+                    pipelines: reports,
+                })?
+            };
+            out.write_all(text.as_bytes()).map_err(write_err)?;
+            out.flush().map_err(write_err)?;
+        }
+        Format::Human => {
+            let text = if reports.len() == 1 {
+                report::render_human(&reports[0])
+            } else {
+                report::render_human_multi(&reports)
+            };
+            out.write_all(text.as_bytes()).map_err(write_err)?;
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// The report of each selected pipeline of `a.file`: what `predict`
+/// prints and `check` judges (one computation for both).
+pub fn reports(a: &PredictArgs) -> Result<Vec<Report>, CliError> {
     let model = resolve_model(a)?;
     let packet_size = a.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
@@ -433,33 +465,7 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
         });
     }
-    let write_err = CliError::output;
-    match a.format {
-        Format::Json => {
-            // Streamed: a large report is not held twice in memory.
-            let text = if reports.len() == 1 {
-                crate::json_out::to_pretty(&reports[0])?
-            } else {
-                crate::json_out::to_pretty(&report::MultiReport {
-                    schema_version: report::SCHEMA_VERSION,
-                    p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
-                    program: a.file.display().to_string(),
-                    pipelines: reports,
-                })?
-            };
-            out.write_all(text.as_bytes()).map_err(write_err)?;
-            out.flush().map_err(write_err)?;
-        }
-        Format::Human => {
-            let text = if reports.len() == 1 {
-                report::render_human(&reports[0])
-            } else {
-                report::render_human_multi(&reports)
-            };
-            out.write_all(text.as_bytes()).map_err(write_err)?;
-        }
-    }
-    Ok(Exit::Ok)
+    Ok(reports)
 }
 
 /// A warning when a model is applied to a program written for another

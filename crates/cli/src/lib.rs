@@ -20,6 +20,7 @@ mod input;
 mod json_out;
 mod path_classes;
 mod path_stats;
+mod programs;
 mod read;
 mod report;
 
