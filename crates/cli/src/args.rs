@@ -72,6 +72,16 @@ const STAGES_HELP: &str = concat!(
     exit_codes!()
 );
 
+/// `check`'s closing help text.
+const CHECK_HELP: &str = concat!(
+    "Examples:
+  p4cost check p4-samples/tofino/tc2_datacenter.p4 --max-latency 300
+  p4cost check p4-samples/tofino/classes --max-latency 300 --port 100g --format json
+
+",
+    exit_codes!()
+);
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -93,6 +103,10 @@ pub enum Command {
     /// (match, action, control and reverse-read dependencies).
     #[command(after_help = STAGES_HELP)]
     Deps(DepsArgs),
+    /// Hold programs to a latency budget: exit 0 when every packet class of
+    /// every program is within it, 1 when one is over (for hooks and CI).
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
 }
 
 /// `p4cost deps`.
@@ -282,6 +296,42 @@ pub struct InputArgs {
     /// JSON input [default: 67108864, 64 MiB].
     #[arg(long, value_name = "BYTES", default_value_t = p4cost_front::Limits::DEFAULT_FILE_BYTES, hide_default_value = true)]
     pub max_input_bytes: u64,
+}
+
+/// `p4cost check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Programs: P4-16 source, BMv2 JSON or context.json files, or
+    /// directories (every `*.p4` under them that no other file there
+    /// includes).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Budget in ns on every packet class of every program (its slowest
+    /// class must be within it).
+    #[arg(
+        long,
+        value_name = "NS",
+        required = true,
+        allow_negative_numbers = true
+    )]
+    pub max_latency: f64,
+    /// Port speed the model is for [default: the --model's port; 10g
+    /// without --model].
+    #[arg(long, value_enum)]
+    pub port: Option<Port>,
+    /// Packet size in bytes, 64-16384 [default: 512].
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = packet_bytes)]
+    pub packet_size: Option<u32>,
+    /// Model name (see `p4cost models`): a linear model, which prices each
+    /// packet class [default: tofino1-<port>].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
 }
 
 /// `p4cost predict`.

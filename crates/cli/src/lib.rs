@@ -9,6 +9,7 @@
 //! Dependencies: every other p4cost crate, `clap`, `serde`, `serde_json`.
 
 mod args;
+mod cmd_check;
 mod cmd_deps;
 mod cmd_models;
 mod cmd_parse;
@@ -61,6 +62,7 @@ where
         args::Command::Parse(a) => cmd_parse::run(&a, out),
         args::Command::Stages(a) => cmd_stages::run(&a, out),
         args::Command::Deps(a) => cmd_deps::run(&a, out),
+        args::Command::Check(a) => cmd_check::run(&a, out),
     };
     match result {
         Ok(code) => code as u8,

@@ -50,7 +50,7 @@ pub fn not_json_exact(v: &u128) -> bool {
 }
 
 /// A span as `file`, `line`, `col` (1-based) plus byte offsets.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Loc {
     pub file: String,
     pub line: u32,

@@ -1,0 +1,112 @@
+//! `p4cost check --max-latency` (issue 10): exit codes a hook relies on
+//! and what a violation names. Figures derived by hand from
+//! parser_set_metadata.p4 (its header derives the classes) with the
+//! printed 10G model at 512 B (docs/models.md): the slowest class is 2.1,
+//! ethernet -> ipv4 -> udp: base 273.764 + parse_ipv4 (20 B) 7.306 +
+//! parse_udp (4 B) 3.770 + udp_acl 0.601 + classify 0.601 + l4_stats
+//! (2-bit key, the narrow class) 0.492 = 286.534 ns.
+
+mod common;
+use common::p4cost;
+
+const PROG: &str = "p4-samples/tofino/classes/parser_set_metadata.p4";
+
+fn check(args: &[&str]) -> common::Run {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    p4cost(&all)
+}
+
+#[test]
+fn a_budget_that_holds_exits_0_and_one_exceeded_exits_1() {
+    let r = check(&[PROG, "--max-latency", "286.6"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("ok   p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.1 286.534 ns, 0.066 ns under"),
+        "{}",
+        r.stdout
+    );
+    let r = check(&[PROG, "--max-latency", "286.5"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("FAIL p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.1 (ethernet -> ipv4 -> udp) 286.534 ns, over the 286.500 ns budget by 0.034 ns"),
+        "{}",
+        r.stdout
+    );
+    // The largest term after the base, with its site.
+    assert!(
+        r.stdout.contains(
+            "+7.306 ns  parse state parse_ipv4  (p4-samples/tofino/classes/parser_set_metadata.p4:80:5)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.ends_with("1 of 1 pipeline(s) over budget\n"));
+}
+
+#[test]
+fn the_json_verdict_names_class_margin_and_contributors() {
+    let r = check(&[PROG, "--max-latency", "280", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v["over"], 1);
+    let res = &v["results"][0];
+    assert_eq!(res["status"], "over");
+    assert_eq!(res["class"], "2.1");
+    assert_eq!(res["predicted_ns"], 286.534);
+    assert_eq!(res["margin_ns"], -6.534);
+    let names: Vec<&str> = res["contributors"]
+        .as_array()
+        .expect("contributors")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    // Sorted by size; ties in the order the class applies its tables.
+    assert_eq!(
+        names,
+        [
+            "parse_ipv4",
+            "parse_udp",
+            "Ingress.udp_acl",
+            "Ingress.classify",
+            "Ingress.l4_stats"
+        ]
+    );
+    assert_eq!(res["contributors"][2]["span"]["line"], 115);
+}
+
+#[test]
+fn a_directory_is_checked_program_by_program() {
+    // egress.p4's slowest class: 286.978 ns (tests/classes.rs); the other
+    // samples of the directory are all over 280 but set_validity.p4.
+    let r = check(&["p4-samples/tofino/classes", "--max-latency", "280"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("FAIL p4-samples/tofino/classes/egress.p4: slowest packet class 2.1 (ethernet -> ipv6) 286.978 ns"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("ok   p4-samples/tofino/classes/set_validity.p4"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[PROG, "--max-latency", "-3"][..],
+        &[PROG, "--max-latency", "0"],
+        &[PROG],
+        &[
+            PROG,
+            "--max-latency",
+            "300",
+            "--model",
+            "tofino1-mau-estimate",
+        ],
+        &["no-such-file.p4", "--max-latency", "300"],
+    ] {
+        let r = check(args);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+    }
+}
