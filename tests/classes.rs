@@ -227,6 +227,30 @@ fn skip_reasons(class: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// Every listed class as `headers: tables` (headers without `hdr.`,
+/// space-separated), sorted.
+fn by_headers(v: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in v["paths"].as_array().expect("paths") {
+        let headers: Vec<&str> = p["headers"]
+            .as_array()
+            .expect("headers")
+            .iter()
+            .filter_map(|h| h.as_str())
+            .map(|h| h.trim_start_matches("hdr."))
+            .collect();
+        for c in p["classes"]["classes"].as_array().expect("classes") {
+            out.push(format!(
+                "{}: {}",
+                headers.join(" "),
+                class_tables(c).join(" ")
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Every listed path's classes as `id: tables`.
 fn listed(v: &serde_json::Value) -> Vec<String> {
     v["paths"]
@@ -502,24 +526,11 @@ fn conditions_on_fields_the_parser_selected_on_prune_classes() {
         v["classes"]["tested_fields"],
         serde_json::json!(["hdr.ethernet.ether_type == 0x800", "hdr.ipv4.protocol == 6"])
     );
-    let mut by_path: Vec<String> = Vec::new();
     for p in v["paths"].as_array().expect("paths") {
-        let headers: Vec<&str> = p["headers"]
-            .as_array()
-            .expect("headers")
-            .iter()
-            .filter_map(|h| h.as_str())
-            .map(|h| h.trim_start_matches("hdr."))
-            .collect();
         let classes = p["classes"]["classes"].as_array().expect("classes");
-        assert_eq!(classes.len(), 1, "{headers:?}");
-        by_path.push(format!(
-            "{}: {}",
-            headers.join(" "),
-            class_tables(&classes[0]).join(" ")
-        ));
+        assert_eq!(classes.len(), 1, "{}", p["headers"]);
     }
-    by_path.sort();
+    let by_path = by_headers(&v);
     assert_eq!(
         by_path,
         [
@@ -578,24 +589,7 @@ fn conditions_on_metadata_the_parser_set_prune_classes() {
             "ig_md.l4_type == 2"
         ])
     );
-    let mut by_path: Vec<String> = Vec::new();
-    for p in v["paths"].as_array().expect("paths") {
-        let headers: Vec<&str> = p["headers"]
-            .as_array()
-            .expect("headers")
-            .iter()
-            .filter_map(|h| h.as_str())
-            .map(|h| h.trim_start_matches("hdr."))
-            .collect();
-        for c in p["classes"]["classes"].as_array().expect("classes") {
-            by_path.push(format!(
-                "{}: {}",
-                headers.join(" "),
-                class_tables(c).join(" ")
-            ));
-        }
-    }
-    by_path.sort();
+    let by_path = by_headers(&v);
     assert_eq!(
         by_path,
         [

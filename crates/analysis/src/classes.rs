@@ -2161,16 +2161,16 @@ fn explain(
                 else_next,
                 cond,
                 ..
-            } if h.eval(cond, k.1, k.2).is_some() => {
-                forced = true;
-                let v = h.eval(cond, k.1, k.2) == Some(true);
-                (jumped(*then_next) != jumped(*else_next)).then_some(Outcome::Branch(v))
-            }
-            NodeKind::Condition {
-                then_next,
-                else_next,
-                ..
-            } if to(*then_next) != to(*else_next) => Some(Outcome::Branch(to(*then_next) == went)),
+            } => match h.eval(cond, k.1, k.2) {
+                Some(v) => {
+                    forced = true;
+                    (jumped(*then_next) != jumped(*else_next)).then_some(Outcome::Branch(v))
+                }
+                None if to(*then_next) != to(*else_next) => {
+                    Some(Outcome::Branch(to(*then_next) == went))
+                }
+                None => None,
+            },
             NodeKind::Table {
                 next: TableNext::HitMiss { hit, miss },
                 ..
@@ -2186,13 +2186,10 @@ fn explain(
                     .collect();
                 // The default way is one only if some action has no arm
                 // (`Program::close_action_switches`).
-                let open = program.tables.get(table.index()).map_or(true, |t| {
-                    t.default_action.is_none()
-                        || t.actions
-                            .iter()
-                            .chain(t.default_action.as_ref())
-                            .any(|a| arms.iter().all(|(x, _)| x != a))
-                });
+                let open = program
+                    .tables
+                    .get(table.index())
+                    .map_or(true, |t| !t.has_arm_for_every_action(arms));
                 let default = open && to(*default) == went;
                 let all = (default || !open) && actions.len() == arms.len();
                 (!all).then_some(Outcome::ActionRun { actions, default })

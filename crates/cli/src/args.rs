@@ -298,6 +298,23 @@ pub struct InputArgs {
     pub max_input_bytes: u64,
 }
 
+/// What a prediction is for: the model, the port and the packet size
+/// (`predict` and `check`).
+#[derive(Debug, Clone, Args)]
+pub struct TargetArgs {
+    /// Port speed the model is for [default: the --model's port; 10g
+    /// without --model].
+    #[arg(long, value_enum)]
+    pub port: Option<Port>,
+    /// Packet size in bytes, 64-16384 [default: 512]; the models were
+    /// trained on 100-1400.
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = packet_bytes)]
+    pub packet_size: Option<u32>,
+    /// Model name (see `p4cost models`) [default: tofino1-<port>].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+}
+
 /// `p4cost check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -315,17 +332,10 @@ pub struct CheckArgs {
         allow_negative_numbers = true
     )]
     pub max_latency: f64,
-    /// Port speed the model is for [default: the --model's port; 10g
-    /// without --model].
-    #[arg(long, value_enum)]
-    pub port: Option<Port>,
-    /// Packet size in bytes, 64-16384 [default: 512].
-    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = packet_bytes)]
-    pub packet_size: Option<u32>,
-    /// Model name (see `p4cost models`): a linear model, which prices each
-    /// packet class [default: tofino1-<port>].
-    #[arg(long, value_name = "NAME")]
-    pub model: Option<String>,
+    /// Model, port and packet size (a linear model: it prices each
+    /// packet class).
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
@@ -340,17 +350,9 @@ pub struct PredictArgs {
     /// The program: P4-16 source, BMv2 JSON or Tofino context.json
     /// (detected by content); `-` reads stdin.
     pub file: PathBuf,
-    /// Port speed the model is for [default: the --model's port; 10g
-    /// without --model].
-    #[arg(long, value_enum)]
-    pub port: Option<Port>,
-    /// Packet size in bytes, 64-16384 [default: 512]; the models were
-    /// trained on 100-1400.
-    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = packet_bytes)]
-    pub packet_size: Option<u32>,
-    /// Model name (see `p4cost models`) [default: tofino1-<port>].
-    #[arg(long, value_name = "NAME")]
-    pub model: Option<String>,
+    /// Model, port and packet size.
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// Only the path whose extracted program headers are exactly this
     /// comma-separated sequence (`hdr.ipv4,hdr.udp` or `ipv4,udp`). An
     /// exact match wins; when there is none, a path with a leading Ethernet

@@ -74,13 +74,13 @@ fn predict_args(a: &CheckArgs, file: &str, extra: &[String]) -> Result<Cli, CliE
         argv.push(k.into());
         argv.push(v);
     };
-    if let Some(m) = &a.model {
+    if let Some(m) = &a.target.model {
         push("--model", m.clone());
     }
-    if let Some(p) = a.port {
+    if let Some(p) = a.target.port {
         push("--port", format!("{}g", p.gbps()));
     }
-    if let Some(s) = a.packet_size {
+    if let Some(s) = a.target.packet_size {
         push("--packet-size", s.to_string());
     }
     for d in &a.source.defines {

@@ -55,13 +55,13 @@ fn path_fits(path: &ParsePath, packet_size: u32) -> bool {
 /// Picks the model from `--model` and `--port`, and checks the flags that
 /// only some models take.
 fn resolve_model(a: &PredictArgs) -> Result<ModelSpec, CliError> {
-    let name = match (&a.model, a.port) {
+    let name = match (&a.target.model, a.target.port) {
         (Some(m), _) => m.clone(),
         (None, Some(p)) => format!("tofino1-{}g", p.gbps()),
         (None, None) => "tofino1-10g".to_string(),
     };
     let m = p4cost_model::model_by_name(&name).map_err(|e| CliError::input(e.to_string()))?;
-    if let Some(p) = a.port {
+    if let Some(p) = a.target.port {
         match m.port_gbps {
             Some(g) if g != p.gbps() => {
                 return Err(CliError::input(format!(
@@ -328,7 +328,7 @@ impl<'a> Common<'a> {
             },
             port_gbps: model.port_gbps,
             packet_size,
-            packet_size_is_default: a.packet_size.is_none(),
+            packet_size_is_default: a.target.packet_size.is_none(),
             pipeline: self.pipeline.clone(),
             parser: self.parser.map(|p| program.parser(p).name.clone()),
             path_count: 0,
@@ -426,7 +426,7 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
 /// prints and `check` judges (one computation for both).
 pub fn reports(a: &PredictArgs) -> Result<Vec<Report>, CliError> {
     let model = resolve_model(a)?;
-    let packet_size = a.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
+    let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
     if a.class.is_some() && model.kind != ModelKind::TofinoIngressLinear {
         return Err(CliError::input(format!(
@@ -974,7 +974,7 @@ fn run_mau(
     let pred = mp.ingress_prediction(program, &common.tables);
     let path_out = report::path_out(program, shown_index, &shown_path, &pred);
 
-    if a.packet_size.is_some() {
+    if a.target.packet_size.is_some() {
         warns.push(WarningOut {
             code: "packet_size_ignored".to_string(),
             message: format!(

@@ -75,6 +75,10 @@ pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), CliError> {
 /// by canonical path: fragments, checked as part of their includers.
 pub fn included(files: &[Found], include_dirs: &[PathBuf]) -> HashSet<PathBuf> {
     let mut out = HashSet::new();
+    // Only a file a walk found can be a fragment: with none, nothing to read.
+    if !files.iter().any(|f| f.walked) {
+        return out;
+    }
     for f in files {
         let Ok(text) = std::fs::read_to_string(&f.path) else {
             continue;

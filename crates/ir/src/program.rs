@@ -237,14 +237,11 @@ impl Program {
                 let Some(t) = tables.get(table.index()) else {
                     continue;
                 };
-                let Some(d) = t.default_action else {
+                if !t.has_arm_for_every_action(arms) {
                     continue;
-                };
-                let arm = |a: crate::ActionId| arms.iter().find(|(x, _)| *x == a).map(|(_, n)| *n);
-                if t.actions.iter().chain([&d]).all(|a| arm(*a).is_some()) {
-                    if let Some(n) = arm(d) {
-                        *default = n;
-                    }
+                }
+                if let Some(&(_, n)) = arms.iter().find(|(x, _)| Some(*x) == t.default_action) {
+                    *default = n;
                 }
             }
         }

@@ -167,6 +167,15 @@ impl Table {
         self.keys.is_empty() && self.actions.len() <= 1 && short.starts_with("tbl_")
     }
 
+    /// True when `arms` (a `switch` on this table's `action_run`) has an
+    /// arm for every action the table may run: its actions and its declared
+    /// default action. Without a declared default (P4's implicit
+    /// `NoAction`), some action may have no arm.
+    pub fn has_arm_for_every_action<N>(&self, arms: &[(ActionId, N)]) -> bool {
+        let has = |a: &ActionId| arms.iter().any(|(x, _)| x == a);
+        self.default_action.as_ref().is_some_and(has) && self.actions.iter().all(has)
+    }
+
     /// Sum of known key widths in bits.
     pub fn key_bits(&self) -> u64 {
         self.keys
