@@ -143,11 +143,11 @@ pub struct DepArgs {
 }
 
 impl DepArgs {
-    /// The limits these flags give.
-    pub fn limits(&self) -> p4cost_analysis::DepLimits {
-        p4cost_analysis::DepLimits {
-            max_units: self.max_dep_units,
-            max_pairs: self.max_dep_pairs,
+    /// The engine's dependency-graph budgets these flags give.
+    pub fn options(&self) -> p4cost_engine::DepOptions {
+        p4cost_engine::DepOptions {
+            max_dep_units: self.max_dep_units,
+            max_dep_pairs: self.max_dep_pairs,
         }
     }
 }
@@ -273,18 +273,19 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
-    /// The preprocessor's budgets these flags give: the total text a program may
-    /// expand to is 4 times the input budget, and at least 256 MiB.
-    pub fn limits(&self) -> p4cost_front::Limits {
-        let file = self.input.max_input_bytes;
-        p4cost_front::Limits {
-            max_file_bytes: file,
+    /// The engine's source options these flags give.
+    pub fn options(&self) -> p4cost_engine::SourceOptions {
+        p4cost_engine::SourceOptions {
+            defines: self
+                .defines
+                .iter()
+                .map(|d| p4cost_engine::options::parse_define(d))
+                .collect(),
+            include_dirs: self.include_dirs.clone(),
             max_includes: self.max_includes,
-            max_macro_tokens: self.max_macro_output,
-            max_total_bytes: file
-                .saturating_mul(4)
-                .max(p4cost_front::Limits::DEFAULT_TOTAL_BYTES),
-            ..p4cost_front::Limits::default()
+            max_macro_output: self.max_macro_output,
+            max_inlined: self.max_inlined,
+            max_input_bytes: self.input.max_input_bytes,
         }
     }
 }
@@ -386,13 +387,13 @@ pub struct PredictArgs {
     pub max_analysis_states: usize,
     /// Stop listing paths once the listed paths hold this many parse
     /// states in all (bounds output size and memory).
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_LISTED_STATES)]
     pub max_listed_states: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
     /// List at most this many paths (all paths are always counted).
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_PATHS)]
     pub max_paths: usize,
     /// The Tofino compiler's context.json (`pipe/context.json`) for FILE:
     /// the parse graph comes from FILE, the tables, controls and stage
@@ -427,7 +428,6 @@ pub struct ModelsArgs {
     pub format: Format,
 }
 
-/// Splits `NAME[=VALUE]`.
 /// `-I DIR`: a directory that exists (a mistyped include directory is
 /// otherwise silently never searched).
 fn existing_dir(s: &str) -> Result<PathBuf, String> {
@@ -450,9 +450,40 @@ fn packet_bytes(s: &str) -> Result<u32, String> {
     }
 }
 
-pub fn parse_define(d: &str) -> (String, Option<String>) {
-    match d.split_once('=') {
-        Some((n, v)) => (n.to_string(), Some(v.to_string())),
-        None => (d.to_string(), None),
+impl TargetArgs {
+    /// The engine's target options these flags give.
+    pub fn options(&self) -> p4cost_engine::TargetOptions {
+        p4cost_engine::TargetOptions {
+            port_gbps: self.port.map(Port::gbps),
+            packet_size: self.packet_size,
+            model: self.model.clone(),
+        }
+    }
+}
+
+impl PredictArgs {
+    /// The engine's prediction options these flags give.
+    pub fn options(&self) -> p4cost_engine::PredictOptions {
+        p4cost_engine::PredictOptions {
+            file: self.file.clone(),
+            target: self.target.options(),
+            path: self.path.clone(),
+            class: self.class.clone(),
+            max_classes: self.max_classes,
+            sort: match self.sort {
+                SortBy::Order => p4cost_engine::SortBy::Order,
+                SortBy::Latency => p4cost_engine::SortBy::Latency,
+            },
+            top: self.top,
+            max_analysis_states: self.max_analysis_states,
+            max_listed_states: self.max_listed_states,
+            max_paths: self.max_paths,
+            context: self.context.clone(),
+            bfrt: self.bfrt.clone(),
+            clock_ghz: self.clock_ghz,
+            pipe: self.pipe.clone(),
+            deps: self.deps.options(),
+            source: self.source.options(),
+        }
     }
 }

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::args::{CheckArgs, Cli, Command, Format};
 use crate::exit::{CliError, Exit};
-use crate::report::{Loc, Report};
+use p4cost_engine::report::{Loc, Report};
 
 /// Most contributors named for a violation.
 const MAX_CONTRIBUTORS: usize = 5;
@@ -103,7 +103,7 @@ fn predict_args(a: &CheckArgs, file: &str, extra: &[String]) -> Result<Cli, CliE
 /// The reports `predict` gives for `file` with `extra` flags.
 fn reports(a: &CheckArgs, file: &str, extra: &[String]) -> Result<Vec<Report>, CliError> {
     match predict_args(a, file, extra)?.command {
-        Command::Predict(p) => crate::cmd_predict::reports(&p),
+        Command::Predict(p) => Ok(p4cost_engine::predict::reports(&p.options())?),
         _ => Err(CliError::input("internal: not a predict command")),
     }
 }
@@ -196,14 +196,14 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     }
     let mut files = Vec::new();
     for p in &a.paths {
-        crate::programs::collect(p, &mut files)?;
+        p4cost_engine::programs::collect(p, &mut files)?;
     }
-    let fragments = crate::programs::included(&files, &a.source.include_dirs);
+    let fragments = p4cost_engine::programs::included(&files, &a.source.include_dirs);
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut model = String::new();
     for f in files
         .iter()
-        .filter(|f| !crate::programs::is_fragment(f, &fragments))
+        .filter(|f| !p4cost_engine::programs::is_fragment(f, &fragments))
     {
         let file = f.path.display().to_string();
         let extra = ["--max-paths".to_string(), "0".to_string()];
@@ -248,7 +248,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let over = verdicts.iter().filter(|v| v.status == "over").count();
     let text = match a.format {
         Format::Json => crate::json_out::to_pretty(&CheckReport {
-            schema_version: crate::report::SCHEMA_VERSION,
+            schema_version: p4cost_engine::report::SCHEMA_VERSION,
             p4cost_version: env!("CARGO_PKG_VERSION"),
             budget_ns: a.max_latency,
             model: &model,

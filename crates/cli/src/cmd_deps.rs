@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::args::{DepsArgs, DepsFormat};
 use crate::exit::{CliError, Exit};
-use crate::input;
+use p4cost_engine::input;
 
 /// The dependency graph of one gress of one pipeline.
 pub(crate) struct GressDeps {
@@ -34,7 +34,7 @@ pub(crate) fn graphs(
         Some(name) => {
             let p: Vec<_> = pipelines.iter().filter(|p| p.name == name).collect();
             if p.is_empty() {
-                return Err(crate::cmd_predict::unknown_pipe(shown, name, program));
+                return Err(p4cost_engine::predict::unknown_pipe(shown, name, program).into());
             }
             p
         }
@@ -66,10 +66,15 @@ pub(crate) fn graphs(
 }
 
 pub fn run(a: &DepsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let shown = crate::read::shown(&a.file);
-    let loaded = input::load(&a.file, &a.source)?;
+    let shown = p4cost_engine::read::shown(&a.file);
+    let loaded = input::load(&a.file, &a.source.options())?;
     let program = &loaded.program;
-    let gs = graphs(program, a.pipe.as_deref(), &shown, &a.deps.limits())?;
+    let gs = graphs(
+        program,
+        a.pipe.as_deref(),
+        &shown,
+        &a.deps.options().limits(),
+    )?;
     if gs.is_empty() {
         return Err(CliError::input(format!(
             "{shown}: no ingress or egress control found"
@@ -263,7 +268,7 @@ struct EdgeOut<'a> {
 impl<'a> DepsReport<'a> {
     fn new(shown: &'a str, gs: &'a [GressDeps]) -> DepsReport<'a> {
         DepsReport {
-            schema_version: crate::report::SCHEMA_VERSION,
+            schema_version: p4cost_engine::report::SCHEMA_VERSION,
             program: shown,
             graphs: gs
                 .iter()

@@ -9,7 +9,7 @@ pub fn run(a: &ModelsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let models = p4cost_model::all_models().map_err(|e| CliError::input(e.to_string()))?;
     let text = match a.format {
         Format::Json => {
-            let v = serde_json::json!({ "schema_version": crate::report::SCHEMA_VERSION, "models": models });
+            let v = serde_json::json!({ "schema_version": p4cost_engine::report::SCHEMA_VERSION, "models": models });
             crate::json_out::to_pretty(&v)?
         }
         Format::Human => {

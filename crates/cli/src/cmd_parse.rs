@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::args::ParseArgs;
 use crate::exit::{CliError, Exit};
-use crate::programs::{collect, included};
+use p4cost_engine::programs::{collect, included};
 
 pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let mut files = Vec::new();
@@ -13,7 +13,7 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     }
     if files
         .iter()
-        .filter(|f| crate::read::is_stdin(&f.path))
+        .filter(|f| p4cost_engine::read::is_stdin(&f.path))
         .count()
         > 1
     {
@@ -23,15 +23,15 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let (mut ok, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut text = String::new();
     for f in &files {
-        let shown = crate::read::shown(&f.path);
-        if crate::programs::is_fragment(f, &fragments) {
+        let shown = p4cost_engine::read::shown(&f.path);
+        if p4cost_engine::programs::is_fragment(f, &fragments) {
             skipped += 1;
             if !a.summary {
                 text.push_str(&format!("incl   {shown} (included by another file here)\n"));
             }
             continue;
         }
-        match crate::input::load(&f.path, &a.source) {
+        match p4cost_engine::input::load(&f.path, &a.source.options()) {
             Ok(_) => {
                 ok += 1;
                 if !a.summary {
@@ -40,7 +40,7 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             }
             Err(e) => {
                 failed += 1;
-                let first = e.message;
+                let first = e.to_string();
                 let first = first.lines().next().unwrap_or("");
                 if a.summary {
                     // Name the file that failed, not only the include

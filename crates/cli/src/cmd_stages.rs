@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::args::{Format, StagesArgs};
 use crate::exit::{CliError, Exit};
-use crate::input;
+use p4cost_engine::input;
 
 /// The embedded model `p4cost stages` computes with.
 const STAGES_MODEL: &str = "tofino1-mau-cycles";
@@ -24,8 +24,8 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             return Err(CliError::input("--clock-ghz must be a positive number"));
         }
     }
-    let shown = crate::read::shown(&a.file);
-    let loaded = input::load(&a.file, &a.source)?;
+    let shown = p4cost_engine::read::shown(&a.file);
+    let loaded = input::load(&a.file, &a.source.options())?;
     let program = &loaded.program;
     let (model_name, mp, plan) = if program.mau.is_some() {
         if let Some(m) = &a.model {
@@ -56,10 +56,9 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         }
         let pipelines = program.analysed_pipelines();
         let pipe = match &a.pipe {
-            Some(n) => pipelines
-                .iter()
-                .find(|p| &p.name == n)
-                .ok_or_else(|| crate::cmd_predict::unknown_pipe(&shown, n, program))?,
+            Some(n) => pipelines.iter().find(|p| &p.name == n).ok_or_else(|| {
+                CliError::from(p4cost_engine::predict::unknown_pipe(&shown, n, program))
+            })?,
             None => pipelines.first().ok_or_else(|| {
                 CliError::input(format!("{shown}: no ingress or egress control found"))
             })?,
@@ -71,11 +70,11 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             )));
         }
         let (plan, placement) =
-            mau_estimate::estimate(&model, program, &controls, &a.deps.limits())
+            mau_estimate::estimate(&model, program, &controls, &a.deps.options().limits())
                 .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
         let mut mp = mau_cycles::predict_with(&model, program, &placement, a.clock_ghz)
             .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
-        if let Some(w) = crate::cmd_predict::target_mismatch(&model, program.arch) {
+        if let Some(w) = p4cost_engine::predict::target_mismatch(&model, program.arch) {
             mp.warnings
                 .insert(0, p4cost_model::Warning::new(&w.code, w.message));
         }
@@ -198,7 +197,7 @@ impl<'a> StagesReport<'a> {
             })
         };
         StagesReport {
-            schema_version: crate::report::SCHEMA_VERSION,
+            schema_version: p4cost_engine::report::SCHEMA_VERSION,
             p4cost_version: env!("CARGO_PKG_VERSION"),
             program,
             model,

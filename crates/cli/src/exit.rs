@@ -57,3 +57,9 @@ impl fmt::Display for CliError {
         f.write_str(&self.message)
     }
 }
+
+impl From<p4cost_engine::Error> for CliError {
+    fn from(e: p4cost_engine::Error) -> CliError {
+        CliError::input(e.message())
+    }
+}

@@ -15,15 +15,9 @@ mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
 mod cmd_stages;
-mod combine;
 mod exit;
-mod input;
 mod json_out;
-mod path_classes;
-mod path_stats;
-mod programs;
-mod read;
-mod report;
+mod render;
 
 use std::ffi::OsString;
 use std::io::Write;

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::exit::CliError;
+use crate::error::Error;
 
 /// How long a pipe, FIFO or device may stay silent before reading it fails.
 pub const IDLE_SECS: u64 = 10;
@@ -37,20 +37,20 @@ pub fn shown(path: &Path) -> String {
     }
 }
 
-fn too_large(shown: &str, max: u64) -> CliError {
-    CliError::input(format!(
+fn too_large(shown: &str, max: u64) -> Error {
+    Error::input(format!(
         "{shown}: input larger than {max} bytes (limit: --max-input-bytes)"
     ))
 }
 
 /// Reads `path` (or stdin for `-`) into memory, at most `max` bytes.
-pub fn read_input(path: &Path, max: u64) -> Result<ReadInput, CliError> {
+pub fn read_input(path: &Path, max: u64) -> Result<ReadInput, Error> {
     let shown = shown(path);
     let bytes = if is_stdin(path) {
         match read_capped(std::io::stdin().lock(), max) {
             Ok(b) => b,
             Err(None) => return Err(too_large(&shown, max)),
-            Err(Some(e)) => return Err(CliError::input(format!("{shown}: cannot read: {e}"))),
+            Err(Some(e)) => return Err(Error::input(format!("{shown}: cannot read: {e}"))),
         }
     } else {
         read_path(path, &shown, max)?
@@ -63,9 +63,9 @@ pub fn read_input(path: &Path, max: u64) -> Result<ReadInput, CliError> {
 use p4cost_front::read_limited as read_capped;
 
 #[cfg(unix)]
-fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, CliError> {
+fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, Error> {
     use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let cannot = |e: std::io::Error| CliError::input(format!("{shown}: cannot read: {e}"));
+    let cannot = |e: std::io::Error| Error::input(format!("{shown}: cannot read: {e}"));
     // Non-blocking open: opening a FIFO without a writer would otherwise block forever.
     let file = std::fs::OpenOptions::new()
         .read(true)
@@ -74,7 +74,7 @@ fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, CliError> {
         .map_err(cannot)?;
     let ft = file.metadata().map_err(cannot)?.file_type();
     if ft.is_dir() {
-        return Err(CliError::input(format!("{shown}: is a directory")));
+        return Err(Error::input(format!("{shown}: is a directory")));
     }
     if ft.is_file() || ft.is_block_device() {
         return match read_capped(file, max) {
@@ -87,20 +87,20 @@ fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, CliError> {
 }
 
 #[cfg(not(unix))]
-fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, CliError> {
+fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, Error> {
     let file = std::fs::File::open(path)
-        .map_err(|e| CliError::input(format!("{shown}: cannot read: {e}")))?;
+        .map_err(|e| Error::input(format!("{shown}: cannot read: {e}")))?;
     match read_capped(file, max) {
         Ok(b) => Ok(b),
         Err(None) => Err(too_large(shown, max)),
-        Err(Some(e)) => Err(CliError::input(format!("{shown}: cannot read: {e}"))),
+        Err(Some(e)) => Err(Error::input(format!("{shown}: cannot read: {e}"))),
     }
 }
 
 /// Reads a non-blocking pipe, FIFO or device as data arrives, waiting at most [`IDLE_SECS`]
 /// for each chunk.
 #[cfg(unix)]
-fn read_stream(mut file: std::fs::File, shown: &str, max: u64) -> Result<Vec<u8>, CliError> {
+fn read_stream(mut file: std::fs::File, shown: &str, max: u64) -> Result<Vec<u8>, Error> {
     use std::io::Read;
     use std::os::unix::io::AsRawFd;
     let mut buf = Vec::new();
@@ -119,10 +119,10 @@ fn read_stream(mut file: std::fs::File, shown: &str, max: u64) -> Result<Vec<u8>
             if e.kind() == std::io::ErrorKind::Interrupted {
                 continue;
             }
-            return Err(CliError::input(format!("{shown}: cannot read: {e}")));
+            return Err(Error::input(format!("{shown}: cannot read: {e}")));
         }
         if n == 0 {
-            return Err(CliError::input(format!(
+            return Err(Error::input(format!(
                 "{shown}: no data for {IDLE_SECS} s (a pipe or FIFO nobody writes to?): \
                  give a regular file, or `-` for stdin"
             )));
@@ -140,7 +140,7 @@ fn read_stream(mut file: std::fs::File, shown: &str, max: u64) -> Result<Vec<u8>
                     e.kind(),
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
                 ) => {}
-            Err(e) => return Err(CliError::input(format!("{shown}: cannot read: {e}"))),
+            Err(e) => return Err(Error::input(format!("{shown}: cannot read: {e}"))),
         }
     }
 }
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_directory_is_refused() {
-        let e = read_input(Path::new("."), 10).err().map(|e| e.message);
+        let e = read_input(Path::new("."), 10).err().map(|e| e.to_string());
         assert_eq!(e.as_deref(), Some(".: is a directory"));
     }
 }

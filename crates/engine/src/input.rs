@@ -4,9 +4,9 @@ use std::path::Path;
 
 use p4cost_ir::Program;
 
-use crate::args::{parse_define, PredictArgs, SourceArgs};
 use crate::combine;
-use crate::exit::CliError;
+use crate::error::Error;
+use crate::options::{PredictOptions, SourceOptions};
 use crate::read;
 
 /// A warning found while loading, with its stable code.
@@ -39,8 +39,8 @@ pub struct LoadedInput {
 /// Reads `path` (stdin for `-`) once, within the input budget, and lowers
 /// it: JSON is sniffed as BMv2 or Tofino context.json; anything else is
 /// P4-16 source.
-pub fn load(path: &Path, src: &SourceArgs) -> Result<LoadedInput, CliError> {
-    let (shown, text) = read_text(path, src.input.max_input_bytes)?;
+pub fn load(path: &Path, src: &SourceOptions) -> Result<LoadedInput, Error> {
+    let (shown, text) = read_text(path, src.max_input_bytes)?;
     if text
         .trim_start_matches(|c: char| c.is_ascii_whitespace())
         .starts_with('{')
@@ -65,30 +65,20 @@ fn lower_source(
     path: &Path,
     shown: &str,
     text: String,
-    src: &SourceArgs,
-) -> Result<p4cost_front::Loaded, CliError> {
-    let opts = front_options(src);
+    src: &SourceOptions,
+) -> Result<p4cost_front::Loaded, Error> {
+    let opts = src.front();
     if read::is_stdin(path) {
         p4cost_front::load_source(shown, &text, &opts)
     } else {
         p4cost_front::load_file_text(path, text, &opts)
     }
-    .map_err(|e| CliError::input(e.to_string()))
-}
-
-/// The front end's options for these flags.
-pub fn front_options(src: &SourceArgs) -> p4cost_front::Options {
-    p4cost_front::Options {
-        defines: src.defines.iter().map(|d| parse_define(d)).collect(),
-        include_dirs: src.include_dirs.clone(),
-        limits: src.limits(),
-        max_inlined: src.max_inlined,
-    }
+    .map_err(|e| Error::input(e.to_string()))
 }
 
 /// The input of `predict`: FILE alone, FILE with `--context` (and
 /// `--bfrt`), or a context.json FILE with `--bfrt`.
-pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
+pub fn load_for_predict(a: &PredictOptions) -> Result<LoadedInput, Error> {
     let shown = read::shown(&a.file);
     let stdin_twice = [Some(&a.file), a.context.as_ref(), a.bfrt.as_ref()]
         .into_iter()
@@ -97,16 +87,16 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
         .count()
         > 1;
     if stdin_twice {
-        return Err(CliError::input(
+        return Err(Error::input(
             "`-` (stdin) can be given for only one of FILE, --context and --bfrt",
         ));
     }
-    let max = a.source.input.max_input_bytes;
+    let max = a.source.max_input_bytes;
     match (&a.context, &a.bfrt) {
         (Some(ctx), bfrt) => {
             let source = load(&a.file, &a.source)?;
             if source.program.input == p4cost_ir::InputKind::TofinoContext {
-                return Err(CliError::input(format!(
+                return Err(Error::input(format!(
                     "{shown}: is itself a context.json: with --context, FILE must be the P4 \
                      source (or BMv2 JSON) that supplies the parse graph"
                 )));
@@ -124,11 +114,7 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
                         source.program.pipelines = vec![p];
                     }
                     None => {
-                        return Err(crate::cmd_predict::unknown_pipe(
-                            &shown,
-                            name,
-                            &source.program,
-                        ))
+                        return Err(crate::predict::unknown_pipe(&shown, name, &source.program))
                     }
                 }
             }
@@ -150,7 +136,7 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
         (None, Some(bfrt)) => {
             let mut first = load(&a.file, &a.source)?;
             if first.program.input != p4cost_ir::InputKind::TofinoContext {
-                return Err(CliError::input(format!(
+                return Err(Error::input(format!(
                     "--bfrt {}: needs --context CONTEXT.json, or a context.json as FILE ({shown} is not one)",
                     bfrt.display()
                 )));
@@ -159,7 +145,7 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
             let bshown = read::shown(bfrt);
             let (_, btext) = read_text(bfrt, max)?;
             p4cost_tofino::merge_bfrt(&mut first.program, &btext, &bshown)
-                .map_err(|e| CliError::input(e.to_string()))?;
+                .map_err(|e| Error::input(e.to_string()))?;
             Ok(first)
         }
         (None, None) => load(&a.file, &a.source),
@@ -169,20 +155,20 @@ pub fn load_for_predict(a: &PredictArgs) -> Result<LoadedInput, CliError> {
 /// Reads a file given as `--context` (with its `--bfrt`): it must be a
 /// Tofino context.json; anything else is an input error that says what
 /// the file looks like instead.
-pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Program, CliError> {
+pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Program, Error> {
     let want = "--context expects the Tofino compiler's context.json (the `pipe/context.json` \
                 of a bf-p4c build)";
     let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
     if first != Some(b'{') {
-        return Err(CliError::input(format!(
+        return Err(Error::input(format!(
             "{shown}: not a context.json (not a JSON object): {want}"
         )));
     }
     let text = String::from_utf8(bytes)
-        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
+        .map_err(|e| Error::input(format!("{shown}: not UTF-8 text: {e}")))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        CliError::input(format!(
+        Error::input(format!(
             "{shown}:{}:{}: invalid JSON: {e}",
             e.line(),
             e.column()
@@ -196,34 +182,34 @@ pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Progra
         } else {
             "JSON without the context's `tables` array and `schema_version`/`program_name`"
         };
-        return Err(CliError::input(format!(
+        return Err(Error::input(format!(
             "{shown}: not a context.json: {what}; {want}"
         )));
     }
     // The document is already parsed for detection: read it as it is.
-    let mut program = p4cost_tofino::read_context_value(&v, &shown)
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let mut program =
+        p4cost_tofino::read_context_value(&v, &shown).map_err(|e| Error::input(e.to_string()))?;
     if let Some(b) = bfrt {
         let bshown = read::shown(b);
         let (_, btext) = read_text(b, max)?;
         p4cost_tofino::merge_bfrt(&mut program, &btext, &bshown)
-            .map_err(|e| CliError::input(e.to_string()))?;
+            .map_err(|e| Error::input(e.to_string()))?;
     }
     Ok(program)
 }
 
 /// Reads `path` (stdin for `-`) once as UTF-8 text within the budget,
 /// with the name messages show for it.
-fn read_text(path: &Path, max: u64) -> Result<(String, String), CliError> {
+fn read_text(path: &Path, max: u64) -> Result<(String, String), Error> {
     let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
     let text = String::from_utf8(bytes)
-        .map_err(|e| CliError::input(format!("{shown}: not UTF-8 text: {e}")))?;
+        .map_err(|e| Error::input(format!("{shown}: not UTF-8 text: {e}")))?;
     Ok((shown, text))
 }
 
-fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
+fn load_json(shown: &str, text: &str) -> Result<LoadedInput, Error> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        CliError::input(format!(
+        Error::input(format!(
             "{shown}:{}:{}: invalid JSON: {e}",
             e.line(),
             e.column()
@@ -231,7 +217,7 @@ fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
     })?;
     if p4cost_bmv2::looks_like_bmv2(&v) {
         let program = p4cost_bmv2::read_value(&v, shown)
-            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+            .map_err(|e| Error::input(format!("{shown}: {e}")))?;
         return Ok(LoadedInput {
             program,
             warnings: Vec::new(),
@@ -239,18 +225,18 @@ fn load_json(shown: &str, text: &str) -> Result<LoadedInput, CliError> {
     }
     if p4cost_tofino::looks_like_context(&v) {
         let program = p4cost_tofino::read_context_value(&v, shown)
-            .map_err(|e| CliError::input(e.to_string()))?;
+            .map_err(|e| Error::input(e.to_string()))?;
         return Ok(LoadedInput {
             program,
             warnings: Vec::new(),
         });
     }
     if p4cost_tofino::looks_like_bfrt(&v) {
-        return Err(CliError::input(format!(
+        return Err(Error::input(format!(
             "{shown}: this is a BF-RT bfrt.json; it has tables but no stage placement or parse graph: give the context.json next to it"
         )));
     }
-    Err(CliError::input(format!(
+    Err(Error::input(format!(
         "{shown}: JSON, but neither p4c BMv2 JSON (expected `header_types`, `parsers` and `pipelines`) nor a Tofino context.json (expected `tables` and `schema_version`)"
     )))
 }

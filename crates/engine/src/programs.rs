@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::exit::CliError;
+use crate::error::Error;
 
 /// One file to check, and whether a directory walk found it (a file the
 /// user named is always a program; one found under a directory may be a
@@ -20,7 +20,7 @@ pub struct Found {
 /// Every `*.p4` under `p` (sorted, depth first), or `p` itself when it is
 /// a file. Iterative; a directory reached twice (a link back up the tree)
 /// is walked once.
-pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), CliError> {
+pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), Error> {
     if crate::read::is_stdin(p) || p.is_file() {
         out.push(Found {
             path: p.to_path_buf(),
@@ -29,7 +29,7 @@ pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), CliError> {
         return Ok(());
     }
     if !p.is_dir() {
-        return Err(CliError::input(format!(
+        return Err(Error::input(format!(
             "{}: no such file or directory",
             p.display()
         )));
@@ -42,7 +42,7 @@ pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), CliError> {
             continue;
         }
         let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| CliError::input(format!("{}: cannot read directory: {e}", dir.display())))?
+            .map_err(|e| Error::input(format!("{}: cannot read directory: {e}", dir.display())))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
         entries.sort();
@@ -62,7 +62,7 @@ pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), CliError> {
         stack.extend(subdirs.into_iter().rev());
     }
     if out.len() == before {
-        return Err(CliError::input(format!(
+        return Err(Error::input(format!(
             "{}: no P4 file (*.p4) under this directory",
             p.display()
         )));

@@ -1,0 +1,27 @@
+//! p4cost-engine: the one place an answer is computed.
+//!
+//! Loads an input by its content (P4-16 source, p4c's BMv2 JSON or the
+//! Tofino compiler's context.json, with its bfrt.json), runs the analyses
+//! and evaluates a model, and returns reports as plain data
+//! ([`report::Report`]). Callers (the CLI's commands, the language server)
+//! fill [`options`] from their flags or configuration and render what comes
+//! back; none of them computes a figure of its own, so every surface gives
+//! the same answer. Nothing here prints.
+//!
+//! Dependencies: `ir`, `front`, `analysis`, `model`, `bmv2`, `tofino`,
+//! `serde`, `serde_json` (and `libc` to read pipes without hanging). Never
+//! the CLI or an argument parser.
+
+pub mod combine;
+pub mod error;
+pub mod input;
+pub mod options;
+pub mod path_classes;
+pub mod path_stats;
+pub mod predict;
+pub mod programs;
+pub mod read;
+pub mod report;
+
+pub use error::Error;
+pub use options::{DepOptions, PredictOptions, SortBy, SourceOptions, TargetOptions};

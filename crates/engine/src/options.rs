@@ -1,0 +1,189 @@
+//! What a caller asks the engine: plain data, filled from command-line
+//! flags, a `p4cost.toml` or a language-server session alike. Every
+//! default is here, once.
+
+use std::path::PathBuf;
+
+/// How P4-16 source is read: preprocessor defines, include directories
+/// and the global budgets of one translation unit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceOptions {
+    /// `-D NAME[=VALUE]`, in order.
+    pub defines: Vec<(String, Option<String>)>,
+    /// Include directories searched before the bundled includes.
+    pub include_dirs: Vec<PathBuf>,
+    /// Most files entered by `#include` in one program.
+    pub max_includes: usize,
+    /// Most tokens macro expansion may produce in one program.
+    pub max_macro_output: usize,
+    /// Most parse states and statements inlining may copy.
+    pub max_inlined: usize,
+    /// Largest input read from one file, stdin or pipe, in bytes.
+    pub max_input_bytes: u64,
+}
+
+impl Default for SourceOptions {
+    fn default() -> SourceOptions {
+        SourceOptions {
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
+            max_includes: p4cost_front::Limits::DEFAULT_INCLUDES,
+            max_macro_output: p4cost_front::Limits::DEFAULT_MACRO_TOKENS,
+            max_inlined: p4cost_front::DEFAULT_MAX_INLINED,
+            max_input_bytes: p4cost_front::Limits::DEFAULT_FILE_BYTES,
+        }
+    }
+}
+
+impl SourceOptions {
+    /// The preprocessor's budgets: the total text a program may expand to
+    /// is 4 times the input budget, and at least 256 MiB.
+    pub fn limits(&self) -> p4cost_front::Limits {
+        let file = self.max_input_bytes;
+        p4cost_front::Limits {
+            max_file_bytes: file,
+            max_includes: self.max_includes,
+            max_macro_tokens: self.max_macro_output,
+            max_total_bytes: file
+                .saturating_mul(4)
+                .max(p4cost_front::Limits::DEFAULT_TOTAL_BYTES),
+            ..p4cost_front::Limits::default()
+        }
+    }
+
+    /// The front end's options.
+    pub fn front(&self) -> p4cost_front::Options {
+        p4cost_front::Options {
+            defines: self.defines.clone(),
+            include_dirs: self.include_dirs.clone(),
+            limits: self.limits(),
+            max_inlined: self.max_inlined,
+        }
+    }
+}
+
+/// Splits `NAME[=VALUE]` as `-D` takes it.
+pub fn parse_define(d: &str) -> (String, Option<String>) {
+    match d.split_once('=') {
+        Some((n, v)) => (n.to_string(), Some(v.to_string())),
+        None => (d.to_string(), None),
+    }
+}
+
+/// What a prediction is for: the model, the port and the packet size.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TargetOptions {
+    /// Port speed in Gbit/s; `None`: the model's, or 10 without a model.
+    pub port_gbps: Option<u32>,
+    /// Packet size in bytes; `None`: [`crate::predict::DEFAULT_PACKET_SIZE`].
+    pub packet_size: Option<u32>,
+    /// Model name; `None`: `tofino1-<port>g`.
+    pub model: Option<String>,
+}
+
+/// Budgets of the table dependency graph (`tofino1-mau-estimate`,
+/// `stages`, `deps`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepOptions {
+    /// Most tables, gateways and statement runs in one control's graph.
+    pub max_dep_units: usize,
+    /// Most pairs of those examined through shared fields.
+    pub max_dep_pairs: u64,
+}
+
+impl Default for DepOptions {
+    fn default() -> DepOptions {
+        DepOptions {
+            max_dep_units: p4cost_analysis::DEFAULT_MAX_DEP_UNITS,
+            max_dep_pairs: p4cost_analysis::DEFAULT_MAX_DEP_PAIRS,
+        }
+    }
+}
+
+impl DepOptions {
+    /// The analysis limits.
+    pub fn limits(&self) -> p4cost_analysis::DepLimits {
+        p4cost_analysis::DepLimits {
+            max_units: self.max_dep_units,
+            max_pairs: self.max_dep_pairs,
+        }
+    }
+}
+
+/// Order of listed paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortBy {
+    /// Graph (listing) order.
+    #[default]
+    Order,
+    /// Slowest class first.
+    Latency,
+}
+
+/// Most paths listed by default (all are counted).
+pub const DEFAULT_MAX_PATHS: usize = 64;
+
+/// Most parse states the listed paths hold in all, by default.
+pub const DEFAULT_MAX_LISTED_STATES: usize = 200_000;
+
+/// One prediction: the input, the target and what to list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredictOptions {
+    /// The program: P4-16 source, BMv2 JSON or context.json (`-`: stdin).
+    pub file: PathBuf,
+    /// Model, port and packet size.
+    pub target: TargetOptions,
+    /// Only the path extracting exactly these program headers.
+    pub path: Option<Vec<String>>,
+    /// Only the packet classes whose control path does this
+    /// ([`p4cost_analysis::ClassFilter`] terms).
+    pub class: Option<String>,
+    /// Most classes listed under each path; `None`: 8, or 32 with `path`.
+    pub max_classes: Option<usize>,
+    /// Order of the listed paths.
+    pub sort: SortBy,
+    /// List the N paths with the heaviest parse terms instead.
+    pub top: Option<usize>,
+    /// Analysis-state budget of one parser.
+    pub max_analysis_states: usize,
+    /// Most parse states the listed paths hold in all.
+    pub max_listed_states: usize,
+    /// Most paths listed.
+    pub max_paths: usize,
+    /// The Tofino context.json for `file`.
+    pub context: Option<PathBuf>,
+    /// The bfrt.json of the same compile.
+    pub bfrt: Option<PathBuf>,
+    /// MAU clock in GHz for MAU-cycle models.
+    pub clock_ghz: Option<f64>,
+    /// Only this pipeline.
+    pub pipe: Option<String>,
+    /// Dependency-graph budgets.
+    pub deps: DepOptions,
+    /// How source is read.
+    pub source: SourceOptions,
+}
+
+impl PredictOptions {
+    /// The defaults for `file`.
+    pub fn new(file: impl Into<PathBuf>) -> PredictOptions {
+        PredictOptions {
+            file: file.into(),
+            target: TargetOptions::default(),
+            path: None,
+            class: None,
+            max_classes: None,
+            sort: SortBy::Order,
+            top: None,
+            max_analysis_states: p4cost_analysis::DEFAULT_MAX_ANALYSIS_STATES,
+            max_listed_states: DEFAULT_MAX_LISTED_STATES,
+            max_paths: DEFAULT_MAX_PATHS,
+            context: None,
+            bfrt: None,
+            clock_ghz: None,
+            pipe: None,
+            deps: DepOptions::default(),
+            source: SourceOptions::default(),
+        }
+    }
+}

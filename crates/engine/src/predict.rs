@@ -1,0 +1,1015 @@
+//! Predictions: the report of each pipeline of one program, what
+//! `predict` prints and `check` judges.
+
+use p4cost_analysis::{
+    control_path_count, control_tables, match_headers, path_graph, BudgetExceeded, ParsePath,
+    PathCount, PathOptions,
+};
+use p4cost_ir::{ControlId, ParserId, Pipeline, Program, TableId};
+use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
+
+use crate::error::Error;
+use crate::input::{self, LoadedInput};
+use crate::options::{PredictOptions, SortBy};
+use crate::path_stats::{Costed, PATH_CODES};
+use crate::report::{
+    self, ControlOut, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
+};
+
+/// Packet size used when `--packet-size` is not given: inside the training
+/// range of the Tofino models, below the 10G non-linear region.
+pub const DEFAULT_PACKET_SIZE: u32 = 512;
+
+/// The smallest packet that exists: Ethernet's minimum frame (64 B,
+/// FCS included; shorter frames are runts that a port drops).
+pub const MIN_PACKET_SIZE: u32 = 64;
+
+/// The largest packet p4cost accepts: 16 KiB, above the jumbo frames switch
+/// ports carry (commonly 9216 B, at most about 10 KB on Tofino-class
+/// ASICs). A larger value is a mistake, not a packet.
+pub const MAX_PACKET_SIZE: u32 = 16384;
+
+/// Refuses a packet size no packet can have (the training range is only
+/// warned about, by the model).
+fn check_packet_size(size: u32) -> Result<(), Error> {
+    if size < MIN_PACKET_SIZE {
+        return Err(Error::input(format!(
+            "--packet-size {size}: no Ethernet packet is smaller than {MIN_PACKET_SIZE} B (the minimum frame); give {MIN_PACKET_SIZE}-{MAX_PACKET_SIZE}"
+        )));
+    }
+    if size > MAX_PACKET_SIZE {
+        return Err(Error::input(format!(
+            "--packet-size {size}: above {MAX_PACKET_SIZE} B, larger than any jumbo frame a switch port carries; give {MIN_PACKET_SIZE}-{MAX_PACKET_SIZE}"
+        )));
+    }
+    Ok(())
+}
+
+/// A path that extracts more header bytes than the packet holds cannot
+/// happen at that packet size.
+fn path_fits(path: &ParsePath, packet_size: u32) -> bool {
+    p4cost_model::baseline::packet_header_bytes(path) <= u64::from(packet_size)
+}
+
+/// Picks the model from `--model` and `--port`, and checks the flags that
+/// only some models take.
+fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
+    let name = match (&a.target.model, a.target.port_gbps) {
+        (Some(m), _) => m.clone(),
+        (None, Some(p)) => format!("tofino1-{p}g"),
+        (None, None) => "tofino1-10g".to_string(),
+    };
+    let m = p4cost_model::model_by_name(&name).map_err(|e| Error::input(e.to_string()))?;
+    if let Some(p) = a.target.port_gbps {
+        match m.port_gbps {
+            Some(g) if g != p => {
+                return Err(Error::input(format!(
+                    "--port {}g contradicts --model {} (a {g}G model)",
+                    p, m.name
+                )))
+            }
+            Some(_) => {}
+            None => {
+                return Err(Error::input(format!(
+                "--port does not apply to --model {}: its prediction does not depend on the port",
+                m.name
+            )))
+            }
+        }
+    }
+    if let Some(f) = a.clock_ghz {
+        if m.mau().is_none() {
+            return Err(Error::input(format!(
+                "--clock-ghz applies only to MAU-cycle models (tofino1-mau-cycles, tofino1-mau-estimate, tofino2-mau-estimate); model {} predicts in ns directly",
+                m.name
+            )));
+        }
+        if !(f.is_finite() && f > 0.0) {
+            return Err(Error::input("--clock-ghz must be a positive number"));
+        }
+    }
+    Ok(m)
+}
+
+/// What both engines share for one pipeline: the loaded program and its
+/// program-level warnings, the pipeline, its ingress parser, control and
+/// tables.
+struct Common<'a> {
+    loaded: &'a LoadedInput,
+    shown: String,
+    warnings: Vec<WarningOut>,
+    pipeline: Option<PipelineOut>,
+    parser: Option<ParserId>,
+    control: Option<ControlId>,
+    /// The control packet classes walk: the ingress control joined to the
+    /// egress control ([`p4cost_analysis::join_egress`]), or the ingress
+    /// control alone when there is no egress to join.
+    class_control: Option<ControlId>,
+    /// What was joined, when egress was.
+    egress: Option<p4cost_analysis::EgressJoin>,
+    /// The pipeline's ingress and egress controls (the MAU estimate
+    /// places both).
+    gress_controls: Vec<(p4cost_ir::Gress, ControlId)>,
+    tables: Vec<TableId>,
+}
+
+/// The error for a `--pipe` name the program does not bind.
+pub fn unknown_pipe(shown: &str, name: &str, program: &Program) -> Error {
+    let names: Vec<String> = program
+        .analysed_pipelines()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    Error::input(format!(
+        "{shown}: no pipeline named `{name}`; the program's pipelines: {}",
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    ))
+}
+
+/// Most distinct pipelines `predict` reports without `--pipe` (each report
+/// lists every pipeline name, so output grows with the square).
+pub const MAX_REPORTED_PIPELINES: usize = 16;
+
+/// The pipeline groups to report: the one holding `--pipe NAME`, else
+/// every group (pipelines with the same ingress parser and control share
+/// one). A program that binds nothing gives one empty group.
+fn selected_groups(a: &PredictOptions, program: &Program) -> Result<Vec<Vec<Pipeline>>, Error> {
+    let groups = program.ingress_pipeline_groups();
+    let Some(name) = &a.pipe else {
+        if groups.len() > MAX_REPORTED_PIPELINES {
+            return Err(Error::input(format!(
+                "{}: the program binds {} distinct pipelines, more than the {MAX_REPORTED_PIPELINES} \
+                 predict reports at once (a Tofino has at most 4 pipes): choose one with --pipe NAME",
+                a.file.display(),
+                groups.len()
+            )));
+        }
+        return Ok(if groups.is_empty() {
+            vec![Vec::new()]
+        } else {
+            groups
+        });
+    };
+    groups
+        .into_iter()
+        .find_map(|g| {
+            let i = g.iter().position(|p| &p.name == name)?;
+            let mut g = g;
+            // The asked-for name leads its group.
+            let p = g.remove(i);
+            g.insert(0, p);
+            Some(vec![g])
+        })
+        .ok_or_else(|| unknown_pipe(&a.file.display().to_string(), name, program))
+}
+
+impl<'a> Common<'a> {
+    fn new(
+        a: &PredictOptions,
+        loaded: &'a LoadedInput,
+        group: &[Pipeline],
+        joined: Option<(ControlId, p4cost_analysis::EgressJoin)>,
+    ) -> Result<Common<'a>, Error> {
+        let program = &loaded.program;
+        let mut warnings: Vec<WarningOut> = loaded
+            .warnings
+            .iter()
+            .map(|w| WarningOut {
+                code: w.code.clone(),
+                message: w.message.clone(),
+                paths: Vec::new(),
+            })
+            .collect();
+        for n in &program.notes {
+            warnings.push(WarningOut {
+                code: "reader_note".to_string(),
+                message: n.clone(),
+                paths: Vec::new(),
+            });
+        }
+        let control = group.first().and_then(|p| p.ingress);
+        let gress_controls = group
+            .first()
+            .map(|p| p.gress_controls())
+            .unwrap_or_default();
+        let parser = group.first().and_then(|p| p.ingress_parser);
+        let pipeline = group.first().map(|p| PipelineOut {
+            name: p.name.clone(),
+            identical: group[1..].iter().map(|q| q.name.clone()).collect(),
+            all: program
+                .analysed_pipelines()
+                .into_iter()
+                .map(|q| q.name)
+                .collect(),
+        });
+        let all_tables = control
+            .map(|c| control_tables(program, c))
+            .unwrap_or_default();
+        // Tables the compiler made for itself (bf-p4c's parser table
+        // `$PORT_METADATA`) are not the program's: leave them out.
+        let (internal, all_tables): (Vec<TableId>, Vec<TableId>) = all_tables
+            .into_iter()
+            .partition(|t| program.table(*t).is_compiler_internal());
+        if !internal.is_empty() {
+            warnings.push(WarningOut {
+                code: "compiler_tables_skipped".to_string(),
+                message: format!(
+                    "{} compiler-internal table(s) (a `$` in the name, which no P4 program can declare) not counted as match tables: {}",
+                    internal.len(),
+                    internal
+                        .iter()
+                        .map(|t| program.table(*t).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                paths: Vec::new(),
+            });
+        }
+        // The compilers turn each direct action call of an apply block into
+        // a keyless one-action table (`tbl_*`). The source has no such
+        // table, and the model's tables are match tables: leave them out,
+        // so a program costs the same from source and from compiler output.
+        let (calls, tables): (Vec<TableId>, Vec<TableId>) = all_tables
+            .into_iter()
+            .partition(|t| program.table(*t).is_action_call());
+        if !calls.is_empty() {
+            warnings.push(WarningOut {
+                code: "action_call_tables_skipped".to_string(),
+                message: format!(
+                    "{} compiler-made action-call table(s) not counted as match tables: {}",
+                    calls.len(),
+                    calls
+                        .iter()
+                        .map(|t| program.table(*t).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                paths: Vec::new(),
+            });
+        }
+        if control.is_none() {
+            warnings.push(WarningOut {
+                code: "no_ingress_control".to_string(),
+                message: "no ingress control found: the control term is zero".to_string(),
+                paths: Vec::new(),
+            });
+        }
+        Ok(Common {
+            shown: crate::read::shown(&a.file),
+            loaded,
+            warnings,
+            pipeline,
+            parser,
+            control,
+            class_control: joined.as_ref().map(|(c, _)| *c).or(control),
+            egress: joined.map(|(_, j)| j),
+            gress_controls,
+            tables,
+        })
+    }
+
+    fn program(&self) -> &Program {
+        &self.loaded.program
+    }
+
+    /// Parse-graph warnings go first, after the loader's own.
+    fn add_parse_warnings(&mut self, all: &[String]) {
+        insert_parse_warnings(&mut self.warnings, self.loaded.warnings.len(), all);
+    }
+
+    /// The error for a `--path` no path matches.
+    fn no_path(&self, parser: ParserId, want: &[String]) -> Error {
+        let pipe = match &self.pipeline {
+            Some(p) if p.all.len() > 1 => format!(
+                " (pipeline `{}`; choose a pipeline with --pipe NAME)",
+                p.name
+            ),
+            _ => String::new(),
+        };
+        Error::input(format!(
+            "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; a leading Ethernet header may be left out)",
+            self.shown,
+            self.program().parser(parser).name,
+            want.join(",")
+        ))
+    }
+
+    /// The error for a parser past the analysis budget.
+    fn budget(&self, e: BudgetExceeded) -> Error {
+        Error::input(format!("{}: {e}", self.shown))
+    }
+
+    fn report(&self, a: &PredictOptions, model: &ModelSpec, packet_size: u32) -> Report {
+        let program = self.program();
+        let enum_name = |v: serde_json::Result<serde_json::Value>| {
+            v.ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        Report {
+            schema_version: report::SCHEMA_VERSION,
+            p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+            program: self.shown.clone(),
+            context: a.context.as_ref().map(|c| c.display().to_string()),
+            bfrt: a.bfrt.as_ref().map(|b| b.display().to_string()),
+            input: enum_name(serde_json::to_value(program.input)),
+            arch: enum_name(serde_json::to_value(program.arch)),
+            model: ModelRef {
+                name: model.name.clone(),
+                title: model.title.clone(),
+                citation: model.source.citation.clone(),
+                spec: model.source.spec.clone(),
+            },
+            port_gbps: model.port_gbps,
+            packet_size,
+            packet_size_is_default: a.target.packet_size.is_none(),
+            pipeline: self.pipeline.clone(),
+            parser: self.parser.map(|p| program.parser(p).name.clone()),
+            path_count: 0,
+            path_count_text: "0".to_string(),
+            path_count_saturated: false,
+            paths_listed: 0,
+            max_paths: a.max_paths,
+            path_selector: a.path.clone(),
+            path_match: None,
+            listing: if a.path.is_some() {
+                "selected"
+            } else if a.top.is_some() {
+                "top"
+            } else {
+                "first"
+            }
+            .to_string(),
+            sort: match a.sort {
+                SortBy::Order => "order",
+                SortBy::Latency => "latency",
+            }
+            .to_string(),
+            summary: None,
+            classes: None,
+            rejects: None,
+            control: ControlOut {
+                name: self.control.map(|c| program.control(c).name.clone()),
+                tables: self
+                    .tables
+                    .iter()
+                    .map(|t| program.table(*t).name.clone())
+                    .collect(),
+                control_paths: self
+                    .control
+                    .map(|c| report::CountOut::of(control_path_count(program, c))),
+                path_sensitive: false,
+                note: String::new(),
+                egress: None,
+            },
+            paths: Vec::new(),
+            mau: None,
+            warnings: Vec::new(),
+            path_warnings: Vec::new(),
+        }
+    }
+}
+
+/// Parse-graph warnings go first, right after the loader's own
+/// `loader_warnings` ones.
+fn insert_parse_warnings(warns: &mut Vec<WarningOut>, loader_warnings: usize, all: &[String]) {
+    let at = loader_warnings.min(warns.len());
+    for (k, w) in all.iter().enumerate() {
+        warns.insert(
+            at + k,
+            WarningOut {
+                code: "parse_graph".to_string(),
+                message: w.clone(),
+                paths: Vec::new(),
+            },
+        );
+    }
+}
+
+/// The report of each selected pipeline of `a.file`: what `predict`
+/// prints and `check` judges (one computation for both).
+pub fn reports(a: &PredictOptions) -> Result<Vec<Report>, Error> {
+    let model = resolve_model(a)?;
+    let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
+    check_packet_size(packet_size)?;
+    if a.class.is_some() && model.kind != ModelKind::TofinoIngressLinear {
+        return Err(Error::input(format!(
+            "--class: model {} charges every packet the whole pipeline (every stage), so its figure is the same for every class; use a linear model (tofino1-10g, tofino1-100g)",
+            model.name
+        )));
+    }
+    let mut loaded = input::load_for_predict(a)?;
+    let groups = selected_groups(a, &loaded.program)?;
+    // Each group's ingress control joined to its egress control: the
+    // control its packet classes walk, added to the program so the class
+    // analysis can name it like any other.
+    let mut joined = Vec::with_capacity(groups.len());
+    for group in &groups {
+        // Only the linear models walk classes; the MAU models cost the
+        // whole pipeline.
+        let j = group
+            .first()
+            .filter(|_| model.kind == ModelKind::TofinoIngressLinear)
+            .and_then(|p| p4cost_analysis::join_egress(&loaded.program, p));
+        joined.push(j.map(|(control, join)| {
+            loaded.program.controls.push(control);
+            (ControlId((loaded.program.controls.len() - 1) as u32), join)
+        }));
+    }
+    let mut reports = Vec::new();
+    for (group, joined) in groups.iter().zip(joined) {
+        let mut common = Common::new(a, &loaded, group, joined)?;
+        if let Some(w) = target_mismatch(&model, common.program().arch) {
+            common.warnings.insert(0, w);
+        }
+        reports.push(match model.kind {
+            ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
+            ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
+                run_mau(a, &model, packet_size, common)?
+            }
+        });
+    }
+    Ok(reports)
+}
+
+/// A warning when a model is applied to a program written for another
+/// target: another architecture (v1model for BMv2, PSA, PNA, eBPF, uBPF,
+/// XDP) or another Tofino generation (a `t2na` program under a Tofino 1
+/// model). The numbers then describe how the program's structure would cost
+/// on the model's target, not on the program's. An `unknown` architecture
+/// is warned about too: nothing says the program runs on the model's target.
+pub fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<WarningOut> {
+    // Model targets are named `tofino<generation>`.
+    let model_gen: Option<u8> = model
+        .target
+        .strip_prefix("tofino")
+        .and_then(|g| g.parse().ok());
+    let model_gen = model_gen?;
+    let why = match arch.tofino_generation() {
+        Some(g) if g == model_gen => return None,
+        Some(g) => format!(
+            "the program is written for {} (Tofino {g}); the model was measured on Tofino {model_gen}, whose parser and MAU timings differ",
+            arch.name()
+        ),
+        None if arch == p4cost_ir::Arch::Unknown => {
+            "the program's architecture was not recognised (no known architecture include)".to_string()
+        }
+        None => format!("the program is written for {}", arch.name()),
+    };
+    Some(WarningOut {
+        code: "target_mismatch".to_string(),
+        message: format!(
+            "model {} is for {} but {why}: the prediction is what its parse graph and tables would cost on {}",
+            model.name, model.target, model.target
+        ),
+        paths: Vec::new(),
+    })
+}
+
+/// The linear model: one prediction per parse path.
+fn run_linear(
+    a: &PredictOptions,
+    model: &ModelSpec,
+    packet_size: u32,
+    mut common: Common<'_>,
+) -> Result<Report, Error> {
+    let parser = common.parser.ok_or_else(|| {
+        Error::input(format!(
+            "{}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
+            common.shown,
+            match common.program().input {
+                p4cost_ir::InputKind::TofinoContext =>
+                    "context.json has none: give the P4 source with the context (`predict prog.p4 --context context.json`), use `--model tofino1-mau-cycles`, or `p4cost stages`",
+                _ => "the program declares no parser bound to a package",
+            }
+        ))
+    })?;
+    let lin = model.linear().ok_or_else(|| {
+        Error::input(format!(
+            "model {} is not a complete linear model",
+            model.name
+        ))
+    })?;
+    let filter = class_filter(a, &common)?;
+    let opts = PathOptions {
+        max_paths: a.max_paths,
+        max_analysis_states: a.max_analysis_states,
+        ..PathOptions::default()
+    };
+    let mut warns = std::mem::take(&mut common.warnings);
+    let program = common.program();
+    let mut graph_warnings = Vec::new();
+    let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
+        .map_err(|e| common.budget(e))?;
+    let costed = Costed::new(&pg, &lin, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+
+    // The paths to show, each with its index in the full listing.
+    let mut path_match = None;
+    let shown: Vec<(PathCount, Vec<u32>)> = match (&a.path, a.top) {
+        (Some(want), _) => {
+            let (mp, skipped_ethernet) = match_headers(&pg, want, opts.max_analysis_states)
+                .map_err(|e| common.budget(e))?
+                .ok_or_else(|| common.no_path(parser, want))?;
+            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
+            let nodes = mp.graph_nodes(&first);
+            let p = pg.path(&nodes);
+            if !path_fits(&p, packet_size) {
+                let need = p4cost_model::baseline::packet_header_bytes(&p);
+                return Err(Error::input(format!(
+                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
+                    common.shown,
+                    p.header_chain(),
+                )));
+            }
+            // Do the matching paths differ? Compare their extremes.
+            let (mut ns, mut bits) = (Vec::new(), Vec::new());
+            for n in &mp.nodes {
+                let st = pg.visit(n.node);
+                let mut seen = n.before.seen_first;
+                let sp = p4cost_model::baseline::split_state(&mut seen, &st);
+                ns.push(if sp.counted {
+                    lin.parser.per_header_byte_ns * sp.counted_bytes as f64
+                        + lin.parser.per_state_ns
+                } else {
+                    0.0
+                });
+                bits.push(st.extracted_bits as f64);
+            }
+            let differs = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
+                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
+                _ => false,
+            };
+            path_match = Some(PathMatchOut {
+                matching: report::CountOut::of(mp.total()),
+                skipped_ethernet,
+                latency_differs: differs(&ns),
+                bytes_differ: differs(&bits),
+            });
+            vec![(pg.index_of(&nodes), nodes)]
+        }
+        (None, Some(k)) => costed
+            .top(0.0, k, a.max_listed_states)
+            .into_iter()
+            .map(|(_, p)| {
+                let nodes = costed.prod.graph_nodes(&p);
+                (pg.index_of(&nodes), nodes)
+            })
+            .collect(),
+        (None, None) => pg
+            .list_within(a.max_paths, a.max_listed_states)
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                (
+                    PathCount {
+                        value: i as u128,
+                        saturated: false,
+                    },
+                    n,
+                )
+            })
+            .collect(),
+    };
+
+    let asked = match (&a.path, a.top) {
+        (Some(_), _) => 1,
+        (None, Some(k)) => k,
+        (None, None) => a.max_paths,
+    };
+    let reachable = pg.total();
+    let wanted = if reachable.saturated {
+        asked
+    } else {
+        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
+    };
+    if shown.len() < wanted {
+        warns.push(WarningOut {
+            code: "listing_capped".to_string(),
+            message: format!(
+                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
+                shown.len(),
+                a.max_listed_states
+            ),
+            paths: Vec::new(),
+        });
+    }
+    // Per listed path: its prediction. Path-independent warnings go to the
+    // program's list once; path-dependent ones are aggregated over all
+    // paths below.
+    insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
+    let tables = &common.tables;
+    let inputs = |path: &ParsePath| -> Prediction {
+        tofino_linear::predict(
+            model,
+            &tofino_linear::Inputs {
+                program,
+                path,
+                tables,
+                packet_size,
+            },
+        )
+    };
+    // L_B + L_C: the prediction of a path with no state.
+    let empty = ParsePath { states: Vec::new() };
+    let constant = inputs(&empty);
+    let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
+    let mut path_outs = Vec::with_capacity(shown.len());
+    let mut path_nodes: Vec<&[u32]> = Vec::with_capacity(shown.len());
+    let mut listed_codes = Vec::with_capacity(shown.len());
+    for w in &constant.warnings {
+        if !PATH_CODES.contains(&w.code.as_str()) {
+            warns.push(WarningOut {
+                code: w.code.clone(),
+                message: w.message.clone(),
+                paths: Vec::new(),
+            });
+        }
+    }
+    for (index, nodes) in &shown {
+        let path = pg.path(nodes);
+        // A path whose headers do not fit in the packet is no packet at
+        // this size: left out of the listing (the graph-wide
+        // `packet_smaller_than_headers` warning counts them all).
+        if !path_fits(&path, packet_size) {
+            continue;
+        }
+        let pred = inputs(&path);
+        listed_codes.push(
+            pred.warnings
+                .iter()
+                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
+                .map(|w| w.code.clone())
+                .collect::<Vec<_>>(),
+        );
+        path_outs.push(report::path_out(program, *index, &path, &pred));
+        path_nodes.push(nodes);
+    }
+
+    let mut r = common.report(a, model, packet_size);
+    let total = pg.total();
+    r.path_count = total.value;
+    r.path_count_text = report::count_text(total);
+    r.path_count_saturated = total.saturated;
+    r.paths_listed = path_outs.len();
+    r.path_match = path_match;
+    r.summary = Some(costed.summary(&lin, constant_ns));
+    r.rejects = Some(crate::path_stats::rejects(
+        &pg,
+        &lin,
+        constant.breakdown.base_ns,
+    ));
+    let mut per_class = false;
+    // Packet classes: a class pays only the tables its control path
+    // applies (the table terms of the prediction, by table; the egress
+    // tables it walks through weigh nothing, as the model measures
+    // ingress).
+    if let Some(control) = common.class_control {
+        let mut table_ns = vec![0.0; program.tables.len()];
+        for (t, term) in tables.iter().zip(&constant.breakdown.tables) {
+            if let Some(w) = table_ns.get_mut(t.index()) {
+                *w = term.ns;
+            }
+        }
+        // One walk of the control, with the table terms as weights: the
+        // summary over classes fills its memo, each listed path reads it.
+        let budget = p4cost_analysis::ClassBudget::default();
+        let mut cc = p4cost_analysis::ControlClasses::new(
+            program,
+            control,
+            &table_ns,
+            budget.max_control_states,
+        );
+        let summary = cc.as_mut().map_err(|e| e.to_string()).and_then(|cc| {
+            costed.classes(program, cc, &lin, &table_ns, constant.breakdown.base_ns)
+        });
+        match summary {
+            Ok((c, sum)) => {
+                r.classes = Some(c);
+                r.summary = Some(sum);
+            }
+            Err(e) => warns.push(WarningOut {
+                code: "classes_not_computed".to_string(),
+                message: format!("packet classes not computed: {e}"),
+                paths: Vec::new(),
+            }),
+        }
+        // Each listed path: its fastest and slowest class. The path's parse
+        // terms are the prediction without its control term.
+        let parse_ns: Vec<f64> = path_outs
+            .iter()
+            .map(|p| p.latency_ns - p.breakdown.control_ns)
+            .collect();
+        if let (Some(_), Ok(cc)) = (&r.classes, cc.as_mut()) {
+            let per_path = path_nodes
+                .iter()
+                .map(|nodes| {
+                    let sig = p4cost_analysis::path_signature(&pg, cc.tested(), nodes);
+                    cc.eval(sig).map(|e| (e.min, e.max))
+                })
+                .collect::<Result<Vec<_>, _>>();
+            match per_path {
+                Ok(extremes) => {
+                    for ((p, parse), (lo, hi)) in path_outs.iter_mut().zip(&parse_ns).zip(extremes)
+                    {
+                        p.latency_ns = parse + hi;
+                        p.min_latency_ns = parse + lo;
+                        p.breakdown.control_ns = hi;
+                    }
+                    per_class = true;
+                }
+                Err(e) => warns.push(WarningOut {
+                    code: "classes_not_computed".to_string(),
+                    message: format!("the listed paths' classes not computed: {e}"),
+                    paths: Vec::new(),
+                }),
+            }
+        }
+        // Every listed path's classes (with --class, those it selects).
+        let lister = p4cost_analysis::ClassLister::new(program, control, &budget).map(|l| {
+            match &common.egress {
+                Some(j) => l.with_egress_from(j.ingress_nodes),
+                None => l,
+            }
+        });
+        match lister {
+            Ok(mut lister) => {
+                let cx = crate::path_classes::ClassContext {
+                    program,
+                    control,
+                    ingress_nodes: common.egress.as_ref().map(|j| j.ingress_nodes),
+                    table_ns: &table_ns,
+                    max: a.max_classes.unwrap_or(if a.path.is_some() {
+                        crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
+                    } else {
+                        crate::path_classes::DEFAULT_MAX_CLASSES
+                    }),
+                    filter: filter.as_ref().zip(a.class.as_deref()),
+                };
+                for (i, ((p, nodes), parse)) in path_outs
+                    .iter_mut()
+                    .zip(&path_nodes)
+                    .zip(&parse_ns)
+                    .enumerate()
+                {
+                    match crate::path_classes::path_classes(
+                        &mut lister,
+                        &cx,
+                        &pg,
+                        nodes,
+                        p.number,
+                        *parse,
+                    ) {
+                        Ok(pc) => p.classes = Some(pc),
+                        Err(e) => {
+                            warns.push(WarningOut {
+                                code: "classes_not_listed".to_string(),
+                                message: format!(
+                                    "classes listed for {i} of the {} listed paths: {e}",
+                                    path_nodes.len()
+                                ),
+                                paths: Vec::new(),
+                            });
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(e) => warns.push(WarningOut {
+                code: "classes_not_listed".to_string(),
+                message: format!("classes of the listed paths not listed: {e}"),
+                paths: Vec::new(),
+            }),
+        }
+    }
+    if a.sort == SortBy::Latency {
+        // Stable: equal latencies keep graph order.
+        let mut order: Vec<usize> = (0..path_outs.len()).collect();
+        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
+        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
+        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
+        listed_codes = order
+            .iter()
+            .map(|&i| std::mem::take(&mut listed_codes[i]))
+            .collect();
+    }
+    r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
+    if let (true, Some(j)) = (per_class, &common.egress) {
+        r.control.egress = Some(report::EgressOut {
+            name: program.control(j.control).name.clone(),
+            tables: program
+                .control(j.control)
+                .flow
+                .tables()
+                .iter()
+                .map(|t| program.table(*t).name.clone())
+                .collect(),
+            control_paths: report::CountOut::of(control_path_count(program, j.control)),
+            parser: j.parser.clone(),
+            invalid_at_start: j.invalid.clone(),
+            unknown_at_start: j.unknown.clone(),
+            charged: false,
+        });
+    }
+    r.control.path_sensitive = per_class;
+    r.control.note = match (model.control.is_some(), per_class) {
+        (false, _) => format!("model {} has no control term", model.name),
+        (true, true) => "a packet class pays the tables its control path applies; a path's min and max are its fastest and slowest class".to_string(),
+        (true, false) => "every table the ingress control applies counts on every path: packet classes were not computed".to_string(),
+    };
+    r.paths = path_outs;
+    r.warnings = warns;
+    Ok(r)
+}
+
+/// The `--class` filter, checked against the tables of the control classes
+/// walk (ingress, then egress).
+fn class_filter(
+    a: &PredictOptions,
+    common: &Common<'_>,
+) -> Result<Option<p4cost_analysis::ClassFilter>, Error> {
+    let Some(spec) = &a.class else {
+        return Ok(None);
+    };
+    let f = p4cost_analysis::ClassFilter::parse(spec).map_err(Error::input)?;
+    let program = common.program();
+    let Some(control) = common.class_control else {
+        return Err(Error::input(format!(
+            "{}: --class selects classes by their control path, and no ingress control was found",
+            common.shown
+        )));
+    };
+    let unknown = f.unknown_tables(program, control);
+    if !unknown.is_empty() {
+        let applied: Vec<String> = program
+            .control(control)
+            .flow
+            .tables()
+            .iter()
+            .map(|t| program.table(*t).name.clone())
+            .collect();
+        return Err(Error::input(format!(
+            "--class: {} names no table that {} applies; its tables: {}",
+            unknown
+                .iter()
+                .map(|u| format!("`{u}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            program.control(control).name,
+            if applied.is_empty() {
+                "none".to_string()
+            } else {
+                applied.join(", ")
+            }
+        )));
+    }
+    Ok(Some(f))
+}
+
+/// The MAU-cycle model: one path-independent figure per gress. `paths`
+/// holds one entry with no states (its `headers` are those of `--path`
+/// when given, else empty); `path_count` counts the parse paths of the
+/// source when there is one, else 0.
+fn run_mau(
+    a: &PredictOptions,
+    model: &ModelSpec,
+    packet_size: u32,
+    mut common: Common<'_>,
+) -> Result<Report, Error> {
+    let parser = common.parser;
+    // The MAU latency is path-independent: count the paths, list none.
+    let opts = PathOptions {
+        max_paths: 0,
+        max_analysis_states: a.max_analysis_states,
+        ..PathOptions::default()
+    };
+    let mut count = PathCount::default();
+    let mut shown_path = ParsePath { states: Vec::new() };
+    let mut shown_index = PathCount::default();
+    match (parser, &a.path) {
+        (Some(p), want) => {
+            let program = common.program();
+            let mut pw = Vec::new();
+            let pg = path_graph(program, program.parser(p), &opts, &mut pw)
+                .map_err(|e| common.budget(e))?;
+            count = pg.total();
+            if let Some(want) = want {
+                let (mp, _) = match_headers(&pg, want, opts.max_analysis_states)
+                    .map_err(|e| common.budget(e))?
+                    .ok_or_else(|| common.no_path(p, want))?;
+                let first = mp.first().ok_or_else(|| common.no_path(p, want))?;
+                let nodes = mp.graph_nodes(&first);
+                shown_index = pg.index_of(&nodes);
+                shown_path = pg.path(&nodes);
+            }
+            drop(pg);
+            common.add_parse_warnings(&pw);
+        }
+        (None, Some(_)) => {
+            return Err(Error::input(format!(
+                "{}: --path needs a parse graph and this input has none (give the P4 source with --context)",
+                common.shown
+            )))
+        }
+        (None, None) => {}
+    }
+
+    let mut warns = std::mem::take(&mut common.warnings);
+    let program = common.program();
+    let mp = if model.kind == ModelKind::TofinoMauEstimate {
+        let (_, placement) = p4cost_model::mau_estimate::estimate(
+            model,
+            program,
+            &common.gress_controls,
+            &a.deps.limits(),
+        )
+        .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?;
+        mau_cycles::predict_with(model, program, &placement, a.clock_ghz)
+            .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?
+    } else {
+        mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
+            Error::input(format!(
+                "{}: {e}",
+                a.context
+                    .as_ref()
+                    .map_or(common.shown.clone(), |c| c.display().to_string())
+            ))
+        })?
+    };
+    let pred = mp.ingress_prediction(program, &common.tables);
+    let path_out = report::path_out(program, shown_index, &shown_path, &pred);
+
+    if a.target.packet_size.is_some() {
+        warns.push(WarningOut {
+            code: "packet_size_ignored".to_string(),
+            message: format!(
+                "model {} does not depend on the packet size: --packet-size has no effect",
+                model.name
+            ),
+            paths: Vec::new(),
+        });
+    }
+    for w in &mp.warnings {
+        warns.push(WarningOut {
+            code: w.code.clone(),
+            message: w.message.clone(),
+            paths: Vec::new(),
+        });
+    }
+
+    let gress = |g| mp.gress(g).cloned();
+    let mut r = common.report(a, model, packet_size);
+    r.path_count = count.value;
+    r.path_count_text = report::count_text(count);
+    r.path_count_saturated = count.saturated;
+    r.paths_listed = 1;
+    r.control.note = format!(
+        "placed by the compiler; model {} costs MAU stages, not tables: see the stages",
+        model.name
+    );
+    r.paths = vec![path_out];
+    r.mau = Some(MauOut {
+        clock_ghz: mp.clock_ghz,
+        clock_is_default: mp.clock_is_default,
+        estimated: mp.estimated,
+        ingress: gress(p4cost_ir::Gress::Ingress),
+        egress: gress(p4cost_ir::Gress::Egress),
+        ghost: gress(p4cost_ir::Gress::Ghost),
+    });
+    r.warnings = warns;
+    Ok(r)
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::target_mismatch;
+    use p4cost_ir::Arch;
+
+    /// Every architecture but the model's own Tofino generation is warned
+    /// about, `unknown` included.
+    #[test]
+    fn every_mismatch_is_warned() {
+        let t1 = p4cost_model::model_by_name("tofino1-10g").expect("model");
+        for arch in [
+            Arch::T2na,
+            Arch::V1model,
+            Arch::Psa,
+            Arch::Pna,
+            Arch::Ebpf,
+            Arch::Ubpf,
+            Arch::Xdp,
+            Arch::Unknown,
+        ] {
+            let w = target_mismatch(&t1, arch).unwrap_or_else(|| panic!("{arch:?} not warned"));
+            assert_eq!(w.code, "target_mismatch");
+            assert!(w.message.contains(arch.name()) || arch == Arch::Unknown);
+        }
+        assert!(target_mismatch(&t1, Arch::Tna).is_none());
+        let mau = p4cost_model::model_by_name("tofino1-mau-cycles").expect("model");
+        assert!(target_mismatch(&mau, Arch::Tna).is_none());
+        assert!(target_mismatch(&mau, Arch::T2na).is_some());
+    }
+}

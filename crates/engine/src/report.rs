@@ -1,0 +1,393 @@
+//! The predict report: one structure rendered as JSON (the versioned
+//! schema editors and scripts read) or as a readable table.
+
+use serde::Serialize;
+
+use p4cost_ir::{Program, Span};
+use p4cost_model::{GressCycles, Prediction};
+
+/// Version of the JSON report schema. Bump on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 6;
+
+/// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
+pub const JSON_EXACT_MAX: u128 = 1 << 53;
+
+/// A count or path index that may exceed 2^53: `text` (decimal) always,
+/// `value` (a number) only when it is at most 2^53.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u64>,
+    pub text: String,
+}
+
+impl CountOut {
+    /// The exact form of `c`.
+    pub fn of(c: p4cost_analysis::PathCount) -> CountOut {
+        CountOut {
+            value: (!c.saturated && c.value <= JSON_EXACT_MAX).then_some(c.value as u64),
+            text: count_text(c),
+        }
+    }
+
+    /// A count the analysis budget did not allow computing.
+    pub fn unknown() -> CountOut {
+        CountOut {
+            value: None,
+            text: "unknown".to_string(),
+        }
+    }
+}
+
+/// Decimal text of a count (`more than 2^128-1` when saturated).
+pub fn count_text(c: p4cost_analysis::PathCount) -> String {
+    c.to_string()
+}
+
+/// True for a count a JSON number would not hold exactly.
+pub fn not_json_exact(v: &u128) -> bool {
+    *v > JSON_EXACT_MAX
+}
+
+/// A span as `file`, `line`, `col` (1-based) plus byte offsets.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Loc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl Loc {
+    pub fn new(p: &Program, s: Span) -> Loc {
+        Loc {
+            file: p.file_path(s.file).to_string(),
+            line: s.line,
+            col: s.col,
+            lo: s.lo,
+            hi: s.hi,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct ModelRef {
+    pub name: String,
+    pub title: String,
+    pub citation: String,
+    pub spec: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct StateOut {
+    pub name: String,
+    pub extracts: Vec<String>,
+    pub bytes: u64,
+    pub counted_bytes: u64,
+    pub in_baseline: bool,
+    pub latency_ns: f64,
+    pub span: Loc,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TableOut {
+    pub name: String,
+    /// The table's real match kinds (`ternary`, `exact+lpm`, `keyless`).
+    pub match_kind: String,
+    /// The coefficient class the model used (`exact` or `lpm`).
+    pub match_class: String,
+    /// Why that coefficient class and key class.
+    pub class_reason: String,
+    pub key_class: String,
+    pub keys: usize,
+    pub key_bits: u64,
+    pub latency_ns: f64,
+    /// MAU stages the compiler placed the table in (empty when unknown).
+    pub stages: Vec<i32>,
+    pub span: Loc,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BreakdownOut {
+    pub base_ns: f64,
+    pub parser_ns: f64,
+    pub control_ns: f64,
+    pub tables: Vec<TableOut>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PathOut {
+    /// Zero-based index in the full listing (graph order), whichever
+    /// paths are shown.
+    pub index: CountOut,
+    /// One-based number for the table.
+    #[serde(skip)]
+    pub number: p4cost_analysis::PathCount,
+    pub headers: Vec<String>,
+    /// Headers extracted into the parser's metadata before the packet
+    /// (resubmit, mirror or bridged data): not packet headers, but what
+    /// tells such paths apart.
+    pub metadata: Vec<String>,
+    pub states: Vec<StateOut>,
+    /// The path's slowest packet class: its parse terms plus the heaviest
+    /// control path consistent with it (without packet classes: every
+    /// table of the control).
+    pub latency_ns: f64,
+    /// The path's fastest packet class (`latency_ns` without classes).
+    pub min_latency_ns: f64,
+    /// Terms of `latency_ns`: `control_ns` is the slowest class's tables;
+    /// `tables` lists every table of the control with its term.
+    pub breakdown: BreakdownOut,
+    pub warnings: Vec<String>,
+    /// Its packet classes through the ingress control (linear models with
+    /// an ingress control).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<crate::path_classes::PathClassesOut>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WarningOut {
+    pub code: String,
+    pub message: String,
+    /// Indexes of the paths the warning applies to (empty: the program).
+    pub paths: Vec<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ControlOut {
+    pub name: Option<String>,
+    pub tables: Vec<String>,
+    /// Paths through the ingress control (exact, as [`CountOut`]).
+    pub control_paths: Option<CountOut>,
+    pub path_sensitive: bool,
+    pub note: String,
+    /// The egress control every packet class walks after this one (null
+    /// when the pipeline has none, or its egress applies nothing, or the
+    /// model has no classes).
+    pub egress: Option<EgressOut>,
+}
+
+/// The egress control of the pipeline, as packet classes walk it.
+#[derive(Debug, Serialize)]
+pub struct EgressOut {
+    pub name: String,
+    /// Tables it applies (qualified names).
+    pub tables: Vec<String>,
+    /// Paths through it alone (exact, as [`CountOut`]).
+    pub control_paths: CountOut,
+    /// The egress parser between ingress and egress, when there is one.
+    pub parser: Option<String>,
+    /// Headers egress tests that are invalid when it starts: its parser
+    /// never extracts them.
+    pub invalid_at_start: Vec<String>,
+    /// Headers egress tests whose validity is unknown when it starts: its
+    /// parser extracts them and the ingress deparser does not emit them.
+    pub unknown_at_start: Vec<String>,
+    /// Whether its tables add to a class's latency (false for the linear
+    /// models, which measure ingress).
+    pub charged: bool,
+}
+
+/// The MAU model's figures: the clock and every gress with its stages.
+#[derive(Debug, Serialize)]
+pub struct MauOut {
+    pub clock_ghz: f64,
+    pub clock_is_default: bool,
+    /// True when p4cost estimated the stage figures (schema 1.8 contexts).
+    pub estimated: bool,
+    pub ingress: Option<GressCycles>,
+    pub egress: Option<GressCycles>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost: Option<GressCycles>,
+}
+
+/// Which pipeline a report is for.
+#[derive(Debug, Clone, Serialize)]
+pub struct PipelineOut {
+    /// The pipeline's name (`Pipeline` instance of `main`, `main` for
+    /// single-pipeline architectures, `pipe` for a context.json).
+    pub name: String,
+    /// Other pipelines with the same ingress parser and control: the same
+    /// prediction, reported once under `name`.
+    pub identical: Vec<String>,
+    /// Every pipeline name of the program, in binding order.
+    pub all: Vec<String>,
+}
+
+/// The JSON of `predict` when it reports several pipelines: one full
+/// report per distinct pipeline.
+#[derive(Debug, Serialize)]
+pub struct MultiReport {
+    pub schema_version: u32,
+    pub p4cost_version: String,
+    pub program: String,
+    pub pipelines: Vec<Report>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub p4cost_version: String,
+    pub program: String,
+    /// The `--context` file, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// The `--bfrt` file, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bfrt: Option<String>,
+    pub input: String,
+    pub arch: String,
+    pub model: ModelRef,
+    /// `None` for models that do not depend on the port.
+    pub port_gbps: Option<u32>,
+    pub packet_size: u32,
+    pub packet_size_is_default: bool,
+    /// The pipeline reported; `None` when the input binds none.
+    pub pipeline: Option<PipelineOut>,
+    /// The ingress parser; `None` when the input has no parse graph.
+    pub parser: Option<String>,
+    /// Omitted above 2^53: read `path_count_text`.
+    #[serde(skip_serializing_if = "not_json_exact")]
+    pub path_count: u128,
+    pub path_count_text: String,
+    pub path_count_saturated: bool,
+    pub paths_listed: usize,
+    pub max_paths: usize,
+    pub path_selector: Option<Vec<String>>,
+    /// How `--path` matched (with `--path` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_match: Option<PathMatchOut>,
+    /// Which paths are listed: `first` (graph order), `top` (`--top`),
+    /// `selected` (`--path`); and their order.
+    pub listing: String,
+    pub sort: String,
+    /// Latency over all paths (linear models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<crate::path_stats::SummaryOut>,
+    /// Packet classes (linear models with an ingress control).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<crate::path_stats::ClassesOut>,
+    /// Parse paths that end in reject, apart from the accepted ones
+    /// (linear models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejects: Option<crate::path_stats::RejectsOut>,
+    pub control: ControlOut,
+    pub paths: Vec<PathOut>,
+    /// The MAU model's per-gress, per-stage figures (that model only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mau: Option<MauOut>,
+    pub warnings: Vec<WarningOut>,
+    /// Extrapolation warnings that depend on the path, over all paths.
+    pub path_warnings: Vec<crate::path_stats::PathWarningOut>,
+}
+
+/// How `--path` matched.
+#[derive(Debug, Serialize)]
+pub struct PathMatchOut {
+    /// Paths with exactly the asked headers (or, with
+    /// `skipped_ethernet`, a leading Ethernet header and then them).
+    pub matching: CountOut,
+    /// True when no path has exactly the asked headers and the match left
+    /// out a leading Ethernet header.
+    pub skipped_ethernet: bool,
+    /// True when the matching paths do not all have the same latency.
+    pub latency_differs: bool,
+    /// True when they do not all extract the same bytes.
+    pub bytes_differ: bool,
+}
+
+/// `stage 3`, `stages 6-7`, `stages 1,4`; empty when unknown; `no stage`
+/// for the compiler's -1.
+pub fn stage_text(stages: &[i32]) -> String {
+    let mut s: Vec<i32> = stages.iter().copied().filter(|s| *s >= 0).collect();
+    s.sort_unstable();
+    s.dedup();
+    match s.as_slice() {
+        [] if stages.is_empty() => String::new(),
+        [] => "no stage".to_string(),
+        [one] => format!("stage {one}"),
+        [first, .., last] if i64::from(*last) - i64::from(*first) + 1 == s.len() as i64 => {
+            format!("stages {first}-{last}")
+        }
+        _ => format!(
+            "stages {}",
+            s.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
+/// Builds the per-path output from a prediction.
+pub fn path_out(
+    program: &Program,
+    index: p4cost_analysis::PathCount,
+    path: &p4cost_analysis::ParsePath,
+    pred: &Prediction,
+) -> PathOut {
+    let states = path
+        .states
+        .iter()
+        .zip(&pred.breakdown.states)
+        .map(|(st, term)| StateOut {
+            name: st.name.clone(),
+            extracts: st.extracts.iter().map(|e| e.display_name()).collect(),
+            bytes: term.bytes,
+            counted_bytes: term.counted_bytes,
+            in_baseline: term.in_baseline,
+            latency_ns: term.ns,
+            span: Loc::new(program, term.span),
+        })
+        .collect();
+    let tables = pred
+        .breakdown
+        .tables
+        .iter()
+        .map(|t| TableOut {
+            name: t.name.clone(),
+            match_kind: t.match_kind.clone(),
+            match_class: t.match_class.clone(),
+            class_reason: t.class_reason.clone(),
+            key_class: t.key_class.clone(),
+            keys: t.keys,
+            key_bits: t.key_bits,
+            latency_ns: t.ns,
+            stages: t.stages.clone(),
+            span: Loc::new(program, t.span),
+        })
+        .collect();
+    PathOut {
+        index: CountOut::of(index),
+        number: index.add_one(),
+        headers: path.header_names(),
+        metadata: path.metadata_names(),
+        states,
+        latency_ns: pred.latency_ns,
+        min_latency_ns: pred.latency_ns,
+        breakdown: BreakdownOut {
+            base_ns: pred.breakdown.base_ns,
+            parser_ns: pred.breakdown.parser_ns,
+            control_ns: pred.breakdown.control_ns,
+            tables,
+        },
+        warnings: pred.warnings.iter().map(|w| w.code.clone()).collect(),
+        classes: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stage_text;
+
+    #[test]
+    fn stage_text_forms() {
+        assert_eq!(stage_text(&[]), "");
+        assert_eq!(stage_text(&[3]), "stage 3");
+        assert_eq!(stage_text(&[7, 6]), "stages 6-7");
+        assert_eq!(stage_text(&[1, 4]), "stages 1,4");
+        assert_eq!(stage_text(&[2, 2]), "stage 2");
+        assert_eq!(stage_text(&[-1]), "no stage");
+    }
+}
