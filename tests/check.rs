@@ -22,7 +22,7 @@ fn a_budget_that_holds_exits_0_and_one_exceeded_exits_1() {
     let r = check(&[PROG, "--max-latency", "286.6"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("ok   p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.1 286.534 ns, 0.066 ns under"),
+        r.stdout.contains("ok   p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.1 (ethernet -> ipv4 -> udp) 286.534 ns, 0.066 ns under"),
         "{}",
         r.stdout
     );
@@ -41,7 +41,7 @@ fn a_budget_that_holds_exits_0_and_one_exceeded_exits_1() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.ends_with("1 of 1 pipeline(s) over budget\n"));
+    assert!(r.stdout.ends_with("1 of 1 budget(s) exceeded\n"));
 }
 
 #[test]
@@ -53,8 +53,12 @@ fn the_json_verdict_names_class_margin_and_contributors() {
     let res = &v["results"][0];
     assert_eq!(res["status"], "over");
     assert_eq!(res["class"], "2.1");
-    assert_eq!(res["predicted_ns"], 286.534);
-    assert_eq!(res["margin_ns"], -6.534);
+    assert_eq!(res["budget"], "max_latency");
+    assert_eq!(res["unit"], "ns");
+    assert_eq!(res["predicted"], 286.534);
+    assert_eq!(res["limit"], 280.0);
+    assert_eq!(res["margin"], -6.534);
+    assert_eq!(res["origin"], "--max-latency");
     let names: Vec<&str> = res["contributors"]
         .as_array()
         .expect("contributors")
@@ -95,7 +99,7 @@ fn usage_errors_exit_2() {
     for args in [
         &[PROG, "--max-latency", "-3"][..],
         &[PROG, "--max-latency", "0"],
-        &[PROG],
+        &[PROG, "--no-config"],
         &[
             PROG,
             "--max-latency",

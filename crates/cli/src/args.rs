@@ -77,6 +77,7 @@ const CHECK_HELP: &str = concat!(
     "Examples:
   p4cost check p4-samples/tofino/tc2_datacenter.p4 --max-latency 300
   p4cost check p4-samples/tofino/classes --max-latency 300 --port 100g --format json
+  p4cost check --config p4-samples/project/p4cost.toml
 
 ",
     exit_codes!()
@@ -103,8 +104,9 @@ pub enum Command {
     /// (match, action, control and reverse-read dependencies).
     #[command(after_help = STAGES_HELP)]
     Deps(DepsArgs),
-    /// Hold programs to a latency budget: exit 0 when every packet class of
-    /// every program is within it, 1 when one is over (for hooks and CI).
+    /// Hold programs to their budgets (`--max-latency`, and p4cost.toml's
+    /// per program, class, gress and chain): exit 0 when all hold, 1 when
+    /// one is exceeded (for hooks and CI).
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
 }
@@ -316,31 +318,39 @@ pub struct TargetArgs {
     pub model: Option<String>,
 }
 
+/// Where the project configuration comes from.
+#[derive(Debug, Clone, Args)]
+pub struct ConfigArgs {
+    /// The p4cost.toml to use [default: the nearest p4cost.toml in the
+    /// file's directory or above, else in the working directory or above].
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Use no p4cost.toml.
+    #[arg(long)]
+    pub no_config: bool,
+}
+
 /// `p4cost check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Programs: P4-16 source, BMv2 JSON or context.json files, or
     /// directories (every `*.p4` under them that no other file there
-    /// includes).
-    #[arg(required = true)]
+    /// includes) [default: the p4cost.toml's programs and chains].
     pub paths: Vec<PathBuf>,
     /// Budget in ns on every packet class of every program (its slowest
-    /// class must be within it).
-    #[arg(
-        long,
-        value_name = "NS",
-        required = true,
-        allow_negative_numbers = true
-    )]
-    pub max_latency: f64,
-    /// Model, port and packet size (a linear model: it prices each
-    /// packet class).
+    /// class must be within it), added to the p4cost.toml's.
+    #[arg(long, value_name = "NS", allow_negative_numbers = true)]
+    pub max_latency: Option<f64>,
+    /// Model, port and packet size (over the p4cost.toml's).
     #[command(flatten)]
     pub target: TargetArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
-    /// Preprocessor flags.
+    /// Project configuration.
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Preprocessor flags (after the p4cost.toml's).
     #[command(flatten)]
     pub source: SourceArgs,
 }
@@ -415,6 +425,9 @@ pub struct PredictArgs {
     /// Dependency-graph budgets (`--model tofino1-mau-estimate`).
     #[command(flatten)]
     pub deps: DepArgs,
+    /// Project configuration (its settings for FILE, under the flags).
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,
@@ -484,6 +497,7 @@ impl PredictArgs {
             pipe: self.pipe.clone(),
             deps: self.deps.options(),
             source: self.source.options(),
+            entries: Vec::new(),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::render;
 
 /// Runs `predict`.
 pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let reports = predict::reports(&a.options())?;
+    let reports = predict::reports(&crate::project::predict_options(a)?)?;
     let write_err = CliError::output;
     match a.format {
         Format::Json => {

@@ -17,6 +17,7 @@ mod cmd_predict;
 mod cmd_stages;
 mod exit;
 mod json_out;
+mod project;
 mod render;
 
 use std::ffi::OsString;

@@ -9,6 +9,9 @@ pub enum Error {
     /// each other or the input. The message is already
     /// `file:line:col: ...` (or a JSON path) where there is a location.
     Input(String),
+    /// No parse path extracts the header sequence asked for: the packet
+    /// does not exist in that program (a chain's hop it does not cross).
+    NoPath(String),
 }
 
 impl Error {
@@ -20,7 +23,7 @@ impl Error {
     /// The message.
     pub fn message(&self) -> &str {
         match self {
-            Error::Input(m) => m,
+            Error::Input(m) | Error::NoPath(m) => m,
         }
     }
 }

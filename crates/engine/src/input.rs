@@ -29,6 +29,7 @@ impl LoadWarning {
 }
 
 /// What an input turned out to be, and what its reader noticed.
+#[derive(Debug, Clone)]
 pub struct LoadedInput {
     /// The program model.
     pub program: Program,

@@ -12,6 +12,8 @@
 //! `serde`, `serde_json` (and `libc` to read pipes without hanging). Never
 //! the CLI or an argument parser.
 
+pub mod chain;
+pub mod check;
 pub mod combine;
 pub mod error;
 pub mod input;
@@ -22,6 +24,8 @@ pub mod predict;
 pub mod programs;
 pub mod read;
 pub mod report;
+pub mod session;
 
 pub use error::Error;
 pub use options::{DepOptions, PredictOptions, SortBy, SourceOptions, TargetOptions};
+pub use session::Session;

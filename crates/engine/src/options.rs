@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// How P4-16 source is read: preprocessor defines, include directories
 /// and the global budgets of one translation unit.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SourceOptions {
     /// `-D NAME[=VALUE]`, in order.
     pub defines: Vec<(String, Option<String>)>,
@@ -162,6 +162,22 @@ pub struct PredictOptions {
     pub deps: DepOptions,
     /// How source is read.
     pub source: SourceOptions,
+    /// Expected entries per table, by qualified name or a suffix of it
+    /// after a `.` (`acl` names `FabricIngress.acl.acl`): what the stage
+    /// placement estimate sizes the table's memories for, in place of its
+    /// `size` or `@p4cost_entries`.
+    pub entries: Vec<Entries>,
+}
+
+/// Expected entries of the tables a name picks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entries {
+    /// A qualified table name or its last components.
+    pub table: String,
+    /// Entries expected.
+    pub entries: u64,
+    /// Where it was set (`p4cost.toml:9:11`), for errors.
+    pub origin: Option<String>,
 }
 
 impl PredictOptions {
@@ -184,6 +200,7 @@ impl PredictOptions {
             pipe: None,
             deps: DepOptions::default(),
             source: SourceOptions::default(),
+            entries: Vec::new(),
         }
     }
 }

@@ -290,7 +290,7 @@ impl<'a> Common<'a> {
             ),
             _ => String::new(),
         };
-        Error::input(format!(
+        Error::NoPath(format!(
             "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; a leading Ethernet header may be left out)",
             self.shown,
             self.program().parser(parser).name,
@@ -402,7 +402,26 @@ pub fn reports(a: &PredictOptions) -> Result<Vec<Report>, Error> {
             model.name
         )));
     }
-    let mut loaded = input::load_for_predict(a)?;
+    let loaded = input::load_for_predict(a)?;
+    reports_of(a, model, packet_size, loaded)
+}
+
+/// [`reports`] of an input already loaded with `a`'s load options (a
+/// [`crate::session::Session`] keeps it between calls).
+pub fn reports_loaded(a: &PredictOptions, loaded: LoadedInput) -> Result<Vec<Report>, Error> {
+    let model = resolve_model(a)?;
+    let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
+    check_packet_size(packet_size)?;
+    reports_of(a, model, packet_size, loaded)
+}
+
+fn reports_of(
+    a: &PredictOptions,
+    model: ModelSpec,
+    packet_size: u32,
+    mut loaded: LoadedInput,
+) -> Result<Vec<Report>, Error> {
+    set_entries(&mut loaded.program, &a.entries)?;
     let groups = selected_groups(a, &loaded.program)?;
     // Each group's ingress control joined to its egress control: the
     // control its packet classes walk, added to the program so the class
@@ -434,6 +453,40 @@ pub fn reports(a: &PredictOptions) -> Result<Vec<Report>, Error> {
         });
     }
     Ok(reports)
+}
+
+/// Sets the expected entries of the tables `entries` names (each name must
+/// name at least one table: a misspelt name is an error, not a no-op).
+fn set_entries(program: &mut Program, entries: &[crate::options::Entries]) -> Result<(), Error> {
+    for e in entries {
+        let (name, n) = (&e.table, &e.entries);
+        let suffix = format!(".{name}");
+        let mut found = false;
+        for t in &mut program.tables {
+            if t.name == *name || t.name.ends_with(&suffix) {
+                found = true;
+                t.annotations.retain(|a| a.name != "p4cost_entries");
+                t.annotations.push(p4cost_ir::Annotation {
+                    name: "p4cost_entries".to_string(),
+                    body: n.to_string(),
+                    span: t.span,
+                });
+                t.size = Some(*n);
+            }
+        }
+        if !found {
+            let at = e
+                .origin
+                .as_ref()
+                .map(|o| format!("{o}: "))
+                .unwrap_or_default();
+            return Err(Error::input(format!(
+                "{at}entries: {} has no table named `{name}` (give a qualified name or its last components)",
+                program.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A warning when a model is applied to a program written for another

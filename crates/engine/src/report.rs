@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;

@@ -1,0 +1,87 @@
+//! The project configuration for a command: `--config`, `--no-config`, or
+//! the nearest `p4cost.toml`; and the flags laid over what it sets.
+
+use std::path::Path;
+
+use p4cost_config::Config;
+use p4cost_engine::PredictOptions;
+
+use crate::args::{ConfigArgs, SourceArgs, TargetArgs};
+use crate::exit::CliError;
+
+/// The configuration for inputs at `near` (the working directory when
+/// `None` or stdin).
+pub fn config(a: &ConfigArgs, near: Option<&Path>) -> Result<Option<Config>, CliError> {
+    if a.no_config {
+        return Ok(None);
+    }
+    let file = match &a.config {
+        Some(f) => Some(f.clone()),
+        None => {
+            let start = near
+                .filter(|p| !p4cost_engine::read::is_stdin(p))
+                .unwrap_or(Path::new("."));
+            p4cost_config::discover(start)
+        }
+    };
+    match file {
+        Some(f) => Config::load(&f)
+            .map(Some)
+            .map_err(|e| CliError::input(e.to_string())),
+        None => Ok(None),
+    }
+}
+
+/// Lays the command line's target and source flags over `o` (built from a
+/// configuration): a given flag wins; include directories and defines
+/// come after the configuration's; the budgets of reading are the flags'.
+pub fn overlay(target: &TargetArgs, source: &SourceArgs, o: &mut PredictOptions) {
+    let t = target.options();
+    if t.model.is_some() {
+        o.target.model = t.model;
+    }
+    if t.port_gbps.is_some() {
+        o.target.port_gbps = t.port_gbps;
+        // A port picks its own model unless one is named.
+        if target.model.is_none() {
+            o.target.model = None;
+        }
+    }
+    if t.packet_size.is_some() {
+        o.target.packet_size = t.packet_size;
+    }
+    let s = source.options();
+    o.source.include_dirs.extend(s.include_dirs);
+    o.source.defines.extend(s.defines);
+    o.source.max_includes = s.max_includes;
+    o.source.max_macro_output = s.max_macro_output;
+    o.source.max_inlined = s.max_inlined;
+    o.source.max_input_bytes = s.max_input_bytes;
+}
+
+/// `predict`'s options for FILE: the flags over the configuration's
+/// settings for it (its `[[program]]`, else `[defaults]`).
+pub fn predict_options(a: &crate::args::PredictArgs) -> Result<PredictOptions, CliError> {
+    let mut o = a.options();
+    let Some(cfg) = config(&a.config, Some(&a.file))? else {
+        return Ok(o);
+    };
+    if let Some(p) = cfg.program_for(&a.file) {
+        if o.context.is_none() && o.bfrt.is_none() {
+            o.context.clone_from(&p.context);
+            o.bfrt.clone_from(&p.bfrt);
+        }
+        if o.pipe.is_none() {
+            o.pipe.clone_from(&p.pipe);
+        }
+    }
+    let s = cfg.settings_for(&a.file);
+    // A port flag picks its own model: the configured model stays only
+    // when no port is given.
+    let mut s = s.clone();
+    if a.target.port.is_some() && a.target.model.is_none() {
+        s.model = None;
+    }
+    p4cost_config::apply(&s, &mut o);
+    Ok(o)
+}

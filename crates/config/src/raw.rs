@@ -1,0 +1,652 @@
+//! The file as written (serde types with spans) and its resolution into a
+//! [`Config`]: every check that needs no program, each error at the
+//! `line:col` of the value at fault.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use p4cost_engine::chain::{Chain, Hop, HopKind, Segment, DEFAULT_MAX_CHAIN_PACKETS};
+use p4cost_engine::check::{Budget, Limit};
+use p4cost_engine::options::Entries;
+use p4cost_ir::Gress;
+
+use crate::{Config, ConfigError, ProgramConfig, Settings};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    defaults: Option<RawDefaults>,
+    #[serde(default)]
+    program: Vec<RawProgram>,
+    #[serde(default)]
+    chain: Vec<RawChain>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawDefaults {
+    model: Option<Spanned<String>>,
+    port: Option<Spanned<String>>,
+    packet_size: Option<Spanned<i64>>,
+    #[serde(default)]
+    include_dirs: Vec<Spanned<String>>,
+    #[serde(default)]
+    defines: Vec<String>,
+    #[serde(default)]
+    entries: BTreeMap<String, Spanned<i64>>,
+    budget: Option<RawBudget>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawProgram {
+    path: Spanned<String>,
+    name: Option<Spanned<String>>,
+    context: Option<Spanned<String>>,
+    bfrt: Option<Spanned<String>>,
+    pipe: Option<String>,
+    model: Option<Spanned<String>>,
+    port: Option<Spanned<String>>,
+    packet_size: Option<Spanned<i64>>,
+    #[serde(default)]
+    include_dirs: Vec<Spanned<String>>,
+    #[serde(default)]
+    defines: Vec<String>,
+    #[serde(default)]
+    entries: BTreeMap<String, Spanned<i64>>,
+    budget: Option<RawBudget>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawBudget {
+    max_latency: Option<Spanned<f64>>,
+    table_count: Option<Spanned<i64>>,
+    ingress_cycles: Option<Spanned<i64>>,
+    egress_cycles: Option<Spanned<i64>>,
+    #[serde(default)]
+    class: Vec<RawClassBudget>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawClassBudget {
+    headers: Spanned<Vec<String>>,
+    max_latency: Spanned<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawChain {
+    name: Spanned<String>,
+    hops: Spanned<Vec<RawHop>>,
+    #[serde(default)]
+    segments: Vec<RawSegment>,
+    max_latency: Option<Spanned<f64>>,
+    #[serde(default)]
+    packets: Vec<Spanned<Vec<String>>>,
+    max_packets: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawHop {
+    program: Option<Spanned<String>>,
+    name: Option<String>,
+    delay_ns: Option<Spanned<f64>>,
+    model: Option<Spanned<String>>,
+    port: Option<Spanned<String>>,
+    packet_size: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawSegment {
+    name: Option<String>,
+    from: Spanned<String>,
+    to: Spanned<String>,
+    priority_ns: Option<Spanned<f64>>,
+    drop_ns: Spanned<f64>,
+}
+
+/// Turns byte offsets into `line:col` and builds located errors.
+struct Locator<'a> {
+    text: &'a str,
+    shown: &'a str,
+}
+
+impl Locator<'_> {
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let before = &self.text[..offset.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before
+            .rfind('\n')
+            .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
+            + 1;
+        (line, col)
+    }
+
+    fn err(&self, span: Range<usize>, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: self.shown.to_string(),
+            line_col: Some(self.line_col(span.start)),
+            message: message.into(),
+        }
+    }
+
+    fn origin(&self, span: Range<usize>) -> String {
+        let (l, c) = self.line_col(span.start);
+        format!("{}:{l}:{c}", self.shown)
+    }
+}
+
+pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, ConfigError> {
+    let at = Locator { text, shown };
+    let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+        file: shown.to_string(),
+        line_col: e.span().map(|s| at.line_col(s.start)),
+        message: e.message().to_string(),
+    })?;
+    let (defaults, default_budgets) = match raw.defaults {
+        Some(d) => {
+            let s = settings(
+                &at,
+                dir,
+                RawSettings {
+                    model: d.model,
+                    port: d.port,
+                    packet_size: d.packet_size,
+                    include_dirs: d.include_dirs,
+                    defines: d.defines,
+                    entries: d.entries,
+                },
+                None,
+            )?;
+            let b = match d.budget {
+                Some(b) => budgets(&at, b)?,
+                None => Vec::new(),
+            };
+            (s, b)
+        }
+        None => (Settings::default(), Vec::new()),
+    };
+    let mut programs: Vec<ProgramConfig> = Vec::new();
+    for p in raw.program {
+        let name = p
+            .name
+            .as_ref()
+            .map_or_else(|| p.path.get_ref().clone(), |n| n.get_ref().clone());
+        if let Some(prev) = programs.iter().find(|q| q.name == name) {
+            let span = p.name.as_ref().map_or(p.path.span(), |n| n.span());
+            return Err(at.err(
+                span,
+                format!(
+                    "a second program named `{name}` (the first has path {}); give each a distinct `name`",
+                    prev.path.display()
+                ),
+            ));
+        }
+        let path = existing(&at, dir, &p.path, "program")?;
+        let context = p
+            .context
+            .as_ref()
+            .map(|c| existing(&at, dir, c, "context"))
+            .transpose()?;
+        let bfrt = p
+            .bfrt
+            .as_ref()
+            .map(|c| existing(&at, dir, c, "bfrt"))
+            .transpose()?;
+        let s = settings(
+            &at,
+            dir,
+            RawSettings {
+                model: p.model,
+                port: p.port,
+                packet_size: p.packet_size,
+                include_dirs: p.include_dirs,
+                defines: p.defines,
+                entries: p.entries,
+            },
+            Some(&defaults),
+        )?;
+        let mut b = default_budgets.clone();
+        if let Some(pb) = p.budget {
+            let own = budgets(&at, pb)?;
+            // A program's own budget of a kind replaces the default one.
+            b.retain(|d| !own.iter().any(|o| same_kind(&o.limit, &d.limit)));
+            b.extend(own);
+        }
+        programs.push(ProgramConfig {
+            name,
+            path,
+            context,
+            bfrt,
+            pipe: p.pipe,
+            settings: s,
+            budgets: b,
+        });
+    }
+    let mut chains = Vec::new();
+    for c in raw.chain {
+        chains.push(chain(&at, c, &programs)?);
+    }
+    Ok(Config {
+        file: PathBuf::from(shown),
+        defaults,
+        default_budgets,
+        programs,
+        chains,
+    })
+}
+
+/// Two budgets of the same kind (class budgets: of the same headers).
+fn same_kind(a: &Limit, b: &Limit) -> bool {
+    a == b || (a.key() == b.key() && !matches!(a, Limit::ClassLatency { .. }))
+}
+
+struct RawSettings {
+    model: Option<Spanned<String>>,
+    port: Option<Spanned<String>>,
+    packet_size: Option<Spanned<i64>>,
+    include_dirs: Vec<Spanned<String>>,
+    defines: Vec<String>,
+    entries: BTreeMap<String, Spanned<i64>>,
+}
+
+fn settings(
+    at: &Locator<'_>,
+    dir: &Path,
+    r: RawSettings,
+    base: Option<&Settings>,
+) -> Result<Settings, ConfigError> {
+    let mut s = base.cloned().unwrap_or_default();
+    if let Some(m) = &r.model {
+        s.model = Some(model(at, m)?);
+    }
+    if let Some(p) = &r.port {
+        s.port_gbps = Some(port(at, p)?);
+        // A port without a model picks its own model, as `--port` does.
+        if r.model.is_none() {
+            s.model = None;
+        }
+    }
+    if let Some(p) = &r.packet_size {
+        s.packet_size = Some(packet_size(at, p)?);
+    }
+    for d in &r.include_dirs {
+        let p = join(dir, d.get_ref());
+        if !p.is_dir() {
+            return Err(at.err(
+                d.span(),
+                format!("include directory `{}` does not exist", p.display()),
+            ));
+        }
+        s.include_dirs.push(p);
+    }
+    s.defines.extend(r.defines);
+    for (table, n) in &r.entries {
+        let Ok(v) = u64::try_from(*n.get_ref()) else {
+            return Err(at.err(
+                n.span(),
+                "entries: a count of table entries is not negative",
+            ));
+        };
+        s.entries.retain(|e| &e.table != table);
+        s.entries.push(Entries {
+            table: table.clone(),
+            entries: v,
+            origin: Some(at.origin(n.span())),
+        });
+    }
+    Ok(s)
+}
+
+fn model(at: &Locator<'_>, m: &Spanned<String>) -> Result<String, ConfigError> {
+    p4cost_model::model_by_name(m.get_ref())
+        .map(|s| s.name.clone())
+        .map_err(|e| at.err(m.span(), e.to_string()))
+}
+
+fn port(at: &Locator<'_>, p: &Spanned<String>) -> Result<u32, ConfigError> {
+    match p.get_ref().to_ascii_lowercase().as_str() {
+        "10g" => Ok(10),
+        "100g" => Ok(100),
+        other => Err(at.err(
+            p.span(),
+            format!("port `{other}`: the models know \"10g\" and \"100g\""),
+        )),
+    }
+}
+
+fn packet_size(at: &Locator<'_>, p: &Spanned<i64>) -> Result<u32, ConfigError> {
+    let (min, max) = (
+        p4cost_engine::predict::MIN_PACKET_SIZE,
+        p4cost_engine::predict::MAX_PACKET_SIZE,
+    );
+    match u32::try_from(*p.get_ref()) {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(at.err(
+            p.span(),
+            format!("packet-size {}: give {min}-{max} bytes", p.get_ref()),
+        )),
+    }
+}
+
+/// `dir` joined with `rel`, `.` and `..` taken lexically, so a program
+/// is shown as `p4-samples/tofino/x.p4`, not `p4-samples/project/../tofino/x.p4`.
+pub(crate) fn join(dir: &Path, rel: &str) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in dir.join(rel).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let last = out.components().next_back();
+                if matches!(last, Some(Component::Normal(_))) {
+                    out.pop();
+                } else if !matches!(last, Some(Component::RootDir | Component::Prefix(_))) {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+fn existing(
+    at: &Locator<'_>,
+    dir: &Path,
+    p: &Spanned<String>,
+    what: &str,
+) -> Result<PathBuf, ConfigError> {
+    let full = join(dir, p.get_ref());
+    if full.is_file() {
+        Ok(full)
+    } else {
+        Err(at.err(
+            p.span(),
+            format!("{what} `{}` is not a file", full.display()),
+        ))
+    }
+}
+
+fn positive(at: &Locator<'_>, v: &Spanned<f64>, what: &str) -> Result<f64, ConfigError> {
+    let x = *v.get_ref();
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(at.err(
+            v.span(),
+            format!("{what} {x}: a budget is a positive number"),
+        ))
+    }
+}
+
+fn positive_int(at: &Locator<'_>, v: &Spanned<i64>, what: &str) -> Result<f64, ConfigError> {
+    let x = *v.get_ref();
+    if x > 0 {
+        Ok(x as f64)
+    } else {
+        Err(at.err(
+            v.span(),
+            format!("{what} {x}: a budget is a positive number"),
+        ))
+    }
+}
+
+fn budgets(at: &Locator<'_>, b: RawBudget) -> Result<Vec<Budget>, ConfigError> {
+    let mut out = Vec::new();
+    if let Some(v) = &b.max_latency {
+        out.push(Budget {
+            limit: Limit::MaxLatency,
+            value: positive(at, v, "max-latency")?,
+            origin: at.origin(v.span()),
+        });
+    }
+    for c in &b.class {
+        if c.headers.get_ref().is_empty() {
+            return Err(at.err(
+                c.headers.span(),
+                "headers: name the packet's headers in order (`[\"ethernet\", \"ipv4\", \"tcp\"]`)",
+            ));
+        }
+        out.push(Budget {
+            limit: Limit::ClassLatency {
+                headers: c.headers.get_ref().clone(),
+            },
+            value: positive(at, &c.max_latency, "max-latency")?,
+            origin: at.origin(c.max_latency.span()),
+        });
+    }
+    for (v, limit, what) in [
+        (
+            &b.ingress_cycles,
+            Limit::GressCycles(Gress::Ingress),
+            "ingress-cycles",
+        ),
+        (
+            &b.egress_cycles,
+            Limit::GressCycles(Gress::Egress),
+            "egress-cycles",
+        ),
+        (&b.table_count, Limit::TableCount, "table-count"),
+    ] {
+        if let Some(v) = v {
+            out.push(Budget {
+                limit,
+                value: positive_int(at, v, what)?,
+                origin: at.origin(v.span()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn chain(at: &Locator<'_>, c: RawChain, programs: &[ProgramConfig]) -> Result<Chain, ConfigError> {
+    let name = c.name.get_ref().clone();
+    let mut hops: Vec<Hop> = Vec::new();
+    if c.hops.get_ref().is_empty() {
+        return Err(at.err(c.hops.span(), format!("chain `{name}` has no hops")));
+    }
+    let hops_span = c.hops.span();
+    for (i, h) in c.hops.into_inner().into_iter().enumerate() {
+        let hop = match (&h.program, &h.delay_ns) {
+            (Some(p), None) => {
+                let Some(pc) = programs.iter().find(|q| &q.name == p.get_ref()) else {
+                    let names: Vec<&str> = programs.iter().map(|q| q.name.as_str()).collect();
+                    return Err(at.err(
+                        p.span(),
+                        format!(
+                            "hop {}: no [[program]] named `{}` (programs: {})",
+                            i + 1,
+                            p.get_ref(),
+                            if names.is_empty() {
+                                "none".to_string()
+                            } else {
+                                names.join(", ")
+                            }
+                        ),
+                    ));
+                };
+                let mut s = pc.settings.clone();
+                if let Some(m) = &h.model {
+                    s.model = Some(model(at, m)?);
+                }
+                if let Some(p) = &h.port {
+                    s.port_gbps = Some(port(at, p)?);
+                    if h.model.is_none() {
+                        s.model = None;
+                    }
+                }
+                if let Some(p) = &h.packet_size {
+                    s.packet_size = Some(packet_size(at, p)?);
+                }
+                let mut o = p4cost_engine::PredictOptions::new(&pc.path);
+                o.context.clone_from(&pc.context);
+                o.bfrt.clone_from(&pc.bfrt);
+                o.pipe.clone_from(&pc.pipe);
+                crate::apply(&s, &mut o);
+                Hop {
+                    name: h.name.clone().unwrap_or_else(|| pc.name.clone()),
+                    kind: HopKind::Program(Box::new(o)),
+                }
+            }
+            (None, Some(d)) => {
+                let x = *d.get_ref();
+                if !(x.is_finite() && x >= 0.0) {
+                    return Err(at.err(d.span(), format!("delay-ns {x}: a delay is 0 or more ns")));
+                }
+                if h.model.is_some() || h.port.is_some() || h.packet_size.is_some() {
+                    return Err(at.err(d.span(), "a delay hop takes no model, port or packet-size"));
+                }
+                Hop {
+                    name: h.name.clone().unwrap_or_else(|| format!("delay {}", i + 1)),
+                    kind: HopKind::Delay { ns: x },
+                }
+            }
+            _ => {
+                return Err(at.err(
+                    hops_span.clone(),
+                    format!(
+                    "chain `{name}`, hop {}: give either `program = \"NAME\"` or `delay-ns = NS`",
+                    i + 1
+                ),
+                ))
+            }
+        };
+        if hops.iter().any(|x| x.name == hop.name) {
+            return Err(at.err(
+                hops_span.clone(),
+                format!(
+                    "chain `{name}`: two hops named `{}`; name them apart with `name`",
+                    hop.name
+                ),
+            ));
+        }
+        hops.push(hop);
+    }
+    let index = |s: &Spanned<String>| -> Result<usize, ConfigError> {
+        hops.iter()
+            .position(|h| &h.name == s.get_ref())
+            .ok_or_else(|| {
+                at.err(
+                    s.span(),
+                    format!(
+                        "chain `{name}` has no hop named `{}` (hops: {})",
+                        s.get_ref(),
+                        hops.iter()
+                            .map(|h| h.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+    };
+    let mut segments = Vec::new();
+    for s in &c.segments {
+        let from = index(&s.from)?;
+        let to = index(&s.to)?;
+        if from > to {
+            return Err(at.err(
+                s.to.span(),
+                format!(
+                    "segment ends at `{}`, before it starts at `{}`",
+                    s.to.get_ref(),
+                    s.from.get_ref()
+                ),
+            ));
+        }
+        let drop_ns = positive(at, &s.drop_ns, "drop-ns")?;
+        let priority_ns = s
+            .priority_ns
+            .as_ref()
+            .map(|p| positive(at, p, "priority-ns"))
+            .transpose()?;
+        if let (Some(pl), Some(p)) = (priority_ns, &s.priority_ns) {
+            if pl > drop_ns {
+                return Err(at.err(
+                    p.span(),
+                    format!(
+                        "priority-ns {pl} is above drop-ns {drop_ns}: the priority threshold PL must be at most the drop threshold DL"
+                    ),
+                ));
+            }
+        }
+        segments.push(Segment {
+            name: s
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{}..{}", s.from.get_ref(), s.to.get_ref())),
+            from,
+            to,
+            priority_ns,
+            drop_ns,
+            origin: at.origin(s.drop_ns.span()),
+        });
+    }
+    let max_latency = c
+        .max_latency
+        .as_ref()
+        .map(|m| positive(at, m, "max-latency").map(|v| (v, at.origin(m.span()))))
+        .transpose()?;
+    let max_packets = match &c.max_packets {
+        Some(m) => usize::try_from(*m.get_ref())
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| at.err(m.span(), "max-packets: give a positive number"))?,
+        None => DEFAULT_MAX_CHAIN_PACKETS,
+    };
+    Ok(Chain {
+        name,
+        hops,
+        segments,
+        max_latency,
+        packets: c.packets.into_iter().map(Spanned::into_inner).collect(),
+        max_packets,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_takes_dots_lexically() {
+        assert_eq!(
+            join(Path::new("p4-samples/project"), "../tofino/x.p4"),
+            PathBuf::from("p4-samples/tofino/x.p4")
+        );
+        assert_eq!(join(Path::new(""), "../x.p4"), PathBuf::from("../x.p4"));
+        assert_eq!(join(Path::new("/"), "../x.p4"), PathBuf::from("/x.p4"));
+        assert_eq!(join(Path::new("a"), "./b/../c"), PathBuf::from("a/c"));
+    }
+
+    #[test]
+    fn a_program_budget_replaces_the_default_of_its_kind_only() {
+        let dir = std::env::temp_dir().join(format!("p4cost-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(dir.join("a.p4"), "").expect("file");
+        let text = "[defaults.budget]\nmax-latency = 300\ntable-count = 4\n\
+                    [[program]]\npath = \"a.p4\"\n[program.budget]\nmax-latency = 250\n";
+        let c = resolve(text, "p4cost.toml", &dir).expect("config");
+        let b = &c.programs[0].budgets;
+        assert_eq!(b.len(), 2);
+        assert!(b
+            .iter()
+            .any(|x| x.limit == Limit::MaxLatency && x.value == 250.0));
+        assert!(b
+            .iter()
+            .any(|x| x.limit == Limit::TableCount && x.value == 4.0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,297 @@
+//! Chains of hops: a packet crosses several programs (a service chain of
+//! switches, or a switch, a VNF and a switch again) with fixed link or VNF
+//! delays between them. Each segment of the chain has a priority threshold
+//! PL and a drop threshold DL (PL <= DL), as in the latency-control scheme
+//! for service chains on BMv2 (`docs/models.md`, "BMv2 service chains"): a
+//! packet whose segment latency passes PL is prioritised, one that passes
+//! DL is late and dropped. The chain may also have an end-to-end budget.
+//!
+//! A packet is identified by its header sequence: in each program hop it
+//! takes the parse path that extracts those headers and is charged that
+//! path's slowest packet class. A packet one hop cannot parse does not
+//! cross the chain and is counted apart.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::options::PredictOptions;
+use crate::session::Session;
+
+/// Most packets (header sequences) a chain judges when it lists them from
+/// its first program (all are counted).
+pub const DEFAULT_MAX_CHAIN_PACKETS: usize = 64;
+
+/// What a hop is.
+#[derive(Debug, Clone)]
+pub enum HopKind {
+    /// A P4 program, predicted with these options.
+    Program(Box<PredictOptions>),
+    /// A fixed delay: a link, a VNF, a queue.
+    Delay {
+        /// Its latency in ns.
+        ns: f64,
+    },
+}
+
+/// One hop of a chain.
+#[derive(Debug, Clone)]
+pub struct Hop {
+    /// Its name in reports.
+    pub name: String,
+    /// What it is.
+    pub kind: HopKind,
+}
+
+/// A segment: hops `from..=to` with its thresholds.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    /// Its name in reports.
+    pub name: String,
+    /// Index of its first hop.
+    pub from: usize,
+    /// Index of its last hop (inclusive).
+    pub to: usize,
+    /// PL: above it a packet is prioritised (a warning, not a failure).
+    pub priority_ns: Option<f64>,
+    /// DL: above it a packet is late (a failure).
+    pub drop_ns: f64,
+    /// Where it was declared.
+    pub origin: String,
+}
+
+/// A chain of hops and its budgets.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    /// Its name.
+    pub name: String,
+    /// The hops in packet order.
+    pub hops: Vec<Hop>,
+    /// Per-segment budgets.
+    pub segments: Vec<Segment>,
+    /// End-to-end budget in ns, with where it was set.
+    pub max_latency: Option<(f64, String)>,
+    /// The packets to judge, as header sequences; empty: the parse paths
+    /// of the first program hop.
+    pub packets: Vec<Vec<String>>,
+    /// Most packets listed from the first program when `packets` is empty.
+    pub max_packets: usize,
+}
+
+/// One hop's share of a packet's latency.
+#[derive(Debug, Clone, Serialize)]
+pub struct HopFigure {
+    /// The hop.
+    pub hop: String,
+    /// Its latency for this packet (a program: the slowest class of the
+    /// packet's parse path).
+    pub ns: f64,
+    /// The model, for a program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// One segment for one packet.
+#[derive(Debug, Clone, Serialize)]
+pub struct SegmentVerdict {
+    /// The segment.
+    pub segment: String,
+    /// Sum of its hops.
+    pub ns: f64,
+    /// PL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority_ns: Option<f64>,
+    /// DL.
+    pub drop_ns: f64,
+    /// `drop_ns - ns`: negative when late.
+    pub margin_ns: f64,
+    /// `ok`, `priority` (above PL, within DL) or `over` (above DL).
+    pub status: &'static str,
+    /// Where the segment was declared.
+    pub origin: String,
+}
+
+/// One packet through the chain.
+#[derive(Debug, Clone, Serialize)]
+pub struct PacketVerdict {
+    /// Its headers.
+    pub headers: Vec<String>,
+    /// Each hop's latency.
+    pub hops: Vec<HopFigure>,
+    /// Sum of all hops.
+    pub total_ns: f64,
+    /// End-to-end margin, with an end-to-end budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin_ns: Option<f64>,
+    /// Each segment.
+    pub segments: Vec<SegmentVerdict>,
+    /// `ok`, `priority` or `over`.
+    pub status: &'static str,
+}
+
+/// A chain's verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChainVerdict {
+    /// The chain.
+    pub name: String,
+    /// End-to-end budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_latency_ns: Option<f64>,
+    /// Packets judged.
+    pub packets: Vec<PacketVerdict>,
+    /// Header sequences some program hop cannot parse: not crossing.
+    pub not_crossing: Vec<Vec<String>>,
+    /// When the packets were listed from the first program: its parse
+    /// paths in all (decimal), which may be more than were judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paths_total: Option<String>,
+    /// Packets over a DL or the end-to-end budget.
+    pub over: usize,
+    /// Packets above a PL but within every DL.
+    pub prioritised: usize,
+}
+
+/// Judges a chain.
+pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
+    let (packets, paths_total) = if c.packets.is_empty() {
+        first_hop_packets(session, c)?
+    } else {
+        (c.packets.clone(), None)
+    };
+    let mut out = ChainVerdict {
+        name: c.name.clone(),
+        max_latency_ns: c.max_latency.as_ref().map(|m| m.0),
+        packets: Vec::new(),
+        not_crossing: Vec::new(),
+        paths_total,
+        over: 0,
+        prioritised: 0,
+    };
+    'packet: for headers in packets {
+        let mut hops = Vec::with_capacity(c.hops.len());
+        for h in &c.hops {
+            match &h.kind {
+                HopKind::Delay { ns } => hops.push(HopFigure {
+                    hop: h.name.clone(),
+                    ns: *ns,
+                    model: None,
+                }),
+                HopKind::Program(o) => {
+                    let mut o = (**o).clone();
+                    o.path = Some(headers.clone());
+                    o.top = None;
+                    o.max_paths = 1;
+                    o.max_classes = Some(0);
+                    let rs = match session.reports(&o) {
+                        Ok(rs) => rs,
+                        Err(Error::NoPath(_)) => {
+                            out.not_crossing.push(headers);
+                            continue 'packet;
+                        }
+                        Err(e) => return Err(Error::input(format!("chain `{}`: {e}", c.name))),
+                    };
+                    let Some((r, p)) = rs.iter().find_map(|r| r.paths.first().map(|p| (r, p)))
+                    else {
+                        out.not_crossing.push(headers);
+                        continue 'packet;
+                    };
+                    hops.push(HopFigure {
+                        hop: h.name.clone(),
+                        ns: p.latency_ns,
+                        model: Some(r.model.name.clone()),
+                    });
+                }
+            }
+        }
+        let total_ns: f64 = hops.iter().map(|h| h.ns).sum();
+        let segments: Vec<SegmentVerdict> = c
+            .segments
+            .iter()
+            .map(|s| {
+                let ns: f64 = hops
+                    .get(s.from..=s.to.min(hops.len().saturating_sub(1)))
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|h| h.ns)
+                    .sum();
+                let status = if ns > s.drop_ns {
+                    "over"
+                } else if s.priority_ns.is_some_and(|pl| ns > pl) {
+                    "priority"
+                } else {
+                    "ok"
+                };
+                SegmentVerdict {
+                    segment: s.name.clone(),
+                    ns,
+                    priority_ns: s.priority_ns,
+                    drop_ns: s.drop_ns,
+                    margin_ns: s.drop_ns - ns,
+                    status,
+                    origin: s.origin.clone(),
+                }
+            })
+            .collect();
+        let margin_ns = c.max_latency.as_ref().map(|m| m.0 - total_ns);
+        let status =
+            if margin_ns.is_some_and(|m| m < 0.0) || segments.iter().any(|s| s.status == "over") {
+                "over"
+            } else if segments.iter().any(|s| s.status == "priority") {
+                "priority"
+            } else {
+                "ok"
+            };
+        match status {
+            "over" => out.over += 1,
+            "priority" => out.prioritised += 1,
+            _ => {}
+        }
+        out.packets.push(PacketVerdict {
+            headers,
+            hops,
+            total_ns,
+            margin_ns,
+            segments,
+            status,
+        });
+    }
+    // The worst packets first.
+    out.packets
+        .sort_by(|x, y| y.total_ns.total_cmp(&x.total_ns));
+    Ok(out)
+}
+
+/// The header sequences of the first program hop's parse paths (at most
+/// `max_packets`) and its count of paths.
+fn first_hop_packets(
+    session: &mut Session,
+    c: &Chain,
+) -> Result<(Vec<Vec<String>>, Option<String>), Error> {
+    let Some(o) = c.hops.iter().find_map(|h| match &h.kind {
+        HopKind::Program(o) => Some(o),
+        HopKind::Delay { .. } => None,
+    }) else {
+        return Err(Error::input(format!(
+            "chain `{}`: no hop is a program, so no packet crosses it",
+            c.name
+        )));
+    };
+    let mut o = (**o).clone();
+    o.path = None;
+    o.top = None;
+    o.max_paths = c.max_packets;
+    o.max_classes = Some(0);
+    let rs = session
+        .reports(&o)
+        .map_err(|e| Error::input(format!("chain `{}`: {e}", c.name)))?;
+    let Some(r) = rs.first() else {
+        return Ok((Vec::new(), None));
+    };
+    let mut seen = std::collections::HashSet::new();
+    let packets = r
+        .paths
+        .iter()
+        .map(|p| p.headers.clone())
+        .filter(|h| seen.insert(h.clone()))
+        .collect();
+    Ok((packets, Some(r.path_count_text.clone())))
+}

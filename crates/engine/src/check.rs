@@ -1,0 +1,513 @@
+//! Budgets: does each program keep to what its owner allows? A budget is
+//! a limit on one figure of [`crate::predict::reports`] (the numbers
+//! `predict` prints), so `check` and `predict` always agree.
+//!
+//! - [`Limit::MaxLatency`]: the slowest packet class of each pipeline;
+//! - [`Limit::ClassLatency`]: the slowest class whose parse path extracts
+//!   a given header sequence (as `predict --path` selects it);
+//! - [`Limit::GressCycles`]: the MAU cycles of ingress or egress (the
+//!   compiler's cycle rules: `tofino*-mau-cycles` on a context.json,
+//!   `tofino*-mau-estimate` on source or BMv2 JSON);
+//! - [`Limit::TableCount`]: the match tables a pipeline applies.
+
+use serde::Serialize;
+
+use p4cost_ir::{Gress, InputKind};
+
+use crate::error::Error;
+use crate::options::PredictOptions;
+use crate::report::{Loc, Report};
+use crate::session::Session;
+
+/// Most contributors named for a violation.
+pub const MAX_CONTRIBUTORS: usize = 5;
+
+/// Largest class number for which the slowest class is listed again to
+/// name its tables' sites (the listing of one path is bounded too).
+const MAX_CLASS_RELIST: u64 = 1000;
+
+/// What a budget limits.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Limit {
+    /// Latency in ns of every packet class.
+    MaxLatency,
+    /// Latency in ns of the classes whose parse path extracts exactly
+    /// these headers (a leading Ethernet header may be left out).
+    ClassLatency {
+        /// The header sequence.
+        headers: Vec<String>,
+    },
+    /// MAU cycles of one gress.
+    GressCycles(Gress),
+    /// Match tables the pipeline applies (ingress and egress).
+    TableCount,
+}
+
+impl Limit {
+    /// The unit of the figure.
+    pub fn unit(&self) -> &'static str {
+        match self {
+            Limit::MaxLatency | Limit::ClassLatency { .. } => "ns",
+            Limit::GressCycles(_) => "cycles",
+            Limit::TableCount => "tables",
+        }
+    }
+
+    /// A stable key: `max_latency`, `class_latency`, `ingress_cycles`,
+    /// `egress_cycles`, `table_count`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Limit::MaxLatency => "max_latency",
+            Limit::ClassLatency { .. } => "class_latency",
+            Limit::GressCycles(Gress::Egress) => "egress_cycles",
+            Limit::GressCycles(Gress::Ghost) => "ghost_cycles",
+            Limit::GressCycles(_) => "ingress_cycles",
+            Limit::TableCount => "table_count",
+        }
+    }
+}
+
+/// One budget: a limit, its value and where it was set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    /// What is limited.
+    pub limit: Limit,
+    /// The most allowed, in the limit's unit.
+    pub value: f64,
+    /// Where it was set: `--max-latency`, or `p4cost.toml:12:18`.
+    pub origin: String,
+}
+
+/// A program and its budgets.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// How to predict it.
+    pub options: PredictOptions,
+    /// Its budgets.
+    pub budgets: Vec<Budget>,
+}
+
+/// One term of a figure and where it comes from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Contributor {
+    /// `parse_state`, `table` or `stage`.
+    pub kind: &'static str,
+    /// Its name.
+    pub name: String,
+    /// Its share of the figure, in the budget's unit.
+    pub value: f64,
+    /// Its site in the program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Loc>,
+}
+
+/// One budget of one pipeline of one program.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    /// The program as given.
+    pub program: String,
+    /// The pipeline, when the program has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
+    /// The model the figure comes from.
+    pub model: String,
+    /// [`Limit::key`].
+    pub budget: &'static str,
+    /// The selected header sequence, for `class_latency`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<Vec<String>>,
+    /// `ns`, `cycles` or `tables`.
+    pub unit: &'static str,
+    /// `ok` or `over`.
+    pub status: &'static str,
+    /// The figure.
+    pub predicted: f64,
+    /// The budget.
+    pub limit: f64,
+    /// `limit - predicted`: negative when over.
+    pub margin: f64,
+    /// Where the budget was set.
+    pub origin: String,
+    /// For latency budgets: the slowest class (`P.C`) and its headers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Headers of that class's parse path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<String>,
+    /// The largest terms of the figure, when over.
+    pub contributors: Vec<Contributor>,
+}
+
+impl Verdict {
+    /// True when the figure exceeds the budget.
+    pub fn is_over(&self) -> bool {
+        self.status == "over"
+    }
+}
+
+/// Every verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    /// [`crate::report::SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The p4cost that judged.
+    pub p4cost_version: String,
+    /// Verdicts over budget.
+    pub over: usize,
+    /// One per budget and pipeline, in program and budget order.
+    pub results: Vec<Verdict>,
+    /// The chains, when a configuration declares them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<crate::chain::ChainVerdict>,
+}
+
+/// Judges every budget of every target, then every chain.
+pub fn check(
+    session: &mut Session,
+    targets: &[Target],
+    chains: &[crate::chain::Chain],
+) -> Result<CheckReport, Error> {
+    let mut results = Vec::new();
+    for t in targets {
+        judge(session, t, &mut results)?;
+    }
+    let chains = chains
+        .iter()
+        .map(|c| crate::chain::judge(session, c))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CheckReport {
+        schema_version: crate::report::SCHEMA_VERSION,
+        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+        over: results.iter().filter(|v| v.is_over()).count()
+            + chains.iter().map(|c| c.over).sum::<usize>(),
+        results,
+        chains,
+    })
+}
+
+/// The reports of `o` that `check` reads: counts and the summary, no
+/// listing.
+pub fn summary_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Report>, Error> {
+    let mut o = o.clone();
+    o.max_paths = 0;
+    session.reports(&o)
+}
+
+fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<(), Error> {
+    let needs_summary = t
+        .budgets
+        .iter()
+        .any(|b| matches!(b.limit, Limit::MaxLatency | Limit::TableCount));
+    let main = if needs_summary {
+        summary_reports(session, &t.options)?
+    } else {
+        Vec::new()
+    };
+    let several = main.len() > 1;
+    for b in &t.budgets {
+        match &b.limit {
+            Limit::MaxLatency => {
+                for r in &main {
+                    out.push(max_latency(session, t, b, r, several)?);
+                }
+            }
+            Limit::TableCount => {
+                for r in &main {
+                    let mut tables = r.control.tables.clone();
+                    if let Some(e) = &r.control.egress {
+                        tables.extend(e.tables.iter().cloned());
+                    }
+                    let n = tables.len() as f64;
+                    let over = n > b.value;
+                    let contributors = if over {
+                        tables
+                            .iter()
+                            .map(|name| Contributor {
+                                kind: "table",
+                                name: name.clone(),
+                                value: 1.0,
+                                span: None,
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    out.push(verdict(r, b, several, n, None, Vec::new(), contributors));
+                }
+            }
+            Limit::ClassLatency { headers } => {
+                let mut o = t.options.clone();
+                o.path = Some(headers.clone());
+                o.max_paths = 1;
+                let rs = session
+                    .reports(&o)
+                    .map_err(|e| Error::input(format!("{}: {e}", b.origin)))?;
+                let several = rs.len() > 1;
+                for r in &rs {
+                    let Some(p) = r.paths.first() else {
+                        continue;
+                    };
+                    let class = p.classes.as_ref().and_then(|c| {
+                        c.classes
+                            .iter()
+                            .max_by(|x, y| x.latency_ns.total_cmp(&y.latency_ns))
+                    });
+                    let id = class.map(|c| c.id.clone());
+                    let predicted = p.latency_ns;
+                    let contributors = if predicted > b.value {
+                        let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
+                        latency_terms(
+                            session,
+                            t,
+                            pipe.filter(|_| several),
+                            id.as_deref(),
+                            &p.headers,
+                        )?
+                    } else {
+                        Vec::new()
+                    };
+                    let mut v = verdict(
+                        r,
+                        b,
+                        several,
+                        predicted,
+                        id,
+                        p.headers.clone(),
+                        contributors,
+                    );
+                    v.selector = Some(headers.clone());
+                    out.push(v);
+                }
+            }
+            Limit::GressCycles(g) => {
+                let mut o = t.options.clone();
+                let model = mau_model(session, &o)?;
+                o.target.model = Some(model);
+                o.target.port_gbps = None;
+                o.target.packet_size = None;
+                o.max_paths = 0;
+                let rs = session.reports(&o)?;
+                let several = rs.len() > 1;
+                for r in &rs {
+                    let gc = r.mau.as_ref().and_then(|m| match g {
+                        Gress::Egress => m.egress.as_ref(),
+                        Gress::Ghost => m.ghost.as_ref(),
+                        _ => m.ingress.as_ref(),
+                    });
+                    let cycles = gc.map_or(0.0, |g| f64::from(g.cycles));
+                    let contributors = match gc {
+                        Some(gc) if cycles > b.value => {
+                            let mut st: Vec<Contributor> = gc
+                                .stages
+                                .iter()
+                                .filter(|s| s.cycles > 0)
+                                .map(|s| Contributor {
+                                    kind: "stage",
+                                    name: if s.tables.is_empty() {
+                                        s.stage.to_string()
+                                    } else {
+                                        format!("{} ({})", s.stage, s.tables.join(", "))
+                                    },
+                                    value: f64::from(s.cycles),
+                                    span: None,
+                                })
+                                .collect();
+                            st.sort_by(|x, y| y.value.total_cmp(&x.value));
+                            st.truncate(MAX_CONTRIBUTORS);
+                            st
+                        }
+                        _ => Vec::new(),
+                    };
+                    out.push(verdict(
+                        r,
+                        b,
+                        several,
+                        cycles,
+                        None,
+                        Vec::new(),
+                        contributors,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The MAU model for the cycles of `o`'s program: the target's when it
+/// is one, else the compiler's cycle rules on a context.json and the
+/// placement estimate on anything else, for the program's Tofino
+/// generation.
+fn mau_model(session: &mut Session, o: &PredictOptions) -> Result<String, Error> {
+    if let Some(m) = &o.target.model {
+        let spec = p4cost_model::model_by_name(m).map_err(|e| Error::input(e.to_string()))?;
+        if spec.mau().is_some() {
+            return Ok(spec.name.clone());
+        }
+    }
+    if o.context.is_some() {
+        return Ok("tofino1-mau-cycles".to_string());
+    }
+    let loaded = session.load(o)?;
+    Ok(match (
+        loaded.program.input,
+        loaded.program.arch.tofino_generation(),
+    ) {
+        (InputKind::TofinoContext, _) => "tofino1-mau-cycles",
+        (_, Some(2)) => "tofino2-mau-estimate",
+        _ => "tofino1-mau-estimate",
+    }
+    .to_string())
+}
+
+fn verdict(
+    r: &Report,
+    b: &Budget,
+    several: bool,
+    predicted: f64,
+    class: Option<String>,
+    headers: Vec<String>,
+    contributors: Vec<Contributor>,
+) -> Verdict {
+    Verdict {
+        program: r.program.clone(),
+        pipeline: r
+            .pipeline
+            .as_ref()
+            .map(|p| p.name.clone())
+            .filter(|_| several),
+        model: r.model.name.clone(),
+        budget: b.limit.key(),
+        selector: None,
+        unit: b.limit.unit(),
+        status: if predicted > b.value { "over" } else { "ok" },
+        predicted,
+        limit: b.value,
+        margin: b.value - predicted,
+        origin: b.origin.clone(),
+        class,
+        headers,
+        contributors,
+    }
+}
+
+fn max_latency(
+    session: &mut Session,
+    t: &Target,
+    b: &Budget,
+    r: &Report,
+    several: bool,
+) -> Result<Verdict, Error> {
+    let Some(max) = r.summary.as_ref().and_then(|s| s.max.as_ref()) else {
+        return Err(Error::input(format!(
+            "{}: model {} gives no latency per packet class to hold to a budget ({}); \
+             use a linear model (tofino1-10g, tofino1-100g)",
+            r.program, r.model.name, b.origin
+        )));
+    };
+    let predicted = max.latency_ns;
+    let contributors = if predicted > b.value {
+        let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
+        latency_terms(
+            session,
+            t,
+            pipe.filter(|_| several),
+            max.class.as_deref(),
+            &max.headers,
+        )?
+    } else {
+        Vec::new()
+    };
+    Ok(verdict(
+        r,
+        b,
+        several,
+        predicted,
+        max.class.clone(),
+        max.headers.clone(),
+        contributors,
+    ))
+}
+
+/// The largest terms of class `id` on the path with `headers`: its parse
+/// states and, when it can be listed again, its tables.
+fn latency_terms(
+    session: &mut Session,
+    t: &Target,
+    pipeline: Option<&str>,
+    id: Option<&str>,
+    headers: &[String],
+) -> Result<Vec<Contributor>, Error> {
+    let class_no: Option<u64> = id
+        .and_then(|i| i.split('.').nth(1))
+        .and_then(|c| c.parse().ok());
+    let mut o = t.options.clone();
+    o.path = Some(headers.to_vec());
+    o.top = None;
+    o.max_paths = 1;
+    o.max_classes = Some(
+        class_no
+            .filter(|&c| c <= MAX_CLASS_RELIST)
+            .unwrap_or(1)
+            .try_into()
+            .unwrap_or(1),
+    );
+    if let Some(p) = pipeline {
+        o.pipe = Some(p.to_string());
+    }
+    let rs = session.reports(&o)?;
+    let Some(path) = rs.first().and_then(|r| r.paths.first()) else {
+        return Ok(Vec::new());
+    };
+    let mut out: Vec<Contributor> = path
+        .states
+        .iter()
+        .filter(|s| !s.in_baseline && s.latency_ns > 0.0)
+        .map(|s| Contributor {
+            kind: "parse_state",
+            name: s.name.clone(),
+            value: s.latency_ns,
+            span: Some(s.span.clone()),
+        })
+        .collect();
+    let class = path.classes.as_ref().and_then(|c| {
+        c.classes
+            .iter()
+            .find(|c| Some(c.id.as_str()) == id)
+            .or_else(|| c.classes.first().filter(|_| id.is_none()))
+    });
+    if let Some(class) = class {
+        out.extend(class.tables.iter().map(|t| Contributor {
+            kind: "table",
+            name: t.name.clone(),
+            value: t.latency_ns,
+            span: Some(t.span.clone()),
+        }));
+    }
+    // A state a loop visits again (an MPLS stack) is one site: summed.
+    let mut merged: Vec<(Contributor, usize)> = Vec::new();
+    for c in out.into_iter().filter(|c| c.value > 0.0) {
+        match merged
+            .iter_mut()
+            .find(|(m, _)| m.kind == c.kind && m.name == c.name && m.span == c.span)
+        {
+            Some((m, n)) => {
+                m.value += c.value;
+                *n += 1;
+            }
+            None => merged.push((c, 1)),
+        }
+    }
+    let mut out: Vec<Contributor> = merged
+        .into_iter()
+        .map(|(mut c, n)| {
+            if n > 1 {
+                c.name = format!("{} (x{n})", c.name);
+            }
+            c
+        })
+        .collect();
+    out.sort_by(|x, y| y.value.total_cmp(&x.value));
+    out.truncate(MAX_CONTRIBUTORS);
+    Ok(out)
+}
