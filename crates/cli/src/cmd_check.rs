@@ -73,20 +73,9 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             .iter()
             .filter(|f| !programs::is_fragment(f, &fragments))
         {
-            let (mut o, budgets) = match cfg
-                .as_ref()
-                .and_then(|c| c.program_for(&f.path).map(|p| (c, p)))
-            {
-                Some((c, p)) => (c.predict_options(p), p.budgets.clone()),
-                None => {
-                    let mut o = p4cost_engine::PredictOptions::new(&f.path);
-                    let mut b = Vec::new();
-                    if let Some(c) = &cfg {
-                        p4cost_config::apply(&c.defaults, &mut o);
-                        b = c.default_budgets.clone();
-                    }
-                    (o, b)
-                }
+            let (mut o, budgets) = match &cfg {
+                Some(c) => c.target_for(&f.path),
+                None => (p4cost_engine::PredictOptions::new(&f.path), Vec::new()),
             };
             project::overlay(&a.target, &a.source, &mut o);
             targets.push(Target {

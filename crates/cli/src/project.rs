@@ -36,20 +36,7 @@ pub fn config(a: &ConfigArgs, near: Option<&Path>) -> Result<Option<Config>, Cli
 /// configuration): a given flag wins; include directories and defines
 /// come after the configuration's; the budgets of reading are the flags'.
 pub fn overlay(target: &TargetArgs, source: &SourceArgs, o: &mut PredictOptions) {
-    let t = target.options();
-    if t.model.is_some() {
-        o.target.model = t.model;
-    }
-    if t.port_gbps.is_some() {
-        o.target.port_gbps = t.port_gbps;
-        // A port picks its own model unless one is named.
-        if target.model.is_none() {
-            o.target.model = None;
-        }
-    }
-    if t.packet_size.is_some() {
-        o.target.packet_size = t.packet_size;
-    }
+    o.target = target.options().over(&o.target);
     let s = source.options();
     o.source.include_dirs.extend(s.include_dirs);
     o.source.defines.extend(s.defines);
@@ -75,13 +62,6 @@ pub fn predict_options(a: &crate::args::PredictArgs) -> Result<PredictOptions, C
             o.pipe.clone_from(&p.pipe);
         }
     }
-    let s = cfg.settings_for(&a.file);
-    // A port flag picks its own model: the configured model stays only
-    // when no port is given.
-    let mut s = s.clone();
-    if a.target.port.is_some() && a.target.model.is_none() {
-        s.model = None;
-    }
-    p4cost_config::apply(&s, &mut o);
+    p4cost_config::apply(cfg.settings_for(&a.file), &mut o);
     Ok(o)
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use p4cost_engine::chain::Chain;
 use p4cost_engine::check::Budget;
 use p4cost_engine::options::Entries;
-use p4cost_engine::PredictOptions;
+use p4cost_engine::{PredictOptions, TargetOptions};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "p4cost.toml";
@@ -84,12 +84,8 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 /// Settings a program inherits from `[defaults]` and may override.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Settings {
-    /// `model`.
-    pub model: Option<String>,
-    /// `port`, in Gbit/s.
-    pub port_gbps: Option<u32>,
-    /// `packet-size`.
-    pub packet_size: Option<u32>,
+    /// `model`, `port` and `packet-size`.
+    pub target: TargetOptions,
     /// `include-dirs`, resolved against the configuration's directory.
     pub include_dirs: Vec<PathBuf>,
     /// `defines`, as `NAME[=VALUE]`.
@@ -178,27 +174,41 @@ impl Config {
 
     /// Engine options for program `p` (its settings over the defaults).
     pub fn predict_options(&self, p: &ProgramConfig) -> PredictOptions {
-        let mut o = PredictOptions::new(&p.path);
-        o.context.clone_from(&p.context);
-        o.bfrt.clone_from(&p.bfrt);
-        o.pipe.clone_from(&p.pipe);
-        apply(&p.settings, &mut o);
+        p.options(&p.settings)
+    }
+
+    /// Engine options and budgets for `file`: its `[[program]]`'s, else
+    /// `[defaults]`' settings and budgets.
+    pub fn target_for(&self, file: &Path) -> (PredictOptions, Vec<Budget>) {
+        match self.program_for(file) {
+            Some(p) => (self.predict_options(p), p.budgets.clone()),
+            None => {
+                let mut o = PredictOptions::new(file);
+                apply(&self.defaults, &mut o);
+                (o, self.default_budgets.clone())
+            }
+        }
+    }
+}
+
+impl ProgramConfig {
+    /// Engine options for this program with settings `s` (its own, or a
+    /// chain hop's over them).
+    pub fn options(&self, s: &Settings) -> PredictOptions {
+        let mut o = PredictOptions::new(&self.path);
+        o.context.clone_from(&self.context);
+        o.bfrt.clone_from(&self.bfrt);
+        o.pipe.clone_from(&self.pipe);
+        apply(s, &mut o);
         o
     }
 }
 
-/// Puts `s` into `o`: target settings where `o` has none, include
-/// directories and defines before `o`'s own.
+/// Puts `s` under `o`: `o`'s target laid over `s`'s
+/// ([`TargetOptions::over`]), include directories and defines before
+/// `o`'s own.
 pub fn apply(s: &Settings, o: &mut PredictOptions) {
-    if o.target.model.is_none() {
-        o.target.model.clone_from(&s.model);
-    }
-    if o.target.port_gbps.is_none() {
-        o.target.port_gbps = s.port_gbps;
-    }
-    if o.target.packet_size.is_none() {
-        o.target.packet_size = s.packet_size;
-    }
+    o.target = o.target.over(&s.target);
     let mut dirs = s.include_dirs.clone();
     dirs.append(&mut o.source.include_dirs);
     o.source.include_dirs = dirs;

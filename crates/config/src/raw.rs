@@ -12,6 +12,7 @@ use toml::Spanned;
 use p4cost_engine::chain::{Chain, Hop, HopKind, Segment, DEFAULT_MAX_CHAIN_PACKETS};
 use p4cost_engine::check::{Budget, Limit};
 use p4cost_engine::options::Entries;
+use p4cost_engine::TargetOptions;
 use p4cost_ir::Gress;
 
 use crate::{Config, ConfigError, ProgramConfig, Settings};
@@ -266,19 +267,7 @@ fn settings(
     base: Option<&Settings>,
 ) -> Result<Settings, ConfigError> {
     let mut s = base.cloned().unwrap_or_default();
-    if let Some(m) = &r.model {
-        s.model = Some(model(at, m)?);
-    }
-    if let Some(p) = &r.port {
-        s.port_gbps = Some(port(at, p)?);
-        // A port without a model picks its own model, as `--port` does.
-        if r.model.is_none() {
-            s.model = None;
-        }
-    }
-    if let Some(p) = &r.packet_size {
-        s.packet_size = Some(packet_size(at, p)?);
-    }
+    s.target = target(at, &r.model, &r.port, &r.packet_size)?.over(&s.target);
     for d in &r.include_dirs {
         let p = join(dir, d.get_ref());
         if !p.is_dir() {
@@ -305,6 +294,20 @@ fn settings(
         });
     }
     Ok(s)
+}
+
+/// The target a table's `model`, `port` and `packet-size` give.
+fn target(
+    at: &Locator<'_>,
+    m: &Option<Spanned<String>>,
+    p: &Option<Spanned<String>>,
+    size: &Option<Spanned<i64>>,
+) -> Result<TargetOptions, ConfigError> {
+    Ok(TargetOptions {
+        model: m.as_ref().map(|m| model(at, m)).transpose()?,
+        port_gbps: p.as_ref().map(|p| port(at, p)).transpose()?,
+        packet_size: size.as_ref().map(|s| packet_size(at, s)).transpose()?,
+    })
 }
 
 fn model(at: &Locator<'_>, m: &Spanned<String>) -> Result<String, ConfigError> {
@@ -479,26 +482,10 @@ fn chain(at: &Locator<'_>, c: RawChain, programs: &[ProgramConfig]) -> Result<Ch
                     ));
                 };
                 let mut s = pc.settings.clone();
-                if let Some(m) = &h.model {
-                    s.model = Some(model(at, m)?);
-                }
-                if let Some(p) = &h.port {
-                    s.port_gbps = Some(port(at, p)?);
-                    if h.model.is_none() {
-                        s.model = None;
-                    }
-                }
-                if let Some(p) = &h.packet_size {
-                    s.packet_size = Some(packet_size(at, p)?);
-                }
-                let mut o = p4cost_engine::PredictOptions::new(&pc.path);
-                o.context.clone_from(&pc.context);
-                o.bfrt.clone_from(&pc.bfrt);
-                o.pipe.clone_from(&pc.pipe);
-                crate::apply(&s, &mut o);
+                s.target = target(at, &h.model, &h.port, &h.packet_size)?.over(&s.target);
                 Hop {
                     name: h.name.clone().unwrap_or_else(|| pc.name.clone()),
-                    kind: HopKind::Program(Box::new(o)),
+                    kind: HopKind::Program(Box::new(pc.options(&s))),
                 }
             }
             (None, Some(d)) => {

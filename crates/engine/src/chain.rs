@@ -208,7 +208,7 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
             .iter()
             .map(|s| {
                 let ns: f64 = hops
-                    .get(s.from..=s.to.min(hops.len().saturating_sub(1)))
+                    .get(s.from..=s.to)
                     .unwrap_or(&[])
                     .iter()
                     .map(|h| h.ns)

@@ -15,7 +15,7 @@ use serde::Serialize;
 use p4cost_ir::{Gress, InputKind};
 
 use crate::error::Error;
-use crate::options::PredictOptions;
+use crate::options::{PredictOptions, TargetOptions};
 use crate::report::{Loc, Report};
 use crate::session::Session;
 
@@ -187,7 +187,7 @@ pub fn check(
 
 /// The reports of `o` that `check` reads: counts and the summary, no
 /// listing.
-pub fn summary_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Report>, Error> {
+fn summary_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Report>, Error> {
     let mut o = o.clone();
     o.max_paths = 0;
     session.reports(&o)
@@ -204,6 +204,8 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
         Vec::new()
     };
     let several = main.len() > 1;
+    // The MAU model's reports, computed once for all gress budgets.
+    let mut mau: Option<Vec<Report>> = None;
     for b in &t.budgets {
         match &b.limit {
             Limit::MaxLatency => {
@@ -280,15 +282,21 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
                 }
             }
             Limit::GressCycles(g) => {
-                let mut o = t.options.clone();
-                let model = mau_model(session, &o)?;
-                o.target.model = Some(model);
-                o.target.port_gbps = None;
-                o.target.packet_size = None;
-                o.max_paths = 0;
-                let rs = session.reports(&o)?;
+                let rs = match &mut mau {
+                    Some(rs) => rs,
+                    None => {
+                        let mut o = t.options.clone();
+                        o.target = TargetOptions {
+                            model: Some(mau_model(session, &o)?),
+                            port_gbps: None,
+                            packet_size: None,
+                        };
+                        o.max_paths = 0;
+                        mau.insert(session.reports(&o)?)
+                    }
+                };
                 let several = rs.len() > 1;
-                for r in &rs {
+                for r in rs.iter() {
                     let gc = r.mau.as_ref().and_then(|m| match g {
                         Gress::Egress => m.egress.as_ref(),
                         Gress::Ghost => m.ghost.as_ref(),

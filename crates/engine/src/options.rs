@@ -81,6 +81,25 @@ pub struct TargetOptions {
     pub model: Option<String>,
 }
 
+impl TargetOptions {
+    /// `self` laid over `base` (flags over a configuration, a program over
+    /// the defaults, a hop over its program): each setting `self` gives
+    /// wins; a port given without a model drops `base`'s model, since the
+    /// port then picks its own, as `--port` does.
+    pub fn over(&self, base: &TargetOptions) -> TargetOptions {
+        let model = match (&self.model, self.port_gbps) {
+            (Some(m), _) => Some(m.clone()),
+            (None, Some(_)) => None,
+            (None, None) => base.model.clone(),
+        };
+        TargetOptions {
+            port_gbps: self.port_gbps.or(base.port_gbps),
+            packet_size: self.packet_size.or(base.packet_size),
+            model,
+        }
+    }
+}
+
 /// Budgets of the table dependency graph (`tofino1-mau-estimate`,
 /// `stages`, `deps`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -393,6 +393,14 @@ fn insert_parse_warnings(warns: &mut Vec<WarningOut>, loader_warnings: usize, al
 /// The report of each selected pipeline of `a.file`: what `predict`
 /// prints and `check` judges (one computation for both).
 pub fn reports(a: &PredictOptions) -> Result<Vec<Report>, Error> {
+    let (model, packet_size) = settle(a)?;
+    let loaded = input::load_for_predict(a)?;
+    reports_of(a, model, packet_size, loaded)
+}
+
+/// The model and packet size of `a`, checked against each other and the
+/// other options before anything is read.
+pub fn settle(a: &PredictOptions) -> Result<(ModelSpec, u32), Error> {
     let model = resolve_model(a)?;
     let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
@@ -402,20 +410,13 @@ pub fn reports(a: &PredictOptions) -> Result<Vec<Report>, Error> {
             model.name
         )));
     }
-    let loaded = input::load_for_predict(a)?;
-    reports_of(a, model, packet_size, loaded)
+    Ok((model, packet_size))
 }
 
-/// [`reports`] of an input already loaded with `a`'s load options (a
-/// [`crate::session::Session`] keeps it between calls).
-pub fn reports_loaded(a: &PredictOptions, loaded: LoadedInput) -> Result<Vec<Report>, Error> {
-    let model = resolve_model(a)?;
-    let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
-    check_packet_size(packet_size)?;
-    reports_of(a, model, packet_size, loaded)
-}
-
-fn reports_of(
+/// [`reports`] of an input already loaded with `a`'s load options, with
+/// what [`settle`] gave (a [`crate::session::Session`] keeps the input
+/// between calls).
+pub fn reports_of(
     a: &PredictOptions,
     model: ModelSpec,
     packet_size: u32,

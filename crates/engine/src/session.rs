@@ -58,8 +58,9 @@ impl Session {
 
     /// [`crate::predict::reports`] of `o`, its input loaded once.
     pub fn reports(&mut self, o: &PredictOptions) -> Result<Vec<Report>, Error> {
+        let (model, packet_size) = crate::predict::settle(o)?;
         let loaded = self.load(o)?.clone();
-        crate::predict::reports_loaded(o, loaded)
+        crate::predict::reports_of(o, model, packet_size, loaded)
     }
 
     /// Forgets the loads of `file` (it changed).
