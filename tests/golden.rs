@@ -101,3 +101,15 @@ fn stages_estimate_stage_lengths_json() {
         "json"
     ]));
 }
+
+#[test]
+fn diff_tc2_to_tc3_human() {
+    insta::assert_snapshot!(ok(&[
+        "diff",
+        "p4-samples/tofino/tc2_datacenter.p4",
+        "p4-samples/tofino/tc3_edge_mpls.p4",
+        "--rows",
+        "4",
+        "--no-config",
+    ]));
+}

@@ -188,6 +188,7 @@ fn every_help_states_exit_codes_and_its_examples_run() {
         &["stages", "--help"],
         &["deps", "--help"],
         &["models", "--help"],
+        &["diff", "--help"],
     ] {
         let r = p4cost(cmd);
         assert_eq!(r.code, 0, "{cmd:?}");

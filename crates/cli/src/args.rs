@@ -83,6 +83,33 @@ const CHECK_HELP: &str = concat!(
     exit_codes!()
 );
 
+/// `diff`'s closing help text.
+const DIFF_HELP: &str = concat!(
+    "What is compared: the slowest and fastest packet class over all paths
+(exact), parse paths and classes counted, tables added and removed, MAU
+cycles per gress (the compiler's on a context.json, else the placement
+estimate); each parse path by its headers (its slowest and fastest class,
+exact); each packet class by its name: its headers and its control path
+(the tables with the way taken, and the conditions), so a class that now
+applies one more table is a new class. Paths and classes are compared over
+the first --max-paths paths of each side; beyond that the report says what
+was left out and calls nothing added or removed. Two context.json files
+(no parse graph) are compared on MAU cycles and tables.
+
+--fail-above NS exits 1 when the slowest class of a pipeline or of a parse
+path, or a class on both sides, got slower by more than NS (on MAU cycles
+alone: a gress's MAU latency).
+
+Examples:
+  p4cost diff p4-samples/tofino/tc2_datacenter.p4 p4-samples/tofino/tc3_edge_mpls.p4
+  p4cost diff p4-samples/tofino/tc2_datacenter.p4 --base HEAD --fail-above 5
+  p4cost diff tests/fixtures/bmv2/onos__fabric.json tests/fixtures/bmv2/onos__fabric-full.json --rows 3
+  p4cost diff tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json tests/fixtures/tofino/fabric-tna__fabric-int__sde9.2.0__context.json
+
+",
+    exit_codes!()
+);
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -109,6 +136,56 @@ pub enum Command {
     /// one is exceeded (for hooks and CI).
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
+    /// What a change cost: two programs, or one file at a git revision
+    /// and now, compared class by class.
+    #[command(after_help = DIFF_HELP)]
+    Diff(DiffArgs),
+}
+
+/// `p4cost diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old program (P4-16 source, BMv2 JSON or context.json); with
+    /// --base and no NEW, the file itself.
+    pub old: PathBuf,
+    /// The new program [default: OLD as it is now].
+    pub new: Option<PathBuf>,
+    /// Read OLD, its includes and its compiler outputs as they are at this
+    /// git revision (`HEAD~1`, a branch, a tag), through `git show`:
+    /// nothing is checked out.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Exit 1 when the slowest class of a pipeline or of a parse path, or
+    /// a class on both sides, got slower by more than NS.
+    #[arg(long, value_name = "NS", allow_negative_numbers = true)]
+    pub fail_above: Option<f64>,
+    /// Parse paths listed on each side to compare classes (all are
+    /// counted; the slowest and fastest class are exact whatever this is).
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::diff::DEFAULT_MAX_PATHS)]
+    pub max_paths: usize,
+    /// Classes listed under each path to compare.
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::diff::DEFAULT_MAX_CLASSES)]
+    pub max_classes: usize,
+    /// Rows of each list (changed, added, removed) printed; JSON lists up
+    /// to 1000, and the counts are always complete.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rows: usize,
+    /// Only the pipeline with this name.
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
+    /// Model, port and packet size of both sides.
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Project configuration (its settings for each file, under the
+    /// flags; the working tree's p4cost.toml, also for --base).
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Preprocessor flags (both sides).
+    #[command(flatten)]
+    pub source: SourceArgs,
 }
 
 /// `p4cost deps`.
@@ -288,6 +365,7 @@ impl SourceArgs {
             max_macro_output: self.max_macro_output,
             max_inlined: self.max_inlined,
             max_input_bytes: self.input.max_input_bytes,
+            revision: None,
         }
     }
 }

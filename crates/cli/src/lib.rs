@@ -11,6 +11,7 @@
 mod args;
 mod cmd_check;
 mod cmd_deps;
+mod cmd_diff;
 mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
@@ -58,6 +59,7 @@ where
         args::Command::Stages(a) => cmd_stages::run(&a, out),
         args::Command::Deps(a) => cmd_deps::run(&a, out),
         args::Command::Check(a) => cmd_check::run(&a, out),
+        args::Command::Diff(a) => cmd_diff::run(&a, out),
     };
     match result {
         Ok(code) => code as u8,

@@ -49,11 +49,18 @@ pub fn overlay(target: &TargetArgs, source: &SourceArgs, o: &mut PredictOptions)
 /// `predict`'s options for FILE: the flags over the configuration's
 /// settings for it (its `[[program]]`, else `[defaults]`).
 pub fn predict_options(a: &crate::args::PredictArgs) -> Result<PredictOptions, CliError> {
-    let mut o = a.options();
-    let Some(cfg) = config(&a.config, Some(&a.file))? else {
-        return Ok(o);
+    let cfg = config(&a.config, Some(&a.file))?;
+    Ok(with_config(a.options(), cfg.as_ref()))
+}
+
+/// `o` (from flags) laid over `cfg`'s settings for `o.file`: its
+/// `[[program]]`'s context, bfrt and pipe when the flags give none, and
+/// its settings under the flags.
+pub fn with_config(mut o: PredictOptions, cfg: Option<&Config>) -> PredictOptions {
+    let Some(cfg) = cfg else {
+        return o;
     };
-    if let Some(p) = cfg.program_for(&a.file) {
+    if let Some(p) = cfg.program_for(&o.file) {
         if o.context.is_none() && o.bfrt.is_none() {
             o.context.clone_from(&p.context);
             o.bfrt.clone_from(&p.bfrt);
@@ -62,6 +69,7 @@ pub fn predict_options(a: &crate::args::PredictArgs) -> Result<PredictOptions, C
             o.pipe.clone_from(&p.pipe);
         }
     }
-    p4cost_config::apply(cfg.settings_for(&a.file), &mut o);
-    Ok(o)
+    let settings = cfg.settings_for(&o.file);
+    p4cost_config::apply(settings, &mut o);
+    o
 }

@@ -346,7 +346,7 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
 /// is one, else the compiler's cycle rules on a context.json and the
 /// placement estimate on anything else, for the program's Tofino
 /// generation.
-fn mau_model(session: &mut Session, o: &PredictOptions) -> Result<String, Error> {
+pub(crate) fn mau_model(session: &mut Session, o: &PredictOptions) -> Result<String, Error> {
     if let Some(m) = &o.target.model {
         let spec = p4cost_model::model_by_name(m).map_err(|e| Error::input(e.to_string()))?;
         if spec.mau().is_some() {

@@ -6,6 +6,7 @@ use p4cost_ir::Program;
 
 use crate::combine;
 use crate::error::Error;
+use crate::git::GitTree;
 use crate::options::{PredictOptions, SourceOptions};
 use crate::read;
 
@@ -41,14 +42,32 @@ pub struct LoadedInput {
 /// it: JSON is sniffed as BMv2 or Tofino context.json; anything else is
 /// P4-16 source.
 pub fn load(path: &Path, src: &SourceOptions) -> Result<LoadedInput, Error> {
-    let (shown, text) = read_text(path, src.max_input_bytes)?;
+    let tree = revision_tree(path, src)?;
+    load_in(path, src, tree.as_ref())
+}
+
+/// The tree of `src.revision` (the repository of `path`), when one is
+/// asked for.
+fn revision_tree(path: &Path, src: &SourceOptions) -> Result<Option<GitTree>, Error> {
+    match &src.revision {
+        Some(_) if read::is_stdin(path) => Err(Error::input(
+            "`-` (stdin) has no git revision: give the file's path with --base",
+        )),
+        Some(rev) => GitTree::open(path, rev).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// [`load`], reading from `tree` (a git revision) when given.
+fn load_in(path: &Path, src: &SourceOptions, tree: Option<&GitTree>) -> Result<LoadedInput, Error> {
+    let (shown, text) = read_text(path, src.max_input_bytes, tree)?;
     if text
         .trim_start_matches(|c: char| c.is_ascii_whitespace())
         .starts_with('{')
     {
         return load_json(&shown, &text);
     }
-    let loaded = lower_source(path, &shown, text, src)?;
+    let loaded = lower_source(path, &shown, text, src, tree)?;
     Ok(LoadedInput {
         program: loaded.program,
         warnings: loaded
@@ -67,12 +86,17 @@ fn lower_source(
     shown: &str,
     text: String,
     src: &SourceOptions,
+    tree: Option<&GitTree>,
 ) -> Result<p4cost_front::Loaded, Error> {
     let opts = src.front();
     if read::is_stdin(path) {
         p4cost_front::load_source(shown, &text, &opts)
     } else {
-        p4cost_front::load_file_text(path, text, &opts)
+        let files: &dyn p4cost_front::Files = match tree {
+            Some(t) => t,
+            None => &p4cost_front::Disk,
+        };
+        p4cost_front::load_file_text_from(path, text, &opts, files)
     }
     .map_err(|e| Error::input(e.to_string()))
 }
@@ -93,9 +117,11 @@ pub fn load_for_predict(a: &PredictOptions) -> Result<LoadedInput, Error> {
         ));
     }
     let max = a.source.max_input_bytes;
+    let tree = revision_tree(&a.file, &a.source)?;
+    let tree = tree.as_ref();
     match (&a.context, &a.bfrt) {
         (Some(ctx), bfrt) => {
-            let source = load(&a.file, &a.source)?;
+            let source = load_in(&a.file, &a.source, tree)?;
             if source.program.input == p4cost_ir::InputKind::TofinoContext {
                 return Err(Error::input(format!(
                     "{shown}: is itself a context.json: with --context, FILE must be the P4 \
@@ -119,7 +145,7 @@ pub fn load_for_predict(a: &PredictOptions) -> Result<LoadedInput, Error> {
                     }
                 }
             }
-            let context = load_context(ctx, bfrt.as_deref(), max)?;
+            let context = load_context_in(ctx, bfrt.as_deref(), max, tree)?;
             let combined = combine::combine(
                 source.program,
                 &shown,
@@ -135,7 +161,7 @@ pub fn load_for_predict(a: &PredictOptions) -> Result<LoadedInput, Error> {
             })
         }
         (None, Some(bfrt)) => {
-            let mut first = load(&a.file, &a.source)?;
+            let mut first = load_in(&a.file, &a.source, tree)?;
             if first.program.input != p4cost_ir::InputKind::TofinoContext {
                 return Err(Error::input(format!(
                     "--bfrt {}: needs --context CONTEXT.json, or a context.json as FILE ({shown} is not one)",
@@ -144,12 +170,12 @@ pub fn load_for_predict(a: &PredictOptions) -> Result<LoadedInput, Error> {
             }
             // FILE was read (once) and is a context.json: merge the bfrt.json into it.
             let bshown = read::shown(bfrt);
-            let (_, btext) = read_text(bfrt, max)?;
+            let (_, btext) = read_text(bfrt, max, tree)?;
             p4cost_tofino::merge_bfrt(&mut first.program, &btext, &bshown)
                 .map_err(|e| Error::input(e.to_string()))?;
             Ok(first)
         }
-        (None, None) => load(&a.file, &a.source),
+        (None, None) => load_in(&a.file, &a.source, tree),
     }
 }
 
@@ -157,9 +183,18 @@ pub fn load_for_predict(a: &PredictOptions) -> Result<LoadedInput, Error> {
 /// Tofino context.json; anything else is an input error that says what
 /// the file looks like instead.
 pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Program, Error> {
+    load_context_in(path, bfrt, max, None)
+}
+
+fn load_context_in(
+    path: &Path,
+    bfrt: Option<&Path>,
+    max: u64,
+    tree: Option<&GitTree>,
+) -> Result<Program, Error> {
     let want = "--context expects the Tofino compiler's context.json (the `pipe/context.json` \
                 of a bf-p4c build)";
-    let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
+    let (shown, bytes) = read_bytes(path, max, tree)?;
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
     if first != Some(b'{') {
         return Err(Error::input(format!(
@@ -192,7 +227,7 @@ pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Progra
         p4cost_tofino::read_context_value(&v, &shown).map_err(|e| Error::input(e.to_string()))?;
     if let Some(b) = bfrt {
         let bshown = read::shown(b);
-        let (_, btext) = read_text(b, max)?;
+        let (_, btext) = read_text(b, max, tree)?;
         p4cost_tofino::merge_bfrt(&mut program, &btext, &bshown)
             .map_err(|e| Error::input(e.to_string()))?;
     }
@@ -201,11 +236,23 @@ pub fn load_context(path: &Path, bfrt: Option<&Path>, max: u64) -> Result<Progra
 
 /// Reads `path` (stdin for `-`) once as UTF-8 text within the budget,
 /// with the name messages show for it.
-fn read_text(path: &Path, max: u64) -> Result<(String, String), Error> {
-    let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
+fn read_text(path: &Path, max: u64, tree: Option<&GitTree>) -> Result<(String, String), Error> {
+    let (shown, bytes) = read_bytes(path, max, tree)?;
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::input(format!("{shown}: not UTF-8 text: {e}")))?;
     Ok((shown, text))
+}
+
+/// Reads `path` once within the budget: from the disk (stdin for `-`), or
+/// as of `tree`'s revision.
+fn read_bytes(path: &Path, max: u64, tree: Option<&GitTree>) -> Result<(String, Vec<u8>), Error> {
+    match tree {
+        Some(t) => Ok((read::shown(path), t.read_input(path, max)?)),
+        None => {
+            let read::ReadInput { shown, bytes } = read::read_input(path, max)?;
+            Ok((shown, bytes))
+        }
+    }
 }
 
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, Error> {

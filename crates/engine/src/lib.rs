@@ -9,13 +9,16 @@
 //! the same answer. Nothing here prints.
 //!
 //! Dependencies: `ir`, `front`, `analysis`, `model`, `bmv2`, `tofino`,
-//! `serde`, `serde_json` (and `libc` to read pipes without hanging). Never
+//! `serde`, `serde_json` (and `libc` to read pipes without hanging; the
+//! `git` program, run as a subprocess, to read a file at a revision). Never
 //! the CLI or an argument parser.
 
 pub mod chain;
 pub mod check;
 pub mod combine;
+pub mod diff;
 pub mod error;
+pub mod git;
 pub mod input;
 pub mod options;
 pub mod path_classes;

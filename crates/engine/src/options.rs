@@ -20,6 +20,10 @@ pub struct SourceOptions {
     pub max_inlined: usize,
     /// Largest input read from one file, stdin or pipe, in bytes.
     pub max_input_bytes: u64,
+    /// Read the program, its includes and its compiler outputs as they are
+    /// at this git revision (`HEAD~1`, a branch, a tag) instead of the
+    /// working tree.
+    pub revision: Option<String>,
 }
 
 impl Default for SourceOptions {
@@ -31,6 +35,7 @@ impl Default for SourceOptions {
             max_macro_output: p4cost_front::Limits::DEFAULT_MACRO_TOKENS,
             max_inlined: p4cost_front::DEFAULT_MAX_INLINED,
             max_input_bytes: p4cost_front::Limits::DEFAULT_FILE_BYTES,
+            revision: None,
         }
     }
 }

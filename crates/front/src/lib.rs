@@ -13,7 +13,7 @@
 pub mod diagnostic;
 
 pub use diagnostic::{Diagnostic, FrontError};
-pub use p4cost_pp::{read_limited, Limits};
+pub use p4cost_pp::{read_limited, Disk, Files, Limits};
 
 use std::path::PathBuf;
 
@@ -129,8 +129,19 @@ fn file_stem(path: &Path) -> String {
 /// Like [`load_file`] for the text of the file at `path`, already read by the caller (so that
 /// a pipe or stdin is read once).
 pub fn load_file_text(path: &Path, text: String, opts: &Options) -> Result<Loaded, FrontError> {
+    load_file_text_from(path, text, opts, &p4cost_pp::Disk)
+}
+
+/// Like [`load_file_text`], reading the includes from `files` (a git
+/// revision, say) instead of the disk.
+pub fn load_file_text_from(
+    path: &Path,
+    text: String,
+    opts: &Options,
+    files: &dyn Files,
+) -> Result<Loaded, FrontError> {
     let ppo = pp_options(opts);
-    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle);
+    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle).with_files(files);
     let out = pp.run_file_text(path, text).map_err(pp_error)?;
     lower_output(&out, &file_stem(path), opts)
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::engine::{dir_of, key_of, read_file, Cond, Lexed, Preprocessor};
+use crate::engine::{dir_of, read_file, Cond, Lexed, Preprocessor};
 use crate::error::{ErrLoc, PpError, PpWarning};
 use crate::expr;
 use crate::lexer::{Kind, Tok};
@@ -383,14 +383,14 @@ impl Preprocessor<'_> {
             dirs.iter().map(|d| d.join(name)).collect()
         };
         for p in candidates {
-            if p.is_file() {
-                let key = key_of(&p);
+            if self.files.is_file(&p) {
+                let key = self.files.key(&p);
                 if let Some(&i) = self.st.by_key.get(&key) {
                     return Ok(i);
                 }
                 let shown = p.display().to_string();
                 let max = self.opts.limits.max_file_bytes;
-                let text = read_file(&p, &shown, max, self.loc_tok(hash_tok))?;
+                let text = read_file(self.files, &p, &shown, max, self.loc_tok(hash_tok))?;
                 return self.register(key, shown, text, false, Some(dir_of(&p)));
             }
         }

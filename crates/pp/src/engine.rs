@@ -116,6 +116,7 @@ pub(crate) struct State {
 pub struct Preprocessor<'a> {
     pub(crate) opts: &'a Options,
     pub(crate) bundled: &'a dyn Bundled,
+    pub(crate) files: &'a dyn crate::Files,
     pub(crate) st: State,
 }
 
@@ -125,8 +126,16 @@ impl<'a> Preprocessor<'a> {
         Preprocessor {
             opts,
             bundled,
+            files: &crate::Disk,
             st: State::default(),
         }
+    }
+
+    /// Reads files (the root of [`Self::run_file`] and every include) from
+    /// `files` instead of the disk.
+    pub fn with_files(mut self, files: &'a dyn crate::Files) -> Self {
+        self.files = files;
+        self
     }
 
     /// Preprocesses the file at `path` (read with the [`crate::Limits::max_file_bytes`] limit).
@@ -137,7 +146,13 @@ impl<'a> Preprocessor<'a> {
             line: 1,
             col: 1,
         };
-        let text = read_file(path, &shown, self.opts.limits.max_file_bytes, loc)?;
+        let text = read_file(
+            self.files,
+            path,
+            &shown,
+            self.opts.limits.max_file_bytes,
+            loc,
+        )?;
         self.run_file_text(path, text)
     }
 
@@ -146,7 +161,7 @@ impl<'a> Preprocessor<'a> {
     pub fn run_file_text(&mut self, path: &Path, text: String) -> Result<Output, PpError> {
         let shown = path.display().to_string();
         let dir = Some(dir_of(path));
-        self.run(shown, key_of(path), text, dir)
+        self.run(shown, self.files.key(path), text, dir)
     }
 
     /// Preprocesses `text` as if it were a file called `name` (quoted includes are searched
@@ -579,6 +594,7 @@ pub(crate) fn dir_of(p: &Path) -> PathBuf {
 
 /// Reads a file as UTF-8 text, refusing more than `max` bytes without reading them.
 pub(crate) fn read_file(
+    files: &dyn crate::Files,
     path: &Path,
     shown: &str,
     max: u64,
@@ -589,8 +605,7 @@ pub(crate) fn read_file(
         path: shown.to_owned(),
         message,
     };
-    let file = std::fs::File::open(path).map_err(|e| io(loc.clone(), e.to_string()))?;
-    let bytes = match crate::read_limited(file, max) {
+    let bytes = match files.read(path, max) {
         Ok(b) => b,
         Err(Some(e)) => return Err(io(loc, e.to_string())),
         Err(None) => {
@@ -601,12 +616,4 @@ pub(crate) fn read_file(
         }
     };
     String::from_utf8(bytes).map_err(|e| io(loc, format!("not UTF-8 text: {e}")))
-}
-
-/// Identity of a disk file: its canonical path when available.
-pub(crate) fn key_of(p: &Path) -> String {
-    std::fs::canonicalize(p)
-        .unwrap_or_else(|_| p.to_path_buf())
-        .display()
-        .to_string()
 }

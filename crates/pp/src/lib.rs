@@ -22,7 +22,7 @@ mod lexer;
 mod macros;
 mod source_map;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use engine::Preprocessor;
 pub use error::{ErrLoc, PpError, PpWarning};
@@ -100,6 +100,41 @@ pub fn read_limited(r: impl std::io::Read, max: u64) -> Result<Vec<u8>, Option<s
         return Err(None);
     }
     Ok(buf)
+}
+
+/// Where the preprocessor reads files: the disk ([`Disk`]), or a snapshot
+/// such as a git revision, so that a program and its includes can be read as
+/// they were in one commit without checking it out.
+pub trait Files {
+    /// Whether `path` names a regular file.
+    fn is_file(&self, path: &Path) -> bool;
+    /// The bytes of the file at `path`: at most `max`, `Err(None)` when it
+    /// is larger (as [`read_limited`]), or the I/O error.
+    fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, Option<std::io::Error>>;
+    /// The file's identity, for include guards and cycles: two paths with
+    /// the same key are the same file.
+    fn key(&self, path: &Path) -> String;
+}
+
+/// The [`Files`] of the disk, read through the operating system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Disk;
+
+impl Files for Disk {
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
+    fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, Option<std::io::Error>> {
+        read_limited(std::fs::File::open(path).map_err(Some)?, max)
+    }
+
+    fn key(&self, path: &Path) -> String {
+        std::fs::canonicalize(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .display()
+            .to_string()
+    }
 }
 
 /// Resolves `<x>`/`"x"` names that are not found on disk to bundled text (architecture includes).

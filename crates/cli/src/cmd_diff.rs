@@ -1,0 +1,319 @@
+//! `p4cost diff`: what a change cost. The engine compares
+//! (`p4cost_engine::diff`); this module turns flags into the two sides'
+//! options and renders the comparison.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use p4cost_engine::diff::{self, ClassDelta, ClassOut, DiffOptions, DiffReport, PipelineDiff};
+use p4cost_engine::{PredictOptions, Session};
+
+use crate::args::{DiffArgs, Format};
+use crate::exit::{CliError, Exit};
+use crate::project;
+
+/// Runs `diff`.
+pub fn run(a: &DiffArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    if let Some(f) = a.fail_above {
+        if !(f.is_finite() && f >= 0.0) {
+            return Err(CliError::input(format!(
+                "--fail-above {f}: give the largest increase allowed, in ns (0 or more)"
+            )));
+        }
+    }
+    let new_file =
+        match (&a.new, &a.base) {
+            (Some(n), _) => n.clone(),
+            (None, Some(_)) => a.old.clone(),
+            (None, None) => return Err(CliError::input(
+                "diff needs two programs (OLD NEW), or one file and --base REV to compare it with \
+                 a git revision",
+            )),
+        };
+    let side = |file: &std::path::Path| -> Result<PredictOptions, CliError> {
+        let mut o = PredictOptions::new(file);
+        o.target = a.target.options();
+        o.source = a.source.options();
+        o.pipe.clone_from(&a.pipe);
+        let cfg = project::config(&a.config, Some(file))?;
+        Ok(project::with_config(o, cfg.as_ref()))
+    };
+    let mut old = side(&a.old)?;
+    old.source.revision.clone_from(&a.base);
+    let new = side(&new_file)?;
+    let mut d = DiffOptions::new(old, new);
+    d.max_paths = a.max_paths;
+    d.max_classes = a.max_classes.max(1);
+    d.fail_above_ns = a.fail_above;
+    let report = diff::diff(&mut Session::new(), &d)?;
+    let text = match a.format {
+        Format::Json => crate::json_out::to_pretty(&report)?,
+        Format::Human => render(&report, a.rows),
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::output)?;
+    out.flush().map_err(CliError::output)?;
+    Ok(if report.failed {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}
+
+fn side_name(s: &diff::SideOut) -> String {
+    match &s.revision {
+        Some(r) => format!("{} at {r}", s.program),
+        None => s.program.clone(),
+    }
+}
+
+/// The comparison as a readable report.
+fn render(r: &DiffReport, rows: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "p4cost {}: {} -> {}",
+        r.p4cost_version,
+        side_name(&r.old),
+        side_name(&r.new)
+    );
+    let port = r
+        .new
+        .port_gbps
+        .map(|p| format!(", {p}G port"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "model   {}{port}, {} B packets",
+        r.new.model, r.new.packet_size
+    );
+    if r.old.model != r.new.model {
+        let _ = writeln!(s, "        (old side: model {})", r.old.model);
+    }
+    for p in &r.pipelines {
+        render_pipeline(&mut s, p, rows);
+    }
+    let _ = writeln!(s);
+    match r.fail_above_ns {
+        Some(f) => {
+            let verdict = if r.failed { "FAIL" } else { "ok" };
+            let _ = writeln!(
+                s,
+                "{verdict}: worst increase {} (--fail-above {f} ns)",
+                signed_ns(r.worst_increase_ns)
+            );
+        }
+        None => {
+            let _ = writeln!(s, "worst increase {}", signed_ns(r.worst_increase_ns));
+        }
+    }
+    s
+}
+
+fn render_pipeline(s: &mut String, p: &PipelineDiff, rows: usize) {
+    let _ = writeln!(s);
+    if let Some(name) = &p.pipeline {
+        let _ = writeln!(s, "pipeline {name}");
+    }
+    if !(p.in_old && p.in_new) {
+        let _ = writeln!(
+            s,
+            "  only in the {} program",
+            if p.in_old { "old" } else { "new" }
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  {:<18} {:>14} {:>14} {:>14}",
+        "", "old", "new", "delta"
+    );
+    for (what, d) in [
+        ("slowest class", &p.max_latency),
+        ("fastest class", &p.min_latency),
+    ] {
+        if let Some(d) = d {
+            let _ = writeln!(
+                s,
+                "  {:<18} {:>14} {:>14} {:>14}",
+                what,
+                format!("{:.3} ns", d.old),
+                format!("{:.3} ns", d.new),
+                signed_ns(d.delta)
+            );
+        }
+    }
+    for (what, c) in [("parse paths", &p.paths), ("packet classes", &p.classes)] {
+        let zero = |x: &Option<String>| x.as_deref().map_or(true, |x| x == "0");
+        if zero(&c.old) && zero(&c.new) && p.max_latency.is_none() {
+            continue;
+        }
+        let dash = || "-".to_string();
+        let delta = match (
+            c.old.as_deref().and_then(|x| x.parse::<i128>().ok()),
+            c.new.as_deref().and_then(|x| x.parse::<i128>().ok()),
+        ) {
+            (Some(a), Some(b)) => format!("{:+}", b - a),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "  {:<18} {:>14} {:>14} {:>14}",
+            what,
+            c.old.clone().unwrap_or_else(dash),
+            c.new.clone().unwrap_or_else(dash),
+            delta
+        );
+    }
+    if let Some(m) = &p.mau_model {
+        let _ = writeln!(s, "  MAU cycles ({m})");
+        for g in &p.mau {
+            let opt = |x: Option<u32>| x.map_or("-".to_string(), |x| x.to_string());
+            let _ = writeln!(
+                s,
+                "    {:<16} {:>14} {:>14} {:>14}  ({})",
+                g.gress,
+                opt(g.old),
+                opt(g.new),
+                format!("{:+}", g.delta),
+                signed_ns(g.delta_ns)
+            );
+        }
+    }
+    if let Some(n) = &p.mau_note {
+        let _ = writeln!(s, "  MAU cycles not compared: {n}");
+    }
+    for (what, names) in [("added", &p.tables_added), ("removed", &p.tables_removed)] {
+        if names.is_empty() {
+            let _ = writeln!(s, "  tables {what}: none");
+            continue;
+        }
+        let _ = writeln!(s, "  tables {what} ({}):", names.len());
+        for n in names.iter().take(rows) {
+            let _ = writeln!(s, "    {n}");
+        }
+        more(s, names.len(), rows);
+    }
+    if p.in_old && p.in_new && p.max_latency.is_some() {
+        let _ = writeln!(
+            s,
+            "  parse paths changed: {}, unchanged: {}, added: {}, removed: {}",
+            p.paths_changed_count, p.paths_unchanged, p.paths_added_count, p.paths_removed_count
+        );
+        if !p.paths_changed.is_empty() {
+            let _ = writeln!(
+                s,
+                "  paths changed (slowest class; fastest), largest first:"
+            );
+            for c in p.paths_changed.iter().take(rows) {
+                let _ = writeln!(
+                    s,
+                    "    {:>12}  {:>9.3} -> {:>9.3} ns  (fastest {})  {}",
+                    signed_ns(c.max.delta),
+                    c.max.old,
+                    c.max.new,
+                    signed_ns(c.min.delta),
+                    headers(&c.headers, &c.metadata)
+                );
+            }
+            more(s, p.paths_changed_count, rows);
+        }
+        for (what, list, count) in [
+            ("added", &p.paths_added, p.paths_added_count),
+            ("removed", &p.paths_removed, p.paths_removed_count),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            let _ = writeln!(s, "  paths {what} (slowest class; fastest), slowest first:");
+            for c in list.iter().take(rows) {
+                let _ = writeln!(
+                    s,
+                    "    {:>12}  (fastest {:.3} ns)  {}",
+                    format!("{:.3} ns", c.max_ns),
+                    c.min_ns,
+                    headers(&c.headers, &c.metadata)
+                );
+            }
+            more(s, count, rows);
+        }
+        let _ = writeln!(
+            s,
+            "  classes changed: {}, unchanged: {}, added: {}, removed: {}",
+            p.changed_count, p.unchanged, p.added_count, p.removed_count
+        );
+        if !p.changed.is_empty() {
+            let _ = writeln!(s, "  classes changed, largest first:");
+            for c in p.changed.iter().take(rows) {
+                let _ = writeln!(s, "{}", changed_row(c));
+            }
+            more(s, p.changed_count, rows);
+        }
+        if !p.added.is_empty() {
+            let _ = writeln!(s, "  classes added, slowest first:");
+            for c in p.added.iter().take(rows) {
+                let _ = writeln!(s, "{}", class_row(c));
+            }
+            more(s, p.added_count, rows);
+        }
+        if !p.removed.is_empty() {
+            let _ = writeln!(s, "  classes removed, slowest first:");
+            for c in p.removed.iter().take(rows) {
+                let _ = writeln!(s, "{}", class_row(c));
+            }
+            more(s, p.removed_count, rows);
+        }
+    }
+    for n in &p.compared.notes {
+        let _ = writeln!(s, "  note: {n}");
+    }
+}
+
+fn more(s: &mut String, count: usize, rows: usize) {
+    if count > rows {
+        let _ = writeln!(
+            s,
+            "    ... {} more (--rows N, or --format json)",
+            count - rows
+        );
+    }
+}
+
+fn headers(h: &[String], meta: &[String]) -> String {
+    let mut t = if h.is_empty() {
+        "(no header)".to_string()
+    } else {
+        h.join(" -> ")
+    };
+    if !meta.is_empty() {
+        let _ = write!(t, " [metadata {}]", meta.join(", "));
+    }
+    t
+}
+
+fn changed_row(c: &ClassDelta) -> String {
+    format!(
+        "    {:>12}  {:>9.3} -> {:>9.3} ns  {}  |  {}",
+        signed_ns(c.delta_ns),
+        c.old_ns,
+        c.new_ns,
+        headers(&c.headers, &c.metadata),
+        c.class
+    )
+}
+
+fn class_row(c: &ClassOut) -> String {
+    format!(
+        "    {:>12}  {}  |  {}",
+        format!("{:.3} ns", c.latency_ns),
+        headers(&c.headers, &c.metadata),
+        c.class
+    )
+}
+
+/// `+5.655 ns`, `-0.492 ns`, `0 ns`.
+fn signed_ns(x: f64) -> String {
+    if x.abs() < 5e-4 {
+        "0 ns".to_string()
+    } else {
+        format!("{x:+.3} ns")
+    }
+}

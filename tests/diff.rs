@@ -1,0 +1,357 @@
+//! `p4cost diff`: two programs, or one file at a git revision and now
+//! (issue 10). Its figures are checked against `predict` of each side.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The micro-benchmark sample split the way real projects are: the
+/// ingress control in `include/ingress.p4`, included by `main.p4`.
+fn split_sample() -> (String, String) {
+    let text =
+        std::fs::read_to_string(common::root().join("p4-samples/tofino/micro/tables_1_k8.p4"))
+            .expect("sample");
+    let start = text.find("control BenchIngress(").expect("ingress control");
+    let end = text
+        .find("control BenchIngressDeparser(")
+        .expect("deparser");
+    let main = format!(
+        "{}#include \"include/ingress.p4\"\n\n{}",
+        &text[..start],
+        &text[end..]
+    );
+    (main, text[start..end].to_string())
+}
+
+/// The ingress control with a second table applied after `t0`.
+fn with_acl(ingress: &str) -> String {
+    let table = "    table acl {
+        key = {
+            hdr.keys.f0 : ternary;
+            hdr.ethernet.src_addr : exact;
+        }
+        actions = {
+            set_port;
+            NoAction;
+        }
+        const default_action = NoAction();
+        size = 512;
+    }
+
+    apply {";
+    ingress.replacen("    apply {", table, 1).replacen(
+        "t0.apply();",
+        "t0.apply();\n            acl.apply();",
+        1,
+    )
+}
+
+fn write(dir: &Path, main: &str, ingress: &str) {
+    std::fs::create_dir_all(dir.join("include")).expect("mkdir");
+    std::fs::write(dir.join("main.p4"), main).expect("main");
+    std::fs::write(dir.join("include/ingress.p4"), ingress).expect("include");
+}
+
+fn max_latency(dir: &Path, file: &str) -> f64 {
+    let r = common::p4cost_in(dir, &["predict", file, "--format", "json", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    v["summary"]["max"]["latency_ns"].as_f64().expect("max")
+}
+
+#[test]
+fn base_reads_the_file_and_its_includes_at_the_revision() {
+    let d = common::scratch("diff-base");
+    let repo = d.join("repo");
+    let (main, ingress) = split_sample();
+    write(&repo.join("p4src"), &main, &ingress);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "one table"]);
+    // The change is in the include only; the committed version is also
+    // kept outside the repository to predict it from the disk.
+    write(&repo.join("p4src"), &main, &with_acl(&ingress));
+    write(&d.join("before"), &main, &ingress);
+
+    let r = common::p4cost_in(
+        &repo,
+        &[
+            "diff",
+            "p4src/main.p4",
+            "--base",
+            "HEAD",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["old"]["revision"], "HEAD");
+    assert_eq!(v["new"]["revision"], Value::Null);
+    let p = &v["pipelines"][0];
+    assert_eq!(p["tables_added"], serde_json::json!(["BenchIngress.acl"]));
+    assert_eq!(p["tables_removed"], serde_json::json!([]));
+
+    // The old side is what the committed files predict, read from disk.
+    let old = max_latency(&d.join("before"), "main.p4");
+    let new = max_latency(&repo, "p4src/main.p4");
+    let m = &p["max_latency"];
+    assert!((m["old"].as_f64().unwrap() - old).abs() < 1e-6, "{m}");
+    assert!((m["new"].as_f64().unwrap() - new).abs() < 1e-6, "{m}");
+    assert!(new > old, "a table more costs time: {old} -> {new}");
+
+    // Ethernet-only packets skip both tables; keyed packets now apply acl:
+    // their class `t0` is gone and `t0, acl` is new.
+    assert_eq!(p["paths_unchanged"], 1, "{p}");
+    assert_eq!(p["paths_changed_count"], 1, "{p}");
+    assert_eq!(
+        p["paths_changed"][0]["headers"],
+        serde_json::json!(["hdr.ethernet", "hdr.keys"])
+    );
+    assert_eq!(p["added_count"], 1, "{p}");
+    assert_eq!(p["removed_count"], 1, "{p}");
+    let added = p["added"][0]["class"].as_str().unwrap();
+    let removed = p["removed"][0]["class"].as_str().unwrap();
+    assert!(added.contains("acl") && added.contains("t0"), "{added}");
+    assert!(
+        !removed.contains("acl") && removed.contains("t0"),
+        "{removed}"
+    );
+    assert!(p["compared"]["complete"].as_bool().unwrap());
+    let worst = v["worst_increase_ns"].as_f64().unwrap();
+    assert!((worst - (new - old)).abs() < 1e-6, "{worst}");
+
+    // --fail-above: exit 1 over the threshold, 0 within it.
+    let below = format!("{}", (new - old) / 2.0);
+    let r = common::p4cost_in(
+        &repo,
+        &[
+            "diff",
+            "p4src/main.p4",
+            "--base",
+            "HEAD",
+            "--fail-above",
+            &below,
+            "--no-config",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("FAIL: worst increase"), "{}", r.stdout);
+    assert!(r.stdout.contains("tables added (1):"), "{}", r.stdout);
+    let above = format!("{}", (new - old) * 2.0);
+    let r = common::p4cost_in(
+        &repo,
+        &[
+            "diff",
+            "p4src/main.p4",
+            "--base",
+            "HEAD",
+            "--fail-above",
+            &above,
+            "--no-config",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("ok: worst increase"), "{}", r.stdout);
+
+    // The include is read at the revision even when the working tree no
+    // longer has it: the new side then fails, the old one does not.
+    std::fs::remove_file(repo.join("p4src/include/ingress.p4")).expect("rm");
+    let r = common::p4cost_in(
+        &repo,
+        &["diff", "p4src/main.p4", "--base", "HEAD", "--no-config"],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("include/ingress.p4") && !r.stderr.contains("at revision HEAD"),
+        "the error is the working tree's: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn base_errors_name_the_revision() {
+    let d = common::scratch("diff-base-errors");
+    let (main, ingress) = split_sample();
+    write(&d.join("p4src"), &main, &ingress);
+    git(&d, &["init", "-q"]);
+    git(&d, &["add", "."]);
+    git(&d, &["commit", "-q", "-m", "one"]);
+    std::fs::write(d.join("p4src/new.p4"), &main).expect("new file");
+
+    let r = common::p4cost_in(
+        &d,
+        &["diff", "p4src/new.p4", "--base", "HEAD", "--no-config"],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("p4src/new.p4: no such file at revision HEAD"),
+        "{}",
+        r.stderr
+    );
+
+    let r = common::p4cost_in(
+        &d,
+        &[
+            "diff",
+            "p4src/main.p4",
+            "--base",
+            "nosuchbranch",
+            "--no-config",
+        ],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--base nosuchbranch: no such commit"),
+        "{}",
+        r.stderr
+    );
+
+    let outside = common::scratch("diff-base-outside");
+    std::fs::write(outside.join("x.p4"), &main).expect("x");
+    let r = common::p4cost_in(&outside, &["diff", "x.p4", "--base", "HEAD", "--no-config"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not in a git repository"), "{}", r.stderr);
+
+    let r = common::p4cost_in(&d, &["diff", "p4src/main.p4", "--no-config"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("needs two programs"), "{}", r.stderr);
+}
+
+/// Two real BMv2 compiler outputs of ONOS fabric.p4: the default profile
+/// and the full one (SPGW and INT added).
+#[test]
+fn two_compiler_outputs_agree_with_predict_of_each() {
+    let old = "tests/fixtures/bmv2/onos__fabric.json";
+    let new = "tests/fixtures/bmv2/onos__fabric-full.json";
+    let v = common::json(&["diff", old, new, "--format", "json"]);
+    let p = &v["pipelines"][0];
+    let po = common::json(&["predict", old, "--format", "json", "--max-paths", "0"]);
+    let pn = common::json(&["predict", new, "--format", "json", "--max-paths", "0"]);
+    assert_eq!(p["paths"]["old"], po["path_count_text"]);
+    assert_eq!(p["paths"]["new"], pn["path_count_text"]);
+    assert_eq!(p["classes"]["new"], pn["summary"]["classes"]["text"]);
+    assert_eq!(p["max_latency"]["old"], po["summary"]["max"]["latency_ns"]);
+    assert_eq!(p["max_latency"]["new"], pn["summary"]["max"]["latency_ns"]);
+    let added: Vec<&str> = p["tables_added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        added.iter().any(|t| t.contains("spgw")) && added.iter().any(|t| t.contains("int")),
+        "{added:?}"
+    );
+    assert_eq!(p["tables_removed"], serde_json::json!([]));
+    // Every path of both sides is listed: paths are compared completely
+    // (175 and 1069 paths), classes are not (thousands per path).
+    let total = |x: &Value| x.as_u64().unwrap();
+    let old_paths = total(&p["paths_changed_count"])
+        + total(&p["paths_unchanged"])
+        + total(&p["paths_removed_count"]);
+    assert!(old_paths > 0 && old_paths <= 175, "{old_paths}");
+    assert!(!p["compared"]["complete"].as_bool().unwrap());
+    // The largest path change is what `predict --path` says of that path.
+    let top = &p["paths_changed"][0];
+    let headers: Vec<&str> = top["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let sel = headers.join(",");
+    let pp = common::json(&["predict", new, "--path", &sel, "--format", "json"]);
+    assert_eq!(top["max"]["new"], pp["paths"][0]["latency_ns"], "{sel}");
+    // The slowest class of the full profile is slower.
+    assert!(v["worst_increase_ns"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn a_program_against_itself_changes_nothing() {
+    let f = "p4-samples/tofino/tc2_datacenter.p4";
+    let r = common::p4cost(&["diff", f, f, "--fail-above", "0", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("classes changed: 0, unchanged: 18, added: 0, removed: 0"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("ok: worst increase 0 ns"), "{}", r.stdout);
+    let r = common::p4cost(&["diff", f, f, "--fail-above", "-1"]);
+    assert_eq!(r.code, 2);
+}
+
+/// Two real context.json files of fabric-tna (with and without INT): no
+/// parse graph, so MAU cycles and tables are compared, and they are the
+/// compiler's figures as `predict --model tofino1-mau-cycles` reads them.
+#[test]
+fn two_contexts_are_compared_on_mau_cycles_and_tables() {
+    let old = "tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json";
+    let new = "tests/fixtures/tofino/fabric-tna__fabric-int__sde9.2.0__context.json";
+    let v = common::json(&["diff", old, new, "--format", "json"]);
+    let p = &v["pipelines"][0];
+    assert_eq!(p["mau_model"], "tofino1-mau-cycles");
+    let cycles = |f: &str, g: &str| {
+        let r = common::json(&[
+            "predict",
+            f,
+            "--model",
+            "tofino1-mau-cycles",
+            "--format",
+            "json",
+        ]);
+        r["mau"][g]["cycles"].as_i64().expect("cycles")
+    };
+    for (i, g) in ["ingress", "egress"].iter().enumerate() {
+        let row = &p["mau"][i];
+        assert_eq!(row["gress"], *g);
+        assert_eq!(row["old"].as_i64().unwrap(), cycles(old, g));
+        assert_eq!(row["new"].as_i64().unwrap(), cycles(new, g));
+    }
+    let added: Vec<&str> = p["tables_added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        added.contains(&"FabricEgress.int_egress.report"),
+        "{added:?}"
+    );
+    assert_eq!(p["max_latency"], Value::Null);
+    // Without a latency per class, the worst increase is a gress's MAU ns.
+    let worst = p["mau"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["delta_ns"].as_f64())
+        .fold(0.0_f64, f64::max);
+    assert!(worst > 0.0);
+    assert!((v["worst_increase_ns"].as_f64().unwrap() - worst).abs() < 1e-9);
+}
