@@ -115,11 +115,10 @@ fn dot_output_is_a_graph_with_coloured_edges() {
 /// Stage records of one gress: (stage, match_dependent, clock_cycles,
 /// cycles).
 fn stages(v: &Value, gress: &str) -> Vec<(i64, bool, i64, i64)> {
-    v["stages"]
+    v["mau"][gress]["stages"]
         .as_array()
         .expect("stages")
         .iter()
-        .filter(|s| s["gress"] == gress)
         .map(|s| {
             (
                 s["stage"].as_i64().unwrap_or(-1),
@@ -135,8 +134,8 @@ fn stages(v: &Value, gress: &str) -> Vec<(i64, bool, i64, i64)> {
 fn placement_follows_match_action_and_control_dependencies() {
     let v = json(&["stages", KINDS, "--format", "json"]);
     assert_eq!(v["placement"], "estimate");
-    assert_eq!(v["estimated"], true);
-    assert_eq!(v["model"], "tofino1-mau-estimate");
+    assert_eq!(v["mau"]["estimated"], true);
+    assert_eq!(v["model"]["name"], "tofino1-mau-estimate");
     let ig = stages(&v, "ingress");
     assert_eq!(ig.len(), 12);
     // Stage 0 (20), by_class match dependent in 1 (20), vlan_fwd action
@@ -147,14 +146,11 @@ fn placement_follows_match_action_and_control_dependencies() {
     let adds: Vec<i64> = ig.iter().map(|s| s.3).collect();
     assert_eq!(adds, vec![20, 20, 2, 2, 1, 1, 20, 1, 1, 1, 1, 1]);
     assert!(ig.iter().all(|s| s.2 == 20));
-    assert_eq!(v["ingress"]["cycles"], 4 + 71);
+    assert_eq!(v["mau"]["ingress"]["cycles"], 4 + 71);
     let row = |s: i64| {
-        v["stages"]
+        v["mau"]["ingress"]["stages"]
             .as_array()
-            .and_then(|a| {
-                a.iter()
-                    .find(|r| r["gress"] == "ingress" && r["stage"] == s)
-            })
+            .and_then(|a| a.iter().find(|r| r["stage"] == s))
             .cloned()
             .unwrap_or(Value::Null)
     };
@@ -178,7 +174,7 @@ fn placement_follows_match_action_and_control_dependencies() {
     }
     // Empty egress: the assembler's minimum pads stages 1-5, 7 and 8 to
     // match dependent: 20 + 8 x 20 + 3 x 1 + 4 = 187.
-    assert_eq!(v["egress"]["cycles"], 187);
+    assert_eq!(v["mau"]["egress"]["cycles"], 187);
 }
 
 #[test]
@@ -194,7 +190,7 @@ fn tcam_stateful_alu_and_selector_lengthen_their_stages() {
     );
     let md: Vec<i64> = ig.iter().filter(|s| s.1).map(|s| s.0).collect();
     assert_eq!(md, vec![0, 1, 2, 6]);
-    assert_eq!(v["ingress"]["cycles"], 4 + 22 + 24 + 30 + 3 + 20 + 5);
+    assert_eq!(v["mau"]["ingress"]["cycles"], 4 + 22 + 24 + 30 + 3 + 20 + 5);
 }
 
 #[test]
@@ -224,7 +220,7 @@ fn predict_with_the_estimate_model_gives_the_stages_figure() {
         "--format",
         "json",
     ]);
-    let ns = s["ingress"]["ns"].as_f64().expect("ns");
+    let ns = s["mau"]["ingress"]["ns"].as_f64().expect("ns");
     let total = p["paths"][0]["latency_ns"].as_f64().expect("latency_ns");
     assert!((ns - total).abs() < 1e-9, "stages {ns} vs predict {total}");
 }
@@ -243,8 +239,8 @@ fn tofino2_programs_get_the_tofino2_numbers() {
         "json",
     ]);
     assert_eq!(stages(&v, "ingress").len(), 20);
-    assert_eq!(v["ingress"]["cycles"], 25 + 27 + 33 + 17 * 2);
-    assert_eq!(v["egress"]["cycles"], 23 + 19 * 2);
+    assert_eq!(v["mau"]["ingress"]["cycles"], 25 + 27 + 33 + 17 * 2);
+    assert_eq!(v["mau"]["egress"]["cycles"], 23 + 19 * 2);
 }
 
 #[test]

@@ -121,7 +121,9 @@ pub struct Unit {
 }
 
 /// The kind of a dependency, strongest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum DepKind {
     /// The later unit's match (key, gateway) reads what the earlier writes.

@@ -140,6 +140,47 @@ pub enum Command {
     /// and now, compared class by class.
     #[command(after_help = DIFF_HELP)]
     Diff(DiffArgs),
+    /// Print the JSON Schema of a command's `--format json` output (also
+    /// committed as schema/<command>.schema.json).
+    #[command(after_help = SCHEMA_HELP)]
+    Schema(SchemaArgs),
+}
+
+/// `schema`'s closing help text.
+const SCHEMA_HELP: &str = concat!(
+    "Every JSON report carries `schema_version`; it changes when the shape does.
+
+Examples:
+  p4cost schema predict
+  p4cost schema check
+
+",
+    exit_codes!()
+);
+
+/// `p4cost schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The command whose JSON output the schema describes.
+    #[arg(value_enum)]
+    pub command: SchemaFor,
+}
+
+/// Commands with a JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaFor {
+    /// `predict --format json`: one report, or `pipelines[]`.
+    Predict,
+    /// `check --format json`.
+    Check,
+    /// `diff --format json`.
+    Diff,
+    /// `stages --format json`.
+    Stages,
+    /// `deps --format json`.
+    Deps,
+    /// `models --format json`.
+    Models,
 }
 
 /// `p4cost diff`.

@@ -231,14 +231,15 @@ fn render_dot(shown: &str, gs: &[GressDeps]) -> String {
     s
 }
 
-#[derive(Serialize)]
-struct DepsReport<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct DepsReport<'a> {
     schema_version: u32,
+    p4cost_version: &'static str,
     program: &'a str,
     graphs: Vec<GressOut<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct GressOut<'a> {
     pipeline: &'a str,
     gress: Gress,
@@ -248,7 +249,7 @@ struct GressOut<'a> {
     longest_match_chain: Vec<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct UnitOut<'a> {
     name: &'a str,
     kind: &'static str,
@@ -257,7 +258,7 @@ struct UnitOut<'a> {
     writes: &'a [String],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct EdgeOut<'a> {
     from: &'a str,
     to: &'a str,
@@ -269,6 +270,7 @@ impl<'a> DepsReport<'a> {
     fn new(shown: &'a str, gs: &'a [GressDeps]) -> DepsReport<'a> {
         DepsReport {
             schema_version: p4cost_engine::report::SCHEMA_VERSION,
+            p4cost_version: env!("CARGO_PKG_VERSION"),
             program: shown,
             graphs: gs
                 .iter()

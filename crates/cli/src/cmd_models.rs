@@ -5,13 +5,23 @@ use std::io::Write;
 use crate::args::{Format, ModelsArgs};
 use crate::exit::{CliError, Exit};
 
+/// The JSON of `p4cost models`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct ModelsReport {
+    schema_version: u32,
+    p4cost_version: &'static str,
+    /// Every embedded model, as its file describes it.
+    models: Vec<p4cost_model::ModelSpec>,
+}
+
 pub fn run(a: &ModelsArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let models = p4cost_model::all_models().map_err(|e| CliError::input(e.to_string()))?;
     let text = match a.format {
-        Format::Json => {
-            let v = serde_json::json!({ "schema_version": p4cost_engine::report::SCHEMA_VERSION, "models": models });
-            crate::json_out::to_pretty(&v)?
-        }
+        Format::Json => crate::json_out::to_pretty(&ModelsReport {
+            schema_version: p4cost_engine::report::SCHEMA_VERSION,
+            p4cost_version: env!("CARGO_PKG_VERSION"),
+            models,
+        })?,
         Format::Human => {
             let mut s = String::new();
             for m in &models {

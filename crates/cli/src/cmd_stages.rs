@@ -27,7 +27,7 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let shown = p4cost_engine::read::shown(&a.file);
     let loaded = input::load(&a.file, &a.source.options())?;
     let program = &loaded.program;
-    let (model_name, mp, plan) = if program.mau.is_some() {
+    let (model, mp, plan) = if program.mau.is_some() {
         if let Some(m) = &a.model {
             return Err(CliError::input(format!(
                 "{shown}: the input carries the compiler's stage placement; --model {m} applies to P4 sources and BMv2 JSON"
@@ -37,7 +37,7 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             .map_err(|e| CliError::input(e.to_string()))?;
         let mp = mau_cycles::predict(&model, program, a.clock_ghz)
             .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
-        (STAGES_MODEL.to_string(), mp, None)
+        (model, mp, None)
     } else {
         let name = a.model.clone().unwrap_or_else(|| {
             if program.arch.tofino_generation() == Some(2) {
@@ -91,12 +91,12 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 }
             }
         }
-        (name, mp, Some(plan))
+        (model, mp, Some(plan))
     };
     let text = match a.format {
         Format::Human => render_human(&mp, plan.as_ref()),
         Format::Json => {
-            let report = StagesReport::new(&mp, &shown, &model_name, plan.as_ref(), &program.notes);
+            let report = StagesReport::new(&mp, &shown, &model, plan.as_ref(), &program.notes);
             crate::json_out::to_pretty(&report)?
         }
     };
@@ -104,35 +104,49 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     Ok(Exit::Ok)
 }
 
-/// The total of one gress in the JSON report.
-#[derive(Debug, Serialize)]
-struct GressTotal {
-    cycles: u32,
-    ns: f64,
-    corner_turn: u32,
-    estimated: bool,
-}
-
-/// One stage of one gress in the JSON report.
-#[derive(Debug, Serialize)]
+/// One stage of one gress in the JSON report: the fields of the model's
+/// stage record (as `predict --model tofino1-mau-cycles` prints them),
+/// plus the estimate's dependency and reason.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 struct StageRow<'a> {
-    gress: Gress,
     stage: i32,
     tables: &'a [String],
     match_dependent: bool,
+    clock_cycles: u32,
+    cycles: u32,
+    ns: f64,
     /// `match`, `action` or `concurrent` (estimates only).
     #[serde(skip_serializing_if = "Option::is_none")]
     dependency: Option<StageDep>,
     /// Why the stage depends on the previous one (estimates only).
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'a str>,
-    clock_cycles: u32,
+}
+
+/// One gress: the same fields as `predict`'s `mau.ingress`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+struct GressRow<'a> {
+    gress: Gress,
     cycles: u32,
+    corner_turn_cycles: u32,
     ns: f64,
+    stages: Vec<StageRow<'a>>,
+}
+
+/// The MAU figures: the same fields as `predict`'s `mau`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+struct MauRow<'a> {
+    clock_ghz: f64,
+    clock_is_default: bool,
+    estimated: bool,
+    ingress: Option<GressRow<'a>>,
+    egress: Option<GressRow<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ghost: Option<GressRow<'a>>,
 }
 
 /// What an estimate rests on, per gress.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 struct Basis<'a> {
     gress: Gress,
     control: &'a str,
@@ -143,29 +157,23 @@ struct Basis<'a> {
 }
 
 /// One caveat of the model in the JSON report.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 struct WarningRow<'a> {
     code: &'a str,
     message: &'a str,
 }
 
-/// The JSON report of `p4cost stages`.
-#[derive(Debug, Serialize)]
-struct StagesReport<'a> {
+/// The JSON report of `p4cost stages`: `model` and `mau` have the shape
+/// of `predict`'s, so the two compare field by field.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct StagesReport<'a> {
     schema_version: u32,
     p4cost_version: &'static str,
     program: &'a str,
-    model: &'a str,
-    clock_ghz: f64,
-    clock_is_default: bool,
-    ingress: Option<GressTotal>,
-    egress: Option<GressTotal>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ghost: Option<GressTotal>,
-    estimated: bool,
+    model: p4cost_engine::report::ModelRef,
     /// `context` (the compiler's placement) or `estimate` (p4cost's).
     placement: &'static str,
-    stages: Vec<StageRow<'a>>,
+    mau: MauRow<'a>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     basis: Vec<Basis<'a>>,
     warnings: Vec<WarningRow<'a>>,
@@ -176,7 +184,7 @@ impl<'a> StagesReport<'a> {
     fn new(
         mp: &'a MauPrediction,
         program: &'a str,
-        model: &'a str,
+        model: &p4cost_model::ModelSpec,
         plan: Option<&'a PipelinePlan>,
         notes: &'a [String],
     ) -> StagesReport<'a> {
@@ -188,29 +196,52 @@ impl<'a> StagesReport<'a> {
                         .find(|x| i64::from(x.stage) == i64::from(s))
                 })
         };
-        let total = |g: Gress| {
-            mp.gress(g).map(|c| GressTotal {
+        let gress = |g: Gress| {
+            mp.gress(g).map(|c| GressRow {
+                gress: g,
                 cycles: c.cycles,
+                corner_turn_cycles: c.corner_turn_cycles,
                 ns: c.ns,
-                corner_turn: c.corner_turn_cycles,
-                estimated: mp.estimated,
+                stages: c
+                    .stages
+                    .iter()
+                    .map(|s| StageRow {
+                        stage: s.stage,
+                        tables: &s.tables,
+                        match_dependent: s.match_dependent,
+                        clock_cycles: s.clock_cycles,
+                        cycles: s.cycles,
+                        ns: s.ns,
+                        dependency: stage_plan(g, s.stage).map(|x| x.dependency),
+                        reason: stage_plan(g, s.stage)
+                            .map(|x| x.reason.as_str())
+                            .filter(|r| !r.is_empty()),
+                    })
+                    .collect(),
             })
         };
         StagesReport {
             schema_version: p4cost_engine::report::SCHEMA_VERSION,
             p4cost_version: env!("CARGO_PKG_VERSION"),
             program,
-            model,
-            clock_ghz: mp.clock_ghz,
-            clock_is_default: mp.clock_is_default,
-            ingress: total(Gress::Ingress),
-            egress: total(Gress::Egress),
-            ghost: total(Gress::Ghost),
-            estimated: mp.estimated,
+            model: p4cost_engine::report::ModelRef {
+                name: model.name.clone(),
+                title: model.title.clone(),
+                citation: model.source.citation.clone(),
+                spec: model.source.spec.clone(),
+            },
             placement: if plan.is_some() {
                 "estimate"
             } else {
                 "context"
+            },
+            mau: MauRow {
+                clock_ghz: mp.clock_ghz,
+                clock_is_default: mp.clock_is_default,
+                estimated: mp.estimated,
+                ingress: gress(Gress::Ingress),
+                egress: gress(Gress::Egress),
+                ghost: gress(Gress::Ghost),
             },
             basis: plan
                 .map(|p| {
@@ -225,25 +256,6 @@ impl<'a> StagesReport<'a> {
                         .collect()
                 })
                 .unwrap_or_default(),
-            stages: mp
-                .gresses
-                .iter()
-                .flat_map(|g| {
-                    g.stages.iter().map(move |s| StageRow {
-                        gress: g.gress,
-                        stage: s.stage,
-                        tables: &s.tables,
-                        match_dependent: s.match_dependent,
-                        dependency: stage_plan(g.gress, s.stage).map(|x| x.dependency),
-                        reason: stage_plan(g.gress, s.stage)
-                            .map(|x| x.reason.as_str())
-                            .filter(|r| !r.is_empty()),
-                        clock_cycles: s.clock_cycles,
-                        cycles: s.cycles,
-                        ns: s.ns,
-                    })
-                })
-                .collect(),
             warnings: mp
                 .warnings
                 .iter()
@@ -404,19 +416,22 @@ mod tests {
         );
         assert!(!text.contains("warnings"), "{text}");
 
-        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", STAGES_MODEL, None, &[]))
+        let model = p4cost_model::model_by_name(STAGES_MODEL).expect("model");
+        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", &model, None, &[]))
             .expect("json");
-        assert_eq!(v["ingress"]["cycles"], 28);
-        assert_eq!(v["ingress"]["ns"], 28.0);
-        assert_eq!(v["ingress"]["corner_turn"], 4);
-        assert_eq!(v["egress"]["cycles"], 24);
-        assert_eq!(v["clock_ghz"], 1.0);
-        assert_eq!(v["clock_is_default"], false);
-        assert_eq!(v["estimated"], false);
-        assert_eq!(v["stages"].as_array().map(Vec::len), Some(3));
-        assert_eq!(v["stages"][0]["gress"], "ingress");
-        assert_eq!(v["stages"][2]["gress"], "egress");
-        assert!(v.get("ghost").is_none());
+        assert_eq!(v["model"]["name"], STAGES_MODEL);
+        let m = &v["mau"];
+        assert_eq!(m["ingress"]["cycles"], 28);
+        assert_eq!(m["ingress"]["ns"], 28.0);
+        assert_eq!(m["ingress"]["corner_turn_cycles"], 4);
+        assert_eq!(m["egress"]["cycles"], 24);
+        assert_eq!(m["clock_ghz"], 1.0);
+        assert_eq!(m["clock_is_default"], false);
+        assert_eq!(m["estimated"], false);
+        assert_eq!(m["ingress"]["stages"].as_array().map(Vec::len), Some(2));
+        assert_eq!(m["egress"]["stages"].as_array().map(Vec::len), Some(1));
+        assert_eq!(m["ingress"]["gress"], "ingress");
+        assert!(m.get("ghost").is_none());
     }
 
     /// Estimated figures are flagged in the header and as a caveat; the
@@ -428,10 +443,11 @@ mod tests {
         let text = render_human(&mp, None);
         assert!(text.contains("[ESTIMATED"), "{text}");
         assert!(text.contains("  estimated_placement: "), "{text}");
-        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", STAGES_MODEL, None, &[]))
+        let model = p4cost_model::model_by_name(STAGES_MODEL).expect("model");
+        let v = serde_json::to_value(StagesReport::new(&mp, "c.json", &model, None, &[]))
             .expect("json");
-        assert_eq!(v["ingress"]["estimated"], true);
+        assert_eq!(v["mau"]["estimated"], true);
         assert_eq!(v["warnings"][0]["code"], "estimated_placement");
-        assert_eq!(v["clock_ghz"], mp.clock_ghz);
+        assert_eq!(v["mau"]["clock_ghz"], mp.clock_ghz);
     }
 }

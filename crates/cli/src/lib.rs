@@ -15,6 +15,7 @@ mod cmd_diff;
 mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
+mod cmd_schema;
 mod cmd_stages;
 mod exit;
 mod json_out;
@@ -60,6 +61,7 @@ where
         args::Command::Deps(a) => cmd_deps::run(&a, out),
         args::Command::Check(a) => cmd_check::run(&a, out),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
+        args::Command::Schema(a) => cmd_schema::run(&a, out),
     };
     match result {
         Ok(code) => code as u8,

@@ -78,7 +78,7 @@ pub struct Chain {
 }
 
 /// One hop's share of a packet's latency.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct HopFigure {
     /// The hop.
     pub hop: String,
@@ -91,7 +91,7 @@ pub struct HopFigure {
 }
 
 /// One segment for one packet.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SegmentVerdict {
     /// The segment.
     pub segment: String,
@@ -111,7 +111,7 @@ pub struct SegmentVerdict {
 }
 
 /// One packet through the chain.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PacketVerdict {
     /// Its headers.
     pub headers: Vec<String>,
@@ -129,7 +129,7 @@ pub struct PacketVerdict {
 }
 
 /// A chain's verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ChainVerdict {
     /// The chain.
     pub name: String,

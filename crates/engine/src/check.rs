@@ -88,7 +88,7 @@ pub struct Target {
 }
 
 /// One term of a figure and where it comes from.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Contributor {
     /// `parse_state`, `table` or `stage`.
     pub kind: &'static str,
@@ -102,7 +102,7 @@ pub struct Contributor {
 }
 
 /// One budget of one pipeline of one program.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// The program as given.
     pub program: String,
@@ -146,7 +146,7 @@ impl Verdict {
 }
 
 /// Every verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CheckReport {
     /// [`crate::report::SCHEMA_VERSION`].
     pub schema_version: u32,

@@ -64,7 +64,7 @@ impl DiffOptions {
 }
 
 /// One side of the comparison.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SideOut {
     /// The program as given.
     pub program: String,
@@ -79,7 +79,7 @@ pub struct SideOut {
 }
 
 /// A figure before and after.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Delta {
     /// Before.
     pub old: f64,
@@ -101,7 +101,7 @@ impl Delta {
 
 /// A count before and after, exact (decimal text: counts may exceed what a
 /// JSON number holds).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CountDelta {
     /// Before (`null` when that side has no such count).
     pub old: Option<String>,
@@ -110,7 +110,7 @@ pub struct CountDelta {
 }
 
 /// A class on one side only.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ClassOut {
     /// Headers its parse path extracts.
     pub headers: Vec<String>,
@@ -124,7 +124,7 @@ pub struct ClassOut {
 }
 
 /// A class on both sides.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ClassDelta {
     /// Headers its parse path extracts.
     pub headers: Vec<String>,
@@ -143,7 +143,7 @@ pub struct ClassDelta {
 
 /// A parse path (by its headers) before and after: its slowest and fastest
 /// class, exact over all its classes whatever is listed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PathDelta {
     /// Headers it extracts.
     pub headers: Vec<String>,
@@ -157,7 +157,7 @@ pub struct PathDelta {
 }
 
 /// A parse path on one side only.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PathOnly {
     /// Headers it extracts.
     pub headers: Vec<String>,
@@ -171,7 +171,7 @@ pub struct PathOnly {
 }
 
 /// MAU cycles of one gress before and after.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct GressDelta {
     /// `ingress`, `egress` or `ghost`.
     pub gress: String,
@@ -186,7 +186,7 @@ pub struct GressDelta {
 }
 
 /// How much of the class comparison is complete.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CompletenessOut {
     /// True when every class of both sides was compared: then `added` and
     /// `removed` are every class added and removed.
@@ -196,7 +196,7 @@ pub struct CompletenessOut {
 }
 
 /// One pipeline compared.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PipelineDiff {
     /// The pipeline (`null` for a program with one pipeline).
     pub pipeline: Option<String>,
@@ -263,7 +263,7 @@ pub struct PipelineDiff {
 }
 
 /// The comparison.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DiffReport {
     /// [`crate::report::SCHEMA_VERSION`].
     pub schema_version: u32,

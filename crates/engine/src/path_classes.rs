@@ -18,7 +18,7 @@ pub const DEFAULT_MAX_CLASSES: usize = 8;
 pub const DEFAULT_MAX_CLASSES_ONE_PATH: usize = 32;
 
 /// A table a class applies.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ClassTableOut {
     /// Qualified name.
     pub name: String,
@@ -31,7 +31,7 @@ pub struct ClassTableOut {
 }
 
 /// A way a class took where its control path branches.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct DecisionOut {
     /// `if (...)` with the condition, or the table's name.
     pub at: String,
@@ -49,14 +49,14 @@ pub struct DecisionOut {
 }
 
 /// A table of the control a class does not apply, and why.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct SkippedOut {
     pub table: String,
     pub reason: String,
 }
 
 /// One packet class of a listed path.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathClassOut {
     /// `P.C`: the path's number in the listing and the class's number
     /// among all the path's classes (control order), both 1-based: the
@@ -73,7 +73,7 @@ pub struct PathClassOut {
 }
 
 /// The classes of one listed path.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathClassesOut {
     /// All its classes, whatever the filter (exact, see `CountOut`).
     pub total: CountOut,

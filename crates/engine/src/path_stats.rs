@@ -27,7 +27,7 @@ pub const MEDIAN_BUDGET: usize = 2_000_000;
 const TABLE_UNITS: f64 = 1e9;
 
 /// One extreme path of the summary.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ExtremeOut {
     /// Predicted latency in ns.
     pub latency_ns: f64,
@@ -49,7 +49,7 @@ pub struct ExtremeOut {
 
 /// Latency over all packet classes (or all paths, when classes are not
 /// computed).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct SummaryOut {
     /// What min, median and max range over: `class` (each packet class
     /// pays the tables its control path applies) or `path` (no ingress
@@ -69,7 +69,7 @@ pub struct SummaryOut {
 }
 
 /// Parse paths that end in reject.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct RejectsOut {
     /// Rejected paths: (path prefix, state that may reject), exact.
     pub count: CountOut,
@@ -85,7 +85,7 @@ pub struct RejectsOut {
 }
 
 /// One extreme rejected path.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct RejectOut {
     /// The base term plus the parse states up to and including the one
     /// that rejects.
@@ -142,7 +142,7 @@ pub fn rejects(pg: &PathGraph<'_>, lin: &LinearTerms<'_>, base_ns: f64) -> Rejec
 }
 
 /// An extrapolation warning aggregated over all paths.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathWarningOut {
     pub code: String,
     /// One sentence: the extreme value and a path that reaches it.
@@ -154,7 +154,7 @@ pub struct PathWarningOut {
 }
 
 /// Packet classes (parse path x control path) over all paths.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ClassesOut {
     /// Classes, exact (see `CountOut`).
     pub count: CountOut,

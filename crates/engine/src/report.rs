@@ -7,14 +7,14 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
 
 /// A count or path index that may exceed 2^53: `text` (decimal) always,
 /// `value` (a number) only when it is at most 2^53.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CountOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<u64>,
@@ -50,7 +50,7 @@ pub fn not_json_exact(v: &u128) -> bool {
 }
 
 /// A span as `file`, `line`, `col` (1-based) plus byte offsets.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Loc {
     pub file: String,
     pub line: u32,
@@ -71,7 +71,7 @@ impl Loc {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ModelRef {
     pub name: String,
     pub title: String,
@@ -79,7 +79,7 @@ pub struct ModelRef {
     pub spec: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct StateOut {
     pub name: String,
     pub extracts: Vec<String>,
@@ -90,7 +90,7 @@ pub struct StateOut {
     pub span: Loc,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct TableOut {
     pub name: String,
     /// The table's real match kinds (`ternary`, `exact+lpm`, `keyless`).
@@ -108,7 +108,7 @@ pub struct TableOut {
     pub span: Loc,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct BreakdownOut {
     pub base_ns: f64,
     pub parser_ns: f64,
@@ -116,7 +116,7 @@ pub struct BreakdownOut {
     pub tables: Vec<TableOut>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathOut {
     /// Zero-based index in the full listing (graph order), whichever
     /// paths are shown.
@@ -146,7 +146,7 @@ pub struct PathOut {
     pub classes: Option<crate::path_classes::PathClassesOut>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct WarningOut {
     pub code: String,
     pub message: String,
@@ -154,7 +154,7 @@ pub struct WarningOut {
     pub paths: Vec<usize>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ControlOut {
     pub name: Option<String>,
     pub tables: Vec<String>,
@@ -169,7 +169,7 @@ pub struct ControlOut {
 }
 
 /// The egress control of the pipeline, as packet classes walk it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct EgressOut {
     pub name: String,
     /// Tables it applies (qualified names).
@@ -190,7 +190,7 @@ pub struct EgressOut {
 }
 
 /// The MAU model's figures: the clock and every gress with its stages.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct MauOut {
     pub clock_ghz: f64,
     pub clock_is_default: bool,
@@ -203,7 +203,7 @@ pub struct MauOut {
 }
 
 /// Which pipeline a report is for.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PipelineOut {
     /// The pipeline's name (`Pipeline` instance of `main`, `main` for
     /// single-pipeline architectures, `pipe` for a context.json).
@@ -215,9 +215,21 @@ pub struct PipelineOut {
     pub all: Vec<String>,
 }
 
+/// What `predict --format json` prints: one report, or one per pipeline
+/// under `pipelines` (for the JSON Schema; `predict` writes the variant
+/// itself).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum PredictOutput {
+    /// One pipeline (or several with identical figures).
+    One(Box<Report>),
+    /// Several pipelines.
+    Several(MultiReport),
+}
+
 /// The JSON of `predict` when it reports several pipelines: one full
 /// report per distinct pipeline.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct MultiReport {
     pub schema_version: u32,
     pub p4cost_version: String,
@@ -225,7 +237,7 @@ pub struct MultiReport {
     pub pipelines: Vec<Report>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub schema_version: u32,
     pub p4cost_version: String,
@@ -283,7 +295,7 @@ pub struct Report {
 }
 
 /// How `--path` matched.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathMatchOut {
     /// Paths with exactly the asked headers (or, with
     /// `skipped_ethernet`, a leading Ethernet header and then them).

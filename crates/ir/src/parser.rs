@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Annotation, HeaderId, Origin, Span, StateId};
 
 /// Which half of the pipeline a block belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Gress {
     /// Ingress.

@@ -17,7 +17,7 @@ use crate::spec::{MauCycles, ModelSpec};
 use crate::{Breakdown, ModelError, Prediction, TableTerm, Warning};
 
 /// One MAU stage of one gress.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StageCycles {
     /// Stage number.
     pub stage: i32,
@@ -34,7 +34,7 @@ pub struct StageCycles {
 }
 
 /// The MAU latency of one gress.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GressCycles {
     /// Ingress, egress (or ghost).
     pub gress: Gress,
@@ -49,7 +49,7 @@ pub struct GressCycles {
 }
 
 /// What the MAU model predicts for a program.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MauPrediction {
     /// Clock used, GHz.
     pub clock_ghz: f64,

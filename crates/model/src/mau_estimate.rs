@@ -23,7 +23,7 @@ use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
 /// How a stage depends on the stage before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StageDep {
     /// Waits for the previous stage's match result (stage 0 too).
@@ -35,7 +35,7 @@ pub enum StageDep {
 }
 
 /// One estimated stage of one gress.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StagePlan {
     /// Stage number.
     pub stage: u32,
@@ -51,7 +51,7 @@ pub struct StagePlan {
 }
 
 /// The estimate for one gress.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GressPlan {
     /// The gress.
     pub gress: Gress,
@@ -69,7 +69,7 @@ pub struct GressPlan {
 }
 
 /// The estimate for one pipeline.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PipelinePlan {
     /// Ingress, then egress.
     pub gresses: Vec<GressPlan>,

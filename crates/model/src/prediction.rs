@@ -68,7 +68,7 @@ pub struct Breakdown {
 }
 
 /// A warning about one prediction.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct Warning {
     /// Stable machine-readable code (`packet_size_out_of_range`, ...).
     pub code: String,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Where a model's numbers come from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Source {
     /// Full citation.
     pub citation: String,
@@ -18,7 +18,7 @@ pub struct Source {
 }
 
 /// Which engine evaluates a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ModelKind {
     /// The Tofino 1 ingress linear model (docs/models.md, Tofino 1 ingress latency).
@@ -42,7 +42,7 @@ impl ModelKind {
 }
 
 /// `L_B(p) = per_packet_byte_ns * p + constant_ns`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Base {
     /// Slope per packet byte.
     pub per_packet_byte_ns: f64,
@@ -51,7 +51,7 @@ pub struct Base {
 }
 
 /// Per counted parse state: `per_header_byte_ns * bytes + per_state_ns`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ParserTerm {
     /// Slope per extracted byte.
     pub per_header_byte_ns: f64,
@@ -60,7 +60,7 @@ pub struct ParserTerm {
 }
 
 /// Per-table cost of one match class, by key class.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KeyClassCost {
     /// The k=8 class: two or more keys, or one key narrower than
     /// `wide_key_min_bits`.
@@ -70,7 +70,7 @@ pub struct KeyClassCost {
 }
 
 /// The control term `L_C`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ControlTerm {
     /// Exact-match tables.
     pub exact: KeyClassCost,
@@ -81,7 +81,7 @@ pub struct ControlTerm {
 }
 
 /// The ranges the model was trained on (inclusive bounds).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Training {
     /// Packet sizes, bytes.
     pub packet_size_bytes: [u32; 2],
@@ -106,7 +106,7 @@ pub struct Training {
 }
 
 /// Where a model is known to turn non-linear.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Nonlinear {
     /// Packet sizes above this behaved non-linearly.
     pub packet_size_above_bytes: u32,
@@ -117,7 +117,7 @@ pub struct Nonlinear {
 }
 
 /// Extra stage-length cycles for what a stage holds (docs/models.md, Tofino MAU cycles).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StageLengthExtra {
     /// A stage using TCAM or a wide selector.
     pub tcam_or_wide_selector: u32,
@@ -131,7 +131,7 @@ pub struct StageLengthExtra {
 
 /// What one stage adds to its gress's latency, by its dependence on the
 /// stage before it (docs/models.md, Tofino MAU cycles).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StageContribution {
     /// A match-dependent stage (and stage 0) adds its full length; this
     /// is always true and recorded for completeness.
@@ -145,7 +145,7 @@ pub struct StageContribution {
 /// The `tofino_mau_cycles` section: the compiler's latency rule and the
 /// facts it rests on. The engine sums the compiler's per-stage figures;
 /// the stage facts are documented here and used for plausibility warnings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MauCycles {
     /// Fixed cycles added once per gress (the corner turn).
     pub corner_turn_cycles: u32,
@@ -169,7 +169,7 @@ pub struct MauCycles {
 
 /// Per-stage resources the placement may use (docs/models.md, Tofino
 /// stage placement).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StageResources {
     /// Logical table IDs (tables and keyless statement tables).
     pub logical_tables: u32,
@@ -186,7 +186,7 @@ pub struct StageResources {
 }
 
 /// How table entries take memory.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Memories {
     /// Words per SRAM block.
     pub sram_words: u64,
@@ -207,7 +207,7 @@ pub struct Memories {
 /// The `placement` section of a `tofino_mau_estimate` model: how p4cost
 /// places tables into stages from the source (docs/models.md, Tofino stage
 /// placement).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Placement {
     /// Stages the hardware always makes match dependent (Tofino 1: 6).
     pub forced_match_stages: Vec<u32>,
@@ -245,7 +245,7 @@ pub struct LinearTerms<'a> {
 /// `control`, `nonlinear`, `port_gbps`) for `tofino_ingress_linear`;
 /// `mau_cycles` for `tofino_mau_cycles`. [`crate::catalog::parse_model`]
 /// checks this.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModelSpec {
     /// Schema version of the file format (1).
     pub schema: u32,

@@ -1,0 +1,166 @@
+//! The JSON Schemas under `schema/` (issue 10): each is what `p4cost
+//! schema COMMAND` generates from the serialized Rust types, and real
+//! outputs of every command validate against the committed file.
+//!
+//! After a change to a report's shape, regenerate them with
+//! `for c in predict check diff stages deps models; do cargo run -q -- schema $c > schema/$c.schema.json; done`
+//! and bump `SCHEMA_VERSION`.
+
+mod common;
+
+use serde_json::Value;
+
+const COMMANDS: [&str; 6] = ["predict", "check", "diff", "stages", "deps", "models"];
+
+fn committed(command: &str) -> String {
+    let p = common::root().join(format!("schema/{command}.schema.json"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn committed_schemas_are_what_the_types_generate() {
+    for c in COMMANDS {
+        let r = common::p4cost(&["schema", c]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stdout == committed(c),
+            "schema/{c}.schema.json is stale: regenerate it (see tests/schema.rs)"
+        );
+    }
+}
+
+/// Validates the JSON output of `args` (exit `code`) against the committed
+/// schema of `command`.
+fn valid(command: &str, args: &[&str], code: i32) -> Value {
+    let schema: Value = serde_json::from_str(&committed(command)).expect("schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let r = common::p4cost(args);
+    assert_eq!(r.code, code, "p4cost {args:?}: {}", r.stderr);
+    let out: Value = serde_json::from_str(&r.stdout).expect("JSON output");
+    let errors: Vec<String> = validator
+        .iter_errors(&out)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "p4cost {args:?}: {errors:#?}");
+    out
+}
+
+#[test]
+fn real_outputs_validate_against_the_committed_schemas() {
+    let tc2 = "p4-samples/tofino/tc2_datacenter.p4";
+    let fabric_ctx = "tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json";
+    let one = valid("predict", &["predict", tc2, "--format", "json"], 0);
+    assert!(one.get("paths").is_some());
+    valid(
+        "predict",
+        &[
+            "predict",
+            "tests/fixtures/bmv2/onos__fabric.json",
+            "--top",
+            "3",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    valid(
+        "predict",
+        &[
+            "predict",
+            fabric_ctx,
+            "--model",
+            "tofino1-mau-cycles",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let multi = valid(
+        "predict",
+        &[
+            "predict",
+            "p4-samples/tofino/multi_pipe/two_pipes.p4",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    assert!(multi.get("pipelines").is_some(), "a multi-pipeline report");
+    valid(
+        "check",
+        &[
+            "check",
+            "--config",
+            "p4-samples/project/p4cost.toml",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    valid(
+        "check",
+        &[
+            "check",
+            tc2,
+            "--max-latency",
+            "300",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+        1,
+    );
+    valid(
+        "diff",
+        &[
+            "diff",
+            tc2,
+            "p4-samples/tofino/tc3_edge_mpls.p4",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+        0,
+    );
+    valid("stages", &["stages", fabric_ctx, "--format", "json"], 0);
+    valid("stages", &["stages", tc2, "--format", "json"], 0);
+    valid("deps", &["deps", tc2, "--format", "json"], 0);
+    valid("models", &["models", "--format", "json"], 0);
+}
+
+/// `stages` and `predict --model tofino1-mau-cycles` describe the same
+/// thing with the same shape (a new user's report, issue 10 item 12).
+#[test]
+fn stages_and_predict_share_the_mau_shape() {
+    let ctx = "tests/fixtures/tofino/open-p4studio__tna_exact_match__context.json";
+    let s = common::json(&["stages", ctx, "--format", "json"]);
+    let p = common::json(&[
+        "predict",
+        ctx,
+        "--model",
+        "tofino1-mau-cycles",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(s["model"], p["model"]);
+    for g in ["ingress", "egress"] {
+        for k in ["gress", "cycles", "corner_turn_cycles", "ns"] {
+            assert_eq!(s["mau"][g][k], p["mau"][g][k], "{g}.{k}");
+        }
+        let (ss, ps) = (&s["mau"][g]["stages"], &p["mau"][g]["stages"]);
+        assert_eq!(ss.as_array().map(Vec::len), ps.as_array().map(Vec::len));
+        for (a, b) in ss.as_array().unwrap().iter().zip(ps.as_array().unwrap()) {
+            for k in [
+                "stage",
+                "tables",
+                "match_dependent",
+                "clock_cycles",
+                "cycles",
+                "ns",
+            ] {
+                assert_eq!(a[k], b[k], "{g} stage {}: {k}", a["stage"]);
+            }
+        }
+    }
+    assert_eq!(s["p4cost_version"], p["p4cost_version"]);
+}
