@@ -336,6 +336,18 @@ pub enum Format {
     Json,
 }
 
+/// Output format of `predict` and `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// A readable table.
+    Human,
+    /// One JSON object (versioned schema, `p4cost schema COMMAND`).
+    Json,
+    /// SARIF 2.1.0 for code-scanning UIs (check: each exceeded budget;
+    /// predict: the warnings).
+    Sarif,
+}
+
 /// Order of listed paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SortBy {
@@ -465,7 +477,7 @@ pub struct CheckArgs {
     pub target: TargetArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
-    pub format: Format,
+    pub format: ReportFormat,
     /// Project configuration.
     #[command(flatten)]
     pub config: ConfigArgs,
@@ -520,7 +532,7 @@ pub struct PredictArgs {
     pub max_listed_states: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
-    pub format: Format,
+    pub format: ReportFormat,
     /// List at most this many paths (all paths are always counted).
     #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_PATHS)]
     pub max_paths: usize,

@@ -12,7 +12,7 @@ use p4cost_engine::chain::ChainVerdict;
 use p4cost_engine::check::{self, Budget, CheckReport, Limit, Target, Verdict};
 use p4cost_engine::programs;
 
-use crate::args::{CheckArgs, Format};
+use crate::args::{CheckArgs, ReportFormat};
 use crate::exit::{CliError, Exit};
 use crate::project;
 
@@ -93,8 +93,9 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let mut session = p4cost_engine::Session::new();
     let report = check::check(&mut session, &targets, &chains)?;
     let text = match a.format {
-        Format::Json => crate::json_out::to_pretty(&report)?,
-        Format::Human => render_human(&report),
+        ReportFormat::Json => crate::json_out::to_pretty(&report)?,
+        ReportFormat::Sarif => crate::json_out::to_pretty(&crate::sarif::check_log(&report))?,
+        ReportFormat::Human => render_human(&report),
     };
     out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(if report.over == 0 {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use p4cost_engine::{predict, report};
 
-use crate::args::{Format, PredictArgs};
+use crate::args::{PredictArgs, ReportFormat};
 use crate::exit::{CliError, Exit};
 use crate::render;
 
@@ -14,7 +14,12 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let reports = predict::reports(&crate::project::predict_options(a)?)?;
     let write_err = CliError::output;
     match a.format {
-        Format::Json => {
+        ReportFormat::Sarif => {
+            let text = crate::json_out::to_pretty(&crate::sarif::predict_log(&reports))?;
+            out.write_all(text.as_bytes()).map_err(write_err)?;
+            out.flush().map_err(write_err)?;
+        }
+        ReportFormat::Json => {
             let text = if reports.len() == 1 {
                 crate::json_out::to_pretty(&reports[0])?
             } else {
@@ -28,7 +33,7 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             out.write_all(text.as_bytes()).map_err(write_err)?;
             out.flush().map_err(write_err)?;
         }
-        Format::Human => {
+        ReportFormat::Human => {
             let text = if reports.len() == 1 {
                 render::render_human(&reports[0])
             } else {

@@ -21,6 +21,7 @@ mod exit;
 mod json_out;
 mod project;
 mod render;
+mod sarif;
 
 use std::ffi::OsString;
 use std::io::Write;
