@@ -189,6 +189,9 @@ fn every_help_states_exit_codes_and_its_examples_run() {
         &["deps", "--help"],
         &["models", "--help"],
         &["diff", "--help"],
+        &["schema", "--help"],
+        &["completions", "--help"],
+        &["man", "--help"],
     ] {
         let r = p4cost(cmd);
         assert_eq!(r.code, 0, "{cmd:?}");
@@ -211,4 +214,50 @@ fn every_help_states_exit_codes_and_its_examples_run() {
             assert_eq!(run.code, 0, "`{ex}` runs: {}", run.stderr);
         }
     }
+}
+
+/// Shell completions and the manual page come from the same command-line
+/// definition: every command is in them, and the bash script is valid bash.
+#[test]
+fn completions_and_man_pages_name_every_command() {
+    let commands = [
+        "predict", "check", "diff", "stages", "deps", "parse", "models", "schema",
+    ];
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let r = p4cost(&["completions", shell]);
+        assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
+        for c in commands {
+            assert!(r.stdout.contains(c), "{shell} completes {c}");
+        }
+        if shell == "bash" {
+            let d = common::scratch("completions");
+            let f = d.join("p4cost.bash");
+            std::fs::write(&f, &r.stdout).expect("write");
+            let ok = std::process::Command::new("bash")
+                .arg("-n")
+                .arg(&f)
+                .status()
+                .expect("bash runs");
+            assert!(ok.success(), "the bash script parses");
+        }
+    }
+    let r = p4cost(&["man"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains(".TH p4cost 1"),
+        "{}",
+        &r.stdout[..200.min(r.stdout.len())]
+    );
+    for c in commands {
+        let page = p4cost(&["man", c]);
+        assert_eq!(page.code, 0, "{c}");
+        assert!(page.stdout.contains(&format!(".TH p4cost-{c} 1")), "{c}");
+        assert!(
+            page.stdout.contains(&format!("p4cost {c}")),
+            "{c}: synopsis"
+        );
+    }
+    let r = p4cost(&["man", "nope"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no command `nope`"), "{}", r.stderr);
 }

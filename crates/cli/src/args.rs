@@ -144,6 +144,56 @@ pub enum Command {
     /// committed as schema/<command>.schema.json).
     #[command(after_help = SCHEMA_HELP)]
     Schema(SchemaArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell).
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) of p4cost or of one command.
+    #[command(after_help = MAN_HELP)]
+    Man(ManArgs),
+}
+
+/// `completions`' closing help text.
+const COMPLETIONS_HELP: &str = concat!(
+    "Install, for example:
+  bash: p4cost completions bash > ~/.local/share/bash-completion/completions/p4cost
+  zsh:  p4cost completions zsh > ~/.zfunc/_p4cost   (with fpath+=~/.zfunc)
+  fish: p4cost completions fish > ~/.config/fish/completions/p4cost.fish
+
+Examples:
+  p4cost completions bash
+  p4cost completions fish
+
+",
+    exit_codes!()
+);
+
+/// `man`'s closing help text.
+const MAN_HELP: &str = concat!(
+    "Read it with `p4cost man | man -l -`; install it as man1/p4cost.1.
+
+Examples:
+  p4cost man
+  p4cost man check
+
+",
+    exit_codes!()
+);
+
+/// `p4cost completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `p4cost man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command (`predict`, `check`, ...) for its own page [default: the
+    /// page of p4cost].
+    pub command: Option<String>,
 }
 
 /// `schema`'s closing help text.

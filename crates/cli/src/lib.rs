@@ -16,6 +16,7 @@ mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
 mod cmd_schema;
+mod cmd_shell;
 mod cmd_stages;
 mod exit;
 mod json_out;
@@ -63,6 +64,8 @@ where
         args::Command::Check(a) => cmd_check::run(&a, out),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
         args::Command::Schema(a) => cmd_schema::run(&a, out),
+        args::Command::Completions(a) => cmd_shell::completions(&a, out),
+        args::Command::Man(a) => cmd_shell::man(&a, out),
     };
     match result {
         Ok(code) => code as u8,
