@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end tests: run the real `p4cost` binary.
 #![allow(dead_code)]
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -49,4 +50,43 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("scratch dir");
     d
+}
+
+/// `PATH` with the directory of the built `p4cost` first, for scripts
+/// (hooks, CI steps) that call `p4cost` by name.
+pub fn path_with_p4cost() -> OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_p4cost"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![bin];
+    dirs.extend(std::env::split_paths(&path));
+    std::env::join_paths(dirs).expect("PATH")
+}
+
+/// `git ARGS` in `dir`, with the machine's own git configuration (a global
+/// core.hooksPath, signing) kept out and a fixed author.
+pub fn git(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new("git");
+    c.args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com");
+    c
+}
+
+/// Asserts that `value` (the output of `what`) validates against the JSON
+/// Schema `schema`, listing every error with its place.
+pub fn assert_valid(schema: &serde_json::Value, value: &serde_json::Value, what: &str) {
+    let validator = jsonschema::validator_for(schema).expect("a valid JSON Schema");
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
 }

@@ -4,22 +4,11 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
 fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
+    let out = common::git(dir, args).output().expect("git runs");
     assert!(
         out.status.success(),
         "git {args:?}: {}",
@@ -145,35 +134,26 @@ fn base_reads_the_file_and_its_includes_at_the_revision() {
     assert!((worst - (new - old)).abs() < 1e-6, "{worst}");
 
     // --fail-above: exit 1 over the threshold, 0 within it.
-    let below = format!("{}", (new - old) / 2.0);
-    let r = common::p4cost_in(
-        &repo,
-        &[
-            "diff",
-            "p4src/main.p4",
-            "--base",
-            "HEAD",
-            "--fail-above",
-            &below,
-            "--no-config",
-        ],
-    );
+    let fail_above = |ns: f64| {
+        let ns = format!("{ns}");
+        common::p4cost_in(
+            &repo,
+            &[
+                "diff",
+                "p4src/main.p4",
+                "--base",
+                "HEAD",
+                "--fail-above",
+                &ns,
+                "--no-config",
+            ],
+        )
+    };
+    let r = fail_above((new - old) / 2.0);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("FAIL: worst increase"), "{}", r.stdout);
     assert!(r.stdout.contains("tables added (1):"), "{}", r.stdout);
-    let above = format!("{}", (new - old) * 2.0);
-    let r = common::p4cost_in(
-        &repo,
-        &[
-            "diff",
-            "p4src/main.p4",
-            "--base",
-            "HEAD",
-            "--fail-above",
-            &above,
-            "--no-config",
-        ],
-    );
+    let r = fail_above((new - old) * 2.0);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("ok: worst increase"), "{}", r.stdout);
 

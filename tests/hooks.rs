@@ -4,7 +4,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 /// The hook as the README prints it (the indented block that starts with
 /// `#!/bin/sh`).
@@ -21,25 +20,9 @@ fn readme_hook() -> String {
 }
 
 fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_p4cost"))
-        .parent()
-        .expect("bin dir")
-        .to_path_buf();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut dirs = vec![bin_dir];
-    dirs.extend(std::env::split_paths(&path));
-    Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("PATH", std::env::join_paths(dirs).expect("PATH"))
-        // The machine's own git configuration (a global core.hooksPath,
-        // signing) stays out of the test.
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+    // The hook calls `p4cost` by name.
+    common::git(dir, args)
+        .env("PATH", common::path_with_p4cost())
         .output()
         .expect("git runs")
 }

@@ -46,13 +46,7 @@ fn sarif(args: &[&str], code: i32) -> Value {
     let r = common::p4cost(args);
     assert_eq!(r.code, code, "p4cost {args:?}: {}", r.stderr);
     let log: Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
-    let schema = sarif_schema();
-    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "p4cost {args:?}: {errors:#?}");
+    common::assert_valid(&sarif_schema(), &log, &format!("p4cost {args:?}"));
     // The typed model of the format reads it too.
     let typed: Result<serde_sarif::sarif::Sarif, _> = serde_json::from_value(log.clone());
     assert!(typed.is_ok(), "{:?}", typed.err());
@@ -236,14 +230,10 @@ fn the_readme_ci_step_writes_a_valid_log() {
         }
     }
     let project = d.join("p4-samples/project");
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_p4cost"));
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut dirs = vec![bin.parent().expect("bin dir").to_path_buf()];
-    dirs.extend(std::env::split_paths(&path));
     let out = std::process::Command::new("sh")
         .args(["-c", &step])
         .current_dir(&project)
-        .env("PATH", std::env::join_paths(dirs).expect("PATH"))
+        .env("PATH", common::path_with_p4cost())
         .output()
         .expect("sh runs");
     assert!(
@@ -255,6 +245,5 @@ fn the_readme_ci_step_writes_a_valid_log() {
         &std::fs::read_to_string(project.join("p4cost.sarif")).expect("p4cost.sarif"),
     )
     .expect("JSON");
-    let validator = jsonschema::validator_for(&sarif_schema()).expect("schema");
-    assert!(validator.is_valid(&log));
+    common::assert_valid(&sarif_schema(), &log, &step);
 }

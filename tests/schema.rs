@@ -33,15 +33,10 @@ fn committed_schemas_are_what_the_types_generate() {
 /// schema of `command`.
 fn valid(command: &str, args: &[&str], code: i32) -> Value {
     let schema: Value = serde_json::from_str(&committed(command)).expect("schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
     let r = common::p4cost(args);
     assert_eq!(r.code, code, "p4cost {args:?}: {}", r.stderr);
     let out: Value = serde_json::from_str(&r.stdout).expect("JSON output");
-    let errors: Vec<String> = validator
-        .iter_errors(&out)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "p4cost {args:?}: {errors:#?}");
+    common::assert_valid(&schema, &out, &format!("p4cost {args:?}"));
     out
 }
 
