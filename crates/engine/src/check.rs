@@ -284,16 +284,7 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
             Limit::GressCycles(g) => {
                 let rs = match &mut mau {
                     Some(rs) => rs,
-                    None => {
-                        let mut o = t.options.clone();
-                        o.target = TargetOptions {
-                            model: Some(mau_model(session, &o)?),
-                            port_gbps: None,
-                            packet_size: None,
-                        };
-                        o.max_paths = 0;
-                        mau.insert(session.reports(&o)?)
-                    }
+                    None => mau.insert(mau_reports(session, &t.options)?),
                 };
                 let several = rs.len() > 1;
                 for r in rs.iter() {
@@ -342,11 +333,36 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
     Ok(())
 }
 
+/// The reports of the MAU model for `o`'s program ([`mau_target`]):
+/// the cycles per gress and stage, no path listing.
+pub(crate) fn mau_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Report>, Error> {
+    let mut o = o.clone();
+    o.target = mau_target(session, &o)?;
+    o.max_paths = 0;
+    o.path = None;
+    o.class = None;
+    o.top = None;
+    session.reports(&o)
+}
+
+/// The target of `o`'s MAU figures: [`mau_model`], no port, no packet
+/// size (the MAU models depend on neither).
+pub(crate) fn mau_target(
+    session: &mut Session,
+    o: &PredictOptions,
+) -> Result<TargetOptions, Error> {
+    Ok(TargetOptions {
+        model: Some(mau_model(session, o)?),
+        port_gbps: None,
+        packet_size: None,
+    })
+}
+
 /// The MAU model for the cycles of `o`'s program: the target's when it
 /// is one, else the compiler's cycle rules on a context.json and the
 /// placement estimate on anything else, for the program's Tofino
 /// generation.
-pub(crate) fn mau_model(session: &mut Session, o: &PredictOptions) -> Result<String, Error> {
+fn mau_model(session: &mut Session, o: &PredictOptions) -> Result<String, Error> {
     if let Some(m) = &o.target.model {
         let spec = p4cost_model::model_by_name(m).map_err(|e| Error::input(e.to_string()))?;
         if spec.mau().is_some() {

@@ -19,7 +19,7 @@ use serde::Serialize;
 use p4cost_model::GressCycles;
 
 use crate::error::Error;
-use crate::options::{PredictOptions, SortBy, TargetOptions};
+use crate::options::{PredictOptions, SortBy};
 use crate::report::Report;
 use crate::session::Session;
 
@@ -298,18 +298,16 @@ pub fn diff(session: &mut Session, d: &DiffOptions) -> Result<DiffReport, Error>
         && (no_graph(session, &d.old)? || no_graph(session, &d.new)?)
     {
         for o in [&mut d.old, &mut d.new] {
-            o.target = TargetOptions {
-                model: Some(crate::check::mau_model(session, o)?),
-                port_gbps: None,
-                packet_size: None,
-            };
+            o.target = crate::check::mau_target(session, o)?;
         }
     }
     let d = &d;
     let old = side_reports(session, &d.old, d)?;
     let new = side_reports(session, &d.new, d)?;
-    let mau_old = mau_reports(session, &d.old);
-    let mau_new = mau_reports(session, &d.new);
+    // A program the MAU model cannot place (it needs more stages than the
+    // chip has) still has its latency compared: the reason is reported.
+    let mau_old = crate::check::mau_reports(session, &d.old).map_err(|e| e.to_string());
+    let mau_new = crate::check::mau_reports(session, &d.new).map_err(|e| e.to_string());
     let pairs = pair(&old, &new);
     let mut pipelines = Vec::with_capacity(pairs.len());
     for (o, n) in pairs {
@@ -361,22 +359,6 @@ fn side_reports(
         Some(r) => Error::input(format!("at revision {r}: {e}")),
         None => e,
     })
-}
-
-/// The MAU model's reports of one side, or why there are none.
-fn mau_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Report>, String> {
-    let mut o = o.clone();
-    let model = crate::check::mau_model(session, &o).map_err(|e| e.to_string())?;
-    o.target = TargetOptions {
-        model: Some(model),
-        port_gbps: None,
-        packet_size: None,
-    };
-    o.max_paths = 0;
-    o.path = None;
-    o.class = None;
-    o.top = None;
-    session.reports(&o).map_err(|e| e.to_string())
 }
 
 /// Pairs the pipelines: by name, or the only one of each side with the
@@ -581,31 +563,30 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
     compare_paths(&mut p, &lo, &ln, all_paths, d.max_listed);
     let complete = notes.is_empty();
     p.compared = CompletenessOut { complete, notes };
-    let mut changed = Vec::new();
-    let mut added = Vec::new();
-    let mut removed = Vec::new();
-    for (k, &n) in &ln.classes {
-        match lo.classes.get(k) {
-            Some(&o) if same(o, n) => p.unchanged += 1,
-            Some(&o) => changed.push(ClassDelta {
-                headers: k.0.clone(),
-                metadata: k.1.clone(),
-                class: k.2.clone(),
-                old_ns: o,
-                new_ns: n,
-                delta_ns: n - o,
-            }),
-            None if complete => added.push(class_out(k, n)),
-            None => {}
-        }
-    }
-    if complete {
-        for (k, &o) in &lo.classes {
-            if !ln.classes.contains_key(k) {
-                removed.push(class_out(k, o));
-            }
-        }
-    }
+    let sp = split(&lo.classes, &ln.classes, complete, |o, n| same(*o, *n));
+    p.unchanged = sp.unchanged;
+    let mut changed: Vec<ClassDelta> = sp
+        .changed
+        .into_iter()
+        .map(|(k, &o, &n)| ClassDelta {
+            headers: k.0.clone(),
+            metadata: k.1.clone(),
+            class: k.2.clone(),
+            old_ns: o,
+            new_ns: n,
+            delta_ns: n - o,
+        })
+        .collect();
+    let mut added: Vec<ClassOut> = sp
+        .added
+        .into_iter()
+        .map(|(k, &n)| class_out(k, n))
+        .collect();
+    let mut removed: Vec<ClassOut> = sp
+        .removed
+        .into_iter()
+        .map(|(k, &o)| class_out(k, o))
+        .collect();
     changed.sort_by(|a, b| b.delta_ns.abs().total_cmp(&a.delta_ns.abs()));
     added.sort_by(|a, b| b.latency_ns.total_cmp(&a.latency_ns));
     removed.sort_by(|a, b| b.latency_ns.total_cmp(&a.latency_ns));
@@ -629,36 +610,28 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
 /// classes), so a path is compared even when its classes are too many to
 /// list; a path is added or removed only when every path is listed.
 fn compare_paths(p: &mut PipelineDiff, lo: &Listed, ln: &Listed, all: bool, max_listed: usize) {
-    let mut changed = Vec::new();
-    let mut added = Vec::new();
-    let mut removed = Vec::new();
-    let only = |k: &PathKey, &(max_ns, min_ns): &(f64, f64)| PathOnly {
+    let only = |(k, &(max_ns, min_ns)): (&PathKey, &(f64, f64))| PathOnly {
         headers: k.0.clone(),
         metadata: k.1.clone(),
         max_ns,
         min_ns,
     };
-    for (k, n) in &ln.paths {
-        match lo.paths.get(k) {
-            Some(o) if same(o.0, n.0) && same(o.1, n.1) => p.paths_unchanged += 1,
-            Some(o) => changed.push(PathDelta {
-                headers: k.0.clone(),
-                metadata: k.1.clone(),
-                max: Delta::of(o.0, n.0),
-                min: Delta::of(o.1, n.1),
-            }),
-            None if all => added.push(only(k, n)),
-            None => {}
-        }
-    }
-    if all {
-        removed.extend(
-            lo.paths
-                .iter()
-                .filter(|(k, _)| !ln.paths.contains_key(*k))
-                .map(|(k, o)| only(k, o)),
-        );
-    }
+    let sp = split(&lo.paths, &ln.paths, all, |o, n| {
+        same(o.0, n.0) && same(o.1, n.1)
+    });
+    p.paths_unchanged = sp.unchanged;
+    let mut changed: Vec<PathDelta> = sp
+        .changed
+        .into_iter()
+        .map(|(k, o, n)| PathDelta {
+            headers: k.0.clone(),
+            metadata: k.1.clone(),
+            max: Delta::of(o.0, n.0),
+            min: Delta::of(o.1, n.1),
+        })
+        .collect();
+    let mut added: Vec<PathOnly> = sp.added.into_iter().map(only).collect();
+    let mut removed: Vec<PathOnly> = sp.removed.into_iter().map(only).collect();
     changed.sort_by(|a, b| {
         b.max
             .delta
@@ -681,6 +654,47 @@ fn compare_paths(p: &mut PipelineDiff, lo: &Listed, ln: &Listed, all: bool, max_
     p.paths_changed = changed;
     p.paths_added = added;
     p.paths_removed = removed;
+}
+
+/// The entries of two sides by key.
+struct Split<'a, K, V> {
+    /// On both sides, not the same: (key, old, new).
+    changed: Vec<(&'a K, &'a V, &'a V)>,
+    /// Only new (empty unless complete).
+    added: Vec<(&'a K, &'a V)>,
+    /// Only old (empty unless complete).
+    removed: Vec<(&'a K, &'a V)>,
+    /// On both sides, the same.
+    unchanged: usize,
+}
+
+/// Splits `old` and `new` by key; an entry on one side only is added or
+/// removed only when both sides are `complete` (else it may just be
+/// unlisted on the other).
+fn split<'a, K: Ord, V>(
+    old: &'a BTreeMap<K, V>,
+    new: &'a BTreeMap<K, V>,
+    complete: bool,
+    same: impl Fn(&V, &V) -> bool,
+) -> Split<'a, K, V> {
+    let mut sp = Split {
+        changed: Vec::new(),
+        added: Vec::new(),
+        removed: Vec::new(),
+        unchanged: 0,
+    };
+    for (k, n) in new {
+        match old.get(k) {
+            Some(o) if same(o, n) => sp.unchanged += 1,
+            Some(o) => sp.changed.push((k, o, n)),
+            None if complete => sp.added.push((k, n)),
+            None => {}
+        }
+    }
+    if complete {
+        sp.removed = old.iter().filter(|(k, _)| !new.contains_key(*k)).collect();
+    }
+    sp
 }
 
 /// Equal up to the binary noise of summing terms in another order.
