@@ -39,8 +39,13 @@ pub fn run(a: &DiffArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         Ok(project::with_config(o, cfg.as_ref()))
     };
     let mut old = side(&a.old)?;
+    // One file at a revision and now: the same options (and one read of
+    // its configuration), the old side read at the revision.
+    let new = match &a.new {
+        Some(_) => side(&new_file)?,
+        None => old.clone(),
+    };
     old.source.revision.clone_from(&a.base);
-    let new = side(&new_file)?;
     let mut d = DiffOptions::new(old, new);
     d.max_paths = a.max_paths;
     d.max_classes = a.max_classes.max(1);
