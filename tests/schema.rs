@@ -3,14 +3,16 @@
 //! outputs of every command validate against the committed file.
 //!
 //! After a change to a report's shape, regenerate them with
-//! `for c in predict check diff stages deps models; do cargo run -q -- schema $c > schema/$c.schema.json; done`
+//! `for c in predict check diff stages deps models explain; do cargo run -q -- schema $c > schema/$c.schema.json; done`
 //! and bump `SCHEMA_VERSION`.
 
 mod common;
 
 use serde_json::Value;
 
-const COMMANDS: [&str; 6] = ["predict", "check", "diff", "stages", "deps", "models"];
+const COMMANDS: [&str; 7] = [
+    "predict", "check", "diff", "stages", "deps", "models", "explain",
+];
 
 fn committed(command: &str) -> String {
     let p = common::root().join(format!("schema/{command}.schema.json"));
@@ -121,6 +123,24 @@ fn real_outputs_validate_against_the_committed_schemas() {
     valid("stages", &["stages", tc2, "--format", "json"], 0);
     valid("deps", &["deps", tc2, "--format", "json"], 0);
     valid("models", &["models", "--format", "json"], 0);
+    valid(
+        "explain",
+        &["explain", tc2, "--format", "json", "--no-config"],
+        0,
+    );
+    valid(
+        "explain",
+        &[
+            "explain",
+            fabric_ctx,
+            "--model",
+            "tofino1-mau-cycles",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+        0,
+    );
 }
 
 /// `stages` and `predict --model tofino1-mau-cycles` describe the same

@@ -11,6 +11,21 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Colour in diagnostics: auto colours on a terminal unless NO_COLOR
+    /// is set (non-empty) or TERM is dumb.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR or TERM=dumb.
+    Auto,
+    /// Always (even into a pipe or with NO_COLOR).
+    Always,
+    /// Never.
+    Never,
 }
 
 /// Exit codes, closing every command's help (a macro: `concat!` takes
@@ -110,6 +125,17 @@ Examples:
     exit_codes!()
 );
 
+/// `explain`'s closing help text.
+const EXPLAIN_HELP: &str = concat!(
+    "Examples:
+  p4cost explain p4-samples/tofino/tc2_datacenter.p4
+  p4cost explain p4-samples/tofino/tc2_datacenter.p4 --path ethernet,ipv4,udp --port 100g
+  p4cost explain p4-samples/tofino/tc2_datacenter.p4 --model tofino1-mau-estimate --format json
+
+",
+    exit_codes!()
+);
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -140,6 +166,11 @@ pub enum Command {
     /// and now, compared class by class.
     #[command(after_help = DIFF_HELP)]
     Diff(DiffArgs),
+    /// The whole arithmetic of one prediction: each term, its inputs and
+    /// coefficient, the model file and paper (the slowest path, or
+    /// --path; its slowest class, or --class). Takes predict's flags.
+    #[command(after_help = EXPLAIN_HELP)]
+    Explain(PredictArgs),
     /// Print the JSON Schema of a command's `--format json` output (also
     /// committed as schema/<command>.schema.json).
     #[command(after_help = SCHEMA_HELP)]
@@ -231,6 +262,8 @@ pub enum SchemaFor {
     Deps,
     /// `models --format json`.
     Models,
+    /// `explain --format json`: one explanation, or one per pipeline.
+    Explain,
 }
 
 /// `p4cost diff`.

@@ -12,15 +12,19 @@ use p4cost_engine::chain::ChainVerdict;
 use p4cost_engine::check::{self, Budget, CheckReport, Limit, Target, Verdict};
 use p4cost_engine::programs;
 
+use codespan_reporting::diagnostic::Severity;
+
 use crate::args::{CheckArgs, ReportFormat};
+use crate::diagnostics::{self, Snippets};
 use crate::exit::{CliError, Exit};
 use crate::project;
+use crate::Ui;
 
 /// Most packets of a chain the table names (all are in the JSON).
 const MAX_CHAIN_ROWS: usize = 10;
 
 /// Runs `check`.
-pub fn run(a: &CheckArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError> {
     if let Some(m) = a.max_latency {
         if !(m.is_finite() && m > 0.0) {
             return Err(CliError::input(format!(
@@ -95,7 +99,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let text = match a.format {
         ReportFormat::Json => crate::json_out::to_pretty(&report)?,
         ReportFormat::Sarif => crate::json_out::to_pretty(&crate::sarif::check_log(&report))?,
-        ReportFormat::Human => render_human(&report),
+        ReportFormat::Human => render_human(&report, &mut Snippets::new(ui.color_out)),
     };
     out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(if report.over == 0 {
@@ -140,7 +144,7 @@ fn what(v: &Verdict) -> String {
 
 /// `FAIL`/`ok` per budget and pipeline, the violations' largest terms,
 /// the chains, a total.
-fn render_human(r: &CheckReport) -> String {
+fn render_human(r: &CheckReport, snippets: &mut Snippets) -> String {
     let mut s = String::new();
     for v in &r.results {
         let name = match &v.pipeline {
@@ -160,25 +164,7 @@ fn render_human(r: &CheckReport) -> String {
                 number(v.limit, v.unit),
                 number(-v.margin, v.unit)
             ));
-            for c in &v.contributors {
-                let at = c
-                    .span
-                    .as_ref()
-                    .map(|l| format!("  ({}:{}:{})", l.file, l.line, l.col))
-                    .unwrap_or_default();
-                let share = if v.unit == "ns" {
-                    format!("+{:.3} ns", c.value)
-                } else if v.unit == "tables" {
-                    String::from("  ")
-                } else {
-                    format!("+{} {}", c.value, v.unit)
-                };
-                s.push_str(&format!(
-                    "       {share}  {} {}{at}\n",
-                    c.kind.replace('_', " "),
-                    c.name
-                ));
-            }
+            render_contributors(&mut s, v, snippets);
         } else {
             s.push_str(&format!(
                 "ok   {name}: {} {}, {} under the {} budget{origin}\n",
@@ -198,6 +184,61 @@ fn render_human(r: &CheckReport) -> String {
         over_budgets(r)
     ));
     s
+}
+
+/// The largest terms of an exceeded budget: their source lines with a
+/// caret under each (the largest is the primary label), and the budget's
+/// line in p4cost.toml; a plain line for each term whose file cannot be
+/// shown.
+fn render_contributors(s: &mut String, v: &Verdict, snippets: &mut Snippets) {
+    let mut labels = Vec::new();
+    let mut plain = Vec::new();
+    for c in &v.contributors {
+        let share = if v.unit == "ns" {
+            format!("+{:.3} ns", c.value)
+        } else if v.unit == "tables" {
+            String::new()
+        } else {
+            format!("+{} {}", c.value, v.unit)
+        };
+        let what = format!("{share}  {} {}", c.kind.replace('_', " "), c.name);
+        let what = what.trim_start().to_string();
+        match c.span.as_ref().and_then(|l| snippets.range(l)) {
+            Some(at) if labels.is_empty() => labels.push(diagnostics::primary(at, what)),
+            Some(at) => labels.push(diagnostics::secondary(at, what)),
+            None => {
+                let at = c
+                    .span
+                    .as_ref()
+                    .map(|l| format!("  ({}:{}:{})", l.file, l.line, l.col))
+                    .unwrap_or_default();
+                plain.push(format!("       {what}{at}\n"));
+            }
+        }
+    }
+    let origin = diagnostics::split_file_line_col(&v.origin)
+        .and_then(|(f, l, c)| snippets.at_line_col(f, l, c));
+    if let (Some(at), false) = (origin, labels.is_empty()) {
+        labels.push(diagnostics::secondary(
+            at,
+            format!("budget {}", number(v.limit, v.unit)),
+        ));
+    }
+    let message = if v.contributors.len() > 1 {
+        format!("the largest terms of {}", number(v.predicted, v.unit))
+    } else {
+        format!("the largest term of {}", number(v.predicted, v.unit))
+    };
+    let rich = diagnostics::labelled(Severity::Note, None, &message, labels, Vec::new())
+        .and_then(|d| snippets.render(&d));
+    if let Some(text) = rich {
+        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+            s.push_str(&format!("     {l}\n"));
+        }
+    }
+    for p in plain {
+        s.push_str(&p);
+    }
 }
 
 /// Verdicts over, a chain with any late packet counted once.

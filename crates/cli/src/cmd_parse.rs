@@ -3,10 +3,13 @@
 use std::io::Write;
 
 use crate::args::ParseArgs;
+use crate::diagnostics::Snippets;
 use crate::exit::{CliError, Exit};
+use crate::Ui;
 use p4cost_engine::programs::{collect, included};
 
-pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError> {
+    let mut snippets = Snippets::new(ui.color_out);
     let mut files = Vec::new();
     for p in &a.paths {
         collect(p, &mut files)?;
@@ -52,6 +55,12 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                     }
                 } else {
                     text.push_str(&format!("FAILED {shown}\n  {first}\n"));
+                    if let Some(rich) = snippets.error(&e) {
+                        // The message is on the line above: the source line and caret.
+                        for l in rich.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+                            text.push_str(&format!("  {l}\n"));
+                        }
+                    }
                 }
             }
         }

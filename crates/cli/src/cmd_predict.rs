@@ -6,11 +6,13 @@ use std::io::Write;
 use p4cost_engine::{predict, report};
 
 use crate::args::{PredictArgs, ReportFormat};
+use crate::diagnostics::Snippets;
 use crate::exit::{CliError, Exit};
 use crate::render;
+use crate::Ui;
 
 /// Runs `predict`.
-pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError> {
     let reports = predict::reports(&crate::project::predict_options(a)?)?;
     let write_err = CliError::output;
     match a.format {
@@ -34,10 +36,11 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             out.flush().map_err(write_err)?;
         }
         ReportFormat::Human => {
+            let mut snippets = Snippets::new(ui.color_out);
             let text = if reports.len() == 1 {
-                render::render_human(&reports[0])
+                render::render_human(&reports[0], &mut snippets)
             } else {
-                render::render_human_multi(&reports)
+                render::render_human_multi(&reports, &mut snippets)
             };
             out.write_all(text.as_bytes()).map_err(write_err)?;
         }

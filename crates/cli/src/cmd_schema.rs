@@ -20,6 +20,7 @@ pub fn schema_text(what: SchemaFor) -> Result<String, CliError> {
         SchemaFor::Stages => of::<crate::cmd_stages::StagesReport<'static>>(),
         SchemaFor::Deps => of::<crate::cmd_deps::DepsReport<'static>>(),
         SchemaFor::Models => of::<crate::cmd_models::ModelsReport>(),
+        SchemaFor::Explain => of::<crate::cmd_explain::ExplainOutput>(),
     };
     let mut text =
         serde_json::to_string_pretty(&schema).map_err(|e| CliError::input(e.to_string()))?;

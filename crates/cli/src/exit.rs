@@ -22,6 +22,9 @@ pub struct CliError {
     pub message: String,
     /// The exit code.
     pub code: Exit,
+    /// The engine's error it came from, when it did (for a snippet of
+    /// the source line).
+    pub engine: Option<p4cost_engine::Error>,
 }
 
 impl CliError {
@@ -30,6 +33,7 @@ impl CliError {
         CliError {
             message: message.into(),
             code: Exit::Input,
+            engine: None,
         }
     }
 
@@ -41,6 +45,7 @@ impl CliError {
             return CliError {
                 message: String::new(),
                 code: Exit::Ok,
+                engine: None,
             };
         }
         CliError::input(format!("cannot write output: {e}"))
@@ -60,6 +65,10 @@ impl fmt::Display for CliError {
 
 impl From<p4cost_engine::Error> for CliError {
     fn from(e: p4cost_engine::Error) -> CliError {
-        CliError::input(e.message())
+        CliError {
+            message: e.message().to_string(),
+            code: Exit::Input,
+            engine: e.site().is_some().then_some(e),
+        }
     }
 }

@@ -6,18 +6,21 @@
 //! crate that prints; errors from the libraries become `file:line:col:
 //! message` lines on stderr and exit code 2.
 //!
-//! Dependencies: every other p4cost crate, `clap`, `serde`, `serde_json`.
+//! Dependencies: every other p4cost crate, `clap`, `serde`, `serde_json`,
+//! `codespan-reporting` and `termcolor` (snippets with carets).
 
 mod args;
 mod cmd_check;
 mod cmd_deps;
 mod cmd_diff;
+mod cmd_explain;
 mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
 mod cmd_schema;
 mod cmd_shell;
 mod cmd_stages;
+mod diagnostics;
 mod exit;
 mod json_out;
 mod project;
@@ -31,9 +34,37 @@ use clap::Parser as _;
 
 pub use exit::Exit;
 
+/// Which of the output streams are terminals (colour and progress bars
+/// go only to terminals, unless asked for).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Terminals {
+    /// Standard output is a terminal.
+    pub out: bool,
+    /// Standard error is a terminal.
+    pub err: bool,
+}
+
+/// How a command renders: colour on standard output and error.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ui {
+    /// Colour what goes to standard output.
+    pub color_out: bool,
+    /// Colour what goes to standard error.
+    pub color_err: bool,
+}
+
 /// Runs p4cost with `args` (the first item is the program name), writing
-/// to `out` and `err`, and returns the exit code.
+/// to `out` and `err` (neither a terminal), and returns the exit code.
 pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_on(args, out, err, Terminals::default())
+}
+
+/// [`run`], told which streams are terminals.
+pub fn run_on<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, terms: Terminals) -> u8
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -55,14 +86,19 @@ where
             return code as u8;
         }
     };
+    let ui = Ui {
+        color_out: diagnostics::use_color(cli.color, terms.out),
+        color_err: diagnostics::use_color(cli.color, terms.err),
+    };
     let result = match cli.command {
-        args::Command::Predict(a) => cmd_predict::run(&a, out),
+        args::Command::Predict(a) => cmd_predict::run(&a, out, &ui),
         args::Command::Models(a) => cmd_models::run(&a, out),
-        args::Command::Parse(a) => cmd_parse::run(&a, out),
+        args::Command::Parse(a) => cmd_parse::run(&a, out, &ui),
         args::Command::Stages(a) => cmd_stages::run(&a, out),
         args::Command::Deps(a) => cmd_deps::run(&a, out),
-        args::Command::Check(a) => cmd_check::run(&a, out),
+        args::Command::Check(a) => cmd_check::run(&a, out, &ui),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
+        args::Command::Explain(a) => cmd_explain::run(&a, out),
         args::Command::Schema(a) => cmd_schema::run(&a, out),
         args::Command::Completions(a) => cmd_shell::completions(&a, out),
         args::Command::Man(a) => cmd_shell::man(&a, out),
@@ -70,8 +106,18 @@ where
     match result {
         Ok(code) => code as u8,
         Err(e) => {
-            if !e.message.is_empty() {
-                let _ = writeln!(err, "error: {e}");
+            let rich = e
+                .engine
+                .as_ref()
+                .and_then(|x| diagnostics::Snippets::new(ui.color_err).error(x));
+            match rich {
+                Some(text) => {
+                    let _ = write!(err, "{text}");
+                }
+                None if !e.message.is_empty() => {
+                    let _ = writeln!(err, "error: {e}");
+                }
+                None => {}
             }
             e.exit_code() as u8
         }
@@ -82,6 +128,16 @@ where
 pub fn main() -> std::process::ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let code = run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock());
+    use std::io::IsTerminal;
+    let terms = Terminals {
+        out: stdout.is_terminal(),
+        err: stderr.is_terminal(),
+    };
+    let code = run_on(
+        std::env::args_os(),
+        &mut stdout.lock(),
+        &mut stderr.lock(),
+        terms,
+    );
     std::process::ExitCode::from(code)
 }

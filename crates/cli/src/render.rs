@@ -4,6 +4,8 @@
 use p4cost_engine::report::*;
 use p4cost_engine::{path_classes, path_stats};
 
+use crate::diagnostics::{self, Snippets};
+
 fn gress_name(g: p4cost_ir::Gress) -> &'static str {
     match g {
         p4cost_ir::Gress::Ingress => "ingress",
@@ -53,8 +55,9 @@ fn render_mau(s: &mut String, m: &MauOut) {
     }
 }
 
-/// Renders the report as a readable table.
-pub fn render_human(r: &Report) -> String {
+/// Renders the report as a readable table; warnings about a table or
+/// parse state show its source line (from `snippets`).
+pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
     let mut s = String::new();
     s.push_str(&format!(
         "p4cost {}: {} ({}, {})\n",
@@ -315,7 +318,8 @@ pub fn render_human(r: &Report) -> String {
                         .join(",")
                 )
             };
-            s.push_str(&format!("  {}: {}{}\n", w.code, w.message, on));
+            let line = format!("{}: {}{}", w.code, w.message, on);
+            push_warning(&mut s, &line, &w.code, w.span.as_ref(), snippets);
         }
     }
     if !r.path_warnings.is_empty() {
@@ -340,10 +344,11 @@ pub fn render_human(r: &Report) -> String {
             } else {
                 format!("; listed: {}", listed.join(","))
             };
-            s.push_str(&format!(
-                "  {}: {} [{} of {} paths{listed}]\n",
+            let line = format!(
+                "{}: {} [{} of {} paths{listed}]",
                 w.code, w.message, w.applies_to.text, r.path_count_text
-            ));
+            );
+            push_warning(&mut s, &line, &w.code, w.span.as_ref(), snippets);
         }
     }
     s
@@ -681,8 +686,40 @@ fn headers_text(p: &PathOut) -> String {
     }
 }
 
+/// One warning: its line, and below it (indented) the source line of the
+/// table or state it names, when that file can be shown.
+fn push_warning(
+    s: &mut String,
+    line: &str,
+    code: &str,
+    span: Option<&Loc>,
+    snippets: &mut Snippets,
+) {
+    s.push_str(&format!("  {line}\n"));
+    let Some(at) = span.and_then(|l| snippets.range(l)) else {
+        return;
+    };
+    let what = code.replace('_', " ");
+    let shown = diagnostics::labelled(
+        codespan_reporting::diagnostic::Severity::Warning,
+        Some(code),
+        &what,
+        vec![diagnostics::primary(at, what.clone())],
+        Vec::new(),
+    )
+    .and_then(|d| snippets.render(&d));
+    if let Some(text) = shown {
+        // The warning's sentence is on the line above: keep the snippet.
+        for l in text.lines().skip(1) {
+            if !l.trim().is_empty() {
+                s.push_str(&format!("    {l}\n"));
+            }
+        }
+    }
+}
+
 /// Renders several pipeline reports: one section per pipeline.
-pub fn render_human_multi(reports: &[Report]) -> String {
+pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets) -> String {
     let mut s = String::new();
     for (i, r) in reports.iter().enumerate() {
         if i > 0 {
@@ -694,7 +731,7 @@ pub fn render_human_multi(reports: &[Report]) -> String {
             i + 1,
             reports.len()
         ));
-        s.push_str(&render_human(r));
+        s.push_str(&render_human(r, snippets));
     }
     s
 }

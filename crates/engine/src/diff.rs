@@ -356,7 +356,7 @@ fn side_reports(
     o.sort = SortBy::Order;
     let rev = o.source.revision.clone();
     session.reports(&o).map_err(|e| match rev {
-        Some(r) => Error::input(format!("at revision {r}: {e}")),
+        Some(r) => e.context(&format!("at revision {r}")),
         None => e,
     })
 }

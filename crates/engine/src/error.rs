@@ -1,6 +1,24 @@
 //! The engine's error: an input or option the engine cannot answer for.
 
 use std::fmt;
+use std::sync::Arc;
+
+/// Where in a source text an error is, with the text itself when the
+/// engine has it, so that a caller can show the line with a caret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The file as messages name it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in bytes.
+    pub col: u32,
+    /// The message without its `file:line:col: ` prefix.
+    pub message: String,
+    /// The whole text of `file` as it was read (from the disk, stdin, a
+    /// git revision or the bundled architecture files), when available.
+    pub text: Option<Arc<str>>,
+}
 
 /// Why the engine gave no report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,6 +27,15 @@ pub enum Error {
     /// each other or the input. The message is already
     /// `file:line:col: ...` (or a JSON path) where there is a location.
     Input(String),
+    /// An input error at a place in a source text (a syntax error, a
+    /// preprocessor error, invalid JSON): `message` is the whole
+    /// `file:line:col: ...` line, `site` its parts.
+    Located {
+        /// `file:line:col: message`.
+        message: String,
+        /// The place and, when known, the text around it.
+        site: Box<Site>,
+    },
     /// No parse path extracts the header sequence asked for: the packet
     /// does not exist in that program (a chain's hop it does not cross).
     NoPath(String),
@@ -20,10 +47,40 @@ impl Error {
         Error::Input(message.into())
     }
 
+    /// An input error at `site`.
+    pub fn at(site: Site) -> Error {
+        Error::Located {
+            message: format!("{}:{}:{}: {}", site.file, site.line, site.col, site.message),
+            site: Box::new(site),
+        }
+    }
+
     /// The message.
     pub fn message(&self) -> &str {
         match self {
             Error::Input(m) | Error::NoPath(m) => m,
+            Error::Located { message, .. } => message,
+        }
+    }
+
+    /// The source site, for errors that have one.
+    pub fn site(&self) -> Option<&Site> {
+        match self {
+            Error::Located { site, .. } => Some(site),
+            _ => None,
+        }
+    }
+
+    /// The same error with `prefix: ` before its message (the site, if
+    /// any, is kept).
+    pub fn context(self, prefix: &str) -> Error {
+        match self {
+            Error::Input(m) => Error::Input(format!("{prefix}: {m}")),
+            Error::NoPath(m) => Error::NoPath(format!("{prefix}: {m}")),
+            Error::Located { message, site } => Error::Located {
+                message: format!("{prefix}: {message}"),
+                site,
+            },
         }
     }
 }

@@ -1,11 +1,12 @@
 //! Loading an input file by its content, not its extension.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use p4cost_ir::Program;
 
 use crate::combine;
-use crate::error::Error;
+use crate::error::{Error, Site};
 use crate::git::GitTree;
 use crate::options::{PredictOptions, SourceOptions};
 use crate::read;
@@ -89,16 +90,50 @@ fn lower_source(
     tree: Option<&GitTree>,
 ) -> Result<p4cost_front::Loaded, Error> {
     let opts = src.front();
-    if read::is_stdin(path) {
+    let files: &dyn p4cost_front::Files = match tree {
+        Some(t) => t,
+        None => &p4cost_front::Disk,
+    };
+    // The root text is kept (shared) so that an error in it can be shown
+    // with its line; included files are read again only on error.
+    let root: Arc<str> = Arc::from(text.as_str());
+    let loaded = if read::is_stdin(path) {
         p4cost_front::load_source(shown, &text, &opts)
     } else {
-        let files: &dyn p4cost_front::Files = match tree {
-            Some(t) => t,
-            None => &p4cost_front::Disk,
-        };
         p4cost_front::load_file_text_from(path, text, &opts, files)
+    };
+    loaded.map_err(|e| match e.diagnostic() {
+        Some(d) => {
+            let text = if d.file == shown {
+                Some(root)
+            } else {
+                source_text(&d.file, files, src.max_input_bytes)
+            };
+            Error::at(Site {
+                file: d.file.clone(),
+                line: d.line,
+                col: d.col,
+                message: d.message.clone(),
+                text,
+            })
+        }
+        None => Error::input(e.to_string()),
+    })
+}
+
+/// The text of a file an error names: a bundled architecture file, or a
+/// file read through `files` within the input budget. `None` when it
+/// cannot be read (the error is still reported, without its line).
+pub fn source_text(file: &str, files: &dyn p4cost_front::Files, max: u64) -> Option<Arc<str>> {
+    if let Some(name) = file.strip_prefix("<bundled>/") {
+        return p4cost_front::bundled_text(name).map(Arc::from);
     }
-    .map_err(|e| Error::input(e.to_string()))
+    // Only regular files are read again: a FIFO would block.
+    if file.starts_with('<') || !files.is_file(Path::new(file)) {
+        return None;
+    }
+    let bytes = files.read(Path::new(file), max).ok()?;
+    String::from_utf8(bytes).ok().map(Arc::from)
 }
 
 /// The input of `predict`: FILE alone, FILE with `--context` (and
@@ -257,11 +292,13 @@ fn read_bytes(path: &Path, max: u64, tree: Option<&GitTree>) -> Result<(String, 
 
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, Error> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        Error::input(format!(
-            "{shown}:{}:{}: invalid JSON: {e}",
-            e.line(),
-            e.column()
-        ))
+        Error::at(Site {
+            file: shown.to_string(),
+            line: e.line() as u32,
+            col: e.column() as u32,
+            message: format!("invalid JSON: {e}"),
+            text: Some(Arc::from(text)),
+        })
     })?;
     if p4cost_bmv2::looks_like_bmv2(&v) {
         let program = p4cost_bmv2::read_value(&v, shown)

@@ -18,6 +18,7 @@ pub mod check;
 pub mod combine;
 pub mod diff;
 pub mod error;
+pub mod explain;
 pub mod git;
 pub mod input;
 pub mod options;

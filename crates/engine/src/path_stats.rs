@@ -16,6 +16,7 @@ use p4cost_analysis::{BudgetExceeded, PathCount, PathGraph, Product};
 use p4cost_model::baseline::{self, FirstHeaderSeen};
 use p4cost_model::spec::LinearTerms;
 
+use crate::report::Loc;
 use crate::report::{count_text, CountOut};
 
 /// Entries the median's distribution over (counted bytes, counted states)
@@ -151,6 +152,8 @@ pub struct PathWarningOut {
     pub applies_to: CountOut,
     /// Positions in `paths` (the listed paths) it applies to.
     pub paths: Vec<usize>,
+    /// The parse state the message names, when one.
+    pub span: Option<Loc>,
 }
 
 /// Packet classes (parse path x control path) over all paths.
@@ -446,6 +449,7 @@ impl<'g, 'p> Costed<'g, 'p> {
     /// `listed` holds, per listed path, the codes its own prediction raised.
     pub fn warnings(
         &self,
+        program: &p4cost_ir::Program,
         lin: &LinearTerms<'_>,
         packet_size: u32,
         listed: &[Vec<String>],
@@ -503,6 +507,9 @@ impl<'g, 'p> Costed<'g, 'p> {
                 .min_by_key(|&i| (self.counted_bytes[i], i));
             pick(big, "largest", &mut parts);
             pick(small, "smallest", &mut parts);
+            let span = big
+                .or(small)
+                .map(|i| Loc::new(program, self.pg.visit(self.prod.nodes[i].node).span));
             out.push(PathWarningOut {
                 code: "header_size_out_of_range".to_string(),
                 message: format!(
@@ -511,6 +518,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                 ),
                 applies_to: CountOut::of(n),
                 paths: on_listed("header_size_out_of_range"),
+                span,
             });
         }
 
@@ -538,6 +546,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                     ),
                     applies_to: states_above(shi).map_or_else(CountOut::unknown, CountOut::of),
                     paths: on_listed("too_many_states"),
+                    span: None,
                 });
             }
             if let Some(nl) = lin.nonlinear {
@@ -560,6 +569,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                         ),
                         applies_to: applies,
                         paths: on_listed("nonlinear_region"),
+                        span: None,
                     });
                 }
             }
@@ -581,6 +591,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                         .count_sum_above(&self.bits, u64::from(packet_size) * 8, MEDIAN_BUDGET)
                         .map_or_else(CountOut::unknown, CountOut::of),
                     paths: on_listed("packet_smaller_than_headers"),
+                    span: None,
                 });
             }
         }

@@ -13,7 +13,7 @@ use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
 use crate::path_stats::{Costed, PATH_CODES};
 use crate::report::{
-    self, ControlOut, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
+    self, ControlOut, Loc, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
 };
 
 /// Packet size used when `--packet-size` is not given: inside the training
@@ -182,6 +182,7 @@ impl<'a> Common<'a> {
                 code: w.code.clone(),
                 message: w.message.clone(),
                 paths: Vec::new(),
+                span: None,
             })
             .collect();
         for n in &program.notes {
@@ -189,6 +190,7 @@ impl<'a> Common<'a> {
                 code: "reader_note".to_string(),
                 message: n.clone(),
                 paths: Vec::new(),
+                span: None,
             });
         }
         let control = group.first().and_then(|p| p.ingress);
@@ -227,6 +229,7 @@ impl<'a> Common<'a> {
                         .join(", ")
                 ),
                 paths: Vec::new(),
+                span: None,
             });
         }
         // The compilers turn each direct action call of an apply block into
@@ -249,6 +252,7 @@ impl<'a> Common<'a> {
                         .join(", ")
                 ),
                 paths: Vec::new(),
+                span: None,
             });
         }
         if control.is_none() {
@@ -256,6 +260,7 @@ impl<'a> Common<'a> {
                 code: "no_ingress_control".to_string(),
                 message: "no ingress control found: the control term is zero".to_string(),
                 paths: Vec::new(),
+                span: None,
             });
         }
         Ok(Common {
@@ -385,6 +390,7 @@ fn insert_parse_warnings(warns: &mut Vec<WarningOut>, loader_warnings: usize, al
                 code: "parse_graph".to_string(),
                 message: w.clone(),
                 paths: Vec::new(),
+                span: None,
             },
         );
     }
@@ -521,6 +527,7 @@ pub fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<Warni
             model.name, model.target, model.target
         ),
         paths: Vec::new(),
+        span: None,
     })
 }
 
@@ -649,6 +656,7 @@ fn run_linear(
                 a.max_listed_states
             ),
             paths: Vec::new(),
+            span: None,
         });
     }
     // Per listed path: its prediction. Path-independent warnings go to the
@@ -680,6 +688,7 @@ fn run_linear(
                 code: w.code.clone(),
                 message: w.message.clone(),
                 paths: Vec::new(),
+                span: w.span.map(|s| Loc::new(program, s)),
             });
         }
     }
@@ -749,6 +758,7 @@ fn run_linear(
                 code: "classes_not_computed".to_string(),
                 message: format!("packet classes not computed: {e}"),
                 paths: Vec::new(),
+                span: None,
             }),
         }
         // Each listed path: its fastest and slowest class. The path's parse
@@ -779,6 +789,7 @@ fn run_linear(
                     code: "classes_not_computed".to_string(),
                     message: format!("the listed paths' classes not computed: {e}"),
                     paths: Vec::new(),
+                    span: None,
                 }),
             }
         }
@@ -826,6 +837,7 @@ fn run_linear(
                                     path_nodes.len()
                                 ),
                                 paths: Vec::new(),
+                                span: None,
                             });
                             break;
                         }
@@ -836,6 +848,7 @@ fn run_linear(
                 code: "classes_not_listed".to_string(),
                 message: format!("classes of the listed paths not listed: {e}"),
                 paths: Vec::new(),
+                span: None,
             }),
         }
     }
@@ -850,7 +863,7 @@ fn run_linear(
             .map(|&i| std::mem::take(&mut listed_codes[i]))
             .collect();
     }
-    r.path_warnings = costed.warnings(&lin, packet_size, &listed_codes);
+    r.path_warnings = costed.warnings(program, &lin, packet_size, &listed_codes);
     if let (true, Some(j)) = (per_class, &common.egress) {
         r.control.egress = Some(report::EgressOut {
             name: program.control(j.control).name.clone(),
@@ -1004,6 +1017,7 @@ fn run_mau(
                 model.name
             ),
             paths: Vec::new(),
+            span: None,
         });
     }
     for w in &mp.warnings {
@@ -1011,6 +1025,7 @@ fn run_mau(
             code: w.code.clone(),
             message: w.message.clone(),
             paths: Vec::new(),
+            span: w.span.map(|s| Loc::new(program, s)),
         });
     }
 

@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
@@ -152,6 +152,8 @@ pub struct WarningOut {
     pub message: String,
     /// Indexes of the paths the warning applies to (empty: the program).
     pub paths: Vec<usize>,
+    /// The table or parse state it is about, when one.
+    pub span: Option<Loc>,
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]

@@ -15,6 +15,12 @@ pub mod diagnostic;
 pub use diagnostic::{Diagnostic, FrontError};
 pub use p4cost_pp::{read_limited, Disk, Files, Limits};
 
+/// The text of a bundled architecture include (`tna.p4`, `v1model.p4`,
+/// ...), by the name written in `#include <name>`.
+pub fn bundled_text(name: &str) -> Option<&'static str> {
+    p4cost_arch::lookup(name)
+}
+
 use std::path::PathBuf;
 
 /// Default of [`Options::max_inlined`]: far above what real programs copy

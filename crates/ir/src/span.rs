@@ -15,7 +15,7 @@ pub struct SourceFile {
 /// A byte range in one original source file, with the 1-based line and
 /// column of its first byte. Offsets are in the original file, not in the
 /// preprocessed text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
     /// The file, an index into [`crate::Program::files`].
     pub file: FileId,

@@ -59,6 +59,14 @@ pub fn all_models() -> Result<Vec<ModelSpec>, ModelError> {
     EMBEDDED.iter().map(|(f, t)| parse_model(f, t)).collect()
 }
 
+/// The file name (under `models/`) of the embedded model `name`.
+pub fn model_file(name: &str) -> Option<&'static str> {
+    EMBEDDED
+        .iter()
+        .find(|(f, t)| parse_model(f, t).is_ok_and(|m| m.name == name))
+        .map(|(f, _)| *f)
+}
+
 /// The embedded model with this name.
 pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
     let all = all_models()?;

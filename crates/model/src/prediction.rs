@@ -74,6 +74,10 @@ pub struct Warning {
     pub code: String,
     /// Human sentence.
     pub message: String,
+    /// The source item it is about (a table or parse state), when one.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Option<p4cost_ir::Span>,
 }
 
 impl Warning {
@@ -82,7 +86,20 @@ impl Warning {
         Warning {
             code: code.to_string(),
             message: message.into(),
+            span: None,
         }
+    }
+
+    /// The same warning, about the source item at `span` when there is one.
+    pub fn at_some(mut self, span: Option<p4cost_ir::Span>) -> Warning {
+        self.span = span.or(self.span);
+        self
+    }
+
+    /// The same warning, about the source item at `span`.
+    pub fn at(mut self, span: p4cost_ir::Span) -> Warning {
+        self.span = Some(span);
+        self
     }
 }
 

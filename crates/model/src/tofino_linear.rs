@@ -80,12 +80,14 @@ fn predict_linear(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
     let mut parser_ns = 0.0;
     let mut counted_states = 0u32;
     let mut odd_sizes = Vec::new();
+    let mut odd_span = None;
     for (st, sp) in inp.path.states.iter().zip(&splits) {
         let ns = if sp.counted {
             counted_states += 1;
             let b = sp.counted_bytes;
             if b < tr.header_bytes_per_state[0] || b > tr.header_bytes_per_state[1] {
                 odd_sizes.push(format!("{} ({b} B)", st.name));
+                odd_span = odd_span.or(Some(st.span));
             }
             lin.parser.per_header_byte_ns * b as f64 + lin.parser.per_state_ns
         } else {
@@ -102,15 +104,18 @@ fn predict_linear(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
         });
     }
     if !odd_sizes.is_empty() {
-        warnings.push(Warning::new(
-            "header_size_out_of_range",
-            format!(
-                "states extracting outside the trained {}-{} B per state: {}",
-                tr.header_bytes_per_state[0],
-                tr.header_bytes_per_state[1],
-                odd_sizes.join(", ")
-            ),
-        ));
+        warnings.push(
+            Warning::new(
+                "header_size_out_of_range",
+                format!(
+                    "states extracting outside the trained {}-{} B per state: {}",
+                    tr.header_bytes_per_state[0],
+                    tr.header_bytes_per_state[1],
+                    odd_sizes.join(", ")
+                ),
+            )
+            .at_some(odd_span),
+        );
     }
     if counted_states > tr.states_after_ethernet[1] {
         warnings.push(Warning::new(
@@ -204,42 +209,51 @@ fn table_term(
         }
     }
     if !untrained_kinds.is_empty() {
-        warnings.push(Warning::new(
-            "match_kind_not_modelled",
-            format!(
-                "table `{}` matches with {} (trained on {} only); {} coefficients are used",
-                t.name,
-                untrained_kinds.join(", "),
-                tr.match_kinds.join(" and "),
-                if tcam { "the LPM (TCAM)" } else { "the exact" }
-            ),
-        ));
+        warnings.push(
+            Warning::new(
+                "match_kind_not_modelled",
+                format!(
+                    "table `{}` matches with {} (trained on {} only); {} coefficients are used",
+                    t.name,
+                    untrained_kinds.join(", "),
+                    tr.match_kinds.join(" and "),
+                    if tcam { "the LPM (TCAM)" } else { "the exact" }
+                ),
+            )
+            .at(t.span),
+        );
     }
     let cost = if tcam { &ctl.lpm } else { &ctl.exact };
 
     let match_reason = match_class_reason(&keys, tcam, &untrained_kinds);
     let (key_class, ns) = match keys.as_slice() {
         [] => {
-            warnings.push(Warning::new(
-                "keyless_table",
-                format!(
-                    "table `{}` has no match key (not in training); the k=8 class is used",
-                    t.name
-                ),
-            ));
+            warnings.push(
+                Warning::new(
+                    "keyless_table",
+                    format!(
+                        "table `{}` has no match key (not in training); the k=8 class is used",
+                        t.name
+                    ),
+                )
+                .at(t.span),
+            );
             ("narrow", cost.narrow_key_ns)
         }
         [one] => match one.width_bits {
             Some(w) if w < ctl.wide_key_min_bits => ("narrow", cost.narrow_key_ns),
             Some(_) => ("wide", cost.wide_key_ns),
             None => {
-                warnings.push(Warning::new(
-                    "key_width_unknown",
-                    format!(
-                        "table `{}`: width of key `{}` unknown; the k=16/32 class is used",
-                        t.name, one.field
-                    ),
-                ));
+                warnings.push(
+                    Warning::new(
+                        "key_width_unknown",
+                        format!(
+                            "table `{}`: width of key `{}` unknown; the k=16/32 class is used",
+                            t.name, one.field
+                        ),
+                    )
+                    .at(t.span),
+                );
                 ("wide", cost.wide_key_ns)
             }
         },
@@ -248,16 +262,19 @@ fn table_term(
     let key_reason = key_class_reason(&keys, ctl.wide_key_min_bits);
 
     if keys.len() as u32 > tr.keys_per_table[1] {
-        warnings.push(Warning::new(
-            "too_many_keys",
-            format!(
-                "table `{}` has {} keys; the model was trained on {}-{}",
-                t.name,
-                keys.len(),
-                tr.keys_per_table[0],
-                tr.keys_per_table[1]
-            ),
-        ));
+        warnings.push(
+            Warning::new(
+                "too_many_keys",
+                format!(
+                    "table `{}` has {} keys; the model was trained on {}-{}",
+                    t.name,
+                    keys.len(),
+                    tr.keys_per_table[0],
+                    tr.keys_per_table[1]
+                ),
+            )
+            .at(t.span),
+        );
     }
     let odd: Vec<String> = keys
         .iter()
@@ -266,26 +283,32 @@ fn table_term(
         .map(|(k, w)| format!("{} ({w} bits)", k.field))
         .collect();
     if !odd.is_empty() {
-        warnings.push(Warning::new(
-            "key_width_out_of_range",
-            format!(
-                "table `{}`: key widths outside the trained {}-{} bits: {}",
-                t.name,
-                tr.key_bits[0],
-                tr.key_bits[1],
-                odd.join(", ")
-            ),
-        ));
+        warnings.push(
+            Warning::new(
+                "key_width_out_of_range",
+                format!(
+                    "table `{}`: key widths outside the trained {}-{} bits: {}",
+                    t.name,
+                    tr.key_bits[0],
+                    tr.key_bits[1],
+                    odd.join(", ")
+                ),
+            )
+            .at(t.span),
+        );
     }
     if let Some(size) = t.size {
         if size < tr.entries[0] || size > tr.entries[1] {
-            warnings.push(Warning::new(
-                "entries_out_of_range",
-                format!(
-                    "table `{}` has size {size}; the model was trained on {}-{} entries",
-                    t.name, tr.entries[0], tr.entries[1]
-                ),
-            ));
+            warnings.push(
+                Warning::new(
+                    "entries_out_of_range",
+                    format!(
+                        "table `{}` has size {size}; the model was trained on {}-{} entries",
+                        t.name, tr.entries[0], tr.entries[1]
+                    ),
+                )
+                .at(t.span),
+            );
         }
     }
     action_warnings(program, t, warnings);
@@ -391,7 +414,8 @@ fn action_warnings(program: &Program, t: &Table, warnings: &mut Vec<Warning>) {
                 t.name,
                 extra.join(", ")
             ),
-        ));
+        )
+.at(t.span));
     }
 }
 

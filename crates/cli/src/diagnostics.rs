@@ -1,0 +1,309 @@
+//! Diagnostics with source snippets and carets (codespan-reporting): input
+//! errors (syntax, preprocessor, invalid JSON), exceeded budgets and the
+//! warnings that name a table or parse state.
+//!
+//! Colours only when asked: `--color always`, or `auto` (the default) on a
+//! terminal with `NO_COLOR` unset or empty and `TERM` not `dumb`. Where a
+//! file cannot be read again, or no longer matches the span the report
+//! names (edited since), the caller falls back to its plain line.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+
+use p4cost_engine::report::Loc;
+
+use crate::args::ColorChoice;
+
+/// Largest source file re-read to show a snippet.
+const MAX_SNIPPET_FILE_BYTES: u64 = 64 << 20;
+
+/// Whether output to a stream is coloured.
+pub fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            is_terminal
+                && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+                && std::env::var_os("TERM").map_or(true, |t| t != "dumb")
+        }
+    }
+}
+
+/// Source texts by file name, read once, for snippets.
+pub struct Snippets {
+    files: SimpleFiles<String, Arc<str>>,
+    ids: HashMap<String, Option<usize>>,
+    color: bool,
+}
+
+impl Snippets {
+    /// An empty cache; `color` says whether rendered text is coloured.
+    pub fn new(color: bool) -> Snippets {
+        Snippets {
+            files: SimpleFiles::new(),
+            ids: HashMap::new(),
+            color,
+        }
+    }
+
+    /// The file's id, reading it (or the bundled architecture file) the
+    /// first time; `None` when it cannot be read.
+    fn id(&mut self, file: &str) -> Option<usize> {
+        if let Some(id) = self.ids.get(file) {
+            return *id;
+        }
+        let text: Option<Arc<str>> = if let Some(name) = file.strip_prefix("<bundled>/") {
+            p4cost_front::bundled_text(name).map(Arc::from)
+        } else if file.starts_with('<')
+            || file.is_empty()
+            || !std::fs::metadata(file).is_ok_and(|m| m.is_file())
+        {
+            // Only regular files are read again: a FIFO or device would
+            // block or give other bytes than the first read.
+            None
+        } else {
+            std::fs::File::open(Path::new(file))
+                .ok()
+                .and_then(|f| p4cost_front::read_limited(f, MAX_SNIPPET_FILE_BYTES).ok())
+                .and_then(|b| String::from_utf8(b).ok())
+                .map(Arc::from)
+        };
+        let id = text.map(|t| self.files.add(file.to_string(), t));
+        self.ids.insert(file.to_string(), id);
+        id
+    }
+
+    /// Registers `text` as the content of `file` (what the engine read:
+    /// stdin, a git revision), ahead of any read from the disk.
+    pub fn add_text(&mut self, file: &str, text: Arc<str>) -> usize {
+        let id = self.files.add(file.to_string(), text);
+        self.ids.insert(file.to_string(), Some(id));
+        id
+    }
+
+    fn text(&self, id: usize) -> Option<&str> {
+        self.files.get(id).ok().map(|f| f.source().as_ref())
+    }
+
+    /// The byte range of `loc` in its file, cut to its first line; `None`
+    /// when the file is unreadable or its text no longer has `loc` where
+    /// the report says (the line of `lo` must be `loc.line`).
+    pub fn range(&mut self, loc: &Loc) -> Option<(usize, Range<usize>)> {
+        let id = self.id(&loc.file)?;
+        let text = self.text(id)?;
+        let lo = loc.lo as usize;
+        if lo > text.len() || !text.is_char_boundary(lo) {
+            return None;
+        }
+        let line = text.as_bytes()[..lo]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        if line != loc.line as usize {
+            return None;
+        }
+        let end_of_line = text[lo..].find('\n').map_or(text.len(), |i| lo + i);
+        let hi = (loc.hi as usize).clamp(lo, end_of_line);
+        let hi = if hi == lo {
+            next_char(text, lo).min(end_of_line.max(lo))
+        } else {
+            hi
+        };
+        let hi = (lo..=hi)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(lo);
+        Some((id, lo..hi))
+    }
+
+    /// The range at 1-based `line` and `col` of `file` (one character, or
+    /// the end of the line), for messages that have no byte offsets.
+    pub fn at_line_col(
+        &mut self,
+        file: &str,
+        line: u32,
+        col: u32,
+    ) -> Option<(usize, Range<usize>)> {
+        let id = self.id(file)?;
+        let text = self.text(id)?;
+        let start = line_start(text, line)?;
+        let end_of_line = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let lo = (start + col.saturating_sub(1) as usize).min(end_of_line);
+        if !text.is_char_boundary(lo) {
+            return None;
+        }
+        let hi = next_char(text, lo).min(end_of_line.max(lo));
+        Some((id, lo..hi))
+    }
+
+    /// `diag` rendered (rich form, with the source lines), ending in a
+    /// newline; `None` when rendering fails.
+    pub fn render(&self, diag: &Diagnostic<usize>) -> Option<String> {
+        let config = term::Config::default();
+        let mut buf = if self.color {
+            termcolor::Buffer::ansi()
+        } else {
+            termcolor::Buffer::no_color()
+        };
+        term::emit_to_write_style(&mut buf, &config, &self.files, diag).ok()?;
+        String::from_utf8(buf.into_inner()).ok()
+    }
+
+    /// `error: file:line:col: message` with the line and a caret, for an
+    /// engine error with a site; `None` for other errors.
+    pub fn error(&mut self, e: &p4cost_engine::Error) -> Option<String> {
+        let site = e.site()?;
+        if let Some(t) = &site.text {
+            if !self.ids.contains_key(&site.file) {
+                self.add_text(&site.file, t.clone());
+            }
+        }
+        let (id, range) = self.at_line_col(&site.file, site.line, site.col)?;
+        let diag = Diagnostic::error()
+            .with_message(e.message())
+            .with_labels(vec![
+                Label::primary(id, range).with_message(first_line(&site.message))
+            ]);
+        self.render(&diag)
+    }
+}
+
+/// A diagnostic of `severity` with `message` and the given labels (the
+/// first primary), `None` when no label could be placed.
+pub fn labelled(
+    severity: Severity,
+    code: Option<&str>,
+    message: &str,
+    labels: Vec<Label<usize>>,
+    notes: Vec<String>,
+) -> Option<Diagnostic<usize>> {
+    if labels.is_empty() {
+        return None;
+    }
+    let mut d = Diagnostic::new(severity)
+        .with_message(message)
+        .with_labels(labels)
+        .with_notes(notes);
+    if let Some(c) = code {
+        d = d.with_code(c);
+    }
+    Some(d)
+}
+
+/// A primary label.
+pub fn primary(at: (usize, Range<usize>), message: impl std::fmt::Display) -> Label<usize> {
+    Label::primary(at.0, at.1).with_message(message)
+}
+
+/// A secondary label.
+pub fn secondary(at: (usize, Range<usize>), message: impl std::fmt::Display) -> Label<usize> {
+    Label::secondary(at.0, at.1).with_message(message)
+}
+
+/// `file:line:col` (a budget's origin in p4cost.toml) split in its parts.
+pub fn split_file_line_col(s: &str) -> Option<(&str, u32, u32)> {
+    let mut parts = s.rsplitn(3, ':');
+    let col = parts.next()?.trim().parse().ok()?;
+    let line = parts.next()?.trim().parse().ok()?;
+    Some((parts.next()?, line, col))
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+fn next_char(text: &str, at: usize) -> usize {
+    text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
+}
+
+/// Byte offset where 1-based `line` starts (linear in the text).
+fn line_start(text: &str, line: u32) -> Option<usize> {
+    if line <= 1 {
+        return Some(0);
+    }
+    text.match_indices('\n')
+        .nth(line as usize - 2)
+        .map(|(i, _)| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loc(file: &str, line: u32, col: u32, lo: u32, hi: u32) -> Loc {
+        Loc {
+            file: file.to_string(),
+            line,
+            col,
+            lo,
+            hi,
+        }
+    }
+
+    #[test]
+    fn a_span_is_cut_to_its_first_line_and_checked_against_its_line() {
+        let mut s = Snippets::new(false);
+        s.add_text("a.p4", Arc::from("x\nstate s {\n  y\n}\n"));
+        let (_, r) = s.range(&loc("a.p4", 2, 1, 2, 16)).expect("range");
+        assert_eq!(r, 2..11);
+        // The same offsets said to be on line 3: the file changed.
+        assert!(s.range(&loc("a.p4", 3, 1, 2, 16)).is_none());
+        assert!(s.range(&loc("a.p4", 1, 1, 400, 401)).is_none());
+        assert!(s.range(&loc("<stdin>", 1, 1, 0, 1)).is_none());
+    }
+
+    #[test]
+    fn line_and_column_find_one_character() {
+        let mut s = Snippets::new(false);
+        s.add_text("a.p4", Arc::from("ab\ncdé\n"));
+        assert_eq!(s.at_line_col("a.p4", 2, 3).map(|x| x.1), Some(5..7));
+        assert_eq!(s.at_line_col("a.p4", 2, 99).map(|x| x.1), Some(7..7));
+        assert!(s.at_line_col("a.p4", 9, 1).is_none());
+    }
+
+    #[test]
+    fn an_error_shows_its_line_with_a_caret_and_no_colour_unless_asked() {
+        let mut s = Snippets::new(false);
+        let e = p4cost_engine::Error::at(p4cost_engine::error::Site {
+            file: "x.p4".to_string(),
+            line: 2,
+            col: 5,
+            message: "expected ';'".to_string(),
+            text: Some(Arc::from("header h_t {\n    bit<8> f\n}\n")),
+        });
+        let text = s.error(&e).expect("rendered");
+        assert!(
+            text.starts_with("error: x.p4:2:5: expected ';'\n"),
+            "{text}"
+        );
+        assert!(text.contains("2 │     bit<8> f\n"), "{text}");
+        assert!(text.contains("^ expected ';'"), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        let mut c = Snippets::new(true);
+        assert!(c.error(&e).expect("rendered").contains('\u{1b}'));
+    }
+
+    #[test]
+    fn colour_follows_the_choice_and_the_terminal() {
+        assert!(use_color(ColorChoice::Always, false));
+        assert!(!use_color(ColorChoice::Never, true));
+        assert!(!use_color(ColorChoice::Auto, false));
+    }
+
+    #[test]
+    fn origins_split_from_the_right() {
+        assert_eq!(
+            split_file_line_col("C:/p/p4cost.toml:12:3"),
+            Some(("C:/p/p4cost.toml", 12, 3))
+        );
+        assert_eq!(split_file_line_col("--max-latency"), None);
+    }
+}

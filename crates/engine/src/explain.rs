@@ -1,0 +1,400 @@
+//! `explain`: the whole arithmetic of one prediction, term by term, each
+//! with its inputs, its coefficient, the model file it comes from and the
+//! paper behind it. Built from the same report `predict` gives (so the
+//! two never disagree), laid against the model's coefficients.
+
+use serde::Serialize;
+
+use p4cost_model::ModelSpec;
+
+use crate::error::Error;
+use crate::options::{PredictOptions, SortBy};
+use crate::report::{Loc, PathOut, Report, SCHEMA_VERSION};
+use crate::session::Session;
+
+/// One prediction explained.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Explanation {
+    /// Version of the JSON shape (shared with `predict`).
+    pub schema_version: u32,
+    /// p4cost's version.
+    pub p4cost_version: String,
+    /// The program as given.
+    pub program: String,
+    /// The pipeline, when the program has several.
+    pub pipeline: Option<String>,
+    /// The model used.
+    pub model: ModelSource,
+    /// Port speed of the model, Gb/s.
+    pub port_gbps: Option<u32>,
+    /// Packet size in bytes.
+    pub packet_size: u32,
+    /// The equation the terms add up to.
+    pub equation: String,
+    /// The parse path (header sequence) explained, when the model has
+    /// parse terms.
+    pub headers: Vec<String>,
+    /// The path's number in `predict`'s listing.
+    pub path: Option<String>,
+    /// The packet class (control path) explained, when the path has
+    /// several.
+    pub class: Option<String>,
+    /// Every term, in the order of the equation.
+    pub terms: Vec<Term>,
+    /// Their sum: the prediction, in ns.
+    pub total_ns: f64,
+    /// What `predict` reports for the same packet (equal to `total_ns`).
+    pub predicted_ns: f64,
+    /// The model's warnings for this prediction (`code: message`).
+    pub warnings: Vec<String>,
+}
+
+/// Where a model's numbers come from.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct ModelSource {
+    /// The model's name (`--model`).
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// The embedded model file (`models/<file>` in the repository).
+    pub file: Option<String>,
+    /// The paper or source.
+    pub citation: String,
+    /// Its DOI, when it has one.
+    pub doi: Option<String>,
+    /// The table or section of the source the numbers are from.
+    pub location: String,
+    /// The section of p4cost's docs/models.md that describes the model.
+    pub doc: String,
+}
+
+/// One term of the sum.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Term {
+    /// The part of the equation (`L_B`, `L_PD`, `L_C`, `MAU ingress`, ...).
+    pub part: String,
+    /// What it is for (`packet of 512 B`, `parse state parse_ipv4`, ...).
+    pub item: String,
+    /// The arithmetic, with the coefficients' values and names:
+    /// `0.0048 ns/B (per_packet_byte_ns) x 512 B + 268.3 ns (constant_ns)`.
+    pub formula: String,
+    /// Why this coefficient (a table's class), when there is a choice.
+    pub why: Option<String>,
+    /// The value, ns.
+    pub ns: f64,
+    /// The source item, when one.
+    pub span: Option<Loc>,
+}
+
+/// Explains the prediction `o` selects: the path of `o.path` (else the
+/// slowest path), the class of `o.class` (else the path's slowest class);
+/// one explanation per pipeline reported.
+pub fn explain(session: &mut Session, o: &PredictOptions) -> Result<Vec<Explanation>, Error> {
+    let (model, _) = crate::predict::settle(o)?;
+    let mut q = o.clone();
+    if q.path.is_none() {
+        q.sort = SortBy::Latency;
+        q.top = Some(1);
+    }
+    let reports = session.reports(&q)?;
+    reports.iter().map(|r| explain_report(r, &model)).collect()
+}
+
+fn model_source(m: &ModelSpec) -> ModelSource {
+    ModelSource {
+        name: m.name.clone(),
+        title: m.title.clone(),
+        file: p4cost_model::catalog::model_file(&m.name).map(|f| format!("models/{f}")),
+        citation: m.source.citation.clone(),
+        doi: m.source.doi.clone(),
+        location: m.source.location.clone(),
+        doc: m.source.spec.clone(),
+    }
+}
+
+fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
+    let mut e = Explanation {
+        schema_version: SCHEMA_VERSION,
+        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+        program: r.program.clone(),
+        pipeline: r
+            .pipeline
+            .as_ref()
+            .filter(|p| p.all.len() > 1)
+            .map(|p| p.name.clone()),
+        model: model_source(m),
+        port_gbps: r.port_gbps,
+        packet_size: r.packet_size,
+        equation: String::new(),
+        headers: Vec::new(),
+        path: None,
+        class: None,
+        terms: Vec::new(),
+        total_ns: 0.0,
+        predicted_ns: 0.0,
+        warnings: r
+            .warnings
+            .iter()
+            .map(|w| format!("{}: {}", w.code, w.message))
+            .collect(),
+    };
+    match m.linear() {
+        Some(lin) => {
+            let Some(p) = r.paths.first() else {
+                return Err(Error::input(format!(
+                    "{}: no parse path to explain (none listed: see `p4cost predict {}`)",
+                    r.program, r.program
+                )));
+            };
+            linear_terms(&mut e, p, &lin);
+            e.total_ns = round3(e.terms.iter().map(|t| t.ns).sum());
+            // Only the warnings about what is explained: the program's
+            // own, those naming a term's table or state, and this path's.
+            e.warnings = r
+                .warnings
+                .iter()
+                .filter(|w| {
+                    w.span
+                        .as_ref()
+                        .map_or(true, |s| e.terms.iter().any(|t| t.span.as_ref() == Some(s)))
+                })
+                .map(|w| format!("{}: {}", w.code, w.message))
+                .chain(
+                    r.path_warnings
+                        .iter()
+                        .filter(|w| p.warnings.contains(&w.code))
+                        .map(|w| format!("{}: {}", w.code, w.message)),
+                )
+                .collect();
+        }
+        None => mau_terms(&mut e, r, m)?,
+    }
+    Ok(e)
+}
+
+/// `L = L_B(p) + L_PD + L_C` of one packet class.
+fn linear_terms(e: &mut Explanation, p: &PathOut, lin: &p4cost_model::spec::LinearTerms<'_>) {
+    e.equation = "L = L_B(p) + L_PD + L_C: a base term by packet size, one term per counted \
+                  parse state, one per table the packet's control path applies"
+        .to_string();
+    e.headers = p.headers.clone();
+    e.path = Some(p.number.to_string());
+    let b = lin.base;
+    let size = f64::from(e.packet_size);
+    e.terms.push(Term {
+        part: "L_B".to_string(),
+        item: format!("packet of {} B", e.packet_size),
+        formula: format!(
+            "{} ns/B (per_packet_byte_ns) x {} B + {} ns (constant_ns)",
+            num(b.per_packet_byte_ns),
+            e.packet_size,
+            num(b.constant_ns)
+        ),
+        why: None,
+        ns: round3(b.per_packet_byte_ns * size + b.constant_ns),
+        span: None,
+    });
+    let pt = lin.parser;
+    for st in &p.states {
+        let (formula, why) = if st.in_baseline {
+            (
+                "0 (in L_B)".to_string(),
+                Some(
+                    "the baseline program's own parse (Ethernet) is part of L_B, not counted again"
+                        .to_string(),
+                ),
+            )
+        } else if st.latency_ns == 0.0 {
+            ("0 (extracts nothing)".to_string(), None)
+        } else if !same(
+            pt.per_header_byte_ns * st.counted_bytes as f64 + pt.per_state_ns,
+            st.latency_ns,
+        ) {
+            (format!("{} ns", num(st.latency_ns)), None)
+        } else {
+            (
+                format!(
+                    "{} ns/B (per_header_byte_ns) x {} B + {} ns (per_state_ns)",
+                    num(pt.per_header_byte_ns),
+                    st.counted_bytes,
+                    num(pt.per_state_ns)
+                ),
+                (st.counted_bytes != st.bytes).then(|| {
+                    format!(
+                        "{} of its {} B counted: the rest is in the baseline",
+                        st.counted_bytes, st.bytes
+                    )
+                }),
+            )
+        };
+        e.terms.push(Term {
+            part: "L_PD".to_string(),
+            item: format!("parse state {}", st.name),
+            formula,
+            why,
+            ns: st.latency_ns,
+            span: Some(st.span.clone()),
+        });
+    }
+    // The tables of the class explained: the path's slowest class (or the
+    // one `--class` chose); a path without classes applies them all.
+    let class = p.classes.as_ref().and_then(|pc| {
+        pc.classes
+            .iter()
+            .max_by(|a, b| a.latency_ns.total_cmp(&b.latency_ns))
+    });
+    e.predicted_ns = class.map_or(p.latency_ns, |c| c.latency_ns);
+    let tables: Vec<(String, f64, Option<Loc>)> = match class {
+        Some(c) => {
+            e.class = Some(c.id.clone());
+            c.tables
+                .iter()
+                .map(|t| (t.name.clone(), t.latency_ns, Some(t.span.clone())))
+                .collect()
+        }
+        None => p
+            .breakdown
+            .tables
+            .iter()
+            .map(|t| (t.name.clone(), t.latency_ns, Some(t.span.clone())))
+            .collect(),
+    };
+    for (name, ns, span) in tables {
+        let t = p.breakdown.tables.iter().find(|t| t.name == name);
+        let (formula, why) = match (t, lin.control) {
+            (Some(t), Some(ctl)) if same(coefficient(t, ctl), ns) => {
+                let cost = if t.match_class == "lpm" {
+                    &ctl.lpm
+                } else {
+                    &ctl.exact
+                };
+                let (c, field) = if t.key_class == "wide" {
+                    (cost.wide_key_ns, "wide_key_ns")
+                } else {
+                    (cost.narrow_key_ns, "narrow_key_ns")
+                };
+                (
+                    format!(
+                        "{} ns ({}.{field}): {} keys, {} bits",
+                        num(c),
+                        t.match_class,
+                        t.keys,
+                        t.key_bits
+                    ),
+                    Some(t.class_reason.clone()),
+                )
+            }
+            _ => (format!("{} ns", num(ns)), None),
+        };
+        e.terms.push(Term {
+            part: "L_C".to_string(),
+            item: format!("table {name}"),
+            formula,
+            why,
+            ns,
+            span,
+        });
+    }
+}
+
+/// MAU latency per gress: each stage's cycles, the corner turn, over the
+/// clock.
+fn mau_terms(e: &mut Explanation, r: &Report, m: &ModelSpec) -> Result<(), Error> {
+    let Some(mau) = &r.mau else {
+        return Err(Error::input(format!(
+            "{}: model {} gave no MAU figures to explain",
+            r.program, m.name
+        )));
+    };
+    e.equation = format!(
+        "MAU latency = sum over the stages of the cycles each adds (its full length when it \
+         waits for the previous stage's match, else a few cycles) + the corner turn, divided by \
+         the clock ({} GHz{})",
+        num(mau.clock_ghz),
+        if mau.clock_is_default {
+            ", the model's default"
+        } else {
+            ""
+        }
+    );
+    let gresses = [&mau.ingress, &mau.egress, &mau.ghost];
+    let mut cycles = 0u32;
+    for g in gresses.into_iter().flatten() {
+        let part = format!("MAU {}", g.gress.name());
+        for st in &g.stages {
+            let kind = if st.match_dependent {
+                format!(
+                    "match-dependent: the stage's full {} cycles",
+                    st.clock_cycles
+                )
+            } else {
+                format!(
+                    "action-dependent or concurrent: {} of its {} cycles",
+                    st.cycles, st.clock_cycles
+                )
+            };
+            let kind = if st.tables.is_empty() {
+                kind
+            } else {
+                format!("{kind}; tables {}", st.tables.join(", "))
+            };
+            e.terms.push(Term {
+                part: part.clone(),
+                item: format!("stage {}", st.stage),
+                formula: format!("{} cycles / {} GHz", st.cycles, num(mau.clock_ghz)),
+                why: Some(kind),
+                ns: st.ns,
+                span: None,
+            });
+        }
+        if g.corner_turn_cycles > 0 {
+            e.terms.push(Term {
+                part,
+                item: "corner turn".to_string(),
+                formula: format!(
+                    "{} cycles / {} GHz",
+                    g.corner_turn_cycles,
+                    num(mau.clock_ghz)
+                ),
+                why: None,
+                ns: round3(f64::from(g.corner_turn_cycles) / mau.clock_ghz),
+                span: None,
+            });
+        }
+        e.predicted_ns += g.ns;
+        cycles += g.cycles;
+    }
+    e.predicted_ns = round3(e.predicted_ns);
+    // The sum in cycles, then one division: what the model computes (the
+    // rounded terms may differ from it in the last digit).
+    e.total_ns = round3(f64::from(cycles) / mau.clock_ghz);
+    Ok(())
+}
+
+/// The coefficient the model gives table `t` (by its match and key class).
+fn coefficient(t: &crate::report::TableOut, ctl: &p4cost_model::spec::ControlTerm) -> f64 {
+    let cost = if t.match_class == "lpm" {
+        &ctl.lpm
+    } else {
+        &ctl.exact
+    };
+    if t.key_class == "wide" {
+        cost.wide_key_ns
+    } else {
+        cost.narrow_key_ns
+    }
+}
+
+/// Equal as reported (to the 3 decimals of the report).
+fn same(a: f64, b: f64) -> bool {
+    (round3(a) - round3(b)).abs() < 5e-4
+}
+
+/// A coefficient as written in the model file (shortest exact form).
+fn num(x: f64) -> String {
+    format!("{x}")
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

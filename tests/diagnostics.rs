@@ -1,0 +1,219 @@
+//! Diagnostics with source snippets and carets: syntax and JSON errors on
+//! stderr, exceeded budgets in `check`, extrapolation warnings in
+//! `predict`; colour only on a terminal, `--color` and `NO_COLOR` obeyed.
+
+mod common;
+
+use std::process::Command;
+
+use common::{p4cost, p4cost_in, root, scratch};
+
+const ESC: char = '\u{1b}';
+
+#[test]
+fn a_syntax_error_shows_its_line_with_a_caret() {
+    let dir = scratch("diag-syntax");
+    std::fs::write(
+        dir.join("bad.p4"),
+        "#include <core.p4>\nheader h_t {\n    bit<8> f\n}\n",
+    )
+    .expect("write");
+    let r = p4cost_in(&dir, &["predict", "bad.p4"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    // The first line stays `file:line:col: message` (for editors and
+    // grep); the source line and a caret follow.
+    assert!(
+        r.stderr
+            .starts_with("error: bad.p4:4:1: expected `;` or `[`, found `}`\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("┌─ bad.p4:4:1"), "{}", r.stderr);
+    assert!(r.stderr.contains("4 │ }\n"), "{}", r.stderr);
+    assert!(r.stderr.contains("│ ^ expected"), "{}", r.stderr);
+    assert!(!r.stderr.contains(ESC), "no colour into a pipe");
+}
+
+#[test]
+fn an_error_in_an_include_shows_the_include() {
+    let dir = scratch("diag-include");
+    std::fs::write(dir.join("inc.p4"), "const bit<8> X = ;\n").expect("write");
+    std::fs::write(dir.join("main.p4"), "#include \"inc.p4\"\n").expect("write");
+    let r = p4cost_in(&dir, &["parse", "main.p4"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("FAILED main.p4\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 │ const bit<8> X = ;"), "{}", r.stdout);
+}
+
+#[test]
+fn invalid_json_shows_its_line_read_from_stdin_too() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(["predict", "-"])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"{\n  \"header_types\": [1,,]\n}\n")
+            .expect("write");
+    }
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("<stdin>:2:22: invalid JSON"), "{stderr}");
+    assert!(stderr.contains("2 │   \"header_types\": [1,,]"), "{stderr}");
+}
+
+#[test]
+fn colour_is_asked_for_or_refused_by_flag() {
+    let dir = scratch("diag-color");
+    std::fs::write(dir.join("bad.p4"), "header h_t {\n    bit<8> f\n}\n").expect("write");
+    let r = p4cost_in(&dir, &["predict", "bad.p4", "--color", "always"]);
+    assert!(r.stderr.contains(ESC), "{}", r.stderr);
+    let r = p4cost_in(&dir, &["--color", "never", "predict", "bad.p4"]);
+    assert!(!r.stderr.contains(ESC), "{}", r.stderr);
+    let r = p4cost_in(&dir, &["predict", "bad.p4", "--color", "sometimes"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("possible values: auto, always, never"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Runs p4cost on a pseudo-terminal (util-linux `script`), so that
+/// `--color auto` sees a terminal; `None` where `script` is missing.
+fn on_a_terminal(dir: &std::path::Path, args: &str, no_color: Option<&str>) -> Option<String> {
+    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_p4cost"));
+    let mut c = Command::new("script");
+    c.args(["-qefc", &cmd, "/dev/null"])
+        .current_dir(dir)
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR");
+    if let Some(v) = no_color {
+        c.env("NO_COLOR", v);
+    }
+    let out = c.output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn auto_colours_a_terminal_unless_no_color_is_set() {
+    let dir = scratch("diag-tty");
+    std::fs::write(dir.join("bad.p4"), "header h_t {\n    bit<8> f\n}\n").expect("write");
+    let Some(plain_tty) = on_a_terminal(&dir, "predict bad.p4", None) else {
+        eprintln!("util-linux `script` is not installed: the terminal case is not run");
+        return;
+    };
+    assert!(plain_tty.contains("bad.p4:3:1"), "{plain_tty}");
+    assert!(
+        plain_tty.contains(ESC),
+        "a terminal gets colour: {plain_tty}"
+    );
+    let no_color = on_a_terminal(&dir, "predict bad.p4", Some("1")).expect("script ran");
+    assert!(no_color.contains("bad.p4:3:1"), "{no_color}");
+    assert!(!no_color.contains(ESC), "NO_COLOR=1: {no_color}");
+    // An empty NO_COLOR does not count (no-color.org), and --color always
+    // wins over NO_COLOR.
+    let empty = on_a_terminal(&dir, "predict bad.p4", Some("")).expect("script ran");
+    assert!(empty.contains(ESC), "{empty}");
+    let forced =
+        on_a_terminal(&dir, "predict bad.p4 --color always", Some("1")).expect("script ran");
+    assert!(forced.contains(ESC), "{forced}");
+}
+
+#[test]
+fn a_budget_from_the_config_points_at_its_line() {
+    let dir = scratch("diag-budget");
+    let prog = root().join("p4-samples/tofino/tc2_datacenter.p4");
+    std::fs::copy(&prog, dir.join("dc.p4")).expect("copy");
+    std::fs::write(
+        dir.join("p4cost.toml"),
+        "[[program]]\npath = \"dc.p4\"\n\n[program.budget]\nmax-latency = 280\n",
+    )
+    .expect("write");
+    let r = p4cost_in(&dir, &["check"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("FAIL dc.p4:"), "{}", r.stdout);
+    // The largest term is the primary label; the budget's line in
+    // p4cost.toml is shown too.
+    assert!(
+        r.stdout.contains("^ +11.726 ns  parse state parse_ipv6"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("┌─ p4cost.toml:5:"), "{}", r.stdout);
+    assert!(r.stdout.contains("5 │ max-latency = 280"), "{}", r.stdout);
+    assert!(r.stdout.contains("budget 280.000 ns"), "{}", r.stdout);
+}
+
+#[test]
+fn terms_read_from_stdin_are_listed_plainly() {
+    // stdin cannot be read again: the terms are listed with their sites.
+    let prog = std::fs::read(root().join("p4-samples/tofino/tc2_datacenter.p4")).expect("read");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(["check", "-", "--max-latency", "280", "--no-config"])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(&prog)
+            .expect("write");
+    }
+    let out = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("+11.726 ns  parse state parse_ipv6  (<stdin>:168:5)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn extrapolation_warnings_show_the_table_or_state() {
+    let r = p4cost(&[
+        "predict",
+        "p4-samples/tofino/tc1_enterprise.p4",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after = r
+        .stdout
+        .split("key_width_out_of_range: table `EnterpriseIngress.station_check`")
+        .nth(1)
+        .expect("the warning");
+    assert!(
+        after.contains("┌─ p4-samples/tofino/tc1_enterprise.p4:234:5"),
+        "{after}"
+    );
+    assert!(after.contains("234 │     table station_check {"), "{after}");
+    assert!(after.contains("^^^ key width out of range"), "{after}");
+    // And the JSON report carries the span.
+    let v = common::json(&[
+        "predict",
+        "p4-samples/tofino/tc1_enterprise.p4",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    let w = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .find(|w| w["code"] == "key_width_out_of_range")
+        .expect("key width warning");
+    assert_eq!(w["span"]["line"], 234);
+}
