@@ -125,6 +125,21 @@ Examples:
     exit_codes!()
 );
 
+/// `lsp`'s closing help text.
+const LSP_HELP: &str = concat!(
+    "The server speaks the Language Server Protocol over stdin and stdout.
+Each open file is analysed with the settings and budgets of the nearest
+p4cost.toml (as `p4cost check FILE` would), on every change (changes that
+arrive while an analysis runs are analysed once, at their last version).
+
+Examples:
+  p4cost lsp
+  (VS Code, Neovim, Helix: see the README's editor section)
+
+",
+    exit_codes!()
+);
+
 /// `explain`'s closing help text.
 const EXPLAIN_HELP: &str = concat!(
     "Examples:
@@ -171,6 +186,10 @@ pub enum Command {
     /// --path; its slowest class, or --class). Takes predict's flags.
     #[command(after_help = EXPLAIN_HELP)]
     Explain(PredictArgs),
+    /// Run the language server on stdin/stdout (for editors): diagnostics,
+    /// inlay hints, hover and code lenses for open P4 files.
+    #[command(after_help = LSP_HELP)]
+    Lsp(LspArgs),
     /// Print the JSON Schema of a command's `--format json` output (also
     /// committed as schema/<command>.schema.json).
     #[command(after_help = SCHEMA_HELP)]
@@ -264,6 +283,14 @@ pub enum SchemaFor {
     Models,
     /// `explain --format json`: one explanation, or one per pipeline.
     Explain,
+}
+
+/// `p4cost lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Accepted for clients that pass it: stdio is the transport.
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 /// `p4cost diff`.

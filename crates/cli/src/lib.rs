@@ -99,6 +99,9 @@ where
         args::Command::Check(a) => cmd_check::run(&a, out, &ui),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
         args::Command::Explain(a) => cmd_explain::run(&a, out),
+        args::Command::Lsp(_) => p4cost_lsp::run_stdio()
+            .map(|()| Exit::Ok)
+            .map_err(|e| exit::CliError::input(e.to_string())),
         args::Command::Schema(a) => cmd_schema::run(&a, out),
         args::Command::Completions(a) => cmd_shell::completions(&a, out),
         args::Command::Man(a) => cmd_shell::man(&a, out),
@@ -133,10 +136,13 @@ pub fn main() -> std::process::ExitCode {
         out: stdout.is_terminal(),
         err: stderr.is_terminal(),
     };
+    // Unlocked handles (each write locks): the language server's own
+    // writer thread needs stdout, and would wait forever on a lock held
+    // here.
     let code = run_on(
         std::env::args_os(),
-        &mut stdout.lock(),
-        &mut stderr.lock(),
+        &mut std::io::stdout(),
+        &mut std::io::stderr(),
         terms,
     );
     std::process::ExitCode::from(code)

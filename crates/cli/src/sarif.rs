@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use p4cost_engine::check::{CheckReport, Verdict};
+// Extrapolation codes are `warning`s, every other code a `note`.
+use p4cost_engine::report::EXTRAPOLATION_CODES as EXTRAPOLATION;
 use p4cost_engine::report::{Loc, Report};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -159,20 +161,6 @@ const RULES: &[(&str, &str, &str)] = &[
         "error",
         "A packet crosses a chain slower than its end-to-end budget",
     ),
-];
-
-/// Warning codes that say a model extrapolates (a figure to distrust):
-/// `warning`; every other code is a `note`.
-const EXTRAPOLATION: &[&str] = &[
-    "header_size_out_of_range",
-    "too_many_states",
-    "nonlinear_region",
-    "packet_smaller_than_headers",
-    "packet_size_out_of_range",
-    "target_mismatch",
-    "clock_out_of_range",
-    "estimated_placement",
-    "parse_graph",
 ];
 
 /// Collects results and the rules they use.

@@ -196,37 +196,7 @@ fn linear_terms(e: &mut Explanation, p: &PathOut, lin: &p4cost_model::spec::Line
     });
     let pt = lin.parser;
     for st in &p.states {
-        let (formula, why) = if st.in_baseline {
-            (
-                "0 (in L_B)".to_string(),
-                Some(
-                    "the baseline program's own parse (Ethernet) is part of L_B, not counted again"
-                        .to_string(),
-                ),
-            )
-        } else if st.latency_ns == 0.0 {
-            ("0 (extracts nothing)".to_string(), None)
-        } else if !same(
-            pt.per_header_byte_ns * st.counted_bytes as f64 + pt.per_state_ns,
-            st.latency_ns,
-        ) {
-            (format!("{} ns", num(st.latency_ns)), None)
-        } else {
-            (
-                format!(
-                    "{} ns/B (per_header_byte_ns) x {} B + {} ns (per_state_ns)",
-                    num(pt.per_header_byte_ns),
-                    st.counted_bytes,
-                    num(pt.per_state_ns)
-                ),
-                (st.counted_bytes != st.bytes).then(|| {
-                    format!(
-                        "{} of its {} B counted: the rest is in the baseline",
-                        st.counted_bytes, st.bytes
-                    )
-                }),
-            )
-        };
+        let (formula, why) = state_formula(pt, st);
         e.terms.push(Term {
             part: "L_PD".to_string(),
             item: format!("parse state {}", st.name),
@@ -262,28 +232,7 @@ fn linear_terms(e: &mut Explanation, p: &PathOut, lin: &p4cost_model::spec::Line
     for (name, ns, span) in tables {
         let t = p.breakdown.tables.iter().find(|t| t.name == name);
         let (formula, why) = match (t, lin.control) {
-            (Some(t), Some(ctl)) if same(coefficient(t, ctl), ns) => {
-                let cost = if t.match_class == "lpm" {
-                    &ctl.lpm
-                } else {
-                    &ctl.exact
-                };
-                let (c, field) = if t.key_class == "wide" {
-                    (cost.wide_key_ns, "wide_key_ns")
-                } else {
-                    (cost.narrow_key_ns, "narrow_key_ns")
-                };
-                (
-                    format!(
-                        "{} ns ({}.{field}): {} keys, {} bits",
-                        num(c),
-                        t.match_class,
-                        t.keys,
-                        t.key_bits
-                    ),
-                    Some(t.class_reason.clone()),
-                )
-            }
+            (Some(t), Some(ctl)) => table_formula(t, ctl, ns),
             _ => (format!("{} ns", num(ns)), None),
         };
         e.terms.push(Term {
@@ -369,6 +318,79 @@ fn mau_terms(e: &mut Explanation, r: &Report, m: &ModelSpec) -> Result<(), Error
     // rounded terms may differ from it in the last digit).
     e.total_ns = round3(f64::from(cycles) / mau.clock_ghz);
     Ok(())
+}
+
+/// A parse state's term as arithmetic over the model's coefficients, and
+/// why it is what it is; the figure alone when the coefficients do not
+/// reproduce it.
+pub(crate) fn state_formula(
+    pt: &p4cost_model::spec::ParserTerm,
+    st: &crate::report::StateOut,
+) -> (String, Option<String>) {
+    if st.in_baseline {
+        (
+            "0 (in L_B)".to_string(),
+            Some(
+                "the baseline program's own parse (Ethernet) is part of L_B, not counted again"
+                    .to_string(),
+            ),
+        )
+    } else if st.latency_ns == 0.0 {
+        ("0 (extracts nothing)".to_string(), None)
+    } else if !same(
+        pt.per_header_byte_ns * st.counted_bytes as f64 + pt.per_state_ns,
+        st.latency_ns,
+    ) {
+        (format!("{} ns", num(st.latency_ns)), None)
+    } else {
+        (
+            format!(
+                "{} ns/B (per_header_byte_ns) x {} B + {} ns (per_state_ns)",
+                num(pt.per_header_byte_ns),
+                st.counted_bytes,
+                num(pt.per_state_ns)
+            ),
+            (st.counted_bytes != st.bytes).then(|| {
+                format!(
+                    "{} of its {} B counted: the rest is in the baseline",
+                    st.counted_bytes, st.bytes
+                )
+            }),
+        )
+    }
+}
+
+/// A table's term as its coefficient (name and value) and the reason for
+/// that class; the figure alone when the coefficient does not reproduce
+/// `ns`.
+pub(crate) fn table_formula(
+    t: &crate::report::TableOut,
+    ctl: &p4cost_model::spec::ControlTerm,
+    ns: f64,
+) -> (String, Option<String>) {
+    let c = coefficient(t, ctl);
+    if !same(c, ns) {
+        return (format!("{} ns", num(ns)), None);
+    }
+    let kind = if t.match_class == "lpm" {
+        "lpm"
+    } else {
+        "exact"
+    };
+    let field = if t.key_class == "wide" {
+        "wide_key_ns"
+    } else {
+        "narrow_key_ns"
+    };
+    (
+        format!(
+            "{} ns ({kind}.{field}): {} keys, {} bits",
+            num(c),
+            t.keys,
+            t.key_bits
+        ),
+        Some(t.class_reason.clone()),
+    )
 }
 
 /// The coefficient the model gives table `t` (by its match and key class).

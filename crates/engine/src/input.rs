@@ -62,13 +62,46 @@ fn revision_tree(path: &Path, src: &SourceOptions) -> Result<Option<GitTree>, Er
 /// [`load`], reading from `tree` (a git revision) when given.
 fn load_in(path: &Path, src: &SourceOptions, tree: Option<&GitTree>) -> Result<LoadedInput, Error> {
     let (shown, text) = read_text(path, src.max_input_bytes, tree)?;
+    let files: &dyn p4cost_front::Files = match tree {
+        Some(t) => t,
+        None => &p4cost_front::Disk,
+    };
+    load_read(path, &shown, text, src, files)
+}
+
+/// Lowers `text`, the content of `path` as an editor holds it (unsaved),
+/// reading its includes through `files` (an editor's overlay of open
+/// buffers over the disk). JSON is sniffed as for [`load`].
+pub fn load_text(
+    path: &Path,
+    text: String,
+    src: &SourceOptions,
+    files: &dyn p4cost_front::Files,
+) -> Result<LoadedInput, Error> {
+    if text.len() as u64 > src.max_input_bytes {
+        return Err(Error::input(format!(
+            "{}: larger than the input budget of {} bytes (--max-input-bytes)",
+            read::shown(path),
+            src.max_input_bytes
+        )));
+    }
+    load_read(path, &read::shown(path), text, src, files)
+}
+
+fn load_read(
+    path: &Path,
+    shown: &str,
+    text: String,
+    src: &SourceOptions,
+    files: &dyn p4cost_front::Files,
+) -> Result<LoadedInput, Error> {
     if text
         .trim_start_matches(|c: char| c.is_ascii_whitespace())
         .starts_with('{')
     {
-        return load_json(&shown, &text);
+        return load_json(shown, &text);
     }
-    let loaded = lower_source(path, &shown, text, src, tree)?;
+    let loaded = lower_source(path, shown, text, src, files)?;
     Ok(LoadedInput {
         program: loaded.program,
         warnings: loaded
@@ -87,27 +120,25 @@ fn lower_source(
     shown: &str,
     text: String,
     src: &SourceOptions,
-    tree: Option<&GitTree>,
+    files: &dyn p4cost_front::Files,
 ) -> Result<p4cost_front::Loaded, Error> {
     let opts = src.front();
-    let files: &dyn p4cost_front::Files = match tree {
-        Some(t) => t,
-        None => &p4cost_front::Disk,
-    };
-    // The root text is kept (shared) so that an error in it can be shown
-    // with its line; included files are read again only on error.
-    let root: Arc<str> = Arc::from(text.as_str());
-    let loaded = if read::is_stdin(path) {
-        p4cost_front::load_source(shown, &text, &opts)
+    // The text of the file an error is in is read again on error only (a
+    // copy kept all along would cost memory for every input); stdin cannot
+    // be read again, so its text stays until the error is built.
+    let (loaded, stdin_text) = if read::is_stdin(path) {
+        let loaded = p4cost_front::load_source(shown, &text, &opts);
+        (loaded, Some(text))
     } else {
-        p4cost_front::load_file_text_from(path, text, &opts, files)
+        let loaded = p4cost_front::load_file_text_from(path, text, &opts, files);
+        (loaded, None)
     };
     loaded.map_err(|e| match e.diagnostic() {
         Some(d) => {
-            let text = if d.file == shown {
-                Some(root)
-            } else {
-                source_text(&d.file, files, src.max_input_bytes)
+            let text = match (&stdin_text, d.file == shown) {
+                (Some(t), true) => Some(Arc::from(t.as_str())),
+                (None, true) => source_text(&path.to_string_lossy(), files, src.max_input_bytes),
+                _ => source_text(&d.file, files, src.max_input_bytes),
             };
             Error::at(Site {
                 file: d.file.clone(),

@@ -9,6 +9,32 @@ use p4cost_model::{GressCycles, Prediction};
 /// Version of the JSON report schema. Bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 9;
 
+/// Warning codes that say a model is used outside what it was trained or
+/// validated on (an extrapolation, an estimate, a target it does not
+/// model): editors and code-scanning UIs show these as warnings, every
+/// other code as a note.
+pub const EXTRAPOLATION_CODES: &[&str] = &[
+    "packet_size_out_of_range",
+    "header_size_out_of_range",
+    "too_many_states",
+    "nonlinear_region",
+    "packet_smaller_than_headers",
+    "table_count_out_of_range",
+    "key_width_out_of_range",
+    "key_width_unknown",
+    "too_many_keys",
+    "match_kind_not_modelled",
+    "keyless_table",
+    "actions_outside_training",
+    "entries_out_of_range",
+    "stage_out_of_range",
+    "clock_out_of_range",
+    "estimated_placement",
+    "target_mismatch",
+    "target_not_modelled",
+    "parse_graph",
+];
+
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
 pub const JSON_EXACT_MAX: u128 = 1 << 53;
 

@@ -56,6 +56,12 @@ impl Session {
             .map_err(Clone::clone)
     }
 
+    /// Sets what loading `o`'s input gives (an editor's unsaved buffer,
+    /// lowered by [`input::load_text`]), in place of reading it.
+    pub fn preload(&mut self, o: &PredictOptions, loaded: Result<LoadedInput, Error>) {
+        self.loaded.insert(LoadKey::of(o), loaded);
+    }
+
     /// [`crate::predict::reports`] of `o`, its input loaded once.
     pub fn reports(&mut self, o: &PredictOptions) -> Result<Vec<Report>, Error> {
         let (model, packet_size) = crate::predict::settle(o)?;

@@ -1,0 +1,263 @@
+//! What an editor shows for one program, as plain data: the costs of each
+//! parse state and table (with their arithmetic), where each table is
+//! applied, the per-class totals, the warnings and exceeded budgets with
+//! their sites, or the input error. The language server renders this; it
+//! computes nothing itself (rust-analyzer's `ide` layer is the model).
+
+use std::collections::HashMap;
+
+use p4cost_ir::{NodeKind, Program};
+
+use crate::check::{self, Budget, Target, Verdict};
+use crate::error::Error;
+use crate::explain::{state_formula, table_formula};
+use crate::options::PredictOptions;
+use crate::report::{Loc, Report};
+use crate::session::Session;
+
+/// One parse state's cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateFact {
+    /// The state's name.
+    pub name: String,
+    /// Its term, ns (the largest over the listed paths through it).
+    pub ns: f64,
+    /// The arithmetic (`0.221 ns/B (per_header_byte_ns) x 40 B + ...`).
+    pub formula: String,
+    /// Why, when there is more to say (the baseline).
+    pub why: Option<String>,
+    /// Its declaration.
+    pub span: Loc,
+}
+
+/// One table's cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableFact {
+    /// Qualified name.
+    pub name: String,
+    /// Its term, ns.
+    pub ns: f64,
+    /// The arithmetic (its coefficient).
+    pub formula: String,
+    /// Why this coefficient (match and key class).
+    pub why: Option<String>,
+    /// Its declaration.
+    pub span: Loc,
+    /// Each `t.apply()` of it.
+    pub applies: Vec<Loc>,
+}
+
+/// A pipeline's totals over all its packet classes, placed at its parser.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Totals {
+    /// The pipeline, when the program has several.
+    pub pipeline: Option<String>,
+    /// The ingress parser's declaration.
+    pub at: Option<Loc>,
+    /// `18 parse paths, 18 packet classes: 273.764 .. 304.548 ns (median 289.986)`.
+    pub text: String,
+}
+
+/// A warning with its site.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    /// Stable code.
+    pub code: String,
+    /// The sentence.
+    pub message: String,
+    /// The table or state it is about.
+    pub span: Option<Loc>,
+}
+
+/// Everything an editor shows for one program.
+#[derive(Debug, Default)]
+pub struct EditorFacts {
+    /// Why there is nothing else (a syntax error, ...).
+    pub error: Option<Error>,
+    /// The model's name.
+    pub model: String,
+    /// Per parse state.
+    pub states: Vec<StateFact>,
+    /// Per table.
+    pub tables: Vec<TableFact>,
+    /// Per pipeline.
+    pub totals: Vec<Totals>,
+    /// Warnings (extrapolation and others).
+    pub notes: Vec<Note>,
+    /// Budgets (from the project's configuration) the program exceeds.
+    pub over: Vec<Verdict>,
+}
+
+/// The facts of `o`'s program (its input already preloaded into
+/// `session` when it is an unsaved buffer), judged against `budgets`.
+pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> EditorFacts {
+    let mut f = EditorFacts::default();
+    let reports = match session.reports(o) {
+        Ok(r) => r,
+        Err(e) => {
+            f.error = Some(e);
+            return f;
+        }
+    };
+    let program = match session.load(o) {
+        Ok(l) => l.program.clone(),
+        Err(e) => {
+            f.error = Some(e);
+            return f;
+        }
+    };
+    let spec = crate::predict::settle(o).ok().map(|(m, _)| m);
+    f.model = reports
+        .first()
+        .map(|r| r.model.name.clone())
+        .unwrap_or_default();
+    let lin = spec.as_ref().and_then(|m| m.linear());
+    gather(&mut f, &reports, &program, lin.as_ref());
+    if !budgets.is_empty() {
+        let t = Target {
+            options: o.clone(),
+            budgets: budgets.to_vec(),
+        };
+        match check::check(session, &[t], &[]) {
+            Ok(r) => f.over = r.results.into_iter().filter(|v| v.is_over()).collect(),
+            Err(e) => f.error = Some(e),
+        }
+    }
+    f
+}
+
+fn gather(
+    f: &mut EditorFacts,
+    reports: &[Report],
+    program: &Program,
+    lin: Option<&p4cost_model::spec::LinearTerms<'_>>,
+) {
+    let mut states: HashMap<(String, u32), StateFact> = HashMap::new();
+    let mut tables: HashMap<String, TableFact> = HashMap::new();
+    for r in reports {
+        for p in &r.paths {
+            for st in &p.states {
+                let key = (st.span.file.clone(), st.span.lo);
+                let (formula, why) = match lin {
+                    Some(l) => state_formula(l.parser, st),
+                    None => (format!("{} ns", st.latency_ns), None),
+                };
+                let e = states.entry(key).or_insert_with(|| StateFact {
+                    name: st.name.clone(),
+                    ns: st.latency_ns,
+                    formula: formula.clone(),
+                    why: why.clone(),
+                    span: st.span.clone(),
+                });
+                if st.latency_ns > e.ns {
+                    e.ns = st.latency_ns;
+                    e.formula = formula;
+                    e.why = why;
+                }
+            }
+            for t in &p.breakdown.tables {
+                tables.entry(t.name.clone()).or_insert_with(|| {
+                    let (formula, why) = match lin.and_then(|l| l.control) {
+                        Some(ctl) => table_formula(t, ctl, t.latency_ns),
+                        None => (format!("{} ns", t.latency_ns), None),
+                    };
+                    TableFact {
+                        name: t.name.clone(),
+                        ns: t.latency_ns,
+                        formula,
+                        why,
+                        span: t.span.clone(),
+                        applies: Vec::new(),
+                    }
+                });
+            }
+        }
+        f.totals.push(totals(r, program));
+        for w in &r.warnings {
+            f.notes.push(Note {
+                code: w.code.clone(),
+                message: w.message.clone(),
+                span: w.span.clone(),
+            });
+        }
+        for w in &r.path_warnings {
+            f.notes.push(Note {
+                code: w.code.clone(),
+                message: format!("{} [{} paths]", w.message, w.applies_to.text),
+                span: w.span.clone(),
+            });
+        }
+    }
+    // Apply sites, from the controls' flow graphs.
+    for c in &program.controls {
+        for n in &c.flow.nodes {
+            if let NodeKind::Table { table, .. } = &n.kind {
+                let name = &program.table(*table).name;
+                if let Some(t) = tables.get_mut(name) {
+                    t.applies.push(Loc::new(program, n.span));
+                }
+            }
+        }
+    }
+    f.notes.dedup();
+    f.states = states.into_values().collect();
+    f.states
+        .sort_by(|a, b| (&a.span.file, a.span.lo).cmp(&(&b.span.file, b.span.lo)));
+    f.tables = tables.into_values().collect();
+    f.tables
+        .sort_by(|a, b| (&a.span.file, a.span.lo).cmp(&(&b.span.file, b.span.lo)));
+}
+
+fn totals(r: &Report, program: &Program) -> Totals {
+    let at = program
+        .parsers
+        .iter()
+        .find(|p| Some(&p.name) == r.parser.as_ref())
+        .map(|p| Loc::new(program, p.span));
+    let text = match &r.summary {
+        Some(s) => {
+            let classes = s
+                .classes
+                .as_ref()
+                .map(|c| format!(", {} packet classes", c.text))
+                .unwrap_or_default();
+            let range = match (&s.min, &s.max) {
+                (Some(lo), Some(hi)) => format!(
+                    ": {:.3} .. {:.3} ns (slowest: class {})",
+                    lo.latency_ns,
+                    hi.latency_ns,
+                    hi.class.as_deref().unwrap_or("-")
+                ),
+                _ => String::new(),
+            };
+            let median = s
+                .median_ns
+                .map(|m| format!(", median {m:.3} ns"))
+                .unwrap_or_default();
+            format!(
+                "{} parse paths{classes}{range}{median} ({})",
+                s.paths.text, r.model.name
+            )
+        }
+        None => match &r.mau {
+            Some(m) => {
+                let gress: Vec<String> = [&m.ingress, &m.egress]
+                    .into_iter()
+                    .flatten()
+                    .map(|g| format!("{} {} cycles, {:.3} ns", g.gress.name(), g.cycles, g.ns))
+                    .collect();
+                format!("MAU {} ({})", gress.join("; "), r.model.name)
+            }
+            None => format!("{} parse paths ({})", r.path_count_text, r.model.name),
+        },
+    };
+    Totals {
+        pipeline: r
+            .pipeline
+            .as_ref()
+            .filter(|p| p.all.len() > 1)
+            .map(|p| p.name.clone()),
+        at,
+        text,
+    }
+}
