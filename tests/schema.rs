@@ -129,6 +129,17 @@ fn real_outputs_validate_against_the_committed_schemas() {
         0,
     );
     valid(
+        "predict",
+        &[
+            "predict",
+            "p4-samples/tofino/classes",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+        0,
+    );
+    valid(
         "explain",
         &[
             "explain",

@@ -61,6 +61,7 @@ const PREDICT_HELP: &str = concat!(
   p4cost predict p4-samples/tofino/tc2_datacenter.p4 --path ethernet,ipv4,udp
   p4cost predict p4-samples/tofino/tc2_datacenter.p4 --model tofino1-mau-estimate
   p4cost predict tests/fixtures/bmv2/switch_p4_16.json --top 5 --format json
+  p4cost predict p4-samples/tofino/classes --jobs 2 --max-paths 4
 
 ",
     exit_codes!()
@@ -578,6 +579,9 @@ pub struct CheckArgs {
     /// directories (every `*.p4` under them that no other file there
     /// includes) [default: the p4cost.toml's programs and chains].
     pub paths: Vec<PathBuf>,
+    /// Programs judged at once [default: the number of CPUs].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
     /// Budget in ns on every packet class of every program (its slowest
     /// class must be within it), added to the p4cost.toml's.
     #[arg(long, value_name = "NS", allow_negative_numbers = true)]
@@ -600,8 +604,17 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct PredictArgs {
     /// The program: P4-16 source, BMv2 JSON or Tofino context.json
-    /// (detected by content); `-` reads stdin.
+    /// (detected by content); `-` reads stdin. A directory, or more than
+    /// one FILE, predicts each program (every `*.p4` under a directory
+    /// that no other file there includes) and ends with a summary.
     pub file: PathBuf,
+    /// More programs (files or directories), as FILE.
+    #[arg(value_name = "MORE")]
+    pub more: Vec<PathBuf>,
+    /// Programs analysed at once, over several files [default: the
+    /// number of CPUs].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
     /// Model, port and packet size.
     #[command(flatten)]
     pub target: TargetArgs,

@@ -9,7 +9,7 @@
 use std::io::Write;
 
 use p4cost_engine::chain::ChainVerdict;
-use p4cost_engine::check::{self, Budget, CheckReport, Limit, Target, Verdict};
+use p4cost_engine::check::{Budget, CheckReport, Limit, Target, Verdict};
 use p4cost_engine::programs;
 
 use codespan_reporting::diagnostic::Severity;
@@ -17,6 +17,7 @@ use codespan_reporting::diagnostic::Severity;
 use crate::args::{CheckArgs, ReportFormat};
 use crate::diagnostics::{self, Snippets};
 use crate::exit::{CliError, Exit};
+use crate::progress::Progress;
 use crate::project;
 use crate::Ui;
 
@@ -94,8 +95,14 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
              ([program.budget] or [defaults.budget])",
         ));
     }
-    let mut session = p4cost_engine::Session::new();
-    let report = check::check(&mut session, &targets, &chains)?;
+    let jobs = crate::progress::jobs(a.jobs)?;
+    let bar = Progress::new(
+        targets.len(),
+        ui.err_is_terminal && a.format == ReportFormat::Human,
+    );
+    let report = p4cost_engine::batch::check_many(&targets, &chains, jobs, &|name| bar.tick(name));
+    bar.finish();
+    let report = report?;
     let text = match a.format {
         ReportFormat::Json => crate::json_out::to_pretty(&report)?,
         ReportFormat::Sarif => crate::json_out::to_pretty(&crate::sarif::check_log(&report))?,

@@ -27,6 +27,11 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             "explain --format sarif: explain prints a table or JSON (sarif is for predict and check)",
         ));
     }
+    if !a.more.is_empty() || a.file.is_dir() {
+        return Err(CliError::input(
+            "explain takes one program (one FILE): it explains one prediction",
+        ));
+    }
     let o = crate::project::predict_options(a)?;
     let all = explain(&mut Session::new(), &o)?;
     let text = match a.format {

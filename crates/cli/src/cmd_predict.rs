@@ -3,16 +3,21 @@
 
 use std::io::Write;
 
+use p4cost_engine::batch::{self, BatchReport};
 use p4cost_engine::{predict, report};
 
 use crate::args::{PredictArgs, ReportFormat};
 use crate::diagnostics::Snippets;
 use crate::exit::{CliError, Exit};
+use crate::progress::Progress;
 use crate::render;
 use crate::Ui;
 
-/// Runs `predict`.
+/// Runs `predict`: one program, or many (a directory, several FILEs).
 pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError> {
+    if !a.more.is_empty() || a.file.is_dir() {
+        return run_many(a, out, ui);
+    }
     let reports = predict::reports(&crate::project::predict_options(a)?)?;
     let write_err = CliError::output;
     match a.format {
@@ -46,4 +51,118 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
         }
     }
     Ok(Exit::Ok)
+}
+
+/// Every program under FILE and MORE (fragments other files include are
+/// predicted through them), on `--jobs` threads, in the order given, then
+/// a summary. Exit 2 when any program could not be read.
+fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError> {
+    let paths: Vec<&std::path::Path> = std::iter::once(a.file.as_path())
+        .chain(a.more.iter().map(|p| p.as_path()))
+        .collect();
+    if paths.iter().any(|p| p4cost_engine::read::is_stdin(p)) {
+        return Err(CliError::input(
+            "`-` (stdin) is one program: it cannot be one of several",
+        ));
+    }
+    let mut files = Vec::new();
+    for p in &paths {
+        p4cost_engine::programs::collect(p, &mut files)?;
+    }
+    let cfg = crate::project::config(&a.config, Some(&a.file))?;
+    let mut include_dirs = a.source.include_dirs.clone();
+    if let Some(c) = &cfg {
+        include_dirs.extend(c.defaults.include_dirs.iter().cloned());
+    }
+    let fragments = p4cost_engine::programs::included(&files, &include_dirs);
+    let options: Vec<_> = files
+        .iter()
+        .filter(|f| !p4cost_engine::programs::is_fragment(f, &fragments))
+        .map(|f| {
+            let mut o = a.options();
+            o.file.clone_from(&f.path);
+            crate::project::with_config(o, cfg.as_ref())
+        })
+        .collect();
+    if options.is_empty() {
+        return Err(CliError::input(format!(
+            "no P4 program under {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let jobs = crate::progress::jobs(a.jobs)?;
+    let bar = Progress::new(
+        options.len(),
+        ui.err_is_terminal && a.format == ReportFormat::Human,
+    );
+    let done = batch::predict_many(&options, jobs, &|name| bar.tick(name))?;
+    bar.finish();
+    let write_err = CliError::output;
+    let batch = BatchReport::of(done);
+    let failed = batch.summary.failed;
+    let text = match a.format {
+        ReportFormat::Json => crate::json_out::to_pretty(&batch)?,
+        ReportFormat::Sarif => {
+            let all: Vec<report::Report> = batch
+                .programs
+                .into_iter()
+                .flat_map(|p| p.pipelines)
+                .collect();
+            crate::json_out::to_pretty(&crate::sarif::predict_log(&all))?
+        }
+        ReportFormat::Human => {
+            let mut snippets = Snippets::new(ui.color_out);
+            let mut s = String::new();
+            for p in &batch.programs {
+                s.push_str(&format!("=== {} ===\n", p.program));
+                match &p.error {
+                    Some(e) => s.push_str(&format!("error: {e}\n")),
+                    None if p.pipelines.len() == 1 => {
+                        s.push_str(&render::render_human(&p.pipelines[0], &mut snippets));
+                    }
+                    None => s.push_str(&render::render_human_multi(&p.pipelines, &mut snippets)),
+                }
+                s.push('\n');
+            }
+            s.push_str(&summary_text(&batch.summary));
+            s
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(write_err)?;
+    out.flush().map_err(write_err)?;
+    Ok(if failed > 0 { Exit::Input } else { Exit::Ok })
+}
+
+fn summary_text(s: &batch::BatchSummary) -> String {
+    let mut t = format!(
+        "{} programs: {} predicted, {} failed\n",
+        s.programs, s.predicted, s.failed
+    );
+    let line = |what: &str, e: &batch::Extreme| {
+        let pipe = e
+            .pipeline
+            .as_ref()
+            .map(|p| format!(" ({p})"))
+            .unwrap_or_default();
+        let class = e
+            .class
+            .as_ref()
+            .map(|c| format!(", class {c}"))
+            .unwrap_or_default();
+        format!(
+            "{what} {}{pipe}: {:.3} ns{class}\n",
+            e.program, e.latency_ns
+        )
+    };
+    if let Some(e) = &s.slowest {
+        t.push_str(&line("slowest", e));
+    }
+    if let Some(e) = &s.fastest {
+        t.push_str(&line("fastest", e));
+    }
+    t
 }

@@ -23,6 +23,7 @@ mod cmd_stages;
 mod diagnostics;
 mod exit;
 mod json_out;
+mod progress;
 mod project;
 mod render;
 mod sarif;
@@ -51,6 +52,8 @@ pub(crate) struct Ui {
     pub color_out: bool,
     /// Colour what goes to standard error.
     pub color_err: bool,
+    /// Standard error is a terminal (a progress bar may be drawn).
+    pub err_is_terminal: bool,
 }
 
 /// Runs p4cost with `args` (the first item is the program name), writing
@@ -89,6 +92,7 @@ where
     let ui = Ui {
         color_out: diagnostics::use_color(cli.color, terms.out),
         color_err: diagnostics::use_color(cli.color, terms.err),
+        err_is_terminal: terms.err,
     };
     let result = match cli.command {
         args::Command::Predict(a) => cmd_predict::run(&a, out, &ui),

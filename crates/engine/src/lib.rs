@@ -13,6 +13,7 @@
 //! `git` program, run as a subprocess, to read a file at a revision). Never
 //! the CLI or an argument parser.
 
+pub mod batch;
 pub mod chain;
 pub mod check;
 pub mod combine;

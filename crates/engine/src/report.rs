@@ -253,6 +253,8 @@ pub enum PredictOutput {
     One(Box<Report>),
     /// Several pipelines.
     Several(MultiReport),
+    /// Several programs (a directory, or more than one FILE).
+    Programs(crate::batch::BatchReport),
 }
 
 /// The JSON of `predict` when it reports several pipelines: one full
