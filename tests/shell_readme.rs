@@ -21,7 +21,10 @@ fn the_example_is_what_p4cost_prints() {
     let args: Vec<&str> = command.split_whitespace().collect();
     let r = p4cost(&[&args[..], &["--no-config"]].concat());
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(r.stdout, shown, "README example is stale: `p4cost {command}`");
+    assert_eq!(
+        r.stdout, shown,
+        "README example is stale: `p4cost {command}`"
+    );
 }
 
 #[test]
@@ -43,7 +46,11 @@ fn each_shell_line_runs_as_printed() {
             .split_whitespace()
             .collect();
         let r = p4cost(&[&args[..], &["--no-config"]].concat());
-        let ok = if args[0] == "check" { [0, 1].contains(&r.code) } else { r.code == 0 };
+        let ok = if args[0] == "check" {
+            [0, 1].contains(&r.code)
+        } else {
+            r.code == 0
+        };
         assert!(ok, "`{line}` exited {}: {}", r.code, r.stderr);
         assert!(!r.stdout.is_empty(), "`{line}` printed nothing");
     }
