@@ -328,3 +328,51 @@ fn unknown_requests_get_an_error_and_bad_input_no_crash() {
     c.notify("exit", Value::Null);
     assert!(c.child.wait().expect("exit").success());
 }
+
+/// The hints' per-state terms come from the analysis over all paths, not
+/// the listed ones: with one path listed, every state of every path is
+/// there with its largest term (checked against a full listing).
+#[test]
+fn state_terms_cover_the_states_of_every_path() {
+    let f = "tests/fixtures/bmv2/onos__fabric.json";
+    let one = common::json(&[
+        "predict",
+        f,
+        "--max-paths",
+        "1",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    let all = common::json(&[
+        "predict",
+        f,
+        "--max-paths",
+        "400",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(all["paths"].as_array().expect("paths").len(), 175);
+    let mut want: std::collections::BTreeMap<String, f64> = Default::default();
+    for p in all["paths"].as_array().expect("paths") {
+        for s in p["states"].as_array().expect("states") {
+            let e = want
+                .entry(s["name"].as_str().expect("name").to_string())
+                .or_insert(0.0);
+            *e = e.max(s["latency_ns"].as_f64().expect("ns"));
+        }
+    }
+    let got: std::collections::BTreeMap<String, f64> = one["state_terms"]
+        .as_array()
+        .expect("state_terms")
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().expect("name").to_string(),
+                t["max_ns"].as_f64().expect("ns"),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+}

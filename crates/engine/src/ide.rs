@@ -135,8 +135,27 @@ fn gather(
     let mut states: HashMap<(String, u32), StateFact> = HashMap::new();
     let mut tables: HashMap<String, TableFact> = HashMap::new();
     for r in reports {
+        // Every state on some path, from the analysis over all paths.
+        for t in &r.state_terms {
+            let key = (t.span.file.clone(), t.span.lo);
+            let (formula, why) = state_term_formula(t, lin);
+            let e = states.entry(key).or_insert_with(|| StateFact {
+                name: t.name.clone(),
+                ns: t.max_ns,
+                formula: formula.clone(),
+                why: why.clone(),
+                span: t.span.clone(),
+            });
+            if t.max_ns > e.ns {
+                e.ns = t.max_ns;
+                e.formula = formula;
+                e.why = why;
+            }
+        }
         for p in &r.paths {
-            for st in &p.states {
+            // (Listed paths' states only where there is no analysis over
+            // all paths: the MAU models.)
+            for st in p.states.iter().filter(|_| r.state_terms.is_empty()) {
                 let key = (st.span.file.clone(), st.span.lo);
                 let (formula, why) = match lin {
                     Some(l) => state_formula(l.parser, st),
@@ -206,6 +225,47 @@ fn gather(
     f.tables = tables.into_values().collect();
     f.tables
         .sort_by(|a, b| (&a.span.file, a.span.lo).cmp(&(&b.span.file, b.span.lo)));
+}
+
+/// A state's term over all paths as arithmetic (where it is largest).
+fn state_term_formula(
+    t: &crate::path_stats::StateTermOut,
+    lin: Option<&p4cost_model::spec::LinearTerms<'_>>,
+) -> (String, Option<String>) {
+    let spread = (t.min_ns != t.max_ns).then(|| {
+        format!(
+            "{:.3} to {:.3} ns over the paths through it{}",
+            t.min_ns,
+            t.max_ns,
+            if t.in_baseline_somewhere {
+                " (0 where the baseline L_B covers its header)"
+            } else {
+                ""
+            }
+        )
+    });
+    if t.max_ns == 0.0 {
+        let f = if t.in_baseline_somewhere {
+            "0 (in L_B)"
+        } else {
+            "0 (extracts nothing)"
+        };
+        return (f.to_string(), spread);
+    }
+    let Some(pt) = lin.map(|l| l.parser) else {
+        return (format!("{} ns", t.max_ns), spread);
+    };
+    let v = pt.per_header_byte_ns * t.counted_bytes as f64 + pt.per_state_ns;
+    if (v - t.max_ns).abs() > 5e-4 {
+        return (format!("{} ns", t.max_ns), spread);
+    }
+    (
+        format!(
+            "{} ns/B (per_header_byte_ns) x {} B + {} ns (per_state_ns)",
+            pt.per_header_byte_ns, t.counted_bytes, pt.per_state_ns
+        ),
+        spread,
+    )
 }
 
 fn totals(r: &Report, program: &Program) -> Totals {

@@ -142,6 +142,23 @@ pub fn rejects(pg: &PathGraph<'_>, lin: &LinearTerms<'_>, base_ns: f64) -> Rejec
     }
 }
 
+/// One parse state's term over all paths through it.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct StateTermOut {
+    /// The state.
+    pub name: String,
+    /// Its declaration.
+    pub span: Loc,
+    /// Its smallest term on a path through it, ns.
+    pub min_ns: f64,
+    /// Its largest, ns.
+    pub max_ns: f64,
+    /// Bytes counted where the term is largest.
+    pub counted_bytes: u64,
+    /// On some path the baseline covers it (its term is 0 there).
+    pub in_baseline_somewhere: bool,
+}
+
 /// An extrapolation warning aggregated over all paths.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct PathWarningOut {
@@ -228,6 +245,38 @@ impl<'g, 'p> Costed<'g, 'p> {
             counted,
             bits,
         })
+    }
+
+    /// Every parse state on some complete path, with its term over all
+    /// paths through it (it differs between paths only where the baseline
+    /// covers its first header on some of them). Linear in the graph.
+    pub fn state_terms(&self, program: &p4cost_ir::Program) -> Vec<StateTermOut> {
+        let mut by_state: std::collections::BTreeMap<u32, StateTermOut> =
+            std::collections::BTreeMap::new();
+        for (i, node) in self.prod.nodes.iter().enumerate() {
+            if self.prod.count(i as u32).value == 0 && !self.prod.count(i as u32).saturated {
+                continue;
+            }
+            let st = self.pg.visit(node.node);
+            let ns = self.ns[i];
+            let e = by_state
+                .entry(st.state.index() as u32)
+                .or_insert_with(|| StateTermOut {
+                    name: st.name.clone(),
+                    span: Loc::new(program, st.span),
+                    min_ns: ns,
+                    max_ns: ns,
+                    counted_bytes: self.counted_bytes[i],
+                    in_baseline_somewhere: false,
+                });
+            e.min_ns = e.min_ns.min(ns);
+            if ns > e.max_ns {
+                e.max_ns = ns;
+                e.counted_bytes = self.counted_bytes[i];
+            }
+            e.in_baseline_somewhere |= !self.counted[i];
+        }
+        by_state.into_values().collect()
     }
 
     fn extreme_out(&self, constant_ns: f64, max: bool) -> Option<ExtremeOut> {

@@ -375,6 +375,7 @@ impl<'a> Common<'a> {
             mau: None,
             warnings: Vec::new(),
             path_warnings: Vec::new(),
+            state_terms: Vec::new(),
         }
     }
 }
@@ -720,6 +721,7 @@ fn run_linear(
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
     r.summary = Some(costed.summary(&lin, constant_ns));
+    r.state_terms = costed.state_terms(program);
     r.rejects = Some(crate::path_stats::rejects(
         &pg,
         &lin,

@@ -322,6 +322,9 @@ pub struct Report {
     pub warnings: Vec<WarningOut>,
     /// Extrapolation warnings that depend on the path, over all paths.
     pub path_warnings: Vec<crate::path_stats::PathWarningOut>,
+    /// Every parse state on some path with its term over all paths (the
+    /// linear model; empty for models without parse terms).
+    pub state_terms: Vec<crate::path_stats::StateTermOut>,
 }
 
 /// How `--path` matched.
