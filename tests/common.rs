@@ -90,3 +90,28 @@ pub fn assert_valid(schema: &serde_json::Value, value: &serde_json::Value, what:
         .collect();
     assert!(errors.is_empty(), "{what}: {errors:#?}");
 }
+
+/// Runs `p4cost args...` from the repository root with `input` on stdin (a pipe).
+pub fn p4cost_stdin(args: &[&str], input: &[u8]) -> Run {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("p4cost runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let data = input.to_vec();
+    // a writer thread, so a child that stops reading early cannot deadlock the test
+    let writer = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stdin, &data);
+    });
+    let out = child.wait_with_output().expect("p4cost ends");
+    let _ = writer.join();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

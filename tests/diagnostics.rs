@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{p4cost, p4cost_in, root, scratch};
+use common::{p4cost, p4cost_in, p4cost_stdin, root, scratch};
 
 const ESC: char = '\u{1b}';
 
@@ -47,26 +47,18 @@ fn an_error_in_an_include_shows_the_include() {
 
 #[test]
 fn invalid_json_shows_its_line_read_from_stdin_too() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(["predict", "-"])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin
-            .write_all(b"{\n  \"header_types\": [1,,]\n}\n")
-            .expect("write");
-    }
-    let out = child.wait_with_output().expect("wait");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("<stdin>:2:22: invalid JSON"), "{stderr}");
-    assert!(stderr.contains("2 │   \"header_types\": [1,,]"), "{stderr}");
+    let r = p4cost_stdin(&["predict", "-"], b"{\n  \"header_types\": [1,,]\n}\n");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("<stdin>:2:22: invalid JSON"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("2 │   \"header_types\": [1,,]"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -156,29 +148,16 @@ fn a_budget_from_the_config_points_at_its_line() {
 fn terms_read_from_stdin_are_listed_plainly() {
     // stdin cannot be read again: the terms are listed with their sites.
     let prog = std::fs::read(root().join("p4-samples/tofino/tc2_datacenter.p4")).expect("read");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(["check", "-", "--max-latency", "280", "--no-config"])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(&prog)
-            .expect("write");
-    }
-    let out = child.wait_with_output().expect("wait");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let r = p4cost_stdin(
+        &["check", "-", "--max-latency", "280", "--no-config"],
+        &prog,
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
-        stdout.contains("+11.726 ns  parse state parse_ipv6  (<stdin>:168:5)"),
-        "{stdout}"
+        r.stdout
+            .contains("+11.726 ns  parse state parse_ipv6  (<stdin>:168:5)"),
+        "{}",
+        r.stdout
     );
 }
 

@@ -4,37 +4,12 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{p4cost, root, scratch, Run};
+use common::{p4cost, p4cost_stdin, root, scratch};
 
 const PROGRAM: &str = "tests/fixtures/guards/tna_guarded.p4";
-
-/// Runs `p4cost args...` from the repository root with `input` on stdin (a pipe).
-fn p4cost_stdin(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("p4cost runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = input.to_vec();
-    // a writer thread, so a child that stops reading early cannot deadlock the test
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("p4cost ends");
-    let _ = writer.join();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 fn program_text() -> Vec<u8> {
     std::fs::read(root().join(PROGRAM)).expect("fixture")

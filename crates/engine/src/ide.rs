@@ -137,42 +137,18 @@ fn gather(
     for r in reports {
         // Every state on some path, from the analysis over all paths.
         for t in &r.state_terms {
-            let key = (t.span.file.clone(), t.span.lo);
             let (formula, why) = state_term_formula(t, lin);
-            let e = states.entry(key).or_insert_with(|| StateFact {
-                name: t.name.clone(),
-                ns: t.max_ns,
-                formula: formula.clone(),
-                why: why.clone(),
-                span: t.span.clone(),
-            });
-            if t.max_ns > e.ns {
-                e.ns = t.max_ns;
-                e.formula = formula;
-                e.why = why;
-            }
+            keep_largest(&mut states, &t.name, t.max_ns, formula, why, &t.span);
         }
         for p in &r.paths {
             // (Listed paths' states only where there is no analysis over
             // all paths: the MAU models.)
             for st in p.states.iter().filter(|_| r.state_terms.is_empty()) {
-                let key = (st.span.file.clone(), st.span.lo);
                 let (formula, why) = match lin {
                     Some(l) => state_formula(l.parser, st),
                     None => (format!("{} ns", st.latency_ns), None),
                 };
-                let e = states.entry(key).or_insert_with(|| StateFact {
-                    name: st.name.clone(),
-                    ns: st.latency_ns,
-                    formula: formula.clone(),
-                    why: why.clone(),
-                    span: st.span.clone(),
-                });
-                if st.latency_ns > e.ns {
-                    e.ns = st.latency_ns;
-                    e.formula = formula;
-                    e.why = why;
-                }
+                keep_largest(&mut states, &st.name, st.latency_ns, formula, why, &st.span);
             }
             for t in &p.breakdown.tables {
                 tables.entry(t.name.clone()).or_insert_with(|| {
@@ -225,6 +201,31 @@ fn gather(
     f.tables = tables.into_values().collect();
     f.tables
         .sort_by(|a, b| (&a.span.file, a.span.lo).cmp(&(&b.span.file, b.span.lo)));
+}
+
+/// Records a state's term, keeping the largest seen for its declaration.
+fn keep_largest(
+    states: &mut HashMap<(String, u32), StateFact>,
+    name: &str,
+    ns: f64,
+    formula: String,
+    why: Option<String>,
+    span: &Loc,
+) {
+    let e = states
+        .entry((span.file.clone(), span.lo))
+        .or_insert_with(|| StateFact {
+            name: name.to_string(),
+            ns,
+            formula: formula.clone(),
+            why: why.clone(),
+            span: span.clone(),
+        });
+    if ns > e.ns {
+        e.ns = ns;
+        e.formula = formula;
+        e.why = why;
+    }
 }
 
 /// A state's term over all paths as arithmetic (where it is largest).
