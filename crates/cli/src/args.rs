@@ -558,6 +558,11 @@ pub struct TargetArgs {
     /// Model name (see `p4cost models`) [default: tofino1-<port>].
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
+    /// A model file (JSON, the format of the embedded models: `p4cost
+    /// models --format json`), such as one fitted on your own hardware,
+    /// in place of --model.
+    #[arg(long, value_name = "MODEL.json", conflicts_with = "model")]
+    pub model_file: Option<PathBuf>,
 }
 
 /// Where the project configuration comes from.
@@ -724,6 +729,7 @@ impl TargetArgs {
             port_gbps: self.port.map(Port::gbps),
             packet_size: self.packet_size,
             model: self.model.clone(),
+            model_file: self.model_file.clone(),
         }
     }
 }

@@ -114,10 +114,12 @@ fn render(e: &Explanation) -> String {
     ));
     let m = &e.model;
     s.push_str(&format!("model   {}: {}\n", m.name, m.title));
-    if let Some(f) = &m.file {
-        s.push_str(&format!(
+    match &m.file {
+        Some(f) if m.embedded => s.push_str(&format!(
             "file    {f} (embedded in p4cost; `p4cost models --format json` prints it)\n"
-        ));
+        )),
+        Some(f) => s.push_str(&format!("file    {f} (--model-file)\n")),
+        None => {}
     }
     let doi = m
         .doi

@@ -307,6 +307,7 @@ fn target(
         model: m.as_ref().map(|m| model(at, m)).transpose()?,
         port_gbps: p.as_ref().map(|p| port(at, p)).transpose()?,
         packet_size: size.as_ref().map(|s| packet_size(at, s)).transpose()?,
+        model_file: None,
     })
 }
 

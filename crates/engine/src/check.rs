@@ -355,6 +355,7 @@ pub(crate) fn mau_target(
         model: Some(mau_model(session, o)?),
         port_gbps: None,
         packet_size: None,
+        model_file: None,
     })
 }
 

@@ -56,8 +56,11 @@ pub struct ModelSource {
     pub name: String,
     /// Its title.
     pub title: String,
-    /// The embedded model file (`models/<file>` in the repository).
+    /// The model file: `models/<file>` in the repository for an embedded
+    /// model, else the `--model-file` given.
     pub file: Option<String>,
+    /// Whether the model is one built into p4cost (else a `--model-file`).
+    pub embedded: bool,
     /// The paper or source.
     pub citation: String,
     /// Its DOI, when it has one.
@@ -97,7 +100,17 @@ pub fn explain(session: &mut Session, o: &PredictOptions) -> Result<Vec<Explanat
         q.top = Some(1);
     }
     let reports = session.reports(&q)?;
-    reports.iter().map(|r| explain_report(r, &model)).collect()
+    let mut all = reports
+        .iter()
+        .map(|r| explain_report(r, &model))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(f) = &o.target.model_file {
+        for e in &mut all {
+            e.model.file = Some(crate::read::shown(f));
+            e.model.embedded = false;
+        }
+    }
+    Ok(all)
 }
 
 fn model_source(m: &ModelSpec) -> ModelSource {
@@ -105,6 +118,7 @@ fn model_source(m: &ModelSpec) -> ModelSource {
         name: m.name.clone(),
         title: m.title.clone(),
         file: p4cost_model::catalog::model_file(&m.name).map(|f| format!("models/{f}")),
+        embedded: true,
         citation: m.source.citation.clone(),
         doi: m.source.doi.clone(),
         location: m.source.location.clone(),

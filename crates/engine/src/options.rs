@@ -84,6 +84,9 @@ pub struct TargetOptions {
     pub packet_size: Option<u32>,
     /// Model name; `None`: `tofino1-<port>g`.
     pub model: Option<String>,
+    /// A model file of the user's (the embedded models' format, `p4cost
+    /// models --format json` shows them), in place of `model`.
+    pub model_file: Option<PathBuf>,
 }
 
 impl TargetOptions {
@@ -92,15 +95,17 @@ impl TargetOptions {
     /// wins; a port given without a model drops `base`'s model, since the
     /// port then picks its own, as `--port` does.
     pub fn over(&self, base: &TargetOptions) -> TargetOptions {
-        let model = match (&self.model, self.port_gbps) {
-            (Some(m), _) => Some(m.clone()),
-            (None, Some(_)) => None,
-            (None, None) => base.model.clone(),
+        let mine = self.model.is_some() || self.model_file.is_some();
+        let (model, model_file) = match (mine, self.port_gbps) {
+            (true, _) => (self.model.clone(), self.model_file.clone()),
+            (false, Some(_)) => (None, None),
+            (false, None) => (base.model.clone(), base.model_file.clone()),
         };
         TargetOptions {
             port_gbps: self.port_gbps.or(base.port_gbps),
             packet_size: self.packet_size.or(base.packet_size),
             model,
+            model_file,
         }
     }
 }

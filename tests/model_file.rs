@@ -1,0 +1,141 @@
+//! `--model-file`: a model of the user's (the embedded models' format)
+//! used by every command that takes `--model`, checked as the embedded
+//! ones are.
+
+mod common;
+
+use common::{json, p4cost, root, scratch};
+
+const TC2: &str = "p4-samples/tofino/tc2_datacenter.p4";
+
+/// The 10G model renamed, with a per-state cost of 5 ns.
+fn my_model(dir: &std::path::Path) -> String {
+    let mut m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("models/tofino1-10g.json")).expect("model"),
+    )
+    .expect("JSON");
+    m["name"] = "my-switch-10g".into();
+    m["parser"]["per_state_ns"] = 5.0.into();
+    let f = dir.join("my-switch.json");
+    std::fs::write(&f, m.to_string()).expect("write");
+    f.display().to_string()
+}
+
+#[test]
+fn a_model_file_is_used_like_an_embedded_model() {
+    let dir = scratch("model-file");
+    let f = my_model(&dir);
+    let args = ["--path", "ethernet,ipv4", "--format", "json", "--no-config"];
+    let mine = json(&[&["predict", TC2, "--model-file", &f], &args[..]].concat());
+    let theirs = json(&[&["predict", TC2], &args[..]].concat());
+    assert_eq!(mine["model"]["name"], "my-switch-10g");
+    let ns = |v: &serde_json::Value| {
+        v["paths"][0]["states"]
+            .as_array()
+            .expect("states")
+            .iter()
+            .find(|s| s["name"] == "parse_ipv4")
+            .expect("parse_ipv4")["latency_ns"]
+            .as_f64()
+            .expect("ns")
+    };
+    // 0.221 ns/B x 20 B + 5 ns, against + 2.886 ns.
+    assert!((ns(&mine) - 9.42).abs() < 1e-9, "{}", ns(&mine));
+    assert!((ns(&theirs) - 7.306).abs() < 1e-9, "{}", ns(&theirs));
+    // explain names the file; check and diff take it too.
+    let e = json(&[
+        "explain",
+        TC2,
+        "--model-file",
+        &f,
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(e["model"]["file"], f.as_str());
+    assert_eq!(e["model"]["embedded"], false);
+    let r = p4cost(&["explain", TC2, "--model-file", &f, "--no-config"]);
+    assert!(
+        r.stdout.contains(&format!("file    {f} (--model-file)")),
+        "{}",
+        r.stdout
+    );
+    let r = p4cost(&[
+        "check",
+        TC2,
+        "--model-file",
+        &f,
+        "--max-latency",
+        "300",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("315.118 ns, over the 300.000 ns budget"),
+        "{}",
+        r.stdout
+    );
+    let r = p4cost(&[
+        "diff",
+        TC2,
+        "p4-samples/tofino/tc3_edge_mpls.p4",
+        "--model-file",
+        &f,
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("my-switch-10g"), "{}", r.stdout);
+}
+
+#[test]
+fn a_bad_model_file_is_an_error_naming_it() {
+    let dir = scratch("model-file-bad");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"schema": 1, "name": 3}"#).expect("write");
+    let b = bad.display().to_string();
+    let r = p4cost(&["predict", TC2, "--model-file", &b, "--no-config"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains(&format!("--model-file: model file `{b}`")),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("line 1 column"), "{}", r.stderr);
+    let r = p4cost(&[
+        "predict",
+        TC2,
+        "--model-file",
+        "/no/such.json",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 2);
+    let r = p4cost(&[
+        "predict",
+        TC2,
+        "--model-file",
+        &b,
+        "--model",
+        "tofino1-10g",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    // Its port is checked against --port as an embedded model's is.
+    let f = my_model(&dir);
+    let r = p4cost(&[
+        "predict",
+        TC2,
+        "--model-file",
+        &f,
+        "--port",
+        "100g",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("contradicts --model my-switch-10g"),
+        "{}",
+        r.stderr
+    );
+}
