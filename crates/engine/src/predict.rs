@@ -13,7 +13,7 @@ use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
 use crate::path_stats::{Costed, PATH_CODES};
 use crate::report::{
-    self, ControlOut, Loc, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
+    self, ControlOut, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
 };
 
 /// Packet size used when `--packet-size` is not given: inside the training
@@ -192,20 +192,10 @@ impl<'a> Common<'a> {
         let mut warnings: Vec<WarningOut> = loaded
             .warnings
             .iter()
-            .map(|w| WarningOut {
-                code: w.code.clone(),
-                message: w.message.clone(),
-                paths: Vec::new(),
-                span: None,
-            })
+            .map(|w| WarningOut::new(w.code.clone(), w.message.clone()))
             .collect();
         for n in &program.notes {
-            warnings.push(WarningOut {
-                code: "reader_note".to_string(),
-                message: n.clone(),
-                paths: Vec::new(),
-                span: None,
-            });
+            warnings.push(WarningOut::new("reader_note", n.clone()));
         }
         let control = group.first().and_then(|p| p.ingress);
         let gress_controls = group
@@ -227,55 +217,31 @@ impl<'a> Common<'a> {
             .unwrap_or_default();
         // Tables the compiler made for itself (bf-p4c's parser table
         // `$PORT_METADATA`) are not the program's: leave them out.
-        let (internal, all_tables): (Vec<TableId>, Vec<TableId>) = all_tables
-            .into_iter()
-            .partition(|t| program.table(*t).is_compiler_internal());
-        if !internal.is_empty() {
-            warnings.push(WarningOut {
-                code: "compiler_tables_skipped".to_string(),
-                message: format!(
-                    "{} compiler-internal table(s) (a `$` in the name, which no P4 program can declare) not counted as match tables: {}",
-                    internal.len(),
-                    internal
-                        .iter()
-                        .map(|t| program.table(*t).name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                paths: Vec::new(),
-                span: None,
-            });
-        }
+        let all_tables = skip_tables(
+            program,
+            all_tables,
+            |t| t.is_compiler_internal(),
+            "compiler_tables_skipped",
+            "compiler-internal table(s) (a `$` in the name, which no P4 program can declare)",
+            &mut warnings,
+        );
         // The compilers turn each direct action call of an apply block into
         // a keyless one-action table (`tbl_*`). The source has no such
         // table, and the model's tables are match tables: leave them out,
         // so a program costs the same from source and from compiler output.
-        let (calls, tables): (Vec<TableId>, Vec<TableId>) = all_tables
-            .into_iter()
-            .partition(|t| program.table(*t).is_action_call());
-        if !calls.is_empty() {
-            warnings.push(WarningOut {
-                code: "action_call_tables_skipped".to_string(),
-                message: format!(
-                    "{} compiler-made action-call table(s) not counted as match tables: {}",
-                    calls.len(),
-                    calls
-                        .iter()
-                        .map(|t| program.table(*t).name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                paths: Vec::new(),
-                span: None,
-            });
-        }
+        let tables = skip_tables(
+            program,
+            all_tables,
+            |t| t.is_action_call(),
+            "action_call_tables_skipped",
+            "compiler-made action-call table(s)",
+            &mut warnings,
+        );
         if control.is_none() {
-            warnings.push(WarningOut {
-                code: "no_ingress_control".to_string(),
-                message: "no ingress control found: the control term is zero".to_string(),
-                paths: Vec::new(),
-                span: None,
-            });
+            warnings.push(WarningOut::new(
+                "no_ingress_control",
+                "no ingress control found: the control term is zero",
+            ));
         }
         Ok(Common {
             shown: crate::read::shown(&a.file),
@@ -394,20 +360,41 @@ impl<'a> Common<'a> {
     }
 }
 
+/// `tables` without those `skip` picks; a warning `code` names them
+/// (`what`, then their names) when there are any.
+fn skip_tables(
+    program: &Program,
+    tables: Vec<TableId>,
+    skip: impl Fn(&p4cost_ir::Table) -> bool,
+    code: &str,
+    what: &str,
+    warnings: &mut Vec<WarningOut>,
+) -> Vec<TableId> {
+    let (skipped, kept): (Vec<TableId>, Vec<TableId>) =
+        tables.into_iter().partition(|t| skip(program.table(*t)));
+    if !skipped.is_empty() {
+        let names: Vec<&str> = skipped
+            .iter()
+            .map(|t| program.table(*t).name.as_str())
+            .collect();
+        warnings.push(WarningOut::new(
+            code,
+            format!(
+                "{} {what} not counted as match tables: {}",
+                skipped.len(),
+                names.join(", ")
+            ),
+        ));
+    }
+    kept
+}
+
 /// Parse-graph warnings go first, right after the loader's own
 /// `loader_warnings` ones.
 fn insert_parse_warnings(warns: &mut Vec<WarningOut>, loader_warnings: usize, all: &[String]) {
     let at = loader_warnings.min(warns.len());
     for (k, w) in all.iter().enumerate() {
-        warns.insert(
-            at + k,
-            WarningOut {
-                code: "parse_graph".to_string(),
-                message: w.clone(),
-                paths: Vec::new(),
-                span: None,
-            },
-        );
+        warns.insert(at + k, WarningOut::new("parse_graph", w.clone()));
     }
 }
 
@@ -535,15 +522,10 @@ pub fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<Warni
         }
         None => format!("the program is written for {}", arch.name()),
     };
-    Some(WarningOut {
-        code: "target_mismatch".to_string(),
-        message: format!(
+    Some(WarningOut::new("target_mismatch", format!(
             "model {} is for {} but {why}: the prediction is what its parse graph and tables would cost on {}",
             model.name, model.target, model.target
-        ),
-        paths: Vec::new(),
-        span: None,
-    })
+        )))
 }
 
 /// The linear model: one prediction per parse path.
@@ -663,16 +645,11 @@ fn run_linear(
         asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
     };
     if shown.len() < wanted {
-        warns.push(WarningOut {
-            code: "listing_capped".to_string(),
-            message: format!(
+        warns.push(WarningOut::new("listing_capped", format!(
                 "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
                 shown.len(),
                 a.max_listed_states
-            ),
-            paths: Vec::new(),
-            span: None,
-        });
+            )));
     }
     // Per listed path: its prediction. Path-independent warnings go to the
     // program's list once; path-dependent ones are aggregated over all
@@ -699,12 +676,7 @@ fn run_linear(
     let mut listed_codes = Vec::with_capacity(shown.len());
     for w in &constant.warnings {
         if !PATH_CODES.contains(&w.code.as_str()) {
-            warns.push(WarningOut {
-                code: w.code.clone(),
-                message: w.message.clone(),
-                paths: Vec::new(),
-                span: w.span.map(|s| Loc::new(program, s)),
-            });
+            warns.push(WarningOut::of_model(program, w));
         }
     }
     for (index, nodes) in &shown {
@@ -770,12 +742,10 @@ fn run_linear(
                 r.classes = Some(c);
                 r.summary = Some(sum);
             }
-            Err(e) => warns.push(WarningOut {
-                code: "classes_not_computed".to_string(),
-                message: format!("packet classes not computed: {e}"),
-                paths: Vec::new(),
-                span: None,
-            }),
+            Err(e) => warns.push(WarningOut::new(
+                "classes_not_computed",
+                format!("packet classes not computed: {e}"),
+            )),
         }
         // Each listed path: its fastest and slowest class. The path's parse
         // terms are the prediction without its control term.
@@ -801,12 +771,10 @@ fn run_linear(
                     }
                     per_class = true;
                 }
-                Err(e) => warns.push(WarningOut {
-                    code: "classes_not_computed".to_string(),
-                    message: format!("the listed paths' classes not computed: {e}"),
-                    paths: Vec::new(),
-                    span: None,
-                }),
+                Err(e) => warns.push(WarningOut::new(
+                    "classes_not_computed",
+                    format!("the listed paths' classes not computed: {e}"),
+                )),
             }
         }
         // Every listed path's classes (with --class, those it selects).
@@ -846,26 +814,22 @@ fn run_linear(
                     ) {
                         Ok(pc) => p.classes = Some(pc),
                         Err(e) => {
-                            warns.push(WarningOut {
-                                code: "classes_not_listed".to_string(),
-                                message: format!(
+                            warns.push(WarningOut::new(
+                                "classes_not_listed",
+                                format!(
                                     "classes listed for {i} of the {} listed paths: {e}",
                                     path_nodes.len()
                                 ),
-                                paths: Vec::new(),
-                                span: None,
-                            });
+                            ));
                             break;
                         }
                     }
                 }
             }
-            Err(e) => warns.push(WarningOut {
-                code: "classes_not_listed".to_string(),
-                message: format!("classes of the listed paths not listed: {e}"),
-                paths: Vec::new(),
-                span: None,
-            }),
+            Err(e) => warns.push(WarningOut::new(
+                "classes_not_listed",
+                format!("classes of the listed paths not listed: {e}"),
+            )),
         }
     }
     if a.sort == SortBy::Latency {
@@ -1026,23 +990,16 @@ fn run_mau(
     let path_out = report::path_out(program, shown_index, &shown_path, &pred);
 
     if a.target.packet_size.is_some() {
-        warns.push(WarningOut {
-            code: "packet_size_ignored".to_string(),
-            message: format!(
+        warns.push(WarningOut::new(
+            "packet_size_ignored",
+            format!(
                 "model {} does not depend on the packet size: --packet-size has no effect",
                 model.name
             ),
-            paths: Vec::new(),
-            span: None,
-        });
+        ));
     }
     for w in &mp.warnings {
-        warns.push(WarningOut {
-            code: w.code.clone(),
-            message: w.message.clone(),
-            paths: Vec::new(),
-            span: w.span.map(|s| Loc::new(program, s)),
-        });
+        warns.push(WarningOut::of_model(program, w));
     }
 
     let gress = |g| mp.gress(g).cloned();

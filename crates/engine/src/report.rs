@@ -182,6 +182,26 @@ pub struct WarningOut {
     pub span: Option<Loc>,
 }
 
+impl WarningOut {
+    /// A warning about the whole program (no path, no site).
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> WarningOut {
+        WarningOut {
+            code: code.into(),
+            message: message.into(),
+            paths: Vec::new(),
+            span: None,
+        }
+    }
+
+    /// A model's warning, at its table or state of `program`.
+    pub fn of_model(program: &Program, w: &p4cost_model::Warning) -> WarningOut {
+        WarningOut {
+            span: w.span.map(|s| Loc::new(program, s)),
+            ..WarningOut::new(w.code.clone(), w.message.clone())
+        }
+    }
+}
+
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ControlOut {
     pub name: Option<String>,
