@@ -239,9 +239,7 @@ fn render_contributors(s: &mut String, v: &Verdict, snippets: &mut Snippets) {
     let rich = diagnostics::labelled(Severity::Note, None, &message, labels, Vec::new())
         .and_then(|d| snippets.render(&d));
     if let Some(text) = rich {
-        for l in text.lines().filter(|l| !l.trim().is_empty()) {
-            s.push_str(&format!("     {l}\n"));
-        }
+        s.push_str(&diagnostics::indented(&text, 0, "     "));
     }
     for p in plain {
         s.push_str(&p);

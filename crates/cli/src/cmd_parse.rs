@@ -57,9 +57,7 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
                     text.push_str(&format!("FAILED {shown}\n  {first}\n"));
                     if let Some(rich) = snippets.error(&e) {
                         // The message is on the line above: the source line and caret.
-                        for l in rich.lines().skip(1).filter(|l| !l.trim().is_empty()) {
-                            text.push_str(&format!("  {l}\n"));
-                        }
+                        text.push_str(&crate::diagnostics::indented(&rich, 1, "  "));
                     }
                 }
             }

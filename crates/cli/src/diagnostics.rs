@@ -17,6 +17,7 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
 use p4cost_engine::report::Loc;
+use p4cost_engine::text::LineIndex;
 
 use crate::args::ColorChoice;
 
@@ -39,6 +40,8 @@ pub fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
 /// Source texts by file name, read once, for snippets.
 pub struct Snippets {
     files: SimpleFiles<String, Arc<str>>,
+    /// Each file's line index, by file id.
+    indexes: Vec<LineIndex>,
     ids: HashMap<String, Option<usize>>,
     color: bool,
 }
@@ -48,6 +51,7 @@ impl Snippets {
     pub fn new(color: bool) -> Snippets {
         Snippets {
             files: SimpleFiles::new(),
+            indexes: Vec::new(),
             ids: HashMap::new(),
             color,
         }
@@ -75,7 +79,7 @@ impl Snippets {
                 .and_then(|b| String::from_utf8(b).ok())
                 .map(Arc::from)
         };
-        let id = text.map(|t| self.files.add(file.to_string(), t));
+        let id = text.map(|t| self.add(file, t));
         self.ids.insert(file.to_string(), id);
         id
     }
@@ -83,9 +87,14 @@ impl Snippets {
     /// Registers `text` as the content of `file` (what the engine read:
     /// stdin, a git revision), ahead of any read from the disk.
     pub fn add_text(&mut self, file: &str, text: Arc<str>) -> usize {
-        let id = self.files.add(file.to_string(), text);
+        let id = self.add(file, text);
         self.ids.insert(file.to_string(), Some(id));
         id
+    }
+
+    fn add(&mut self, file: &str, text: Arc<str>) -> usize {
+        self.indexes.push(LineIndex::new(&text));
+        self.files.add(file.to_string(), text)
     }
 
     fn text(&self, id: usize) -> Option<&str> {
@@ -97,31 +106,15 @@ impl Snippets {
     /// the report says (the line of `lo` must be `loc.line`).
     pub fn range(&mut self, loc: &Loc) -> Option<(usize, Range<usize>)> {
         let id = self.id(&loc.file)?;
-        let text = self.text(id)?;
-        let lo = loc.lo as usize;
-        if lo > text.len() || !text.is_char_boundary(lo) {
-            return None;
-        }
-        let line = text.as_bytes()[..lo]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        if line != loc.line as usize {
-            return None;
-        }
-        let end_of_line = text[lo..].find('\n').map_or(text.len(), |i| lo + i);
-        let hi = (loc.hi as usize).clamp(lo, end_of_line);
-        let hi = if hi == lo {
-            next_char(text, lo).min(end_of_line.max(lo))
+        let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
+        let r = ix.first_line_range(text, loc)?;
+        // An empty span still gets a caret: the character it starts at.
+        let hi = if r.is_empty() {
+            next_char(text, r.start).min(ix.line_end(r.start))
         } else {
-            hi
+            r.end
         };
-        let hi = (lo..=hi)
-            .rev()
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(lo);
-        Some((id, lo..hi))
+        Some((id, r.start..hi))
     }
 
     /// The range at 1-based `line` and `col` of `file` (one character, or
@@ -133,15 +126,8 @@ impl Snippets {
         col: u32,
     ) -> Option<(usize, Range<usize>)> {
         let id = self.id(file)?;
-        let text = self.text(id)?;
-        let start = line_start(text, line)?;
-        let end_of_line = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let lo = (start + col.saturating_sub(1) as usize).min(end_of_line);
-        if !text.is_char_boundary(lo) {
-            return None;
-        }
-        let hi = next_char(text, lo).min(end_of_line.max(lo));
-        Some((id, lo..hi))
+        let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
+        Some((id, ix.char_at(text, line, col)?))
     }
 
     /// `diag` rendered (rich form, with the source lines), ending in a
@@ -208,6 +194,18 @@ pub fn secondary(at: (usize, Range<usize>), message: impl std::fmt::Display) -> 
     Label::secondary(at.0, at.1).with_message(message)
 }
 
+/// A rendered diagnostic set inside a report: each non-blank line after
+/// the first `skip` (the header, when the report already says it),
+/// indented by `by`.
+pub fn indented(rendered: &str, skip: usize, by: &str) -> String {
+    rendered
+        .lines()
+        .skip(skip)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{by}{l}\n"))
+        .collect()
+}
+
 /// `file:line:col` (a budget's origin in p4cost.toml) split in its parts.
 pub fn split_file_line_col(s: &str) -> Option<(&str, u32, u32)> {
     let mut parts = s.rsplitn(3, ':');
@@ -222,16 +220,6 @@ fn first_line(s: &str) -> &str {
 
 fn next_char(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
-}
-
-/// Byte offset where 1-based `line` starts (linear in the text).
-fn line_start(text: &str, line: u32) -> Option<usize> {
-    if line <= 1 {
-        return Some(0);
-    }
-    text.match_indices('\n')
-        .nth(line as usize - 2)
-        .map(|(i, _)| i + 1)
 }
 
 #[cfg(test)]

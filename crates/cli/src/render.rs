@@ -710,11 +710,7 @@ fn push_warning(
     .and_then(|d| snippets.render(&d));
     if let Some(text) = shown {
         // The warning's sentence is on the line above: keep the snippet.
-        for l in text.lines().skip(1) {
-            if !l.trim().is_empty() {
-                s.push_str(&format!("    {l}\n"));
-            }
-        }
+        s.push_str(&diagnostics::indented(&text, 1, "    "));
     }
 }
 

@@ -262,10 +262,7 @@ fn at_loc(l: &Loc, message: Option<String>) -> Option<Location> {
 
 /// `file:line:col` (a budget's origin, a message's prefix) as a location.
 fn at_text(s: &str, message: Option<String>) -> Option<Location> {
-    let mut parts = s.rsplitn(3, ':');
-    let col: u32 = parts.next()?.trim().parse().ok()?;
-    let line: u32 = parts.next()?.trim().parse().ok()?;
-    let file = parts.next()?;
+    let (file, line, col) = crate::diagnostics::split_file_line_col(s)?;
     Some(Location {
         id: None,
         physical_location: PhysicalLocation {

@@ -5,18 +5,19 @@ use lsp_types::{Position, Range, Url};
 
 use p4cost_engine::report::Loc;
 
-/// A document's text with its line starts, for position conversion.
+/// A document's text with its line index, for position conversion.
 pub struct LineIndex<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    ix: p4cost_engine::text::LineIndex,
 }
 
 impl<'a> LineIndex<'a> {
     /// Indexes `text` (linear in its length).
     pub fn new(text: &'a str) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        LineIndex {
+            text,
+            ix: p4cost_engine::text::LineIndex::new(text),
+        }
     }
 
     /// The position of byte `offset` (clamped to the text, and back to a
@@ -26,52 +27,30 @@ impl<'a> LineIndex<'a> {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self
-            .starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1);
-        let start = self.starts[line];
+        let line = self.ix.line_of(offset);
+        let start = self.ix.line_start(line).unwrap_or(0);
         let character = self.text[start..offset].encode_utf16().count();
         Position::new(line as u32, character as u32)
     }
 
     /// The end of the line holding byte `offset` (before its newline).
     pub fn line_end(&self, offset: usize) -> usize {
-        let offset = offset.min(self.text.len());
-        self.text[offset..]
-            .find('\n')
-            .map_or(self.text.len(), |i| offset + i)
+        self.ix.line_end(offset)
     }
 
     /// `loc` as a range cut to its first line, when its offset still falls
     /// on the line it names (else `None`: the text changed since).
     pub fn range(&self, loc: &Loc) -> Option<Range> {
-        let lo = loc.lo as usize;
-        if lo > self.text.len() {
-            return None;
-        }
-        let start = self.position(lo);
-        if start.line + 1 != loc.line {
-            return None;
-        }
-        let hi = (loc.hi as usize).clamp(lo, self.line_end(lo));
-        Some(Range::new(start, self.position(hi)))
+        let r = self.ix.first_line_range(self.text, loc)?;
+        Some(Range::new(self.position(r.start), self.position(r.end)))
     }
 
-    /// The range of 1-based `line`, `col` (one character).
+    /// The range of 1-based `line`, `col` (one character); the end of the
+    /// text when it has no such line.
     pub fn at_line_col(&self, line: u32, col: u32) -> Range {
-        let line0 = line.saturating_sub(1) as usize;
-        let start = self.starts.get(line0).copied().unwrap_or(self.text.len());
-        let lo = (start + col.saturating_sub(1) as usize).min(self.line_end(start));
-        let p = self.position(lo);
-        let q = self.position(
-            self.text[lo..]
-                .chars()
-                .next()
-                .map_or(lo, |c| lo + c.len_utf8())
-                .min(self.line_end(start)),
-        );
-        Range::new(p, q)
+        let end = self.text.len();
+        let r = self.ix.char_at(self.text, line, col).unwrap_or(end..end);
+        Range::new(self.position(r.start), self.position(r.end))
     }
 }
 
