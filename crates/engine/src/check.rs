@@ -203,18 +203,41 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
     } else {
         Vec::new()
     };
+    judge_on(session, t, &main, out)
+}
+
+/// The verdicts of `t` where its program's reports are at hand already
+/// (an editor's, listing included: only their summaries and tables are
+/// read), so the analysis over all paths is not run again.
+pub fn judge_reports(
+    session: &mut Session,
+    t: &Target,
+    reports: &[Report],
+) -> Result<Vec<Verdict>, Error> {
+    let mut out = Vec::new();
+    judge_on(session, t, reports, &mut out)?;
+    Ok(out)
+}
+
+/// [`judge`] on `main`, the reports of `t.options` (summary and tables).
+fn judge_on(
+    session: &mut Session,
+    t: &Target,
+    main: &[Report],
+    out: &mut Vec<Verdict>,
+) -> Result<(), Error> {
     let several = main.len() > 1;
     // The MAU model's reports, computed once for all gress budgets.
     let mut mau: Option<Vec<Report>> = None;
     for b in &t.budgets {
         match &b.limit {
             Limit::MaxLatency => {
-                for r in &main {
+                for r in main {
                     out.push(max_latency(session, t, b, r, several)?);
                 }
             }
             Limit::TableCount => {
-                for r in &main {
+                for r in main {
                     let mut tables = r.control.tables.clone();
                     if let Some(e) = &r.control.egress {
                         tables.extend(e.tables.iter().cloned());

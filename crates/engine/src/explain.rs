@@ -351,27 +351,40 @@ pub(crate) fn state_formula(
         )
     } else if st.latency_ns == 0.0 {
         ("0 (extracts nothing)".to_string(), None)
-    } else if !same(
-        pt.per_header_byte_ns * st.counted_bytes as f64 + pt.per_state_ns,
-        st.latency_ns,
-    ) {
-        (format!("{} ns", num(st.latency_ns)), None)
     } else {
-        (
-            format!(
-                "{} ns/B (per_header_byte_ns) x {} B + {} ns (per_state_ns)",
-                num(pt.per_header_byte_ns),
-                st.counted_bytes,
-                num(pt.per_state_ns)
+        match parse_formula(pt, st.counted_bytes, st.latency_ns) {
+            Some(f) => (
+                f,
+                (st.counted_bytes != st.bytes).then(|| {
+                    format!(
+                        "{} of its {} B counted: the rest is in the baseline",
+                        st.counted_bytes, st.bytes
+                    )
+                }),
             ),
-            (st.counted_bytes != st.bytes).then(|| {
-                format!(
-                    "{} of its {} B counted: the rest is in the baseline",
-                    st.counted_bytes, st.bytes
-                )
-            }),
-        )
+            None => (format!("{} ns", num(st.latency_ns)), None),
+        }
     }
+}
+
+/// The linear model's parse term for `counted_bytes` as arithmetic, when
+/// it reproduces `ns` (else `None`: show the figure alone).
+pub(crate) fn parse_formula(
+    pt: &p4cost_model::spec::ParserTerm,
+    counted_bytes: u64,
+    ns: f64,
+) -> Option<String> {
+    same(
+        pt.per_header_byte_ns * counted_bytes as f64 + pt.per_state_ns,
+        ns,
+    )
+    .then(|| {
+        format!(
+            "{} ns/B (per_header_byte_ns) x {counted_bytes} B + {} ns (per_state_ns)",
+            num(pt.per_header_byte_ns),
+            num(pt.per_state_ns)
+        )
+    })
 }
 
 /// A table's term as its coefficient (name and value) and the reason for
@@ -382,20 +395,10 @@ pub(crate) fn table_formula(
     ctl: &p4cost_model::spec::ControlTerm,
     ns: f64,
 ) -> (String, Option<String>) {
-    let c = coefficient(t, ctl);
+    let (c, kind, field) = coefficient(t, ctl);
     if !same(c, ns) {
         return (format!("{} ns", num(ns)), None);
     }
-    let kind = if t.match_class == "lpm" {
-        "lpm"
-    } else {
-        "exact"
-    };
-    let field = if t.key_class == "wide" {
-        "wide_key_ns"
-    } else {
-        "narrow_key_ns"
-    };
     (
         format!(
             "{} ns ({kind}.{field}): {} keys, {} bits",
@@ -407,17 +410,21 @@ pub(crate) fn table_formula(
     )
 }
 
-/// The coefficient the model gives table `t` (by its match and key class).
-fn coefficient(t: &crate::report::TableOut, ctl: &p4cost_model::spec::ControlTerm) -> f64 {
-    let cost = if t.match_class == "lpm" {
-        &ctl.lpm
+/// The coefficient the model gives table `t` (by its match and key
+/// class), with its place in the model file (`lpm`, `wide_key_ns`).
+fn coefficient(
+    t: &crate::report::TableOut,
+    ctl: &p4cost_model::spec::ControlTerm,
+) -> (f64, &'static str, &'static str) {
+    let (cost, kind) = if t.match_class == "lpm" {
+        (&ctl.lpm, "lpm")
     } else {
-        &ctl.exact
+        (&ctl.exact, "exact")
     };
     if t.key_class == "wide" {
-        cost.wide_key_ns
+        (cost.wide_key_ns, kind, "wide_key_ns")
     } else {
-        cost.narrow_key_ns
+        (cost.narrow_key_ns, kind, "narrow_key_ns")
     }
 }
 

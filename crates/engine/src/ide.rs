@@ -10,7 +10,7 @@ use p4cost_ir::{NodeKind, Program};
 
 use crate::check::{self, Budget, Target, Verdict};
 use crate::error::Error;
-use crate::explain::{state_formula, table_formula};
+use crate::explain::{parse_formula, state_formula, table_formula};
 use crate::options::PredictOptions;
 use crate::report::{Loc, Report};
 use crate::session::Session;
@@ -118,8 +118,8 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
             options: o.clone(),
             budgets: budgets.to_vec(),
         };
-        match check::check(session, &[t], &[]) {
-            Ok(r) => f.over = r.results.into_iter().filter(|v| v.is_over()).collect(),
+        match check::judge_reports(session, &t, &reports) {
+            Ok(r) => f.over = r.into_iter().filter(|v| v.is_over()).collect(),
             Err(e) => f.error = Some(e),
         }
     }
@@ -253,20 +253,10 @@ fn state_term_formula(
         };
         return (f.to_string(), spread);
     }
-    let Some(pt) = lin.map(|l| l.parser) else {
-        return (format!("{} ns", t.max_ns), spread);
-    };
-    let v = pt.per_header_byte_ns * t.counted_bytes as f64 + pt.per_state_ns;
-    if (v - t.max_ns).abs() > 5e-4 {
-        return (format!("{} ns", t.max_ns), spread);
-    }
-    (
-        format!(
-            "{} ns/B (per_header_byte_ns) x {} B + {} ns (per_state_ns)",
-            pt.per_header_byte_ns, t.counted_bytes, pt.per_state_ns
-        ),
-        spread,
-    )
+    let formula = lin
+        .and_then(|l| parse_formula(l.parser, t.counted_bytes, t.max_ns))
+        .unwrap_or_else(|| format!("{} ns", t.max_ns));
+    (formula, spread)
 }
 
 fn totals(r: &Report, program: &Program) -> Totals {
