@@ -115,3 +115,128 @@ pub fn p4cost_stdin(args: &[&str], input: &[u8]) -> Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// A language-server client over the binary's stdio (`p4cost lsp`):
+/// Content-Length framing, JSON-RPC requests and notifications.
+pub mod lsp {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Child, ChildStdin, Command, Stdio};
+    use std::sync::mpsc::{channel, Receiver};
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+
+    /// Longest wait for one message: a hung server fails the test instead of
+    /// hanging it.
+    pub const WAIT: Duration = Duration::from_secs(60);
+
+    pub struct Client {
+        pub child: Child,
+        stdin: ChildStdin,
+        pub incoming: Receiver<Value>,
+        next_id: i64,
+    }
+
+    impl Client {
+        /// `p4cost lsp` started in `dir`.
+        pub fn start(dir: &std::path::Path) -> Client {
+            Client::start_with(dir, &["lsp"])
+        }
+
+        /// p4cost started with `args` in `dir` (a server command line).
+        pub fn start_with(dir: &std::path::Path, args: &[&str]) -> Client {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+                .args(args)
+                .current_dir(dir)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("p4cost lsp starts");
+            let stdin = child.stdin.take().expect("stdin");
+            let stdout = child.stdout.take().expect("stdout");
+            let (tx, incoming) = channel();
+            std::thread::spawn(move || {
+                let mut r = BufReader::new(stdout);
+                loop {
+                    let mut len = None;
+                    loop {
+                        let mut line = String::new();
+                        if r.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let line = line.trim_end();
+                        if line.is_empty() {
+                            break;
+                        }
+                        if let Some(v) = line.strip_prefix("Content-Length: ") {
+                            len = v.parse::<usize>().ok();
+                        }
+                    }
+                    let mut body = vec![0; len.expect("Content-Length")];
+                    if r.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    let v: Value = serde_json::from_slice(&body).expect("JSON-RPC body");
+                    if tx.send(v).is_err() {
+                        return;
+                    }
+                }
+            });
+            Client {
+                child,
+                stdin,
+                incoming,
+                next_id: 1,
+            }
+        }
+
+        pub fn send(&mut self, v: Value) {
+            let body = v.to_string();
+            write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+            self.stdin.flush().expect("flush");
+        }
+
+        pub fn notify(&mut self, method: &str, params: Value) {
+            self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+        }
+
+        /// Sends a request and returns its result, keeping the notifications
+        /// that came first.
+        pub fn request(&mut self, method: &str, params: Value, seen: &mut Vec<Value>) -> Value {
+            let id = self.next_id;
+            self.next_id += 1;
+            self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+            loop {
+                let m = self.incoming.recv_timeout(WAIT).expect("an answer in time");
+                if m["id"] == id {
+                    assert!(m.get("error").is_none(), "{method}: {m}");
+                    return m["result"].clone();
+                }
+                seen.push(m);
+            }
+        }
+
+        /// The next diagnostics published for version `version`.
+        pub fn diagnostics(&mut self, version: i64, seen: &mut Vec<Value>) -> Vec<Value> {
+            if let Some(i) = seen.iter().position(|m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["version"] == version
+            }) {
+                let m = seen.remove(i);
+                return m["params"]["diagnostics"].as_array().expect("list").clone();
+            }
+            loop {
+                let m = self
+                    .incoming
+                    .recv_timeout(WAIT)
+                    .expect("diagnostics in time");
+                if m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["version"] == version
+                {
+                    return m["params"]["diagnostics"].as_array().expect("list").clone();
+                }
+            }
+        }
+    }
+}

@@ -4,8 +4,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use serde_json::json;
+
+use common::lsp::Client;
 
 /// The indented block after the line that ends with `marker`.
 fn block_after(marker: &str) -> String {
@@ -26,50 +27,20 @@ fn block_after(marker: &str) -> String {
 /// initialize, then shutdown and exit.
 fn speaks_lsp(cmd: &[String]) {
     assert_eq!(cmd[0], "p4cost", "the README's command runs p4cost");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(&cmd[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut call = |body: &str, answer: bool| -> Option<serde_json::Value> {
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
-        stdin.flush().expect("flush");
-        if !answer {
-            return None;
-        }
-        let mut len = 0;
-        loop {
-            let mut l = String::new();
-            out.read_line(&mut l).expect("header");
-            let l = l.trim_end();
-            if l.is_empty() {
-                break;
-            }
-            if let Some(n) = l.strip_prefix("Content-Length: ") {
-                len = n.parse().expect("length");
-            }
-        }
-        let mut b = vec![0; len];
-        out.read_exact(&mut b).expect("body");
-        Some(serde_json::from_slice(&b).expect("JSON"))
-    };
-    let init = call(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}"#,
-        true,
-    )
-    .expect("answer");
-    assert_eq!(init["result"]["capabilities"]["inlayHintProvider"], true);
-    call(
-        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
-        false,
+    let args: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
+    let mut c = Client::start_with(&common::root(), &args);
+    let mut seen = Vec::new();
+    let init = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        &mut seen,
     );
-    let down = call(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#, true).expect("answer");
-    assert!(down["result"].is_null(), "{down}");
-    call(r#"{"jsonrpc":"2.0","method":"exit"}"#, false);
-    assert!(child.wait().expect("exit").success());
+    assert_eq!(init["capabilities"]["inlayHintProvider"], true, "{init}");
+    c.notify("initialized", json!({}));
+    let down = c.request("shutdown", serde_json::Value::Null, &mut seen);
+    assert!(down.is_null(), "{down}");
+    c.notify("exit", serde_json::Value::Null);
+    assert!(c.child.wait().expect("exit").success());
 }
 
 #[test]
