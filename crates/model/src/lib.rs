@@ -20,6 +20,7 @@
 pub mod baseline;
 pub mod catalog;
 pub mod error;
+pub mod features;
 pub mod mau_cycles;
 pub mod mau_estimate;
 pub mod prediction;
@@ -28,6 +29,7 @@ pub mod tofino_linear;
 
 pub use catalog::{all_models, model_by_name, EMBEDDED};
 pub use error::ModelError;
+pub use features::{Features, TableFeature, TableMatch};
 pub use mau_cycles::{GressCycles, MauPrediction, StageCycles};
 pub use prediction::{Breakdown, Prediction, StateTerm, TableTerm, Warning};
 pub use spec::{ModelKind, ModelSpec};

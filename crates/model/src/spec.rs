@@ -287,9 +287,37 @@ pub struct ModelSpec {
     /// How tables are placed into stages (`tofino_mau_estimate` models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<Placement>,
+    /// How well a fitted model fits its own measurements (models made by
+    /// `p4cost fit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<FitSummary>,
     /// Free-form notes shown with the model.
     #[serde(default)]
     pub notes: Vec<String>,
+}
+
+/// The figures of a fit on its own training rows (docs/models.md,
+/// "Fitting your own model").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FitSummary {
+    /// The method (`lr`: ordinary least squares).
+    pub method: String,
+    /// The measurement file, as given to `fit`.
+    pub data: String,
+    /// Measured rows used.
+    pub rows: usize,
+    /// Coefficient of determination on the training rows.
+    pub r2: f64,
+    /// Root mean square residual, ns.
+    pub rmse_ns: f64,
+    /// Mean absolute residual, ns.
+    pub mae_ns: f64,
+    /// Largest absolute residual, ns.
+    pub max_abs_residual_ns: f64,
+    /// Symmetric mean absolute percentage error, percent.
+    pub smape_percent: f64,
+    /// The papers' accuracy: mean of 100 - |pred - meas| / meas * 100.
+    pub accuracy_percent: f64,
 }
 
 impl ModelSpec {

@@ -426,3 +426,34 @@ fn is_egress_port(field: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// The latency the model gives a class described only by its features
+/// (a row of a measurement file): the same equation as [`predict`],
+/// `L_B(p) + sum(c * bytes + d) + sum(table cost)`, without the
+/// per-element breakdown. `None` when `model` is not a complete linear
+/// model.
+pub fn latency_of_features(model: &ModelSpec, f: &crate::features::Features) -> Option<f64> {
+    let lin = model.linear()?;
+    let base = lin.base.per_packet_byte_ns * f64::from(f.packet_size) + lin.base.constant_ns;
+    let parser: f64 = f
+        .state_bytes
+        .iter()
+        .map(|&b| lin.parser.per_header_byte_ns * b as f64 + lin.parser.per_state_ns)
+        .sum();
+    let control: f64 = match lin.control {
+        Some(ctl) => f
+            .tables
+            .iter()
+            .map(|t| {
+                let cost = if t.kind.tcam() { &ctl.lpm } else { &ctl.exact };
+                if t.wide(ctl.wide_key_min_bits) {
+                    cost.wide_key_ns
+                } else {
+                    cost.narrow_key_ns
+                }
+            })
+            .sum(),
+        None => 0.0,
+    };
+    Some(base + parser + control)
+}
