@@ -3,15 +3,15 @@
 //! outputs of every command validate against the committed file.
 //!
 //! After a change to a report's shape, regenerate them with
-//! `for c in predict check diff stages deps models explain; do cargo run -q -- schema $c > schema/$c.schema.json; done`
+//! `for c in predict check diff stages deps models explain validate fit; do cargo run -q -- schema $c > schema/$c.schema.json; done`
 //! and bump `SCHEMA_VERSION`.
 
 mod common;
 
 use serde_json::Value;
 
-const COMMANDS: [&str; 7] = [
-    "predict", "check", "diff", "stages", "deps", "models", "explain",
+const COMMANDS: [&str; 9] = [
+    "predict", "check", "diff", "stages", "deps", "models", "explain", "validate", "fit",
 ];
 
 fn committed(command: &str) -> String {
@@ -150,6 +150,45 @@ fn real_outputs_validate_against_the_committed_schemas() {
             "json",
             "--no-config",
         ],
+        0,
+    );
+}
+
+/// `fit` and `validate` on a small measurement file.
+#[test]
+fn calibration_outputs_match_their_schemas() {
+    let dir = common::scratch("schema-calibrate");
+    let data = dir.join("d.csv");
+    let mut csv = String::from("program,port_gbps,packet_size,state_bytes,tables,latency_ns\n");
+    let states = ["", "4", "4+20", "20+20+8", "8"];
+    let tables = [
+        "",
+        "exact:8:1",
+        "lpm:32:1",
+        "exact:32:1",
+        "ternary:8+8:1;exact:8:1",
+    ];
+    for (i, p) in [100, 400, 900, 1400].iter().enumerate() {
+        for sb in states {
+            for t in tables {
+                let n = sb.split('+').filter(|x| !x.is_empty()).count() as f64;
+                let bytes: f64 = sb.split('+').filter_map(|x| x.parse::<f64>().ok()).sum();
+                let tables = t.split(';').filter(|x| !x.is_empty()).count() as f64;
+                let wobble = (i % 2) as f64 * 0.2;
+                let l =
+                    0.05 * f64::from(*p) + 140.0 + 1.5 * n + 0.1 * bytes + 0.7 * tables + wobble;
+                csv.push_str(&format!("p.p4,100,{p},{sb},{t},{l}\n"));
+            }
+        }
+    }
+    std::fs::write(&data, csv).unwrap();
+    let (d, m) = (data.to_str().unwrap(), dir.join("m.json"));
+    let m = m.to_str().unwrap();
+    valid("fit", &["fit", d, "-o", m, "--format", "json"], 0);
+    valid("validate", &["validate", m, d, "--format", "json"], 0);
+    valid(
+        "validate",
+        &["validate", "tofino1-100g", d, "--format", "json"],
         0,
     );
 }

@@ -187,6 +187,19 @@ pub enum Command {
     /// --path; its slowest class, or --class). Takes predict's flags.
     #[command(after_help = EXPLAIN_HELP)]
     Explain(PredictArgs),
+    /// Write a profiling suite to measure on your hardware: programs in
+    /// parser, control, entries and packet-size sweeps, their table
+    /// entries and manifest.csv (one row per measurement to make).
+    #[command(after_help = GEN_HELP)]
+    Gen(GenArgs),
+    /// Fit a model of your own to measurements (a filled manifest.csv):
+    /// writes a model file for --model-file.
+    #[command(after_help = FIT_HELP)]
+    Fit(FitArgs),
+    /// How well models predict measurements: the papers' accuracy, MAE,
+    /// RMSE and more, per port and overall, with an optional plot.
+    #[command(after_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
     /// Run the language server on stdin/stdout (for editors): diagnostics,
     /// inlay hints, hover and code lenses for open P4 files.
     #[command(after_help = LSP_HELP)]
@@ -202,6 +215,191 @@ pub enum Command {
     /// Print the manual page (roff) of p4cost or of one command.
     #[command(after_help = MAN_HELP)]
     Man(ManArgs),
+}
+
+/// `gen`'s closing help text.
+const GEN_HELP: &str = concat!(
+    "The defaults follow the Tofino latency study (docs/models.md): 0-10 states of
+2, 5, 10 and 20 B; 1-10 tables of 1-3 keys of 8, 16 and 32 bits, exact, LPM and
+ternary; 1 to 100K entries; 100-1400 B packets; 10G and 100G ports.
+
+Examples:
+  p4cost gen --out suite
+  p4cost gen --out suite-bmv2 --arch v1model --ports 1 --max-tables 4
+
+",
+    exit_codes!()
+);
+
+/// `fit`'s closing help text.
+const FIT_HELP: &str = concat!(
+    "Reads the columns port_gbps, packet_size, state_bytes, tables and latency_ns
+(rows with an empty latency_ns are skipped). Models are per port.
+
+Examples:
+  p4cost fit suite/manifest.csv --kind lr --port 100 -o my-100g.json
+  p4cost predict prog.p4 --model-file my-100g.json
+
+",
+    exit_codes!()
+);
+
+/// `validate`'s closing help text.
+const VALIDATE_HELP: &str = concat!(
+    "MODEL is a model name (p4cost models) or a model file; give one per port.
+
+Examples:
+  p4cost validate my-100g.json suite/manifest.csv
+  p4cost validate my-10g.json my-100g.json suite/manifest.csv --plot fit.svg
+  p4cost validate tofino1-100g suite/manifest.csv --format json
+
+",
+    exit_codes!()
+);
+
+/// `p4cost gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// Directory to write the suite into (created; refused when it holds a
+    /// manifest.csv, unless --force).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Architecture of the programs.
+    #[arg(long, value_enum, default_value = "tna")]
+    pub arch: GenArch,
+    /// Most parse states after Ethernet (parser sweep: 1..=N).
+    #[arg(long, default_value_t = 10)]
+    pub max_states: u32,
+    /// Bytes per parse state in the parser sweep.
+    #[arg(long, value_delimiter = ',', default_value = "2,5,10,20")]
+    pub header_bytes: Vec<u32>,
+    /// Most tables (control sweep: 1..=T).
+    #[arg(long, default_value_t = 10)]
+    pub max_tables: u32,
+    /// Key field widths in the control sweep, bits (8, 16, 32, 64).
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32")]
+    pub key_bits: Vec<u32>,
+    /// Most key fields per table (control sweep: 1..=K).
+    #[arg(long, default_value_t = 3)]
+    pub max_keys: u32,
+    /// Match kinds of the control and entries sweeps.
+    #[arg(
+        long = "match",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "exact,lpm,ternary"
+    )]
+    pub matches: Vec<GenMatch>,
+    /// Entries per table in the control sweep (combinations whose keys
+    /// cannot hold that many are left out).
+    #[arg(long, default_value_t = 100)]
+    pub control_entries: u64,
+    /// Entry counts of the entries sweep (one 32-bit key).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1,10,100,1000,10000,100000"
+    )]
+    pub entries: Vec<u64>,
+    /// Packet sizes every program is measured at, bytes.
+    #[arg(long, value_delimiter = ',', default_value = "100,400,700,1000,1400")]
+    pub packet_sizes: Vec<u32>,
+    /// Packet sizes of the baseline program (the packet-size sweep).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "100,200,300,400,500,600,700,800,900,1000,1100,1200,1300,1400"
+    )]
+    pub baseline_sizes: Vec<u32>,
+    /// Port speeds to measure at, Gbit/s.
+    #[arg(long, value_delimiter = ',', default_value = "10,100")]
+    pub ports: Vec<u32>,
+    /// Write even when the directory already holds a manifest.csv (its
+    /// measurements are lost).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Architectures `gen` writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenArch {
+    /// Tofino Native Architecture (tna.p4); entries as bfrt_python.
+    Tna,
+    /// BMv2 simple_switch (v1model.p4); entries as simple_switch_CLI commands.
+    V1model,
+}
+
+/// Match kinds `gen` sweeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenMatch {
+    /// Exact match (SRAM).
+    Exact,
+    /// Longest-prefix match on the first key field (TCAM).
+    Lpm,
+    /// Ternary match (TCAM).
+    Ternary,
+}
+
+/// Kinds of model `fit` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FitKind {
+    /// The papers' linear regression: a tofino_ingress_linear model (base,
+    /// per-state and per-byte parser terms, per-table costs by match and
+    /// key class).
+    Lr,
+}
+
+/// `p4cost fit`.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// The measurements (a filled manifest.csv of `p4cost gen`).
+    pub data: PathBuf,
+    /// The kind of model.
+    #[arg(long, value_enum, default_value = "lr")]
+    pub kind: FitKind,
+    /// The model file to write.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// The port to fit (needed when the data has several).
+    #[arg(long, value_parser = port_gbps)]
+    pub port: Option<u32>,
+    /// The model's name [default: the output file's stem].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The target measured (recorded in the model; `tofino1` models warn
+    /// on programs for other targets).
+    #[arg(long, default_value = "custom")]
+    pub target: String,
+    /// Narrowest single key of the wide key class, bits (the paper: 16).
+    #[arg(long, default_value_t = 16)]
+    pub wide_key_bits: u32,
+    /// Output format of the summary printed (the model file is JSON).
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+}
+
+/// `p4cost validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// MODEL [MODEL...] DATA: model names or files (one per port), then
+    /// the measurement file.
+    #[arg(required = true, num_args = 2.., value_names = ["MODEL", "DATA"])]
+    pub inputs: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Also draw predicted against measured, and the residuals, as SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `--port` of fit: `100`, `100g` or `100G`.
+fn port_gbps(s: &str) -> Result<u32, String> {
+    let t = s.trim().trim_end_matches(['g', 'G']);
+    match t.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a port speed in Gbit/s (10, 100g)")),
+    }
 }
 
 /// `completions`' closing help text.
@@ -284,6 +482,11 @@ pub enum SchemaFor {
     Models,
     /// `explain --format json`: one explanation, or one per pipeline.
     Explain,
+    /// `validate --format json`.
+    Validate,
+    /// `fit --format json`: the summary printed (the model file itself is
+    /// one element of `models`' schema).
+    Fit,
 }
 
 /// `p4cost lsp`.

@@ -21,6 +21,8 @@ pub fn schema_text(what: SchemaFor) -> Result<String, CliError> {
         SchemaFor::Deps => of::<crate::cmd_deps::DepsReport<'static>>(),
         SchemaFor::Models => of::<crate::cmd_models::ModelsReport>(),
         SchemaFor::Explain => of::<crate::cmd_explain::ExplainOutput>(),
+        SchemaFor::Validate => of::<crate::cmd_calibrate::ValidateReport>(),
+        SchemaFor::Fit => of::<crate::cmd_calibrate::FitReport>(),
     };
     let mut text =
         serde_json::to_string_pretty(&schema).map_err(|e| CliError::input(e.to_string()))?;

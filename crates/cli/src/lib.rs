@@ -10,6 +10,7 @@
 //! `codespan-reporting` and `termcolor` (snippets with carets).
 
 mod args;
+mod cmd_calibrate;
 mod cmd_check;
 mod cmd_deps;
 mod cmd_diff;
@@ -23,6 +24,7 @@ mod cmd_stages;
 mod diagnostics;
 mod exit;
 mod json_out;
+mod plot;
 mod progress;
 mod project;
 mod render;
@@ -103,6 +105,9 @@ where
         args::Command::Check(a) => cmd_check::run(&a, out, &ui),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
         args::Command::Explain(a) => cmd_explain::run(&a, out),
+        args::Command::Gen(a) => cmd_calibrate::gen(&a, out),
+        args::Command::Fit(a) => cmd_calibrate::fit(&a, out),
+        args::Command::Validate(a) => cmd_calibrate::validate(&a, out),
         args::Command::Lsp(_) => p4cost_lsp::run_stdio()
             .map(|()| Exit::Ok)
             .map_err(|e| exit::CliError::input(e.to_string())),

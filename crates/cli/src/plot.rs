@@ -1,0 +1,128 @@
+//! `validate --plot`: predicted against measured (with the y = x line a
+//! perfect model sits on) and the residuals against the measurement, one
+//! colour per port, as SVG (plotters).
+
+use std::path::Path;
+
+use p4cost_calibrate::validate::Validation;
+use plotters::prelude::*;
+
+use crate::exit::CliError;
+
+const PALETTE: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
+
+/// Draws `v` into `out` (SVG).
+pub fn validation_svg(v: &Validation, out: &Path) -> Result<(), CliError> {
+    draw(v, out).map_err(|e| CliError::input(format!("--plot {}: {e}", out.display())))
+}
+
+fn draw(v: &Validation, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::new(out, (1200, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let title = format!(
+        "{} on {}: accuracy {:.2} %, MAE {:.2} ns, RMSE {:.2} ns ({} rows)",
+        v.models.join(", "),
+        v.data,
+        v.overall.accuracy_percent,
+        v.overall.mae_ns,
+        v.overall.rmse_ns,
+        v.overall.rows
+    );
+    let root = root.titled(&title, ("sans-serif", 20))?;
+    let (left, right) = root.split_horizontally(600);
+
+    let (lo, hi) = v.points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (
+            lo.min(p.measured_ns).min(p.predicted_ns),
+            hi.max(p.measured_ns).max(p.predicted_ns),
+        )
+    });
+    let pad = ((hi - lo) * 0.05).max(1.0);
+    let (lo, hi) = (lo - pad, hi + pad);
+
+    let mut chart = ChartBuilder::on(&left)
+        .caption("predicted vs measured (ns)", ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(lo..hi, lo..hi)?;
+    chart
+        .configure_mesh()
+        .x_desc("measured latency (ns)")
+        .y_desc("predicted latency (ns)")
+        .draw()?;
+    chart
+        .draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], BLACK.mix(0.5)))?
+        .label("y = x")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.mix(0.5)));
+    for (i, p) in v.ports.iter().enumerate() {
+        let c = PALETTE[i % PALETTE.len()];
+        chart
+            .draw_series(
+                v.points
+                    .iter()
+                    .filter(|q| q.port_gbps == p.port_gbps)
+                    .map(|q| Circle::new((q.measured_ns, q.predicted_ns), 2, c.mix(0.6).filled())),
+            )?
+            .label(format!(
+                "{}G ({}): {:.2} %",
+                p.port_gbps, p.model, p.accuracy.accuracy_percent
+            ))
+            .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
+
+    let r = v
+        .points
+        .iter()
+        .map(|p| (p.predicted_ns - p.measured_ns).abs())
+        .fold(0.0, f64::max)
+        .max(0.5)
+        * 1.1;
+    let mut res = ChartBuilder::on(&right)
+        .caption("residual: predicted - measured (ns)", ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(lo..hi, -r..r)?;
+    res.configure_mesh()
+        .x_desc("measured latency (ns)")
+        .y_desc("residual (ns)")
+        .draw()?;
+    res.draw_series(LineSeries::new(vec![(lo, 0.0), (hi, 0.0)], BLACK.mix(0.5)))?;
+    for band in [-1.0, 1.0] {
+        res.draw_series(LineSeries::new(
+            vec![(lo, band), (hi, band)],
+            RGBColor(150, 150, 150).stroke_width(1),
+        ))?;
+    }
+    for (i, p) in v.ports.iter().enumerate() {
+        let c = PALETTE[i % PALETTE.len()];
+        res.draw_series(
+            v.points
+                .iter()
+                .filter(|q| q.port_gbps == p.port_gbps)
+                .map(|q| {
+                    Circle::new(
+                        (q.measured_ns, q.predicted_ns - q.measured_ns),
+                        2,
+                        c.mix(0.6).filled(),
+                    )
+                }),
+        )?;
+    }
+    root.present()?;
+    Ok(())
+}

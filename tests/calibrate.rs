@@ -1,0 +1,347 @@
+//! Calibration end to end: `gen` writes a suite p4cost reads back; the
+//! published Tofino model (Table 2 of the latency study, computed here
+//! from the paper's equations, not by p4cost) plus seeded noise stands in
+//! for measurements; `fit --kind lr` recovers Table 2 within 1 %;
+//! `validate` scores the fit at 99 % or more and draws it.
+
+mod common;
+use common::{p4cost, scratch};
+
+/// Table 2: (a, b, c, d, exact k=8, exact k=16/32, LPM k=8, LPM k=16/32).
+const TABLE2: [(u32, [f64; 8]); 2] = [
+    (
+        10,
+        [0.237, 152.42, 0.221, 2.886, 0.492, 0.601, 0.692, 0.887],
+    ),
+    (
+        100,
+        [0.056, 143.441, 0.105, 1.431, 0.607, 0.685, 0.749, 0.896],
+    ),
+];
+
+/// Seeded normal noise (xorshift64 + Box-Muller).
+struct Noise(u64);
+impl Noise {
+    fn uniform(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+    fn normal(&mut self, sd: f64) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        sd * (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+/// The paper's prediction for one manifest row: L_B + sum over counted
+/// states (c * bytes + d) + per table the cost of its match and key class
+/// (TCAM kinds use the LPM costs; one key of 16+ bits is the wide class).
+fn table2(port: u32, size: f64, state_bytes: &str, tables: &str) -> f64 {
+    let k = TABLE2.iter().find(|(p, _)| *p == port).unwrap().1;
+    let mut l = k[0] * size + k[1];
+    for b in state_bytes.split('+').filter(|s| !s.is_empty()) {
+        l += k[2] * b.parse::<f64>().unwrap() + k[3];
+    }
+    for t in tables.split(';').filter(|s| !s.is_empty()) {
+        let mut parts = t.split(':');
+        let kind = parts.next().unwrap();
+        let keys: Vec<&str> = parts.next().unwrap().split('+').collect();
+        let wide = keys.len() == 1 && keys[0].parse::<u32>().unwrap() >= 16;
+        let tcam = kind == "lpm" || kind == "ternary";
+        l += k[4 + 2 * usize::from(tcam) + usize::from(wide)];
+    }
+    l
+}
+
+#[test]
+fn gen_fit_validate_round_trip_recovers_table_2() {
+    let dir = scratch("calibrate-round-trip");
+    let suite = dir.join("suite");
+    let r = p4cost(&["gen", "--out", suite.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("measurements to make"), "{}", r.stdout);
+
+    // Fill latency_ns (the last column) from Table 2 plus noise.
+    let manifest = std::fs::read_to_string(suite.join("manifest.csv")).unwrap();
+    let mut lines = manifest.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header.last(), Some(&"latency_ns"));
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (port, size, sb, tb) = (
+        col("port_gbps"),
+        col("packet_size"),
+        col("state_bytes"),
+        col("tables"),
+    );
+    let mut noise = Noise(0x2545_f491_4f6c_dd1d);
+    let mut data = format!("{}\n", header.join(","));
+    let mut rows = 0;
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), header.len(), "{line}");
+        let l = table2(
+            f[port].parse().unwrap(),
+            f[size].parse().unwrap(),
+            f[sb],
+            f[tb],
+        );
+        data.push_str(&format!(
+            "{},{:.3}\n",
+            f[..f.len() - 1].join(","),
+            l + noise.normal(0.1)
+        ));
+        rows += 1;
+    }
+    assert!(rows > 1000, "{rows} rows");
+    let data_path = dir.join("data.csv");
+    std::fs::write(&data_path, data).unwrap();
+    let data_arg = data_path.to_str().unwrap();
+
+    for (port, k) in TABLE2 {
+        let model = dir.join(format!("my-{port}g.json"));
+        let r = p4cost(&[
+            "fit",
+            data_arg,
+            "--kind",
+            "lr",
+            "--port",
+            &port.to_string(),
+            "-o",
+            model.to_str().unwrap(),
+            "--target",
+            "tofino1",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let m = &doc["model"];
+        let got = [
+            m["base"]["per_packet_byte_ns"].as_f64().unwrap(),
+            m["base"]["constant_ns"].as_f64().unwrap(),
+            m["parser"]["per_header_byte_ns"].as_f64().unwrap(),
+            m["parser"]["per_state_ns"].as_f64().unwrap(),
+            m["control"]["exact"]["narrow_key_ns"].as_f64().unwrap(),
+            m["control"]["exact"]["wide_key_ns"].as_f64().unwrap(),
+            m["control"]["lpm"]["narrow_key_ns"].as_f64().unwrap(),
+            m["control"]["lpm"]["wide_key_ns"].as_f64().unwrap(),
+        ];
+        for (i, (g, w)) in got.iter().zip(k).enumerate() {
+            assert!(
+                (g - w).abs() <= 0.01 * w,
+                "{port}G coefficient {i}: fitted {g}, Table 2 {w}"
+            );
+        }
+        assert_eq!(m["port_gbps"], port);
+        assert_eq!(m["kind"], "tofino_ingress_linear");
+        assert!(m["fit"]["r2"].as_f64().unwrap() > 0.999);
+        assert_eq!(
+            m["training"]["packet_size_bytes"],
+            serde_json::json!([100, 1400])
+        );
+        assert_eq!(
+            m["training"]["states_after_ethernet"],
+            serde_json::json!([0, 10])
+        );
+        assert_eq!(
+            m["training"]["match_kinds"],
+            serde_json::json!(["exact", "lpm", "ternary"])
+        );
+    }
+
+    // Each fitted model on its port, per port and overall, with a plot.
+    let svg = dir.join("fit.svg");
+    let m10 = dir.join("my-10g.json");
+    let m100 = dir.join("my-100g.json");
+    let r = p4cost(&[
+        "validate",
+        m10.to_str().unwrap(),
+        m100.to_str().unwrap(),
+        data_arg,
+        "--format",
+        "json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap();
+    assert_eq!(v["rows"], rows);
+    assert!(
+        v["accuracy_percent"].as_f64().unwrap() >= 99.0,
+        "{}",
+        v["accuracy_percent"]
+    );
+    assert!(v["mae_ns"].as_f64().unwrap() < 0.2);
+    assert!(v["rmse_ns"].as_f64().unwrap() < 0.2);
+    let ports = v["ports"].as_array().unwrap();
+    assert_eq!(ports.len(), 2);
+    for p in ports {
+        assert!(p["accuracy_percent"].as_f64().unwrap() >= 99.0, "{p}");
+    }
+    assert_eq!(v["points"].as_array().unwrap().len(), rows);
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.starts_with("<svg"), "not SVG");
+    assert!(drawn.contains("predicted vs measured"), "no title");
+    assert!(
+        drawn.matches("<circle").count() >= 2 * rows,
+        "every row on both panels"
+    );
+
+    // The fitted model predicts programs like any other model.
+    let r = p4cost(&[
+        "predict",
+        "p4-samples/tofino/tc1_enterprise.p4",
+        "--path",
+        "vlan,vlan,ipv6,udp",
+        "--packet-size",
+        "600",
+        "--model-file",
+        m10.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap();
+    let got = p["paths"][0]["latency_ns"].as_f64().unwrap();
+    // Table 2's own L_B + L_PD for TC1 at 10G (MODELS.md 1.1), plus the
+    // three tables of its slowest class: the fit is within 1 ns of it.
+    let published = table2(
+        10,
+        600.0,
+        "4+4+40+8",
+        "exact:48+12:;exact:128+128:;lpm:128+16:",
+    );
+    assert!(
+        (got - published).abs() < 1.0,
+        "fitted {got} vs Table 2 {published}"
+    );
+}
+
+#[test]
+fn gen_writes_programs_p4cost_reads_and_entries_for_each_table() {
+    let dir = scratch("calibrate-gen");
+    for arch in ["tna", "v1model"] {
+        let out = dir.join(arch);
+        let r = p4cost(&[
+            "gen",
+            "--out",
+            out.to_str().unwrap(),
+            "--arch",
+            arch,
+            "--max-states",
+            "2",
+            "--max-tables",
+            "2",
+            "--max-keys",
+            "2",
+            "--key-bits",
+            "8,32",
+            "--entries",
+            "1,300",
+            "--ports",
+            "25",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let r = p4cost(&["parse", out.join("programs").to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let manifest = std::fs::read_to_string(out.join("manifest.csv")).unwrap();
+        let ext = if arch == "tna" {
+            "bfrt.py"
+        } else {
+            "commands.txt"
+        };
+        for line in manifest.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            assert!(out.join(f[0]).is_file(), "{}", f[0]);
+            assert_eq!(f[2], "25");
+            assert!(line.ends_with(','), "latency_ns starts empty: {line}");
+            if !f[8].is_empty() {
+                assert!(f[9].ends_with(ext), "{line}");
+                assert!(out.join(f[9]).is_file(), "{}", f[9]);
+            }
+        }
+        // The entries sweep installs what the manifest says: 300 entries.
+        let e = std::fs::read_to_string(
+            out.join("entries")
+                .join(format!("entries_exact_e300.{ext}")),
+        )
+        .unwrap();
+        if arch == "tna" {
+            assert!(
+                e.contains("for i in range(300):")
+                    && e.contains("bfrt.entries_exact_e300.pipe.Ingress"),
+                "{e}"
+            );
+        } else {
+            assert_eq!(
+                e.lines()
+                    .filter(|l| l.starts_with("table_add Ingress.t0 "))
+                    .count(),
+                300
+            );
+        }
+        assert!(
+            manifest.contains("exact:32:300"),
+            "entries in the tables column"
+        );
+        // A suite is never overwritten by accident.
+        let r = p4cost(&["gen", "--out", out.to_str().unwrap(), "--arch", arch]);
+        assert_eq!(r.code, 2);
+        assert!(r.stderr.contains("manifest.csv: exists"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn fit_and_validate_refuse_bad_data_with_the_line() {
+    let dir = scratch("calibrate-errors");
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "program,port_gbps,packet_size,state_bytes,tables,latency_ns\nx.p4,10,100,,,150\nx.p4,10,200,4+z,,160\n",
+    )
+    .unwrap();
+    let bad_arg = bad.to_str().unwrap();
+    let r = p4cost(&["fit", bad_arg, "-o", dir.join("m.json").to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("bad.csv:3: state bytes `z`"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.join("m.json").exists(), "nothing written on error");
+
+    let r = p4cost(&["validate", "tofino1-mau-cycles", bad_arg]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("validate takes linear models"),
+        "{}",
+        r.stderr
+    );
+
+    let empty = dir.join("empty.csv");
+    std::fs::write(
+        &empty,
+        "program,port_gbps,packet_size,state_bytes,tables,latency_ns\nx.p4,10,100,,,\n",
+    )
+    .unwrap();
+    let r = p4cost(&[
+        "fit",
+        empty.to_str().unwrap(),
+        "-o",
+        dir.join("m.json").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("no measured row") && r.stderr.contains("1 rows to measure"),
+        "{}",
+        r.stderr
+    );
+    let r = p4cost(&["validate", "tofino1-10g", empty.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("no measured row at the models' ports"),
+        "{}",
+        r.stderr
+    );
+}
