@@ -196,7 +196,7 @@ fn load_model(arg: &str) -> Result<ModelSpec, CliError> {
     let p = Path::new(arg);
     if p.is_file() || arg.ends_with(".json") {
         p4cost_engine::predict::model_from_file(p, p4cost_front::Limits::DEFAULT_FILE_BYTES)
-            .map_err(|e| CliError::input(e.to_string().replace("--model-file", "model file")))
+            .map_err(|e| CliError::input(e.to_string()))
     } else {
         p4cost_model::model_by_name(arg).map_err(|e| CliError::input(e.to_string()))
     }

@@ -51,19 +51,18 @@ fn path_fits(path: &ParsePath, packet_size: u32) -> bool {
     p4cost_model::baseline::packet_header_bytes(path) <= u64::from(packet_size)
 }
 
-/// Picks the model from `--model` and `--port`, and checks the flags that
-/// only some models take.
 /// A user's model file, read within the input budget and checked as the
 /// embedded ones are.
 pub fn model_from_file(f: &std::path::Path, max: u64) -> Result<ModelSpec, Error> {
     let shown = crate::read::shown(f);
     let bytes = crate::read::read_input(f, max)?.bytes;
     let text = String::from_utf8(bytes)
-        .map_err(|e| Error::input(format!("--model-file {shown}: not UTF-8 text: {e}")))?;
-    p4cost_model::catalog::parse_model(&shown, &text)
-        .map_err(|e| Error::input(format!("--model-file: {e}")))
+        .map_err(|e| Error::input(format!("{shown}: not UTF-8 text: {e}")))?;
+    p4cost_model::catalog::parse_model(&shown, &text).map_err(|e| Error::input(e.to_string()))
 }
 
+/// Picks the model from `--model` (or `--model-file`) and `--port`, and
+/// checks the flags that only some models take.
 fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
     let name = match (&a.target.model, a.target.port_gbps) {
         (Some(m), _) => m.clone(),
@@ -71,7 +70,9 @@ fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
         (None, None) => "tofino1-10g".to_string(),
     };
     let m = match &a.target.model_file {
-        Some(f) => model_from_file(f, a.source.max_input_bytes)?,
+        Some(f) => {
+            model_from_file(f, a.source.max_input_bytes).map_err(|e| e.context("--model-file"))?
+        }
         None => p4cost_model::model_by_name(&name).map_err(|e| Error::input(e.to_string()))?,
     };
     if let Some(p) = a.target.port_gbps {
