@@ -7,6 +7,15 @@ use std::path::Path;
 
 use serde_json::Value;
 
+/// The strings of a JSON array (the test fails when it is not one).
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 fn git(dir: &Path, args: &[&str]) {
     let out = common::git(dir, args).output().expect("git runs");
     assert!(
@@ -237,12 +246,7 @@ fn two_compiler_outputs_agree_with_predict_of_each() {
     assert_eq!(p["classes"]["new"], pn["summary"]["classes"]["text"]);
     assert_eq!(p["max_latency"]["old"], po["summary"]["max"]["latency_ns"]);
     assert_eq!(p["max_latency"]["new"], pn["summary"]["max"]["latency_ns"]);
-    let added: Vec<&str> = p["tables_added"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let added = strings(&p["tables_added"]);
     assert!(
         added.iter().any(|t| t.contains("spgw")) && added.iter().any(|t| t.contains("int")),
         "{added:?}"
@@ -258,12 +262,7 @@ fn two_compiler_outputs_agree_with_predict_of_each() {
     assert!(!p["compared"]["complete"].as_bool().unwrap());
     // The largest path change is what `predict --path` says of that path.
     let top = &p["paths_changed"][0];
-    let headers: Vec<&str> = top["headers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let headers = strings(&top["headers"]);
     let sel = headers.join(",");
     let pp = common::json(&["predict", new, "--path", &sel, "--format", "json"]);
     assert_eq!(top["max"]["new"], pp["paths"][0]["latency_ns"], "{sel}");
@@ -314,12 +313,7 @@ fn two_contexts_are_compared_on_mau_cycles_and_tables() {
         assert_eq!(row["old"].as_i64().unwrap(), cycles(old, g));
         assert_eq!(row["new"].as_i64().unwrap(), cycles(new, g));
     }
-    let added: Vec<&str> = p["tables_added"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let added = strings(&p["tables_added"]);
     assert!(
         added.contains(&"FabricEgress.int_egress.report"),
         "{added:?}"

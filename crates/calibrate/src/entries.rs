@@ -35,17 +35,21 @@ pub fn key_space(t: &TableSet) -> u128 {
     }
 }
 
+/// All ones in the low `bits` bits: a key field's full mask.
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
 fn field_value(i: u64, field: u32, bits: u32) -> u64 {
     let shift = u64::from(field) * u64::from(bits);
     if shift >= 64 {
         return 0;
     }
-    let mask = if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    (i >> shift) & mask
+    (i >> shift) & mask(bits)
 }
 
 /// The entries file of program `name` with tables `t`.
@@ -70,11 +74,7 @@ fn bfrt_python(name: &str, t: &TableSet) -> String {
         "EGRESS_PORT = {EGRESS_PORT}  # the port your tester listens on"
     );
     let _ = writeln!(s, "ingress = bfrt.{name}.pipe.Ingress");
-    let mask = if t.key_bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << t.key_bits) - 1
-    };
+    let mask = mask(t.key_bits);
     let _ = writeln!(s, "BITS = {}\nMASK = 0x{mask:x}", t.key_bits);
     let _ = writeln!(s, "for n in range({}):", t.count);
     s.push_str("    table = getattr(ingress, 't%d' % n)\n    table.clear()\n");
@@ -101,11 +101,7 @@ fn bfrt_python(name: &str, t: &TableSet) -> String {
 
 fn simple_switch_cli(t: &TableSet) -> String {
     let mut s = String::new();
-    let mask = if t.key_bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << t.key_bits) - 1
-    };
+    let mask = mask(t.key_bits);
     for n in 0..t.count {
         let _ = writeln!(s, "table_clear Ingress.t{n}");
         for i in 0..t.entries {

@@ -2,7 +2,7 @@
 //! through the model, compared with its `latency_ns`, per port and over
 //! all rows.
 
-use p4cost_model::{ModelKind, ModelSpec};
+use p4cost_model::ModelSpec;
 use serde::Serialize;
 
 use crate::data::Measurements;
@@ -58,17 +58,6 @@ pub struct Validation {
     pub points: Vec<Point>,
 }
 
-/// The latency `model` gives a class of these features, when its kind
-/// predicts from features.
-pub fn predict_features(model: &ModelSpec, f: &p4cost_model::Features) -> Option<f64> {
-    match model.kind {
-        ModelKind::TofinoIngressLinear => {
-            p4cost_model::tofino_linear::latency_of_features(model, f)
-        }
-        ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => None,
-    }
-}
-
 /// `models` by port, ascending; errs unless each predicts from features
 /// and covers a port no other covers.
 pub fn by_port(models: &[ModelSpec]) -> Result<Vec<(u32, &ModelSpec)>, CalibrateError> {
@@ -113,7 +102,9 @@ pub fn validate(
             without += 1;
             continue;
         };
-        let Some(pred) = predict_features(model, &r.features) else {
+        // by_port admitted linear models only.
+        let Some(pred) = p4cost_model::tofino_linear::latency_of_features(model, &r.features)
+        else {
             continue;
         };
         points.push(Point {

@@ -6,7 +6,7 @@ use p4cost_ir::{MatchKind, Program, Table, TableId};
 
 use crate::baseline;
 use crate::spec::{ControlTerm, LinearTerms, ModelSpec, Training};
-use crate::{Breakdown, Prediction, StateTerm, TableTerm, Warning};
+use crate::{Breakdown, Prediction, StateTerm, TableFeature, TableTerm, Warning};
 
 /// What one prediction needs.
 #[derive(Debug, Clone, Copy)]
@@ -190,18 +190,11 @@ fn table_term(
         .iter()
         .filter(|k| k.match_kind != MatchKind::Selector)
         .collect();
-    let key_bits: u64 = keys
-        .iter()
-        .filter_map(|k| k.width_bits)
-        .map(u64::from)
-        .sum();
-
-    let tcam = keys.iter().any(|k| {
-        matches!(
-            k.match_kind,
-            MatchKind::Lpm | MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
-        )
-    });
+    // The match class and key width as a measurement row describes the
+    // table (features.rs): one rule for predicting, fitting and validating.
+    let feature = TableFeature::of(t);
+    let key_bits = feature.total_key_bits();
+    let tcam = feature.kind.tcam();
     let mut untrained_kinds: Vec<&str> = Vec::new();
     for n in keys.iter().map(|k| k.match_kind.name()) {
         if !tr.match_kinds.iter().any(|m| m == n) && !untrained_kinds.contains(&n) {
