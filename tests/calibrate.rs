@@ -6,6 +6,7 @@
 
 mod common;
 use common::{p4cost, scratch};
+use p4cost_calibrate::noise::Noise;
 
 /// Table 2: (a, b, c, d, exact k=8, exact k=16/32, LPM k=8, LPM k=16/32).
 const TABLE2: [(u32, [f64; 8]); 2] = [
@@ -18,21 +19,6 @@ const TABLE2: [(u32, [f64; 8]); 2] = [
         [0.056, 143.441, 0.105, 1.431, 0.607, 0.685, 0.749, 0.896],
     ),
 ];
-
-/// Seeded normal noise (xorshift64 + Box-Muller).
-struct Noise(u64);
-impl Noise {
-    fn uniform(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-    fn normal(&mut self, sd: f64) -> f64 {
-        let (u, v) = (self.uniform(), self.uniform());
-        sd * (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
 
 /// The paper's prediction for one manifest row: L_B + sum over counted
 /// states (c * bytes + d) + per table the cost of its match and key class
@@ -74,7 +60,7 @@ fn gen_fit_validate_round_trip_recovers_table_2() {
         col("state_bytes"),
         col("tables"),
     );
-    let mut noise = Noise(0x2545_f491_4f6c_dd1d);
+    let mut noise = Noise::new(0x2545_f491_4f6c_dd1d);
     let mut data = format!("{}\n", header.join(","));
     let mut rows = 0;
     for line in lines {
@@ -314,7 +300,8 @@ fn fit_and_validate_refuse_bad_data_with_the_line() {
     let r = p4cost(&["validate", "tofino1-mau-cycles", bad_arg]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("validate takes linear models"),
+        r.stderr
+            .contains("validate takes the models that price features"),
         "{}",
         r.stderr
     );
@@ -344,4 +331,110 @@ fn fit_and_validate_refuse_bad_data_with_the_line() {
         "{}",
         r.stderr
     );
+}
+
+/// The non-linear kinds end to end: `gen`, measurements from Table 2 with
+/// a regime change past 5 parse states (the 10G behaviour the paper saw)
+/// and an entries cost, `fit --kind plp` and `--kind component`,
+/// `validate`, and `predict --model-file` on a program of ours. The
+/// component model must find the breakpoint and beat the linear fit on
+/// this data (a step, which neither LR nor PLP's quadratic can follow);
+/// both must validate >= 99 %.
+#[test]
+fn plp_and_component_fits_predict_and_validate() {
+    let dir = scratch("calibrate-nonlinear");
+    let suite = dir.join("suite");
+    let r = p4cost(&["gen", "--out", suite.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let manifest = std::fs::read_to_string(suite.join("manifest.csv")).unwrap();
+    let mut lines = manifest.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (port, size, sb, tb) = (
+        col("port_gbps"),
+        col("packet_size"),
+        col("state_bytes"),
+        col("tables"),
+    );
+    let mut noise = Noise::new(77);
+    let mut data = format!("{}\n", header.join(","));
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        if f[port] != "10" {
+            continue;
+        }
+        let mut l = table2(10, f[size].parse().unwrap(), f[sb], f[tb]);
+        if f[sb].split('+').filter(|s| !s.is_empty()).count() > 5 {
+            l += 6.0;
+        }
+        for t in f[tb].split(';').filter(|t| !t.is_empty()) {
+            let entries: f64 = t.rsplit(':').next().unwrap().parse().unwrap();
+            l += 0.05 * (entries / 100.0).ln();
+        }
+        data.push_str(&format!(
+            "{},{:.3}\n",
+            f[..f.len() - 1].join(","),
+            l + noise.normal(0.1)
+        ));
+    }
+    let data_path = dir.join("data.csv");
+    std::fs::write(&data_path, data).unwrap();
+    let data_arg = data_path.to_str().unwrap();
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/p4-samples/tofino/ctor_params.p4"
+    );
+    let mut rmse = Vec::new();
+    for kind in ["lr", "plp", "component"] {
+        let model = dir.join(format!("{kind}.json"));
+        let model_arg = model.to_str().unwrap();
+        let r = p4cost(&[
+            "fit", data_arg, "--kind", kind, "-o", model_arg, "--format", "json",
+        ]);
+        assert_eq!(r.code, 0, "{kind}: {}", r.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let m = &doc["model"];
+        assert_eq!(m["port_gbps"], 10);
+        if kind == "component" {
+            for s in m["component"]["states"].as_array().unwrap() {
+                let pieces = s["curve"]["pieces"].as_array().unwrap();
+                assert_eq!(pieces.len(), 2, "{s}");
+                assert_eq!(pieces[0]["to"], 5.0, "{s}");
+            }
+        }
+        let r = p4cost(&["validate", model_arg, data_arg, "--format", "json"]);
+        assert_eq!(r.code, 0, "{kind}: {}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            v["accuracy_percent"].as_f64().unwrap() >= 99.0,
+            "{kind}: {v}"
+        );
+        rmse.push(v["rmse_ns"].as_f64().unwrap());
+        // The engine evaluates the file: a prediction, its warnings.
+        let r = p4cost(&[
+            "predict",
+            sample,
+            "--model-file",
+            model_arg,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(r.code, 0, "{kind}: {}", r.stderr);
+        let p: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let rep = &p;
+        let max = rep["summary"]["max"]["latency_ns"].as_f64().unwrap();
+        let first = rep["paths"][0]["latency_ns"].as_f64().unwrap();
+        assert!(
+            max >= first - 1e-9 && (150.0..400.0).contains(&max),
+            "{kind}: {max}"
+        );
+        assert!(
+            rep["path_warnings"].is_array()
+                && rep["warnings"]
+                    .to_string()
+                    .contains("key_width_out_of_range"),
+            "{kind}: {rep}"
+        );
+    }
+    assert!(rmse[2] < 0.8 * rmse[0], "lr, plp, component RMSE: {rmse:?}");
 }

@@ -13,11 +13,17 @@
 //! `linfa-linear`, `ndarray`, `nalgebra`, `serde`. Never the engine or the
 //! CLI; nothing here prints.
 
+pub mod component;
 pub mod data;
 pub mod entries;
 pub mod error;
+pub mod families;
+pub mod lasso;
 pub mod lr;
 pub mod metrics;
+pub mod noise;
+pub mod pca;
+pub mod plp;
 pub mod programs;
 pub mod suite;
 pub mod validate;

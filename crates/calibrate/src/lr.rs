@@ -8,13 +8,11 @@
 use linfa::prelude::*;
 use linfa_linear::LinearRegression;
 use ndarray::{Array1, Array2};
-use p4cost_model::spec::{
-    Base, ControlTerm, FitSummary, KeyClassCost, ParserTerm, Source, Training,
-};
+use p4cost_model::spec::{Base, ControlTerm, KeyClassCost, ParserTerm, Source, Training};
 use p4cost_model::{Features, ModelKind, ModelSpec, TableMatch};
 
 use crate::data::{Measurement, Measurements};
-use crate::metrics::Accuracy;
+use crate::metrics::fit_summary;
 use crate::CalibrateError;
 
 /// What the fitted model is called and where it is from.
@@ -201,29 +199,12 @@ pub fn fit(
         nonlinear: None,
         mau_cycles: None,
         placement: None,
+        plp: None,
+        component: None,
         fit: None,
         notes,
     };
-    let pairs: Vec<(f64, f64)> = rows
-        .iter()
-        .filter_map(|r| {
-            p4cost_model::tofino_linear::latency_of_features(&model, &r.features)
-                .map(|p| (p, r.latency_ns))
-        })
-        .collect();
-    let acc =
-        Accuracy::of(&pairs).ok_or_else(|| CalibrateError::Invalid("nothing fitted".into()))?;
-    model.fit = Some(FitSummary {
-        method: "lr".into(),
-        data: naming.data.clone(),
-        rows: acc.rows,
-        r2: acc.r2,
-        rmse_ns: acc.rmse_ns,
-        mae_ns: acc.mae_ns,
-        max_abs_residual_ns: acc.max_abs_error_ns,
-        smape_percent: acc.smape_percent,
-        accuracy_percent: acc.accuracy_percent,
-    });
+    model.fit = Some(fit_summary(&model, &rows, "lr", &naming.data)?);
     model.check().map_err(CalibrateError::Invalid)?;
     Ok(model)
 }
@@ -349,21 +330,7 @@ pub fn training(rows: &[&Measurement]) -> Training {
 mod tests {
     use super::*;
     use crate::data::parse;
-
-    /// Seeded normal noise (xorshift + Box-Muller), so fits are repeatable.
-    pub(crate) struct Noise(u64);
-    impl Noise {
-        fn uniform(&mut self) -> f64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-        }
-        pub(crate) fn normal(&mut self, sd: f64) -> f64 {
-            let (u, v) = (self.uniform(), self.uniform());
-            sd * (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-        }
-    }
+    use crate::noise::Noise;
 
     fn naming() -> Naming {
         Naming {
@@ -378,7 +345,7 @@ mod tests {
     fn recovers_known_coefficients() {
         let (a, b, c, d) = (0.4, 90.0, 0.3, 5.0);
         let (en, ew, tn, tw) = (1.5, 2.5, 3.0, 4.5);
-        let mut noise = Noise(0x9e3779b97f4a7c15);
+        let mut noise = Noise::new(0x9e3779b97f4a7c15);
         let mut csv = String::from("program,port_gbps,packet_size,state_bytes,tables,latency_ns\n");
         let tables = [
             "",
@@ -466,7 +433,7 @@ mod tests {
     #[test]
     fn a_class_not_measured_borrows_and_says_so() {
         let mut csv = String::from("program,port_gbps,packet_size,state_bytes,tables,latency_ns\n");
-        let mut noise = Noise(7);
+        let mut noise = Noise::new(7);
         for p in [100, 500, 900] {
             for (sb, hb) in [("", 0.0), ("4", 4.0), ("4+20", 24.0), ("20+20+20", 60.0)] {
                 for t in 0..4 {

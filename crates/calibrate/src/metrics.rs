@@ -2,7 +2,12 @@
 //! accuracy metric, MAE, RMSE, R^2, sMAPE and the shares within 1 ns and
 //! within 1 %.
 
+use p4cost_model::spec::FitSummary;
+use p4cost_model::ModelSpec;
 use serde::Serialize;
+
+use crate::data::Measurement;
+use crate::CalibrateError;
 
 /// Figures over a set of (predicted, measured) pairs.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -75,6 +80,39 @@ impl Accuracy {
             within_1pct_percent: share(&|p, m| (p - m).abs() <= 0.01 * m.abs()),
         })
     }
+}
+
+/// The `fit` section of a fitted model: its figures of `model` on its training rows.
+pub fn fit_summary(
+    model: &ModelSpec,
+    rows: &[&Measurement],
+    method: &str,
+    data: &str,
+) -> Result<FitSummary, CalibrateError> {
+    let pairs: Vec<(f64, f64)> = rows
+        .iter()
+        .filter_map(|r| {
+            p4cost_model::fitted::latency_of_features(model, &r.features).map(|p| (p, r.latency_ns))
+        })
+        .collect();
+    let acc =
+        Accuracy::of(&pairs).ok_or_else(|| CalibrateError::Invalid("nothing fitted".into()))?;
+    if !(acc.rmse_ns.is_finite()) {
+        return Err(CalibrateError::Invalid(format!(
+            "the {method} fit predicts a non-finite latency for some of its own rows"
+        )));
+    }
+    Ok(FitSummary {
+        method: method.into(),
+        data: data.into(),
+        rows: acc.rows,
+        r2: acc.r2,
+        rmse_ns: acc.rmse_ns,
+        mae_ns: acc.mae_ns,
+        max_abs_residual_ns: acc.max_abs_error_ns,
+        smape_percent: acc.smape_percent,
+        accuracy_percent: acc.accuracy_percent,
+    })
 }
 
 #[cfg(test)]

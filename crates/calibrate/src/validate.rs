@@ -63,9 +63,10 @@ pub struct Validation {
 pub fn by_port(models: &[ModelSpec]) -> Result<Vec<(u32, &ModelSpec)>, CalibrateError> {
     let mut by_port: Vec<(u32, &ModelSpec)> = Vec::new();
     for model in models {
-        if model.linear().is_none() {
+        let empty = p4cost_model::Features::default();
+        if p4cost_model::fitted::terms(model, &empty).is_none() {
             return Err(CalibrateError::Invalid(format!(
-                "model {} is of kind {}: it costs the compiler's stage placement, not a row's features; validate takes linear models (yours from `p4cost fit`, or tofino1-10g, tofino1-100g)",
+                "model {} is of kind {}: it costs the compiler's stage placement, not a row's features; validate takes the models that price features (yours from `p4cost fit`, or tofino1-10g, tofino1-100g)",
                 model.name,
                 model.kind.name()
             )));
@@ -102,9 +103,8 @@ pub fn validate(
             without += 1;
             continue;
         };
-        // by_port admitted linear models only.
-        let Some(pred) = p4cost_model::tofino_linear::latency_of_features(model, &r.features)
-        else {
+        // by_port admitted models that price features only.
+        let Some(pred) = p4cost_model::fitted::latency_of_features(model, &r.features) else {
             continue;
         };
         points.push(Point {

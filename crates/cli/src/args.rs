@@ -347,6 +347,15 @@ pub enum FitKind {
     /// per-state and per-byte parser terms, per-table costs by match and
     /// key class).
     Lr,
+    /// PCA-Lasso-polynomial: degree-2 polynomial features, PCA and Lasso,
+    /// components and penalty cross-validated; a parser part and a control
+    /// part (a `plp` model).
+    Plp,
+    /// The component-model method: per component (base, parse states by
+    /// size, tables by kind and key bits, entries) the function family that
+    /// scores best on held-out points, with breakpoints (a `component`
+    /// model).
+    Component,
 }
 
 /// `p4cost fit`.

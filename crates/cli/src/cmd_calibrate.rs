@@ -96,6 +96,10 @@ pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     };
     let model = match a.kind {
         FitKind::Lr => lr::fit(&m, a.port, a.wide_key_bits, &naming).map_err(cal)?,
+        FitKind::Plp => {
+            p4cost_calibrate::plp::fit(&m, a.port, &naming, &Default::default()).map_err(cal)?
+        }
+        FitKind::Component => p4cost_calibrate::component::fit(&m, a.port, &naming).map_err(cal)?,
     };
     let mut json = crate::json_out::to_pretty(&model)?;
     if !json.ends_with('\n') {
@@ -133,7 +137,24 @@ fn fit_human(m: &ModelSpec, output: &Path, unmeasured: usize) -> String {
             b.per_packet_byte_ns, b.constant_ns, p.per_header_byte_ns, p.per_state_ns
         ));
     }
+    if let Some(p) = &m.plp {
+        let part = |what: &str, x: &p4cost_model::plp::PlpPart| {
+            format!(
+                "  {what:<8} PLP on {}: {} components, alpha {:.3e}, cross-validated RMSE {:.3} ns\n",
+                x.inputs.join(", "),
+                x.components.len(),
+                x.alpha,
+                x.cv_rmse_ns
+            )
+        };
+        s.push_str(&part("parser", &p.parser));
+        match &p.control {
+            Some(c) => s.push_str(&part("control", c)),
+            None => s.push_str("  control  none (no table in the data)\n"),
+        }
+    }
     match &m.control {
+        _ if m.kind != p4cost_model::ModelKind::TofinoIngressLinear => {}
         Some(c) => s.push_str(&format!(
             "  control  per table: exact {:.4} (k<{w} or 2+ keys) / {:.4} ns (one key >={w} bits); TCAM {:.4} / {:.4} ns\n",
             c.exact.narrow_key_ns,

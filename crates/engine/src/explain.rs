@@ -152,15 +152,20 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
             .map(|w| format!("{}: {}", w.code, w.message))
             .collect(),
     };
-    match m.linear() {
-        Some(lin) => {
+    let lin = m.linear();
+    let fitted = p4cost_model::fitted::is_fitted(m.kind);
+    match lin {
+        _ if lin.is_some() || fitted => {
             let Some(p) = r.paths.first() else {
                 return Err(Error::input(format!(
                     "{}: no parse path to explain (none listed: see `p4cost predict {}`)",
                     r.program, r.program
                 )));
             };
-            linear_terms(&mut e, p, &lin);
+            match &lin {
+                Some(lin) => linear_terms(&mut e, p, lin),
+                None => fitted_terms(&mut e, p, m),
+            }
             e.total_ns = round3(e.terms.iter().map(|t| t.ns).sum());
             // Only the warnings about what is explained: the program's
             // own, those naming a term's table or state, and this path's.
@@ -181,9 +186,75 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
                 )
                 .collect();
         }
-        None => mau_terms(&mut e, r, m)?,
+        _ => mau_terms(&mut e, r, m)?,
     }
     Ok(e)
+}
+
+/// The terms of a `plp` or `component` model: the base, each counted
+/// state's and each table's share (what it adds to the ones before it:
+/// neither model is a sum over states or tables).
+fn fitted_terms(e: &mut Explanation, p: &PathOut, m: &ModelSpec) {
+    let (base_how, parser_how, control_how) = match (&m.plp, &m.component) {
+        (Some(plp), _) => {
+            let part = |x: &p4cost_model::plp::PlpPart| {
+                format!(
+                    "PLP of {} (degree-2 polynomial features, standardised, {} principal components, Lasso alpha {})",
+                    x.inputs.join(", "),
+                    x.components.len(),
+                    num(x.alpha)
+                )
+            };
+            e.equation = "L = parser(packet size, counted states, header bytes) + control(tables by match kind, keys, key bits, entries), each a PLP part (docs/models.md#plp-models)".to_string();
+            (
+                format!("{} with no counted state", part(&plp.parser)),
+                part(&plp.parser),
+                plp.control
+                    .as_ref()
+                    .map_or("no control part".to_string(), part),
+            )
+        }
+        (_, Some(c)) => {
+            e.equation = "L = base(packet size) + states(count, bytes per state) + tables(count per match kind, key bits) + entries, each a fitted curve (docs/models.md#component-models)".to_string();
+            (
+                format!("base curve {}", c.base.describe()),
+                "the states curves, interpolated at the path's bytes per state".to_string(),
+                "the table curves of each match kind at its tables' mean key bits, and the entries curves".to_string(),
+            )
+        }
+        _ => Default::default(),
+    };
+    e.headers = p.headers.clone();
+    e.path = Some(p.number.to_string());
+    e.predicted_ns = p.latency_ns;
+    e.terms.push(Term {
+        part: "base".to_string(),
+        item: format!("packet of {} B", e.packet_size),
+        formula: base_how,
+        why: None,
+        ns: round3(p.breakdown.base_ns),
+        span: None,
+    });
+    for st in p.states.iter().filter(|s| s.counted_bytes > 0) {
+        e.terms.push(Term {
+            part: "parser".to_string(),
+            item: format!("parse state {} ({} B)", st.name, st.counted_bytes),
+            formula: format!("{parser_how}: what this state adds to the states before it"),
+            why: None,
+            ns: st.latency_ns,
+            span: Some(st.span.clone()),
+        });
+    }
+    for t in &p.breakdown.tables {
+        e.terms.push(Term {
+            part: "control".to_string(),
+            item: format!("table {}", t.name),
+            formula: format!("{control_how}: what this table adds to the tables before it"),
+            why: None,
+            ns: t.latency_ns,
+            span: Some(t.span.clone()),
+        });
+    }
 }
 
 /// `L = L_B(p) + L_PD + L_C` of one packet class.

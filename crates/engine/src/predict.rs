@@ -9,6 +9,8 @@ use p4cost_ir::{ControlId, ParserId, Pipeline, Program, TableId};
 use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
 
 use crate::error::Error;
+
+mod fitted;
 use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
 use crate::path_stats::{Costed, PATH_CODES};
@@ -285,6 +287,21 @@ impl<'a> Common<'a> {
     }
 
     /// The error for a parser past the analysis budget.
+    /// The ingress parser: per-path models need the parse graph.
+    fn need_parser(&self) -> Result<ParserId, Error> {
+        self.parser.ok_or_else(|| {
+        Error::input(format!(
+            "{}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
+            self.shown,
+            match self.program().input {
+                p4cost_ir::InputKind::TofinoContext =>
+                    "context.json has none: give the P4 source with the context (`predict prog.p4 --context context.json`), use `--model tofino1-mau-cycles`, or `p4cost stages`",
+                _ => "the program declares no parser bound to a package",
+            }
+        ))
+    })
+    }
+
     fn budget(&self, e: BudgetExceeded) -> Error {
         Error::input(format!("{}: {e}", self.shown))
     }
@@ -460,6 +477,9 @@ pub fn reports_of(
             ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
                 run_mau(a, &model, packet_size, common)?
             }
+            ModelKind::Plp | ModelKind::Component => {
+                fitted::run_fitted(a, &model, packet_size, common)?
+            }
         });
     }
     Ok(reports)
@@ -536,17 +556,7 @@ fn run_linear(
     packet_size: u32,
     mut common: Common<'_>,
 ) -> Result<Report, Error> {
-    let parser = common.parser.ok_or_else(|| {
-        Error::input(format!(
-            "{}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
-            common.shown,
-            match common.program().input {
-                p4cost_ir::InputKind::TofinoContext =>
-                    "context.json has none: give the P4 source with the context (`predict prog.p4 --context context.json`), use `--model tofino1-mau-cycles`, or `p4cost stages`",
-                _ => "the program declares no parser bound to a package",
-            }
-        ))
-    })?;
+    let parser = common.need_parser()?;
     let lin = model.linear().ok_or_else(|| {
         Error::input(format!(
             "model {} is not a complete linear model",

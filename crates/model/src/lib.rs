@@ -12,17 +12,24 @@
 //! per-stage cycles per gress and divides by the clock, independent of the
 //! parse path; [`mau_estimate`] (`tofino_mau_estimate`, docs/models.md,
 //! Tofino stage placement estimate) first estimates that placement from the
-//! program's table dependency graph and the model's per-stage resources.
+//! program's table dependency graph and the model's per-stage resources;
+//! [`fitted`] evaluates the models `p4cost fit` makes beside the linear
+//! one: [`plp`] (PCA-Lasso-polynomial) and [`component`] (sums of fitted
+//! [`curve`]s).
 //!
 //! Dependencies: `p4cost-ir`, `p4cost-analysis`, `serde`, `serde_json`,
 //! `thiserror`. Nothing here reads P4 or compiler outputs.
 
 pub mod baseline;
 pub mod catalog;
+pub mod component;
+pub mod curve;
 pub mod error;
 pub mod features;
+pub mod fitted;
 pub mod mau_cycles;
 pub mod mau_estimate;
+pub mod plp;
 pub mod prediction;
 pub mod spec;
 pub mod tofino_linear;

@@ -28,6 +28,12 @@ pub enum ModelKind {
     TofinoMauCycles,
     /// MAU stage placement estimated from the program, then the cycle rule.
     TofinoMauEstimate,
+    /// A PCA-Lasso-polynomial model fitted by `p4cost fit --kind plp`
+    /// (docs/models.md, PLP models).
+    Plp,
+    /// A component model fitted by `p4cost fit --kind component`
+    /// (docs/models.md, Component models).
+    Component,
 }
 
 impl ModelKind {
@@ -37,6 +43,8 @@ impl ModelKind {
             ModelKind::TofinoIngressLinear => "tofino_ingress_linear",
             ModelKind::TofinoMauCycles => "tofino_mau_cycles",
             ModelKind::TofinoMauEstimate => "tofino_mau_estimate",
+            ModelKind::Plp => "plp",
+            ModelKind::Component => "component",
         }
     }
 }
@@ -287,6 +295,12 @@ pub struct ModelSpec {
     /// How tables are placed into stages (`tofino_mau_estimate` models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<Placement>,
+    /// The PLP pipeline's numbers (`plp` models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plp: Option<crate::plp::PlpSpec>,
+    /// The fitted component curves (`component` models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<crate::component::ComponentSpec>,
     /// How well a fitted model fits its own measurements (models made by
     /// `p4cost fit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -380,11 +394,51 @@ impl ModelSpec {
                         missing.join(", ")
                     ));
                 }
-                if self.mau_cycles.is_some() {
+                if self.mau_cycles.is_some() || self.plp.is_some() || self.component.is_some() {
                     return Err(format!(
-                        "kind {} has no mau_cycles section",
+                        "kind {} has no mau_cycles, plp or component section",
                         self.kind.name()
                     ));
+                }
+                Ok(())
+            }
+            ModelKind::Plp | ModelKind::Component => {
+                let mut missing = Vec::new();
+                if self.training.is_none() {
+                    missing.push("training");
+                }
+                if self.port_gbps.is_none() {
+                    missing.push("port_gbps");
+                }
+                match (self.kind, &self.plp, &self.component) {
+                    (ModelKind::Plp, None, _) => missing.push("plp"),
+                    (ModelKind::Component, _, None) => missing.push("component"),
+                    _ => {}
+                }
+                if !missing.is_empty() {
+                    return Err(format!(
+                        "kind {} needs {}",
+                        self.kind.name(),
+                        missing.join(", ")
+                    ));
+                }
+                if self.base.is_some()
+                    || self.parser.is_some()
+                    || self.control.is_some()
+                    || self.mau_cycles.is_some()
+                    || self.placement.is_some()
+                    || (self.plp.is_some() && self.component.is_some())
+                {
+                    return Err(format!(
+                        "kind {} takes only its own section and training (no base, parser, control, mau_cycles, placement or the other fitted kind)",
+                        self.kind.name()
+                    ));
+                }
+                if let Some(p) = &self.plp {
+                    p.check()?;
+                }
+                if let Some(c) = &self.component {
+                    c.check()?;
                 }
                 Ok(())
             }
@@ -407,9 +461,11 @@ impl ModelSpec {
                     || self.parser.is_some()
                     || self.control.is_some()
                     || self.training.is_some()
+                    || self.plp.is_some()
+                    || self.component.is_some()
                 {
                     return Err(format!(
-                        "kind {} takes no linear terms (base, parser, control, training)",
+                        "kind {} takes no linear or fitted terms (base, parser, control, training, plp, component)",
                         self.kind.name()
                     ));
                 }

@@ -28,7 +28,7 @@ pub struct Inputs<'a> {
 /// `model_not_linear` warning rather than panicking.
 pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
     match model.linear() {
-        Some(lin) => predict_linear(&lin, inp),
+        Some(lin) => predict_with(&lin, inp),
         None => Prediction {
             latency_ns: 0.0,
             breakdown: Breakdown {
@@ -50,7 +50,9 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
     }
 }
 
-fn predict_linear(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
+/// [`predict`] with the terms already taken from a model (the fitted
+/// kinds lay out their breakdown and warnings with zero terms).
+pub fn predict_with(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
     let mut warnings = Vec::new();
     let tr = lin.training;
 

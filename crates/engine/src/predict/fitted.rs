@@ -1,0 +1,317 @@
+//! `predict` with a model `p4cost fit` made that is not linear (`plp`,
+//! `component`). Such a model prices a path by its packet size, counted
+//! states and their bytes together, not state by state, so the linear
+//! model's dynamic programs do not apply as they are. Over all paths the
+//! graph is walked with an automaton that carries (first header seen,
+//! counted states, counted bytes): each product node then knows the parser
+//! term before and after it, and the difference is an additive weight whose
+//! sum along a path is that path's parser term. Minimum, maximum, the k
+//! slowest and the median are the linear model's dynamic programs on those
+//! weights: counted, never enumerated. The training-range warnings over all
+//! paths are the linear model's, on zero terms ([`Skeleton`]). Every path
+//! pays every table of the ingress control (packet classes are priced by
+//! the linear models only).
+
+use p4cost_analysis::{
+    match_headers, path_graph, PathAutomaton, PathCount, PathOptions, PathState, Product,
+};
+use p4cost_model::baseline::split_state;
+use p4cost_model::fitted::{self, Skeleton};
+use p4cost_model::{tofino_linear, ModelSpec};
+
+use super::{insert_parse_warnings, path_fits, Common};
+use crate::error::Error;
+use crate::options::{PredictOptions, SortBy};
+use crate::path_stats::{Costed, ExtremeOut, SummaryOut, MEDIAN_BUDGET, PATH_CODES};
+use crate::report::{self, CountOut, PathMatchOut, Report, WarningOut};
+
+/// The automaton: (a program header went by, counted states, counted bytes).
+struct Counting;
+
+impl PathAutomaton for Counting {
+    type S = (bool, u32, u64);
+    fn initial(&self) -> Self::S {
+        (false, 0, 0)
+    }
+    fn step(&self, (mut seen, n, b): Self::S, st: &PathState) -> Option<Self::S> {
+        let sp = split_state(&mut seen, st);
+        Some(if sp.counted {
+            (
+                seen,
+                n.saturating_add(1),
+                b.saturating_add(sp.counted_bytes),
+            )
+        } else {
+            (seen, n, b)
+        })
+    }
+    fn accepts(&self, _: Self::S) -> bool {
+        true
+    }
+}
+
+/// One prediction per listed path; the summary over all paths.
+pub(super) fn run_fitted(
+    a: &PredictOptions,
+    model: &ModelSpec,
+    packet_size: u32,
+    mut common: Common<'_>,
+) -> Result<Report, Error> {
+    let parser = common.need_parser()?;
+    let training = model
+        .training
+        .as_ref()
+        .ok_or_else(|| Error::input(format!("model {} has no training section", model.name)))?;
+    let zero = Skeleton::ZERO;
+    let lin0 = zero.terms(training);
+    let opts = PathOptions {
+        max_paths: a.max_paths,
+        max_analysis_states: a.max_analysis_states,
+        ..PathOptions::default()
+    };
+    let mut warns = std::mem::take(&mut common.warnings);
+    let program = common.program();
+    let mut graph_warnings = Vec::new();
+    let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
+        .map_err(|e| common.budget(e))?;
+    // The training-range warnings over all paths (zero terms).
+    let costed = Costed::new(&pg, &lin0, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+    let prod =
+        Product::build(&pg, &Counting, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+    let term = |(_, n, b): (bool, u32, u64)| fitted::parser_term(model, packet_size, n, b);
+    let mut weight = Vec::with_capacity(prod.nodes.len());
+    let mut step = Vec::with_capacity(prod.nodes.len());
+    for node in &prod.nodes {
+        let after = Counting
+            .step(node.before, &pg.visit(node.node))
+            .unwrap_or(node.before);
+        weight.push(term(after) - term(node.before));
+        step.push([after.2 - node.before.2, u64::from(after.1 - node.before.1)]);
+    }
+    let tables = &common.tables;
+    let inputs = |path: &p4cost_analysis::ParsePath| {
+        fitted::predict(
+            model,
+            &tofino_linear::Inputs {
+                program,
+                path,
+                tables,
+                packet_size,
+            },
+        )
+    };
+    // Base + control: the prediction of a path with no state.
+    let empty = p4cost_analysis::ParsePath { states: Vec::new() };
+    let constant = inputs(&empty);
+    let constant_ns = constant.latency_ns;
+    for w in &constant.warnings {
+        if !PATH_CODES.contains(&w.code.as_str()) {
+            warns.push(WarningOut::of_model(program, w));
+        }
+    }
+
+    let mut path_match = None;
+    let shown: Vec<(PathCount, Vec<u32>)> = match (&a.path, a.top) {
+        (Some(want), _) => {
+            let (mp, skipped_ethernet) = match_headers(&pg, want, opts.max_analysis_states)
+                .map_err(|e| common.budget(e))?
+                .ok_or_else(|| common.no_path(parser, want))?;
+            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
+            let nodes = mp.graph_nodes(&first);
+            let p = pg.path(&nodes);
+            if !path_fits(&p, packet_size) {
+                let need = p4cost_model::baseline::packet_header_bytes(&p);
+                return Err(Error::input(format!(
+                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
+                    common.shown,
+                    p.header_chain(),
+                )));
+            }
+            // The matching paths differ in latency when their counted
+            // states or counted bytes differ.
+            let (mut counted, mut bytes, mut bits) = (Vec::new(), Vec::new(), Vec::new());
+            for n in &mp.nodes {
+                let st = pg.visit(n.node);
+                let mut seen = n.before.seen_first;
+                let sp = split_state(&mut seen, &st);
+                counted.push(if sp.counted { 1.0 } else { 0.0 });
+                bytes.push(if sp.counted {
+                    sp.counted_bytes as f64
+                } else {
+                    0.0
+                });
+                bits.push(st.extracted_bits as f64);
+            }
+            let differs = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
+                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
+                _ => false,
+            };
+            path_match = Some(PathMatchOut {
+                matching: CountOut::of(mp.total()),
+                skipped_ethernet,
+                latency_differs: differs(&counted) || differs(&bytes),
+                bytes_differ: differs(&bits),
+            });
+            vec![(pg.index_of(&nodes), nodes)]
+        }
+        (None, Some(k)) => prod
+            .top(&weight, k, a.max_listed_states)
+            .into_iter()
+            .map(|(_, p)| {
+                let nodes = prod.graph_nodes(&p);
+                (pg.index_of(&nodes), nodes)
+            })
+            .collect(),
+        (None, None) => pg
+            .list_within(a.max_paths, a.max_listed_states)
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                (
+                    PathCount {
+                        value: i as u128,
+                        saturated: false,
+                    },
+                    n,
+                )
+            })
+            .collect(),
+    };
+    let asked = match (&a.path, a.top) {
+        (Some(_), _) => 1,
+        (None, Some(k)) => k,
+        (None, None) => a.max_paths,
+    };
+    let reachable = pg.total();
+    let wanted = if reachable.saturated {
+        asked
+    } else {
+        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
+    };
+    if shown.len() < wanted {
+        warns.push(WarningOut::new("listing_capped", format!(
+                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
+                shown.len(),
+                a.max_listed_states
+            )));
+    }
+    insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
+
+    let mut path_outs = Vec::with_capacity(shown.len());
+    let mut listed_codes = Vec::with_capacity(shown.len());
+    for (index, nodes) in &shown {
+        let path = pg.path(nodes);
+        if !path_fits(&path, packet_size) {
+            continue;
+        }
+        let pred = inputs(&path);
+        listed_codes.push(
+            pred.warnings
+                .iter()
+                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
+                .map(|w| w.code.clone())
+                .collect::<Vec<_>>(),
+        );
+        path_outs.push(report::path_out(program, *index, &path, &pred));
+    }
+    if a.sort == SortBy::Latency {
+        let mut order: Vec<usize> = (0..path_outs.len()).collect();
+        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
+        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
+        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
+        listed_codes = order
+            .iter()
+            .map(|&i| std::mem::take(&mut listed_codes[i]))
+            .collect();
+    }
+
+    let mut r = common.report(a, model, packet_size);
+    let total = pg.total();
+    r.path_count = total.value;
+    r.path_count_text = report::count_text(total);
+    r.path_count_saturated = total.saturated;
+    r.paths_listed = path_outs.len();
+    r.path_match = path_match;
+    r.summary = Some(summary(&pg, &prod, &weight, &step, constant_ns, |n, b| {
+        constant_ns + fitted::parser_term(model, packet_size, n, b)
+    }));
+    r.path_warnings = costed.warnings(program, &lin0, packet_size, &listed_codes);
+    r.control.path_sensitive = false;
+    r.control.note = format!(
+        "model kind {} prices the ingress control's table set as a whole: every table it applies counts on every path (packet classes are priced by the linear models)",
+        model.kind.name()
+    );
+    r.paths = path_outs;
+    r.warnings = warns;
+    Ok(r)
+}
+
+/// Min, max and median over all paths.
+fn summary(
+    pg: &p4cost_analysis::PathGraph<'_>,
+    prod: &Product<(bool, u32, u64)>,
+    weight: &[f64],
+    step: &[[u64; 2]],
+    constant_ns: f64,
+    latency: impl Fn(u32, u64) -> f64,
+) -> SummaryOut {
+    let total = prod.total();
+    let describe = |max: bool| {
+        prod.extreme(weight, max).map(|e| {
+            let nodes = prod.graph_nodes(&e.path);
+            let idx = pg.index_of(&nodes);
+            ExtremeOut {
+                latency_ns: constant_ns + e.value,
+                index: CountOut::of(idx),
+                number: idx.add_one(),
+                headers: pg.path(&nodes).header_names(),
+                class: None,
+                tables: None,
+            }
+        })
+    };
+    let (median_ns, median_note) = if total.saturated {
+        (
+            None,
+            "not computed: the path count overflows 128 bits".to_string(),
+        )
+    } else if total.value == 0 {
+        (None, "no path".to_string())
+    } else {
+        match prod.distribution(step, MEDIAN_BUDGET) {
+            None => (
+                None,
+                format!(
+                    "not computed: tabulating the paths' (counted bytes, counted states) pairs needs more than {MEDIAN_BUDGET} table entries at once, or more than 16 x that in merges"
+                ),
+            ),
+            Some(d) => {
+                let mut by_ns: Vec<(f64, u128)> = d
+                    .iter()
+                    .map(|(v, c)| (latency(u32::try_from(v[1]).unwrap_or(u32::MAX), v[0]), c.value))
+                    .collect();
+                by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let want = (total.value - 1) / 2;
+                let mut seen = 0u128;
+                let mut med = None;
+                for (ns, c) in by_ns {
+                    seen += c;
+                    if seen > want {
+                        med = Some(ns);
+                        break;
+                    }
+                }
+                (med, String::new())
+            }
+        }
+    };
+    SummaryOut {
+        over: "path",
+        paths: CountOut::of(total),
+        classes: None,
+        min: describe(false),
+        max: describe(true),
+        median_ns,
+        median_note,
+    }
+}
