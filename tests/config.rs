@@ -246,3 +246,48 @@ fn a_bad_config_is_an_error_at_its_line_and_column() {
         assert!(r.stderr.contains(want), "{toml}: want {want:?} in {}", r.stderr);
     }
 }
+
+/// `model-file` in p4cost.toml: relative to the configuration, used by
+/// `predict` and `check` as `--model-file` is; a flag overrides it; a bad
+/// file is an error at its key.
+#[test]
+fn a_model_file_in_the_config_is_used_and_checked() {
+    let dir = project(
+        "cfg-model-file",
+        "[defaults]\nmodel-file = \"models/mine.json\"\n\n[[program]]\npath = \"p4src/dc.p4\"\n",
+    );
+    std::fs::create_dir_all(dir.join("models")).expect("dir");
+    let mut m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join("models/tofino1-10g.json")).expect("model"),
+    )
+    .expect("JSON");
+    m["name"] = "mine-10g".into();
+    std::fs::write(dir.join("models/mine.json"), m.to_string()).expect("write");
+    let r = p4cost_in(&dir.join("p4src/sub"), &["predict", "../dc.p4"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("model     mine-10g"), "{}", r.stdout);
+    let r = p4cost_in(
+        &dir,
+        &["check", "--max-latency", "1000", "--format", "json"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("mine-10g"), "{}{}", r.stdout, r.stderr);
+    let r = p4cost_in(&dir, &["predict", "p4src/dc.p4", "--model", "tofino1-100g"]);
+    assert!(r.stdout.contains("model     tofino1-100g"), "{}", r.stdout);
+
+    std::fs::write(dir.join("models/mine.json"), "{\"schema\": 1}").expect("write");
+    let r = p4cost_in(&dir, &["predict", "p4src/dc.p4"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("p4cost.toml:2:14") && r.stderr.contains("mine.json"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(
+        dir.join("p4cost.toml"),
+        "[defaults]\nmodel = \"tofino1-10g\"\nmodel-file = \"models/mine.json\"\n",
+    )
+    .expect("toml");
+    let r = p4cost_in(&dir, &["predict", "p4src/dc.p4"]);
+    assert!(r.stderr.contains("not both"), "{}", r.stderr);
+}

@@ -139,3 +139,40 @@ fn a_bad_model_file_is_an_error_naming_it() {
         r.stderr
     );
 }
+
+/// `stages --model-file`: a placement model of the user's (here the
+/// embedded Tofino 1 estimate with 8 stages) drives the estimate; a model
+/// of another kind is refused by name.
+#[test]
+fn stages_takes_a_placement_model_file() {
+    let dir = scratch("model-file-stages");
+    let mut m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("models/tofino1-mau-estimate.json")).expect("model"),
+    )
+    .expect("JSON");
+    m["name"] = "my-8-stage-chip".into();
+    m["mau_cycles"]["stages"] = 8.into();
+    let f = dir.join("chip.json");
+    std::fs::write(&f, m.to_string()).expect("write");
+    let f = f.display().to_string();
+    let out = json(&["stages", TC2, "--model-file", &f, "--format", "json"]);
+    assert_eq!(out["model"]["name"], "my-8-stage-chip", "{out}");
+    let lin = my_model(&dir);
+    let r = p4cost(&["stages", TC2, "--model-file", &lin]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("my-switch-10g does not estimate a placement"),
+        "{}",
+        r.stderr
+    );
+    let r = p4cost(&[
+        "stages",
+        TC2,
+        "--model-file",
+        &f,
+        "--model",
+        "tofino1-mau-estimate",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

@@ -632,6 +632,10 @@ pub struct StagesArgs {
     /// tofino1-mau-estimate, tofino2-mau-estimate for t2na programs].
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
+    /// A placement-estimate model file of your own (kind
+    /// tofino_mau_estimate) instead of an embedded model.
+    #[arg(long, value_name = "PATH", conflicts_with = "model")]
+    pub model_file: Option<PathBuf>,
     /// Only this pipeline (a package instance name) [default: the first].
     #[arg(long, value_name = "NAME")]
     pub pipe: Option<String>,

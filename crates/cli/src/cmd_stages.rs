@@ -33,6 +33,12 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 "{shown}: the input carries the compiler's stage placement; --model {m} applies to P4 sources and BMv2 JSON"
             )));
         }
+        if let Some(f) = &a.model_file {
+            return Err(CliError::input(format!(
+                "{shown}: the input carries the compiler's stage placement; --model-file {} applies to P4 sources and BMv2 JSON",
+                f.display()
+            )));
+        }
         let model = p4cost_model::model_by_name(STAGES_MODEL)
             .map_err(|e| CliError::input(e.to_string()))?;
         let mp = mau_cycles::predict(&model, program, a.clock_ghz)
@@ -46,8 +52,16 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 "tofino1-mau-estimate".to_string()
             }
         });
-        let model =
-            p4cost_model::model_by_name(&name).map_err(|e| CliError::input(e.to_string()))?;
+        let model = match &a.model_file {
+            Some(f) => {
+                p4cost_engine::predict::model_from_file(f, p4cost_front::Limits::DEFAULT_FILE_BYTES)
+                    .map_err(|e| CliError::input(format!("--model-file: {e}")))?
+            }
+            None => {
+                p4cost_model::model_by_name(&name).map_err(|e| CliError::input(e.to_string()))?
+            }
+        };
+        let name = model.name.clone();
         if model.kind != p4cost_model::ModelKind::TofinoMauEstimate {
             return Err(CliError::input(format!(
                 "model {name} does not estimate a placement (kind {}): use tofino1-mau-estimate or tofino2-mau-estimate",

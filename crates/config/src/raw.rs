@@ -32,6 +32,7 @@ struct RawConfig {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawDefaults {
     model: Option<Spanned<String>>,
+    model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
     #[serde(default)]
@@ -52,6 +53,7 @@ struct RawProgram {
     bfrt: Option<Spanned<String>>,
     pipe: Option<String>,
     model: Option<Spanned<String>>,
+    model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
     #[serde(default)]
@@ -101,6 +103,7 @@ struct RawHop {
     name: Option<String>,
     delay_ns: Option<Spanned<f64>>,
     model: Option<Spanned<String>>,
+    model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
 }
@@ -160,6 +163,7 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
                 dir,
                 RawSettings {
                     model: d.model,
+                    model_file: d.model_file,
                     port: d.port,
                     packet_size: d.packet_size,
                     include_dirs: d.include_dirs,
@@ -208,6 +212,7 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
             dir,
             RawSettings {
                 model: p.model,
+                model_file: p.model_file,
                 port: p.port,
                 packet_size: p.packet_size,
                 include_dirs: p.include_dirs,
@@ -235,7 +240,7 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
     }
     let mut chains = Vec::new();
     for c in raw.chain {
-        chains.push(chain(&at, c, &programs)?);
+        chains.push(chain(&at, dir, c, &programs)?);
     }
     Ok(Config {
         file: PathBuf::from(shown),
@@ -253,6 +258,7 @@ fn same_kind(a: &Limit, b: &Limit) -> bool {
 
 struct RawSettings {
     model: Option<Spanned<String>>,
+    model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
     include_dirs: Vec<Spanned<String>>,
@@ -267,7 +273,7 @@ fn settings(
     base: Option<&Settings>,
 ) -> Result<Settings, ConfigError> {
     let mut s = base.cloned().unwrap_or_default();
-    s.target = target(at, &r.model, &r.port, &r.packet_size)?.over(&s.target);
+    s.target = target(at, dir, &r.model, &r.model_file, &r.port, &r.packet_size)?.over(&s.target);
     for d in &r.include_dirs {
         let p = join(dir, d.get_ref());
         if !p.is_dir() {
@@ -296,18 +302,35 @@ fn settings(
     Ok(s)
 }
 
-/// The target a table's `model`, `port` and `packet-size` give.
+/// The target a table's `model`, `model-file`, `port` and `packet-size`
+/// give. A model file is relative to the configuration's directory and is
+/// loaded and checked here, so a bad one is an error at its key.
 fn target(
     at: &Locator<'_>,
+    dir: &Path,
     m: &Option<Spanned<String>>,
+    mf: &Option<Spanned<String>>,
     p: &Option<Spanned<String>>,
     size: &Option<Spanned<i64>>,
 ) -> Result<TargetOptions, ConfigError> {
+    if let (Some(_), Some(f)) = (m, mf) {
+        return Err(at.err(f.span(), "give `model` or `model-file`, not both"));
+    }
+    let model_file = match mf {
+        Some(f) => {
+            let path = existing(at, dir, f, "model-file")?;
+            let max = p4cost_engine::SourceOptions::default().max_input_bytes;
+            p4cost_engine::predict::model_from_file(&path, max)
+                .map_err(|e| at.err(f.span(), e.to_string()))?;
+            Some(path)
+        }
+        None => None,
+    };
     Ok(TargetOptions {
         model: m.as_ref().map(|m| model(at, m)).transpose()?,
         port_gbps: p.as_ref().map(|p| port(at, p)).transpose()?,
         packet_size: size.as_ref().map(|s| packet_size(at, s)).transpose()?,
-        model_file: None,
+        model_file,
     })
 }
 
@@ -456,7 +479,12 @@ fn budgets(at: &Locator<'_>, b: RawBudget) -> Result<Vec<Budget>, ConfigError> {
     Ok(out)
 }
 
-fn chain(at: &Locator<'_>, c: RawChain, programs: &[ProgramConfig]) -> Result<Chain, ConfigError> {
+fn chain(
+    at: &Locator<'_>,
+    dir: &Path,
+    c: RawChain,
+    programs: &[ProgramConfig],
+) -> Result<Chain, ConfigError> {
     let name = c.name.get_ref().clone();
     let mut hops: Vec<Hop> = Vec::new();
     if c.hops.get_ref().is_empty() {
@@ -483,7 +511,8 @@ fn chain(at: &Locator<'_>, c: RawChain, programs: &[ProgramConfig]) -> Result<Ch
                     ));
                 };
                 let mut s = pc.settings.clone();
-                s.target = target(at, &h.model, &h.port, &h.packet_size)?.over(&s.target);
+                s.target = target(at, dir, &h.model, &h.model_file, &h.port, &h.packet_size)?
+                    .over(&s.target);
                 Hop {
                     name: h.name.clone().unwrap_or_else(|| pc.name.clone()),
                     kind: HopKind::Program(Box::new(pc.options(&s))),
@@ -494,8 +523,15 @@ fn chain(at: &Locator<'_>, c: RawChain, programs: &[ProgramConfig]) -> Result<Ch
                 if !(x.is_finite() && x >= 0.0) {
                     return Err(at.err(d.span(), format!("delay-ns {x}: a delay is 0 or more ns")));
                 }
-                if h.model.is_some() || h.port.is_some() || h.packet_size.is_some() {
-                    return Err(at.err(d.span(), "a delay hop takes no model, port or packet-size"));
+                if h.model.is_some()
+                    || h.model_file.is_some()
+                    || h.port.is_some()
+                    || h.packet_size.is_some()
+                {
+                    return Err(at.err(
+                        d.span(),
+                        "a delay hop takes no model, model-file, port or packet-size",
+                    ));
                 }
                 Hop {
                     name: h.name.clone().unwrap_or_else(|| format!("delay {}", i + 1)),
