@@ -1,7 +1,7 @@
 //! Choosing a function for one component (the component-model method,
 //! docs/models.md "Component models"): every candidate family is fitted by
 //! least squares and scored by sMAPE on points it did not see (each
-//! measured `x` left out in turn, so a family that chases the noise, or
+//! measured `x` left out in turn, in up to 12 folds, so a family that chases the noise, or
 //! goes astray past the last point, scores badly), and the family of
 //! lowest rank whose sMAPE is within 10 % of the best wins; a curve may
 //! split at one breakpoint when the two pieces score at least twice as
@@ -36,6 +36,13 @@ pub const WITHIN: f64 = 0.10;
 /// rule is within the chance variation of a few points' error).
 pub const BREAK_GAIN: f64 = 2.0;
 
+/// Most folds of the held-out score (leave-one-x-out below this many
+/// distinct x).
+pub const HELD_OUT_FOLDS: usize = 12;
+
+/// Most breakpoints tried (evenly spread over the candidates).
+pub const MAX_SPLITS: usize = 16;
+
 /// Distinct `x` each piece of a split needs at least.
 pub const MIN_PIECE_POINTS: usize = 3;
 
@@ -57,15 +64,42 @@ fn distinct(pts: &[Point]) -> usize {
     xs.len()
 }
 
-/// Least squares of `y` on the columns `cols(t)`; `None` when singular.
-fn lstsq(
-    pts: &[Point],
-    t: &dyn Fn(f64) -> f64,
-    cols: &dyn Fn(f64) -> Vec<f64>,
-) -> Option<Vec<f64>> {
+/// The points of one `x`, as least squares sees them: their mean and
+/// count (the sum of squares over the points is the count-weighted sum
+/// over the means plus a constant, so fits on these are exact and cost
+/// the distinct `x`, not the rows).
+#[derive(Debug, Clone, Copy)]
+struct Agg {
+    x: f64,
+    y: f64,
+    w: f64,
+}
+
+fn aggregate(pts: &[Point]) -> Vec<Agg> {
+    let mut v: Vec<(f64, f64)> = pts.iter().map(|p| (p.x, p.y)).collect();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<Agg> = Vec::new();
+    for (x, y) in v {
+        match out.last_mut() {
+            Some(a) if a.x == x => {
+                a.y += y;
+                a.w += 1.0;
+            }
+            _ => out.push(Agg { x, y, w: 1.0 }),
+        }
+    }
+    for a in &mut out {
+        a.y /= a.w;
+    }
+    out
+}
+
+/// Weighted least squares of `y` on the columns `cols(t)`; `None` when
+/// singular.
+fn lstsq(pts: &[Agg], t: &dyn Fn(f64) -> f64, cols: &dyn Fn(f64) -> Vec<f64>) -> Option<Vec<f64>> {
     let k = cols(0.0).len();
-    let a = DMatrix::from_fn(pts.len(), k, |i, j| cols(t(pts[i].x))[j]);
-    let b = DVector::from_iterator(pts.len(), pts.iter().map(|p| p.y));
+    let a = DMatrix::from_fn(pts.len(), k, |i, j| pts[i].w.sqrt() * cols(t(pts[i].x))[j]);
+    let b = DVector::from_iterator(pts.len(), pts.iter().map(|p| p.w.sqrt() * p.y));
     let svd = a.svd(true, true);
     let s = &svd.singular_values;
     if s.min() <= s.max() * 1e-12 {
@@ -76,16 +110,16 @@ fn lstsq(
     v.iter().all(|c| c.is_finite()).then_some(v)
 }
 
-/// `y = a + b * g(x)` by least squares, in closed form.
-fn simple_regression(pts: &[Point], g: &dyn Fn(f64) -> f64) -> Option<Vec<f64>> {
-    let n = pts.len() as f64;
+/// `y = a + b * g(x)` by weighted least squares, in closed form.
+fn simple_regression(pts: &[Agg], g: &dyn Fn(f64) -> f64) -> Option<Vec<f64>> {
+    let n: f64 = pts.iter().map(|p| p.w).sum();
     let gs: Vec<f64> = pts.iter().map(|p| g(p.x)).collect();
-    let gm = gs.iter().sum::<f64>() / n;
-    let ym = pts.iter().map(|p| p.y).sum::<f64>() / n;
+    let gm = gs.iter().zip(pts).map(|(g, p)| g * p.w).sum::<f64>() / n;
+    let ym = pts.iter().map(|p| p.y * p.w).sum::<f64>() / n;
     let (mut sgg, mut sgy) = (0.0, 0.0);
     for (gv, p) in gs.iter().zip(pts) {
-        sgg += (gv - gm) * (gv - gm);
-        sgy += (gv - gm) * (p.y - ym);
+        sgg += p.w * (gv - gm) * (gv - gm);
+        sgy += p.w * (gv - gm) * (p.y - ym);
     }
     if !(sgg.is_finite() && sgg > 1e-300) {
         return None;
@@ -95,12 +129,13 @@ fn simple_regression(pts: &[Point], g: &dyn Fn(f64) -> f64) -> Option<Vec<f64>> 
     (a.is_finite() && b.is_finite()).then(|| vec![a, b])
 }
 
-fn sse(pts: &[Point], f: &dyn Fn(f64) -> f64) -> f64 {
-    pts.iter().map(|p| (f(p.x) - p.y).powi(2)).sum()
+fn sse(pts: &[Agg], f: &dyn Fn(f64) -> f64) -> f64 {
+    pts.iter().map(|p| p.w * (f(p.x) - p.y).powi(2)).sum()
 }
 
 /// Fits `family` (with `params` coefficients) to `pts` on `[from, to]`.
 pub fn fit_family(family: Family, params: usize, pts: &[Point]) -> Option<Piece> {
+    let pts = &aggregate(pts)[..];
     let (from, to) = pts
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
@@ -148,8 +183,8 @@ pub fn fit_family(family: Family, params: usize, pts: &[Point]) -> Option<Piece>
             // Exp: rates of either sign; reciprocal: the pole left of the
             // range (c > 0) or right of it (c < -1).
             let mut grid = Vec::new();
-            for i in 0..=24 {
-                let m = 10f64.powf(-2.0 + 4.0 * f64::from(i) / 24.0);
+            for i in 0..=16 {
+                let m = 10f64.powf(-2.0 + 4.0 * f64::from(i) / 16.0);
                 match family {
                     Family::Exp => {
                         grid.push(m.min(30.0));
@@ -189,7 +224,7 @@ pub fn fit_family(family: Family, params: usize, pts: &[Point]) -> Option<Piece>
                 std::mem::swap(&mut lo, &mut hi);
             }
             let g = (5f64.sqrt() - 1.0) / 2.0;
-            for _ in 0..40 {
+            for _ in 0..32 {
                 let a = hi - g * (hi - lo);
                 let b = lo + g * (hi - lo);
                 let (ea, eb) = (
@@ -226,8 +261,8 @@ pub const CANDIDATES: [(Family, usize); 9] = [
 ];
 
 /// sMAPE of `family` on points it did not see: each distinct `x` in turn
-/// is left out, the family fitted to the rest, and the left-out points
-/// predicted. With one distinct `x` there is nothing to leave out and the
+/// (in [`HELD_OUT_FOLDS`] folds when there are more) is left out, the
+/// family fitted to the rest, and the left-out points predicted. With one distinct `x` there is nothing to leave out and the
 /// in-sample sMAPE is returned.
 pub fn held_out_smape(family: Family, params: usize, pts: &[Point]) -> Option<f64> {
     let mut xs: Vec<f64> = pts.iter().map(|p| p.x).collect();
@@ -237,9 +272,13 @@ pub fn held_out_smape(family: Family, params: usize, pts: &[Point]) -> Option<f6
         let piece = fit_family(family, params, pts)?;
         return Some(smape(pts, |x| piece.eval(x)));
     }
+    // Every x its own fold up to HELD_OUT_FOLDS distinct x; beyond, x of
+    // rank r in fold r mod HELD_OUT_FOLDS (each fold spans the range).
+    let folds = xs.len().min(HELD_OUT_FOLDS);
+    let fold_of = |x: f64| xs.partition_point(|v| *v < x) % folds;
     let mut total = 0.0;
-    for x in xs {
-        let (out, rest): (Vec<Point>, Vec<Point>) = pts.iter().partition(|p| p.x == x);
+    for k in 0..folds {
+        let (out, rest): (Vec<Point>, Vec<Point>) = pts.iter().partition(|p| fold_of(p.x) == k);
         let piece = fit_family(family, params, &rest)?;
         total += smape(&out, |x| piece.eval(x)) * out.len() as f64;
     }
@@ -277,7 +316,9 @@ pub fn fit_curve(pts: &[Point]) -> Option<Curve> {
     xs.sort_by(f64::total_cmp);
     xs.dedup();
     if xs.len() >= 2 * MIN_PIECE_POINTS {
-        for s in MIN_PIECE_POINTS..=xs.len() - MIN_PIECE_POINTS {
+        let candidates: Vec<usize> = (MIN_PIECE_POINTS..=xs.len() - MIN_PIECE_POINTS).collect();
+        let step = candidates.len().div_ceil(MAX_SPLITS).max(1);
+        for &s in candidates.iter().step_by(step) {
             let cut = xs[s - 1];
             let (left, right): (Vec<Point>, Vec<Point>) = pts.iter().partition(|p| p.x <= cut);
             let (Some((a, ea)), Some((b, eb))) = (best_piece(&left), best_piece(&right)) else {
