@@ -1,6 +1,6 @@
 //! Facts over ALL parse paths, found by dynamic programs over the unrolled
 //! parse graph (never by listing it): the latency summary (count, min,
-//! median, max and the paths that reach them), the k slowest paths, the
+//! median, max and the paths that reach them), the
 //! `--path` match, and the linear model's extrapolation warnings
 //! aggregated per code with the number of paths they apply to.
 //!
@@ -286,16 +286,7 @@ impl<'g, 'p> Costed<'g, 'p> {
 
     /// A product path as an [`ExtremeOut`].
     pub fn describe(&self, latency_ns: f64, path: &[u32]) -> ExtremeOut {
-        let nodes = self.prod.graph_nodes(path);
-        let idx = self.pg.index_of(&nodes);
-        ExtremeOut {
-            latency_ns,
-            index: CountOut::of(idx),
-            number: idx.add_one(),
-            headers: self.pg.path(&nodes).header_names(),
-            class: None,
-            tables: None,
-        }
+        describe(self.pg, &self.prod, latency_ns, path)
     }
 
     /// Packet classes of this parse graph with `control`: counted exactly,
@@ -424,74 +415,26 @@ impl<'g, 'p> Costed<'g, 'p> {
 
     /// The summary; `constant_ns` is `L_B + L_C` (the same on every path).
     pub fn summary(&self, lin: &LinearTerms<'_>, constant_ns: f64) -> SummaryOut {
-        let total = self.prod.total();
-        let (median_ns, median_note) = if total.saturated {
-            (
-                None,
-                "not computed: the path count overflows 128 bits".to_string(),
-            )
-        } else if total.value == 0 {
-            (None, "no path".to_string())
-        } else {
-            let w: Vec<[u64; 2]> = self
-                .counted_bytes
-                .iter()
-                .zip(&self.counted)
-                .map(|(b, c)| [*b, u64::from(*c)])
-                .collect();
-            match self.prod.distribution(&w, MEDIAN_BUDGET) {
-                None => (
-                    None,
-                    format!(
-                        "not computed: tabulating the paths' (counted bytes, counted states) pairs needs more than {MEDIAN_BUDGET} table entries at once, or more than 16 x that in merges"
-                    ),
-                ),
-                Some(d) => {
-                    let mut by_ns: Vec<(f64, u128)> = d
-                        .iter()
-                        .map(|(v, c)| {
-                            (
-                                constant_ns
-                                    + lin.parser.per_header_byte_ns * v[0] as f64
-                                    + lin.parser.per_state_ns * v[1] as f64,
-                                c.value,
-                            )
-                        })
-                        .collect();
-                    by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    let want = (total.value - 1) / 2;
-                    let mut seen = 0u128;
-                    let mut med = None;
-                    for (ns, c) in by_ns {
-                        seen += c;
-                        if seen > want {
-                            med = Some(ns);
-                            break;
-                        }
-                    }
-                    (med, String::new())
-                }
-            }
-        };
+        let w: Vec<[u64; 2]> = self
+            .counted_bytes
+            .iter()
+            .zip(&self.counted)
+            .map(|(b, c)| [*b, u64::from(*c)])
+            .collect();
+        let (median_ns, median_note) = pair_median(&self.prod, &w, |bytes, states| {
+            constant_ns
+                + lin.parser.per_header_byte_ns * bytes as f64
+                + lin.parser.per_state_ns * states as f64
+        });
         SummaryOut {
             over: "path",
-            paths: CountOut::of(total),
+            paths: CountOut::of(self.prod.total()),
             classes: None,
             min: self.extreme_out(constant_ns, false),
             max: self.extreme_out(constant_ns, true),
             median_ns,
             median_note,
         }
-    }
-
-    /// The `k` slowest paths as (latency, product path), stopping past
-    /// `max_states` listed states.
-    pub fn top(&self, constant_ns: f64, k: usize, max_states: usize) -> Vec<(f64, Vec<u32>)> {
-        self.prod
-            .top(&self.ns, k, max_states)
-            .into_iter()
-            .map(|(v, p)| (constant_ns + v, p))
-            .collect()
     }
 
     /// The extrapolation warnings that depend on the path, over all paths.
@@ -646,6 +589,69 @@ impl<'g, 'p> Costed<'g, 'p> {
         }
         out
     }
+}
+
+/// A path of a product of `pg` as an [`ExtremeOut`].
+pub fn describe<S: Copy + Eq + std::hash::Hash>(
+    pg: &PathGraph<'_>,
+    prod: &Product<S>,
+    latency_ns: f64,
+    path: &[u32],
+) -> ExtremeOut {
+    let nodes = prod.graph_nodes(path);
+    let idx = pg.index_of(&nodes);
+    ExtremeOut {
+        latency_ns,
+        index: CountOut::of(idx),
+        number: idx.add_one(),
+        headers: pg.path(&nodes).header_names(),
+        class: None,
+        tables: None,
+    }
+}
+
+/// The lower median over all accepted paths of a latency that depends on
+/// a path only through its (counted bytes, counted states), which `step`
+/// gives per product node; with the note the summary shows when it is
+/// not computed (no path, too many paths to count, or a distribution past
+/// [`MEDIAN_BUDGET`]).
+pub fn pair_median<S: Copy + Eq + std::hash::Hash>(
+    prod: &Product<S>,
+    step: &[[u64; 2]],
+    latency: impl Fn(u64, u64) -> f64,
+) -> (Option<f64>, String) {
+    let total = prod.total();
+    if total.saturated {
+        return (
+            None,
+            "not computed: the path count overflows 128 bits".to_string(),
+        );
+    }
+    if total.value == 0 {
+        return (None, "no path".to_string());
+    }
+    let Some(d) = prod.distribution(step, MEDIAN_BUDGET) else {
+        return (
+            None,
+            format!(
+                "not computed: tabulating the paths' (counted bytes, counted states) pairs needs more than {MEDIAN_BUDGET} table entries at once, or more than 16 x that in merges"
+            ),
+        );
+    };
+    let mut by_ns: Vec<(f64, u128)> = d
+        .iter()
+        .map(|(v, c)| (latency(v[0], v[1]), c.value))
+        .collect();
+    by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let want = (total.value - 1) / 2;
+    let mut seen = 0u128;
+    for (ns, c) in by_ns {
+        seen += c;
+        if seen > want {
+            return (Some(ns), String::new());
+        }
+    }
+    (None, String::new())
 }
 
 /// Codes [`Costed::warnings`] computes over all paths (the per-path

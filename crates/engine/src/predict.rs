@@ -576,92 +576,26 @@ fn run_linear(
         .map_err(|e| common.budget(e))?;
     let costed = Costed::new(&pg, &lin, opts.max_analysis_states).map_err(|e| common.budget(e))?;
 
-    // The paths to show, each with its index in the full listing.
-    let mut path_match = None;
-    let shown: Vec<(PathCount, Vec<u32>)> = match (&a.path, a.top) {
-        (Some(want), _) => {
-            let (mp, skipped_ethernet) = match_headers(&pg, want, opts.max_analysis_states)
-                .map_err(|e| common.budget(e))?
-                .ok_or_else(|| common.no_path(parser, want))?;
-            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
-            let nodes = mp.graph_nodes(&first);
-            let p = pg.path(&nodes);
-            if !path_fits(&p, packet_size) {
-                let need = p4cost_model::baseline::packet_header_bytes(&p);
-                return Err(Error::input(format!(
-                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
-                    common.shown,
-                    p.header_chain(),
-                )));
-            }
-            // Do the matching paths differ? Compare their extremes.
-            let (mut ns, mut bits) = (Vec::new(), Vec::new());
-            for n in &mp.nodes {
-                let st = pg.visit(n.node);
-                let mut seen = n.before.seen_first;
-                let sp = p4cost_model::baseline::split_state(&mut seen, &st);
-                ns.push(if sp.counted {
-                    lin.parser.per_header_byte_ns * sp.counted_bytes as f64
-                        + lin.parser.per_state_ns
-                } else {
-                    0.0
-                });
-                bits.push(st.extracted_bits as f64);
-            }
-            let differs = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
-                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
-                _ => false,
-            };
-            path_match = Some(PathMatchOut {
-                matching: report::CountOut::of(mp.total()),
-                skipped_ethernet,
-                latency_differs: differs(&ns),
-                bytes_differ: differs(&bits),
-            });
-            vec![(pg.index_of(&nodes), nodes)]
+    // The paths to show, each with its index in the full listing. The
+    // matching paths' latency differs where their parse terms do.
+    let state_ns = |sp: &p4cost_model::baseline::StateSplit| {
+        if sp.counted {
+            lin.parser.per_header_byte_ns * sp.counted_bytes as f64 + lin.parser.per_state_ns
+        } else {
+            0.0
         }
-        (None, Some(k)) => costed
-            .top(0.0, k, a.max_listed_states)
-            .into_iter()
-            .map(|(_, p)| {
-                let nodes = costed.prod.graph_nodes(&p);
-                (pg.index_of(&nodes), nodes)
-            })
-            .collect(),
-        (None, None) => pg
-            .list_within(a.max_paths, a.max_listed_states)
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                (
-                    PathCount {
-                        value: i as u128,
-                        saturated: false,
-                    },
-                    n,
-                )
-            })
-            .collect(),
     };
+    let (shown, path_match) = shown_paths(
+        a,
+        &common,
+        &pg,
+        parser,
+        packet_size,
+        (&costed.prod, &costed.ns),
+        &[&state_ns],
+        &mut warns,
+    )?;
 
-    let asked = match (&a.path, a.top) {
-        (Some(_), _) => 1,
-        (None, Some(k)) => k,
-        (None, None) => a.max_paths,
-    };
-    let reachable = pg.total();
-    let wanted = if reachable.saturated {
-        asked
-    } else {
-        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
-    };
-    if shown.len() < wanted {
-        warns.push(WarningOut::new("listing_capped", format!(
-                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
-                shown.len(),
-                a.max_listed_states
-            )));
-    }
     // Per listed path: its prediction. Path-independent warnings go to the
     // program's list once; path-dependent ones are aggregated over all
     // paths below.
@@ -844,15 +778,7 @@ fn run_linear(
         }
     }
     if a.sort == SortBy::Latency {
-        // Stable: equal latencies keep graph order.
-        let mut order: Vec<usize> = (0..path_outs.len()).collect();
-        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
-        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
-        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
-        listed_codes = order
-            .iter()
-            .map(|&i| std::mem::take(&mut listed_codes[i]))
-            .collect();
+        sort_by_latency(&mut path_outs, &mut listed_codes);
     }
     r.path_warnings = costed.warnings(program, &lin, packet_size, &listed_codes);
     if let (true, Some(j)) = (per_class, &common.egress) {
@@ -881,6 +807,128 @@ fn run_linear(
     r.paths = path_outs;
     r.warnings = warns;
     Ok(r)
+}
+
+/// A listed path: its index in the full listing and its graph nodes.
+type ListedPath = (PathCount, Vec<u32>);
+
+/// The paths `predict` lists, each with its index in the full listing,
+/// and with `--path` what matched: the first matching path (an error when
+/// its headers exceed the packet); with `--top k` the k slowest by `top`'s
+/// additive weights over its product; else the first paths in listing
+/// order. The matching paths' latency differs when any of `differs`
+/// (each a weight of a parse state as the baseline rule splits it) has
+/// different extremes over them. A `listing_capped` warning joins
+/// `warns` when the state budget cut the listing short.
+#[allow(clippy::too_many_arguments)]
+fn shown_paths<S: Copy + Eq + std::hash::Hash>(
+    a: &PredictOptions,
+    common: &Common<'_>,
+    pg: &p4cost_analysis::PathGraph<'_>,
+    parser: ParserId,
+    packet_size: u32,
+    top: (&p4cost_analysis::Product<S>, &[f64]),
+    differs: &[&dyn Fn(&p4cost_model::baseline::StateSplit) -> f64],
+    warns: &mut Vec<WarningOut>,
+) -> Result<(Vec<ListedPath>, Option<PathMatchOut>), Error> {
+    let mut path_match = None;
+    let shown: Vec<ListedPath> = match (&a.path, a.top) {
+        (Some(want), _) => {
+            let (mp, skipped_ethernet) = match_headers(pg, want, a.max_analysis_states)
+                .map_err(|e| common.budget(e))?
+                .ok_or_else(|| common.no_path(parser, want))?;
+            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
+            let nodes = mp.graph_nodes(&first);
+            let p = pg.path(&nodes);
+            if !path_fits(&p, packet_size) {
+                let need = p4cost_model::baseline::packet_header_bytes(&p);
+                return Err(Error::input(format!(
+                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
+                    common.shown,
+                    p.header_chain(),
+                )));
+            }
+            // Do the matching paths differ? Compare their extremes.
+            let mut weights = vec![Vec::with_capacity(mp.nodes.len()); differs.len()];
+            let mut bits = Vec::with_capacity(mp.nodes.len());
+            for n in &mp.nodes {
+                let st = pg.visit(n.node);
+                let mut seen = n.before.seen_first;
+                let sp = p4cost_model::baseline::split_state(&mut seen, &st);
+                for (w, f) in weights.iter_mut().zip(differs) {
+                    w.push(f(&sp));
+                }
+                bits.push(st.extracted_bits as f64);
+            }
+            let differ = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
+                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
+                _ => false,
+            };
+            path_match = Some(PathMatchOut {
+                matching: report::CountOut::of(mp.total()),
+                skipped_ethernet,
+                latency_differs: weights.iter().any(|w| differ(w)),
+                bytes_differ: differ(&bits),
+            });
+            vec![(pg.index_of(&nodes), nodes)]
+        }
+        (None, Some(k)) => top
+            .0
+            .top(top.1, k, a.max_listed_states)
+            .into_iter()
+            .map(|(_, p)| {
+                let nodes = top.0.graph_nodes(&p);
+                (pg.index_of(&nodes), nodes)
+            })
+            .collect(),
+        (None, None) => pg
+            .list_within(a.max_paths, a.max_listed_states)
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                (
+                    PathCount {
+                        value: i as u128,
+                        saturated: false,
+                    },
+                    n,
+                )
+            })
+            .collect(),
+    };
+    let asked = match (&a.path, a.top) {
+        (Some(_), _) => 1,
+        (None, Some(k)) => k,
+        (None, None) => a.max_paths,
+    };
+    let reachable = pg.total();
+    let wanted = if reachable.saturated {
+        asked
+    } else {
+        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
+    };
+    if shown.len() < wanted {
+        warns.push(WarningOut::new("listing_capped", format!(
+                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
+                shown.len(),
+                a.max_listed_states
+            )));
+    }
+    Ok((shown, path_match))
+}
+
+/// Sorts listed paths (and their warning codes alike) by decreasing
+/// latency; stable, so equal latencies keep graph order.
+fn sort_by_latency(path_outs: &mut Vec<report::PathOut>, codes: &mut Vec<Vec<String>>) {
+    let mut order: Vec<usize> = (0..path_outs.len()).collect();
+    order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
+    let mut outs: Vec<Option<report::PathOut>> =
+        std::mem::take(path_outs).into_iter().map(Some).collect();
+    *path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
+    *codes = order
+        .iter()
+        .map(|&i| std::mem::take(&mut codes[i]))
+        .collect();
 }
 
 /// The `--class` filter, checked against the tables of the control classes

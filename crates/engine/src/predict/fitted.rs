@@ -12,18 +12,16 @@
 //! pays every table of the ingress control (packet classes are priced by
 //! the linear models only).
 
-use p4cost_analysis::{
-    match_headers, path_graph, PathAutomaton, PathCount, PathOptions, PathState, Product,
-};
-use p4cost_model::baseline::split_state;
+use p4cost_analysis::{path_graph, PathAutomaton, PathOptions, PathState, Product};
+use p4cost_model::baseline::{split_state, StateSplit};
 use p4cost_model::fitted::{self, Skeleton};
 use p4cost_model::{tofino_linear, ModelSpec};
 
-use super::{insert_parse_warnings, path_fits, Common};
+use super::{insert_parse_warnings, path_fits, shown_paths, sort_by_latency, Common};
 use crate::error::Error;
 use crate::options::{PredictOptions, SortBy};
-use crate::path_stats::{Costed, ExtremeOut, SummaryOut, MEDIAN_BUDGET, PATH_CODES};
-use crate::report::{self, CountOut, PathMatchOut, Report, WarningOut};
+use crate::path_stats::{describe, pair_median, Costed, SummaryOut, PATH_CODES};
+use crate::report::{self, CountOut, Report, WarningOut};
 
 /// The automaton: (a program header went by, counted states, counted bytes).
 struct Counting;
@@ -110,91 +108,26 @@ pub(super) fn run_fitted(
         }
     }
 
-    let mut path_match = None;
-    let shown: Vec<(PathCount, Vec<u32>)> = match (&a.path, a.top) {
-        (Some(want), _) => {
-            let (mp, skipped_ethernet) = match_headers(&pg, want, opts.max_analysis_states)
-                .map_err(|e| common.budget(e))?
-                .ok_or_else(|| common.no_path(parser, want))?;
-            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
-            let nodes = mp.graph_nodes(&first);
-            let p = pg.path(&nodes);
-            if !path_fits(&p, packet_size) {
-                let need = p4cost_model::baseline::packet_header_bytes(&p);
-                return Err(Error::input(format!(
-                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
-                    common.shown,
-                    p.header_chain(),
-                )));
-            }
-            // The matching paths differ in latency when their counted
-            // states or counted bytes differ.
-            let (mut counted, mut bytes, mut bits) = (Vec::new(), Vec::new(), Vec::new());
-            for n in &mp.nodes {
-                let st = pg.visit(n.node);
-                let mut seen = n.before.seen_first;
-                let sp = split_state(&mut seen, &st);
-                counted.push(if sp.counted { 1.0 } else { 0.0 });
-                bytes.push(if sp.counted {
-                    sp.counted_bytes as f64
-                } else {
-                    0.0
-                });
-                bits.push(st.extracted_bits as f64);
-            }
-            let differs = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
-                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
-                _ => false,
-            };
-            path_match = Some(PathMatchOut {
-                matching: CountOut::of(mp.total()),
-                skipped_ethernet,
-                latency_differs: differs(&counted) || differs(&bytes),
-                bytes_differ: differs(&bits),
-            });
-            vec![(pg.index_of(&nodes), nodes)]
+    // The matching paths' latency differs where their counted states or
+    // counted bytes do.
+    let counted = |sp: &StateSplit| if sp.counted { 1.0 } else { 0.0 };
+    let bytes = |sp: &StateSplit| {
+        if sp.counted {
+            sp.counted_bytes as f64
+        } else {
+            0.0
         }
-        (None, Some(k)) => prod
-            .top(&weight, k, a.max_listed_states)
-            .into_iter()
-            .map(|(_, p)| {
-                let nodes = prod.graph_nodes(&p);
-                (pg.index_of(&nodes), nodes)
-            })
-            .collect(),
-        (None, None) => pg
-            .list_within(a.max_paths, a.max_listed_states)
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                (
-                    PathCount {
-                        value: i as u128,
-                        saturated: false,
-                    },
-                    n,
-                )
-            })
-            .collect(),
     };
-    let asked = match (&a.path, a.top) {
-        (Some(_), _) => 1,
-        (None, Some(k)) => k,
-        (None, None) => a.max_paths,
-    };
-    let reachable = pg.total();
-    let wanted = if reachable.saturated {
-        asked
-    } else {
-        asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
-    };
-    if shown.len() < wanted {
-        warns.push(WarningOut::new("listing_capped", format!(
-                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
-                shown.len(),
-                a.max_listed_states
-            )));
-    }
+    let (shown, path_match) = shown_paths(
+        a,
+        &common,
+        &pg,
+        parser,
+        packet_size,
+        (&prod, &weight),
+        &[&counted, &bytes],
+        &mut warns,
+    )?;
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
 
     let mut path_outs = Vec::with_capacity(shown.len());
@@ -215,14 +148,7 @@ pub(super) fn run_fitted(
         path_outs.push(report::path_out(program, *index, &path, &pred));
     }
     if a.sort == SortBy::Latency {
-        let mut order: Vec<usize> = (0..path_outs.len()).collect();
-        order.sort_by(|&x, &y| path_outs[y].latency_ns.total_cmp(&path_outs[x].latency_ns));
-        let mut outs: Vec<Option<report::PathOut>> = path_outs.into_iter().map(Some).collect();
-        path_outs = order.iter().filter_map(|&i| outs[i].take()).collect();
-        listed_codes = order
-            .iter()
-            .map(|&i| std::mem::take(&mut listed_codes[i]))
-            .collect();
+        sort_by_latency(&mut path_outs, &mut listed_codes);
     }
 
     let mut r = common.report(a, model, packet_size);
@@ -255,62 +181,19 @@ fn summary(
     constant_ns: f64,
     latency: impl Fn(u32, u64) -> f64,
 ) -> SummaryOut {
-    let total = prod.total();
-    let describe = |max: bool| {
-        prod.extreme(weight, max).map(|e| {
-            let nodes = prod.graph_nodes(&e.path);
-            let idx = pg.index_of(&nodes);
-            ExtremeOut {
-                latency_ns: constant_ns + e.value,
-                index: CountOut::of(idx),
-                number: idx.add_one(),
-                headers: pg.path(&nodes).header_names(),
-                class: None,
-                tables: None,
-            }
-        })
+    let extreme = |max: bool| {
+        prod.extreme(weight, max)
+            .map(|e| describe(pg, prod, constant_ns + e.value, &e.path))
     };
-    let (median_ns, median_note) = if total.saturated {
-        (
-            None,
-            "not computed: the path count overflows 128 bits".to_string(),
-        )
-    } else if total.value == 0 {
-        (None, "no path".to_string())
-    } else {
-        match prod.distribution(step, MEDIAN_BUDGET) {
-            None => (
-                None,
-                format!(
-                    "not computed: tabulating the paths' (counted bytes, counted states) pairs needs more than {MEDIAN_BUDGET} table entries at once, or more than 16 x that in merges"
-                ),
-            ),
-            Some(d) => {
-                let mut by_ns: Vec<(f64, u128)> = d
-                    .iter()
-                    .map(|(v, c)| (latency(u32::try_from(v[1]).unwrap_or(u32::MAX), v[0]), c.value))
-                    .collect();
-                by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let want = (total.value - 1) / 2;
-                let mut seen = 0u128;
-                let mut med = None;
-                for (ns, c) in by_ns {
-                    seen += c;
-                    if seen > want {
-                        med = Some(ns);
-                        break;
-                    }
-                }
-                (med, String::new())
-            }
-        }
-    };
+    let (median_ns, median_note) = pair_median(prod, step, |bytes, states| {
+        latency(u32::try_from(states).unwrap_or(u32::MAX), bytes)
+    });
     SummaryOut {
         over: "path",
-        paths: CountOut::of(total),
+        paths: CountOut::of(prod.total()),
         classes: None,
-        min: describe(false),
-        max: describe(true),
+        min: extreme(false),
+        max: extreme(true),
         median_ns,
         median_note,
     }
