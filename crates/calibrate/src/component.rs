@@ -21,13 +21,11 @@ use std::collections::BTreeMap;
 
 use p4cost_model::component::{AtWidth, ComponentSpec, TableCurves};
 use p4cost_model::curve::Curve;
-use p4cost_model::spec::Source;
 use p4cost_model::{Features, ModelKind, ModelSpec, TableMatch};
 
 use crate::data::{Measurement, Measurements};
 use crate::families::{fit_curve, Point};
 use crate::lr::{rows_of_port, training, Naming};
-use crate::metrics::fit_summary;
 use crate::CalibrateError;
 
 /// The match kind a table's curves are fitted under (keyless tables use
@@ -287,41 +285,23 @@ pub fn fit(
             naming.data
         ),
     );
-    let mut model = ModelSpec {
-        schema: 1,
-        name: naming.name.clone(),
-        title: format!("{} ingress latency on a {port}G port (fitted, component model)", naming.target),
-        kind: ModelKind::Component,
-        target: naming.target.clone(),
-        port_gbps: Some(port),
-        source: Source {
-            citation: format!("measurements in {}", naming.data),
-            doi: None,
-            location: "fitted by p4cost fit --kind component (function families by held-out sMAPE, breakpoints)".into(),
-            spec: "docs/models.md#component-models".into(),
-        },
-        predicts: "mean ingress latency (ingress parser + ingress control + ingress deparser), ns, as measured".into(),
-        base: None,
-        parser: None,
-        control: None,
-        training: Some(training(&rows)),
-        nonlinear: None,
-        mau_cycles: None,
-        placement: None,
-        plp: None,
-        component: Some(ComponentSpec {
-            base,
-            states,
-            tables,
-            reference_entries: reference,
-            borrow,
-        }),
-        fit: None,
+    let mut model = naming.model(
+        ModelKind::Component,
+        port,
+        "component model",
+        "fitted by p4cost fit --kind component (function families by held-out sMAPE, breakpoints)",
+        "docs/models.md#component-models",
         notes,
-    };
-    model.fit = Some(fit_summary(&model, &rows, "component", &naming.data)?);
-    model.check().map_err(CalibrateError::Invalid)?;
-    Ok(model)
+    );
+    model.training = Some(training(&rows));
+    model.component = Some(ComponentSpec {
+        base,
+        states,
+        tables,
+        reference_entries: reference,
+        borrow,
+    });
+    naming.finish(model, &rows, "component")
 }
 
 #[cfg(test)]

@@ -26,6 +26,61 @@ pub struct Naming {
     pub data: String,
 }
 
+impl Naming {
+    /// A fitted model of `kind` for `port`, named, sourced and titled
+    /// (`what`: `LR`, `PLP`, ...) but with no terms and no training range
+    /// yet: the fitter fills those in, then [`Naming::finish`].
+    pub fn model(
+        &self,
+        kind: ModelKind,
+        port: u32,
+        what: &str,
+        location: &str,
+        doc: &str,
+        notes: Vec<String>,
+    ) -> ModelSpec {
+        ModelSpec {
+            schema: 1,
+            name: self.name.clone(),
+            title: format!("{} ingress latency on a {port}G port (fitted, {what})", self.target),
+            kind,
+            target: self.target.clone(),
+            port_gbps: Some(port),
+            source: Source {
+                citation: format!("measurements in {}", self.data),
+                doi: None,
+                location: location.into(),
+                spec: doc.into(),
+            },
+            predicts: "mean ingress latency (ingress parser + ingress control + ingress deparser), ns, as measured".into(),
+            base: None,
+            parser: None,
+            control: None,
+            training: None,
+            nonlinear: None,
+            mau_cycles: None,
+            placement: None,
+            plp: None,
+            component: None,
+            fit: None,
+            notes,
+        }
+    }
+
+    /// Adds the fit's figures on its own `rows` to `model` (`method`: the
+    /// `--kind`) and checks it as the loader will.
+    pub fn finish(
+        &self,
+        mut model: ModelSpec,
+        rows: &[&Measurement],
+        method: &str,
+    ) -> Result<ModelSpec, CalibrateError> {
+        model.fit = Some(fit_summary(&model, rows, method, &self.data)?);
+        model.check().map_err(CalibrateError::Invalid)?;
+        Ok(model)
+    }
+}
+
 /// A design column: its name and its value for a row.
 struct Column {
     name: &'static str,
@@ -172,41 +227,25 @@ pub fn fit(
     for (class, why) in &control.1 {
         notes.push(format!("{class}: {why}"));
     }
-    let mut model = ModelSpec {
-        schema: 1,
-        name: naming.name.clone(),
-        title: format!("{} ingress latency on a {port}G port (fitted, LR)", naming.target),
-        kind: ModelKind::TofinoIngressLinear,
-        target: naming.target.clone(),
-        port_gbps: Some(port),
-        source: Source {
-            citation: format!("measurements in {}", naming.data),
-            doi: None,
-            location: "fitted by p4cost fit --kind lr (ordinary least squares)".into(),
-            spec: "docs/models.md#fitting-your-own-model".into(),
-        },
-        predicts: "mean ingress latency (ingress parser + ingress control + ingress deparser), ns, as measured".into(),
-        base: Some(Base {
-            per_packet_byte_ns: coef("packet_size").unwrap_or(0.0),
-            constant_ns: fitted.intercept(),
-        }),
-        parser: Some(ParserTerm {
-            per_header_byte_ns: coef("header_bytes").unwrap_or(0.0),
-            per_state_ns: coef("states").unwrap_or(0.0),
-        }),
-        control: control.0,
-        training: Some(training),
-        nonlinear: None,
-        mau_cycles: None,
-        placement: None,
-        plp: None,
-        component: None,
-        fit: None,
+    let mut model = naming.model(
+        ModelKind::TofinoIngressLinear,
+        port,
+        "LR",
+        "fitted by p4cost fit --kind lr (ordinary least squares)",
+        "docs/models.md#fitting-your-own-model",
         notes,
-    };
-    model.fit = Some(fit_summary(&model, &rows, "lr", &naming.data)?);
-    model.check().map_err(CalibrateError::Invalid)?;
-    Ok(model)
+    );
+    model.base = Some(Base {
+        per_packet_byte_ns: coef("packet_size").unwrap_or(0.0),
+        constant_ns: fitted.intercept(),
+    });
+    model.parser = Some(ParserTerm {
+        per_header_byte_ns: coef("header_bytes").unwrap_or(0.0),
+        per_state_ns: coef("states").unwrap_or(0.0),
+    });
+    model.control = control.0;
+    model.training = Some(training);
+    naming.finish(model, &rows, "lr")
 }
 
 /// The control term from the fitted table columns, and a note for each

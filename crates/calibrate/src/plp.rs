@@ -9,13 +9,11 @@
 
 use nalgebra::DMatrix;
 use p4cost_model::plp::{self, PlpPart, PlpSpec};
-use p4cost_model::spec::Source;
 use p4cost_model::{ModelKind, ModelSpec};
 
 use crate::data::{Measurement, Measurements};
 use crate::lasso::Gram;
 use crate::lr::{rows_of_port, training, Naming};
-use crate::metrics::fit_summary;
 use crate::pca::Pca;
 use crate::CalibrateError;
 
@@ -267,35 +265,17 @@ pub fn fit(
     if control.is_none() {
         notes.push("Tables cost nothing under this model: it was fitted without tables.".into());
     }
-    let mut model = ModelSpec {
-        schema: 1,
-        name: naming.name.clone(),
-        title: format!("{} ingress latency on a {port}G port (fitted, PLP)", naming.target),
-        kind: ModelKind::Plp,
-        target: naming.target.clone(),
-        port_gbps: Some(port),
-        source: Source {
-            citation: format!("measurements in {}", naming.data),
-            doi: None,
-            location: "fitted by p4cost fit --kind plp (polynomial features, PCA, Lasso; cross-validated)".into(),
-            spec: "docs/models.md#plp-models".into(),
-        },
-        predicts: "mean ingress latency (ingress parser + ingress control + ingress deparser), ns, as measured".into(),
-        base: None,
-        parser: None,
-        control: None,
-        training: Some(training(&rows)),
-        nonlinear: None,
-        mau_cycles: None,
-        placement: None,
-        plp: Some(PlpSpec { parser, control }),
-        component: None,
-        fit: None,
+    let mut model = naming.model(
+        ModelKind::Plp,
+        port,
+        "PLP",
+        "fitted by p4cost fit --kind plp (polynomial features, PCA, Lasso; cross-validated)",
+        "docs/models.md#plp-models",
         notes,
-    };
-    model.fit = Some(fit_summary(&model, &rows, "plp", &naming.data)?);
-    model.check().map_err(CalibrateError::Invalid)?;
-    Ok(model)
+    );
+    model.training = Some(training(&rows));
+    model.plp = Some(PlpSpec { parser, control });
+    naming.finish(model, &rows, "plp")
 }
 
 #[cfg(test)]
