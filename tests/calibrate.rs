@@ -40,15 +40,20 @@ fn table2(port: u32, size: f64, state_bytes: &str, tables: &str) -> f64 {
     l
 }
 
-#[test]
-fn gen_fit_validate_round_trip_recovers_table_2() {
-    let dir = scratch("calibrate-round-trip");
-    let suite = dir.join("suite");
-    let r = p4cost(&["gen", "--out", suite.to_str().unwrap()]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("measurements to make"), "{}", r.stdout);
+/// The columns of a manifest row a synthetic latency depends on.
+struct ManifestRow<'a> {
+    port: u32,
+    size: f64,
+    state_bytes: &'a str,
+    tables: &'a str,
+}
 
-    // Fill latency_ns (the last column) from Table 2 plus noise.
+/// The suite's manifest with latency_ns (its last column) filled by
+/// `latency`, rows it gives `None` left out; and the rows kept.
+fn measured(
+    suite: &std::path::Path,
+    mut latency: impl FnMut(&ManifestRow) -> Option<f64>,
+) -> (String, usize) {
     let manifest = std::fs::read_to_string(suite.join("manifest.csv")).unwrap();
     let mut lines = manifest.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -60,25 +65,38 @@ fn gen_fit_validate_round_trip_recovers_table_2() {
         col("state_bytes"),
         col("tables"),
     );
-    let mut noise = Noise::new(0x2545_f491_4f6c_dd1d);
     let mut data = format!("{}\n", header.join(","));
     let mut rows = 0;
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(f.len(), header.len(), "{line}");
-        let l = table2(
-            f[port].parse().unwrap(),
-            f[size].parse().unwrap(),
-            f[sb],
-            f[tb],
-        );
-        data.push_str(&format!(
-            "{},{:.3}\n",
-            f[..f.len() - 1].join(","),
-            l + noise.normal(0.1)
-        ));
-        rows += 1;
+        let row = ManifestRow {
+            port: f[port].parse().unwrap(),
+            size: f[size].parse().unwrap(),
+            state_bytes: f[sb],
+            tables: f[tb],
+        };
+        if let Some(l) = latency(&row) {
+            data.push_str(&format!("{},{l:.3}\n", f[..f.len() - 1].join(",")));
+            rows += 1;
+        }
     }
+    (data, rows)
+}
+
+#[test]
+fn gen_fit_validate_round_trip_recovers_table_2() {
+    let dir = scratch("calibrate-round-trip");
+    let suite = dir.join("suite");
+    let r = p4cost(&["gen", "--out", suite.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("measurements to make"), "{}", r.stdout);
+
+    // Fill latency_ns (the last column) from Table 2 plus noise.
+    let mut noise = Noise::new(0x2545_f491_4f6c_dd1d);
+    let (data, rows) = measured(&suite, |r| {
+        Some(table2(r.port, r.size, r.state_bytes, r.tables) + noise.normal(0.1))
+    });
     assert!(rows > 1000, "{rows} rows");
     let data_path = dir.join("data.csv");
     std::fs::write(&data_path, data).unwrap();
@@ -346,37 +364,21 @@ fn plp_and_component_fits_predict_and_validate() {
     let suite = dir.join("suite");
     let r = p4cost(&["gen", "--out", suite.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let manifest = std::fs::read_to_string(suite.join("manifest.csv")).unwrap();
-    let mut lines = manifest.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (port, size, sb, tb) = (
-        col("port_gbps"),
-        col("packet_size"),
-        col("state_bytes"),
-        col("tables"),
-    );
     let mut noise = Noise::new(77);
-    let mut data = format!("{}\n", header.join(","));
-    for line in lines {
-        let f: Vec<&str> = line.split(',').collect();
-        if f[port] != "10" {
-            continue;
+    let (data, _) = measured(&suite, |r| {
+        if r.port != 10 {
+            return None;
         }
-        let mut l = table2(10, f[size].parse().unwrap(), f[sb], f[tb]);
-        if f[sb].split('+').filter(|s| !s.is_empty()).count() > 5 {
+        let mut l = table2(10, r.size, r.state_bytes, r.tables);
+        if r.state_bytes.split('+').filter(|s| !s.is_empty()).count() > 5 {
             l += 6.0;
         }
-        for t in f[tb].split(';').filter(|t| !t.is_empty()) {
+        for t in r.tables.split(';').filter(|t| !t.is_empty()) {
             let entries: f64 = t.rsplit(':').next().unwrap().parse().unwrap();
             l += 0.05 * (entries / 100.0).ln();
         }
-        data.push_str(&format!(
-            "{},{:.3}\n",
-            f[..f.len() - 1].join(","),
-            l + noise.normal(0.1)
-        ));
-    }
+        Some(l + noise.normal(0.1))
+    });
     let data_path = dir.join("data.csv");
     std::fs::write(&data_path, data).unwrap();
     let data_arg = data_path.to_str().unwrap();

@@ -73,6 +73,13 @@ fn steps(r: &Value) -> Steps {
     }
 }
 
+/// The Lasso at the reference's alpha on all the components' scores.
+fn lasso_on_scores(r: &Value, st: &Steps) -> (f64, p4cost_calibrate::lasso::Fit) {
+    let z = st.pca.transform(&st.s, st.pca.components.len());
+    let alpha = r["lasso_scores_alpha"].as_f64().expect("alpha");
+    (alpha, Gram::new(&z, &st.y).solve(alpha, None, 1e-14))
+}
+
 #[test]
 fn polynomial_features_and_standardiser_agree() {
     let r = reference();
@@ -110,10 +117,7 @@ fn pca_agrees() {
 fn lasso_agrees_on_orthogonal_and_correlated_designs() {
     let r = reference();
     let st = steps(&r);
-    let k = st.pca.components.len();
-    let z = st.pca.transform(&st.s, k);
-    let alpha = r["lasso_scores_alpha"].as_f64().expect("alpha");
-    let f = Gram::new(&z, &st.y).solve(alpha, None, 1e-14);
+    let (_, f) = lasso_on_scores(&r, &st);
     close(&f.coef, &vector(&r["lasso_scores_coef"]), "lasso on scores");
     close(
         &[f.intercept],
@@ -138,10 +142,7 @@ fn lasso_agrees_on_orthogonal_and_correlated_designs() {
 fn the_model_file_pipeline_predicts_as_scikit_learn() {
     let r = reference();
     let st = steps(&r);
-    let k = st.pca.components.len();
-    let z = st.pca.transform(&st.s, k);
-    let alpha = r["lasso_scores_alpha"].as_f64().expect("alpha");
-    let f = Gram::new(&z, &st.y).solve(alpha, None, 1e-14);
+    let (alpha, f) = lasso_on_scores(&r, &st);
     let part = PlpPart {
         inputs: vec!["packet_size".into(), "states".into(), "header_bytes".into()],
         mean: st.mean.clone(),
