@@ -347,7 +347,8 @@ impl<'g, 'p> Costed<'g, 'p> {
     }
 
     /// The lower median over all `total` classes: the distribution of
-    /// (counted bytes, counted states, tables' sum in 1e-9 ns) over classes.
+    /// (counted bytes, counted states, tables' sum in 1e-9 ns) over classes,
+    /// kept factored per signature and ranked without expanding it.
     fn class_median(
         &self,
         cc: &p4cost_analysis::ControlClasses<'_>,
@@ -382,35 +383,27 @@ impl<'g, 'p> Costed<'g, 'p> {
             return Ok((
                 None,
                 format!(
-                    "not computed: tabulating the classes' (counted bytes, counted states, tables) triples needs more than {MEDIAN_BUDGET} table entries"
+                    "not computed: tabulating the parse side (counted bytes, counted states) and the control side (tables) per signature needs more than {MEDIAN_BUDGET} table entries"
                 ),
             ));
         };
-        let mut by_ns: Vec<(f64, u128)> = d
-            .iter()
-            .map(|((v, q), c)| {
-                (
-                    base_ns
-                        + lin.parser.per_header_byte_ns * v[0] as f64
-                        + lin.parser.per_state_ns * v[1] as f64
-                        + *q as f64 / TABLE_UNITS,
-                    c.value,
-                )
-            })
-            .collect();
-        by_ns.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let want = (total.value - 1) / 2;
-        let mut seen = 0u128;
-        for (ns, c) in by_ns {
-            seen = seen.saturating_add(c);
-            if seen > want {
-                return Ok((Some(ns), String::new()));
-            }
-        }
-        Ok((
-            None,
-            "not computed: the distribution holds fewer classes than counted".to_string(),
-        ))
+        // Summed in the order of the equation: base, parse terms, tables.
+        let median = d.kth_smallest(
+            (total.value - 1) / 2,
+            |v| {
+                base_ns
+                    + lin.parser.per_header_byte_ns * v[0] as f64
+                    + lin.parser.per_state_ns * v[1] as f64
+            },
+            |q| q as f64 / TABLE_UNITS,
+        );
+        Ok(match median {
+            Some(ns) => (Some(ns), String::new()),
+            None => (
+                None,
+                "not computed: the distribution holds fewer classes than counted".to_string(),
+            ),
+        })
     }
 
     /// The summary; `constant_ns` is `L_B + L_C` (the same on every path).

@@ -7,7 +7,11 @@
 //! signature the two are independent, so the distribution over classes is
 //! the sum over signatures of the product of the parse side's distribution
 //! (paths with that signature) and the control side's (control paths
-//! consistent with it).
+//! consistent with it). The product is kept *factored*: its order
+//! statistics (the median) are found by counting, per signature, the pairs
+//! at or below a candidate value with one merge of the two sorted sides,
+//! and searching the candidate; the product itself, which can hold the
+//! product of the sides' sizes, is never tabulated.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -16,14 +20,156 @@ use p4cost_ir::NodeKind;
 use super::{times, ClassError, ControlClasses, EdgeSigs, Key, ONE};
 use crate::{Next, PathCount, PathGraph, Product};
 
-/// Class weight -> number of classes: (parse vector, control sum).
-pub type ClassDistribution<const D: usize> = BTreeMap<([u64; D], i64), PathCount>;
+/// One signature's share of the classes: its parse paths' vectors and the
+/// control side (an index into [`ClassDistribution::controls`]) they pair
+/// with, every parse entry with every control entry.
+#[derive(Debug, Clone)]
+pub struct DistributionPart<const D: usize> {
+    /// Parse vector -> parse paths with this signature.
+    pub parse: Vec<([u64; D], PathCount)>,
+    /// The control side these paths pair with.
+    pub control: usize,
+}
+
+/// The distribution of (parse vector, control sum) over all packet
+/// classes, factored per signature.
+#[derive(Debug, Clone, Default)]
+pub struct ClassDistribution<const D: usize> {
+    /// Per signature (signatures with the same control side share it).
+    pub parts: Vec<DistributionPart<D>>,
+    /// Control sum -> control paths, per distinct control side.
+    pub controls: Vec<Vec<(i64, PathCount)>>,
+}
+
+impl<const D: usize> ClassDistribution<D> {
+    /// The whole table (parse vector, control sum) -> classes, expanded:
+    /// as large as the product of the sides, for small programs and tests.
+    pub fn joint(&self) -> BTreeMap<([u64; D], i64), PathCount> {
+        let mut out: BTreeMap<([u64; D], i64), PathCount> = BTreeMap::new();
+        for part in &self.parts {
+            for (v, pc) in &part.parse {
+                for (w, c) in &self.controls[part.control] {
+                    let e = out.entry((*v, *w)).or_default();
+                    *e = e.plus(times(*pc, *c));
+                }
+            }
+        }
+        out
+    }
+
+    /// The `k`-th smallest (from 0) of `parse(v) + control(w)` over all
+    /// classes, each counted as often as it occurs; `None` when there are
+    /// at most `k` classes or a value is not finite. `parse` and `control`
+    /// map the integer weights to the figures being ranked; the sum is
+    /// rounded as `f64` addition rounds it, and the result is exactly one
+    /// class's sum. Costs about 64 merges of the sorted sides: linear in
+    /// the sides' sizes, never in their product.
+    pub fn kth_smallest(
+        &self,
+        k: u128,
+        parse: impl Fn(&[u64; D]) -> f64,
+        control: impl Fn(i64) -> f64,
+    ) -> Option<f64> {
+        let sorted = |mut v: Vec<(f64, u128)>| {
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            v
+        };
+        let controls: Vec<Vec<(f64, u128)>> = self
+            .controls
+            .iter()
+            .map(|c| sorted(c.iter().map(|(w, n)| (control(*w), n.value)).collect()))
+            .collect();
+        let parts: Vec<(Vec<(f64, u128)>, usize)> = self
+            .parts
+            .iter()
+            .map(|p| {
+                let v = p.parse.iter().map(|(v, n)| (parse(v), n.value)).collect();
+                (sorted(v), p.control)
+            })
+            .collect();
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for (p, c) in &parts {
+            let (Some(p0), Some(p1), Some(c0), Some(c1)) = (
+                p.first(),
+                p.last(),
+                controls[*c].first(),
+                controls[*c].last(),
+            ) else {
+                continue;
+            };
+            lo = lo.min(p0.0 + c0.0);
+            hi = hi.max(p1.0 + c1.0);
+        }
+        if !lo.is_finite() || !hi.is_finite() {
+            return None;
+        }
+        // Classes whose sum is at most `x`: per part, parse values rising
+        // while the control values that still fit fall (f64 addition is
+        // monotone in each argument), one merge.
+        let at_most = |x: f64| -> u128 {
+            let mut n = 0u128;
+            for (p, c) in &parts {
+                let c = &controls[*c];
+                let cum: u128 = c.iter().map(|e| e.1).fold(0, u128::saturating_add);
+                let (mut j, mut fit) = (c.len(), cum);
+                for (pv, pn) in p {
+                    while j > 0 && pv + c[j - 1].0 > x {
+                        j -= 1;
+                        fit = fit.saturating_sub(c[j].1);
+                    }
+                    if j == 0 {
+                        break;
+                    }
+                    n = n.saturating_add(pn.saturating_mul(fit));
+                }
+            }
+            n
+        };
+        if at_most(hi) <= k {
+            return None;
+        }
+        // The least x with more than k classes at or below it, searched over
+        // the order of the floats between lo and hi: one class's sum.
+        let key = |x: f64| order_key(x);
+        let (mut a, mut b) = (key(lo), key(hi));
+        while a < b {
+            let mid = a + (b - a) / 2;
+            if at_most(from_order_key(mid)) > k {
+                b = mid;
+            } else {
+                a = mid + 1;
+            }
+        }
+        Some(from_order_key(a))
+    }
+}
+
+/// A finite float's place in the order of floats, as an integer.
+fn order_key(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    if b < 0 {
+        i64::MIN - b
+    } else {
+        b
+    }
+}
+
+/// The float at a place in the order of floats ([`order_key`]'s inverse).
+fn from_order_key(k: i64) -> f64 {
+    if k < 0 {
+        f64::from_bits((i64::MIN - k) as u64)
+    } else {
+        f64::from_bits(k as u64)
+    }
+}
 
 /// The distribution over all packet classes of `pg` (through the product
 /// `prod`) and the control `cc` walks of (the sum of `parse_w[i]` over the
 /// path's product nodes, the sum of `table_w[t]` over the control path's
-/// tables). `None` when a table of the parse side, the control side or the
-/// result would pass `budget` entries (or the merges 16 x that), or the
+/// tables), factored per signature. `None` when a table of the parse side or
+/// the control side would pass `budget` entries (or the parse side's merges
+/// 16 x that), the sides kept pass `budget` entries in all, or the
 /// control's states pass `cc`'s limit.
 pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     cc: &ControlClasses<'_>,
@@ -71,7 +217,8 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     for ((sig, vec, _), c) in parse {
         by_sig.entry(sig).or_default().push((vec, c));
     }
-    // Control side, memoised across signatures, then the products.
+    // Control side, memoised across signatures; signatures whose walk starts
+    // at the same control state share its side.
     let mut side = ControlSide {
         cc,
         table_w,
@@ -79,20 +226,31 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
         entries: 0,
         budget,
     };
-    let mut out: ClassDistribution<D> = BTreeMap::new();
+    let mut out = ClassDistribution::<D>::default();
+    let mut shared: HashMap<Option<Key>, usize> = HashMap::new();
+    let mut kept = 0usize;
     for (sig, parse_side) in by_sig {
-        let Some(control_side) = side.of(sig) else {
-            return Ok(None);
+        let root = cc.root(sig);
+        let control = match shared.get(&root) {
+            Some(&i) => i,
+            None => {
+                let Some(control_side) = side.of(root) else {
+                    return Ok(None);
+                };
+                kept += control_side.len();
+                out.controls.push(control_side.into_iter().collect());
+                shared.insert(root, out.controls.len() - 1);
+                out.controls.len() - 1
+            }
         };
-        for (vec, pc) in &parse_side {
-            for (&w, &c) in &control_side {
-                let e = out.entry((*vec, w)).or_default();
-                *e = e.plus(times(*pc, c));
-            }
-            if out.len() > budget {
-                return Ok(None);
-            }
+        kept += parse_side.len();
+        if kept > budget {
+            return Ok(None);
         }
+        out.parts.push(DistributionPart {
+            parse: parse_side,
+            control,
+        });
     }
     Ok(Some(out))
 }
@@ -106,9 +264,10 @@ struct ControlSide<'c, 'a> {
 }
 
 impl ControlSide<'_, '_> {
-    /// Control weight -> control paths for signature `sig`.
-    fn of(&mut self, sig: u64) -> Option<BTreeMap<i64, PathCount>> {
-        let Some(root) = self.cc.root(sig) else {
+    /// Control weight -> control paths from `root`, the control state a
+    /// signature's walk starts at (`None`: no control to walk).
+    fn of(&mut self, root: Option<Key>) -> Option<BTreeMap<i64, PathCount>> {
+        let Some(root) = root else {
             return Some(BTreeMap::from([(0i64, ONE)]));
         };
         let (cc, table_w, budget) = (self.cc, self.table_w, self.budget);
@@ -148,5 +307,76 @@ impl ControlSide<'_, '_> {
             return None;
         }
         self.memo.get(&root).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(v: u128) -> PathCount {
+        PathCount {
+            value: v,
+            saturated: false,
+        }
+    }
+
+    #[test]
+    fn order_keys_follow_the_order_of_floats() {
+        let xs = [
+            -3.5,
+            -1e-300,
+            -0.0,
+            0.0,
+            1e-300,
+            0.1,
+            0.30000000000000004,
+            7.0,
+        ];
+        for w in xs.windows(2) {
+            assert!(order_key(w[0]) <= order_key(w[1]), "{w:?}");
+            assert_eq!(from_order_key(order_key(w[0])), w[0]);
+        }
+    }
+
+    /// Two signatures sharing one control side, one with its own: ranks
+    /// counted by hand from the expanded product.
+    #[test]
+    fn ranks_come_from_the_factored_product_without_expanding_it() {
+        let d = ClassDistribution::<1> {
+            parts: vec![
+                DistributionPart {
+                    parse: vec![([10], n(2)), ([30], n(1))],
+                    control: 0,
+                },
+                DistributionPart {
+                    parse: vec![([20], n(1))],
+                    control: 1,
+                },
+                DistributionPart {
+                    parse: vec![([0], n(1))],
+                    control: 0,
+                },
+            ],
+            controls: vec![vec![(1, n(1)), (5, n(3))], vec![(0, n(2))]],
+        };
+        // Values: 11 x2, 15 x6, 31 x1, 35 x3, 20 x2, 1 x1, 5 x3: 18 classes.
+        let mut want = vec![1.0];
+        want.extend([5.0; 3]);
+        want.extend([11.0; 2]);
+        want.extend([15.0; 6]);
+        want.extend([20.0; 2]);
+        want.push(31.0);
+        want.extend([35.0; 3]);
+        for (k, w) in want.iter().enumerate() {
+            let got = d.kth_smallest(k as u128, |v| v[0] as f64, |q| q as f64);
+            assert_eq!(got, Some(*w), "rank {k}");
+        }
+        assert_eq!(d.kth_smallest(18, |v| v[0] as f64, |q| q as f64), None);
+        let total: u128 = d.joint().values().map(|c| c.value).sum();
+        assert_eq!(total, 18);
+        // Scaled to fractions, the result is one class's sum as f64 adds it.
+        let got = d.kth_smallest(8, |v| v[0] as f64 * 0.1, |q| q as f64 * 0.01);
+        assert_eq!(got, Some(1.0 + 0.05));
     }
 }

@@ -1109,8 +1109,20 @@ proptest! {
         let d = super::dist::class_distribution(&cc, &pg, &prod, &pv, &tq, 100_000)
             .unwrap()
             .unwrap();
+        // Every class's value, by brute force, in order: the factored
+        // distribution's order statistics must be these, at every rank.
+        let mut values: Vec<f64> = dist
+            .iter()
+            .flat_map(|((v, w), c)| std::iter::repeat_n(v[0] as f64 + *w as f64, *c as usize))
+            .collect();
+        values.sort_by(f64::total_cmp);
+        for (k, want) in values.iter().enumerate() {
+            let got = d.kth_smallest(k as u128, |v| v[0] as f64, |w| w as f64);
+            prop_assert_eq!(got, Some(*want), "rank {}", k);
+        }
+        prop_assert_eq!(d.kth_smallest(values.len() as u128, |v| v[0] as f64, |w| w as f64), None);
         let d: std::collections::BTreeMap<([u64; 1], i64), u128> =
-            d.into_iter().map(|(k, c)| (k, c.value)).filter(|(_, c)| *c > 0).collect();
+            d.joint().into_iter().map(|(k, c)| (k, c.value)).filter(|(_, c)| *c > 0).collect();
         prop_assert_eq!(d, dist);
         if count > 0 {
             let (min, max) = (s.min.unwrap(), s.max.unwrap());
