@@ -34,6 +34,9 @@ use crate::grammar::{P4Parser, Rule};
 /// brace; `None` if there is none there or it does not parse (the caller
 /// then parses the item as a whole).
 pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
+    if !container_ahead(text, pos) {
+        return None;
+    }
     let (Piece::Head(head), mut pos) = piece(text, pos, Rule::container_head_item, 0)? else {
         return None;
     };
@@ -320,6 +323,29 @@ fn push_big<T>(v: &mut Vec<T>, x: T) {
         }
     }
     v.push(x);
+}
+
+/// Whether the declaration at `pos` starts (after trivia and annotations)
+/// with `parser` or `control`, found by a rule that always matches, so that
+/// no pest error is built for the other declarations (see the grammar's
+/// `container_probe_item`).
+fn container_ahead(text: &str, pos: usize) -> bool {
+    let Some(rest) = text.get(pos..) else {
+        return false;
+    };
+    let probed = {
+        let _budget = crate::ParseGuard::enter(rest, false);
+        P4Parser::parse(Rule::container_probe_item, rest)
+    };
+    let Ok(mut pairs) = probed else {
+        // Cannot happen (the rule matches the empty string); trying the
+        // pieces is always correct.
+        return true;
+    };
+    pairs.next().is_some_and(|item| {
+        item.into_inner()
+            .any(|p| matches!(p.as_rule(), Rule::kw_parser | Rule::kw_control))
+    })
 }
 
 /// Parses one element with the entry rule `rule` at byte `pos` and builds
