@@ -191,6 +191,13 @@ pub mod lsp {
             }
         }
 
+        /// Closes the server's stdin (a client gone without `exit`) and
+        /// gives the process to wait for.
+        pub fn hang_up(self) -> Child {
+            drop(self.stdin);
+            self.child
+        }
+
         pub fn send(&mut self, v: Value) {
             let body = v.to_string();
             write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");

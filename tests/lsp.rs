@@ -266,3 +266,42 @@ fn state_terms_cover_the_states_of_every_path() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// The protocol's exit codes: 0 when `shutdown` came before `exit`, 1 when
+/// the client sent `exit` without it or went away (closed stdin).
+#[test]
+fn exit_without_shutdown_is_exit_code_1() {
+    let dir = scratch("lsp-exit-codes");
+    let start = || {
+        let mut c = Client::start(&dir);
+        let mut seen = Vec::new();
+        c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+            &mut seen,
+        );
+        c.notify("initialized", json!({}));
+        c
+    };
+    let mut c = start();
+    c.notify("exit", Value::Null);
+    let status = c.child.wait().expect("exit");
+    assert_eq!(status.code(), Some(1), "exit without shutdown");
+
+    let mut c = start();
+    let mut seen = Vec::new();
+    c.request("shutdown", Value::Null, &mut seen);
+    let mut child = c.hang_up();
+    assert_eq!(
+        child.wait().expect("exit").code(),
+        Some(0),
+        "shutdown, then stdin closed"
+    );
+
+    let mut child = start().hang_up();
+    assert_eq!(
+        child.wait().expect("exit").code(),
+        Some(1),
+        "stdin closed without shutdown"
+    );
+}

@@ -132,6 +132,8 @@ const LSP_HELP: &str = concat!(
 Each open file is analysed with the settings and budgets of the nearest
 p4cost.toml (as `p4cost check FILE` would), on every change (changes that
 arrive while an analysis runs are analysed once, at their last version).
+It ends at `exit`, or when the client closes stdin: with exit code 0 after
+a `shutdown` request, 1 without one (the protocol's rule).
 
 Examples:
   p4cost lsp

@@ -108,9 +108,15 @@ where
         args::Command::Gen(a) => cmd_calibrate::gen(&a, out),
         args::Command::Fit(a) => cmd_calibrate::fit(&a, out),
         args::Command::Validate(a) => cmd_calibrate::validate(&a, out),
-        args::Command::Lsp(_) => p4cost_lsp::run_stdio()
-            .map(|()| Exit::Ok)
-            .map_err(|e| exit::CliError::input(e.to_string())),
+        args::Command::Lsp(_) => match p4cost_lsp::run_stdio() {
+            Ok(()) => Ok(Exit::Ok),
+            // The protocol's rule: `exit` without `shutdown` is exit code 1.
+            Err(p4cost_lsp::LspError::NoShutdown) => {
+                let _ = writeln!(err, "p4cost lsp: {}", p4cost_lsp::LspError::NoShutdown);
+                Ok(Exit::Failed)
+            }
+            Err(e) => Err(exit::CliError::input(e.to_string())),
+        },
         args::Command::Schema(a) => cmd_schema::run(&a, out),
         args::Command::Completions(a) => cmd_shell::completions(&a, out),
         args::Command::Man(a) => cmd_shell::man(&a, out),

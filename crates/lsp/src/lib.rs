@@ -30,6 +30,9 @@ pub enum LspError {
     Protocol(String),
     /// Reading or writing stdio failed.
     Io(std::io::Error),
+    /// The session ended (`exit`, or the client closed the connection)
+    /// without a `shutdown` request: the protocol asks for exit code 1.
+    NoShutdown,
 }
 
 impl std::fmt::Display for LspError {
@@ -37,6 +40,9 @@ impl std::fmt::Display for LspError {
         match self {
             LspError::Protocol(m) => write!(f, "language server protocol error: {m}"),
             LspError::Io(e) => write!(f, "language server I/O error: {e}"),
+            LspError::NoShutdown => {
+                write!(f, "the client ended the session without a shutdown request")
+            }
         }
     }
 }
@@ -44,10 +50,16 @@ impl std::fmt::Display for LspError {
 impl std::error::Error for LspError {}
 
 /// Serves the language server protocol on stdin and stdout until the
-/// client sends `shutdown` and `exit`.
+/// client sends `exit` or closes stdin; [`LspError::NoShutdown`] when no
+/// `shutdown` came before (the protocol's exit code 1).
 pub fn run_stdio() -> Result<(), LspError> {
     let (connection, io_threads) = lsp_server::Connection::stdio();
-    serve(&connection)?;
+    let stats = serve(&connection)?;
     drop(connection);
-    io_threads.join().map_err(LspError::Io)
+    io_threads.join().map_err(LspError::Io)?;
+    if stats.shut_down {
+        Ok(())
+    } else {
+        Err(LspError::NoShutdown)
+    }
 }

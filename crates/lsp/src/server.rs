@@ -29,6 +29,10 @@ pub struct Stats {
     pub analyses: u64,
     /// Buffer versions never analysed because a newer one came first.
     pub coalesced: u64,
+    /// Whether the client asked for `shutdown` before the session ended
+    /// (by `exit` or by closing the connection). The protocol's rule: exit
+    /// code 0 if so, 1 if not.
+    pub shut_down: bool,
 }
 
 /// An open document.
@@ -48,7 +52,8 @@ struct State {
     stats: Stats,
 }
 
-/// Serves one client on `connection` until `shutdown` and `exit`.
+/// Serves one client on `connection` until `exit` (or the connection
+/// closes); [`Stats::shut_down`] tells whether `shutdown` came first.
 pub fn serve(connection: &Connection) -> Result<Stats, LspError> {
     let caps = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
@@ -80,6 +85,7 @@ pub fn serve(connection: &Connection) -> Result<Stats, LspError> {
             match msg {
                 Message::Request(req) if req.method == "shutdown" => {
                     shutting_down = true;
+                    st.stats.shut_down = true;
                     let ok = Response::new_ok(req.id, serde_json::Value::Null);
                     send(connection, Message::Response(ok))?;
                 }
