@@ -340,3 +340,60 @@ fn constructor_parameters_are_followed() {
     let d = json(&["deps", file, "--format", "json"]);
     has(&edges(&d), "Ig.step.mark", "Ig.by_x", "match", "md.x");
 }
+
+/// `predict --model tofino1-mau-estimate` and `stages` are one computation
+/// (the engine's): the same stage records, each listing the tables placed
+/// in it as the compiler's placement lists them (gateways are merged into
+/// tables by the compiler, so only the estimate's `units` name them).
+#[test]
+fn predict_and_stages_list_the_same_tables_per_estimated_stage() {
+    let s = json(&["stages", KINDS, "--format", "json"]);
+    let p = json(&[
+        "predict",
+        KINDS,
+        "--model",
+        "tofino1-mau-estimate",
+        "--format",
+        "json",
+    ]);
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for gress in ["ingress", "egress"] {
+        let (ss, ps) = (&s["mau"][gress]["stages"], &p["mau"][gress]["stages"]);
+        let n = ss.as_array().map_or(0, Vec::len);
+        assert!(n > 0, "{gress}: {s}");
+        assert_eq!(ps.as_array().map_or(0, Vec::len), n, "{gress}");
+        for i in 0..n {
+            assert_eq!(
+                names(&ss[i]["tables"]),
+                names(&ps[i]["tables"]),
+                "{gress} stage {i}"
+            );
+        }
+    }
+    let stage2 = &s["mau"]["ingress"]["stages"][2];
+    assert_eq!(names(&stage2["tables"]), vec!["Ig.vlan_fwd"]);
+    assert_eq!(
+        names(&stage2["units"]),
+        vec!["if (hdr.vlan.isValid())", "Ig.vlan_fwd"]
+    );
+    let placed: usize = ["ingress", "egress"]
+        .iter()
+        .flat_map(|g| {
+            p["mau"][*g]["stages"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|st| names(&st["tables"]).len())
+        .sum();
+    assert!(placed >= 7, "predict's estimated stages name their tables");
+}

@@ -1,116 +1,41 @@
 //! `p4cost stages`: the compiler's MAU latency per gress, computed by the
-//! `tofino1-mau-cycles` model of p4cost-model (the one computation of the
-//! corner turn and the stage sums) and rendered here as a per-stage table
-//! or JSON.
+//! engine (`p4cost_engine::stages`: the compiler's placement summed by the
+//! `tofino1-mau-cycles` model, or a placement estimated from the source)
+//! and rendered here as a per-stage table or JSON.
 
 use std::fmt::Write as _;
 use std::io::Write;
 
 use p4cost_ir::Gress;
-use p4cost_model::mau_cycles::{self, GressCycles, MauPrediction};
-use p4cost_model::mau_estimate::{self, GressPlan, PipelinePlan, StageDep};
+use p4cost_model::mau_cycles::{GressCycles, MauPrediction};
+use p4cost_model::mau_estimate::{GressPlan, PipelinePlan, StageDep};
 use serde::Serialize;
 
 use crate::args::{Format, StagesArgs};
 use crate::exit::{CliError, Exit};
-use p4cost_engine::input;
-
-/// The embedded model `p4cost stages` computes with.
-const STAGES_MODEL: &str = "tofino1-mau-cycles";
+use p4cost_engine::stages::{self, StagesOptions};
 
 pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    if let Some(clock) = a.clock_ghz {
-        if !(clock.is_finite() && clock > 0.0) {
-            return Err(CliError::input("--clock-ghz must be a positive number"));
-        }
-    }
-    let shown = p4cost_engine::read::shown(&a.file);
-    let loaded = input::load(&a.file, &a.source.options())?;
-    let program = &loaded.program;
-    let (model, mp, plan) = if program.mau.is_some() {
-        if let Some(m) = &a.model {
-            return Err(CliError::input(format!(
-                "{shown}: the input carries the compiler's stage placement; --model {m} applies to P4 sources and BMv2 JSON"
-            )));
-        }
-        if let Some(f) = &a.model_file {
-            return Err(CliError::input(format!(
-                "{shown}: the input carries the compiler's stage placement; --model-file {} applies to P4 sources and BMv2 JSON",
-                f.display()
-            )));
-        }
-        let model = p4cost_model::model_by_name(STAGES_MODEL)
-            .map_err(|e| CliError::input(e.to_string()))?;
-        let mp = mau_cycles::predict(&model, program, a.clock_ghz)
-            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
-        (model, mp, None)
-    } else {
-        let name = a.model.clone().unwrap_or_else(|| {
-            if program.arch.tofino_generation() == Some(2) {
-                "tofino2-mau-estimate".to_string()
-            } else {
-                "tofino1-mau-estimate".to_string()
-            }
-        });
-        let model = match &a.model_file {
-            Some(f) => {
-                p4cost_engine::predict::model_from_file(f, p4cost_front::Limits::DEFAULT_FILE_BYTES)
-                    .map_err(|e| CliError::input(format!("--model-file: {e}")))?
-            }
-            None => {
-                p4cost_model::model_by_name(&name).map_err(|e| CliError::input(e.to_string()))?
-            }
-        };
-        let name = model.name.clone();
-        if model.kind != p4cost_model::ModelKind::TofinoMauEstimate {
-            return Err(CliError::input(format!(
-                "model {name} does not estimate a placement (kind {}): use tofino1-mau-estimate or tofino2-mau-estimate",
-                model.kind.name()
-            )));
-        }
-        let pipelines = program.analysed_pipelines();
-        let pipe = match &a.pipe {
-            Some(n) => pipelines.iter().find(|p| &p.name == n).ok_or_else(|| {
-                CliError::from(p4cost_engine::predict::unknown_pipe(&shown, n, program))
-            })?,
-            None => pipelines.first().ok_or_else(|| {
-                CliError::input(format!("{shown}: no ingress or egress control found"))
-            })?,
-        };
-        let controls = pipe.gress_controls();
-        if controls.is_empty() {
-            return Err(CliError::input(format!(
-                "{shown}: no ingress or egress control found: nothing to place into stages"
-            )));
-        }
-        let (plan, placement) =
-            mau_estimate::estimate(&model, program, &controls, &a.deps.options().limits())
-                .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
-        let mut mp = mau_cycles::predict_with(&model, program, &placement, a.clock_ghz)
-            .map_err(|e| CliError::input(format!("{shown}: {e}")))?;
-        if let Some(w) = p4cost_engine::predict::target_mismatch(&model, program.arch) {
-            mp.warnings
-                .insert(0, p4cost_model::Warning::new(&w.code, w.message));
-        }
-        for g in &mut mp.gresses {
-            if let Some(gp) = plan.gresses.iter().find(|p| p.gress == g.gress) {
-                for s in &mut g.stages {
-                    if let Some(sp) = gp
-                        .stages
-                        .iter()
-                        .find(|x| i64::from(x.stage) == i64::from(s.stage))
-                    {
-                        s.tables = sp.units.clone();
-                    }
-                }
-            }
-        }
-        (model, mp, Some(plan))
-    };
+    let st = stages::stages(&StagesOptions {
+        file: a.file.clone(),
+        source: a.source.options(),
+        model: a.model.clone(),
+        model_file: a.model_file.clone(),
+        pipe: a.pipe.clone(),
+        clock_ghz: a.clock_ghz,
+        deps: a.deps.options(),
+    })?;
+    let plan = st.plan.as_ref();
     let text = match a.format {
-        Format::Human => render_human(&mp, plan.as_ref()),
+        Format::Human => render_human(&st.prediction, plan),
         Format::Json => {
-            let report = StagesReport::new(&mp, &shown, &model, plan.as_ref(), &program.notes);
+            let report = StagesReport::new(
+                &st.prediction,
+                &st.shown,
+                &st.model,
+                plan,
+                &st.program.notes,
+            );
             crate::json_out::to_pretty(&report)?
         }
     };
@@ -135,6 +60,10 @@ struct StageRow<'a> {
     /// Why the stage depends on the previous one (estimates only).
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'a str>,
+    /// Every unit the estimate placed in the stage: `tables` and the
+    /// gateways (`if (...)`) the compiler merges into them (estimates only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    units: Option<&'a [String]>,
 }
 
 /// One gress: the same fields as `predict`'s `mau.ingress`.
@@ -230,6 +159,7 @@ impl<'a> StagesReport<'a> {
                         reason: stage_plan(g, s.stage)
                             .map(|x| x.reason.as_str())
                             .filter(|r| !r.is_empty()),
+                        units: stage_plan(g, s.stage).map(|x| x.units.as_slice()),
                     })
                     .collect(),
             })
@@ -336,16 +266,18 @@ fn render_gress(
         "stage", "depends", "length", "adds"
     );
     for s in &g.stages {
-        let tables = if s.tables.is_empty() {
-            "-".to_string()
-        } else {
-            s.tables.join(", ")
-        };
         let sp = plan.and_then(|p| {
             p.stages
                 .iter()
                 .find(|x| i64::from(x.stage) == i64::from(s.stage))
         });
+        // An estimate shows every unit it placed, gateways included.
+        let units = sp.map_or(&s.tables, |x| &x.units);
+        let tables = if units.is_empty() {
+            "-".to_string()
+        } else {
+            units.join(", ")
+        };
         let depends = match sp.map(|x| x.dependency) {
             Some(StageDep::Match) | None if s.match_dependent => "match",
             Some(StageDep::Action) => "action",
@@ -399,8 +331,8 @@ mod tests {
             estimated,
             target: "tofino".into(),
         });
-        let model = p4cost_model::model_by_name(STAGES_MODEL).expect("embedded model");
-        mau_cycles::predict(&model, &p, clock).expect("predicts")
+        let model = p4cost_model::model_by_name(stages::PLACED_MODEL).expect("embedded model");
+        p4cost_model::mau_cycles::predict(&model, &p, clock).expect("predicts")
     }
 
     /// Ingress 4 + 22 + 2 = 28 and egress 4 + 20 = 24 cycles; at 1 GHz the
@@ -430,10 +362,10 @@ mod tests {
         );
         assert!(!text.contains("warnings"), "{text}");
 
-        let model = p4cost_model::model_by_name(STAGES_MODEL).expect("model");
+        let model = p4cost_model::model_by_name(stages::PLACED_MODEL).expect("model");
         let v = serde_json::to_value(StagesReport::new(&mp, "c.json", &model, None, &[]))
             .expect("json");
-        assert_eq!(v["model"]["name"], STAGES_MODEL);
+        assert_eq!(v["model"]["name"], stages::PLACED_MODEL);
         let m = &v["mau"];
         assert_eq!(m["ingress"]["cycles"], 28);
         assert_eq!(m["ingress"]["ns"], 28.0);
@@ -457,7 +389,7 @@ mod tests {
         let text = render_human(&mp, None);
         assert!(text.contains("[ESTIMATED"), "{text}");
         assert!(text.contains("  estimated_placement: "), "{text}");
-        let model = p4cost_model::model_by_name(STAGES_MODEL).expect("model");
+        let model = p4cost_model::model_by_name(stages::PLACED_MODEL).expect("model");
         let v = serde_json::to_value(StagesReport::new(&mp, "c.json", &model, None, &[]))
             .expect("json");
         assert_eq!(v["mau"]["estimated"], true);

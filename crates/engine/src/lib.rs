@@ -32,6 +32,7 @@ pub mod programs;
 pub mod read;
 pub mod report;
 pub mod session;
+pub mod stages;
 pub mod text;
 
 pub use error::Error;

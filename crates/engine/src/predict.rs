@@ -1026,15 +1026,15 @@ fn run_mau(
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
     let mp = if model.kind == ModelKind::TofinoMauEstimate {
-        let (_, placement) = p4cost_model::mau_estimate::estimate(
+        p4cost_model::mau_estimate::predict(
             model,
             program,
             &common.gress_controls,
             &a.deps.limits(),
+            a.clock_ghz,
         )
-        .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?;
-        mau_cycles::predict_with(model, program, &placement, a.clock_ghz)
-            .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?
+        .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?
+        .1
     } else {
         mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
             Error::input(format!(

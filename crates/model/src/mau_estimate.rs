@@ -43,6 +43,12 @@ pub struct StagePlan {
     /// `tbl_...`); a table continued from an earlier stage is listed in
     /// each.
     pub units: Vec<String>,
+    /// What of `units` the compiler lists as a stage's tables: the
+    /// program's tables and statement tables, not the gateways it merges
+    /// into them (the stage records' `tables`, as in context.json).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub tables: Vec<String>,
     /// Its dependency on the previous stage.
     pub dependency: StageDep,
     /// Why (the unit and field that made it match or action dependent,
@@ -120,6 +126,37 @@ struct Used {
     meter_alus: u32,
     sram: u32,
     tcam: u32,
+}
+
+/// The cycle model's figures for the estimated placement of `controls`:
+/// [`estimate`], then [`crate::mau_cycles::predict_with`] on its stage
+/// records, each stage listing the tables the plan put in it (as the
+/// compiler's placement lists them: gateways are not tables), with the plan
+/// itself.
+pub fn predict(
+    model: &ModelSpec,
+    program: &Program,
+    controls: &[(Gress, ControlId)],
+    limits: &deps::DepLimits,
+    clock_ghz: Option<f64>,
+) -> Result<(PipelinePlan, crate::mau_cycles::MauPrediction), ModelError> {
+    let (plan, placement) = estimate(model, program, controls, limits)?;
+    let mut mp = crate::mau_cycles::predict_with(model, program, &placement, clock_ghz)?;
+    for g in &mut mp.gresses {
+        let Some(gp) = plan.gresses.iter().find(|p| p.gress == g.gress) else {
+            continue;
+        };
+        for s in &mut g.stages {
+            if let Some(sp) = gp
+                .stages
+                .iter()
+                .find(|x| i64::from(x.stage) == i64::from(s.stage))
+            {
+                s.tables = sp.tables.clone();
+            }
+        }
+    }
+    Ok((plan, mp))
 }
 
 /// Estimates the placement of every gress of `pipeline`'s controls and
@@ -350,6 +387,11 @@ fn place(
             stage: s as u32,
             units: units_in[s]
                 .iter()
+                .map(|&u| graph.units[u].name.clone())
+                .collect(),
+            tables: units_in[s]
+                .iter()
+                .filter(|&&u| !matches!(graph.units[u].kind, UnitKind::Gateway))
                 .map(|&u| graph.units[u].name.clone())
                 .collect(),
             dependency,
