@@ -181,6 +181,84 @@ fn base_reads_the_file_and_its_includes_at_the_revision() {
     );
 }
 
+/// With `--base`, the old side is the project as it was at the revision,
+/// its p4cost.toml included: a define the configuration dropped removes
+/// the table it guarded, though the P4 files did not change. `--config`
+/// holds one configuration for both sides.
+#[test]
+fn base_reads_the_configuration_at_the_revision_too() {
+    let d = common::scratch("diff-base-config");
+    let repo = d.join("repo");
+    let (main, ingress) = split_sample();
+    let guarded = with_acl(&ingress)
+        .replacen("    table acl {", "#ifdef WITH_ACL\n    table acl {", 1)
+        .replacen(
+            "        size = 512;\n    }\n",
+            "        size = 512;\n    }\n#endif\n",
+            1,
+        )
+        .replacen(
+            "            acl.apply();",
+            "#ifdef WITH_ACL\n            acl.apply();\n#endif",
+            1,
+        );
+    assert_eq!(guarded.matches("#ifdef WITH_ACL").count(), 2, "{guarded}");
+    write(&repo.join("p4src"), &main, &guarded);
+    let config = |defines: &str| {
+        format!(
+            "[defaults]\nmodel = \"tofino1-10g\"\ndefines = [{defines}]\n\n\
+             [[program]]\npath = \"p4src/main.p4\"\n"
+        )
+    };
+    std::fs::write(repo.join("p4cost.toml"), config("\"WITH_ACL\"")).expect("config");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "acl on"]);
+    std::fs::write(repo.join("p4cost.toml"), config("")).expect("config");
+
+    let tables = |extra: &[&str]| {
+        let mut args = vec![
+            "diff",
+            "p4src/main.p4",
+            "--base",
+            "HEAD",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let r = common::p4cost_in(&repo, &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).expect("json");
+        let p = &v["pipelines"][0];
+        (
+            strings(&p["tables_added"]).join(","),
+            strings(&p["tables_removed"]).join(","),
+        )
+    };
+    assert_eq!(
+        tables(&[]),
+        (String::new(), "BenchIngress.acl".to_string()),
+        "the committed p4cost.toml defined WITH_ACL"
+    );
+    let now = repo.join("p4cost.toml");
+    assert_eq!(
+        tables(&["--config", now.to_str().unwrap()]),
+        (String::new(), String::new()),
+        "one configuration for both sides"
+    );
+    // A configuration broken at the revision is named with it.
+    std::fs::write(repo.join("p4cost.toml"), "[defaults]\nmodle = 1\n").expect("config");
+    git(&repo, &["commit", "-qam", "typo"]);
+    std::fs::write(repo.join("p4cost.toml"), config("")).expect("config");
+    let r = common::p4cost_in(&repo, &["diff", "p4src/main.p4", "--base", "HEAD"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("p4cost.toml (at HEAD):2:1"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn base_errors_name_the_revision() {
     let d = common::scratch("diff-base-errors");

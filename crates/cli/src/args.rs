@@ -516,9 +516,9 @@ pub struct DiffArgs {
     pub old: PathBuf,
     /// The new program [default: OLD as it is now].
     pub new: Option<PathBuf>,
-    /// Read OLD, its includes and its compiler outputs as they are at this
-    /// git revision (`HEAD~1`, a branch, a tag), through `git show`:
-    /// nothing is checked out.
+    /// Read OLD, its includes, its compiler outputs and its p4cost.toml as
+    /// they are at this git revision (`HEAD~1`, a branch, a tag), through
+    /// git: nothing is checked out.
     #[arg(long, value_name = "REV")]
     pub base: Option<String>,
     /// Exit 1 when the slowest class of a pipeline or of a parse path, or
@@ -546,7 +546,8 @@ pub struct DiffArgs {
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
     /// Project configuration (its settings for each file, under the
-    /// flags; the working tree's p4cost.toml, also for --base).
+    /// flags; with --base the old side's is the nearest p4cost.toml of the
+    /// revision, unless --config names one for both sides).
     #[command(flatten)]
     pub config: ConfigArgs,
     /// Preprocessor flags (both sides).

@@ -30,22 +30,30 @@ pub fn run(a: &DiffArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                  a git revision",
             )),
         };
-    let side = |file: &std::path::Path| -> Result<PredictOptions, CliError> {
+    let side = |file: &std::path::Path,
+                files: &dyn p4cost_engine::Files,
+                rev: Option<&str>|
+     -> Result<PredictOptions, CliError> {
         let mut o = PredictOptions::new(file);
         o.target = a.target.options();
         o.source = a.source.options();
         o.pipe.clone_from(&a.pipe);
-        let cfg = project::config(&a.config, Some(file))?;
+        let cfg = project::config_in(&a.config, Some(file), files, rev)?;
         Ok(project::with_config(o, cfg.as_ref()))
     };
-    let mut old = side(&a.old)?;
-    // One file at a revision and now: the same options (and one read of
-    // its configuration), the old side read at the revision.
-    let new = match &a.new {
-        Some(_) => side(&new_file)?,
-        None => old.clone(),
+    let new = side(&new_file, &p4cost_engine::Disk, None)?;
+    // At a revision, the old side is the project as it was then: the
+    // program, its includes and its p4cost.toml (defines, include
+    // directories, model) all from that commit.
+    let old = match &a.base {
+        Some(rev) => {
+            let tree = p4cost_engine::git::GitTree::open(&a.old, rev)?;
+            let mut o = side(&a.old, &tree, Some(rev))?;
+            o.source.revision = Some(rev.clone());
+            o
+        }
+        None => side(&a.old, &p4cost_engine::Disk, None)?,
     };
-    old.source.revision.clone_from(&a.base);
     let mut d = DiffOptions::new(old, new);
     d.max_paths = a.max_paths;
     d.max_classes = a.max_classes.max(1);

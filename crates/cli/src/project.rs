@@ -12,24 +12,38 @@ use crate::exit::CliError;
 /// The configuration for inputs at `near` (the working directory when
 /// `None` or stdin).
 pub fn config(a: &ConfigArgs, near: Option<&Path>) -> Result<Option<Config>, CliError> {
+    config_in(a, near, &p4cost_engine::Disk, None)
+}
+
+/// [`config`] as the files `files` hold it (a git revision's, named `rev`
+/// in messages): the nearest p4cost.toml there. A `--config FILE` is read
+/// from the disk whatever `files` is.
+pub fn config_in(
+    a: &ConfigArgs,
+    near: Option<&Path>,
+    files: &dyn p4cost_engine::Files,
+    rev: Option<&str>,
+) -> Result<Option<Config>, CliError> {
     if a.no_config {
         return Ok(None);
     }
-    let file = match &a.config {
-        Some(f) => Some(f.clone()),
+    let loaded = match &a.config {
+        Some(f) => Config::load(f),
         None => {
             let start = near
                 .filter(|p| !p4cost_engine::read::is_stdin(p))
                 .unwrap_or(Path::new("."));
-            p4cost_config::discover(start)
+            let Some(f) = p4cost_config::discover_in(start, files) else {
+                return Ok(None);
+            };
+            let shown = match rev {
+                Some(r) => format!("{} (at {r})", f.display()),
+                None => f.display().to_string(),
+            };
+            Config::load_from(&f, &shown, files)
         }
     };
-    match file {
-        Some(f) => Config::load(&f)
-            .map(Some)
-            .map_err(|e| CliError::input(e.to_string())),
-        None => Ok(None),
-    }
+    loaded.map(Some).map_err(|e| CliError::input(e.to_string()))
 }
 
 /// Lays the command line's target and source flags over `o` (built from a

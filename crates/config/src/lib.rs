@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use p4cost_engine::chain::Chain;
 use p4cost_engine::check::Budget;
 use p4cost_engine::options::Entries;
-use p4cost_engine::{PredictOptions, TargetOptions};
+use p4cost_engine::{Files, PredictOptions, TargetOptions};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "p4cost.toml";
@@ -53,16 +53,22 @@ impl std::error::Error for ConfigError {}
 /// The nearest `p4cost.toml` in `start` (a directory, or a file's
 /// directory) or a directory above it.
 pub fn discover(start: &Path) -> Option<PathBuf> {
+    discover_in(start, &p4cost_engine::Disk)
+}
+
+/// [`discover`] among `files` (a git revision's, say): the nearest
+/// `p4cost.toml` that `files` has.
+pub fn discover_in(start: &Path, files: &dyn Files) -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok()?;
     let abs = raw::join(&cwd, &start.to_string_lossy());
-    let mut dir = if abs.is_dir() {
+    let mut dir = if abs.is_dir() && !files.is_file(&abs) {
         abs.as_path()
     } else {
         abs.parent()?
     };
     loop {
         let candidate = dir.join(FILE_NAME);
-        if candidate.is_file() {
+        if files.is_file(&candidate) {
             // Shown relative to the working directory when it is in it or
             // above it (`p4cost.toml`, `../../p4cost.toml`).
             if let Ok(rel) = candidate.strip_prefix(&cwd) {
@@ -131,22 +137,27 @@ pub struct Config {
 impl Config {
     /// Reads and checks the configuration at `path`.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let shown = path.display().to_string();
+        Config::load_from(path, &path.display().to_string(), &p4cost_engine::Disk)
+    }
+
+    /// [`Config::load`] reading `path` through `files` (a git revision's),
+    /// shown in messages as `shown`. Model files the configuration names
+    /// are read from the disk.
+    pub fn load_from(path: &Path, shown: &str, files: &dyn Files) -> Result<Config, ConfigError> {
         let err = |m: String| ConfigError {
-            file: shown.clone(),
+            file: shown.to_string(),
             line_col: None,
             message: m,
         };
-        let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
-        if meta.len() > MAX_CONFIG_BYTES {
-            return Err(err(format!(
-                "{} bytes, larger than the {MAX_CONFIG_BYTES}-byte limit of a configuration",
-                meta.len()
-            )));
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+        let bytes = files.read(path, MAX_CONFIG_BYTES).map_err(|e| match e {
+            None => err(format!(
+                "larger than the {MAX_CONFIG_BYTES}-byte limit of a configuration"
+            )),
+            Some(e) => err(format!("cannot read: {e}")),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| err(format!("not UTF-8 text: {e}")))?;
         let dir = path.parent().unwrap_or(Path::new("."));
-        Config::parse(&text, &shown, dir).map(|mut c| {
+        Config::parse(&text, shown, dir).map(|mut c| {
             c.file = path.to_path_buf();
             c
         })

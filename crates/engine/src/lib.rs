@@ -37,4 +37,6 @@ pub mod text;
 
 pub use error::Error;
 pub use options::{DepOptions, PredictOptions, SortBy, SourceOptions, TargetOptions};
+/// How files are read (the disk, a git revision, an editor's buffers).
+pub use p4cost_front::{Disk, Files};
 pub use session::Session;
