@@ -977,6 +977,7 @@ impl PredictArgs {
             deps: self.deps.options(),
             source: self.source.options(),
             entries: Vec::new(),
+            listed_only: false,
         }
     }
 }

@@ -181,6 +181,9 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
                     o.top = None;
                     o.max_paths = 1;
                     o.max_classes = Some(0);
+                    // The packet's path alone: not the figures over all
+                    // paths, which the chain does not read.
+                    o.listed_only = true;
                     let rs = match session.reports(&o) {
                         Ok(rs) => rs,
                         Err(Error::NoPath(_)) => {

@@ -196,6 +196,12 @@ pub struct PredictOptions {
     /// placement estimate sizes the table's memories for, in place of its
     /// `size` or `@p4cost_entries`.
     pub entries: Vec<Entries>,
+    /// Compute only what the listed paths need (each path's prediction and
+    /// its fastest and slowest class), none of the figures over all paths
+    /// (summary, class count and median, rejects, per-state terms, warnings
+    /// over all paths): what a chain asks of a hop for each packet. The
+    /// listed paths' figures are the same either way.
+    pub listed_only: bool,
 }
 
 /// Expected entries of the tables a name picks.
@@ -230,6 +236,7 @@ impl PredictOptions {
             deps: DepOptions::default(),
             source: SourceOptions::default(),
             entries: Vec::new(),
+            listed_only: false,
         }
     }
 }

@@ -651,13 +651,15 @@ fn run_linear(
     r.path_count_saturated = total.saturated;
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
-    r.summary = Some(costed.summary(&lin, constant_ns));
-    r.state_terms = costed.state_terms(program);
-    r.rejects = Some(crate::path_stats::rejects(
-        &pg,
-        &lin,
-        constant.breakdown.base_ns,
-    ));
+    if !a.listed_only {
+        r.summary = Some(costed.summary(&lin, constant_ns));
+        r.state_terms = costed.state_terms(program);
+        r.rejects = Some(crate::path_stats::rejects(
+            &pg,
+            &lin,
+            constant.breakdown.base_ns,
+        ));
+    }
     let mut per_class = false;
     // Packet classes: a class pays only the tables its control path
     // applies (the table terms of the prediction, by table; the egress
@@ -680,25 +682,35 @@ fn run_linear(
             budget.max_control_states,
         );
         let summary = cc.as_mut().map_err(|e| e.to_string()).and_then(|cc| {
-            costed.classes(program, cc, &lin, &table_ns, constant.breakdown.base_ns)
+            if a.listed_only {
+                return Ok(None);
+            }
+            costed
+                .classes(program, cc, &lin, &table_ns, constant.breakdown.base_ns)
+                .map(Some)
         });
-        match summary {
-            Ok((c, sum)) => {
+        let classes_known = match summary {
+            Ok(Some((c, sum))) => {
                 r.classes = Some(c);
                 r.summary = Some(sum);
+                true
             }
-            Err(e) => warns.push(WarningOut::new(
-                "classes_not_computed",
-                format!("packet classes not computed: {e}"),
-            )),
-        }
+            Ok(None) => true,
+            Err(e) => {
+                warns.push(WarningOut::new(
+                    "classes_not_computed",
+                    format!("packet classes not computed: {e}"),
+                ));
+                false
+            }
+        };
         // Each listed path: its fastest and slowest class. The path's parse
         // terms are the prediction without its control term.
         let parse_ns: Vec<f64> = path_outs
             .iter()
             .map(|p| p.latency_ns - p.breakdown.control_ns)
             .collect();
-        if let (Some(_), Ok(cc)) = (&r.classes, cc.as_mut()) {
+        if let (true, Ok(cc)) = (classes_known, cc.as_mut()) {
             let per_path = path_nodes
                 .iter()
                 .map(|nodes| {
@@ -780,7 +792,9 @@ fn run_linear(
     if a.sort == SortBy::Latency {
         sort_by_latency(&mut path_outs, &mut listed_codes);
     }
-    r.path_warnings = costed.warnings(program, &lin, packet_size, &listed_codes);
+    if !a.listed_only {
+        r.path_warnings = costed.warnings(program, &lin, packet_size, &listed_codes);
+    }
     if let (true, Some(j)) = (per_class, &common.egress) {
         r.control.egress = Some(report::EgressOut {
             name: program.control(j.control).name.clone(),
@@ -1112,5 +1126,40 @@ mod target_tests {
         let mau = p4cost_model::model_by_name("tofino1-mau-cycles").expect("model");
         assert!(target_mismatch(&mau, Arch::Tna).is_none());
         assert!(target_mismatch(&mau, Arch::T2na).is_some());
+    }
+}
+
+#[cfg(test)]
+mod listed_only_tests {
+    use crate::options::PredictOptions;
+
+    /// `listed_only` computes the listed paths' figures exactly as the full
+    /// report does, and none of the figures over all paths.
+    #[test]
+    fn listed_paths_are_the_same_without_the_figures_over_all_paths() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../p4-samples/tofino/classes/hit_miss_action_run.p4");
+        let mut o = PredictOptions::new(&file);
+        o.max_classes = Some(0);
+        let full = super::reports(&o).expect("full report");
+        o.listed_only = true;
+        let lean = super::reports(&o).expect("listed-only report");
+        assert_eq!(full.len(), lean.len());
+        for (f, l) in full.iter().zip(&lean) {
+            assert!(f.summary.is_some() && f.classes.is_some());
+            assert!(l.summary.is_none() && l.classes.is_none() && l.rejects.is_none());
+            assert!(l.control.path_sensitive, "classes still decide each path");
+            assert_eq!(f.paths.len(), l.paths.len());
+            assert!(f.paths.len() > 1);
+            assert!(
+                f.paths.iter().any(|p| p.min_latency_ns < p.latency_ns),
+                "a path with classes apart, so classes are tested"
+            );
+            for (a, b) in f.paths.iter().zip(&l.paths) {
+                assert_eq!(a.headers, b.headers);
+                assert_eq!(a.latency_ns, b.latency_ns);
+                assert_eq!(a.min_latency_ns, b.min_latency_ns);
+            }
+        }
     }
 }
