@@ -1136,7 +1136,7 @@ impl<'a> ControlClasses<'a> {
             NodeKind::Table { table, .. } => self
                 .tables
                 .get(table.index())
-                .map_or(true, |t| !t.is_action_call()),
+                .is_none_or(|t| !t.is_action_call()),
             NodeKind::Statement { what, .. } => what == crate::gresses::EXIT_TO_EGRESS,
             _ => false,
         }
@@ -1522,7 +1522,7 @@ fn skip_plain_runs(program: &Program, flow: &ControlFlow, effects: &[ValidityEff
     const UNSET: u32 = u32::MAX - 1;
     let n = flow.nodes.len();
     let plain = |i: usize| -> Option<Option<NodeId>> {
-        let quiet = effects.get(i).map_or(true, |e| e.writes == 0);
+        let quiet = effects.get(i).is_none_or(|e| e.writes == 0);
         match &flow.nodes[i].kind {
             NodeKind::Statement { what, .. } if what == crate::gresses::EXIT_TO_EGRESS => None,
             NodeKind::Statement { next, .. } | NodeKind::Action { next, .. } if quiet => {
@@ -1706,10 +1706,10 @@ fn summarize(
         }
         let lo = pe.min + ce.min;
         let hi = pe.max + ce.max;
-        if best[0].map_or(true, |(b, _)| lo < b) {
+        if best[0].is_none_or(|(b, _)| lo < b) {
             best[0] = Some((lo, sig));
         }
-        if best[1].map_or(true, |(b, _)| hi > b) {
+        if best[1].is_none_or(|(b, _)| hi > b) {
             best[1] = Some((hi, sig));
         }
     }
@@ -2189,7 +2189,7 @@ fn explain(
                 let open = program
                     .tables
                     .get(table.index())
-                    .map_or(true, |t| !t.has_arm_for_every_action(arms));
+                    .is_none_or(|t| !t.has_arm_for_every_action(arms));
                 let default = open && to(*default) == went;
                 let all = (default || !open) && actions.len() == arms.len();
                 (!all).then_some(Outcome::ActionRun { actions, default })

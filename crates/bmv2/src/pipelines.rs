@@ -282,7 +282,7 @@ fn exits_to_exit_nodes(prog: &Program, nodes: &mut Vec<Node>, span: p4cost_ir::S
         let t = prog.table(*table);
         let all_exit = !t.actions.is_empty()
             && t.actions.iter().all(|a| always_exits(prog, *a))
-            && t.default_action.map_or(true, |a| always_exits(prog, a));
+            && t.default_action.is_none_or(|a| always_exits(prog, a));
         if !all_exit {
             continue;
         }

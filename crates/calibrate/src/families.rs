@@ -199,7 +199,7 @@ pub fn fit_family(family: Family, params: usize, pts: &[Point]) -> Option<Piece>
             let mut best: Option<(f64, Vec<f64>, usize)> = None;
             for (i, &c) in grid.iter().enumerate() {
                 if let Some((e, p)) = fit_at(c) {
-                    if best.as_ref().map_or(true, |b| e < b.0) {
+                    if best.as_ref().is_none_or(|b| e < b.0) {
                         best = Some((e, p, i));
                     }
                 }
@@ -353,7 +353,7 @@ mod tests {
         seed: u64,
     ) -> Vec<Point> {
         let mut n = Noise::new(seed);
-        xs.flat_map(|x| std::iter::repeat(x).take(4))
+        xs.flat_map(|x| std::iter::repeat_n(x, 4))
             .map(|x| Point {
                 x,
                 y: f(x) + n.normal(sd),
@@ -411,7 +411,7 @@ mod tests {
         };
         let mut noise = Noise::new(100);
         let pts: Vec<Point> = (1..=12)
-            .flat_map(|n| std::iter::repeat(f64::from(n)).take(3))
+            .flat_map(|n| std::iter::repeat_n(f64::from(n), 3))
             .map(|n| Point {
                 x: n,
                 y: f(n) + noise.normal(0.1),

@@ -119,7 +119,7 @@ pub fn validate(
     let pairs = |port: Option<u32>| -> Vec<(f64, f64)> {
         points
             .iter()
-            .filter(|p| port.map_or(true, |q| p.port_gbps == q))
+            .filter(|p| port.is_none_or(|q| p.port_gbps == q))
             .map(|p| (p.predicted_ns, p.measured_ns))
             .collect()
     };

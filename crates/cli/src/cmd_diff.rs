@@ -155,7 +155,7 @@ fn render_pipeline(s: &mut String, p: &PipelineDiff, rows: usize) {
         }
     }
     for (what, c) in [("parse paths", &p.paths), ("packet classes", &p.classes)] {
-        let zero = |x: &Option<String>| x.as_deref().map_or(true, |x| x == "0");
+        let zero = |x: &Option<String>| x.as_deref().is_none_or(|x| x == "0");
         if zero(&c.old) && zero(&c.new) && p.max_latency.is_none() {
             continue;
         }

@@ -31,8 +31,8 @@ pub fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             is_terminal
-                && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
-                && std::env::var_os("TERM").map_or(true, |t| t != "dumb")
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         }
     }
 }

@@ -98,18 +98,12 @@ impl BatchReport {
                             })
                         };
                         if let Some(x) = at(s.and_then(|s| s.max.as_ref())) {
-                            if slowest
-                                .as_ref()
-                                .map_or(true, |m| x.latency_ns > m.latency_ns)
-                            {
+                            if slowest.as_ref().is_none_or(|m| x.latency_ns > m.latency_ns) {
                                 slowest = Some(x);
                             }
                         }
                         if let Some(x) = at(s.and_then(|s| s.min.as_ref())) {
-                            if fastest
-                                .as_ref()
-                                .map_or(true, |m| x.latency_ns < m.latency_ns)
-                            {
+                            if fastest.as_ref().is_none_or(|m| x.latency_ns < m.latency_ns) {
                                 fastest = Some(x);
                             }
                         }

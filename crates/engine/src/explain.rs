@@ -175,7 +175,7 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
                 .filter(|w| {
                     w.span
                         .as_ref()
-                        .map_or(true, |s| e.terms.iter().any(|t| t.span.as_ref() == Some(s)))
+                        .is_none_or(|s| e.terms.iter().any(|t| t.span.as_ref() == Some(s)))
                 })
                 .map(|w| format!("{}: {}", w.code, w.message))
                 .chain(

@@ -98,7 +98,7 @@ pub fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&
         } else {
             edit_distance(&lower, &k.to_lowercase())
         };
-        if d <= 3 && d * 3 <= k.len() && best.map_or(true, |(b, _)| d < b) {
+        if d <= 3 && d * 3 <= k.len() && best.is_none_or(|(b, _)| d < b) {
             best = Some((d, k));
         }
     }

@@ -62,10 +62,10 @@ pub struct ComponentSpec {
 pub fn at_width(curves: &[AtWidth], width: f64, n: f64) -> f64 {
     let (mut lo, mut hi): (Option<&AtWidth>, Option<&AtWidth>) = (None, None);
     for c in curves {
-        if c.width <= width && lo.map_or(true, |l| c.width > l.width) {
+        if c.width <= width && lo.is_none_or(|l| c.width > l.width) {
             lo = Some(c);
         }
-        if c.width >= width && hi.map_or(true, |h| c.width < h.width) {
+        if c.width >= width && hi.is_none_or(|h| c.width < h.width) {
             hi = Some(c);
         }
     }

@@ -120,7 +120,7 @@ impl TableFeature {
     /// unknown width).
     pub fn wide(&self, wide_min_bits: u32) -> bool {
         match self.key_bits.as_slice() {
-            [one] => one.map_or(true, |w| w >= wide_min_bits),
+            [one] => one.is_none_or(|w| w >= wide_min_bits),
             _ => false,
         }
     }

@@ -25,7 +25,7 @@ impl Preprocessor<'_> {
         let Some(hash_tok) = &lx.tok(hash) else {
             return Ok(());
         };
-        let active = conds.last().map_or(true, |c| c.active);
+        let active = conds.last().is_none_or(|c| c.active);
         let Some(name_tok) = toks.first() else {
             return Ok(()); // null directive
         };

@@ -475,7 +475,7 @@ impl<'a> Preprocessor<'a> {
                 .position(|t| t.kind == Kind::Newline)
                 .map_or(n, |k| pos + k);
             let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), Lite::end);
-            let active = conds.last().map_or(true, |c| c.active);
+            let active = conds.last().is_none_or(|c| c.active);
             self.check_output(f, lx.sp.orig(tok.start()))?;
             if tok.bol && tok.is_punct(&lx.sp.clean, "#") {
                 self.emit_newlines_in(&lx, last_end, tok.start());
@@ -541,7 +541,7 @@ trait WsExt {
 
 impl WsExt for Option<u8> {
     fn is_none_or_ws(&self) -> bool {
-        self.map_or(true, |b| b.is_ascii_whitespace())
+        self.is_none_or(|b| b.is_ascii_whitespace())
     }
 }
 
@@ -557,7 +557,7 @@ fn blank_comments(gap: &str) -> String {
                 in_line = false;
                 out.push('\n');
             } else {
-                out.extend(std::iter::repeat(' ').take(c.len_utf8()));
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
             }
         } else if in_block {
             if c == '*' && chars.peek() == Some(&'/') {
@@ -567,7 +567,7 @@ fn blank_comments(gap: &str) -> String {
             } else if c == '\n' {
                 out.push('\n');
             } else {
-                out.extend(std::iter::repeat(' ').take(c.len_utf8()));
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
             }
         } else if c == '/' && chars.peek() == Some(&'/') {
             chars.next();

@@ -150,12 +150,7 @@ pub(crate) fn parse_define(toks: &[Tok]) -> Result<Macro, (usize, String)> {
     };
     if matches!(m.kind, MacroKind::Function { .. }) {
         for (k, t) in m.body.iter().enumerate() {
-            if t.is_punct("#")
-                && !m
-                    .body
-                    .get(k + 1)
-                    .is_some_and(|n| m.param_index(n).is_some())
-            {
+            if t.is_punct("#") && m.body.get(k + 1).is_none_or(|n| m.param_index(n).is_none()) {
                 return Err((i + k, "'#' is not followed by a macro parameter".into()));
             }
         }

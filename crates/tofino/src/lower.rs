@@ -35,7 +35,7 @@ fn control_name(data: &ContextData, gress: Gress, fallback: &str) -> String {
     }
     let mut best: Option<(&str, usize)> = None;
     for (name, n) in votes {
-        if best.map_or(true, |(_, b)| n > b) {
+        if best.is_none_or(|(_, b)| n > b) {
             best = Some((name, n));
         }
     }

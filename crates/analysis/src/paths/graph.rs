@@ -574,7 +574,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
                     Next::Accept => 0.0,
                     Next::Node(m) => best[m as usize].0,
                 };
-                if pick.map_or(true, |(b, _)| better(v, b)) {
+                if pick.is_none_or(|(b, _)| better(v, b)) {
                     pick = Some((v, s));
                 }
             }

@@ -211,10 +211,10 @@ impl PathGraph<'_> {
                         *c = c.plus(e.count);
                     }
                     let at = done.len();
-                    if best[0].map_or(true, |(b, ..)| e.min < b) {
+                    if best[0].is_none_or(|(b, ..)| e.min < b) {
                         best[0] = Some((e.min, n, at, first));
                     }
-                    if best[1].map_or(true, |(b, ..)| e.max > b) {
+                    if best[1].is_none_or(|(b, ..)| e.max > b) {
                         best[1] = Some((e.max, n, at, first));
                     }
                 }
