@@ -92,7 +92,12 @@ pub struct EditorFacts {
 /// `session` when it is an unsaved buffer), judged against `budgets`.
 pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> EditorFacts {
     let mut f = EditorFacts::default();
-    let reports = match session.reports(o) {
+    // The editor shows per-state and per-table terms and the totals over
+    // all classes, never a listed path's classes: not listing them halves
+    // an analysis (switch_p4_16: 0.44 -> 0.24 s) and changes no figure.
+    let mut shown = o.clone();
+    shown.max_classes = Some(0);
+    let reports = match session.reports(&shown) {
         Ok(r) => r,
         Err(e) => {
             f.error = Some(e);
