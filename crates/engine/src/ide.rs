@@ -86,6 +86,11 @@ pub struct EditorFacts {
     pub notes: Vec<Note>,
     /// Budgets (from the project's configuration) the program exceeds.
     pub over: Vec<Verdict>,
+    /// The files the program was read from (the document and its
+    /// includes; bundled architecture files left out): a change to any
+    /// other file leaves these facts as they are. `None` when the input did
+    /// not load, so that any change may matter.
+    pub files: Option<Vec<std::path::PathBuf>>,
 }
 
 /// The facts of `o`'s program (its input already preloaded into
@@ -100,6 +105,9 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
     let reports = match session.reports(&shown) {
         Ok(r) => r,
         Err(e) => {
+            // A program that loads but cannot be predicted (no parser, a
+            // budget) still names its files.
+            f.files = session.load(o).ok().map(|l| files_of(&l.program));
             f.error = Some(e);
             return f;
         }
@@ -111,6 +119,7 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
             return f;
         }
     };
+    f.files = Some(files_of(&program));
     let spec = crate::predict::settle(o).ok().map(|(m, _)| m);
     f.model = reports
         .first()
@@ -129,6 +138,16 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         }
     }
     f
+}
+
+/// The files `program` was read from, bundled ones left out.
+fn files_of(program: &Program) -> Vec<std::path::PathBuf> {
+    program
+        .files
+        .iter()
+        .filter(|sf| !sf.path.starts_with('<'))
+        .map(|sf| std::path::PathBuf::from(&sf.path))
+        .collect()
 }
 
 fn gather(

@@ -120,6 +120,16 @@ pub fn serve(connection: &Connection) -> Result<Stats, LspError> {
     Ok(st.stats)
 }
 
+/// Whether two paths name one file: equal as written, or once resolved
+/// (an include reached through `..` or a symbolic link).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
 fn send(connection: &Connection, m: Message) -> Result<(), LspError> {
     connection
         .sender
@@ -177,6 +187,19 @@ impl State {
         };
         self.overlay.set(path.clone(), text.clone());
         let pending = self.docs.get(&uri).map_or(0, |d| d.pending);
+        // Other open documents that read this file (or whose input did not
+        // load, so may now) are analysed again; the others keep their facts.
+        let reads = |f: &EditorFacts| {
+            f.files
+                .as_ref()
+                .is_none_or(|files| files.iter().any(|x| same_file(x, &path)))
+        };
+        for d in self.docs.values_mut() {
+            if d.facts.as_deref().is_some_and(reads) {
+                d.facts = None;
+                d.pending += 1;
+            }
+        }
         self.docs.insert(
             uri,
             Doc {
@@ -187,13 +210,6 @@ impl State {
                 pending: pending + 1,
             },
         );
-        // Other open documents may include this one.
-        for d in self.docs.values_mut() {
-            if d.facts.is_some() {
-                d.facts = None;
-                d.pending += 1;
-            }
-        }
     }
 
     /// Analyses every document changed since its last analysis.
@@ -396,6 +412,72 @@ mod tests {
         let stats = serve(&server).expect("served");
         assert_eq!(stats.analyses, 1, "{stats:?}");
         assert_eq!(stats.coalesced, 4, "{stats:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A change to one document analyses again the documents that read
+    /// it, and only those: an unrelated open document keeps its facts.
+    #[test]
+    fn a_change_reanalyses_only_the_documents_that_read_the_file() {
+        let dir = std::env::temp_dir().join(format!("p4cost-lsp-reads-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let sample = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../p4-samples/tofino/tc2_datacenter.p4"),
+        )
+        .expect("sample");
+        let main_text = format!("#include \"inc.p4\"\n{sample}");
+        let inc_text = |v: u32| format!("const bit<8> UNUSED_{v} = {v};\n");
+        std::fs::write(dir.join("inc.p4"), inc_text(0)).expect("inc");
+        let uri = |name: &str| Url::from_file_path(dir.join(name)).expect("uri");
+        let (server, client) = Connection::memory();
+        let running = std::thread::spawn(move || serve(&server));
+        let send = |m: Message| client.sender.send(m).expect("sent");
+        let open = |name: &str, text: &str| {
+            note(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri(name), "languageId": "p4",
+                       "version": 1, "text": text}}),
+            )
+        };
+        // Waits for the diagnostics of exactly these documents.
+        let published = |want: &[&str]| {
+            let mut want: Vec<Url> = want.iter().map(|n| uri(n)).collect();
+            while !want.is_empty() {
+                let m = client
+                    .receiver
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .expect("diagnostics");
+                if let Message::Notification(n) = m {
+                    let u: Url = serde_json::from_value(n.params["uri"].clone()).expect("uri");
+                    assert!(want.contains(&u), "diagnostics of {u}, expected {want:?}");
+                    want.retain(|w| *w != u);
+                }
+            }
+        };
+        send(req(1, "initialize", json!({"capabilities": {}})));
+        let _ = client.receiver.recv().expect("initialized");
+        send(note("initialized", json!({})));
+        send(open("main.p4", &main_text));
+        published(&["main.p4"]);
+        send(open("other.p4", &sample));
+        published(&["other.p4"]);
+        send(note(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri("other.p4"), "version": 2},
+                   "contentChanges": [{"text": format!("{sample}\n")}]}),
+        ));
+        published(&["other.p4"]);
+        // The include opened with unsaved text: main reads it, other not.
+        send(open("inc.p4", &inc_text(1)));
+        published(&["main.p4", "inc.p4"]);
+        send(req(2, "shutdown", serde_json::Value::Null));
+        let _ = client.receiver.recv().expect("shutdown answered");
+        send(note("exit", serde_json::Value::Null));
+        let stats = running.join().expect("server thread").expect("served");
+        // main, other, other again, then main and inc: five, not seven.
+        assert_eq!(stats.analyses, 5, "{stats:?}");
+        assert!(stats.shut_down);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
