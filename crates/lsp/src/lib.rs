@@ -14,7 +14,7 @@
 //! change to one file analyses again only the open documents that read it
 //! (`EditorFacts::files`), and changes queued while an analysis ran are
 //! coalesced into one analysis. Preprocessing is run again on each
-//! analysis: it is about 1 % of one (switch_p4_16), so its output is not
+//! analysis: it is about 2 % of one (switch_p4_16), so its output is not
 //! kept.
 //!
 //! Dependencies: `engine`, `config`, `ir`, `model`, `lsp-server` (the
