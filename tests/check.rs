@@ -103,17 +103,39 @@ fn usage_errors_exit_2() {
         &[PROG, "--max-latency", "-3"][..],
         &[PROG, "--max-latency", "0"],
         &[PROG, "--no-config"],
-        &[
-            PROG,
-            "--max-latency",
-            "300",
-            "--model",
-            "tofino1-mau-estimate",
-        ],
         &["no-such-file.p4", "--max-latency", "300"],
     ] {
         let r = check(args);
         assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
         assert!(r.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// A MAU-cycle model costs every packet the same, its ingress MAU latency:
+/// that is what --max-latency holds it to (as on a context.json alone).
+#[test]
+fn a_mau_model_holds_every_packet_to_its_ingress_latency() {
+    let r = check(&[
+        PROG,
+        "--max-latency",
+        "300",
+        "--model",
+        "tofino1-mau-estimate",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("every packet (ingress MAU, tofino1-mau-estimate)"),
+        "{}",
+        r.stdout
+    );
+    let r = check(&[
+        PROG,
+        "--max-latency",
+        "1",
+        "--model",
+        "tofino1-mau-estimate",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("stage 0"), "{}", r.stdout);
 }

@@ -285,8 +285,11 @@ fn bad_inputs_exit_2_with_a_clear_message() {
             &["predict", EXACT_MATCH, "--context", EXACT_MATCH],
             "is itself a context.json",
         ),
-        // A context alone with a linear model: no parse graph.
-        (&["predict", EXACT_MATCH], "no ingress parser found"),
+        // A context alone with a linear model asked for: no parse graph.
+        (
+            &["predict", EXACT_MATCH, "--model", "tofino1-10g"],
+            "no ingress parser found",
+        ),
         // The clock belongs to the MAU model only.
         (
             &["predict", TC2, "--clock-ghz", "1.1"],
@@ -387,4 +390,50 @@ fn stages_command_agrees_with_the_mau_model() {
         "{}",
         r.stderr
     );
+}
+
+/// A context.json alone, no model asked for: the compiler's MAU cycles are
+/// what it holds, so predict and check use them and say so, instead of an
+/// error about a parse graph the input cannot have.
+#[test]
+fn a_context_alone_is_predicted_and_checked_with_its_mau_cycles() {
+    let auto = json(&["predict", EXACT_MATCH, "--format", "json"]);
+    let asked = json(&[
+        "predict",
+        EXACT_MATCH,
+        "--model",
+        "tofino1-mau-cycles",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(auto["model"]["name"], "tofino1-mau-cycles");
+    assert_eq!(auto["mau"], asked["mau"]);
+    assert_eq!(
+        auto["paths"][0]["latency_ns"],
+        asked["paths"][0]["latency_ns"]
+    );
+    let notes = auto["warnings"].as_array().expect("warnings");
+    assert!(
+        notes.iter().any(|w| w["code"] == "model_for_input"),
+        "{notes:?}"
+    );
+    // check --max-latency holds every packet to the ingress MAU latency.
+    let ns = asked["mau"]["ingress"]["ns"].as_f64().expect("ingress ns");
+    let limit = format!("{}", (ns - 1.0).max(1.0));
+    let r = p4cost(&["check", EXACT_MATCH, "--max-latency", &limit, "--no-config"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("every packet (ingress MAU, tofino1-mau-cycles)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("stage 0"),
+        "the stages are its terms: {}",
+        r.stdout
+    );
+    let limit = format!("{}", ns + 1.0);
+    let r = p4cost(&["check", EXACT_MATCH, "--max-latency", &limit, "--no-config"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 }

@@ -138,6 +138,10 @@ fn what(v: &Verdict) -> String {
         .map(|c| format!("class {c} "))
         .unwrap_or_default();
     match v.budget {
+        // A MAU-cycle model's figure is every packet's: no class, no path.
+        "max_latency" if v.class.is_none() && v.headers.is_empty() => {
+            format!("every packet (ingress MAU, {})", v.model)
+        }
         "max_latency" => format!("slowest packet {class}({headers})"),
         "class_latency" => format!("packets ({headers}), slowest {class}")
             .trim_end()

@@ -285,6 +285,10 @@ fn at_file(file: &str) -> Option<Location> {
 
 fn verdict_text(v: &Verdict) -> String {
     let what = match v.budget {
+        // A MAU-cycle model's figure is every packet's: no class, no path.
+        "max_latency" if v.class.is_none() && v.headers.is_empty() => {
+            "ingress MAU latency of every packet".to_string()
+        }
         "max_latency" => "slowest packet class".to_string(),
         "class_latency" => format!(
             "packet class of {}",

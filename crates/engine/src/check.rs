@@ -319,24 +319,7 @@ fn judge_on(
                     let cycles = gc.map_or(0.0, |g| f64::from(g.cycles));
                     let contributors = match gc {
                         Some(gc) if cycles > b.value => {
-                            let mut st: Vec<Contributor> = gc
-                                .stages
-                                .iter()
-                                .filter(|s| s.cycles > 0)
-                                .map(|s| Contributor {
-                                    kind: "stage",
-                                    name: if s.tables.is_empty() {
-                                        s.stage.to_string()
-                                    } else {
-                                        format!("{} ({})", s.stage, s.tables.join(", "))
-                                    },
-                                    value: f64::from(s.cycles),
-                                    span: None,
-                                })
-                                .collect();
-                            st.sort_by(|x, y| y.value.total_cmp(&x.value));
-                            st.truncate(MAX_CONTRIBUTORS);
-                            st
+                            stage_contributors(gc, |s| f64::from(s.cycles))
                         }
                         _ => Vec::new(),
                     };
@@ -354,6 +337,32 @@ fn judge_on(
         }
     }
     Ok(())
+}
+
+/// The stages of a gress that add to its latency, largest first (at most
+/// [`MAX_CONTRIBUTORS`]), each valued by `value` (cycles or ns).
+fn stage_contributors(
+    gc: &p4cost_model::GressCycles,
+    value: impl Fn(&p4cost_model::mau_cycles::StageCycles) -> f64,
+) -> Vec<Contributor> {
+    let mut st: Vec<Contributor> = gc
+        .stages
+        .iter()
+        .filter(|s| s.cycles > 0)
+        .map(|s| Contributor {
+            kind: "stage",
+            name: if s.tables.is_empty() {
+                s.stage.to_string()
+            } else {
+                format!("{} ({})", s.stage, s.tables.join(", "))
+            },
+            value: value(s),
+            span: None,
+        })
+        .collect();
+    st.sort_by(|x, y| y.value.total_cmp(&x.value));
+    st.truncate(MAX_CONTRIBUTORS);
+    st
 }
 
 /// The reports of the MAU model for `o`'s program ([`mau_target`]):
@@ -446,6 +455,25 @@ fn max_latency(
     r: &Report,
     several: bool,
 ) -> Result<Verdict, Error> {
+    // A MAU-cycle model costs every packet the same: its ingress MAU
+    // latency (a context.json alone has nothing else), the stages its
+    // largest terms.
+    if let (None, Some(m), Some(p)) = (&r.summary, &r.mau, r.paths.first()) {
+        let predicted = p.latency_ns;
+        let contributors = match &m.ingress {
+            Some(gc) if predicted > b.value => stage_contributors(gc, |s| s.ns),
+            _ => Vec::new(),
+        };
+        return Ok(verdict(
+            r,
+            b,
+            several,
+            predicted,
+            None,
+            Vec::new(),
+            contributors,
+        ));
+    }
     let Some(max) = r.summary.as_ref().and_then(|s| s.max.as_ref()) else {
         return Err(Error::input(format!(
             "{}: model {} gives no latency per packet class to hold to a budget ({}); \

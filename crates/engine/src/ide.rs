@@ -125,7 +125,12 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         .first()
         .map(|r| r.model.name.clone())
         .unwrap_or_default();
-    let lin = spec.as_ref().and_then(|m| m.linear());
+    // The reports' model may be the input's own (a context.json alone is
+    // predicted with the compiler's MAU cycles): its arithmetic only.
+    let lin = spec
+        .as_ref()
+        .filter(|m| m.name == f.model)
+        .and_then(|m| m.linear());
     gather(&mut f, &reports, &program, lin.as_ref());
     if !budgets.is_empty() {
         let t = Target {

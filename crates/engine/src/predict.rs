@@ -449,6 +449,7 @@ pub fn reports_of(
     mut loaded: LoadedInput,
 ) -> Result<Vec<Report>, Error> {
     set_entries(&mut loaded.program, &a.entries)?;
+    let (model, chosen) = model_for_input(a, model, &loaded.program)?;
     let groups = selected_groups(a, &loaded.program)?;
     // Each group's ingress control joined to its egress control: the
     // control its packet classes walk, added to the program so the class
@@ -472,6 +473,9 @@ pub fn reports_of(
         if let Some(w) = target_mismatch(&model, common.program().arch) {
             common.warnings.insert(0, w);
         }
+        if let Some(w) = &chosen {
+            common.warnings.insert(0, w.clone());
+        }
         reports.push(match model.kind {
             ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
             ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
@@ -483,6 +487,33 @@ pub fn reports_of(
         });
     }
     Ok(reports)
+}
+
+/// The model for the loaded input when none was asked for (no model,
+/// model file or port): a context.json alone has no parse graph, only the
+/// compiler's stage placement, so its figure is the compiler's MAU cycles
+/// (`tofino1-mau-cycles`), said in a `model_for_input` note; anything else
+/// keeps `model`.
+fn model_for_input(
+    a: &PredictOptions,
+    model: ModelSpec,
+    program: &Program,
+) -> Result<(ModelSpec, Option<WarningOut>), Error> {
+    let asked =
+        a.target.model.is_some() || a.target.model_file.is_some() || a.target.port_gbps.is_some();
+    if asked || !program.parsers.is_empty() || program.mau.is_none() {
+        return Ok((model, None));
+    }
+    let mau = p4cost_model::model_by_name(crate::stages::PLACED_MODEL)
+        .map_err(|e| Error::input(e.to_string()))?;
+    let note = WarningOut::new(
+        "model_for_input",
+        format!(
+            "the input has no parse graph, only the compiler's stage placement: predicted with              {} (the MAU latency of every packet) in place of {}; give the P4 source with              --context for a figure per parse path and packet class",
+            mau.name, model.name
+        ),
+    );
+    Ok((mau, Some(note)))
 }
 
 /// Sets the expected entries of the tables `entries` names (each name must

@@ -172,7 +172,7 @@ pub struct PathOut {
     pub classes: Option<crate::path_classes::PathClassesOut>,
 }
 
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WarningOut {
     pub code: String,
     pub message: String,
