@@ -107,6 +107,11 @@ impl Snippets {
     pub fn range(&mut self, loc: &Loc) -> Option<(usize, Range<usize>)> {
         let id = self.id(&loc.file)?;
         let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
+        // The JSON readers place what has no source location at the start
+        // of the document: its first line (`{`) would show nothing.
+        if loc.lo == 0 && loc.hi == 0 && text.trim_start().starts_with('{') {
+            return None;
+        }
         let r = ix.first_line_range(text, loc)?;
         // An empty span still gets a caret: the character it starts at.
         let hi = if r.is_empty() {
@@ -246,6 +251,19 @@ mod tests {
         assert!(s.range(&loc("a.p4", 3, 1, 2, 16)).is_none());
         assert!(s.range(&loc("a.p4", 1, 1, 400, 401)).is_none());
         assert!(s.range(&loc("<stdin>", 1, 1, 0, 1)).is_none());
+    }
+
+    /// What a JSON reader could not place sits at the document's start:
+    /// no snippet of its `{`; an empty span at the start of P4 text keeps
+    /// its caret.
+    #[test]
+    fn the_start_of_a_json_document_is_no_place_to_show() {
+        let mut s = Snippets::new(false);
+        s.add_text("p.json", Arc::from("{\n  \"parsers\": []\n}\n"));
+        assert!(s.range(&loc("p.json", 1, 1, 0, 0)).is_none());
+        assert!(s.range(&loc("p.json", 2, 3, 4, 13)).is_some());
+        s.add_text("a.p4", Arc::from("header h_t { bit<8> f; }\n"));
+        assert_eq!(s.range(&loc("a.p4", 1, 1, 0, 0)).map(|x| x.1), Some(0..1));
     }
 
     #[test]
