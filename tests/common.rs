@@ -208,6 +208,18 @@ pub mod lsp {
             self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
         }
 
+        /// The handshake: `initialize` (its result returned: the server's
+        /// capabilities), then `initialized`.
+        pub fn initialize(&mut self, seen: &mut Vec<Value>) -> Value {
+            let init = self.request(
+                "initialize",
+                json!({"processId": null, "rootUri": null, "capabilities": {}}),
+                seen,
+            );
+            self.notify("initialized", json!({}));
+            init
+        }
+
         /// Sends a request and returns its result, keeping the notifications
         /// that came first.
         pub fn request(&mut self, method: &str, params: Value, seen: &mut Vec<Value>) -> Value {

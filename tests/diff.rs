@@ -72,6 +72,23 @@ fn write(dir: &Path, main: &str, ingress: &str) {
     std::fs::write(dir.join("include/ingress.p4"), ingress).expect("include");
 }
 
+/// `diff p4src/main.p4 --base HEAD --format json` in `repo`, with `extra`
+/// flags: its JSON (it must succeed).
+fn diff_at_head(repo: &Path, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "diff",
+        "p4src/main.p4",
+        "--base",
+        "HEAD",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let r = common::p4cost_in(repo, &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    serde_json::from_str(&r.stdout).expect("json")
+}
+
 fn max_latency(dir: &Path, file: &str) -> f64 {
     let r = common::p4cost_in(dir, &["predict", file, "--format", "json", "--no-config"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -93,20 +110,7 @@ fn base_reads_the_file_and_its_includes_at_the_revision() {
     write(&repo.join("p4src"), &main, &with_acl(&ingress));
     write(&d.join("before"), &main, &ingress);
 
-    let r = common::p4cost_in(
-        &repo,
-        &[
-            "diff",
-            "p4src/main.p4",
-            "--base",
-            "HEAD",
-            "--format",
-            "json",
-            "--no-config",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    let v = diff_at_head(&repo, &["--no-config"]);
     assert_eq!(v["old"]["revision"], "HEAD");
     assert_eq!(v["new"]["revision"], Value::Null);
     let p = &v["pipelines"][0];
@@ -217,18 +221,7 @@ fn base_reads_the_configuration_at_the_revision_too() {
     std::fs::write(repo.join("p4cost.toml"), config("")).expect("config");
 
     let tables = |extra: &[&str]| {
-        let mut args = vec![
-            "diff",
-            "p4src/main.p4",
-            "--base",
-            "HEAD",
-            "--format",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        let r = common::p4cost_in(&repo, &args);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let v: Value = serde_json::from_str(&r.stdout).expect("json");
+        let v = diff_at_head(&repo, extra);
         let p = &v["pipelines"][0];
         (
             strings(&p["tables_added"]).join(","),

@@ -4,8 +4,6 @@
 
 mod common;
 
-use serde_json::json;
-
 use common::lsp::Client;
 
 /// The indented block after the line that ends with `marker`.
@@ -30,13 +28,8 @@ fn speaks_lsp(cmd: &[String]) {
     let args: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
     let mut c = Client::start_with(&common::root(), &args);
     let mut seen = Vec::new();
-    let init = c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": {}}),
-        &mut seen,
-    );
+    let init = c.initialize(&mut seen);
     assert_eq!(init["capabilities"]["inlayHintProvider"], true, "{init}");
-    c.notify("initialized", json!({}));
     let down = c.request("shutdown", serde_json::Value::Null, &mut seen);
     assert!(down.is_null(), "{down}");
     c.notify("exit", serde_json::Value::Null);

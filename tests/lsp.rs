@@ -30,16 +30,11 @@ fn a_session_over_stdio() {
     let mut c = Client::start(&dir);
     let mut seen = Vec::new();
 
-    let init = c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": {}}),
-        &mut seen,
-    );
+    let init = c.initialize(&mut seen);
     let caps = &init["capabilities"];
     assert_eq!(caps["inlayHintProvider"], true, "{init}");
     assert_eq!(caps["hoverProvider"], true, "{init}");
     assert!(caps["codeLensProvider"].is_object(), "{init}");
-    c.notify("initialized", json!({}));
 
     // didOpen: the slowest class (304.548 ns) is over the 300 ns budget;
     // the model's extrapolations are warnings at their tables.
@@ -178,12 +173,7 @@ fn unknown_requests_get_an_error_and_bad_input_no_crash() {
     let dir = scratch("lsp-unknown");
     let mut c = Client::start(&dir);
     let mut seen = Vec::new();
-    c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": null, "capabilities": {}}),
-        &mut seen,
-    );
-    c.notify("initialized", json!({}));
+    c.initialize(&mut seen);
     // A request p4cost does not answer.
     c.send(json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/rename", "params": {}}));
     let m = c.incoming.recv_timeout(WAIT).expect("answer");
@@ -274,13 +264,7 @@ fn exit_without_shutdown_is_exit_code_1() {
     let dir = scratch("lsp-exit-codes");
     let start = || {
         let mut c = Client::start(&dir);
-        let mut seen = Vec::new();
-        c.request(
-            "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": {}}),
-            &mut seen,
-        );
-        c.notify("initialized", json!({}));
+        c.initialize(&mut Vec::new());
         c
     };
     let mut c = start();
