@@ -285,9 +285,14 @@ fn bad_inputs_exit_2_with_a_clear_message() {
             &["predict", EXACT_MATCH, "--context", EXACT_MATCH],
             "is itself a context.json",
         ),
-        // A context alone with a linear model asked for: no parse graph.
+        // A context alone with a linear model (or its classes) asked for:
+        // no parse graph.
         (
             &["predict", EXACT_MATCH, "--model", "tofino1-10g"],
+            "no ingress parser found",
+        ),
+        (
+            &["predict", EXACT_MATCH, "--class", "t:hit"],
             "no ingress parser found",
         ),
         // The clock belongs to the MAU model only.

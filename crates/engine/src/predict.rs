@@ -499,8 +499,12 @@ fn model_for_input(
     model: ModelSpec,
     program: &Program,
 ) -> Result<(ModelSpec, Option<WarningOut>), Error> {
-    let asked =
-        a.target.model.is_some() || a.target.model_file.is_some() || a.target.port_gbps.is_some();
+    // `--class` asks for per-class figures: the linear model's, whose
+    // error then says what the input lacks.
+    let asked = a.target.model.is_some()
+        || a.target.model_file.is_some()
+        || a.target.port_gbps.is_some()
+        || a.class.is_some();
     if asked || !program.parsers.is_empty() || program.mau.is_none() {
         return Ok((model, None));
     }

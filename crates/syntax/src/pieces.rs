@@ -365,3 +365,32 @@ fn piece(text: &str, pos: usize, rule: Rule, depth: u32) -> Option<(Piece, usize
     let built = build_piece(text, pos, depth, item).ok()?;
     Some((built, end))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::container_ahead;
+
+    /// The probe finds `parser` and `control` after trivia and annotations,
+    /// and nothing else (a longer identifier, another declaration).
+    #[test]
+    fn the_probe_tells_parsers_and_controls_from_other_declarations() {
+        for yes in [
+            "parser P(packet_in p) { state start { transition accept; } }",
+            "  // c\n @name(\"x\") @pragma stage 1\n control C() { apply { } }",
+            "/* a */ control C() { apply { } }",
+        ] {
+            assert!(container_ahead(yes, 0), "{yes}");
+        }
+        for no in [
+            "header h_t { bit<8> f; }",
+            "const bit<8> X = 1;",
+            "parserx P;",
+            "@name(\"y\") action a() { }",
+            "",
+        ] {
+            assert!(!container_ahead(no, 0), "{no}");
+        }
+        let two = "const bit<8> X = 1;\ncontrol C() { apply { } }";
+        assert!(container_ahead(two, two.find("control").unwrap_or(0)));
+    }
+}

@@ -134,7 +134,9 @@ impl<const D: usize> ClassDistribution<D> {
         let key = |x: f64| order_key(x);
         let (mut a, mut b) = (key(lo), key(hi));
         while a < b {
-            let mid = a + (b - a) / 2;
+            // The difference in i128: keys of opposite signs span more
+            // than i64 holds.
+            let mid = a + ((i128::from(b) - i128::from(a)) / 2) as i64;
             if at_most(from_order_key(mid)) > k {
                 b = mid;
             } else {
