@@ -418,9 +418,14 @@ fn a_context_alone_is_predicted_and_checked_with_its_mau_cycles() {
         asked["paths"][0]["latency_ns"]
     );
     let notes = auto["warnings"].as_array().expect("warnings");
+    let note = notes
+        .iter()
+        .find(|w| w["code"] == "model_for_input")
+        .unwrap_or_else(|| panic!("{notes:?}"));
+    let text = note["message"].as_str().expect("message");
     assert!(
-        notes.iter().any(|w| w["code"] == "model_for_input"),
-        "{notes:?}"
+        text.contains("tofino1-mau-cycles") && !text.contains("  "),
+        "{text}"
     );
     // check --max-latency holds every packet to the ingress MAU latency.
     let ns = asked["mau"]["ingress"]["ns"].as_f64().expect("ingress ns");

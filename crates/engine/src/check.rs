@@ -403,16 +403,12 @@ fn mau_model(session: &mut Session, o: &PredictOptions) -> Result<String, Error>
         }
     }
     if o.context.is_some() {
-        return Ok("tofino1-mau-cycles".to_string());
+        return Ok(crate::stages::PLACED_MODEL.to_string());
     }
     let loaded = session.load(o)?;
-    Ok(match (
-        loaded.program.input,
-        loaded.program.arch.tofino_generation(),
-    ) {
-        (InputKind::TofinoContext, _) => "tofino1-mau-cycles",
-        (_, Some(2)) => "tofino2-mau-estimate",
-        _ => "tofino1-mau-estimate",
+    Ok(match loaded.program.input {
+        InputKind::TofinoContext => crate::stages::PLACED_MODEL,
+        _ => crate::stages::estimate_model(&loaded.program),
     }
     .to_string())
 }

@@ -513,7 +513,9 @@ fn model_for_input(
     let note = WarningOut::new(
         "model_for_input",
         format!(
-            "the input has no parse graph, only the compiler's stage placement: predicted with              {} (the MAU latency of every packet) in place of {}; give the P4 source with              --context for a figure per parse path and packet class",
+            "the input has no parse graph, only the compiler's stage placement: predicted with \
+             {} (the MAU latency of every packet) in place of {}; give the P4 source with \
+             --context for a figure per parse path and packet class",
             mau.name, model.name
         ),
     );

@@ -16,6 +16,16 @@ use crate::options::{DepOptions, SourceOptions};
 /// The embedded model that sums the compiler's own placement.
 pub const PLACED_MODEL: &str = "tofino1-mau-cycles";
 
+/// The embedded model that estimates a placement for `program`'s Tofino
+/// generation (Tofino 1 unless it is a Tofino 2 program).
+pub fn estimate_model(program: &Program) -> &'static str {
+    if program.arch.tofino_generation() == Some(2) {
+        "tofino2-mau-estimate"
+    } else {
+        "tofino1-mau-estimate"
+    }
+}
+
 /// What `stages` computes from.
 #[derive(Debug, Clone, Default)]
 pub struct StagesOptions {
@@ -106,14 +116,8 @@ fn estimated(o: &StagesOptions, shown: &str, program: &Program) -> Result<Figure
         Some(f) => crate::predict::model_from_file(f, p4cost_front::Limits::DEFAULT_FILE_BYTES)
             .map_err(|e| e.context("--model-file"))?,
         None => {
-            let name = o.model.clone().unwrap_or_else(|| {
-                if program.arch.tofino_generation() == Some(2) {
-                    "tofino2-mau-estimate".to_string()
-                } else {
-                    "tofino1-mau-estimate".to_string()
-                }
-            });
-            p4cost_model::model_by_name(&name).map_err(|e| Error::input(e.to_string()))?
+            let name = o.model.as_deref().unwrap_or(estimate_model(program));
+            p4cost_model::model_by_name(name).map_err(|e| Error::input(e.to_string()))?
         }
     };
     if model.kind != ModelKind::TofinoMauEstimate {
