@@ -414,3 +414,37 @@ fn a_chain_over_its_end_to_end_budget_points_at_the_budget() {
         assert_eq!(p["region"]["startLine"], line);
     }
 }
+
+/// A program over its chip's stages under the placement estimate is a
+/// `chip_stages` error result (issue 24) naming the chain.
+#[test]
+fn a_program_that_does_not_fit_is_a_result() {
+    let log = sarif(
+        &[
+            "check",
+            "p4-samples/tofino/deps/chain_13.p4",
+            "--model",
+            "tofino1-mau-estimate",
+            "--max-latency",
+            "1000",
+            "--format",
+            "sarif",
+            "--no-config",
+        ],
+        1,
+    );
+    let run = &log["runs"][0];
+    let r = &run["results"][0];
+    assert_eq!(
+        (r["ruleId"].as_str(), r["level"].as_str()),
+        (Some("chip_stages"), Some("error"))
+    );
+    let text = r["message"]["text"].as_str().expect("message");
+    assert!(text.contains("does not fit: needs 13 stages"), "{text}");
+    assert!(text.contains("Ig.t0 -> Ig.t1 -> Ig.t2"), "{text}");
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "p4-samples/tofino/deps/chain_13.p4"
+    );
+    assert_eq!(run["tool"]["driver"]["rules"][0]["name"], "ChipStages");
+}

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use p4cost_engine::check::{CheckReport, Verdict};
+use p4cost_engine::check::{CheckReport, Verdict, CHIP_STAGES};
 // Extrapolation codes are `warning`s, every other code a `note`.
 use p4cost_engine::report::EXTRAPOLATION_CODES as EXTRAPOLATION;
 use p4cost_engine::report::{Loc, Report};
@@ -312,6 +312,17 @@ impl Builder {
 }
 
 fn verdict_text(v: &Verdict) -> String {
+    if v.budget == CHIP_STAGES {
+        let chain: Vec<&str> = v.contributors.iter().map(|c| c.name.as_str()).collect();
+        return format!(
+            "{}: does not fit: needs {} stages, {} has {}; the chain that overflows: {}",
+            v.program,
+            num(v.predicted),
+            v.origin,
+            num(v.limit),
+            chain.join(" -> ")
+        );
+    }
     let what = match v.budget {
         // A MAU-cycle model's figure is every packet's: no class, no path.
         "max_latency" if v.class.is_none() && v.headers.is_empty() => {

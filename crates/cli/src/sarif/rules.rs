@@ -73,6 +73,12 @@ pub const BUDGETS: &[RuleDoc] = &[
         "Merge or remove tables, or raise `table-count`. `p4cost deps FILE` shows the tables of each control and how they depend on each other.",
     ),
     rule(
+        "chip_stages",
+        "The program does not fit into its chip's MAU stages",
+        "Under a stage placement estimate (`tofino1-mau-estimate`, `tofino2-mau-estimate`), the program's control needs more MAU stages than the chip has: the compiler would reject it. The chain of dependencies that overflows is in the message, first table to last.",
+        "Each table of the chain waits for the one before it (a match or action dependency). Break the chain: merge tables, move work to the egress control, or drop a dependency (`p4cost deps FILE` shows why each exists). The estimate can be pessimistic by a stage; compile the program for the compiler's verdict.",
+    ),
+    rule(
         "chain_drop_threshold",
         "A packet crosses a chain segment slower than its drop threshold (DL)",
         "In a `[[chain]]` of p4cost.toml, the predicted latency of a packet over one segment (a program, or a fixed delay) is above the segment's drop threshold `DL`: a time-critical packet that late is useless.",
