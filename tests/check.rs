@@ -139,3 +139,35 @@ fn a_mau_model_holds_every_packet_to_its_ingress_latency() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("stage 0"), "{}", r.stdout);
 }
+
+/// An MAU-cycle budget on a program of another target than Tofino is a
+/// configuration error at the budget's line unless a MAU model is asked
+/// for (issue 24): the cycles would be a Tofino estimate.
+#[test]
+fn a_cycle_budget_on_a_v1model_program_needs_a_mau_model() {
+    let d = common::scratch("check-v1model-cycles");
+    std::fs::copy(
+        common::root().join("p4-samples/v1model/empty_egress.p4"),
+        d.join("p.p4"),
+    )
+    .expect("copy");
+    std::fs::write(
+        d.join("p4cost.toml"),
+        "[[program]]\npath = \"p.p4\"\n[program.budget]\negress-cycles = 100\n",
+    )
+    .expect("toml");
+    let r = common::p4cost_in(&d, &["check"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("p4cost.toml:4:17")
+            && r.stderr.contains("not Tofino")
+            && r.stderr.contains("--model tofino1-mau-estimate"),
+        "{}",
+        r.stderr
+    );
+    // Asked for: the Tofino estimate of the empty egress, the compiler's
+    // 187 cycles (its minimum egress latency), over the budget.
+    let r = common::p4cost_in(&d, &["check", "--model", "tofino1-mau-estimate"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("egress MAU 187 cycles"), "{}", r.stdout);
+}

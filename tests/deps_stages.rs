@@ -193,20 +193,73 @@ fn tcam_stateful_alu_and_selector_lengthen_their_stages() {
     assert_eq!(v["mau"]["ingress"]["cycles"], 4 + 22 + 24 + 30 + 3 + 20 + 5);
 }
 
+/// Does not fit is a finding (exit 1, issue 24), not an input error: the
+/// report says so with the chain that overflows.
 #[test]
 fn a_chain_longer_than_the_pipeline_does_not_fit() {
     let r = p4cost(&["stages", CHAIN]);
-    assert_eq!(r.code, 2, "{}", r.stdout);
-    assert!(r.stderr.contains("does not fit"), "{}", r.stderr);
-    assert!(r.stderr.contains("the chip has 12"), "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("does not fit"), "{}", r.stdout);
+    assert!(r.stdout.contains("the chip has 12"), "{}", r.stdout);
     assert!(
-        r.stderr.contains("Ig.t0 -> Ig.t1 -> Ig.t2"),
+        r.stdout.contains("Ig.t0 -> Ig.t1 -> Ig.t2"),
         "names the chain: {}",
-        r.stderr
+        r.stdout
     );
+    assert!(!r.stdout.contains("error"), "{}", r.stdout);
+    // JSON has no report to give: stdout stays empty, the finding on stderr.
+    let j = p4cost(&["stages", CHAIN, "--format", "json"]);
+    assert_eq!((j.code, j.stdout.as_str()), (1, ""));
+    assert!(j.stderr.contains("Ig.t0 -> Ig.t1 -> Ig.t2"), "{}", j.stderr);
     let p = p4cost(&["predict", CHAIN, "--model", "tofino1-mau-estimate"]);
-    assert_eq!(p.code, 2);
+    assert_eq!(p.code, 1);
     assert!(p.stderr.contains("does not fit"), "{}", p.stderr);
+}
+
+/// `check` under the estimate: the program over its chip's stages is a
+/// `chip_stages` verdict with the chain, among the other budgets.
+#[test]
+fn check_reports_a_program_that_does_not_fit() {
+    let args = [
+        "check",
+        CHAIN,
+        "--model",
+        "tofino1-mau-estimate",
+        "--max-latency",
+        "1000",
+        "--no-config",
+    ];
+    let r = p4cost(&args);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("does not fit: needs 13 stages"),
+        "{}",
+        r.stdout
+    );
+    let mut j = args.to_vec();
+    j.extend(["--format", "json"]);
+    let r = p4cost(&j);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let res = &v["results"][0];
+    assert_eq!(res["budget"], "chip_stages");
+    assert_eq!(res["status"], "over");
+    assert_eq!(
+        (res["predicted"].as_f64(), res["limit"].as_f64()),
+        (Some(13.0), Some(12.0))
+    );
+    let chain: Vec<&str> = res["contributors"]
+        .as_array()
+        .expect("contributors")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(chain.len(), 13);
+    assert!(
+        chain.windows(3).any(|w| w == ["Ig.t0", "Ig.t1", "Ig.t2"]),
+        "{chain:?}"
+    );
+    assert_eq!(v["over"], 1);
 }
 
 #[test]
@@ -243,11 +296,28 @@ fn tofino2_programs_get_the_tofino2_numbers() {
     assert_eq!(v["mau"]["egress"]["cycles"], 23 + 19 * 2);
 }
 
+/// A Tofino placement for a program of another target only when asked
+/// for (issue 24): unasked, exit 2 telling how to ask.
 #[test]
 fn an_estimate_for_a_non_tofino_program_says_so() {
+    for f in [
+        "p4-samples/v1model/basic_router.p4",
+        "tests/fixtures/bmv2/onos__fabric.json",
+    ] {
+        let r = p4cost(&["stages", f]);
+        assert_eq!(r.code, 2, "{f}: {}", r.stdout);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+        assert!(
+            r.stderr.contains("not Tofino") && r.stderr.contains("--model tofino1-mau-estimate"),
+            "{}",
+            r.stderr
+        );
+    }
     let v = json(&[
         "stages",
         "p4-samples/v1model/basic_router.p4",
+        "--model",
+        "tofino1-mau-estimate",
         "--format",
         "json",
     ]);

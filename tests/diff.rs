@@ -400,3 +400,49 @@ fn two_contexts_are_compared_on_mau_cycles_and_tables() {
     assert!(worst > 0.0);
     assert!((v["worst_increase_ns"].as_f64().unwrap() - worst).abs() < 1e-9);
 }
+
+/// A v1model program gets no Tofino MAU figures unasked (issue 24: an
+/// empty egress once showed 187 cycles): a note says how to ask, and
+/// `--model tofino1-mau-estimate` compares them.
+#[test]
+fn a_non_tofino_program_is_compared_on_mau_cycles_only_when_asked() {
+    let d = common::scratch("diff-v1model");
+    let old = common::root().join("p4-samples/v1model/empty_egress.p4");
+    let text = std::fs::read_to_string(&old).expect("sample");
+    let new = d.join("new.p4");
+    std::fs::write(&new, text.replace("size = 1024", "size = 4096")).expect("write");
+    let (old, new) = (old.to_string_lossy(), new.to_string_lossy());
+    let r = common::p4cost(&["diff", &old, &new]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("egress "), "{}", r.stdout);
+    assert!(!r.stdout.contains("187"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("MAU cycles not compared")
+            && r.stdout.contains("--model tofino1-mau-estimate"),
+        "{}",
+        r.stdout
+    );
+    let v = common::json(&["diff", &old, &new, "--format", "json"]);
+    let p = &v["pipelines"][0];
+    assert_eq!(p["mau"].as_array().map(Vec::len), Some(0), "{p}");
+    assert!(
+        p["mau_note"].as_str().unwrap_or("").contains("v1model"),
+        "{p}"
+    );
+    let v = common::json(&[
+        "diff",
+        &old,
+        &new,
+        "--model",
+        "tofino1-mau-estimate",
+        "--format",
+        "json",
+    ]);
+    let gresses: Vec<&str> = v["pipelines"][0]["mau"]
+        .as_array()
+        .expect("mau")
+        .iter()
+        .filter_map(|g| g["gress"].as_str())
+        .collect();
+    assert_eq!(gresses, ["ingress", "egress"]);
+}

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -43,14 +43,79 @@ fn sarif_schema() -> Value {
 }
 
 fn sarif(args: &[&str], code: i32) -> Value {
-    let r = common::p4cost(args);
+    sarif_in(&common::root(), args, code)
+}
+
+/// `p4cost args` run in `dir`: a log valid under the schema, the typed
+/// model and GitHub's rules.
+fn sarif_in(dir: &Path, args: &[&str], code: i32) -> Value {
+    let r = common::p4cost_in(dir, args);
     assert_eq!(r.code, code, "p4cost {args:?}: {}", r.stderr);
     let log: Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
     common::assert_valid(&sarif_schema(), &log, &format!("p4cost {args:?}"));
     // The typed model of the format reads it too.
     let typed: Result<serde_sarif::sarif::Sarif, _> = serde_json::from_value(log.clone());
     assert!(typed.is_ok(), "{:?}", typed.err());
+    github_rules(&log);
     log
+}
+
+/// The rules of Microsoft's SARIF validator (`Sarif.Multitool validate
+/// --rule-kind "Gh;Sarif"`) at level error and warning that a log of ours
+/// can break: GH2012 (`fullDescription` and `help` on every rule),
+/// SARIF1001 (`name` distinct from `id`; SARIF2012 asks PascalCase),
+/// SARIF1004 (a relative URI has a `uriBaseId`, begins with no `/`; the
+/// base is an absolute URI ending in `/`), and GitHub's one location per
+/// result.
+fn github_rules(log: &Value) {
+    let run = &log["runs"][0];
+    for rule in run["tool"]["driver"]["rules"].as_array().expect("rules") {
+        let id = rule["id"].as_str().expect("id");
+        for key in ["shortDescription", "fullDescription"] {
+            assert!(
+                !rule[key]["text"].as_str().unwrap_or("").is_empty(),
+                "{id}: {key}"
+            );
+        }
+        for key in ["text", "markdown"] {
+            assert!(
+                !rule["help"][key].as_str().unwrap_or("").is_empty(),
+                "{id}: help.{key}"
+            );
+        }
+        let name = rule["name"].as_str().expect("name");
+        assert_ne!(name, id);
+        assert!(
+            name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().all(|c| c.is_ascii_alphanumeric()),
+            "{id}: name {name} is not PascalCase"
+        );
+    }
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .expect("%SRCROOT% is given");
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+    let results = run["results"].as_array().expect("results");
+    for r in results {
+        assert_eq!(r["locations"].as_array().map(Vec::len), Some(1), "{r}");
+        let locations = r["locations"].as_array().into_iter().flatten();
+        let related = r["relatedLocations"].as_array().into_iter().flatten();
+        for l in locations.chain(related) {
+            let a = &l["physicalLocation"]["artifactLocation"];
+            let uri = a["uri"].as_str().expect("uri");
+            assert!(!uri.contains(['\\', ' ']), "{uri}");
+            if uri.starts_with("file:///") {
+                assert!(a.get("uriBaseId").is_none(), "{a}");
+            } else {
+                assert!(!uri.starts_with('/') && !uri.contains(':'), "{uri}");
+                assert!(!uri.split('/').any(|s| s == ".." || s == "."), "{uri}");
+                assert_eq!(a["uriBaseId"], "%SRCROOT%", "{a}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -246,4 +311,140 @@ fn the_readme_ci_step_writes_a_valid_log() {
     )
     .expect("JSON");
     common::assert_valid(&sarif_schema(), &log, &step);
+    github_rules(&log);
+}
+
+/// Run from a subdirectory of a git work tree, a log names the files from
+/// the work tree's root, as GitHub reads them (issue 24: not
+/// `../p4src/main.p4`); a file outside it is an absolute `file:` URI.
+#[test]
+fn uris_are_relative_to_the_work_tree_root_from_a_subdirectory() {
+    let d = common::scratch("sarif-srcroot");
+    // What makes a work tree's root for p4cost: its `.git`.
+    std::fs::create_dir_all(d.join(".git")).expect(".git");
+    std::fs::create_dir_all(d.join("p4src")).expect("p4src");
+    std::fs::create_dir_all(d.join("ci/run")).expect("ci/run");
+    let tc2 = common::root().join("p4-samples/tofino/tc2_datacenter.p4");
+    std::fs::copy(&tc2, d.join("p4src/main prog.p4")).expect("copy");
+    let args = [
+        "check",
+        "../../p4src/main prog.p4",
+        "--max-latency",
+        "300",
+        "--format",
+        "sarif",
+        "--no-config",
+    ];
+    let log = sarif_in(&d.join("ci/run"), &args, 1);
+    let run = &log["runs"][0];
+    let a = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(a["uri"], "p4src/main%20prog.p4");
+    assert_eq!(a["uriBaseId"], "%SRCROOT%");
+    let root = d.canonicalize().expect("canonical");
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(
+        base.ends_with(&format!("{}/", root.file_name().unwrap().to_string_lossy())),
+        "{base} is not {}",
+        root.display()
+    );
+    // The same program outside the work tree, by its absolute path.
+    let outside = common::scratch("sarif-outside");
+    let abs = outside.join("tc2.p4");
+    std::fs::copy(&tc2, &abs).expect("copy");
+    let abs = abs.canonicalize().expect("canonical");
+    let args = [
+        "check",
+        abs.to_str().expect("utf-8 path"),
+        "--max-latency",
+        "300",
+        "--format",
+        "sarif",
+        "--no-config",
+    ];
+    let log = sarif_in(&d.join("ci/run"), &args, 1);
+    let a = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(a["uri"], format!("file://{}", abs.display()));
+    assert!(a.get("uriBaseId").is_none(), "{a}");
+}
+
+/// An end-to-end budget over in a chain: the result stands at the
+/// budget's line (GitHub takes no result without a location).
+#[test]
+fn a_chain_over_its_end_to_end_budget_points_at_the_budget() {
+    let d = common::scratch("sarif-chain");
+    for sub in ["project", "tofino"] {
+        let to = d.join("p4-samples").join(sub);
+        std::fs::create_dir_all(&to).expect("mkdir");
+        for e in std::fs::read_dir(common::root().join("p4-samples").join(sub)).expect("dir") {
+            let e = e.expect("entry");
+            if e.path().is_file() {
+                std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
+            }
+        }
+    }
+    let toml = d.join("p4-samples/project/p4cost.toml");
+    let text = std::fs::read_to_string(&toml).expect("toml");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("max-latency = 2000"))
+        .expect("the chain's end-to-end budget")
+        + 1;
+    std::fs::write(
+        &toml,
+        text.replace("max-latency = 2000", "max-latency = 500"),
+    )
+    .expect("write");
+    let log = sarif_in(
+        &d.join("p4-samples/project"),
+        &["check", "--format", "sarif"],
+        1,
+    );
+    let over: Vec<&Value> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["ruleId"] == "chain_latency")
+        .collect();
+    assert!(!over.is_empty());
+    for r in over {
+        let p = &r["locations"][0]["physicalLocation"];
+        assert_eq!(p["artifactLocation"]["uri"], "p4cost.toml");
+        assert_eq!(p["region"]["startLine"], line);
+    }
+}
+
+/// A program over its chip's stages under the placement estimate is a
+/// `chip_stages` error result (issue 24) naming the chain.
+#[test]
+fn a_program_that_does_not_fit_is_a_result() {
+    let log = sarif(
+        &[
+            "check",
+            "p4-samples/tofino/deps/chain_13.p4",
+            "--model",
+            "tofino1-mau-estimate",
+            "--max-latency",
+            "1000",
+            "--format",
+            "sarif",
+            "--no-config",
+        ],
+        1,
+    );
+    let run = &log["runs"][0];
+    let r = &run["results"][0];
+    assert_eq!(
+        (r["ruleId"].as_str(), r["level"].as_str()),
+        (Some("chip_stages"), Some("error"))
+    );
+    let text = r["message"]["text"].as_str().expect("message");
+    assert!(text.contains("does not fit: needs 13 stages"), "{text}");
+    assert!(text.contains("Ig.t0 -> Ig.t1 -> Ig.t2"), "{text}");
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "p4-samples/tofino/deps/chain_13.p4"
+    );
+    assert_eq!(run["tool"]["driver"]["rules"][0]["name"], "ChipStages");
 }

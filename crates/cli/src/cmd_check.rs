@@ -9,7 +9,7 @@
 use std::io::Write;
 
 use p4cost_engine::chain::ChainVerdict;
-use p4cost_engine::check::{Budget, CheckReport, Limit, Target, Verdict};
+use p4cost_engine::check::{Budget, CheckReport, Limit, Target, Verdict, CHIP_STAGES};
 use p4cost_engine::programs;
 
 use codespan_reporting::diagnostic::Severity;
@@ -167,7 +167,16 @@ fn render_human(r: &CheckReport, snippets: &mut Snippets) -> String {
         } else {
             format!("  [{}]", v.origin)
         };
-        if v.is_over() {
+        if v.budget == CHIP_STAGES {
+            let chain: Vec<&str> = v.contributors.iter().map(|c| c.name.as_str()).collect();
+            s.push_str(&format!(
+                "FAIL {name}: does not fit: needs {} stages, {} has {}\n       the chain that overflows: {}\n",
+                v.predicted,
+                v.origin,
+                v.limit,
+                chain.join(" -> ")
+            ));
+        } else if v.is_over() {
             s.push_str(&format!(
                 "FAIL {name}: {} {}, over the {} budget by {}{origin}\n",
                 what(v),

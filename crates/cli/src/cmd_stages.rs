@@ -15,8 +15,11 @@ use crate::args::{Format, StagesArgs};
 use crate::exit::{CliError, Exit};
 use p4cost_engine::stages::{self, StagesOptions};
 
+/// The per-stage table (or JSON); a program over its chip's stages is a
+/// finding, exit 1: the sentence with the chain that overflows, on stdout
+/// for a person, on stderr with `--format json` (there is no report).
 pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let st = stages::stages(&StagesOptions {
+    let st = match stages::stages(&StagesOptions {
         file: a.file.clone(),
         source: a.source.options(),
         model: a.model.clone(),
@@ -24,7 +27,14 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         pipe: a.pipe.clone(),
         clock_ghz: a.clock_ghz,
         deps: a.deps.options(),
-    })?;
+    }) {
+        Ok(st) => st,
+        Err(p4cost_engine::Error::DoesNotFit { message, .. }) if a.format == Format::Human => {
+            writeln!(out, "{message}").map_err(CliError::output)?;
+            return Ok(Exit::Failed);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let plan = st.plan.as_ref();
     let text = match a.format {
         Format::Human => render_human(&st.prediction, plan),

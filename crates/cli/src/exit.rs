@@ -65,9 +65,14 @@ impl fmt::Display for CliError {
 
 impl From<p4cost_engine::Error> for CliError {
     fn from(e: p4cost_engine::Error) -> CliError {
+        // A program over its chip's stages is a finding, not an input error.
+        let code = match e {
+            p4cost_engine::Error::DoesNotFit { .. } => Exit::Failed,
+            _ => Exit::Input,
+        };
         CliError {
             message: e.message().to_string(),
-            code: Exit::Input,
+            code,
             engine: e.site().is_some().then_some(e),
         }
     }

@@ -132,6 +132,10 @@ where
                 Some(text) => {
                     let _ = write!(err, "{text}");
                 }
+                // A finding (exit 1) is no error.
+                None if !e.message.is_empty() && e.code == Exit::Failed => {
+                    let _ = writeln!(err, "{e}");
+                }
                 None if !e.message.is_empty() => {
                     let _ = writeln!(err, "error: {e}");
                 }

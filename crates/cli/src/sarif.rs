@@ -2,13 +2,19 @@
 //! code-scanning UIs: `check --format sarif` (each exceeded budget, at the
 //! source site that contributes most) and `predict --format sarif` (the
 //! report's warnings). Only the parts of the format p4cost fills are
-//! modelled; a test validates the output against the official schema.
+//! modelled; a test validates the output against the official schema and
+//! the rules GitHub code scanning and Microsoft's SARIF validator apply
+//! (every rule described, with help; artifact URIs relative to
+//! `%SRCROOT%`, see [`uri`]).
+
+mod rules;
+mod uri;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use p4cost_engine::check::{CheckReport, Verdict};
+use p4cost_engine::check::{CheckReport, Verdict, CHIP_STAGES};
 // Extrapolation codes are `warning`s, every other code a `note`.
 use p4cost_engine::report::EXTRAPOLATION_CODES as EXTRAPOLATION;
 use p4cost_engine::report::{Loc, Report};
@@ -24,11 +30,21 @@ pub struct Log {
     runs: Vec<Run>,
 }
 
+/// Where a `uriBaseId` points.
+#[derive(Serialize)]
+struct BaseLocation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri: Option<String>,
+    description: Text,
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Run {
     tool: Tool,
     results: Vec<SarifResult>,
+    /// `%SRCROOT%`: the directory relative artifact URIs are relative to.
+    original_uri_base_ids: BTreeMap<&'static str, BaseLocation>,
     /// Our columns count bytes; for ASCII source (P4 is) that is the
     /// code point count.
     column_kind: &'static str,
@@ -45,6 +61,8 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<String>,
     rules: Vec<Rule>,
 }
 
@@ -54,7 +72,17 @@ struct Rule {
     id: String,
     name: String,
     short_description: Text,
+    full_description: Text,
+    help: Help,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
     default_configuration: Configuration,
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
 }
 
 #[derive(Serialize)]
@@ -99,8 +127,11 @@ struct PhysicalLocation {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -114,96 +145,98 @@ struct Region {
     byte_length: Option<u32>,
 }
 
-/// What each rule is about, by id.
-const RULES: &[(&str, &str, &str)] = &[
-    (
-        "max_latency",
-        "error",
-        "The slowest packet class of a pipeline exceeds its latency budget",
-    ),
-    (
-        "class_latency",
-        "error",
-        "The packet class of a header sequence exceeds its latency budget",
-    ),
-    (
-        "ingress_cycles",
-        "error",
-        "Ingress MAU cycles exceed their budget",
-    ),
-    (
-        "egress_cycles",
-        "error",
-        "Egress MAU cycles exceed their budget",
-    ),
-    (
-        "ghost_cycles",
-        "error",
-        "Ghost MAU cycles exceed their budget",
-    ),
-    (
-        "table_count",
-        "error",
-        "The pipeline applies more match tables than its budget",
-    ),
-    (
-        "chain_drop_threshold",
-        "error",
-        "A packet crosses a chain segment slower than its drop threshold (DL)",
-    ),
-    (
-        "chain_priority_threshold",
-        "warning",
-        "A packet crosses a chain segment slower than its priority threshold (PL): it is prioritised",
-    ),
-    (
-        "chain_latency",
-        "error",
-        "A packet crosses a chain slower than its end-to-end budget",
-    ),
-];
-
 /// Collects results and the rules they use.
 struct Builder {
+    base: Option<uri::Base>,
     rules: Vec<Rule>,
     index: BTreeMap<String, usize>,
     results: Vec<SarifResult>,
 }
 
 impl Builder {
-    fn new() -> Builder {
+    fn new(base: Option<uri::Base>) -> Builder {
         Builder {
+            base,
             rules: Vec::new(),
             index: BTreeMap::new(),
             results: Vec::new(),
         }
     }
 
-    fn rule(&mut self, id: &str, level: &'static str, what: &str) -> usize {
+    /// The index of rule `id`, described from [`rules`] (an id of no
+    /// rule there, a warning code added since, gets a generic text).
+    fn rule(&mut self, id: &str, level: &'static str) -> usize {
         if let Some(&i) = self.index.get(id) {
             return i;
         }
+        let words = id.replace('_', " ");
+        let (short, full, help) = match rules::find(id) {
+            Some(r) => (
+                r.short.to_string(),
+                rules::plain(r.full),
+                r.help.to_string(),
+            ),
+            None => (
+                format!("p4cost: {words}"),
+                format!("p4cost reports {words} (code `{id}`)."),
+                "Read the result's message.".to_string(),
+            ),
+        };
         self.rules.push(Rule {
             id: id.to_string(),
-            name: id.to_string(),
-            short_description: Text {
-                text: what.to_string(),
+            name: rules::pascal(id),
+            short_description: Text { text: short },
+            full_description: Text { text: full },
+            help: Help {
+                text: rules::plain(&help),
+                markdown: help,
             },
+            help_uri: docs_uri().map(|d| format!("{d}#{id}")),
             default_configuration: Configuration { level },
         });
         self.index.insert(id.to_string(), self.rules.len() - 1);
         self.rules.len() - 1
     }
 
-    fn known_rule(&mut self, id: &str) -> (usize, &'static str) {
-        let (level, what) = RULES
-            .iter()
-            .find(|r| r.0 == id)
-            .map_or(("error", "A budget is exceeded"), |r| (r.1, r.2));
-        (self.rule(id, level, what), level)
+    /// A budget's rule: an `error`, but a prioritised chain packet's.
+    fn budget_rule(&mut self, id: &str) -> (usize, &'static str) {
+        let level = if id == "chain_priority_threshold" {
+            "warning"
+        } else {
+            "error"
+        };
+        (self.rule(id, level), level)
+    }
+
+    /// `path` as an artifact location (`None` for what is no file:
+    /// `<bundled>/tna.p4`, `<stdin>`).
+    fn artifact(&self, path: &str) -> Option<ArtifactLocation> {
+        if path.is_empty() || path.starts_with('<') {
+            return None;
+        }
+        let (uri, uri_base_id) = match &self.base {
+            Some(b) => b.locate(path),
+            None => (path.replace('\\', "/"), None),
+        };
+        Some(ArtifactLocation { uri, uri_base_id })
     }
 
     fn finish(self) -> Log {
+        let original_uri_base_ids = self
+            .base
+            .iter()
+            .map(|b| {
+                (
+                    uri::SRCROOT,
+                    BaseLocation {
+                        uri: Some(b.root_uri()),
+                        description: Text {
+                            text: b.root_description().to_string(),
+                        },
+                    },
+                )
+            })
+            .collect();
         Log {
             schema: SCHEMA,
             version: "2.1.0",
@@ -213,77 +246,83 @@ impl Builder {
                         name: "p4cost",
                         version: env!("CARGO_PKG_VERSION"),
                         semantic_version: env!("CARGO_PKG_VERSION"),
+                        information_uri: home_uri(),
                         rules: self.rules,
                     },
                 },
                 results: self.results,
+                original_uri_base_ids,
                 column_kind: "unicodeCodePoints",
             }],
         }
     }
 }
 
-/// A path as a relative URI (`/` separators, spaces escaped); `None` for
-/// what is no file (`<bundled>/tna.p4`, `<stdin>`).
-fn uri(path: &str) -> Option<String> {
-    if path.is_empty() || path.starts_with('<') {
-        return None;
-    }
-    let p = path.replace('\\', "/");
-    let p = p.strip_prefix("./").unwrap_or(&p);
-    let mut out = String::with_capacity(p.len());
-    for c in p.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '%' => out.push_str("%25"),
-            '#' => out.push_str("%23"),
-            '?' => out.push_str("%3F"),
-            c => out.push(c),
-        }
-    }
-    Some(out)
+/// The project's home page (Cargo.toml's `repository`), when set.
+fn home_uri() -> Option<String> {
+    let repo = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    (!repo.is_empty()).then(|| repo.to_string())
 }
 
-fn at_loc(l: &Loc, message: Option<String>) -> Option<Location> {
-    Some(Location {
-        id: None,
-        physical_location: PhysicalLocation {
-            artifact_location: ArtifactLocation { uri: uri(&l.file)? },
-            region: Region {
-                start_line: l.line.max(1),
-                start_column: l.col.max(1),
-                byte_offset: Some(l.lo),
-                byte_length: Some(l.hi.saturating_sub(l.lo)),
+/// The rule reference (docs/sarif.md in the repository), when the
+/// repository is known.
+fn docs_uri() -> Option<String> {
+    home_uri().map(|h| format!("{h}/blob/HEAD/docs/sarif.md"))
+}
+
+impl Builder {
+    fn at_loc(&self, l: &Loc, message: Option<String>) -> Option<Location> {
+        Some(Location {
+            id: None,
+            physical_location: PhysicalLocation {
+                artifact_location: self.artifact(&l.file)?,
+                region: Region {
+                    start_line: l.line.max(1),
+                    start_column: l.col.max(1),
+                    byte_offset: Some(l.lo),
+                    byte_length: Some(l.hi.saturating_sub(l.lo)),
+                },
             },
-        },
-        message: message.map(|text| Text { text }),
-    })
-}
+            message: message.map(|text| Text { text }),
+        })
+    }
 
-/// `file:line:col` (a budget's origin, a message's prefix) as a location.
-fn at_text(s: &str, message: Option<String>) -> Option<Location> {
-    let (file, line, col) = crate::diagnostics::split_file_line_col(s)?;
-    Some(Location {
-        id: None,
-        physical_location: PhysicalLocation {
-            artifact_location: ArtifactLocation { uri: uri(file)? },
-            region: Region {
-                start_line: line.max(1),
-                start_column: col.max(1),
-                byte_offset: None,
-                byte_length: None,
+    /// `file:line:col` (a budget's origin, a message's prefix) as a location.
+    fn at_text(&self, s: &str, message: Option<String>) -> Option<Location> {
+        let (file, line, col) = crate::diagnostics::split_file_line_col(s)?;
+        Some(Location {
+            id: None,
+            physical_location: PhysicalLocation {
+                artifact_location: self.artifact(file)?,
+                region: Region {
+                    start_line: line.max(1),
+                    start_column: col.max(1),
+                    byte_offset: None,
+                    byte_length: None,
+                },
             },
-        },
-        message: message.map(|text| Text { text }),
-    })
-}
+            message: message.map(|text| Text { text }),
+        })
+    }
 
-/// The start of a file: where a finding about the whole program points.
-fn at_file(file: &str) -> Option<Location> {
-    at_text(&format!("{file}:1:1"), None)
+    /// The start of a file: where a finding about the whole program points.
+    fn at_file(&self, file: &str) -> Option<Location> {
+        self.at_text(&format!("{file}:1:1"), None)
+    }
 }
 
 fn verdict_text(v: &Verdict) -> String {
+    if v.budget == CHIP_STAGES {
+        let chain: Vec<&str> = v.contributors.iter().map(|c| c.name.as_str()).collect();
+        return format!(
+            "{}: does not fit: needs {} stages, {} has {}; the chain that overflows: {}",
+            v.program,
+            num(v.predicted),
+            v.origin,
+            num(v.limit),
+            chain.join(" -> ")
+        );
+    }
     let what = match v.budget {
         // A MAU-cycle model's figure is every packet's: no class, no path.
         "max_latency" if v.class.is_none() && v.headers.is_empty() => {
@@ -346,15 +385,15 @@ fn num(x: f64) -> String {
 /// The SARIF log of a check: one result per exceeded budget and per
 /// chain packet over a threshold.
 pub fn check_log(r: &CheckReport) -> Log {
-    let mut b = Builder::new();
+    let mut b = Builder::new(uri::Base::current());
     for v in r.results.iter().filter(|v| v.is_over()) {
-        let (rule_index, level) = b.known_rule(v.budget);
+        let (rule_index, level) = b.budget_rule(v.budget);
         let mut sites = v
             .contributors
             .iter()
             .filter_map(|c| {
                 c.span.as_ref().and_then(|l| {
-                    at_loc(
+                    b.at_loc(
                         l,
                         Some(format!(
                             "{} {}: {} {}",
@@ -368,12 +407,12 @@ pub fn check_log(r: &CheckReport) -> Log {
             })
             .collect::<Vec<_>>();
         let primary = if sites.is_empty() {
-            at_file(&v.program)
+            b.at_file(&v.program)
         } else {
             Some(sites.remove(0))
         };
         let mut related = sites;
-        related.extend(at_text(&v.origin, Some("the budget".to_string())));
+        related.extend(b.at_text(&v.origin, Some("the budget".to_string())));
         for (i, l) in related.iter_mut().enumerate() {
             l.id = Some(i);
         }
@@ -402,7 +441,7 @@ pub fn check_log(r: &CheckReport) -> Log {
                     "priority" => "chain_priority_threshold",
                     _ => continue,
                 };
-                let (rule_index, level) = b.known_rule(id);
+                let (rule_index, level) = b.budget_rule(id);
                 let threshold = if s.status == "over" {
                     format!("drop threshold {} ns", num(s.drop_ns))
                 } else {
@@ -425,14 +464,20 @@ pub fn check_log(r: &CheckReport) -> Log {
                             num(s.margin_ns)
                         ),
                     },
-                    locations: at_text(&s.origin, None).into_iter().collect(),
+                    locations: b.at_text(&s.origin, None).into_iter().collect(),
                     related_locations: Vec::new(),
                     properties: BTreeMap::new(),
                 });
             }
             if let (Some(m), Some(max)) = (p.margin_ns, c.max_latency_ns) {
                 if m < 0.0 {
-                    let (rule_index, level) = b.known_rule("chain_latency");
+                    let (rule_index, level) = b.budget_rule("chain_latency");
+                    // At the budget's line (GitHub takes no result without a
+                    // location).
+                    let site = c
+                        .max_latency_origin
+                        .as_deref()
+                        .and_then(|o| b.at_text(o, None));
                     b.results.push(SarifResult {
                         rule_id: "chain_latency".to_string(),
                         rule_index,
@@ -447,7 +492,7 @@ pub fn check_log(r: &CheckReport) -> Log {
                                 num(-m)
                             ),
                         },
-                        locations: Vec::new(),
+                        locations: site.into_iter().collect(),
                         related_locations: Vec::new(),
                         properties: BTreeMap::new(),
                     });
@@ -462,7 +507,7 @@ pub fn check_log(r: &CheckReport) -> Log {
 /// say a model extrapolates are `warning`, the rest `note`), at the site
 /// its message names, else the program.
 pub fn predict_log(reports: &[Report]) -> Log {
-    let mut b = Builder::new();
+    let mut b = Builder::new(uri::Base::current());
     for r in reports {
         let all = r
             .warnings
@@ -475,12 +520,12 @@ pub fn predict_log(reports: &[Report]) -> Log {
             } else {
                 "note"
             };
-            let rule_index = b.rule(code, level, &format!("p4cost: {}", code.replace('_', " ")));
+            let rule_index = b.rule(code, level);
             // `file:line:col: message` names its own site.
             let site = message
                 .split(": ")
                 .next()
-                .and_then(|prefix| at_text(prefix, None));
+                .and_then(|prefix| b.at_text(prefix, None));
             let pipe = r
                 .pipeline
                 .as_ref()
@@ -494,7 +539,7 @@ pub fn predict_log(reports: &[Report]) -> Log {
                 message: Text {
                     text: format!("{}{pipe} ({}): {message}", r.program, r.model.name),
                 },
-                locations: site.or_else(|| at_file(&r.program)).into_iter().collect(),
+                locations: site.or_else(|| b.at_file(&r.program)).into_iter().collect(),
                 related_locations: Vec::new(),
                 properties: BTreeMap::new(),
             });
@@ -509,13 +554,17 @@ mod tests {
 
     #[test]
     fn locations_come_from_file_line_col_text() {
-        let l = at_text("p4cost.toml:12:18", None).expect("a location");
-        assert_eq!(l.physical_location.artifact_location.uri, "p4cost.toml");
+        let b = Builder::new(Some(uri::Base::at(std::path::Path::new("/nowhere/repo"))));
+        let l = b.at_text("p4cost.toml:12:18", None).expect("a location");
+        let a = &l.physical_location.artifact_location;
+        assert_eq!(
+            (a.uri.as_str(), a.uri_base_id),
+            ("p4cost.toml", Some(uri::SRCROOT))
+        );
         assert_eq!(l.physical_location.region.start_line, 12);
         assert_eq!(l.physical_location.region.start_column, 18);
-        assert!(at_text("--max-latency", None).is_none());
-        assert!(at_text("<bundled>/tna.p4:3:1", None).is_none());
-        assert_eq!(uri("./a b/c#1.p4").as_deref(), Some("a%20b/c%231.p4"));
+        assert!(b.at_text("--max-latency", None).is_none());
+        assert!(b.at_text("<bundled>/tna.p4:3:1", None).is_none());
     }
 
     #[test]

@@ -136,6 +136,10 @@ pub struct ChainVerdict {
     /// End-to-end budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_latency_ns: Option<f64>,
+    /// Where the end-to-end budget was set (`p4cost.toml:L:C`); not in
+    /// the JSON report, a place for SARIF results.
+    #[serde(skip)]
+    pub max_latency_origin: Option<String>,
     /// Packets judged.
     pub packets: Vec<PacketVerdict>,
     /// Header sequences some program hop cannot parse: not crossing.
@@ -160,6 +164,7 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
     let mut out = ChainVerdict {
         name: c.name.clone(),
         max_latency_ns: c.max_latency.as_ref().map(|m| m.0),
+        max_latency_origin: c.max_latency.as_ref().map(|m| m.1.clone()),
         packets: Vec::new(),
         not_crossing: Vec::new(),
         paths_total,

@@ -9,6 +9,9 @@
 //!   compiler's cycle rules: `tofino*-mau-cycles` on a context.json,
 //!   `tofino*-mau-estimate` on source or BMv2 JSON);
 //! - [`Limit::TableCount`]: the match tables a pipeline applies.
+//!
+//! A program a placement estimate cannot fit into its chip's stages
+//! fails too, whatever the budgets: a [`CHIP_STAGES`] verdict.
 
 use serde::Serialize;
 
@@ -18,6 +21,10 @@ use crate::error::Error;
 use crate::options::{PredictOptions, TargetOptions};
 use crate::report::{Loc, Report};
 use crate::session::Session;
+
+/// The budget key of a program that needs more MAU stages than its chip
+/// has (the limit is the chip's, not set by anyone).
+pub const CHIP_STAGES: &str = "chip_stages";
 
 /// Most contributors named for a violation.
 pub const MAX_CONTRIBUTORS: usize = 5;
@@ -90,7 +97,8 @@ pub struct Target {
 /// One term of a figure and where it comes from.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Contributor {
-    /// `parse_state`, `table` or `stage`.
+    /// `parse_state`, `table`, `stage`, or `chain` (a unit of the
+    /// dependency chain that overflows the chip, first to last).
     pub kind: &'static str,
     /// Its name.
     pub name: String,
@@ -111,7 +119,8 @@ pub struct Verdict {
     pub pipeline: Option<String>,
     /// The model the figure comes from.
     pub model: String,
-    /// [`Limit::key`].
+    /// [`Limit::key`], or [`CHIP_STAGES`] for a program over its chip's
+    /// stages.
     pub budget: &'static str,
     /// The selected header sequence, for `class_latency`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -126,7 +135,8 @@ pub struct Verdict {
     pub limit: f64,
     /// `limit - predicted`: negative when over.
     pub margin: f64,
-    /// Where the budget was set.
+    /// Where the budget was set (for [`CHIP_STAGES`]: the chip's model
+    /// and the control that overflows).
     pub origin: String,
     /// For latency budgets: the slowest class (`P.C`) and its headers.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -199,11 +209,93 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
         .iter()
         .any(|b| matches!(b.limit, Limit::MaxLatency | Limit::TableCount));
     let main = if needs_summary {
-        summary_reports(session, &t.options)?
+        match summary_reports(session, &t.options) {
+            Ok(rs) => rs,
+            // Under a placement estimate that does not fit: the finding,
+            // then the budgets that need no placement.
+            Err(Error::DoesNotFit { fit, .. }) => {
+                push_no_fit(out, &fit);
+                Vec::new()
+            }
+            Err(e) => return Err(e),
+        }
     } else {
         Vec::new()
     };
     judge_on(session, t, &main, out)
+}
+
+/// The verdict of a program over its chip's stages, once per program
+/// and model: the stages needed against the chip's, the chain of
+/// dependencies that overflows as its terms.
+fn push_no_fit(out: &mut Vec<Verdict>, fit: &crate::error::NoFit) {
+    if out
+        .iter()
+        .any(|v| v.budget == CHIP_STAGES && v.program == fit.program && v.model == fit.model)
+    {
+        return;
+    }
+    let (needed, stages) = (f64::from(fit.needed), f64::from(fit.stages));
+    out.push(Verdict {
+        program: fit.program.clone(),
+        pipeline: None,
+        model: fit.model.clone(),
+        budget: CHIP_STAGES,
+        selector: None,
+        unit: "stages",
+        status: "over",
+        predicted: needed,
+        limit: stages,
+        margin: stages - needed,
+        origin: format!("the chip of model {} (control {})", fit.model, fit.control),
+        class: None,
+        headers: Vec::new(),
+        contributors: fit
+            .chain
+            .iter()
+            .map(|u| Contributor {
+                kind: "chain",
+                name: u.clone(),
+                value: 1.0,
+                span: None,
+            })
+            .collect(),
+    });
+}
+
+/// The MAU reports of `t` for gress budget `b`: refused, unasked, for a
+/// program of another target than Tofino (the cycles would be a
+/// Tofino's); `None` when the placement does not fit (the finding is in
+/// `out`).
+fn gress_reports(
+    session: &mut Session,
+    t: &Target,
+    b: &Budget,
+    out: &mut Vec<Verdict>,
+) -> Result<Option<Vec<Report>>, Error> {
+    if !mau_asked(&t.options) && t.options.context.is_none() {
+        let shown = crate::read::shown(&t.options.file);
+        let loaded = session.load(&t.options)?;
+        crate::stages::not_tofino(&shown, &loaded.program)
+            .map_err(|e| e.context(&format!("{} ({})", b.origin, b.limit.key())))?;
+    }
+    match mau_reports(session, &t.options) {
+        Ok(rs) => Ok(Some(rs)),
+        Err(Error::DoesNotFit { fit, .. }) => {
+            push_no_fit(out, &fit);
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// True when `o` asks for a MAU model by name.
+fn mau_asked(o: &PredictOptions) -> bool {
+    o.target
+        .model
+        .as_deref()
+        .and_then(|m| p4cost_model::model_by_name(m).ok())
+        .is_some_and(|m| m.mau().is_some())
 }
 
 /// The verdicts of `t` where its program's reports are at hand already
@@ -307,7 +399,8 @@ fn judge_on(
             Limit::GressCycles(g) => {
                 let rs = match &mut mau {
                     Some(rs) => rs,
-                    None => mau.insert(mau_reports(session, &t.options)?),
+                    // No placement: nothing to judge the cycles on.
+                    None => mau.insert(gress_reports(session, t, b, out)?.unwrap_or_default()),
                 };
                 let several = rs.len() > 1;
                 for r in rs.iter() {

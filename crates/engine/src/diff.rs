@@ -306,8 +306,15 @@ pub fn diff(session: &mut Session, d: &DiffOptions) -> Result<DiffReport, Error>
     let new = side_reports(session, &d.new, d)?;
     // A program the MAU model cannot place (it needs more stages than the
     // chip has) still has its latency compared: the reason is reported.
-    let mau_old = crate::check::mau_reports(session, &d.old).map_err(|e| e.to_string());
-    let mau_new = crate::check::mau_reports(session, &d.new).map_err(|e| e.to_string());
+    // MAU cycles are a Tofino figure: for programs of other targets they
+    // are compared only when a MAU model is asked for.
+    let (mau_old, mau_new) = match not_compared_on_mau(session, d)? {
+        Some(why) => (Err(why.clone()), Err(why)),
+        None => (
+            crate::check::mau_reports(session, &d.old).map_err(|e| format!("old program: {e}")),
+            crate::check::mau_reports(session, &d.new).map_err(|e| format!("new program: {e}")),
+        ),
+    };
     let pairs = pair(&old, &new);
     let mut pipelines = Vec::with_capacity(pairs.len());
     for (o, n) in pairs {
@@ -711,6 +718,33 @@ fn class_out(k: &ClassKey, ns: f64) -> ClassOut {
     }
 }
 
+/// Why the MAU cycles of `d` are not compared: a side's program is
+/// written for another target than Tofino and no MAU model was asked for.
+fn not_compared_on_mau(session: &mut Session, d: &DiffOptions) -> Result<Option<String>, Error> {
+    let asked = [&d.old, &d.new].into_iter().any(|o| {
+        o.target
+            .model
+            .as_deref()
+            .and_then(|m| p4cost_model::model_by_name(m).ok())
+            .is_some_and(|m| m.mau().is_some())
+    });
+    if asked {
+        return Ok(None);
+    }
+    for o in [&d.old, &d.new] {
+        let arch = session.load(o)?.program.arch;
+        if arch.tofino_generation().is_none() && arch != p4cost_ir::Arch::Unknown {
+            return Ok(Some(format!(
+                "{} is written for {}, not Tofino: MAU cycles are a Tofino placement estimate \
+                 (--model tofino1-mau-estimate compares them)",
+                o.file.display(),
+                arch.name()
+            )));
+        }
+    }
+    Ok(None)
+}
+
 fn compare_mau(
     p: &mut PipelineDiff,
     o: Option<usize>,
@@ -720,12 +754,8 @@ fn compare_mau(
 ) {
     let (old, new) = match (old, new) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) => {
-            p.mau_note = Some(format!("old program: {e}"));
-            return;
-        }
-        (_, Err(e)) => {
-            p.mau_note = Some(format!("new program: {e}"));
+        (Err(e), _) | (_, Err(e)) => {
+            p.mau_note = Some(e.clone());
             return;
         }
     };

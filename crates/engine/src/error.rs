@@ -39,6 +39,32 @@ pub enum Error {
     /// No parse path extracts the header sequence asked for: the packet
     /// does not exist in that program (a chain's hop it does not cross).
     NoPath(String),
+    /// A finding, not an input error: the program needs more MAU stages
+    /// than the chip has, under a placement estimate.
+    DoesNotFit {
+        /// `program: does not fit: ...`, the dependency chain included.
+        message: String,
+        /// The figures.
+        fit: Box<NoFit>,
+    },
+}
+
+/// Why a program does not fit its chip (from the model's
+/// `DoesNotFit`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoFit {
+    /// The program as reports name it.
+    pub program: String,
+    /// The placement model.
+    pub model: String,
+    /// The control that overflows.
+    pub control: String,
+    /// Stages of the chip.
+    pub stages: u32,
+    /// Stages the placement reached.
+    pub needed: u32,
+    /// The dependency chain that overflows, first unit to last.
+    pub chain: Vec<String>,
 }
 
 impl Error {
@@ -55,11 +81,38 @@ impl Error {
         }
     }
 
+    /// The error of a MAU model on `shown`: a [`Error::DoesNotFit`]
+    /// finding for a placement over the chip's stages, an input error
+    /// otherwise.
+    pub fn of_model(shown: &str, e: p4cost_model::ModelError) -> Error {
+        let message = format!("{shown}: {e}");
+        match e {
+            p4cost_model::ModelError::DoesNotFit {
+                model,
+                control,
+                stages,
+                needed,
+                chain,
+            } => Error::DoesNotFit {
+                message,
+                fit: Box::new(NoFit {
+                    program: shown.to_string(),
+                    model,
+                    control,
+                    stages,
+                    needed,
+                    chain,
+                }),
+            },
+            _ => Error::Input(message),
+        }
+    }
+
     /// The message.
     pub fn message(&self) -> &str {
         match self {
             Error::Input(m) | Error::NoPath(m) => m,
-            Error::Located { message, .. } => message,
+            Error::Located { message, .. } | Error::DoesNotFit { message, .. } => message,
         }
     }
 
@@ -81,6 +134,10 @@ impl Error {
                 message: format!("{prefix}: {message}"),
                 site,
             },
+            Error::DoesNotFit { message, fit } => Error::DoesNotFit {
+                message: format!("{prefix}: {message}"),
+                fit,
+            },
         }
     }
 }
@@ -92,3 +149,37 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placement_over_the_chip_is_a_finding_other_model_errors_input() {
+        let e = Error::of_model(
+            "p.p4",
+            p4cost_model::ModelError::DoesNotFit {
+                model: "m".into(),
+                control: "Ig".into(),
+                stages: 12,
+                needed: 13,
+                chain: vec!["a".into(), "b".into()],
+            },
+        );
+        let Error::DoesNotFit { message, fit } = &e else {
+            panic!("{e:?}");
+        };
+        assert!(message.starts_with("p.p4: does not fit"), "{message}");
+        assert!(message.ends_with("a -> b"), "{message}");
+        assert_eq!(
+            (fit.needed, fit.stages, fit.program.as_str()),
+            (13, 12, "p.p4")
+        );
+        assert!(matches!(e.context("x"), Error::DoesNotFit { .. }));
+        let other = p4cost_model::ModelError::BadParameter {
+            model: "m".into(),
+            message: "clock".into(),
+        };
+        assert!(matches!(Error::of_model("p.p4", other), Error::Input(_)));
+    }
+}

@@ -1084,7 +1084,7 @@ fn run_mau(
             &a.deps.limits(),
             a.clock_ghz,
         )
-        .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?
+        .map_err(|e| Error::of_model(&common.shown, e))?
         .1
     } else {
         mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {

@@ -26,6 +26,23 @@ pub fn estimate_model(program: &Program) -> &'static str {
     }
 }
 
+/// Refuses to estimate a Tofino stage placement, unasked, for a program
+/// written for another target (v1model, PSA, ...): the figures would be a
+/// Tofino's, not its target's. `--model tofino1-mau-estimate` asks for
+/// them (with a `target_mismatch` warning). An architecture not
+/// recognised passes, with that warning: nothing says it is not Tofino.
+pub fn not_tofino(shown: &str, program: &Program) -> Result<(), Error> {
+    if program.arch.tofino_generation().is_some() || program.arch == p4cost_ir::Arch::Unknown {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{shown}: the program is written for {}, not Tofino: MAU stages and cycles are a Tofino \
+         placement estimate; ask for one with --model tofino1-mau-estimate (or \
+         tofino2-mau-estimate)",
+        program.arch.name()
+    )))
+}
+
 /// What `stages` computes from.
 #[derive(Debug, Clone, Default)]
 pub struct StagesOptions {
@@ -116,6 +133,9 @@ fn estimated(o: &StagesOptions, shown: &str, program: &Program) -> Result<Figure
         Some(f) => crate::predict::model_from_file(f, p4cost_front::Limits::DEFAULT_FILE_BYTES)
             .map_err(|e| e.context("--model-file"))?,
         None => {
+            if o.model.is_none() {
+                not_tofino(shown, program)?;
+            }
             let name = o.model.as_deref().unwrap_or(estimate_model(program));
             p4cost_model::model_by_name(name).map_err(|e| Error::input(e.to_string()))?
         }
@@ -145,7 +165,7 @@ fn estimated(o: &StagesOptions, shown: &str, program: &Program) -> Result<Figure
     }
     let (plan, mut mp) =
         mau_estimate::predict(&model, program, &controls, &o.deps.limits(), o.clock_ghz)
-            .map_err(|e| Error::input(format!("{shown}: {e}")))?;
+            .map_err(|e| Error::of_model(shown, e))?;
     if let Some(w) = crate::predict::target_mismatch(&model, program.arch) {
         mp.warnings
             .insert(0, p4cost_model::Warning::new(&w.code, w.message));
