@@ -978,6 +978,7 @@ impl PredictArgs {
             source: self.source.options(),
             entries: Vec::new(),
             listed_only: false,
+            warnings: p4cost_engine::warnings::WarningPolicy::default(),
         }
     }
 }
