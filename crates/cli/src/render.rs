@@ -55,9 +55,26 @@ fn render_mau(s: &mut String, m: &MauOut) {
     }
 }
 
+/// How much of the warnings the table shows (`-q`, default, `-v`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// No warning, only a line counting them (and the denied ones).
+    Quiet,
+    /// Per code: one line, or with several sites a heading, the first
+    /// [`SITES_SHOWN`] sites and how many more.
+    #[default]
+    Normal,
+    /// Every site of every code.
+    Verbose,
+}
+
+/// Sites listed under a code's heading without `-v`.
+pub const SITES_SHOWN: usize = 3;
+
 /// Renders the report as a readable table; warnings about a table or
-/// parse state show its source line (from `snippets`).
-pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
+/// parse state show its source line (from `snippets`), grouped by code
+/// as `detail` says.
+pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> String {
     let mut s = String::new();
     render_head(&mut s, r);
     if r.mau.is_some() {
@@ -81,8 +98,13 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
         None => render_paths(&mut s, r),
     }
     render_tables(&mut s, r);
-    render_warnings(&mut s, r, snippets);
-    render_path_warnings(&mut s, r, snippets);
+    if detail == Detail::Quiet {
+        render_warning_count(&mut s, r);
+    } else {
+        render_warnings(&mut s, r, snippets, detail);
+        render_path_warnings(&mut s, r, snippets);
+        render_denied(&mut s, r);
+    }
     s
 }
 
@@ -337,15 +359,76 @@ fn render_tables(s: &mut String, r: &Report) {
     }
 }
 
-/// The program's warnings, each with its source line.
-fn render_warnings(s: &mut String, r: &Report, snippets: &mut Snippets) {
+/// `-q`: one line counting the warnings (none when there are none), and
+/// the denied codes.
+fn render_warning_count(s: &mut String, r: &Report) {
+    let n = r.warnings.len() + r.path_warnings.len();
+    if n == 0 {
+        return;
+    }
+    let mut codes: Vec<&str> = r
+        .warnings
+        .iter()
+        .map(|w| w.code.as_str())
+        .chain(r.path_warnings.iter().map(|w| w.code.as_str()))
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    s.push_str(&format!(
+        "\n{n} warning{} of {} code{} (not shown: -q)\n",
+        if n == 1 { "" } else { "s" },
+        codes.len(),
+        if codes.len() == 1 { "" } else { "s" }
+    ));
+    render_denied(s, r);
+}
+
+/// The program's warnings grouped by code, in the order each code first
+/// occurs: a code with one warning is its line; a code with several is a
+/// heading (count and meaning), its sites (the first [`SITES_SHOWN`]
+/// unless `Verbose`) and how many more.
+fn render_warnings(s: &mut String, r: &Report, snippets: &mut Snippets, detail: Detail) {
     if r.warnings.is_empty() {
         return;
     }
     s.push_str("\nwarnings\n");
+    let mut codes: Vec<&str> = Vec::new();
     for w in &r.warnings {
-        let line = format!("{}: {}{}", w.code, w.message, on_paths(r, w));
-        push_warning(s, "  ", &line, &w.code, w.span.as_ref(), snippets);
+        if !codes.contains(&w.code.as_str()) {
+            codes.push(&w.code);
+        }
+    }
+    for code in codes {
+        let group: Vec<&WarningOut> = r.warnings.iter().filter(|w| w.code == code).collect();
+        if let [w] = group.as_slice() {
+            let line = format!("{code}: {}{}", w.message, on_paths(r, w));
+            push_warning(s, "  ", &line, code, w.span.as_ref(), snippets);
+            continue;
+        }
+        s.push_str(&format!(
+            "  {code}: {} warnings{}: {}\n",
+            group.len(),
+            if r.denied.iter().any(|d| d == code) {
+                " (denied)"
+            } else {
+                ""
+            },
+            p4cost_engine::warnings::meaning(code)
+        ));
+        let shown = match detail {
+            Detail::Verbose => group.len(),
+            _ => SITES_SHOWN.min(group.len()),
+        };
+        for w in &group[..shown] {
+            let line = format!("{}{}", w.message, on_paths(r, w));
+            push_warning(s, "    ", &line, code, w.span.as_ref(), snippets);
+        }
+        if shown < group.len() {
+            s.push_str(&format!(
+                "    ... and {} more (-v to list all)\n",
+                group.len() - shown
+            ));
+        }
     }
 }
 
@@ -364,7 +447,7 @@ fn on_paths(r: &Report, w: &WarningOut) -> String {
     )
 }
 
-/// The warnings over all paths.
+/// The warnings over all paths (one per code already).
 fn render_path_warnings(s: &mut String, r: &Report, snippets: &mut Snippets) {
     if r.path_warnings.is_empty() {
         return;
@@ -396,6 +479,18 @@ fn render_path_warnings(s: &mut String, r: &Report, snippets: &mut Snippets) {
         );
         push_warning(s, "  ", &line, &w.code, w.span.as_ref(), snippets);
     }
+}
+
+/// The denied codes that occurred: why the exit status is 1.
+fn render_denied(s: &mut String, r: &Report) {
+    if r.denied.is_empty() {
+        return;
+    }
+    s.push_str(&format!(
+        "\nerror: denied warning code{} occurred: {} (--deny or p4cost.toml [warnings] deny)\n",
+        if r.denied.len() == 1 { "" } else { "s" },
+        r.denied.join(", ")
+    ));
 }
 
 /// `latency` lines: min, median, max over all classes (or all paths
@@ -762,7 +857,7 @@ fn push_warning(
 }
 
 /// Renders several pipeline reports: one section per pipeline.
-pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets) -> String {
+pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets, detail: Detail) -> String {
     let mut s = String::new();
     for (i, r) in reports.iter().enumerate() {
         if i > 0 {
@@ -774,7 +869,7 @@ pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets) -> String
             i + 1,
             reports.len()
         ));
-        s.push_str(&render_human(r, snippets));
+        s.push_str(&render_human(r, snippets, detail));
     }
     s
 }
