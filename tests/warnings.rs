@@ -149,6 +149,19 @@ fn a_denied_code_fails_predict_and_check_and_a_named_code_beats_all() {
     ]);
     assert_eq!(s.code, 1);
     assert!(s.stdout.contains("\"level\": \"error\""), "{}", s.stdout);
+    // Several programs: exit 1 when one of them has a denied code.
+    let two = [UNION, "p4-samples/tofino/tc2_datacenter.p4", "-j", "1"];
+    let r = p4cost(
+        &[
+            &["predict"][..],
+            &two,
+            &["--deny", "actions_outside_training"],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let r = p4cost(&[&["predict"][..], &two, &["--deny", "keyless_table"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
     // A code that does not occur fails nothing.
     assert_eq!(
         p4cost(&["predict", UNION, "--deny", "keyless_table"]).code,
