@@ -289,3 +289,50 @@ fn exit_without_shutdown_is_exit_code_1() {
         "stdin closed without shutdown"
     );
 }
+
+/// p4cost.toml's `[warnings]` reaches the editor: an allowed code is not
+/// shown, a denied one is an error, and each (code, table) shows once.
+#[test]
+fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
+    let dir = scratch("lsp-warnings");
+    let text =
+        std::fs::read_to_string(root().join("p4-samples/tofino/tc6_big_union.p4")).expect("sample");
+    let file = dir.join("u.p4");
+    std::fs::write(&file, &text).expect("write");
+    std::fs::write(
+        dir.join("p4cost.toml"),
+        "[warnings]\nallow = [\"key_width_out_of_range\"]\ndeny = [\"actions_outside_training\"]\n",
+    )
+    .expect("config");
+    let uri = format!("file://{}", file.display());
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(1, &mut seen);
+    assert!(
+        !diags.iter().any(|d| d["code"] == "key_width_out_of_range"),
+        "{diags:?}"
+    );
+    let denied: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["code"] == "actions_outside_training")
+        .collect();
+    assert_eq!(denied.len(), 3, "one per table: {diags:?}");
+    assert!(denied.iter().all(|d| d["severity"] == 1), "{denied:?}");
+    let mut sites: Vec<(String, String)> = diags
+        .iter()
+        .map(|d| (d["code"].to_string(), d["range"].to_string()))
+        .collect();
+    let n = sites.len();
+    sites.sort();
+    sites.dedup();
+    assert_eq!(sites.len(), n, "a code twice at one place: {diags:?}");
+    let r = c.request("shutdown", Value::Null, &mut seen);
+    assert!(r.is_null());
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exit").success());
+}

@@ -796,6 +796,51 @@ pub struct ConfigArgs {
     pub no_config: bool,
 }
 
+/// Which warnings are shown, dropped or fail, and how many sites the
+/// table lists (`predict`, `explain`, `check`).
+#[derive(Debug, Clone, Args)]
+pub struct WarningArgs {
+    /// Drop warnings of these codes (repeatable, or comma-separated;
+    /// `all` for every code) from every output: table, JSON, SARIF. Over
+    /// p4cost.toml's `[warnings]`.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Make warnings of these codes failures (repeatable, or
+    /// comma-separated; `all` or `warnings` for every code): exit 1 when
+    /// one occurs. A named code beats `all`.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub deny: Vec<String>,
+    /// Print no warnings in the table (a line counts them); JSON and
+    /// SARIF keep them.
+    #[arg(long, short = 'q', conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// List every site of each warning code in the table (default: the
+    /// first 3 per code).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+}
+
+impl WarningArgs {
+    /// The policy these flags give; an unknown code (or one both allowed
+    /// and denied) is a usage error.
+    pub fn policy(&self) -> Result<p4cost_engine::warnings::WarningPolicy, crate::exit::CliError> {
+        p4cost_engine::warnings::WarningPolicy::new(
+            self.allow.iter().map(String::as_str),
+            self.deny.iter().map(String::as_str),
+        )
+        .map_err(|e| crate::exit::CliError::input(format!("--allow/--deny: {e}")))
+    }
+
+    /// How much of the warnings the table shows.
+    pub fn detail(&self) -> crate::render::Detail {
+        match (self.quiet, self.verbose) {
+            (true, _) => crate::render::Detail::Quiet,
+            (_, true) => crate::render::Detail::Verbose,
+            _ => crate::render::Detail::Normal,
+        }
+    }
+}
+
 /// `p4cost check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -822,6 +867,9 @@ pub struct CheckArgs {
     /// Preprocessor flags (after the p4cost.toml's).
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Warning levels and detail.
+    #[command(flatten)]
+    pub warnings: WarningArgs,
 }
 
 /// `p4cost predict`.
@@ -909,6 +957,9 @@ pub struct PredictArgs {
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Warning levels and detail.
+    #[command(flatten)]
+    pub warnings: WarningArgs,
 }
 
 /// `p4cost models`.
@@ -978,6 +1029,7 @@ impl PredictArgs {
             source: self.source.options(),
             entries: Vec::new(),
             listed_only: false,
+            warnings: p4cost_engine::warnings::WarningPolicy::default(),
         }
     }
 }

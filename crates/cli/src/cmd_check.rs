@@ -9,7 +9,9 @@
 use std::io::Write;
 
 use p4cost_engine::chain::ChainVerdict;
-use p4cost_engine::check::{Budget, CheckReport, Limit, Target, Verdict, CHIP_STAGES};
+use p4cost_engine::check::{
+    Budget, CheckReport, DeniedWarning, Limit, Target, Verdict, CHIP_STAGES,
+};
 use p4cost_engine::programs;
 
 use codespan_reporting::diagnostic::Severity;
@@ -19,6 +21,7 @@ use crate::diagnostics::{self, Snippets};
 use crate::exit::{CliError, Exit};
 use crate::progress::Progress;
 use crate::project;
+use crate::render::Detail;
 use crate::Ui;
 
 /// Most packets of a chain the table names (all are in the JSON).
@@ -34,6 +37,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
         }
     }
     let cfg = project::config(&a.config, a.paths.first().map(|p| p.as_path()))?;
+    let policy = a.warnings.policy()?;
     let flag_budget = a.max_latency.map(|m| Budget {
         limit: Limit::MaxLatency,
         value: m,
@@ -58,6 +62,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
         for p in &cfg.programs {
             let mut o = cfg.predict_options(p);
             project::overlay(&a.target, &a.source, &mut o);
+            o.warnings = o.warnings.then(&policy);
             targets.push(Target {
                 options: o,
                 budgets: with_flag(p.budgets.clone()),
@@ -83,15 +88,17 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
                 None => (p4cost_engine::PredictOptions::new(&f.path), Vec::new()),
             };
             project::overlay(&a.target, &a.source, &mut o);
+            o.warnings = o.warnings.then(&policy);
             targets.push(Target {
                 options: o,
                 budgets: with_flag(budgets),
             });
         }
     }
-    if targets.iter().all(|t| t.budgets.is_empty()) && chains.is_empty() {
+    let denies = targets.iter().any(|t| !t.options.warnings.deny.is_empty());
+    if targets.iter().all(|t| t.budgets.is_empty()) && chains.is_empty() && !denies {
         return Err(CliError::input(
-            "no budget to check: give --max-latency NS, or budgets in p4cost.toml \
+            "no budget to check: give --max-latency NS or --deny CODE, or budgets in p4cost.toml \
              ([program.budget] or [defaults.budget])",
         ));
     }
@@ -106,13 +113,17 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
     let text = match a.format {
         ReportFormat::Json => crate::json_out::to_pretty(&report)?,
         ReportFormat::Sarif => crate::json_out::to_pretty(&crate::sarif::check_log(&report))?,
-        ReportFormat::Human => render_human(&report, &mut Snippets::new(ui.color_out)),
+        ReportFormat::Human => render_human(
+            &report,
+            &mut Snippets::new(ui.color_out),
+            a.warnings.detail(),
+        ),
     };
     out.write_all(text.as_bytes()).map_err(CliError::output)?;
-    Ok(if report.over == 0 {
-        Exit::Ok
-    } else {
+    Ok(if report.failed() {
         Exit::Failed
+    } else {
+        Exit::Ok
     })
 }
 
@@ -155,7 +166,7 @@ fn what(v: &Verdict) -> String {
 
 /// `FAIL`/`ok` per budget and pipeline, the violations' largest terms,
 /// the chains, a total.
-fn render_human(r: &CheckReport, snippets: &mut Snippets) -> String {
+fn render_human(r: &CheckReport, snippets: &mut Snippets, detail: Detail) -> String {
     let mut s = String::new();
     for v in &r.results {
         let name = match &v.pipeline {
@@ -198,12 +209,66 @@ fn render_human(r: &CheckReport, snippets: &mut Snippets) -> String {
     for c in &r.chains {
         render_chain(&mut s, c);
     }
+    render_denied(&mut s, &r.denied, detail);
     let budgets = r.results.len() + r.chains.len();
     s.push_str(&format!(
-        "{} of {budgets} budget(s) exceeded\n",
+        "{} of {budgets} budget(s) exceeded",
         over_budgets(r)
     ));
+    if !r.denied.is_empty() {
+        s.push_str(&format!("; {} denied warning(s)", r.denied.len()));
+    }
+    s.push('\n');
     s
+}
+
+/// `FAIL` per program and denied code, with its first sites (every site
+/// with `-v`, none with `-q`).
+fn render_denied(s: &mut String, denied: &[DeniedWarning], detail: Detail) {
+    let mut groups: Vec<(&str, Option<&str>, &str)> = Vec::new();
+    for d in denied {
+        let key = (d.program.as_str(), d.pipeline.as_deref(), d.code.as_str());
+        if !groups.contains(&key) {
+            groups.push(key);
+        }
+    }
+    for (program, pipeline, code) in groups {
+        let sites: Vec<&DeniedWarning> = denied
+            .iter()
+            .filter(|d| {
+                (d.program.as_str(), d.pipeline.as_deref(), d.code.as_str())
+                    == (program, pipeline, code)
+            })
+            .collect();
+        let name = match pipeline {
+            Some(p) => format!("{program} ({p})"),
+            None => program.to_string(),
+        };
+        s.push_str(&format!(
+            "FAIL {name}: {} warning(s) of denied code {code}: {}\n",
+            sites.len(),
+            p4cost_engine::warnings::meaning(code)
+        ));
+        let shown = match detail {
+            Detail::Quiet => 0,
+            Detail::Normal => crate::render::SITES_SHOWN.min(sites.len()),
+            Detail::Verbose => sites.len(),
+        };
+        for d in &sites[..shown] {
+            let at = d
+                .span
+                .as_ref()
+                .map(|l| format!("  ({}:{}:{})", l.file, l.line, l.col))
+                .unwrap_or_default();
+            s.push_str(&format!("       {}{at}\n", d.message));
+        }
+        if shown < sites.len() && detail != Detail::Quiet {
+            s.push_str(&format!(
+                "       ... and {} more (-v to list all)\n",
+                sites.len() - shown
+            ));
+        }
+    }
 }
 
 /// The largest terms of an exceeded budget: their source lines with a

@@ -19,6 +19,7 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
         return run_many(a, out, ui);
     }
     let reports = predict::reports(&crate::project::predict_options(a)?)?;
+    let exit = exit_of(&reports);
     let write_err = CliError::output;
     match a.format {
         ReportFormat::Sarif => {
@@ -43,14 +44,23 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
         ReportFormat::Human => {
             let mut snippets = Snippets::new(ui.color_out);
             let text = if reports.len() == 1 {
-                render::render_human(&reports[0], &mut snippets)
+                render::render_human(&reports[0], &mut snippets, a.warnings.detail())
             } else {
-                render::render_human_multi(&reports, &mut snippets)
+                render::render_human_multi(&reports, &mut snippets, a.warnings.detail())
             };
             out.write_all(text.as_bytes()).map_err(write_err)?;
         }
     }
-    Ok(Exit::Ok)
+    Ok(exit)
+}
+
+/// 1 when a denied warning occurred in `reports`, else 0.
+fn exit_of(reports: &[report::Report]) -> Exit {
+    if reports.iter().any(|r| !r.denied.is_empty()) {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    }
 }
 
 /// Every program under FILE and MORE (fragments other files include are
@@ -75,12 +85,14 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
         include_dirs.extend(c.defaults.include_dirs.iter().cloned());
     }
     let fragments = p4cost_engine::programs::included(&files, &include_dirs);
+    let policy = a.warnings.policy()?;
     let options: Vec<_> = files
         .iter()
         .filter(|f| !p4cost_engine::programs::is_fragment(f, &fragments))
         .map(|f| {
             let mut o = a.options();
             o.file.clone_from(&f.path);
+            o.warnings.clone_from(&policy);
             crate::project::with_config(o, cfg.as_ref())
         })
         .collect();
@@ -104,6 +116,10 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
     let write_err = CliError::output;
     let batch = BatchReport::of(done);
     let failed = batch.summary.failed;
+    let denied = batch
+        .programs
+        .iter()
+        .any(|p| exit_of(&p.pipelines) == Exit::Failed);
     let text = match a.format {
         ReportFormat::Json => crate::json_out::to_pretty(&batch)?,
         ReportFormat::Sarif => {
@@ -122,9 +138,17 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
                 match &p.error {
                     Some(e) => s.push_str(&format!("error: {e}\n")),
                     None if p.pipelines.len() == 1 => {
-                        s.push_str(&render::render_human(&p.pipelines[0], &mut snippets));
+                        s.push_str(&render::render_human(
+                            &p.pipelines[0],
+                            &mut snippets,
+                            a.warnings.detail(),
+                        ));
                     }
-                    None => s.push_str(&render::render_human_multi(&p.pipelines, &mut snippets)),
+                    None => s.push_str(&render::render_human_multi(
+                        &p.pipelines,
+                        &mut snippets,
+                        a.warnings.detail(),
+                    )),
                 }
                 s.push('\n');
             }
@@ -134,7 +158,11 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
     };
     out.write_all(text.as_bytes()).map_err(write_err)?;
     out.flush().map_err(write_err)?;
-    Ok(if failed > 0 { Exit::Input } else { Exit::Ok })
+    Ok(match (failed > 0, denied) {
+        (true, _) => Exit::Input,
+        (false, true) => Exit::Failed,
+        (false, false) => Exit::Ok,
+    })
 }
 
 fn summary_text(s: &batch::BatchSummary) -> String {

@@ -64,7 +64,9 @@ pub fn overlay(target: &TargetArgs, source: &SourceArgs, o: &mut PredictOptions)
 /// settings for it (its `[[program]]`, else `[defaults]`).
 pub fn predict_options(a: &crate::args::PredictArgs) -> Result<PredictOptions, CliError> {
     let cfg = config(&a.config, Some(&a.file))?;
-    Ok(with_config(a.options(), cfg.as_ref()))
+    let mut o = a.options();
+    o.warnings = a.warnings.policy()?;
+    Ok(with_config(o, cfg.as_ref()))
 }
 
 /// `o` (from flags) laid over `cfg`'s settings for `o.file`: its

@@ -55,10 +55,61 @@ fn render_mau(s: &mut String, m: &MauOut) {
     }
 }
 
+/// How much of the warnings the table shows (`-q`, default, `-v`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// No warning, only a line counting them (and the denied ones).
+    Quiet,
+    /// Per code: one line, or with several sites a heading, the first
+    /// [`SITES_SHOWN`] sites and how many more.
+    #[default]
+    Normal,
+    /// Every site of every code.
+    Verbose,
+}
+
+/// Sites listed under a code's heading without `-v`.
+pub const SITES_SHOWN: usize = 3;
+
 /// Renders the report as a readable table; warnings about a table or
-/// parse state show its source line (from `snippets`).
-pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
+/// parse state show its source line (from `snippets`), grouped by code
+/// as `detail` says.
+pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> String {
     let mut s = String::new();
+    render_head(&mut s, r);
+    if r.mau.is_some() {
+        render_mau_parser(&mut s, r);
+    } else {
+        render_parser(&mut s, r);
+    }
+    render_control(&mut s, r);
+    if let Some(c) = &r.classes {
+        render_classes(&mut s, c, r.summary.as_ref());
+    }
+    if let Some(sum) = &r.summary {
+        render_summary(&mut s, sum);
+    }
+    if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
+        render_rejects(&mut s, rj);
+    }
+    s.push('\n');
+    match &r.mau {
+        Some(m) => render_mau(&mut s, m),
+        None => render_paths(&mut s, r),
+    }
+    render_tables(&mut s, r);
+    if detail == Detail::Quiet {
+        render_warning_count(&mut s, r);
+    } else {
+        render_warnings(&mut s, r, snippets, detail);
+        render_path_warnings(&mut s, r, snippets);
+        render_denied(&mut s, r);
+    }
+    s
+}
+
+/// The program, context, model, and clock or packet lines.
+fn render_head(s: &mut String, r: &Report) {
     s.push_str(&format!(
         "p4cost {}: {} ({}, {})\n",
         r.p4cost_version, r.program, r.arch, r.input
@@ -112,246 +163,334 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
             p.all.join(", ")
         ));
     }
+}
+
+/// The parser line of a MAU model's report.
+fn render_mau_parser(s: &mut String, r: &Report) {
+    let count = &r.path_count_text;
+    match &r.parser {
+        Some(parser) => s.push_str(&format!(
+            "parser    {parser}: {count} paths; the MAU latency is the same on every path\n"
+        )),
+        None => s.push_str(
+            "parser    (none): the input has no parse graph; the MAU latency is the same on every path\n",
+        ),
+    }
+}
+
+/// The parser line of a path model's report: which paths are listed.
+fn render_parser(s: &mut String, r: &Report) {
     let count = r.path_count_text.clone();
     let parser = r.parser.as_deref().unwrap_or("(none)");
-    if r.mau.is_some() {
-        match &r.parser {
-            Some(_) => s.push_str(&format!(
-                "parser    {parser}: {count} paths; the MAU latency is the same on every path\n"
+    match (&r.path_selector, &r.path_match) {
+        (Some(sel), Some(m)) => render_path_match(s, r, parser, sel, m),
+        (Some(sel), None) => s.push_str(&format!(
+            "parser    {}: {} paths; showing the path {}\n",
+            parser,
+            count,
+            sel.join(",")
+        )),
+        (None, _) if r.listing == "top" => s.push_str(&format!(
+            "parser    {parser}: {count} paths; listing the {} with the heaviest parse terms (--top)\n",
+            r.paths_listed
+        )),
+        (None, _) if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
+            .push_str(&format!(
+                "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
+                parser, count, r.paths_listed, r.max_paths
             )),
-            None => s.push_str(
-                "parser    (none): the input has no parse graph; the MAU latency is the same on every path\n",
-            ),
-        }
-        s.push_str(&format!(
-            "control   {}: {} table{} ({})\n",
-            r.control.name.as_deref().unwrap_or("(none)"),
-            r.control.tables.len(),
-            if r.control.tables.len() == 1 { "" } else { "s" },
-            r.control.note
-        ));
-        if let Some(e) = &r.control.egress {
-            render_egress(&mut s, e);
-        }
-    } else {
-        match (&r.path_selector, &r.path_match) {
-            (Some(sel), Some(m)) => {
-                let n = r
-                    .paths
-                    .first()
-                    .map(|p| p.number.to_string())
-                    .unwrap_or_default();
-                s.push_str(&format!(
-                    "parser    {parser}: {count} paths; showing path {n}, {}\n",
-                    if m.matching.value == Some(1) {
-                        format!("the only one with headers {}", sel.join(","))
-                    } else {
-                        format!(
-                            "the first in graph order of {} with headers {} ({})",
-                            m.matching.text,
-                            sel.join(","),
-                            match (m.latency_differs, m.bytes_differ) {
-                                (false, false) =>
-                                    "same latency and bytes: they differ only in other states",
-                                (false, true) => "same latency, different bytes",
-                                (true, _) => "their latencies differ",
-                            }
-                        )
-                    }
-                ));
-                if m.skipped_ethernet {
-                    s.push_str("          no path has exactly these headers: matched after a leading Ethernet header\n");
+        (None, _) => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
+    }
+}
+
+/// The parser line with `--path`: which path of those matching is shown.
+fn render_path_match(s: &mut String, r: &Report, parser: &str, sel: &[String], m: &PathMatchOut) {
+    let count = &r.path_count_text;
+    let n = r
+        .paths
+        .first()
+        .map(|p| p.number.to_string())
+        .unwrap_or_default();
+    s.push_str(&format!(
+        "parser    {parser}: {count} paths; showing path {n}, {}\n",
+        if m.matching.value == Some(1) {
+            format!("the only one with headers {}", sel.join(","))
+        } else {
+            format!(
+                "the first in graph order of {} with headers {} ({})",
+                m.matching.text,
+                sel.join(","),
+                match (m.latency_differs, m.bytes_differ) {
+                    (false, false) => "same latency and bytes: they differ only in other states",
+                    (false, true) => "same latency, different bytes",
+                    (true, _) => "their latencies differ",
                 }
-            }
-            (Some(sel), None) => s.push_str(&format!(
-                "parser    {}: {} paths; showing the path {}\n",
-                parser,
-                count,
-                sel.join(",")
-            )),
-            (None, _) if r.listing == "top" => s.push_str(&format!(
-                "parser    {parser}: {count} paths; listing the {} with the heaviest parse terms (--top)\n",
-                r.paths_listed
-            )),
-            (None, _) if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
-                .push_str(&format!(
-                    "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
-                    parser, count, r.paths_listed, r.max_paths
-                )),
-            (None, _) => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
+            )
         }
+    ));
+    if m.skipped_ethernet {
+        s.push_str("          no path has exactly these headers: matched after a leading Ethernet header\n");
+    }
+}
+
+/// The control line and its egress.
+fn render_control(s: &mut String, r: &Report) {
+    s.push_str(&format!(
+        "control   {}: {} table{} ({})\n",
+        r.control.name.as_deref().unwrap_or("(none)"),
+        r.control.tables.len(),
+        if r.control.tables.len() == 1 { "" } else { "s" },
+        r.control.note
+    ));
+    if let Some(e) = &r.control.egress {
+        render_egress(s, e);
+    }
+}
+
+/// The listed paths, their classes, and the states of a single path.
+fn render_paths(s: &mut String, r: &Report) {
+    s.push_str(&format!(
+        "{:>4}  {:>10}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
+        "path", "min ns", "max ns", "base", "parser", "control", "headers"
+    ));
+    let one = r.paths.len() == 1 && r.path_selector.is_some();
+    for p in &r.paths {
         s.push_str(&format!(
-            "control   {}: {} table{} ({})\n",
-            r.control.name.as_deref().unwrap_or("(none)"),
-            r.control.tables.len(),
-            if r.control.tables.len() == 1 { "" } else { "s" },
-            r.control.note
+            "{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
+            p.number.to_string(),
+            p.min_latency_ns,
+            p.latency_ns,
+            p.breakdown.base_ns,
+            p.breakdown.parser_ns,
+            p.breakdown.control_ns,
+            headers_text(p)
         ));
-        if let Some(e) = &r.control.egress {
-            render_egress(&mut s, e);
+        if let (Some(pc), false) = (&p.classes, one) {
+            render_classes_brief(s, pc);
         }
     }
-    if let Some(c) = &r.classes {
-        render_classes(&mut s, c, r.summary.as_ref());
+    if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
+        render_path_classes(s, pc);
     }
-    if let Some(sum) = &r.summary {
-        render_summary(&mut s, sum);
+    if let [p] = r.paths.as_slice() {
+        render_path_states(s, p);
     }
-    if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
-        render_rejects(&mut s, rj);
-    }
-    s.push('\n');
-    if let Some(m) = &r.mau {
-        render_mau(&mut s, m);
-    } else {
+}
+
+/// The parse states of the one listed path with their terms.
+fn render_path_states(s: &mut String, p: &PathOut) {
+    s.push_str("\nparse states on the path\n");
+    for st in &p.states {
+        let what = if st.extracts.is_empty() {
+            "-".to_string()
+        } else {
+            st.extracts.join(", ")
+        };
+        let contrib = if st.in_baseline && st.counted_bytes == 0 {
+            "in base".to_string()
+        } else if st.latency_ns == 0.0 {
+            "-".to_string()
+        } else {
+            format!("+{:.3} ns", st.latency_ns)
+        };
         s.push_str(&format!(
-            "{:>4}  {:>10}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
-            "path", "min ns", "max ns", "base", "parser", "control", "headers"
+            "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
+            st.name, st.bytes, contrib, what, st.span.file, st.span.line
         ));
-        let one = r.paths.len() == 1 && r.path_selector.is_some();
-        for p in &r.paths {
+    }
+}
+
+/// The tables of the first path's breakdown, each distinct reason for a
+/// coefficient class numbered once.
+fn render_tables(s: &mut String, r: &Report) {
+    let Some(first) = r.paths.first() else {
+        return;
+    };
+    if first.breakdown.tables.is_empty() {
+        return;
+    }
+    s.push_str("\ntables\n");
+    let mut reasons: Vec<&str> = Vec::new();
+    for t in &first.breakdown.tables {
+        let stage = stage_text(&t.stages);
+        let stage = if stage.is_empty() {
+            stage
+        } else {
+            format!("{stage}  ")
+        };
+        if r.mau.is_some() {
             s.push_str(&format!(
-                "{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
-                p.number.to_string(),
-                p.min_latency_ns,
-                p.latency_ns,
-                p.breakdown.base_ns,
-                p.breakdown.parser_ns,
-                p.breakdown.control_ns,
-                headers_text(p)
+                "  {:<32} {:<12} {}  ({}:{})\n",
+                t.name,
+                stage.trim_end(),
+                if t.match_class.is_empty() {
+                    "keyless".to_string()
+                } else {
+                    format!("{} keys ({})", t.keys, t.match_class)
+                },
+                t.span.file,
+                t.span.line
             ));
-            if let (Some(pc), false) = (&p.classes, one) {
-                render_classes_brief(&mut s, pc);
+            continue;
+        }
+        let n = match reasons.iter().position(|r| *r == t.class_reason) {
+            Some(i) => i + 1,
+            None => {
+                reasons.push(&t.class_reason);
+                reasons.len()
             }
-        }
-        if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
-            render_path_classes(&mut s, pc);
-        }
-        if r.paths.len() == 1 {
-            let p = &r.paths[0];
-            s.push_str("\nparse states on the path\n");
-            for st in &p.states {
-                let what = if st.extracts.is_empty() {
-                    "-".to_string()
-                } else {
-                    st.extracts.join(", ")
-                };
-                let contrib = if st.in_baseline && st.counted_bytes == 0 {
-                    "in base".to_string()
-                } else if st.latency_ns == 0.0 {
-                    "-".to_string()
-                } else {
-                    format!("+{:.3} ns", st.latency_ns)
-                };
-                s.push_str(&format!(
-                    "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
-                    st.name, st.bytes, contrib, what, st.span.file, st.span.line
-                ));
-            }
-        }
-    }
-    if let Some(first) = r.paths.first() {
-        if !first.breakdown.tables.is_empty() {
-            s.push_str("\ntables\n");
-            // Each distinct reason for a coefficient class, numbered once.
-            let mut reasons: Vec<&str> = Vec::new();
-            for t in &first.breakdown.tables {
-                let stage = stage_text(&t.stages);
-                let stage = if stage.is_empty() {
-                    stage
-                } else {
-                    format!("{stage}  ")
-                };
-                if r.mau.is_some() {
-                    s.push_str(&format!(
-                        "  {:<32} {:<12} {}  ({}:{})\n",
-                        t.name,
-                        stage.trim_end(),
-                        if t.match_class.is_empty() {
-                            "keyless".to_string()
-                        } else {
-                            format!("{} keys ({})", t.keys, t.match_class)
-                        },
-                        t.span.file,
-                        t.span.line
-                    ));
-                } else {
-                    let n = match reasons.iter().position(|r| *r == t.class_reason) {
-                        Some(i) => i + 1,
-                        None => {
-                            reasons.push(&t.class_reason);
-                            reasons.len()
-                        }
-                    };
-                    s.push_str(&format!(
-                        "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  +{:.3} ns  {}({}:{})\n",
-                        t.name,
-                        t.match_kind,
-                        t.keys,
-                        t.key_bits,
-                        t.match_class,
-                        t.key_class,
-                        t.latency_ns,
-                        stage,
-                        t.span.file,
-                        t.span.line
-                    ));
-                }
-            }
-            for (i, r) in reasons.iter().enumerate() {
-                s.push_str(&format!("  [{}] {r}\n", i + 1));
-            }
-        }
-    }
-    if !r.warnings.is_empty() {
-        s.push_str("\nwarnings\n");
-        for w in &r.warnings {
-            let on = if w.paths.is_empty() || w.paths.len() == r.paths.len() {
-                String::new()
-            } else {
-                format!(
-                    " [paths {}]",
-                    w.paths
-                        .iter()
-                        .map(|i| (i + 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                )
-            };
-            let line = format!("{}: {}{}", w.code, w.message, on);
-            push_warning(&mut s, &line, &w.code, w.span.as_ref(), snippets);
-        }
-    }
-    if !r.path_warnings.is_empty() {
+        };
         s.push_str(&format!(
-            "\nwarnings over all {} paths\n",
-            r.path_count_text
+            "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  +{:.3} ns  {}({}:{})\n",
+            t.name,
+            t.match_kind,
+            t.keys,
+            t.key_bits,
+            t.match_class,
+            t.key_class,
+            t.latency_ns,
+            stage,
+            t.span.file,
+            t.span.line
         ));
-        for w in &r.path_warnings {
-            // Which listed paths it applies to: at most 8 numbers, so the
-            // line does not grow with --max-paths.
-            let mut listed: Vec<String> = w
-                .paths
-                .iter()
-                .take(8)
-                .filter_map(|&i| r.paths.get(i).map(|p| p.number.to_string()))
-                .collect();
-            if w.paths.len() > 8 {
-                listed.push(format!("and {} more", w.paths.len() - 8));
-            }
-            let listed = if listed.is_empty() {
-                String::new()
-            } else {
-                format!("; listed: {}", listed.join(","))
-            };
-            let line = format!(
-                "{}: {} [{} of {} paths{listed}]",
-                w.code, w.message, w.applies_to.text, r.path_count_text
-            );
-            push_warning(&mut s, &line, &w.code, w.span.as_ref(), snippets);
+    }
+    for (i, r) in reasons.iter().enumerate() {
+        s.push_str(&format!("  [{}] {r}\n", i + 1));
+    }
+}
+
+/// `-q`: one line counting the warnings (none when there are none), and
+/// the denied codes.
+fn render_warning_count(s: &mut String, r: &Report) {
+    let n = r.warnings.len() + r.path_warnings.len();
+    if n == 0 {
+        return;
+    }
+    let mut codes: Vec<&str> = r
+        .warnings
+        .iter()
+        .map(|w| w.code.as_str())
+        .chain(r.path_warnings.iter().map(|w| w.code.as_str()))
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    s.push_str(&format!(
+        "\n{n} warning{} of {} code{} (not shown: -q)\n",
+        if n == 1 { "" } else { "s" },
+        codes.len(),
+        if codes.len() == 1 { "" } else { "s" }
+    ));
+    render_denied(s, r);
+}
+
+/// The program's warnings grouped by code, in the order each code first
+/// occurs: a code with one warning is its line; a code with several is a
+/// heading (count and meaning), its sites (the first [`SITES_SHOWN`]
+/// unless `Verbose`) and how many more.
+fn render_warnings(s: &mut String, r: &Report, snippets: &mut Snippets, detail: Detail) {
+    if r.warnings.is_empty() {
+        return;
+    }
+    s.push_str("\nwarnings\n");
+    let mut codes: Vec<&str> = Vec::new();
+    for w in &r.warnings {
+        if !codes.contains(&w.code.as_str()) {
+            codes.push(&w.code);
         }
     }
-    s
+    for code in codes {
+        let group: Vec<&WarningOut> = r.warnings.iter().filter(|w| w.code == code).collect();
+        if let [w] = group.as_slice() {
+            let line = format!("{code}: {}{}", w.message, on_paths(r, w));
+            push_warning(s, "  ", &line, code, w.span.as_ref(), snippets);
+            continue;
+        }
+        s.push_str(&format!(
+            "  {code}: {} warnings{}: {}\n",
+            group.len(),
+            if r.denied.iter().any(|d| d == code) {
+                " (denied)"
+            } else {
+                ""
+            },
+            p4cost_engine::warnings::meaning(code)
+        ));
+        let shown = match detail {
+            Detail::Verbose => group.len(),
+            _ => SITES_SHOWN.min(group.len()),
+        };
+        for w in &group[..shown] {
+            let line = format!("{}{}", w.message, on_paths(r, w));
+            push_warning(s, "    ", &line, code, w.span.as_ref(), snippets);
+        }
+        if shown < group.len() {
+            s.push_str(&format!(
+                "    ... and {} more (-v to list all)\n",
+                group.len() - shown
+            ));
+        }
+    }
+}
+
+/// ` [paths 1,3]` when a warning holds on some listed paths only.
+fn on_paths(r: &Report, w: &WarningOut) -> String {
+    if w.paths.is_empty() || w.paths.len() == r.paths.len() {
+        return String::new();
+    }
+    format!(
+        " [paths {}]",
+        w.paths
+            .iter()
+            .map(|i| (i + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    )
+}
+
+/// The warnings over all paths (one per code already).
+fn render_path_warnings(s: &mut String, r: &Report, snippets: &mut Snippets) {
+    if r.path_warnings.is_empty() {
+        return;
+    }
+    s.push_str(&format!(
+        "\nwarnings over all {} paths\n",
+        r.path_count_text
+    ));
+    for w in &r.path_warnings {
+        // Which listed paths it applies to: at most 8 numbers, so the
+        // line does not grow with --max-paths.
+        let mut listed: Vec<String> = w
+            .paths
+            .iter()
+            .take(8)
+            .filter_map(|&i| r.paths.get(i).map(|p| p.number.to_string()))
+            .collect();
+        if w.paths.len() > 8 {
+            listed.push(format!("and {} more", w.paths.len() - 8));
+        }
+        let listed = if listed.is_empty() {
+            String::new()
+        } else {
+            format!("; listed: {}", listed.join(","))
+        };
+        let line = format!(
+            "{}: {} [{} of {} paths{listed}]",
+            w.code, w.message, w.applies_to.text, r.path_count_text
+        );
+        push_warning(s, "  ", &line, &w.code, w.span.as_ref(), snippets);
+    }
+}
+
+/// The denied codes that occurred: why the exit status is 1.
+fn render_denied(s: &mut String, r: &Report) {
+    if r.denied.is_empty() {
+        return;
+    }
+    s.push_str(&format!(
+        "\nerror: denied warning code{} occurred: {} (--deny or p4cost.toml [warnings] deny)\n",
+        if r.denied.len() == 1 { "" } else { "s" },
+        r.denied.join(", ")
+    ));
 }
 
 /// `latency` lines: min, median, max over all classes (or all paths
@@ -686,16 +825,18 @@ fn headers_text(p: &PathOut) -> String {
     }
 }
 
-/// One warning: its line, and below it (indented) the source line of the
-/// table or state it names, when that file can be shown.
+/// One warning: its line (after `indent`), and below it (indented) the
+/// source line of the table or state it names, when that file can be
+/// shown.
 fn push_warning(
     s: &mut String,
+    indent: &str,
     line: &str,
     code: &str,
     span: Option<&Loc>,
     snippets: &mut Snippets,
 ) {
-    s.push_str(&format!("  {line}\n"));
+    s.push_str(&format!("{indent}{line}\n"));
     let Some(at) = span.and_then(|l| snippets.range(l)) else {
         return;
     };
@@ -710,12 +851,13 @@ fn push_warning(
     .and_then(|d| snippets.render(&d));
     if let Some(text) = shown {
         // The warning's sentence is on the line above: keep the snippet.
-        s.push_str(&diagnostics::indented(&text, 1, "    "));
+        let pad = format!("{indent}  ");
+        s.push_str(&diagnostics::indented(&text, 1, &pad));
     }
 }
 
 /// Renders several pipeline reports: one section per pipeline.
-pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets) -> String {
+pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets, detail: Detail) -> String {
     let mut s = String::new();
     for (i, r) in reports.iter().enumerate() {
         if i > 0 {
@@ -727,7 +869,7 @@ pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets) -> String
             i + 1,
             reports.len()
         ));
-        s.push_str(&render_human(r, snippets));
+        s.push_str(&render_human(r, snippets, detail));
     }
     s
 }

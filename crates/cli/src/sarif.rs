@@ -504,8 +504,9 @@ pub fn check_log(r: &CheckReport) -> Log {
 }
 
 /// The SARIF log of predictions: each warning of each report (those that
-/// say a model extrapolates are `warning`, the rest `note`), at the site
-/// its message names, else the program.
+/// say a model extrapolates are `warning`, the rest `note`, a denied code
+/// `error`; allowed codes are not in the reports), at the site its
+/// message names, else the program.
 pub fn predict_log(reports: &[Report]) -> Log {
     let mut b = Builder::new(uri::Base::current());
     for r in reports {
@@ -521,6 +522,11 @@ pub fn predict_log(reports: &[Report]) -> Log {
                 "note"
             };
             let rule_index = b.rule(code, level);
+            let level = if r.denied.contains(code) {
+                "error"
+            } else {
+                level
+            };
             // `file:line:col: message` names its own site.
             let site = message
                 .split(": ")

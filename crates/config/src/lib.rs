@@ -98,6 +98,8 @@ pub struct Settings {
     pub defines: Vec<String>,
     /// `entries`.
     pub entries: Vec<Entries>,
+    /// The top-level `[warnings]` table (every program's).
+    pub warnings: p4cost_engine::warnings::WarningPolicy,
 }
 
 /// One `[[program]]`.
@@ -233,4 +235,5 @@ pub fn apply(s: &Settings, o: &mut PredictOptions) {
     let mut entries = s.entries.clone();
     entries.append(&mut o.entries);
     o.entries = entries;
+    o.warnings = s.warnings.then(&o.warnings);
 }

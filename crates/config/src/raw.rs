@@ -12,6 +12,7 @@ use toml::Spanned;
 use p4cost_engine::chain::{Chain, Hop, HopKind, Segment, DEFAULT_MAX_CHAIN_PACKETS};
 use p4cost_engine::check::{Budget, Limit};
 use p4cost_engine::options::Entries;
+use p4cost_engine::warnings::{self, WarningPolicy};
 use p4cost_engine::TargetOptions;
 use p4cost_ir::Gress;
 
@@ -26,6 +27,17 @@ struct RawConfig {
     program: Vec<RawProgram>,
     #[serde(default)]
     chain: Vec<RawChain>,
+    warnings: Option<RawWarnings>,
+}
+
+/// `[warnings]`: codes dropped (`allow`) and codes that fail (`deny`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWarnings {
+    #[serde(default)]
+    allow: Vec<Spanned<String>>,
+    #[serde(default)]
+    deny: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -180,6 +192,10 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
         }
         None => (Settings::default(), Vec::new()),
     };
+    let mut defaults = defaults;
+    if let Some(w) = &raw.warnings {
+        defaults.warnings = warnings(&at, w)?;
+    }
     let mut programs: Vec<ProgramConfig> = Vec::new();
     for p in raw.program {
         let name = p
@@ -248,6 +264,41 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
         default_budgets,
         programs,
         chains,
+    })
+}
+
+/// The policy of `[warnings]`, each unknown code (or one both allowed and
+/// denied) an error at its place.
+fn warnings(at: &Locator<'_>, w: &RawWarnings) -> Result<WarningPolicy, ConfigError> {
+    let check = |list: &[Spanned<String>]| {
+        for c in list {
+            warnings::code(c.get_ref()).map_err(|e| at.err(c.span(), format!("warnings: {e}")))?;
+        }
+        Ok::<(), ConfigError>(())
+    };
+    check(&w.allow)?;
+    check(&w.deny)?;
+    let names = |list: &[Spanned<String>]| -> Vec<String> {
+        list.iter().map(|c| c.get_ref().clone()).collect()
+    };
+    let (allow, deny) = (names(&w.allow), names(&w.deny));
+    WarningPolicy::new(
+        allow.iter().map(String::as_str),
+        deny.iter().map(String::as_str),
+    )
+    .map_err(|e| {
+        let span = w
+            .deny
+            .iter()
+            .find(|d| {
+                warnings::code(d.get_ref()).ok().is_some_and(|c| {
+                    allow
+                        .iter()
+                        .any(|a| warnings::code(a).ok().as_ref() == Some(&c))
+                })
+            })
+            .map_or(0..0, |d| d.span());
+        at.err(span, format!("warnings: {e}"))
     })
 }
 

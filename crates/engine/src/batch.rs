@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::check::{CheckReport, Target, Verdict};
+use crate::check::{CheckReport, Target};
 use crate::error::Error;
 use crate::options::PredictOptions;
 use crate::report::Report;
@@ -175,27 +175,30 @@ pub fn check_many(
     jobs: usize,
     done: &(dyn Fn(&str) + Sync),
 ) -> Result<CheckReport, Error> {
-    let judged: Vec<Result<Vec<Verdict>, Error>> = pool(jobs)?.install(|| {
+    let judged: Vec<Result<CheckReport, Error>> = pool(jobs)?.install(|| {
         targets
             .par_iter()
             .map(|t| {
                 let mut session = Session::new();
-                let r = crate::check::check(&mut session, std::slice::from_ref(t), &[])
-                    .map(|r| r.results);
+                let r = crate::check::check(&mut session, std::slice::from_ref(t), &[]);
                 done(&crate::read::shown(&t.options.file));
                 r
             })
             .collect()
     });
     let mut results = Vec::new();
+    let mut denied = Vec::new();
     for r in judged {
-        results.extend(r?);
+        let r = r?;
+        results.extend(r.results);
+        denied.extend(r.denied);
     }
     let mut session = Session::new();
     let chained = crate::check::check(&mut session, &[], chains)?;
     Ok(CheckReport {
         over: results.iter().filter(|v| v.is_over()).count() + chained.over,
         results,
+        denied,
         ..chained
     })
 }

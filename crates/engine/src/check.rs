@@ -169,6 +169,32 @@ pub struct CheckReport {
     /// The chains, when a configuration declares them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub chains: Vec<crate::chain::ChainVerdict>,
+    /// Warnings whose code is denied (`--deny`, p4cost.toml's
+    /// `[warnings] deny`): each a failure, as a budget exceeded; absent
+    /// when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<DeniedWarning>,
+}
+
+/// A warning of a checked program whose code is denied.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct DeniedWarning {
+    /// The program, as the verdicts name it.
+    pub program: String,
+    /// Its pipeline, when the program has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
+    pub code: String,
+    pub message: String,
+    /// The table or parse state it is about, when one.
+    pub span: Option<Loc>,
+}
+
+impl CheckReport {
+    /// True when a budget is exceeded or a denied warning occurred.
+    pub fn failed(&self) -> bool {
+        self.over > 0 || !self.denied.is_empty()
+    }
 }
 
 /// Judges every budget of every target, then every chain.
@@ -178,8 +204,9 @@ pub fn check(
     chains: &[crate::chain::Chain],
 ) -> Result<CheckReport, Error> {
     let mut results = Vec::new();
+    let mut denied = Vec::new();
     for t in targets {
-        judge(session, t, &mut results)?;
+        judge(session, t, &mut results, &mut denied)?;
     }
     let chains = chains
         .iter()
@@ -192,6 +219,7 @@ pub fn check(
             + chains.iter().map(|c| c.over).sum::<usize>(),
         results,
         chains,
+        denied,
     })
 }
 
@@ -203,11 +231,17 @@ fn summary_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Repo
     session.reports(&o)
 }
 
-fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<(), Error> {
+fn judge(
+    session: &mut Session,
+    t: &Target,
+    out: &mut Vec<Verdict>,
+    denied: &mut Vec<DeniedWarning>,
+) -> Result<(), Error> {
     let needs_summary = t
         .budgets
         .iter()
-        .any(|b| matches!(b.limit, Limit::MaxLatency | Limit::TableCount));
+        .any(|b| matches!(b.limit, Limit::MaxLatency | Limit::TableCount))
+        || !t.options.warnings.deny.is_empty();
     let main = if needs_summary {
         match summary_reports(session, &t.options) {
             Ok(rs) => rs,
@@ -222,6 +256,7 @@ fn judge(session: &mut Session, t: &Target, out: &mut Vec<Verdict>) -> Result<()
     } else {
         Vec::new()
     };
+    denied.extend(denied_warnings(&main));
     judge_on(session, t, &main, out)
 }
 
@@ -296,6 +331,38 @@ fn mau_asked(o: &PredictOptions) -> bool {
         .as_deref()
         .and_then(|m| p4cost_model::model_by_name(m).ok())
         .is_some_and(|m| m.mau().is_some())
+}
+
+/// The warnings of `reports` whose code is denied.
+pub fn denied_warnings(reports: &[Report]) -> Vec<DeniedWarning> {
+    let several = reports.len() > 1;
+    let mut out = Vec::new();
+    for r in reports {
+        let pipeline = r
+            .pipeline
+            .as_ref()
+            .filter(|_| several)
+            .map(|p| p.name.clone());
+        let all = r
+            .warnings
+            .iter()
+            .map(|w| (&w.code, &w.message, &w.span))
+            .chain(
+                r.path_warnings
+                    .iter()
+                    .map(|w| (&w.code, &w.message, &w.span)),
+            );
+        for (code, message, span) in all.filter(|(c, ..)| r.denied.contains(c)) {
+            out.push(DeniedWarning {
+                program: r.program.clone(),
+                pipeline: pipeline.clone(),
+                code: code.clone(),
+                message: message.clone(),
+                span: span.clone(),
+            });
+        }
+    }
+    out
 }
 
 /// The verdicts of `t` where its program's reports are at hand already

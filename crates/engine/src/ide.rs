@@ -67,6 +67,25 @@ pub struct Note {
     pub message: String,
     /// The table or state it is about.
     pub span: Option<Loc>,
+    /// Its code is denied (`[warnings] deny`): an error, not a warning.
+    pub denied: bool,
+}
+
+/// `notes` with one per code and declaration (the first: a table every
+/// pipeline warns about shows once), and one per code and sentence where
+/// there is no declaration.
+fn one_per_site(notes: Vec<Note>) -> Vec<Note> {
+    let mut seen = std::collections::HashSet::new();
+    notes
+        .into_iter()
+        .filter(|n| {
+            let site = match &n.span {
+                Some(l) => (n.code.clone(), l.file.clone(), l.lo, String::new()),
+                None => (n.code.clone(), String::new(), 0, n.message.clone()),
+            };
+            seen.insert(site)
+        })
+        .collect()
 }
 
 /// Everything an editor shows for one program.
@@ -202,6 +221,7 @@ fn gather(
                 code: w.code.clone(),
                 message: w.message.clone(),
                 span: w.span.clone(),
+                denied: r.denied.contains(&w.code),
             });
         }
         for w in &r.path_warnings {
@@ -209,6 +229,7 @@ fn gather(
                 code: w.code.clone(),
                 message: format!("{} [{} paths]", w.message, w.applies_to.text),
                 span: w.span.clone(),
+                denied: r.denied.contains(&w.code),
             });
         }
     }
@@ -223,7 +244,7 @@ fn gather(
             }
         }
     }
-    f.notes.dedup();
+    f.notes = one_per_site(std::mem::take(&mut f.notes));
     f.states = states.into_values().collect();
     f.states
         .sort_by(|a, b| (&a.span.file, a.span.lo).cmp(&(&b.span.file, b.span.lo)));
@@ -339,5 +360,53 @@ fn totals(r: &Report, program: &Program) -> Totals {
             .map(|p| p.name.clone()),
         at,
         text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(code: &str, message: &str, lo: Option<u32>) -> Note {
+        Note {
+            code: code.to_string(),
+            message: message.to_string(),
+            span: lo.map(|lo| Loc {
+                file: "p.p4".to_string(),
+                line: 1,
+                col: 1,
+                lo,
+                hi: lo + 5,
+            }),
+            denied: false,
+        }
+    }
+
+    #[test]
+    fn one_note_per_code_and_declaration() {
+        let notes = vec![
+            note("too_many_keys", "table t: 4 keys (pipe a)", Some(10)),
+            note("too_many_keys", "table t: 4 keys (pipe b)", Some(10)),
+            note("keyless_table", "table t", Some(10)),
+            note("too_many_keys", "table u: 5 keys", Some(40)),
+            note("reader_note", "one", None),
+            note("reader_note", "two", None),
+            note("reader_note", "one", None),
+        ];
+        let kept: Vec<(String, String)> = one_per_site(notes)
+            .into_iter()
+            .map(|n| (n.code, n.message))
+            .collect();
+        let want = [
+            ("too_many_keys", "table t: 4 keys (pipe a)"),
+            ("keyless_table", "table t"),
+            ("too_many_keys", "table u: 5 keys"),
+            ("reader_note", "one"),
+            ("reader_note", "two"),
+        ];
+        assert_eq!(
+            kept,
+            want.map(|(c, m)| (c.to_string(), m.to_string())).to_vec()
+        );
     }
 }

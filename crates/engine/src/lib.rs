@@ -34,6 +34,7 @@ pub mod report;
 pub mod session;
 pub mod stages;
 pub mod text;
+pub mod warnings;
 
 pub use error::Error;
 pub use options::{DepOptions, PredictOptions, SortBy, SourceOptions, TargetOptions};

@@ -202,6 +202,8 @@ pub struct PredictOptions {
     /// over all paths): what a chain asks of a hop for each packet. The
     /// listed paths' figures are the same either way.
     pub listed_only: bool,
+    /// Which warning codes are dropped and which fail.
+    pub warnings: crate::warnings::WarningPolicy,
 }
 
 /// Expected entries of the tables a name picks.
@@ -237,6 +239,7 @@ impl PredictOptions {
             source: SourceOptions::default(),
             entries: Vec::new(),
             listed_only: false,
+            warnings: crate::warnings::WarningPolicy::default(),
         }
     }
 }

@@ -373,6 +373,8 @@ impl<'a> Common<'a> {
             mau: None,
             warnings: Vec::new(),
             path_warnings: Vec::new(),
+            allowed: Vec::new(),
+            denied: Vec::new(),
             state_terms: Vec::new(),
         }
     }
@@ -485,6 +487,9 @@ pub fn reports_of(
                 fitted::run_fitted(a, &model, packet_size, common)?
             }
         });
+    }
+    for r in &mut reports {
+        a.warnings.apply(r);
     }
     Ok(reports)
 }

@@ -342,6 +342,14 @@ pub struct Report {
     pub warnings: Vec<WarningOut>,
     /// Extrapolation warnings that depend on the path, over all paths.
     pub path_warnings: Vec<crate::path_stats::PathWarningOut>,
+    /// Codes of the warnings left out because they are allowed
+    /// (`--allow`, p4cost.toml's `[warnings] allow`); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
+    /// Codes of the warnings above that are denied (`--deny`,
+    /// `[warnings] deny`): each is a failure (exit 1); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<String>,
     /// Every parse state on some path with its term over all paths (the
     /// linear model; empty for models without parse terms).
     pub state_terms: Vec<crate::path_stats::StateTermOut>,

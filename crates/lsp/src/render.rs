@@ -150,7 +150,9 @@ pub fn diagnostics(path: &Path, text: &str, facts: &EditorFacts) -> Vec<Diagnost
         out.push(d);
     }
     for n in &facts.notes {
-        let severity = if EXTRAPOLATION.contains(&n.code.as_str()) {
+        let severity = if n.denied {
+            DiagnosticSeverity::ERROR
+        } else if EXTRAPOLATION.contains(&n.code.as_str()) {
             DiagnosticSeverity::WARNING
         } else {
             DiagnosticSeverity::INFORMATION
@@ -312,4 +314,38 @@ pub fn code_lenses(path: &Path, text: &str, facts: &EditorFacts) -> Vec<CodeLens
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p4cost_engine::ide::Note;
+
+    #[test]
+    fn a_denied_code_is_an_error_an_extrapolation_a_warning_the_rest_information() {
+        let note = |code: &str, denied: bool| Note {
+            code: code.to_string(),
+            message: code.to_string(),
+            span: None,
+            denied,
+        };
+        let facts = EditorFacts {
+            notes: vec![
+                note("too_many_keys", true),
+                note("too_many_keys", false),
+                note("reader_note", false),
+            ],
+            ..EditorFacts::default()
+        };
+        let d = diagnostics(Path::new("p.p4"), "control c() { apply {} }\n", &facts);
+        let levels: Vec<_> = d.iter().map(|d| d.severity).collect();
+        assert_eq!(
+            levels,
+            vec![
+                Some(DiagnosticSeverity::ERROR),
+                Some(DiagnosticSeverity::WARNING),
+                Some(DiagnosticSeverity::INFORMATION)
+            ]
+        );
+    }
 }

@@ -245,6 +245,7 @@ impl State {
                     code: "config".to_string(),
                     message: e,
                     span: None,
+                    denied: false,
                 },
             );
         }
