@@ -22,10 +22,6 @@ use crate::session::Session;
 /// Most contributors named for a violation.
 pub const MAX_CONTRIBUTORS: usize = 5;
 
-/// Largest class number for which the slowest class is listed again to
-/// name its tables' sites (the listing of one path is bounded too).
-const MAX_CLASS_RELIST: u64 = 1000;
-
 /// What a budget limits.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Limit {
@@ -272,12 +268,7 @@ fn judge_on(
                     let Some(p) = r.paths.first() else {
                         continue;
                     };
-                    let class = p.classes.as_ref().and_then(|c| {
-                        c.classes
-                            .iter()
-                            .max_by(|x, y| x.latency_ns.total_cmp(&y.latency_ns))
-                    });
-                    let id = class.map(|c| c.id.clone());
+                    let id = p.classes.as_ref().map(|c| c.slowest.id.clone());
                     let predicted = p.latency_ns;
                     let contributors = if predicted > b.value {
                         let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
@@ -285,8 +276,7 @@ fn judge_on(
                             session,
                             t,
                             pipe.filter(|_| several),
-                            id.as_deref(),
-                            &p.headers,
+                            Where::Headers(&p.headers),
                         )?
                     } else {
                         Vec::new()
@@ -480,13 +470,11 @@ fn max_latency(
     let predicted = max.latency_ns;
     let contributors = if predicted > b.value {
         let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
-        latency_terms(
-            session,
-            t,
-            pipe.filter(|_| several),
-            max.class.as_deref(),
-            &max.headers,
-        )?
+        let at = match max.number {
+            n if !n.saturated && n.value > 0 => Where::Index(n.value - 1),
+            _ => Where::Headers(&max.headers),
+        };
+        latency_terms(session, t, pipe.filter(|_| several), at)?
     } else {
         Vec::new()
     };
@@ -501,29 +489,30 @@ fn max_latency(
     ))
 }
 
-/// The largest terms of class `id` on the path with `headers`: its parse
-/// states and, when it can be listed again, its tables.
+/// Which path [`latency_terms`] reads.
+enum Where<'h> {
+    /// The path at this index of the full listing (a summary's extreme).
+    Index(u128),
+    /// The first path with these headers (as `--path` selects it).
+    Headers(&'h [String]),
+}
+
+/// The largest terms of the slowest class of the path `at`: its parse
+/// states and its tables.
 fn latency_terms(
     session: &mut Session,
     t: &Target,
     pipeline: Option<&str>,
-    id: Option<&str>,
-    headers: &[String],
+    at: Where<'_>,
 ) -> Result<Vec<Contributor>, Error> {
-    let class_no: Option<u64> = id
-        .and_then(|i| i.split('.').nth(1))
-        .and_then(|c| c.parse().ok());
     let mut o = t.options.clone();
-    o.path = Some(headers.to_vec());
+    match at {
+        Where::Index(i) => o.path_index = Some(i),
+        Where::Headers(h) => o.path = Some(h.to_vec()),
+    }
     o.top = None;
     o.max_paths = 1;
-    o.max_classes = Some(
-        class_no
-            .filter(|&c| c <= MAX_CLASS_RELIST)
-            .unwrap_or(1)
-            .try_into()
-            .unwrap_or(1),
-    );
+    o.max_classes = Some(0);
     if let Some(p) = pipeline {
         o.pipe = Some(p.to_string());
     }
@@ -542,13 +531,7 @@ fn latency_terms(
             span: Some(s.span.clone()),
         })
         .collect();
-    let class = path.classes.as_ref().and_then(|c| {
-        c.classes
-            .iter()
-            .find(|c| Some(c.id.as_str()) == id)
-            .or_else(|| c.classes.first().filter(|_| id.is_none()))
-    });
-    if let Some(class) = class {
+    if let Some(class) = path.classes.as_ref().map(|c| &c.slowest) {
         out.extend(class.tables.iter().map(|t| Contributor {
             kind: "table",
             name: t.name.clone(),

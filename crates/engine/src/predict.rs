@@ -747,7 +747,29 @@ fn run_linear(
             .iter()
             .map(|p| p.latency_ns - p.breakdown.control_ns)
             .collect();
-        if let (true, Ok(cc)) = (classes_known, cc.as_mut()) {
+        // The listing walks the same control with the same weights: its
+        // extremes are the summary's, its slowest class the one a path's
+        // maximum stands for.
+        // (A walk a failed summary stopped in is made afresh.)
+        let cc = match classes_known {
+            true => cc,
+            false => p4cost_analysis::ControlClasses::new(
+                program,
+                control,
+                &table_ns,
+                budget.max_control_states,
+            ),
+        };
+        let mut lister = cc
+            .and_then(|cc| {
+                p4cost_analysis::ClassLister::with_classes(program, control, cc, &budget)
+            })
+            .map(|l| match &common.egress {
+                Some(j) => l.with_egress_from(j.ingress_nodes),
+                None => l,
+            });
+        if let (true, Ok(lister)) = (classes_known, &mut lister) {
+            let cc = lister.control_classes();
             let per_path = path_nodes
                 .iter()
                 .map(|nodes| {
@@ -772,12 +794,6 @@ fn run_linear(
             }
         }
         // Every listed path's classes (with --class, those it selects).
-        let lister = p4cost_analysis::ClassLister::new(program, control, &budget).map(|l| {
-            match &common.egress {
-                Some(j) => l.with_egress_from(j.ingress_nodes),
-                None => l,
-            }
-        });
         match lister {
             Ok(mut lister) => {
                 let cx = crate::path_classes::ClassContext {
@@ -883,6 +899,20 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     warns: &mut Vec<WarningOut>,
 ) -> Result<(Vec<ListedPath>, Option<PathMatchOut>), Error> {
     let mut path_match = None;
+    if let Some(i) = a.path_index {
+        let nodes = pg.nth(i).ok_or_else(|| {
+            Error::input(format!(
+                "{}: no parse path at index {i} of {} paths",
+                common.shown,
+                report::count_text(pg.total())
+            ))
+        })?;
+        let at = PathCount {
+            value: i,
+            saturated: false,
+        };
+        return Ok((vec![(at, nodes)], None));
+    }
     let shown: Vec<ListedPath> = match (&a.path, a.top) {
         (Some(want), _) => {
             let (mp, skipped_ethernet) = match_headers(pg, want, a.max_analysis_states)

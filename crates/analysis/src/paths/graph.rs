@@ -285,6 +285,39 @@ impl<'p> PathGraph<'p> {
         out
     }
 
+    /// The path at zero-based `index` of the full listing (start first):
+    /// the inverse of [`Self::index_of`]. `None` past the last path or
+    /// when the count saturates on the way.
+    pub fn nth(&self, index: u128) -> Option<Vec<u32>> {
+        let total = self.total();
+        if total.saturated || index >= total.value {
+            return None;
+        }
+        let mut rest = index;
+        let mut out = vec![self.start];
+        // Each step goes one node deeper in a DAG of `len` nodes.
+        while out.len() <= self.len() {
+            let n = *out.last()?;
+            let mut next = None;
+            for &s in self.successors(n) {
+                let c = self.count_next(s);
+                if c.saturated {
+                    return None;
+                }
+                if rest < c.value {
+                    next = Some(s);
+                    break;
+                }
+                rest -= c.value;
+            }
+            match next? {
+                Next::Accept => return Some(out),
+                Next::Node(m) => out.push(m),
+            }
+        }
+        None
+    }
+
     /// Zero-based index in the full listing of the path that goes through
     /// `nodes` (start first) and then accepts. Saturates like counts.
     pub fn index_of(&self, nodes: &[u32]) -> PathCount {

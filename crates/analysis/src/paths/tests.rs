@@ -393,7 +393,10 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&names, &want);
         for (i, n) in listed.iter().enumerate() {
             proptest::prop_assert_eq!(pg.index_of(n).value, i as u128);
+            let nth = pg.nth(i as u128);
+            proptest::prop_assert_eq!(nth.as_ref(), Some(n));
         }
+        proptest::prop_assert_eq!(pg.nth(listed.len() as u128), None);
         // Extremes, distribution and top-k of the extracted bits.
         let prod = Product::build(&pg, &Everything, 10_000).unwrap();
         proptest::prop_assert_eq!(prod.total().value, want.len() as u128);
