@@ -167,7 +167,9 @@ fn render_human(r: &CheckReport, snippets: &mut Snippets) -> String {
         } else {
             format!("  [{}]", v.origin)
         };
-        if v.is_over() {
+        if let (p4cost_engine::check::NO_PACKET, Some(note)) = (v.status, &v.note) {
+            s.push_str(&format!("FAIL {name}: {note}{origin}\n"));
+        } else if v.is_over() {
             s.push_str(&format!(
                 "FAIL {name}: {} {}, over the {} budget by {}{origin}\n",
                 what(v),

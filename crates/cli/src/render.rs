@@ -197,6 +197,10 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
     if let Some(sum) = &r.summary {
         render_summary(&mut s, sum);
     }
+    // Paths longer than the packet are out of every figure: said here once.
+    if let Some(l) = &r.left_out {
+        s.push_str(&format!("left out  {}\n", l.message()));
+    }
     if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
         render_rejects(&mut s, rj);
     }
@@ -322,12 +326,18 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
             push_warning(&mut s, &line, &w.code, w.span.as_ref(), snippets);
         }
     }
-    if !r.path_warnings.is_empty() {
+    // (The paths left out are said once, on their own line above.)
+    let path_warnings: Vec<_> = r
+        .path_warnings
+        .iter()
+        .filter(|w| r.left_out.is_none() || w.code != "packet_smaller_than_headers")
+        .collect();
+    if !path_warnings.is_empty() {
         s.push_str(&format!(
             "\nwarnings over all {} paths\n",
             r.path_count_text
         ));
-        for w in &r.path_warnings {
+        for w in path_warnings {
             // Which listed paths it applies to: at most 8 numbers, so the
             // line does not grow with --max-paths.
             let mut listed: Vec<String> = w

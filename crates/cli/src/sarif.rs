@@ -284,6 +284,9 @@ fn at_file(file: &str) -> Option<Location> {
 }
 
 fn verdict_text(v: &Verdict) -> String {
+    if let Some(note) = v.note.as_ref().filter(|_| v.status == "no_packet") {
+        return note.clone();
+    }
     let what = match v.budget {
         // A MAU-cycle model's figure is every packet's: no class, no path.
         "max_latency" if v.class.is_none() && v.headers.is_empty() => {

@@ -22,6 +22,9 @@ use crate::session::Session;
 /// Most contributors named for a violation.
 pub const MAX_CONTRIBUTORS: usize = 5;
 
+/// The status of a latency budget when no parse path fits in the packet.
+pub const NO_PACKET: &str = "no_packet";
+
 /// What a budget limits.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Limit {
@@ -114,7 +117,8 @@ pub struct Verdict {
     pub selector: Option<Vec<String>>,
     /// `ns`, `cycles` or `tables`.
     pub unit: &'static str,
-    /// `ok` or `over`.
+    /// `ok`, `over`, or `no_packet` (no parse path fits in the packet:
+    /// no packet of that size is parsed, a finding like `over`).
     pub status: &'static str,
     /// The figure.
     pub predicted: f64,
@@ -132,12 +136,16 @@ pub struct Verdict {
     pub headers: Vec<String>,
     /// The largest terms of the figure, when over.
     pub contributors: Vec<Contributor>,
+    /// Why there is no figure, with `no_packet`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Verdict {
     /// True when the figure exceeds the budget.
+    /// (`no_packet` fails too: the program parses no packet of the size.)
     pub fn is_over(&self) -> bool {
-        self.status == "over"
+        self.status == "over" || self.status == NO_PACKET
     }
 }
 
@@ -431,6 +439,7 @@ fn verdict(
         class,
         headers,
         contributors,
+        note: None,
     }
 }
 
@@ -459,6 +468,14 @@ fn max_latency(
             Vec::new(),
             contributors,
         ));
+    }
+    if let Some(l) = r.left_out.as_ref().filter(|l| l.all) {
+        // No packet of this size is parsed: a finding, not an input error.
+        let mut v = verdict(r, b, several, 0.0, None, Vec::new(), Vec::new());
+        v.status = NO_PACKET;
+        v.margin = b.value;
+        v.note = Some(l.message());
+        return Ok(v);
     }
     let Some(max) = r.summary.as_ref().and_then(|s| s.max.as_ref()) else {
         return Err(Error::input(format!(

@@ -182,6 +182,13 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
     match lin {
         _ if lin.is_some() || fitted => {
             let Some(p) = r.paths.first() else {
+                if let Some(l) = r.left_out.as_ref().filter(|l| l.all) {
+                    return Err(Error::input(format!(
+                        "{}: no parse path to explain: {}",
+                        r.program,
+                        l.message()
+                    )));
+                }
                 return Err(Error::input(format!(
                     "{}: no parse path to explain (none listed: see `p4cost predict {}`)",
                     r.program, r.program

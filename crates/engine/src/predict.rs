@@ -353,6 +353,7 @@ impl<'a> Common<'a> {
             }
             .to_string(),
             summary: None,
+            left_out: None,
             classes: None,
             rejects: None,
             control: ControlOut {
@@ -611,7 +612,8 @@ fn run_linear(
     let mut graph_warnings = Vec::new();
     let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
         .map_err(|e| common.budget(e))?;
-    let costed = Costed::new(&pg, &lin, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+    let costed = Costed::new(&pg, &lin, packet_size, opts.max_analysis_states)
+        .map_err(|e| common.budget(e))?;
 
     // The paths to show, each with its index in the full listing. The
     // matching paths' latency differs where their parse terms do.
@@ -688,6 +690,7 @@ fn run_linear(
     r.path_count_saturated = total.saturated;
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
+    r.left_out = costed.left_out.clone();
     if !a.listed_only {
         r.summary = Some(costed.summary(&lin, constant_ns));
         r.state_terms = costed.state_terms(program);

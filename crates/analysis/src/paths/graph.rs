@@ -346,6 +346,12 @@ pub trait PathAutomaton {
     fn step(&self, s: Self::S, st: &PathState) -> Option<Self::S>;
     /// True when a path ending in `s` is accepted.
     fn accepts(&self, s: Self::S) -> bool;
+    /// [`Self::step`] at graph node `node`, for automata that need to know
+    /// where they are (what the paths from there can still do).
+    fn step_at(&self, s: Self::S, node: u32, st: &PathState) -> Option<Self::S> {
+        let _ = node;
+        self.step(s, st)
+    }
 }
 
 /// A product node: a graph node and the automaton state on entering it.
@@ -401,7 +407,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
         let mut stack = vec![Frame {
             node: root,
             before: s0,
-            after: a.step(s0, &pg.visit(root)),
+            after: a.step_at(s0, root, &pg.visit(root)),
             next: 0,
         }];
         while let Some(top) = stack.last_mut() {
@@ -421,7 +427,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
                                 limit,
                             });
                         }
-                        let next_after = a.step(after, &pg.visit(m));
+                        let next_after = a.step_at(after, m, &pg.visit(m));
                         stack.push(Frame {
                             node: m,
                             before: after,
