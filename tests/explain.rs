@@ -234,3 +234,114 @@ fn explain_refuses_sarif_and_unknown_paths() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no parse path"), "{}", r.stderr);
 }
+
+/// The slowest class's figure as `predict` (summary and the path's
+/// maximum), `explain`, `check` (`max-latency`, and `class` with the
+/// path's headers), and `diff` give it, for `file` with `args`; all must
+/// be one number, naming one class (issue 24).
+fn one_figure(file: &str, args: &[&str]) {
+    let with = |cmd: &[&str]| {
+        let mut v: Vec<&str> = cmd.to_vec();
+        v.extend(args);
+        v.extend(["--format", "json", "--no-config"]);
+        json(&v)
+    };
+    let p = with(&["predict", file, "--max-paths", "0"]);
+    let max = &p["summary"]["max"];
+    let e = with(&["explain", file]);
+    assert!(
+        close(f(&e["total_ns"]), f(&max["latency_ns"])),
+        "{file}: {e}"
+    );
+    assert_eq!(e["predicted_ns"], max["latency_ns"], "{file}");
+    assert_eq!(e["class"], max["class"], "{file}");
+    assert_eq!(e["headers"], max["headers"], "{file}");
+    let c = {
+        let mut v = vec!["check", file, "--max-latency", "1"];
+        v.extend(args);
+        v.extend(["--format", "json", "--no-config"]);
+        let r = p4cost(&v);
+        assert_eq!(r.code, 1, "{file}: {}", r.stderr);
+        serde_json::from_str::<Value>(&r.stdout).expect("JSON")
+    };
+    assert_eq!(c["results"][0]["predicted"], max["latency_ns"], "{file}");
+    assert_eq!(c["results"][0]["class"], max["class"], "{file}");
+    let d = with(&["diff", file, file]);
+    assert_eq!(
+        d["pipelines"][0]["max_latency"]["new"], max["latency_ns"],
+        "{file}"
+    );
+    // One path (`--path` with its headers): explain's class and total are
+    // the path's maximum, however far down its listing the class is.
+    let headers: Vec<String> = max["headers"]
+        .as_array()
+        .expect("headers")
+        .iter()
+        .map(|h| {
+            h.as_str()
+                .expect("name")
+                .trim_start_matches("hdr.")
+                .to_string()
+        })
+        .collect();
+    let sel = headers.join(",");
+    let p1 = with(&["predict", file, "--path", &sel]);
+    let path = &p1["paths"][0];
+    let e1 = with(&["explain", file, "--path", &sel]);
+    assert!(
+        close(f(&e1["total_ns"]), f(&path["latency_ns"])),
+        "{file}: {e1}"
+    );
+    assert_eq!(e1["predicted_ns"], path["latency_ns"], "{file}");
+    if let Some(slowest) = path["classes"].get("slowest") {
+        assert_eq!(e1["class"], slowest["id"], "{file}");
+        assert_eq!(slowest["latency_ns"], path["latency_ns"], "{file}");
+    }
+    let dir = common::scratch(&format!("one-figure-{}", file.replace('/', "_")));
+    let toml = format!(
+        "[[program]]\npath = {:?}\n[[program.budget.class]]\nheaders = {:?}\nmax-latency = 1\n",
+        root().join(file).display().to_string(),
+        headers
+    );
+    std::fs::write(dir.join("p4cost.toml"), toml).expect("config");
+    let mut v = vec!["check", "--format", "json"];
+    v.extend(args);
+    let r = common::p4cost_in(&dir, &v);
+    assert_eq!(r.code, 1, "{file}: {}", r.stderr);
+    let c1: Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let v = c1["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|v| v["budget"] == "class_latency")
+        .expect("a class verdict");
+    assert_eq!(v["predicted"], path["latency_ns"], "{file}");
+    assert_eq!(v["class"], e1["class"], "{file}");
+}
+
+#[test]
+fn a_slowest_class_past_the_listing_is_the_one_every_command_names() {
+    // 64 classes per path, the slowest the 64th: past the 8 listed per
+    // path and the 32 of `--path` (explain used to take the slowest listed).
+    let file = "p4-samples/tofino/classes/deep_listing.p4";
+    let p = json(&["predict", file, "--format", "json", "--no-config"]);
+    assert_eq!(p["summary"]["max"]["class"], "1.64");
+    one_figure(file, &[]);
+}
+
+#[test]
+fn every_bundled_sample_has_one_slowest_figure() {
+    for file in [
+        "p4-samples/tofino/tc1_enterprise.p4",
+        TC2,
+        "p4-samples/tofino/tc3_edge_mpls.p4",
+        "p4-samples/tofino/tc4_service_provider.p4",
+        "p4-samples/tofino/tc5_int_md.p4",
+        "p4-samples/tofino/tc6_big_union.p4",
+        "p4-samples/tofino/classes/hit_miss_action_run.p4",
+        "p4-samples/tofino/classes/egress.p4",
+        "p4-samples/tofino/classes/mpls_stack8.p4",
+    ] {
+        one_figure(file, &[]);
+    }
+}

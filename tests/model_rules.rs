@@ -314,6 +314,172 @@ fn paths_longer_than_the_packet_are_not_predicted() {
     }
 }
 
+/// Paths longer than the packet are out of every figure, not only the
+/// listing (issue 24): at 64 B, tc2's 88-byte path used to be the summary's
+/// maximum and `check --max-latency 190` an input error.
+#[test]
+fn paths_longer_than_the_packet_are_out_of_every_figure() {
+    let prog = "p4-samples/tofino/tc2_datacenter.p4";
+    let v = json(&[
+        "predict",
+        prog,
+        "--packet-size",
+        "64",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    let paths = v["paths"].as_array().expect("paths");
+    // Every fitting path is listed (18 paths, 64 listed at most): the
+    // summary's extremes are the listed paths' extremes.
+    let left: u64 = v["left_out"]["paths"]["value"].as_u64().expect("left_out");
+    assert_eq!(left, 6);
+    assert_eq!(v["left_out"]["all"], false);
+    assert_eq!(v["left_out"]["most"]["bytes"], 88);
+    assert!(v["left_out"]["fewest"]["bytes"].as_u64().expect("fewest") > 64);
+    assert_eq!(
+        paths.len() as u64,
+        v["path_count"].as_u64().expect("count") - left
+    );
+    let max = paths
+        .iter()
+        .map(|p| p["latency_ns"].as_f64().expect("ns"))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let min = paths
+        .iter()
+        .map(|p| p["min_latency_ns"].as_f64().expect("ns"))
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(
+        v["summary"]["max"]["latency_ns"].as_f64(),
+        Some(max),
+        "{}",
+        v["summary"]
+    );
+    assert_eq!(v["summary"]["min"]["latency_ns"].as_f64(), Some(min));
+    assert_eq!(
+        v["summary"]["paths"]["value"].as_u64(),
+        Some(paths.len() as u64)
+    );
+    assert_eq!(
+        v["classes"]["count"]["value"].as_u64(),
+        Some(paths.len() as u64)
+    );
+    // check judges the same figure: a finding or a pass, never exit 2.
+    let over = format!("{}", max - 0.5);
+    let r = p4cost(&[
+        "check",
+        prog,
+        "--packet-size",
+        "64",
+        "--max-latency",
+        &over,
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let under = format!("{}", max + 0.5);
+    let r = p4cost(&[
+        "check",
+        prog,
+        "--packet-size",
+        "64",
+        "--max-latency",
+        &under,
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // explain explains that maximum.
+    let e = json(&[
+        "explain",
+        prog,
+        "--packet-size",
+        "64",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(e["predicted_ns"].as_f64(), Some(max));
+}
+
+/// A program none of whose paths fits in the packet: predict says so and
+/// predicts nothing, check fails the budget as a finding (exit 1).
+#[test]
+fn no_path_fitting_is_a_finding() {
+    let src =
+        std::fs::read_to_string(common::root().join("p4-samples/tofino/classes/deep_listing.p4"))
+            .expect("sample");
+    // Ethernet (14 B) and a 60 B header on every path: 74 B at least.
+    let long = src
+        .replacen(
+            "header ipv4_h {",
+            "header big_h { bit<480> data; }\n\nheader ipv4_h {",
+            1,
+        )
+        .replacen(
+            "    ipv4_h     ipv4;\n}",
+            "    ipv4_h     ipv4;\n    big_h      big;\n}",
+            1,
+        )
+        .replacen(
+            "pkt.extract(hdr.ethernet);\n",
+            "pkt.extract(hdr.ethernet);\n        pkt.extract(hdr.big);\n",
+            1,
+        );
+    assert_eq!(long.matches("big").count(), 4, "the sample changed");
+    let dir = common::scratch("no-path-fits");
+    let f = dir.join("long.p4");
+    std::fs::write(&f, long).expect("write");
+    let f = f.to_str().expect("path");
+    let v = json(&[
+        "predict",
+        f,
+        "--packet-size",
+        "64",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(v["left_out"]["all"], true);
+    assert_eq!(v["left_out"]["fewest"]["bytes"], 74);
+    assert!(v["paths"].as_array().expect("paths").is_empty());
+    assert!(v["summary"]["max"].is_null());
+    let human = p4cost(&["predict", f, "--packet-size", "64", "--no-config"]);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human.stdout.contains("no parse path fits in a 64 B packet"),
+        "{}",
+        human.stdout
+    );
+    let r = p4cost(&[
+        "check",
+        f,
+        "--packet-size",
+        "64",
+        "--max-latency",
+        "300",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let c: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(c["results"][0]["status"], "no_packet");
+    assert!(c["results"][0]["note"]
+        .as_str()
+        .expect("note")
+        .contains("74 B"));
+    // At 74 B the shorter path fits again.
+    let r = p4cost(&[
+        "check",
+        f,
+        "--packet-size",
+        "74",
+        "--max-latency",
+        "1000",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// Nothing p4cost ships or prints points outside the repository: no model
 /// file and no output of `models` or `predict` mentions `shared/` or the
 /// internal `MODELS.md`; the model files point at docs/models.md.

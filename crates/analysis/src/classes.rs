@@ -1896,6 +1896,19 @@ impl<'a> ClassLister<'a> {
         budget: &ClassBudget,
     ) -> Result<ClassLister<'a>, ClassError> {
         let cc = ControlClasses::new_unweighted(program, control, budget.max_control_states)?;
+        Self::with_classes(program, control, cc, budget)
+    }
+
+    /// [`Self::new`] over a walk of `control` made already (with table
+    /// weights, perhaps memoised by a summary), so
+    /// [`Self::extreme`] finds the lightest and heaviest class by its
+    /// weights.
+    pub fn with_classes(
+        program: &'a Program,
+        control: ControlId,
+        cc: ControlClasses<'a>,
+        budget: &ClassBudget,
+    ) -> Result<ClassLister<'a>, ClassError> {
         let flow = &program.control(control).flow;
         let tables = flow.tables();
         let mut work = 0usize;
@@ -1929,6 +1942,73 @@ impl<'a> ClassLister<'a> {
     pub fn with_egress_from(mut self, ingress_nodes: usize) -> Self {
         self.egress_from = u32::try_from(ingress_nodes).ok();
         self
+    }
+
+    /// The walk of the control the lister lists by (its weights those it
+    /// was made with).
+    pub fn control_classes(&mut self) -> &mut ControlClasses<'a> {
+        &mut self.cc
+    }
+
+    /// The lightest (`max` false) or heaviest class of the parse path
+    /// `parse_path` (graph nodes of `pg`, start first) by the lister's
+    /// table weights, with its summed table weight: the class
+    /// [`ControlClasses::eval`]'s extreme stands for, described as
+    /// [`Self::list`] describes it (its `index` its place in that
+    /// listing), however far down the listing it is.
+    pub fn extreme(
+        &mut self,
+        pg: &PathGraph<'_>,
+        parse_path: &[u32],
+        max: bool,
+    ) -> Result<(f64, ListedClass), ClassError> {
+        if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
+            return Err(ClassError::BadParsePath { node });
+        }
+        let sig = path_signature(pg, &self.cc.h, parse_path);
+        let e = self.cc.eval(sig)?;
+        let value = if max { e.max } else { e.min };
+        let (Some(reach), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
+            // No table on any way: the one class `list` gives.
+            let only = self.list(pg, parse_path, 1, &|_| true)?.classes;
+            let class = only.into_iter().next().unwrap_or(ListedClass {
+                index: 0,
+                control_path: ControlPath::default(),
+                decisions: Vec::new(),
+                skipped: Vec::new(),
+            });
+            return Ok((value, class));
+        };
+        let keys = self.cc.witness_keys(sig, max);
+        let steps: Vec<(Key, Option<Key>)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, keys.get(i + 1).copied()))
+            .collect();
+        self.work = self.work.saturating_add(steps.len());
+        if self.work > self.budget.max_list_work {
+            return Err(ClassError::ListWork {
+                control: self.program.control(self.control).name.clone(),
+                limit: self.budget.max_list_work,
+            });
+        }
+        let flow = &self.program.control(self.control).flow;
+        let mut class = explain(
+            self.program,
+            flow,
+            &self.cc,
+            &self.tables,
+            reach,
+            &steps,
+            self.egress_from,
+        );
+        let rank = self.cc.witness_rank(sig, max);
+        class.index = if rank.saturated {
+            u128::MAX
+        } else {
+            rank.value
+        };
+        Ok((value, class))
     }
 
     /// Up to `max` classes of the parse path `parse_path` (graph nodes of

@@ -12,9 +12,11 @@
 
 use std::collections::HashMap;
 
+mod fit;
 mod graph;
 mod rejects;
 
+pub use fit::{packet_bits, Fit, FitsPacket};
 pub use graph::{BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode};
 pub use rejects::{RejectExtreme, RejectWhy, Rejects};
 

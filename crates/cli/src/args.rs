@@ -1011,6 +1011,7 @@ impl PredictArgs {
             file: self.file.clone(),
             target: self.target.options(),
             path: self.path.clone(),
+            path_index: None,
             class: self.class.clone(),
             max_classes: self.max_classes,
             sort: match self.sort {

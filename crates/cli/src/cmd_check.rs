@@ -187,6 +187,8 @@ fn render_human(r: &CheckReport, snippets: &mut Snippets, detail: Detail) -> Str
                 v.limit,
                 chain.join(" -> ")
             ));
+        } else if let (p4cost_engine::check::NO_PACKET, Some(note)) = (v.status, &v.note) {
+            s.push_str(&format!("FAIL {name}: {note}{origin}\n"));
         } else if v.is_over() {
             s.push_str(&format!(
                 "FAIL {name}: {} {}, over the {} budget by {}{origin}\n",

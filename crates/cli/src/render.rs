@@ -89,6 +89,10 @@ pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> Stri
     if let Some(sum) = &r.summary {
         render_summary(&mut s, sum);
     }
+    // Paths longer than the packet are out of every figure: said here once.
+    if let Some(l) = &r.left_out {
+        s.push_str(&format!("left out  {}\n", l.message()));
+    }
     if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
         render_rejects(&mut s, rj);
     }
@@ -449,14 +453,20 @@ fn on_paths(r: &Report, w: &WarningOut) -> String {
 
 /// The warnings over all paths (one per code already).
 fn render_path_warnings(s: &mut String, r: &Report, snippets: &mut Snippets) {
-    if r.path_warnings.is_empty() {
+    // (The paths left out are said once, on their own line above.)
+    let path_warnings: Vec<_> = r
+        .path_warnings
+        .iter()
+        .filter(|w| r.left_out.is_none() || w.code != "packet_smaller_than_headers")
+        .collect();
+    if path_warnings.is_empty() {
         return;
     }
     s.push_str(&format!(
         "\nwarnings over all {} paths\n",
         r.path_count_text
     ));
-    for w in &r.path_warnings {
+    for w in path_warnings {
         // Which listed paths it applies to: at most 8 numbers, so the
         // line does not grow with --max-paths.
         let mut listed: Vec<String> = w

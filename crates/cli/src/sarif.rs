@@ -323,6 +323,9 @@ fn verdict_text(v: &Verdict) -> String {
             chain.join(" -> ")
         );
     }
+    if let Some(note) = v.note.as_ref().filter(|_| v.status == "no_packet") {
+        return note.clone();
+    }
     let what = match v.budget {
         // A MAU-cycle model's figure is every packet's: no class, no path.
         "max_latency" if v.class.is_none() && v.headers.is_empty() => {

@@ -29,9 +29,8 @@ pub const CHIP_STAGES: &str = "chip_stages";
 /// Most contributors named for a violation.
 pub const MAX_CONTRIBUTORS: usize = 5;
 
-/// Largest class number for which the slowest class is listed again to
-/// name its tables' sites (the listing of one path is bounded too).
-const MAX_CLASS_RELIST: u64 = 1000;
+/// The status of a latency budget when no parse path fits in the packet.
+pub const NO_PACKET: &str = "no_packet";
 
 /// What a budget limits.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,7 +126,8 @@ pub struct Verdict {
     pub selector: Option<Vec<String>>,
     /// `ns`, `cycles` or `tables`.
     pub unit: &'static str,
-    /// `ok` or `over`.
+    /// `ok`, `over`, or `no_packet` (no parse path fits in the packet:
+    /// no packet of that size is parsed, a finding like `over`).
     pub status: &'static str,
     /// The figure.
     pub predicted: f64,
@@ -146,12 +146,16 @@ pub struct Verdict {
     pub headers: Vec<String>,
     /// The largest terms of the figure, when over.
     pub contributors: Vec<Contributor>,
+    /// Why there is no figure, with `no_packet`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Verdict {
     /// True when the figure exceeds the budget.
+    /// (`no_packet` fails too: the program parses no packet of the size.)
     pub fn is_over(&self) -> bool {
-        self.status == "over"
+        self.status == "over" || self.status == NO_PACKET
     }
 }
 
@@ -285,6 +289,7 @@ fn push_no_fit(out: &mut Vec<Verdict>, fit: &crate::error::NoFit) {
         origin: format!("the chip of model {} (control {})", fit.model, fit.control),
         class: None,
         headers: Vec::new(),
+        note: None,
         contributors: fit
             .chain
             .iter()
@@ -431,12 +436,7 @@ fn judge_on(
                     let Some(p) = r.paths.first() else {
                         continue;
                     };
-                    let class = p.classes.as_ref().and_then(|c| {
-                        c.classes
-                            .iter()
-                            .max_by(|x, y| x.latency_ns.total_cmp(&y.latency_ns))
-                    });
-                    let id = class.map(|c| c.id.clone());
+                    let id = p.classes.as_ref().map(|c| c.slowest.id.clone());
                     let predicted = p.latency_ns;
                     let contributors = if predicted > b.value {
                         let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
@@ -444,8 +444,7 @@ fn judge_on(
                             session,
                             t,
                             pipe.filter(|_| several),
-                            id.as_deref(),
-                            &p.headers,
+                            Where::Headers(&p.headers),
                         )?
                     } else {
                         Vec::new()
@@ -601,6 +600,7 @@ fn verdict(
         class,
         headers,
         contributors,
+        note: None,
     }
 }
 
@@ -630,6 +630,14 @@ fn max_latency(
             contributors,
         ));
     }
+    if let Some(l) = r.left_out.as_ref().filter(|l| l.all) {
+        // No packet of this size is parsed: a finding, not an input error.
+        let mut v = verdict(r, b, several, 0.0, None, Vec::new(), Vec::new());
+        v.status = NO_PACKET;
+        v.margin = b.value;
+        v.note = Some(l.message());
+        return Ok(v);
+    }
     let Some(max) = r.summary.as_ref().and_then(|s| s.max.as_ref()) else {
         return Err(Error::input(format!(
             "{}: model {} gives no latency per packet class to hold to a budget ({}); \
@@ -640,13 +648,11 @@ fn max_latency(
     let predicted = max.latency_ns;
     let contributors = if predicted > b.value {
         let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
-        latency_terms(
-            session,
-            t,
-            pipe.filter(|_| several),
-            max.class.as_deref(),
-            &max.headers,
-        )?
+        let at = match max.number {
+            n if !n.saturated && n.value > 0 => Where::Index(n.value - 1),
+            _ => Where::Headers(&max.headers),
+        };
+        latency_terms(session, t, pipe.filter(|_| several), at)?
     } else {
         Vec::new()
     };
@@ -661,29 +667,30 @@ fn max_latency(
     ))
 }
 
-/// The largest terms of class `id` on the path with `headers`: its parse
-/// states and, when it can be listed again, its tables.
+/// Which path [`latency_terms`] reads.
+enum Where<'h> {
+    /// The path at this index of the full listing (a summary's extreme).
+    Index(u128),
+    /// The first path with these headers (as `--path` selects it).
+    Headers(&'h [String]),
+}
+
+/// The largest terms of the slowest class of the path `at`: its parse
+/// states and its tables.
 fn latency_terms(
     session: &mut Session,
     t: &Target,
     pipeline: Option<&str>,
-    id: Option<&str>,
-    headers: &[String],
+    at: Where<'_>,
 ) -> Result<Vec<Contributor>, Error> {
-    let class_no: Option<u64> = id
-        .and_then(|i| i.split('.').nth(1))
-        .and_then(|c| c.parse().ok());
     let mut o = t.options.clone();
-    o.path = Some(headers.to_vec());
+    match at {
+        Where::Index(i) => o.path_index = Some(i),
+        Where::Headers(h) => o.path = Some(h.to_vec()),
+    }
     o.top = None;
     o.max_paths = 1;
-    o.max_classes = Some(
-        class_no
-            .filter(|&c| c <= MAX_CLASS_RELIST)
-            .unwrap_or(1)
-            .try_into()
-            .unwrap_or(1),
-    );
+    o.max_classes = Some(0);
     if let Some(p) = pipeline {
         o.pipe = Some(p.to_string());
     }
@@ -702,13 +709,7 @@ fn latency_terms(
             span: Some(s.span.clone()),
         })
         .collect();
-    let class = path.classes.as_ref().and_then(|c| {
-        c.classes
-            .iter()
-            .find(|c| Some(c.id.as_str()) == id)
-            .or_else(|| c.classes.first().filter(|_| id.is_none()))
-    });
-    if let Some(class) = class {
+    if let Some(class) = path.classes.as_ref().map(|c| &c.slowest) {
         out.extend(class.tables.iter().map(|t| Contributor {
             kind: "table",
             name: t.name.clone(),

@@ -94,12 +94,10 @@ pub struct Term {
 /// one explanation per pipeline reported.
 pub fn explain(session: &mut Session, o: &PredictOptions) -> Result<Vec<Explanation>, Error> {
     let (model, _) = crate::predict::settle(o)?;
-    let mut q = o.clone();
-    if q.path.is_none() {
-        q.sort = SortBy::Latency;
-        q.top = Some(1);
-    }
-    let reports = session.reports(&q)?;
+    let reports = match (&o.path, o.path_index) {
+        (None, None) => slowest_reports(session, o)?,
+        _ => session.reports(o)?,
+    };
     let mut all = reports
         .iter()
         .map(|r| explain_report(r, &model))
@@ -111,6 +109,33 @@ pub fn explain(session: &mut Session, o: &PredictOptions) -> Result<Vec<Explanat
         }
     }
     Ok(all)
+}
+
+/// Each pipeline's report listing the path of its slowest class (the
+/// summary's maximum, exact over all classes); without a summary (a MAU
+/// model), the path with the heaviest parse terms.
+fn slowest_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Report>, Error> {
+    let mut q = o.clone();
+    q.max_paths = 0;
+    let summaries = session.reports(&q)?;
+    let mut out = Vec::with_capacity(summaries.len());
+    for s in &summaries {
+        let mut q = o.clone();
+        if let Some(p) = &s.pipeline {
+            q.pipe = Some(p.name.clone());
+        }
+        match s.summary.as_ref().and_then(|m| m.max.as_ref()) {
+            Some(max) if !max.number.saturated && max.number.value > 0 => {
+                q.path_index = Some(max.number.value - 1);
+            }
+            _ => {
+                q.sort = SortBy::Latency;
+                q.top = Some(1);
+            }
+        }
+        out.extend(session.reports(&q)?.into_iter().take(1));
+    }
+    Ok(out)
 }
 
 fn model_source(m: &ModelSpec) -> ModelSource {
@@ -157,6 +182,13 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
     match lin {
         _ if lin.is_some() || fitted => {
             let Some(p) = r.paths.first() else {
+                if let Some(l) = r.left_out.as_ref().filter(|l| l.all) {
+                    return Err(Error::input(format!(
+                        "{}: no parse path to explain: {}",
+                        r.program,
+                        l.message()
+                    )));
+                }
                 return Err(Error::input(format!(
                     "{}: no parse path to explain (none listed: see `p4cost predict {}`)",
                     r.program, r.program
@@ -291,12 +323,15 @@ fn linear_terms(e: &mut Explanation, p: &PathOut, lin: &p4cost_model::spec::Line
             span: Some(st.span.clone()),
         });
     }
-    // The tables of the class explained: the path's slowest class (or the
-    // one `--class` chose); a path without classes applies them all.
-    let class = p.classes.as_ref().and_then(|pc| {
-        pc.classes
+    // The tables of the class explained: the path's slowest class (with
+    // `--class`, the slowest listed one it selects); a path without
+    // classes applies them all.
+    let class = p.classes.as_ref().and_then(|pc| match pc.filter {
+        None => Some(&pc.slowest),
+        Some(_) => pc
+            .classes
             .iter()
-            .max_by(|a, b| a.latency_ns.total_cmp(&b.latency_ns))
+            .max_by(|a, b| a.latency_ns.total_cmp(&b.latency_ns)),
     });
     e.predicted_ns = class.map_or(p.latency_ns, |c| c.latency_ns);
     let tables: Vec<(String, f64, Option<Loc>)> = match class {

@@ -164,6 +164,9 @@ pub struct PredictOptions {
     pub target: TargetOptions,
     /// Only the path extracting exactly these program headers.
     pub path: Option<Vec<String>>,
+    /// Only the path at this zero-based index of the full listing (a
+    /// summary extreme's `index`), in place of `path`.
+    pub path_index: Option<u128>,
     /// Only the packet classes whose control path does this
     /// ([`p4cost_analysis::ClassFilter`] terms).
     pub class: Option<String>,
@@ -224,6 +227,7 @@ impl PredictOptions {
             file: file.into(),
             target: TargetOptions::default(),
             path: None,
+            path_index: None,
             class: None,
             max_classes: None,
             sort: SortBy::Order,

@@ -83,6 +83,10 @@ pub struct PathClassesOut {
     /// True when classes (matching the filter, if any) were left unlisted.
     pub truncated: bool,
     pub classes: Vec<PathClassOut>,
+    /// The path's slowest class (all its classes, whatever the filter and
+    /// the listing): the one its `latency_ns` is, which `explain` and
+    /// `check` name. Also in `classes` when listed there.
+    pub slowest: PathClassOut,
 }
 
 /// What the listing of one path needs.
@@ -128,74 +132,102 @@ pub fn path_classes(
     let l = lister
         .list(pg, nodes, cx.max, &keep)
         .map_err(|e| e.to_string())?;
-    let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
-    let flow = &program.control(cx.control).flow;
+    // The slowest class, wherever the listing stops: what the path's
+    // maximum stands for (its weight, not a sum made again, so the
+    // figures are one).
+    let (weight, slowest) = lister.extreme(pg, nodes, true).map_err(|e| e.to_string())?;
     let path_no = count_text(number);
     let classes = l
         .classes
         .iter()
-        .map(|c| PathClassOut {
-            id: format!("{path_no}.{}", c.index.saturating_add(1)),
-            latency_ns: parse_ns + c.control_path.tables.iter().map(|&t| w(t)).sum::<f64>(),
-            tables: c
-                .control_path
-                .nodes
-                .iter()
-                .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
-                    Some(NodeKind::Table { table, .. }) => Some((n.index(), *table)),
-                    _ => None,
-                })
-                .map(|(at, t)| {
-                    let tab = program.table(t);
-                    ClassTableOut {
-                        name: tab.name.clone(),
-                        latency_ns: w(t),
-                        span: Loc::new(program, tab.span),
-                        gress: cx.gress_of(at),
-                    }
-                })
-                .collect(),
-            decisions: c
-                .decisions
-                .iter()
-                .filter_map(|d| {
-                    let node = flow.nodes.get(d.node.index())?;
-                    let at = match &node.kind {
-                        NodeKind::Condition { cond, expr, .. } => {
-                            let text = p4cost_analysis::classes::condition_text(cond, expr);
-                            if parenthesized(&text) {
-                                format!("if {text}")
-                            } else {
-                                format!("if ({text})")
-                            }
-                        }
-                        NodeKind::Table { table, .. } => program.table(*table).name.clone(),
-                        _ => return None,
-                    };
-                    Some(DecisionOut {
-                        at,
-                        outcome: outcome_text(program, &d.outcome),
-                        forced: d.forced,
-                        span: Loc::new(program, node.span),
-                        gress: cx.gress_of(d.node.index()),
-                    })
-                })
-                .collect(),
-            skipped: c
-                .skipped
-                .iter()
-                .map(|s| SkippedOut {
-                    table: program.table(s.table).name.clone(),
-                    reason: s.reason.clone(),
-                })
-                .collect(),
+        .map(|c| {
+            let known = (c.index == slowest.index).then_some(weight);
+            class_out(cx, c, &path_no, known, parse_ns)
         })
         .collect();
+    let slowest = class_out(cx, &slowest, &path_no, Some(weight), parse_ns);
     Ok(PathClassesOut {
         total: CountOut::of(l.total),
         filter: cx.filter.map(|(_, spec)| spec.to_string()),
         truncated: l.truncated,
         classes,
+        slowest,
+    })
+}
+
+/// A class of path `path_no` as the report shows it; `control_ns` its
+/// tables' weight when known, else summed from the table terms.
+fn class_out(
+    cx: &ClassContext<'_, '_>,
+    c: &ListedClass,
+    path_no: &str,
+    control_ns: Option<f64>,
+    parse_ns: f64,
+) -> PathClassOut {
+    let program = cx.program;
+    let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
+    let flow = &program.control(cx.control).flow;
+    PathClassOut {
+        id: format!("{path_no}.{}", c.index.saturating_add(1)),
+        latency_ns: parse_ns
+            + control_ns.unwrap_or_else(|| c.control_path.tables.iter().map(|&t| w(t)).sum()),
+        tables: c
+            .control_path
+            .nodes
+            .iter()
+            .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
+                Some(NodeKind::Table { table, .. }) => Some((n.index(), *table)),
+                _ => None,
+            })
+            .map(|(at, t)| {
+                let tab = program.table(t);
+                ClassTableOut {
+                    name: tab.name.clone(),
+                    latency_ns: w(t),
+                    span: Loc::new(program, tab.span),
+                    gress: cx.gress_of(at),
+                }
+            })
+            .collect(),
+        decisions: c
+            .decisions
+            .iter()
+            .filter_map(|d| decision_out(cx, d))
+            .collect(),
+        skipped: c
+            .skipped
+            .iter()
+            .map(|s| SkippedOut {
+                table: program.table(s.table).name.clone(),
+                reason: s.reason.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// A way taken, at a condition or a table of the control.
+fn decision_out(cx: &ClassContext<'_, '_>, d: &p4cost_analysis::Decision) -> Option<DecisionOut> {
+    let program = cx.program;
+    let flow = &program.control(cx.control).flow;
+    let node = flow.nodes.get(d.node.index())?;
+    let at = match &node.kind {
+        NodeKind::Condition { cond, expr, .. } => {
+            let text = p4cost_analysis::classes::condition_text(cond, expr);
+            if parenthesized(&text) {
+                format!("if {text}")
+            } else {
+                format!("if ({text})")
+            }
+        }
+        NodeKind::Table { table, .. } => program.table(*table).name.clone(),
+        _ => return None,
+    };
+    Some(DecisionOut {
+        at,
+        outcome: outcome_text(program, &d.outcome),
+        forced: d.forced,
+        span: Loc::new(program, node.span),
+        gress: cx.gress_of(d.node.index()),
     })
 }
 

@@ -12,7 +12,7 @@
 
 use serde::Serialize;
 
-use p4cost_analysis::{BudgetExceeded, PathCount, PathGraph, Product};
+use p4cost_analysis::{BudgetExceeded, Fit, FitsPacket, PathCount, PathGraph, Product};
 use p4cost_model::baseline::{self, FirstHeaderSeen};
 use p4cost_model::spec::LinearTerms;
 
@@ -191,35 +191,99 @@ pub struct ClassesOut {
     pub note: String,
 }
 
-/// The graph with the baseline flag, and per product node what the linear
-/// model needs.
+/// Parse paths whose packet headers need more bytes than the packet:
+/// no such packet exists, so they are out of every figure.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct LeftOutOut {
+    /// The packet size, B.
+    pub packet_size: u32,
+    /// How many paths are left out (exact, as [`CountOut`]).
+    pub paths: CountOut,
+    /// True when no path fits: nothing is predicted.
+    pub all: bool,
+    /// The left-out path needing the fewest bytes.
+    pub fewest: LeftPathOut,
+    /// The one needing the most.
+    pub most: LeftPathOut,
+}
+
+/// One parse path left out.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct LeftPathOut {
+    /// Bytes of packet headers it extracts.
+    pub bytes: u64,
+    /// Zero-based index in the full listing.
+    pub index: CountOut,
+    /// One-based number, as the table prints it.
+    #[serde(skip)]
+    pub number: PathCount,
+    /// Its program headers.
+    pub headers: Vec<String>,
+}
+
+impl LeftOutOut {
+    /// The one sentence that says it: `3 parse paths need more than 64 B
+    /// ...`.
+    pub fn message(&self) -> String {
+        let what = if self.all {
+            format!(
+                "no parse path fits in a {} B packet: every one of the {} needs more",
+                self.packet_size, self.paths.text
+            )
+        } else {
+            format!(
+                "{} parse paths need more than the {} B packet and are left out of every figure",
+                self.paths.text, self.packet_size
+            )
+        };
+        format!(
+            "{what} (from {} B, path {}, to {} B, path {}); give --packet-size {} or more to count them",
+            self.fewest.bytes,
+            count_text(self.fewest.number),
+            self.most.bytes,
+            count_text(self.most.number),
+            self.most.bytes
+        )
+    }
+}
+
+/// The graph with the baseline flag, restricted to the paths whose packet
+/// headers fit in the packet ([`FitsPacket`]: exact, and the graph's own
+/// size unless the packet size cuts through the paths), and per product
+/// node what the linear model needs.
 pub struct Costed<'g, 'p> {
     pub pg: &'g PathGraph<'p>,
-    pub prod: Product<bool>,
+    pub prod: Product<(bool, Fit)>,
+    /// The paths left out, when any are.
+    pub left_out: Option<LeftOutOut>,
     /// ns each product node adds (`a * counted bytes + c` when counted).
     pub ns: Vec<f64>,
     counted_bytes: Vec<u64>,
     counted: Vec<bool>,
-    bits: Vec<u64>,
 }
 
 impl<'g, 'p> Costed<'g, 'p> {
     pub fn new(
         pg: &'g PathGraph<'p>,
         lin: &LinearTerms<'_>,
+        packet_size: u32,
         budget: usize,
     ) -> Result<Self, BudgetExceeded> {
-        let prod = Product::build(pg, &FirstHeaderSeen, budget)?;
+        let prod = Product::build(
+            pg,
+            &FitsPacket::fitting(pg, &FirstHeaderSeen, packet_size),
+            budget,
+        )?;
+        let left_out = left_out(pg, packet_size, prod.total(), budget)?;
         let n = prod.nodes.len();
-        let (mut ns, mut counted_bytes, mut counted, mut bits) = (
-            Vec::with_capacity(n),
+        let (mut ns, mut counted_bytes, mut counted) = (
             Vec::with_capacity(n),
             Vec::with_capacity(n),
             Vec::with_capacity(n),
         );
         for node in &prod.nodes {
             let st = pg.visit(node.node);
-            let mut seen = node.before;
+            let mut seen = node.before.0;
             let sp = baseline::split_state(&mut seen, &st);
             counted.push(sp.counted);
             counted_bytes.push(if sp.counted { sp.counted_bytes } else { 0 });
@@ -228,22 +292,14 @@ impl<'g, 'p> Costed<'g, 'p> {
             } else {
                 0.0
             });
-            // Packet headers only: metadata is not in the packet.
-            bits.push(
-                st.extracts
-                    .iter()
-                    .filter(|e| e.origin == p4cost_ir::Origin::Program)
-                    .map(|e| e.bits)
-                    .sum(),
-            );
         }
         Ok(Costed {
             pg,
             prod,
+            left_out,
             ns,
             counted_bytes,
             counted,
-            bits,
         })
     }
 
@@ -560,28 +616,71 @@ impl<'g, 'p> Costed<'g, 'p> {
             }
         }
 
-        // Headers longer than the packet.
-        let bits_f: Vec<f64> = self.bits.iter().map(|b| *b as f64).collect();
-        if let Some(m) = self.prod.extreme(&bits_f, true) {
-            let max_bytes = (m.value as u64).div_ceil(8);
-            if max_bytes > u64::from(packet_size) {
-                out.push(PathWarningOut {
-                    code: "packet_smaller_than_headers".to_string(),
-                    message: format!(
-                        "packet size {packet_size} B is smaller than the headers of some paths (up to {max_bytes} B, {}): no such packet exists, so they are left out of the listing; give --packet-size {max_bytes} or more to see them",
-                        path_no(&m.path)
-                    ),
-                    applies_to: self
-                        .prod
-                        .count_sum_above(&self.bits, u64::from(packet_size) * 8, MEDIAN_BUDGET)
-                        .map_or_else(CountOut::unknown, CountOut::of),
-                    paths: on_listed("packet_smaller_than_headers"),
-                    span: None,
-                });
-            }
+        // Headers longer than the packet: left out of every figure, said
+        // once.
+        if let Some(l) = &self.left_out {
+            out.push(PathWarningOut {
+                code: "packet_smaller_than_headers".to_string(),
+                message: l.message(),
+                applies_to: l.paths.clone(),
+                paths: on_listed("packet_smaller_than_headers"),
+                span: None,
+            });
         }
         out
     }
+}
+
+/// The paths of `pg` whose packet headers exceed `packet_size` (`fit`
+/// of them fit), with the fewest and the most bytes among them: a product
+/// of its own ([`FitsPacket::exceeding`]), built only when the counts say
+/// some path does not fit.
+fn left_out(
+    pg: &PathGraph<'_>,
+    packet_size: u32,
+    fit: PathCount,
+    budget: usize,
+) -> Result<Option<LeftOutOut>, BudgetExceeded> {
+    let all = pg.total();
+    if !all.saturated && !fit.saturated && all.value == fit.value {
+        return Ok(None); // every path fits: the usual case costs nothing
+    }
+    let x = Product::build(
+        pg,
+        &FitsPacket::exceeding(pg, &FirstHeaderSeen, packet_size),
+        budget,
+    )?;
+    let n = x.total();
+    if n.value == 0 && !n.saturated {
+        return Ok(None);
+    }
+    let bits: Vec<f64> = x
+        .nodes
+        .iter()
+        .map(|node| p4cost_analysis::packet_bits(&pg.visit(node.node)) as f64)
+        .collect();
+    let side = |max: bool| {
+        x.extreme(&bits, max).map(|e| {
+            let nodes = x.graph_nodes(&e.path);
+            let idx = pg.index_of(&nodes);
+            LeftPathOut {
+                bytes: (e.value as u64).div_ceil(8),
+                index: CountOut::of(idx),
+                number: idx.add_one(),
+                headers: pg.path(&nodes).header_names(),
+            }
+        })
+    };
+    let (Some(fewest), Some(most)) = (side(false), side(true)) else {
+        return Ok(None);
+    };
+    Ok(Some(LeftOutOut {
+        packet_size,
+        paths: CountOut::of(n),
+        all: fit.value == 0 && !fit.saturated,
+        fewest,
+        most,
+    }))
 }
 
 /// A path of a product of `pg` as an [`ExtremeOut`].

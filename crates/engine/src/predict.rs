@@ -353,6 +353,7 @@ impl<'a> Common<'a> {
             }
             .to_string(),
             summary: None,
+            left_out: None,
             classes: None,
             rejects: None,
             control: ControlOut {
@@ -616,7 +617,8 @@ fn run_linear(
     let mut graph_warnings = Vec::new();
     let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
         .map_err(|e| common.budget(e))?;
-    let costed = Costed::new(&pg, &lin, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+    let costed = Costed::new(&pg, &lin, packet_size, opts.max_analysis_states)
+        .map_err(|e| common.budget(e))?;
 
     // The paths to show, each with its index in the full listing. The
     // matching paths' latency differs where their parse terms do.
@@ -693,6 +695,7 @@ fn run_linear(
     r.path_count_saturated = total.saturated;
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
+    r.left_out = costed.left_out.clone();
     if !a.listed_only {
         r.summary = Some(costed.summary(&lin, constant_ns));
         r.state_terms = costed.state_terms(program);
@@ -752,7 +755,29 @@ fn run_linear(
             .iter()
             .map(|p| p.latency_ns - p.breakdown.control_ns)
             .collect();
-        if let (true, Ok(cc)) = (classes_known, cc.as_mut()) {
+        // The listing walks the same control with the same weights: its
+        // extremes are the summary's, its slowest class the one a path's
+        // maximum stands for.
+        // (A walk a failed summary stopped in is made afresh.)
+        let cc = match classes_known {
+            true => cc,
+            false => p4cost_analysis::ControlClasses::new(
+                program,
+                control,
+                &table_ns,
+                budget.max_control_states,
+            ),
+        };
+        let mut lister = cc
+            .and_then(|cc| {
+                p4cost_analysis::ClassLister::with_classes(program, control, cc, &budget)
+            })
+            .map(|l| match &common.egress {
+                Some(j) => l.with_egress_from(j.ingress_nodes),
+                None => l,
+            });
+        if let (true, Ok(lister)) = (classes_known, &mut lister) {
+            let cc = lister.control_classes();
             let per_path = path_nodes
                 .iter()
                 .map(|nodes| {
@@ -777,12 +802,6 @@ fn run_linear(
             }
         }
         // Every listed path's classes (with --class, those it selects).
-        let lister = p4cost_analysis::ClassLister::new(program, control, &budget).map(|l| {
-            match &common.egress {
-                Some(j) => l.with_egress_from(j.ingress_nodes),
-                None => l,
-            }
-        });
         match lister {
             Ok(mut lister) => {
                 let cx = crate::path_classes::ClassContext {
@@ -888,6 +907,20 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     warns: &mut Vec<WarningOut>,
 ) -> Result<(Vec<ListedPath>, Option<PathMatchOut>), Error> {
     let mut path_match = None;
+    if let Some(i) = a.path_index {
+        let nodes = pg.nth(i).ok_or_else(|| {
+            Error::input(format!(
+                "{}: no parse path at index {i} of {} paths",
+                common.shown,
+                report::count_text(pg.total())
+            ))
+        })?;
+        let at = PathCount {
+            value: i,
+            saturated: false,
+        };
+        return Ok((vec![(at, nodes)], None));
+    }
     let shown: Vec<ListedPath> = match (&a.path, a.top) {
         (Some(want), _) => {
             let (mp, skipped_ethernet) = match_headers(pg, want, a.max_analysis_states)

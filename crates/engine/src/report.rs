@@ -327,6 +327,10 @@ pub struct Report {
     /// Latency over all paths (linear models).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<crate::path_stats::SummaryOut>,
+    /// Parse paths whose packet headers need more than the packet: out of
+    /// every figure (listing, summary, classes, state terms, warnings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<crate::path_stats::LeftOutOut>,
     /// Packet classes (linear models with an ingress control).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<crate::path_stats::ClassesOut>,

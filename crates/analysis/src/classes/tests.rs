@@ -1098,6 +1098,27 @@ proptest! {
             prop_assert_eq!(l.total.value, ctl.len() as u128);
             prop_assert_eq!(l.classes.len(), ctl.len());
             prop_assert!(!l.truncated);
+            // The path's lightest and heaviest class: the brute-force
+            // extremes, described as the listing describes them at their
+            // index.
+            if !ctl.is_empty() {
+                let cc = ControlClasses::new(&p, ControlId(0), &tw, 100_000).unwrap();
+                let mut lister =
+                    ClassLister::with_classes(&p, ControlId(0), cc, &ClassBudget::default())
+                        .unwrap();
+                for max in [false, true] {
+                    let (w, c) = lister.extreme(&pg, &path, max).unwrap();
+                    let want = ctl
+                        .iter()
+                        .copied()
+                        .reduce(if max { f64::max } else { f64::min })
+                        .unwrap();
+                    prop_assert_eq!(w, want);
+                    let tables: f64 = c.control_path.tables.iter().map(|t| tw[t.index()]).sum();
+                    prop_assert_eq!(tables, want);
+                    prop_assert_eq!(Some(&c), l.classes.get(c.index as usize));
+                }
+            }
         }
         prop_assert_eq!(s.classes.value, count);
         prop_assert_eq!(s.parse_paths, pg.total());

@@ -285,6 +285,39 @@ impl<'p> PathGraph<'p> {
         out
     }
 
+    /// The path at zero-based `index` of the full listing (start first):
+    /// the inverse of [`Self::index_of`]. `None` past the last path or
+    /// when the count saturates on the way.
+    pub fn nth(&self, index: u128) -> Option<Vec<u32>> {
+        let total = self.total();
+        if total.saturated || index >= total.value {
+            return None;
+        }
+        let mut rest = index;
+        let mut out = vec![self.start];
+        // Each step goes one node deeper in a DAG of `len` nodes.
+        while out.len() <= self.len() {
+            let n = *out.last()?;
+            let mut next = None;
+            for &s in self.successors(n) {
+                let c = self.count_next(s);
+                if c.saturated {
+                    return None;
+                }
+                if rest < c.value {
+                    next = Some(s);
+                    break;
+                }
+                rest -= c.value;
+            }
+            match next? {
+                Next::Accept => return Some(out),
+                Next::Node(m) => out.push(m),
+            }
+        }
+        None
+    }
+
     /// Zero-based index in the full listing of the path that goes through
     /// `nodes` (start first) and then accepts. Saturates like counts.
     pub fn index_of(&self, nodes: &[u32]) -> PathCount {
@@ -313,6 +346,12 @@ pub trait PathAutomaton {
     fn step(&self, s: Self::S, st: &PathState) -> Option<Self::S>;
     /// True when a path ending in `s` is accepted.
     fn accepts(&self, s: Self::S) -> bool;
+    /// [`Self::step`] at graph node `node`, for automata that need to know
+    /// where they are (what the paths from there can still do).
+    fn step_at(&self, s: Self::S, node: u32, st: &PathState) -> Option<Self::S> {
+        let _ = node;
+        self.step(s, st)
+    }
 }
 
 /// A product node: a graph node and the automaton state on entering it.
@@ -368,7 +407,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
         let mut stack = vec![Frame {
             node: root,
             before: s0,
-            after: a.step(s0, &pg.visit(root)),
+            after: a.step_at(s0, root, &pg.visit(root)),
             next: 0,
         }];
         while let Some(top) = stack.last_mut() {
@@ -388,7 +427,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
                                 limit,
                             });
                         }
-                        let next_after = a.step(after, &pg.visit(m));
+                        let next_after = a.step_at(after, m, &pg.visit(m));
                         stack.push(Frame {
                             node: m,
                             before: after,

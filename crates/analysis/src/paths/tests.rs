@@ -393,6 +393,28 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&names, &want);
         for (i, n) in listed.iter().enumerate() {
             proptest::prop_assert_eq!(pg.index_of(n).value, i as u128);
+            let nth = pg.nth(i as u128);
+            proptest::prop_assert_eq!(nth.as_ref(), Some(n));
+        }
+        proptest::prop_assert_eq!(pg.nth(listed.len() as u128), None);
+        // The paths a packet of each size can take, by the fit automaton,
+        // against the listing (all extracts here are program headers).
+        for bytes in [0u32, 1, 2, 3, 5, 8, 13, 40] {
+            let fits = |want_fit: bool| {
+                listed
+                    .iter()
+                    .filter(|n| {
+                        let b: u64 = n.iter().map(|&i| crate::packet_bits(&pg.visit(i))).sum();
+                        (b <= u64::from(bytes) * 8) == want_fit
+                    })
+                    .count() as u128
+            };
+            let f = crate::FitsPacket::fitting(&pg, &Everything, bytes);
+            let x = crate::FitsPacket::exceeding(&pg, &Everything, bytes);
+            let pf = Product::build(&pg, &f, 10_000).unwrap();
+            let px = Product::build(&pg, &x, 10_000).unwrap();
+            proptest::prop_assert_eq!(pf.total().value, fits(true));
+            proptest::prop_assert_eq!(px.total().value, fits(false));
         }
         // Extremes, distribution and top-k of the extracted bits.
         let prod = Product::build(&pg, &Everything, 10_000).unwrap();

@@ -73,18 +73,25 @@ pub(super) fn run_fitted(
     let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
         .map_err(|e| common.budget(e))?;
     // The training-range warnings over all paths (zero terms).
-    let costed = Costed::new(&pg, &lin0, opts.max_analysis_states).map_err(|e| common.budget(e))?;
-    let prod =
-        Product::build(&pg, &Counting, opts.max_analysis_states).map_err(|e| common.budget(e))?;
+    let costed = Costed::new(&pg, &lin0, packet_size, opts.max_analysis_states)
+        .map_err(|e| common.budget(e))?;
+    // The paths whose headers fit in the packet, as the linear model's.
+    let prod = Product::build(
+        &pg,
+        &p4cost_analysis::FitsPacket::fitting(&pg, &Counting, packet_size),
+        opts.max_analysis_states,
+    )
+    .map_err(|e| common.budget(e))?;
     let term = |(_, n, b): (bool, u32, u64)| fitted::parser_term(model, packet_size, n, b);
     let mut weight = Vec::with_capacity(prod.nodes.len());
     let mut step = Vec::with_capacity(prod.nodes.len());
     for node in &prod.nodes {
         let after = Counting
-            .step(node.before, &pg.visit(node.node))
-            .unwrap_or(node.before);
-        weight.push(term(after) - term(node.before));
-        step.push([after.2 - node.before.2, u64::from(after.1 - node.before.1)]);
+            .step(node.before.0, &pg.visit(node.node))
+            .unwrap_or(node.before.0);
+        weight.push(term(after) - term(node.before.0));
+        let before = node.before.0;
+        step.push([after.2 - before.2, u64::from(after.1 - before.1)]);
     }
     let tables = &common.tables;
     let inputs = |path: &p4cost_analysis::ParsePath| {
@@ -158,6 +165,7 @@ pub(super) fn run_fitted(
     r.path_count_saturated = total.saturated;
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
+    r.left_out = costed.left_out.clone();
     r.summary = Some(summary(&pg, &prod, &weight, &step, constant_ns, |n, b| {
         constant_ns + fitted::parser_term(model, packet_size, n, b)
     }));
@@ -175,7 +183,7 @@ pub(super) fn run_fitted(
 /// Min, max and median over all paths.
 fn summary(
     pg: &p4cost_analysis::PathGraph<'_>,
-    prod: &Product<(bool, u32, u64)>,
+    prod: &Product<((bool, u32, u64), p4cost_analysis::Fit)>,
     weight: &[f64],
     step: &[[u64; 2]],
     constant_ns: f64,
