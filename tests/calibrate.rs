@@ -220,6 +220,61 @@ fn gen_fit_validate_round_trip_recovers_table_2() {
         (got - published).abs() < 1.0,
         "fitted {got} vs Table 2 {published}"
     );
+
+    // Without --port, one file holds a fit per port of the data.
+    let both = dir.join("both.json");
+    let r = p4cost(&["fit", data_arg, "-o", both.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("10G, 100G ports"), "{}", r.stdout);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&both).unwrap()).unwrap();
+    assert_eq!(doc["ports"][0]["port_gbps"], 10);
+    assert_eq!(doc["ports"][1]["port_gbps"], 100);
+    // --port picks the port's fit: the same figure as the single-port file.
+    let latency = |model: &std::path::Path, port: Option<&str>| {
+        let mut args = vec![
+            "predict",
+            "p4-samples/tofino/tc1_enterprise.p4",
+            "--path",
+            "vlan,vlan,ipv6,udp",
+            "--model-file",
+            model.to_str().unwrap(),
+            "--format",
+            "json",
+        ];
+        if let Some(p) = port {
+            args.extend(["--port", p]);
+        }
+        let r = p4cost(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let p = serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap();
+        (
+            p["paths"][0]["latency_ns"].as_f64().unwrap(),
+            p["port_gbps"].clone(),
+        )
+    };
+    for (port, single) in [("10g", &m10), ("100g", &m100)] {
+        let (got, at) = latency(&both, Some(port));
+        assert_eq!(got, latency(single, None).0, "{port}");
+        assert_eq!(at, if port == "10g" { 10 } else { 100 });
+    }
+    assert_ne!(
+        latency(&both, Some("10g")).0,
+        latency(&both, Some("100g")).0
+    );
+    // Without --port: the first (slowest) port's fit.
+    assert_eq!(latency(&both, None), latency(&both, Some("10g")));
+    // validate reports the file's ports and all of them.
+    let r = p4cost(&["validate", both.to_str().unwrap(), data_arg]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for row in ["\n10G    both ", "\n100G   both ", "\nall   "] {
+        assert!(r.stdout.contains(row), "{row}: {}", r.stdout);
+    }
+    assert!(
+        r.stdout.contains(&format!("{rows} rows compared")),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -72,9 +72,11 @@ fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
         (None, None) => "tofino1-10g".to_string(),
     };
     let m = match &a.target.model_file {
-        Some(f) => {
-            model_from_file(f, a.source.max_input_bytes).map_err(|e| e.context("--model-file"))?
-        }
+        Some(f) => model_from_file(f, a.source.max_input_bytes)
+            .map_err(|e| e.context("--model-file"))?
+            // A file of several ports: --port picks its fit.
+            .for_port(a.target.port_gbps)
+            .map_err(|e| Error::input(format!("--model-file {}: {e}", crate::read::shown(f))))?,
         None => p4cost_model::model_by_name(&name).map_err(|e| Error::input(e.to_string()))?,
     };
     if let Some(p) = a.target.port_gbps {
