@@ -409,6 +409,9 @@ pub fn training(rows: &[&Measurement]) -> Training {
             .map(|k| k.name().to_string())
             .collect(),
         entries: range(tables().filter_map(|t| t.entries)),
+        latency_ns: rows.iter().map(|r| r.latency_ns).fold(None, |acc, l| {
+            Some(acc.map_or([l, l], |[lo, hi]: [f64; 2]| [lo.min(l), hi.max(l)]))
+        }),
     }
 }
 

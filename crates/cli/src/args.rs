@@ -389,6 +389,12 @@ pub struct FitArgs {
     /// Narrowest single key of the wide key class, bits (the paper: 16).
     #[arg(long, default_value_t = 16)]
     pub wide_key_bits: u32,
+    /// Write the model even when one of its terms (the base, a state's or
+    /// a table's share, the parser or control part) goes below zero on its
+    /// own training rows; the model's notes say which, and predict warns
+    /// `fitted_model_extrapolates` where it happens.
+    #[arg(long)]
+    pub allow_negative: bool,
     /// Output format of the summary printed (the model file is JSON).
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,

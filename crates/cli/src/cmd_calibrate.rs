@@ -112,6 +112,9 @@ pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
             .map_err(cal)?,
         );
     }
+    for f in &mut fits {
+        negative_terms(f, a.allow_negative)?;
+    }
     let model = naming.per_port(fits).map_err(cal)?;
     let mut json = crate::json_out::to_pretty(&model)?;
     if !json.ends_with('\n') {
@@ -133,6 +136,37 @@ pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     };
     out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(Exit::Ok)
+}
+
+/// The terms of `m` that go below zero on its training rows, as text.
+fn below_zero(m: &ModelSpec) -> Vec<String> {
+    let terms = m.fit.as_ref().map_or(&[][..], |f| &f.terms[..]);
+    terms
+        .iter()
+        .filter(|t| t.min_ns < p4cost_model::fitted::NEGATIVE_NS)
+        .map(|t| format!("{} {:.3} to {:.3} ns", t.term, t.min_ns, t.max_ns))
+        .collect()
+}
+
+/// Refuses a fit whose terms go below zero on its own training rows, or
+/// with `allow` notes it in the model.
+fn negative_terms(m: &mut ModelSpec, allow: bool) -> Result<(), CliError> {
+    let bad = below_zero(m);
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let port = m.port_gbps.map_or(String::new(), |p| format!("{p}G "));
+    if !allow {
+        return Err(CliError::input(format!(
+            "the {port}fit's terms go below zero on its own training rows ({}): it would price a table or a parse state as making the pipeline faster; measure more, fit another --kind, or give --allow-negative to write it anyway (predict then warns fitted_model_extrapolates)",
+            bad.join("; ")
+        )));
+    }
+    m.notes.push(format!(
+        "Written with --allow-negative: terms below zero on the training rows: {}.",
+        bad.join("; ")
+    ));
+    Ok(())
 }
 
 fn fit_human(m: &ModelSpec, output: &Path, unmeasured: usize) -> String {
@@ -228,6 +262,18 @@ fn fit_terms(m: &ModelSpec) -> String {
             } else {
                 t.match_kinds.join("/")
             }
+        ));
+    }
+    for t in m.fit.as_ref().map_or(&[][..], |f| &f.terms[..]) {
+        let neg = p4cost_model::fitted::NEGATIVE_NS;
+        let sign = match (t.min_ns < neg, t.max_ns < neg) {
+            (false, _) => "+",
+            (true, true) => "-",
+            (true, false) => "+/-",
+        };
+        s.push_str(&format!(
+            "  sign     {sign:<3} {:<22} {:>9.3} to {:>9.3} ns on the training rows\n",
+            t.term, t.min_ns, t.max_ns
         ));
     }
     for n in m.notes.iter().skip(1) {

@@ -241,7 +241,7 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
                 } else if st.latency_ns == 0.0 {
                     "-".to_string()
                 } else {
-                    format!("+{:.3} ns", st.latency_ns)
+                    format!("{:+.3} ns", st.latency_ns)
                 };
                 s.push_str(&format!(
                     "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
@@ -284,7 +284,7 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
                         }
                     };
                     s.push_str(&format!(
-                        "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  +{:.3} ns  {}({}:{})\n",
+                        "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  {:+.3} ns  {}({}:{})\n",
                         t.name,
                         t.match_kind,
                         t.keys,

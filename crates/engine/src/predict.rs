@@ -10,6 +10,7 @@ use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
 
 use crate::error::Error;
 
+mod extrapolates;
 mod fitted;
 use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
@@ -478,7 +479,7 @@ pub fn reports_of(
         if let Some(w) = &chosen {
             common.warnings.insert(0, w.clone());
         }
-        reports.push(match model.kind {
+        let mut r = match model.kind {
             ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
             ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
                 run_mau(a, &model, packet_size, common)?
@@ -486,7 +487,9 @@ pub fn reports_of(
             ModelKind::Plp | ModelKind::Component => {
                 fitted::run_fitted(a, &model, packet_size, common)?
             }
-        });
+        };
+        extrapolates::check(&mut r, &model);
+        reports.push(r);
     }
     Ok(reports)
 }

@@ -111,6 +111,10 @@ pub struct Training {
     pub match_kinds: Vec<String>,
     /// Installed entries (table size).
     pub entries: [u64; 2],
+    /// The measured latencies the model was fitted on, ns (models made by
+    /// `p4cost fit`): a prediction outside them extrapolates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ns: Option<[f64; 2]>,
 }
 
 /// Where a model is known to turn non-linear.
@@ -339,6 +343,23 @@ pub struct FitSummary {
     pub smape_percent: f64,
     /// The papers' accuracy: mean of 100 - |pred - meas| / meas * 100.
     pub accuracy_percent: f64,
+    /// Each term's smallest and largest value over the training rows
+    /// ([`crate::fitted::term_ranges`]): a term that goes below zero on
+    /// the model's own measurements is nonsense.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<TermRange>,
+}
+
+/// One term of a fitted model over its training rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TermRange {
+    /// The term: `base`, `parser part`, `control part`, `state share`,
+    /// `table share (KIND)`.
+    pub term: String,
+    /// Its smallest value, ns.
+    pub min_ns: f64,
+    /// Its largest value, ns.
+    pub max_ns: f64,
 }
 
 impl ModelSpec {

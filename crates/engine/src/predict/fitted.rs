@@ -86,6 +86,11 @@ pub(super) fn run_fitted(
         weight.push(term(after) - term(node.before));
         step.push([after.2 - node.before.2, u64::from(after.1 - node.before.1)]);
     }
+    if !a.listed_only {
+        warns.extend(super::extrapolates::negative_state(
+            program, &pg, &prod, &weight,
+        ));
+    }
     let tables = &common.tables;
     let inputs = |path: &p4cost_analysis::ParsePath| {
         fitted::predict(
