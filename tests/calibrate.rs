@@ -220,6 +220,61 @@ fn gen_fit_validate_round_trip_recovers_table_2() {
         (got - published).abs() < 1.0,
         "fitted {got} vs Table 2 {published}"
     );
+
+    // Without --port, one file holds a fit per port of the data.
+    let both = dir.join("both.json");
+    let r = p4cost(&["fit", data_arg, "-o", both.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("10G, 100G ports"), "{}", r.stdout);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&both).unwrap()).unwrap();
+    assert_eq!(doc["ports"][0]["port_gbps"], 10);
+    assert_eq!(doc["ports"][1]["port_gbps"], 100);
+    // --port picks the port's fit: the same figure as the single-port file.
+    let latency = |model: &std::path::Path, port: Option<&str>| {
+        let mut args = vec![
+            "predict",
+            "p4-samples/tofino/tc1_enterprise.p4",
+            "--path",
+            "vlan,vlan,ipv6,udp",
+            "--model-file",
+            model.to_str().unwrap(),
+            "--format",
+            "json",
+        ];
+        if let Some(p) = port {
+            args.extend(["--port", p]);
+        }
+        let r = p4cost(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let p = serde_json::from_str::<serde_json::Value>(&r.stdout).unwrap();
+        (
+            p["paths"][0]["latency_ns"].as_f64().unwrap(),
+            p["port_gbps"].clone(),
+        )
+    };
+    for (port, single) in [("10g", &m10), ("100g", &m100)] {
+        let (got, at) = latency(&both, Some(port));
+        assert_eq!(got, latency(single, None).0, "{port}");
+        assert_eq!(at, if port == "10g" { 10 } else { 100 });
+    }
+    assert_ne!(
+        latency(&both, Some("10g")).0,
+        latency(&both, Some("100g")).0
+    );
+    // Without --port: the first (slowest) port's fit.
+    assert_eq!(latency(&both, None), latency(&both, Some("10g")));
+    // validate reports the file's ports and all of them.
+    let r = p4cost(&["validate", both.to_str().unwrap(), data_arg]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for row in ["\n10G    both ", "\n100G   both ", "\nall   "] {
+        assert!(r.stdout.contains(row), "{row}: {}", r.stdout);
+    }
+    assert!(
+        r.stdout.contains(&format!("{rows} rows compared")),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -439,4 +494,157 @@ fn plp_and_component_fits_predict_and_validate() {
         );
     }
     assert!(rmse[2] < 0.8 * rmse[0], "lr, plp, component RMSE: {rmse:?}");
+}
+
+/// Item 5 of issue 24: a fit whose terms go below zero on its own rows is
+/// refused (here every table makes the pipeline 1 ns faster than Table 2
+/// says, so each table's cost comes out negative), written only with
+/// --allow-negative, and predict then warns `fitted_model_extrapolates`
+/// naming each table; a latency past the measured ones warns too.
+#[test]
+fn a_fit_with_terms_below_zero_is_refused_or_flagged() {
+    let dir = scratch("calibrate-negative");
+    let suite = dir.join("suite");
+    let r = p4cost(&[
+        "gen",
+        "--out",
+        suite.to_str().unwrap(),
+        "--max-states",
+        "3",
+        "--max-tables",
+        "3",
+        "--max-keys",
+        "1",
+        "--key-bits",
+        "8,32",
+        "--entries",
+        "1,100",
+        "--ports",
+        "10",
+        "--packet-sizes",
+        "100,700,1400",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut noise = Noise::new(5);
+    // Each table and each parse state 1 ns faster than none.
+    let (data, _) = measured(&suite, |r| {
+        let tables = r.tables.split(';').filter(|t| !t.is_empty()).count() as f64;
+        let states = r.state_bytes.split('+').filter(|s| !s.is_empty()).count() as f64;
+        Some(table2(10, r.size, "", r.tables) - tables - states + noise.normal(0.05))
+    });
+    let data_path = dir.join("data.csv");
+    std::fs::write(&data_path, data).unwrap();
+    let data_arg = data_path.to_str().unwrap();
+    let model = dir.join("neg.json");
+    let model_arg = model.to_str().unwrap();
+
+    let r = p4cost(&["fit", data_arg, "--kind", "lr", "-o", model_arg]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("go below zero on its own training rows")
+            && r.stderr.contains("table share (exact) -0.")
+            && r.stderr.contains("--allow-negative"),
+        "{}",
+        r.stderr
+    );
+    assert!(!model.exists(), "nothing written when refused");
+
+    let r = p4cost(&[
+        "fit",
+        data_arg,
+        "--kind",
+        "lr",
+        "-o",
+        model_arg,
+        "--allow-negative",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("sign     -   table share (exact)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("sign     +   base"), "{}", r.stdout);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert!(
+        doc["notes"].to_string().contains("--allow-negative"),
+        "{doc}"
+    );
+    let [lo, hi] = [0, 1].map(|i| doc["training"]["latency_ns"][i].as_f64().unwrap());
+    assert!(150.0 < lo && lo < hi && hi < 600.0, "{lo} {hi}");
+
+    // tc2 applies tables: each one's negative cost is named.
+    let predict = |size: &str| {
+        let r = p4cost(&[
+            "predict",
+            "p4-samples/tofino/tc2_datacenter.p4",
+            "--model-file",
+            model_arg,
+            "--packet-size",
+            size,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["code"] == "fitted_model_extrapolates")
+            .map(|w| w["message"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let w = predict("512");
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("table `") && m.contains(" adds -0.")),
+        "{w:?}"
+    );
+    assert!(!w.iter().any(|m| m.contains("slowest")), "{w:?}");
+    // Far past the largest packet measured: above the slowest latency.
+    let w = predict("9000");
+    assert!(
+        w.iter().any(|m| m.contains("above the slowest measured")),
+        "{w:?}"
+    );
+
+    // A component model (priced over all paths by the engine's automaton)
+    // names a parse state whose share is below zero on some path.
+    let comp = dir.join("comp.json");
+    let r = p4cost(&[
+        "fit",
+        data_arg,
+        "--kind",
+        "component",
+        "-o",
+        comp.to_str().unwrap(),
+        "--allow-negative",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let state_sign = r
+        .stdout
+        .lines()
+        .find(|l| l.contains(" state share "))
+        .unwrap();
+    assert!(
+        state_sign.starts_with("  sign     -   ") || state_sign.starts_with("  sign     +/- "),
+        "{}",
+        r.stdout
+    );
+    let r = p4cost(&[
+        "predict",
+        "p4-samples/tofino/tc2_datacenter.p4",
+        "--model-file",
+        comp.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("fitted_model_extrapolates: parse state `parse_")
+            && r.stdout.contains(" on path "),
+        "{}",
+        r.stdout
+    );
 }

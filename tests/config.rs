@@ -291,3 +291,61 @@ fn a_model_file_in_the_config_is_used_and_checked() {
     let r = p4cost_in(&dir, &["predict", "p4src/dc.p4"]);
     assert!(r.stderr.contains("not both"), "{}", r.stderr);
 }
+
+/// A model file of two ports (what `fit` writes for the default suite):
+/// `port` beside `model-file` in p4cost.toml picks its fit, and `--port`
+/// on the command line picks within the configured file rather than
+/// dropping it for an embedded model.
+#[test]
+fn the_port_picks_the_fit_of_a_model_file_of_ports() {
+    let dir = project(
+        "cfg-model-file-ports",
+        "[defaults]\nmodel-file = \"mine.json\"\nport = \"100g\"\n",
+    );
+    let port = |file: &str| {
+        let text =
+            std::fs::read_to_string(common::root().join("models").join(file)).expect("model");
+        let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        v["name"] = "mine".into();
+        v
+    };
+    let file = serde_json::json!({
+        "schema": 1, "name": "mine", "title": "mine at two ports", "kind": "tofino_ingress_linear",
+        "target": "tofino1", "source": {"citation": "c", "where": "w", "spec": "docs/models.md#x"},
+        "predicts": "p",
+        "ports": [port("tofino1-10g.json"), port("tofino1-100g.json")]
+    });
+    std::fs::write(dir.join("mine.json"), file.to_string()).expect("write");
+    let at = |args: &[&str]| {
+        let mut all = vec!["predict", "p4src/dc.p4", "--format", "json"];
+        all.extend(args);
+        let r = p4cost_in(&dir, &all);
+        let j = json(&r);
+        (
+            j["model"]["name"].clone(),
+            j["port_gbps"].clone(),
+            j["summary"]["max"]["latency_ns"].clone(),
+        )
+    };
+    let published = |p: &str| {
+        let r = p4cost_in(
+            &dir,
+            &[
+                "predict",
+                "p4src/dc.p4",
+                "--no-config",
+                "--port",
+                p,
+                "--format",
+                "json",
+            ],
+        );
+        json(&r)["summary"]["max"]["latency_ns"].clone()
+    };
+    let (name, port100, ns) = at(&[]);
+    assert_eq!((name, port100), ("mine".into(), 100.into()));
+    assert_eq!(ns, published("100g"));
+    let (name, port10, ns) = at(&["--port", "10g"]);
+    assert_eq!((name, port10), ("mine".into(), 10.into()));
+    assert_eq!(ns, published("10g"));
+}

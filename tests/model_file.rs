@@ -176,3 +176,59 @@ fn stages_takes_a_placement_model_file() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// A parse state whose term comes out below zero (per-state cost -10 ns)
+/// and a base below zero are `fitted_model_extrapolates` warnings naming
+/// them, at the state's declaration.
+#[test]
+fn terms_below_zero_are_warnings_naming_the_term() {
+    let dir = scratch("model-file-negative");
+    let mut m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("models/tofino1-10g.json")).expect("model"),
+    )
+    .expect("JSON");
+    m["parser"]["per_state_ns"] = (-10.0).into();
+    m["base"]["constant_ns"] = (-500.0).into();
+    let f = dir.join("neg.json");
+    std::fs::write(&f, m.to_string()).expect("write");
+    let v = json(&[
+        "predict",
+        TC2,
+        "--model-file",
+        f.to_str().expect("path"),
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    let w: Vec<&serde_json::Value> = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter(|w| w["code"] == "fitted_model_extrapolates")
+        .collect();
+    let ipv4 = w
+        .iter()
+        .find(|w| {
+            w["message"]
+                .as_str()
+                .expect("text")
+                .starts_with("parse state `parse_ipv4` adds -")
+        })
+        .unwrap_or_else(|| panic!("{w:?}"));
+    assert!(ipv4["span"]["file"]
+        .as_str()
+        .expect("file")
+        .ends_with("tc2_datacenter.p4"));
+    assert!(
+        w.iter().any(|w| w["message"]
+            .as_str()
+            .expect("text")
+            .starts_with("the base term is -")),
+        "{w:?}"
+    );
+    // The published model has no term below zero.
+    let v = json(&["predict", TC2, "--format", "json", "--no-config"]);
+    assert!(!v["warnings"]
+        .to_string()
+        .contains("fitted_model_extrapolates"));
+}

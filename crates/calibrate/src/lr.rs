@@ -64,7 +64,54 @@ impl Naming {
             component: None,
             fit: None,
             notes,
+            ports: Vec::new(),
         }
+    }
+
+    /// One model file of the single-port `fits` (ascending ports): each
+    /// port's fit kept whole under `ports`, the file naming what they
+    /// share; a single fit is returned as it is.
+    pub fn per_port(&self, mut fits: Vec<ModelSpec>) -> Result<ModelSpec, CalibrateError> {
+        if fits.len() < 2 {
+            return fits
+                .pop()
+                .ok_or_else(|| CalibrateError::Invalid("no port to fit".into()));
+        }
+        fits.sort_by_key(|m| m.port_gbps);
+        let first = &fits[0];
+        let ports: Vec<String> = fits
+            .iter()
+            .filter_map(|m| m.port_gbps)
+            .map(|p| format!("{p}G"))
+            .collect();
+        let what = first
+            .title
+            .rsplit_once("(fitted, ")
+            .map_or("", |(_, w)| w.trim_end_matches(')'));
+        let mut model = ModelSpec {
+            title: format!(
+                "{} ingress latency on {} ports (fitted, {what})",
+                self.target,
+                ports.join(", ")
+            ),
+            port_gbps: None,
+            base: None,
+            parser: None,
+            control: None,
+            training: None,
+            nonlinear: None,
+            plp: None,
+            component: None,
+            fit: None,
+            notes: vec![format!(
+                "One fit per port ({}); --port picks one, the first without it.",
+                ports.join(", ")
+            )],
+            ..first.clone()
+        };
+        model.ports = fits;
+        model.check().map_err(CalibrateError::Invalid)?;
+        Ok(model)
     }
 
     /// Adds the fit's figures on its own `rows` to `model` (`method`: the
@@ -362,6 +409,9 @@ pub fn training(rows: &[&Measurement]) -> Training {
             .map(|k| k.name().to_string())
             .collect(),
         entries: range(tables().filter_map(|t| t.entries)),
+        latency_ns: rows.iter().map(|r| r.latency_ns).fold(None, |acc, l| {
+            Some(acc.map_or([l, l], |[lo, hi]: [f64; 2]| [lo.min(l), hi.max(l)]))
+        }),
     }
 }
 

@@ -112,6 +112,7 @@ pub fn fit_summary(
         max_abs_residual_ns: acc.max_abs_error_ns,
         smape_percent: acc.smape_percent,
         accuracy_percent: acc.accuracy_percent,
+        terms: p4cost_model::fitted::term_ranges(model, rows.iter().map(|r| &r.features)),
     })
 }
 

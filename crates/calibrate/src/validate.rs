@@ -144,7 +144,12 @@ pub fn validate(
         .collect();
     Ok(Validation {
         data: data.to_string(),
-        models: models.iter().map(|m| m.name.clone()).collect(),
+        models: {
+            // The ports of one file share its name.
+            let mut names: Vec<String> = models.iter().map(|m| m.name.clone()).collect();
+            names.dedup();
+            names
+        },
         overall,
         ports,
         rows_without_model: without,

@@ -236,11 +236,14 @@ Examples:
 /// `fit`'s closing help text.
 const FIT_HELP: &str = concat!(
     "Reads the columns port_gbps, packet_size, state_bytes, tables and latency_ns
-(rows with an empty latency_ns are skipped). Models are per port.
+(rows with an empty latency_ns are skipped). Models are per port: without --port
+each port of the data is fitted and the file holds one fit per port, which
+--port picks at predict time (the first port without it).
 
 Examples:
+  p4cost fit suite/manifest.csv --kind lr -o mine.json
+  p4cost predict prog.p4 --model-file mine.json --port 100g
   p4cost fit suite/manifest.csv --kind lr --port 100 -o my-100g.json
-  p4cost predict prog.p4 --model-file my-100g.json
 
 ",
     exit_codes!()
@@ -248,7 +251,8 @@ Examples:
 
 /// `validate`'s closing help text.
 const VALIDATE_HELP: &str = concat!(
-    "MODEL is a model name (p4cost models) or a model file; give one per port.
+    "MODEL is a model name (p4cost models) or a model file; give one per port (a
+file fitted at several ports covers each of them).
 
 Examples:
   p4cost validate my-100g.json suite/manifest.csv
@@ -371,7 +375,8 @@ pub struct FitArgs {
     /// The model file to write.
     #[arg(long, short)]
     pub output: PathBuf,
-    /// The port to fit (needed when the data has several).
+    /// Fit this port only [default: every port of the data, one fit per
+    /// port in one file].
     #[arg(long, value_parser = port_gbps)]
     pub port: Option<u32>,
     /// The model's name [default: the output file's stem].
@@ -384,6 +389,12 @@ pub struct FitArgs {
     /// Narrowest single key of the wide key class, bits (the paper: 16).
     #[arg(long, default_value_t = 16)]
     pub wide_key_bits: u32,
+    /// Write the model even when one of its terms (the base, a state's or
+    /// a table's share, the parser or control part) goes below zero on its
+    /// own training rows; the model's notes say which, and predict warns
+    /// `fitted_model_extrapolates` where it happens.
+    #[arg(long)]
+    pub allow_negative: bool,
     /// Output format of the summary printed (the model file is JSON).
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
@@ -766,8 +777,9 @@ pub struct InputArgs {
 /// (`predict` and `check`).
 #[derive(Debug, Clone, Args)]
 pub struct TargetArgs {
-    /// Port speed the model is for [default: the --model's port; 10g
-    /// without --model].
+    /// Port speed the model is for; picks the port's fit in a model file
+    /// of several ports [default: the --model's port (a file of several
+    /// ports: its first); 10g without --model].
     #[arg(long, value_enum)]
     pub port: Option<Port>,
     /// Packet size in bytes, 64-16384 [default: 512]; the models were

@@ -94,13 +94,28 @@ pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         target: a.target.clone(),
         data: a.data.display().to_string(),
     };
-    let model = match a.kind {
-        FitKind::Lr => lr::fit(&m, a.port, a.wide_key_bits, &naming).map_err(cal)?,
-        FitKind::Plp => {
-            p4cost_calibrate::plp::fit(&m, a.port, &naming, &Default::default()).map_err(cal)?
-        }
-        FitKind::Component => p4cost_calibrate::component::fit(&m, a.port, &naming).map_err(cal)?,
+    // --port fits one port; without it, every port of the data, one fit
+    // each, in one file.
+    let ports = match a.port {
+        Some(p) => vec![Some(p)],
+        None if m.ports().len() > 1 => m.ports().into_iter().map(Some).collect(),
+        None => vec![None],
     };
+    let mut fits = Vec::with_capacity(ports.len());
+    for port in ports {
+        fits.push(
+            match a.kind {
+                FitKind::Lr => lr::fit(&m, port, a.wide_key_bits, &naming),
+                FitKind::Plp => p4cost_calibrate::plp::fit(&m, port, &naming, &Default::default()),
+                FitKind::Component => p4cost_calibrate::component::fit(&m, port, &naming),
+            }
+            .map_err(cal)?,
+        );
+    }
+    for f in &mut fits {
+        negative_terms(f, a.allow_negative)?;
+    }
+    let model = naming.per_port(fits).map_err(cal)?;
     let mut json = crate::json_out::to_pretty(&model)?;
     if !json.ends_with('\n') {
         json.push('\n');
@@ -123,14 +138,72 @@ pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     Ok(Exit::Ok)
 }
 
+/// The terms of `m` that go below zero on its training rows, as text.
+fn below_zero(m: &ModelSpec) -> Vec<String> {
+    let terms = m.fit.as_ref().map_or(&[][..], |f| &f.terms[..]);
+    terms
+        .iter()
+        .filter(|t| t.min_ns < p4cost_model::fitted::NEGATIVE_NS)
+        .map(|t| format!("{} {:.3} to {:.3} ns", t.term, t.min_ns, t.max_ns))
+        .collect()
+}
+
+/// Refuses a fit whose terms go below zero on its own training rows, or
+/// with `allow` notes it in the model.
+fn negative_terms(m: &mut ModelSpec, allow: bool) -> Result<(), CliError> {
+    let bad = below_zero(m);
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let port = m.port_gbps.map_or(String::new(), |p| format!("{p}G "));
+    if !allow {
+        return Err(CliError::input(format!(
+            "the {port}fit's terms go below zero on its own training rows ({}): it would price a table or a parse state as making the pipeline faster; measure more, fit another --kind, or give --allow-negative to write it anyway (predict then warns fitted_model_extrapolates)",
+            bad.join("; ")
+        )));
+    }
+    m.notes.push(format!(
+        "Written with --allow-negative: terms below zero on the training rows: {}.",
+        bad.join("; ")
+    ));
+    Ok(())
+}
+
 fn fit_human(m: &ModelSpec, output: &Path, unmeasured: usize) -> String {
+    let ports = m.port_list();
     let mut s = format!(
-        "fitted {} ({}, {}G port) -> {}\n",
+        "fitted {} ({}, {} port{}) -> {}\n",
         m.name,
         m.kind.name(),
-        m.port_gbps.map_or("?".into(), |p| p.to_string()),
+        ports
+            .iter()
+            .map(|p| format!("{p}G"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if ports.len() == 1 { "" } else { "s" },
         output.display()
     );
+    if m.ports.is_empty() {
+        s.push_str(&fit_terms(m));
+    }
+    for one in &m.ports {
+        s.push_str(&format!(
+            "{}G port\n",
+            one.port_gbps.map_or("?".into(), |p| p.to_string())
+        ));
+        s.push_str(&fit_terms(one));
+    }
+    if unmeasured > 0 {
+        s.push_str(&format!(
+            "  ({unmeasured} rows without latency_ns were skipped)\n"
+        ));
+    }
+    s
+}
+
+/// The terms, fit figures, training range and notes of one port's fit.
+fn fit_terms(m: &ModelSpec) -> String {
+    let mut s = String::new();
     if let (Some(b), Some(p)) = (&m.base, &m.parser) {
         s.push_str(&format!(
             "  base     L_B = {:.6} ns/B * packet + {:.4} ns\n  parser   per counted state: {:.6} ns/B * bytes + {:.4} ns\n",
@@ -191,13 +264,20 @@ fn fit_human(m: &ModelSpec, output: &Path, unmeasured: usize) -> String {
             }
         ));
     }
+    for t in m.fit.as_ref().map_or(&[][..], |f| &f.terms[..]) {
+        let neg = p4cost_model::fitted::NEGATIVE_NS;
+        let sign = match (t.min_ns < neg, t.max_ns < neg) {
+            (false, _) => "+",
+            (true, true) => "-",
+            (true, false) => "+/-",
+        };
+        s.push_str(&format!(
+            "  sign     {sign:<3} {:<22} {:>9.3} to {:>9.3} ns on the training rows\n",
+            t.term, t.min_ns, t.max_ns
+        ));
+    }
     for n in m.notes.iter().skip(1) {
         s.push_str(&format!("  note     {n}\n"));
-    }
-    if unmeasured > 0 {
-        s.push_str(&format!(
-            "  ({unmeasured} rows without latency_ns were skipped)\n"
-        ));
     }
     s
 }
@@ -229,10 +309,16 @@ pub fn validate(a: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         .inputs
         .split_last()
         .ok_or_else(|| CliError::input("give MODEL... DATA"))?;
-    let models = model_args
-        .iter()
-        .map(|m| load_model(m))
-        .collect::<Result<Vec<_>, _>>()?;
+    // A file of several ports gives one model per port.
+    let mut models = Vec::new();
+    for arg in model_args {
+        let m = load_model(arg)?;
+        if m.ports.is_empty() {
+            models.push(m);
+        } else {
+            models.extend(m.ports);
+        }
+    }
     // Refuse unusable models before reading what may be a large file.
     p4cost_calibrate::validate::by_port(&models).map_err(cal)?;
     let m = data::read_file(Path::new(data_arg)).map_err(cal)?;

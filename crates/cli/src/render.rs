@@ -295,7 +295,7 @@ fn render_path_states(s: &mut String, p: &PathOut) {
         } else if st.latency_ns == 0.0 {
             "-".to_string()
         } else {
-            format!("+{:.3} ns", st.latency_ns)
+            format!("{:+.3} ns", st.latency_ns)
         };
         s.push_str(&format!(
             "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
@@ -345,7 +345,7 @@ fn render_tables(s: &mut String, r: &Report) {
             }
         };
         s.push_str(&format!(
-            "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  +{:.3} ns  {}({}:{})\n",
+            "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  {:+.3} ns  {}({}:{})\n",
             t.name,
             t.match_kind,
             t.keys,

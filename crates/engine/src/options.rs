@@ -92,13 +92,15 @@ pub struct TargetOptions {
 impl TargetOptions {
     /// `self` laid over `base` (flags over a configuration, a program over
     /// the defaults, a hop over its program): each setting `self` gives
-    /// wins; a port given without a model drops `base`'s model, since the
-    /// port then picks its own, as `--port` does.
+    /// wins; a port given without a model drops `base`'s model name, since
+    /// the port then picks its own, as `--port` does, but keeps `base`'s
+    /// model file, whose fit for that port the port picks (a file fitted
+    /// at several ports holds one per port).
     pub fn over(&self, base: &TargetOptions) -> TargetOptions {
         let mine = self.model.is_some() || self.model_file.is_some();
         let (model, model_file) = match (mine, self.port_gbps) {
             (true, _) => (self.model.clone(), self.model_file.clone()),
-            (false, Some(_)) => (None, None),
+            (false, Some(_)) => (None, base.model_file.clone()),
             (false, None) => (base.model.clone(), base.model_file.clone()),
         };
         TargetOptions {

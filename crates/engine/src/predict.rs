@@ -10,6 +10,7 @@ use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
 
 use crate::error::Error;
 
+mod extrapolates;
 mod fitted;
 use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
@@ -72,9 +73,11 @@ fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
         (None, None) => "tofino1-10g".to_string(),
     };
     let m = match &a.target.model_file {
-        Some(f) => {
-            model_from_file(f, a.source.max_input_bytes).map_err(|e| e.context("--model-file"))?
-        }
+        Some(f) => model_from_file(f, a.source.max_input_bytes)
+            .map_err(|e| e.context("--model-file"))?
+            // A file of several ports: --port picks its fit.
+            .for_port(a.target.port_gbps)
+            .map_err(|e| Error::input(format!("--model-file {}: {e}", crate::read::shown(f))))?,
         None => p4cost_model::model_by_name(&name).map_err(|e| Error::input(e.to_string()))?,
     };
     if let Some(p) = a.target.port_gbps {
@@ -479,7 +482,7 @@ pub fn reports_of(
         if let Some(w) = &chosen {
             common.warnings.insert(0, w.clone());
         }
-        reports.push(match model.kind {
+        let mut r = match model.kind {
             ModelKind::TofinoIngressLinear => run_linear(a, &model, packet_size, common)?,
             ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
                 run_mau(a, &model, packet_size, common)?
@@ -487,7 +490,9 @@ pub fn reports_of(
             ModelKind::Plp | ModelKind::Component => {
                 fitted::run_fitted(a, &model, packet_size, common)?
             }
-        });
+        };
+        extrapolates::check(&mut r, &model);
+        reports.push(r);
     }
     for r in &mut reports {
         a.warnings.apply(r);

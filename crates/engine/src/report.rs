@@ -33,6 +33,7 @@ pub const EXTRAPOLATION_CODES: &[&str] = &[
     "target_mismatch",
     "target_not_modelled",
     "parse_graph",
+    "fitted_model_extrapolates",
 ];
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).

@@ -21,6 +21,7 @@ pub const KNOWN_CODES: &[&str] = &[
     "entries_out_of_range",
     "entries_unknown",
     "estimated_placement",
+    "fitted_model_extrapolates",
     "front_end",
     "header_size_out_of_range",
     "key_width_out_of_range",
@@ -62,6 +63,9 @@ pub fn meaning(code: &str) -> &'static str {
         "entries_out_of_range" => "tables sized outside the trained entries",
         "entries_unknown" => "tables that declare no size",
         "estimated_placement" => "stage figures the compiler did not give (estimated)",
+        "fitted_model_extrapolates" => {
+            "a fitted model's term below zero or a figure outside its training latencies"
+        }
         "front_end" => "notes of the P4 front end",
         "header_size_out_of_range" => "parse states extracting outside the trained sizes",
         "key_width_out_of_range" => "tables whose key widths are outside the trained 8-32 bits",

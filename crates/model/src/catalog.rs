@@ -252,6 +252,69 @@ mod tests {
         }
     }
 
+    /// Two published linear models as the fits of one file of two ports.
+    fn two_ports() -> serde_json::Value {
+        let port = |f: &str, name: &str| {
+            let (_, text) = EMBEDDED.iter().find(|(n, _)| *n == f).expect("model");
+            let mut v: serde_json::Value = serde_json::from_str(text).expect("json");
+            v["name"] = name.into();
+            v
+        };
+        serde_json::json!({
+            "schema": 1, "name": "mine", "title": "t", "kind": "tofino_ingress_linear",
+            "target": "tofino1", "source": {"citation": "c", "where": "w", "spec": "docs/models.md#x"},
+            "predicts": "p",
+            "ports": [port("tofino1-10g.json", "mine"), port("tofino1-100g.json", "mine")]
+        })
+    }
+
+    #[test]
+    fn a_file_of_two_ports_gives_each_port_its_fit() {
+        let m = parse_model("m.json", &two_ports().to_string()).expect("loads");
+        assert_eq!(m.port_list(), vec![10, 100]);
+        let at = |p: Option<u32>| m.for_port(p).expect("port").port_gbps;
+        assert_eq!(at(Some(100)), Some(100));
+        assert_eq!(at(Some(10)), Some(10));
+        assert_eq!(at(None), Some(10), "the first port without one");
+        let e = m.for_port(Some(25)).unwrap_err();
+        assert!(
+            e.contains("no fit for a 25G port (it holds 10G, 100G)"),
+            "{e}"
+        );
+        // A single-port file is itself whatever the port.
+        let one = model_by_name("tofino1-100g").expect("model");
+        assert_eq!(one.for_port(Some(10)).expect("itself"), one);
+    }
+
+    #[test]
+    fn a_file_of_ports_is_checked_entry_by_entry() {
+        let bad = |edit: &dyn Fn(&mut serde_json::Value), want: &str| {
+            let mut v = two_ports();
+            edit(&mut v);
+            let e = parse_model("m.json", &v.to_string())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want), "{want}: {e}");
+        };
+        bad(&|v| v["port_gbps"] = 10.into(), "no port_gbps, terms");
+        bad(
+            &|v| v["ports"][1]["port_gbps"] = 10.into(),
+            "distinct and ascending",
+        );
+        bad(
+            &|v| v["ports"][0]["name"] = "other".into(),
+            "ports[0]: entry other",
+        );
+        bad(
+            &|v| v["ports"][1]["base"] = serde_json::Value::Null,
+            "ports[1]: kind tofino_ingress_linear needs base",
+        );
+        bad(
+            &|v| v["ports"][0]["ports"] = two_ports()["ports"].clone(),
+            "no nested",
+        );
+    }
+
     #[test]
     fn unknown_model_lists_known_names() {
         let e = model_by_name("nope").unwrap_err().to_string();

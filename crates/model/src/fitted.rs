@@ -11,11 +11,119 @@
 //! untrustworthy outside its measurements as the published one.
 
 use crate::features::Features;
+use crate::spec::TermRange;
 use crate::spec::{
     Base, ControlTerm, KeyClassCost, LinearTerms, ModelKind, ModelSpec, ParserTerm, Training,
 };
 use crate::tofino_linear::{self, Inputs};
-use crate::{Prediction, TableFeature};
+use crate::{Prediction, TableFeature, Warning};
+
+/// The warning of a term below zero, or a latency outside the measured
+/// latencies a model was fitted on.
+pub const EXTRAPOLATES: &str = "fitted_model_extrapolates";
+
+/// Below this a term is negative (not rounding around zero), ns.
+pub const NEGATIVE_NS: f64 = -1e-6;
+
+/// A warning for each term of `pred` below zero: the base, the control
+/// part, a table's or a counted state's share. No pipeline gets faster
+/// for a table or a parse state, so such a term is the model extrapolating
+/// past what it was fitted on.
+pub fn negative_terms(pred: &Prediction) -> Vec<Warning> {
+    let b = &pred.breakdown;
+    let mut out = Vec::new();
+    let why = "below zero: the model extrapolates (no pipeline gets faster for it); trust the figure less, or refit with measurements like this program";
+    if b.base_ns < NEGATIVE_NS {
+        out.push(Warning::new(
+            EXTRAPOLATES,
+            format!("the base term is {:.3} ns, {why}", b.base_ns),
+        ));
+    }
+    for st in b.states.iter().filter(|s| s.ns < NEGATIVE_NS) {
+        out.push(
+            Warning::new(
+                EXTRAPOLATES,
+                format!("parse state `{}` adds {:.3} ns, {why}", st.name, st.ns),
+            )
+            .at_some(Some(st.span)),
+        );
+    }
+    for t in b.tables.iter().filter(|t| t.ns < NEGATIVE_NS) {
+        out.push(
+            Warning::new(
+                EXTRAPOLATES,
+                format!("table `{}` adds {:.3} ns, {why}", t.name, t.ns),
+            )
+            .at_some(Some(t.span)),
+        );
+    }
+    if b.control_ns < NEGATIVE_NS {
+        out.push(Warning::new(
+            EXTRAPOLATES,
+            format!(
+                "the control part ({} tables) is {:.3} ns, {why}",
+                b.tables.len(),
+                b.control_ns
+            ),
+        ));
+    }
+    out
+}
+
+/// Each term of `model` over the classes `rows` (its training rows): the
+/// base, the parser and control parts, each counted state's share (what it
+/// adds to the states before it) and each table's share by match kind
+/// (what it adds to the tables before it), as a predict breakdown shows
+/// them. Terms no row has are left out.
+pub fn term_ranges<'a>(
+    model: &ModelSpec,
+    rows: impl Iterator<Item = &'a Features>,
+) -> Vec<TermRange> {
+    let mut out: Vec<TermRange> = Vec::new();
+    let mut add = |term: &str, ns: f64| match out.iter_mut().find(|t| t.term == term) {
+        Some(t) => {
+            t.min_ns = t.min_ns.min(ns);
+            t.max_ns = t.max_ns.max(ns);
+        }
+        None => out.push(TermRange {
+            term: term.to_string(),
+            min_ns: ns,
+            max_ns: ns,
+        }),
+    };
+    for f in rows {
+        let Some((base, parser, control)) = terms(model, f) else {
+            continue;
+        };
+        add("base", base);
+        if !f.state_bytes.is_empty() {
+            add("parser part", parser);
+        }
+        if !f.tables.is_empty() {
+            add("control part", control);
+        }
+        let (mut before, mut bytes) = (0.0, 0u64);
+        for (n, b) in f.state_bytes.iter().enumerate() {
+            bytes += b;
+            let now = parser_term(model, f.packet_size, n as u32 + 1, bytes);
+            add("state share", now - before);
+            before = now;
+        }
+        let mut so_far = Features {
+            packet_size: f.packet_size,
+            state_bytes: Vec::new(),
+            tables: Vec::with_capacity(f.tables.len()),
+        };
+        let mut before = 0.0;
+        for t in &f.tables {
+            so_far.tables.push(t.clone());
+            let now = terms(model, &so_far).map_or(0.0, |(_, _, c)| c);
+            add(&format!("table share ({})", t.kind.name()), now - before);
+            before = now;
+        }
+    }
+    out
+}
 
 /// True for the kinds this module evaluates.
 pub fn is_fitted(kind: ModelKind) -> bool {
@@ -180,5 +288,7 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
     pred.breakdown.parser_ns = parser;
     pred.breakdown.control_ns = control;
     pred.latency_ns = base + parser + control;
+    let negative = negative_terms(&pred);
+    pred.warnings.extend(negative);
     pred
 }

@@ -111,6 +111,10 @@ pub struct Training {
     pub match_kinds: Vec<String>,
     /// Installed entries (table size).
     pub entries: [u64; 2],
+    /// The measured latencies the model was fitted on, ns (models made by
+    /// `p4cost fit`): a prediction outside them extrapolates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ns: Option<[f64; 2]>,
 }
 
 /// Where a model is known to turn non-linear.
@@ -308,6 +312,13 @@ pub struct ModelSpec {
     /// Free-form notes shown with the model.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// A file of several ports (what `p4cost fit` writes for data measured
+    /// at several ports): one complete single-port model per port,
+    /// ascending, each of this file's kind and name. The file itself then
+    /// names no port and holds no terms; `--port` picks an entry
+    /// ([`ModelSpec::for_port`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<ModelSpec>,
 }
 
 /// The figures of a fit on its own training rows (docs/models.md,
@@ -332,6 +343,23 @@ pub struct FitSummary {
     pub smape_percent: f64,
     /// The papers' accuracy: mean of 100 - |pred - meas| / meas * 100.
     pub accuracy_percent: f64,
+    /// Each term's smallest and largest value over the training rows
+    /// ([`crate::fitted::term_ranges`]): a term that goes below zero on
+    /// the model's own measurements is nonsense.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<TermRange>,
+}
+
+/// One term of a fitted model over its training rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TermRange {
+    /// The term: `base`, `parser part`, `control part`, `state share`,
+    /// `table share (KIND)`.
+    pub term: String,
+    /// Its smallest value, ns.
+    pub min_ns: f64,
+    /// Its largest value, ns.
+    pub max_ns: f64,
 }
 
 impl ModelSpec {
@@ -370,8 +398,94 @@ impl ModelSpec {
         self.placement.as_ref()
     }
 
+    /// The ports this file has a fit for, ascending (one for a
+    /// single-port file; none for a model that does not depend on the
+    /// port).
+    pub fn port_list(&self) -> Vec<u32> {
+        if self.ports.is_empty() {
+            self.port_gbps.into_iter().collect()
+        } else {
+            self.ports.iter().filter_map(|m| m.port_gbps).collect()
+        }
+    }
+
+    /// The single-port model for `port`: this model when it holds one
+    /// port (whether it is that port is the caller's to check); for a file
+    /// of several ports the entry of `port`, or the first (slowest) port
+    /// when `port` is `None`.
+    pub fn for_port(&self, port: Option<u32>) -> Result<ModelSpec, String> {
+        let Some(first) = self.ports.first() else {
+            return Ok(self.clone());
+        };
+        let Some(p) = port else {
+            return Ok(first.clone());
+        };
+        self.ports
+            .iter()
+            .find(|m| m.port_gbps == Some(p))
+            .cloned()
+            .ok_or_else(|| {
+                let have: Vec<String> = self.port_list().iter().map(|g| format!("{g}G")).collect();
+                format!(
+                    "model {} has no fit for a {p}G port (it holds {})",
+                    self.name,
+                    have.join(", ")
+                )
+            })
+    }
+
+    /// What is wrong with a file of several ports: the file names no port
+    /// and holds no terms; each entry is a complete single-port model of
+    /// the file's kind and name, at a port no other entry has, ascending.
+    fn check_ports(&self) -> Result<(), String> {
+        if self.port_gbps.is_some()
+            || self.base.is_some()
+            || self.parser.is_some()
+            || self.control.is_some()
+            || self.training.is_some()
+            || self.nonlinear.is_some()
+            || self.mau_cycles.is_some()
+            || self.placement.is_some()
+            || self.plp.is_some()
+            || self.component.is_some()
+            || self.fit.is_some()
+        {
+            return Err("a model with `ports` holds its terms in the ports' entries: no port_gbps, terms, training or fit beside `ports`".into());
+        }
+        let mut last: Option<u32> = None;
+        for (i, m) in self.ports.iter().enumerate() {
+            let at = |e: String| format!("ports[{i}]: {e}");
+            if !m.ports.is_empty() {
+                return Err(at("an entry holds one port (no nested `ports`)".into()));
+            }
+            if m.kind != self.kind || m.name != self.name {
+                return Err(at(format!(
+                    "entry {} ({}) differs from the file's {} ({})",
+                    m.name,
+                    m.kind.name(),
+                    self.name,
+                    self.kind.name()
+                )));
+            }
+            let Some(p) = m.port_gbps else {
+                return Err(at("an entry names its port_gbps".into()));
+            };
+            if let Some(l) = last.filter(|&l| l >= p) {
+                return Err(at(format!(
+                    "ports must be distinct and ascending ({p}G after {l}G)"
+                )));
+            }
+            last = Some(p);
+            m.check().map_err(at)?;
+        }
+        Ok(())
+    }
+
     /// What is missing or contradictory for the model's kind, if anything.
     pub fn check(&self) -> Result<(), String> {
+        if !self.ports.is_empty() {
+            return self.check_ports();
+        }
         match self.kind {
             ModelKind::TofinoIngressLinear => {
                 let mut missing = Vec::new();

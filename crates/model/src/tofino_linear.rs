@@ -28,7 +28,12 @@ pub struct Inputs<'a> {
 /// `model_not_linear` warning rather than panicking.
 pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
     match model.linear() {
-        Some(lin) => predict_with(&lin, inp),
+        Some(lin) => {
+            let mut pred = predict_with(&lin, inp);
+            let negative = crate::fitted::negative_terms(&pred);
+            pred.warnings.extend(negative);
+            pred
+        }
         None => Prediction {
             latency_ns: 0.0,
             breakdown: Breakdown {

@@ -120,6 +120,7 @@ pub const NOTES: &[RuleDoc] = &[
     rule("stage_out_of_range", "Stage records lie outside the chip's stages", "The compiler's context names stages beyond the chip's last stage; the MAU-cycle model sums what it can.", "Check that the context was compiled for the chip the model is for."),
     rule("clock_out_of_range", "The clock is outside the chip's SKUs", "The `--clock-ghz` is outside the clocks of the chip's SKUs: the cycles are converted to ns at a clock no such chip runs at.", "Give the clock of your chip (`--clock-ghz`)."),
     rule("estimated_placement", "The stage placement is estimated from the source", "The MAU figures rest on a stage placement p4cost estimated from the program, not on the compiler's: they can differ from the compiled program's by a few stages.", "For the compiler's figures, compile the program and give its context.json (`--context pipe/context.json`)."),
+    rule("fitted_model_extrapolates", "A fitted model gives a term below zero or a figure outside its training", "A model fitted on your measurements (`p4cost fit`) gives a term below zero here (a table, a parse state, the base or a part making the pipeline faster), or a figure outside the latencies it was trained on: the fit is extrapolating.", "Measure programs like this one and fit again (`p4cost gen`, `p4cost fit`), or try another `--kind`; read the figure as a rough estimate meanwhile."),
     rule("target_mismatch", "The model is for another target than the program's", "The model was measured on another target (a Tofino model for a v1model or PSA program, ...): the figure is what the program's parse graph and tables would cost on the model's target.", "Pick a model of the program's target (`p4cost models`), or fit one on your hardware (`p4cost fit`)."),
     rule("target_not_modelled", "The model does not model this target", "The program's target is not one the model covers; its figure is not a prediction for that target.", "Pick a model of the program's target (`p4cost models`)."),
     rule("parse_graph", "A remark about the parse graph", "The parse graph has something the analysis handles in a stated way (a loop unrolled to a bound, a state never reached, ...).", "Read the message; it names the state."),
@@ -198,6 +199,15 @@ mod tests {
             assert!(section.contains(r.help), "{}: help", r.id);
             assert!(section.contains(&format!("`{}`", pascal(r.id))), "{}", r.id);
         }
+    }
+
+    #[test]
+    fn every_warning_code_has_a_rule_and_every_rule_a_code() {
+        let mut rules: Vec<&str> = NOTES.iter().map(|r| r.id).collect();
+        rules.sort_unstable();
+        let mut codes = p4cost_engine::warnings::KNOWN_CODES.to_vec();
+        codes.sort_unstable();
+        assert_eq!(rules, codes);
     }
 
     #[test]

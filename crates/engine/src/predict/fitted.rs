@@ -93,6 +93,11 @@ pub(super) fn run_fitted(
         let before = node.before.0;
         step.push([after.2 - before.2, u64::from(after.1 - before.1)]);
     }
+    if !a.listed_only {
+        warns.extend(super::extrapolates::negative_state(
+            program, &pg, &prod, &weight,
+        ));
+    }
     let tables = &common.tables;
     let inputs = |path: &p4cost_analysis::ParsePath| {
         fitted::predict(
