@@ -204,6 +204,13 @@ pub mod lsp {
             self.stdin.flush().expect("flush");
         }
 
+        /// Writes `bytes` as they are: a malformed message, or several
+        /// framed messages in one write.
+        pub fn send_raw(&mut self, bytes: &[u8]) {
+            self.stdin.write_all(bytes).expect("write");
+            self.stdin.flush().expect("flush");
+        }
+
         pub fn notify(&mut self, method: &str, params: Value) {
             self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
         }

@@ -290,6 +290,250 @@ fn exit_without_shutdown_is_exit_code_1() {
     );
 }
 
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut m = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    m.extend_from_slice(body);
+    m
+}
+
+/// The messages until the one `stop` accepts (included).
+fn until(c: &mut Client, stop: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let mut got = Vec::new();
+    loop {
+        let m = c.incoming.recv_timeout(WAIT).expect("a message in time");
+        let done = stop(&m);
+        got.push(m);
+        if done {
+            return got;
+        }
+    }
+}
+
+fn published_versions(msgs: &[Value]) -> Vec<i64> {
+    msgs.iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .map(|m| m["params"]["version"].as_i64().expect("version"))
+        .collect()
+}
+
+/// Ten edits written at once: one publishDiagnostics follows, for the
+/// last version (the others are never analysed, or stopped), and nothing
+/// stale comes after it.
+#[test]
+fn ten_quick_edits_publish_the_last_version_once() {
+    let dir = scratch("lsp-burst");
+    let text = std::fs::read_to_string(root().join("p4-samples/tofino/tc2_datacenter.p4"))
+        .expect("sample");
+    let uri = format!("file://{}", dir.join("dc.p4").display());
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
+    );
+    c.diagnostics(1, &mut seen);
+    let mut burst = Vec::new();
+    for v in 2..=11 {
+        let edit = json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri, "version": v},
+                       "contentChanges": [{"text": format!("{text}// edit {v}\n")}]}});
+        burst.extend(framed(edit.to_string().as_bytes()));
+    }
+    c.send_raw(&burst);
+    let got = until(&mut c, |m| m["params"]["version"] == 11);
+    // A request after it: whatever was still to come is before its answer.
+    let after = c.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+        &mut seen,
+    );
+    assert!(after.is_array(), "{after}");
+    assert_eq!(published_versions(&got), vec![11], "{got:?}");
+    assert_eq!(published_versions(&seen), Vec::<i64>::new(), "{seen:?}");
+    c.request("shutdown", Value::Null, &mut seen);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exit").success());
+}
+
+/// A hover is answered from the last finished analysis while the
+/// document's new version (a large program) is still being analysed.
+#[test]
+fn hover_is_answered_while_an_analysis_runs() {
+    let dir = scratch("lsp-busy");
+    let sample = std::fs::read_to_string(root().join("p4-samples/tofino/tc2_datacenter.p4"))
+        .expect("sample");
+    // The sample, then 40,000 constants: seconds of front end in a debug
+    // build, the parse state on line 167 unmoved.
+    let mut big = sample.clone();
+    for i in 0..40_000 {
+        big.push_str(&format!("const bit<32> PAD_{i} = {i};\n"));
+    }
+    let uri = format!("file://{}", dir.join("dc.p4").display());
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": sample}}),
+    );
+    c.diagnostics(1, &mut seen);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": big}]}),
+    );
+    let started = std::time::Instant::now();
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 167, "character": 10}}),
+        &mut seen,
+    );
+    let answered = started.elapsed();
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .is_some_and(|v| v.contains("parse state `parse_ipv6`")),
+        "{hover}"
+    );
+    assert_eq!(
+        published_versions(&seen),
+        Vec::<i64>::new(),
+        "the hover came before version 2's diagnostics"
+    );
+    let got = until(&mut c, |m| m["params"]["version"] == 2);
+    let analysed = started.elapsed();
+    assert!(
+        answered < analysed,
+        "hover {answered:?}, analysis {analysed:?}"
+    );
+    c.request("shutdown", Value::Null, &mut seen);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exit").success(), "{got:?}");
+}
+
+/// Each malformed message gets its JSON-RPC error (-32700 unreadable,
+/// -32600 not a request LSP allows) and the session goes on.
+#[test]
+fn malformed_messages_get_errors_and_the_session_goes_on() {
+    let dir = scratch("lsp-malformed");
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let mut bad_utf8 = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///x.p4","languageId":"p4","version":1,"text":""#.to_vec();
+    bad_utf8.extend(b"\xff\xfe\xfd\"}}}");
+    let cases: Vec<(&str, Vec<u8>, i64)> = vec![
+        (
+            "invalid JSON",
+            framed(b"{\"jsonrpc\": \"2.0\", \"id\": 1,"),
+            -32700,
+        ),
+        ("invalid UTF-8 in a didOpen text", framed(&bad_utf8), -32700),
+        ("JSON nested 100k deep", framed(deep.as_bytes()), -32700),
+        (
+            "a batch array",
+            framed(br#"[{"jsonrpc":"2.0","id":5,"method":"shutdown"}]"#),
+            -32600,
+        ),
+        (
+            "a negative Content-Length",
+            b"Content-Length: -20\r\n\r\n{\"jsonrpc\":\"2.0\"}".to_vec(),
+            -32700,
+        ),
+        (
+            "a bad Content-Length",
+            b"Content-Length: lots\r\n\r\n{\"jsonrpc\":\"2.0\"}".to_vec(),
+            -32700,
+        ),
+        (
+            "no Content-Length",
+            b"Content-Type: application/json\r\n\r\n{}".to_vec(),
+            -32700,
+        ),
+    ];
+    for (what, bytes, code) in cases {
+        c.send_raw(&bytes);
+        let m = c.incoming.recv_timeout(WAIT).expect("an answer");
+        assert_eq!(m["error"]["code"], code, "{what}: {m}");
+        assert!(m["id"].is_null(), "{what}: {m}");
+        let r = c.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": "file:///nowhere.p4"},
+                   "position": {"line": 0, "character": 0}}),
+            &mut seen,
+        );
+        assert!(r.is_null(), "{what}: the session goes on");
+    }
+    // An id beyond LSP's integers: refused, with that id.
+    c.send_raw(&framed(
+        br#"{"jsonrpc":"2.0","id":1180591620717411303424,"method":"textDocument/hover","params":{}}"#,
+    ));
+    let m = c.incoming.recv_timeout(WAIT).expect("an answer");
+    assert_eq!(m["error"]["code"], -32600, "{m}");
+    assert_eq!(m["id"].as_f64(), Some(2f64.powi(70)), "{m}");
+    c.request("shutdown", Value::Null, &mut seen);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exit").success());
+}
+
+/// The server's resident memory, from /proc.
+fn resident_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .expect("VmRSS");
+    kb * 1024
+}
+
+/// A message over 64 MiB is refused before its body is read and skipped
+/// without being held; one declared 100 GB long is refused at once.
+#[test]
+fn an_over_limit_message_is_refused_without_allocating_it() {
+    let dir = scratch("lsp-over-limit");
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    let limit: usize = 64 << 20; // The README's limit.
+    let mut over = format!("Content-Length: {}\r\n\r\n", limit + 1).into_bytes();
+    over.resize(over.len() + limit + 1, b' ');
+    c.send_raw(&over);
+    drop(over);
+    let m = c.incoming.recv_timeout(WAIT).expect("an answer");
+    assert_eq!(m["error"]["code"], -32600, "{m}");
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nowhere.p4"},
+               "position": {"line": 0, "character": 0}}),
+        &mut seen,
+    );
+    assert!(r.is_null(), "the session goes on after the skipped body");
+    let before = resident_bytes(c.child.id());
+    assert!(
+        before < 48 << 20,
+        "the 64 MiB body was not held: {before} B"
+    );
+    c.request("shutdown", Value::Null, &mut seen);
+    c.send_raw(b"Content-Length: 100000000000\r\n\r\n");
+    let m = c.incoming.recv_timeout(WAIT).expect("an answer");
+    assert_eq!(m["error"]["code"], -32600, "{m}");
+    assert!(
+        m["error"]["message"]
+            .as_str()
+            .is_some_and(|s| s.contains("100000000000 bytes is over the limit")),
+        "{m}"
+    );
+    let after = resident_bytes(c.child.id());
+    assert!(after < before + (16 << 20), "{before} -> {after} B");
+    let mut child = c.hang_up();
+    assert_eq!(
+        child.wait().expect("exit").code(),
+        Some(0),
+        "shutdown came first"
+    );
+}
+
 /// p4cost.toml's `[warnings]` reaches the editor: an allowed code is not
 /// shown, a denied one is an error, and each (code, table) shows once.
 #[test]

@@ -12,20 +12,29 @@
 //! `Overlay` keeps every file read from the disk (includes) until it
 //! changes there, the facts of a buffer are computed once per version, a
 //! change to one file analyses again only the open documents that read it
-//! (`EditorFacts::files`), and changes queued while an analysis ran are
-//! coalesced into one analysis. Preprocessing is run again on each
-//! analysis: it is about 2 % of one (switch_p4_16), so its output is not
-//! kept.
+//! (`EditorFacts::files`). Preprocessing is run again on each analysis: it
+//! is about 2 % of one (switch_p4_16), so its output is not kept.
 //!
-//! Dependencies: `engine`, `config`, `ir`, `model`, `lsp-server` (the
-//! JSON-RPC transport rust-analyzer uses), `lsp-types`, `serde_json`.
+//! Threads: a reader frames the messages from stdin with bounds
+//! (`transport`), the message loop answers requests at once from each
+//! document's last finished analysis (`server`), and one analysis worker
+//! (`worker`) analyses the latest version of each changed document: the
+//! versions that arrive while it is busy replace each other in its queue,
+//! and a running analysis whose document changed again stops at its next
+//! stage boundary; diagnostics are published for the latest version only.
+//!
+//! Dependencies: `engine`, `config`, `ir`, `model`, `lsp-server` (its
+//! message types), `lsp-types`, `serde_json`.
 
 mod convert;
 mod project;
 mod render;
 mod server;
+mod transport;
+mod worker;
 
 pub use server::{serve, Stats};
+pub use transport::{Incoming, MAX_MESSAGE_BYTES};
 
 /// Why the server stopped with an error.
 #[derive(Debug)]
@@ -57,10 +66,32 @@ impl std::error::Error for LspError {}
 /// client sends `exit` or closes stdin; [`LspError::NoShutdown`] when no
 /// `shutdown` came before (the protocol's exit code 1).
 pub fn run_stdio() -> Result<(), LspError> {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
-    let stats = serve(&connection)?;
-    drop(connection);
-    io_threads.join().map_err(LspError::Io)?;
+    let (to_server, incoming) = std::sync::mpsc::channel();
+    // The reader is not joined: after `exit` it may be blocked on stdin,
+    // and the process ends anyway.
+    std::thread::Builder::new()
+        .name("p4cost-lsp-reader".to_string())
+        .spawn(move || {
+            transport::read_messages(std::io::stdin().lock(), |i| to_server.send(i).is_ok())
+        })
+        .map_err(LspError::Io)?;
+    let (out, outgoing) = std::sync::mpsc::channel::<String>();
+    let writer = std::thread::Builder::new()
+        .name("p4cost-lsp-writer".to_string())
+        .spawn(move || -> std::io::Result<()> {
+            let mut w = std::io::stdout().lock();
+            outgoing
+                .iter()
+                .try_for_each(|body| transport::write_message(&mut w, &body))
+        })
+        .map_err(LspError::Io)?;
+    let stats = serve(incoming, out);
+    // Everything answered is written before the process ends.
+    let written = writer
+        .join()
+        .map_err(|_| LspError::Protocol("the writer thread panicked".to_string()))?;
+    let stats = stats?;
+    written.map_err(LspError::Io)?;
     if stats.shut_down {
         Ok(())
     } else {

@@ -1,12 +1,16 @@
-//! The server loop: buffers in, analyses coalesced, answers out.
+//! The message loop: requests answered at once from each document's last
+//! good analysis, analyses run on the worker (the latest version of each
+//! document, stopped when a newer one comes), diagnostics published for
+//! the latest version only.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 
-use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{CodeLensRequest, HoverRequest, InlayHintRequest, Request as _};
@@ -14,20 +18,23 @@ use lsp_types::{
     CodeLensOptions, HoverProviderCapability, OneOf, PublishDiagnosticsParams, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind, Url,
 };
+use serde_json::Value;
 
-use p4cost_engine::ide::{self, EditorFacts};
-use p4cost_engine::overlay::Overlay;
-use p4cost_engine::Session;
+use p4cost_engine::ide::EditorFacts;
 
-use crate::{project, render, LspError};
+use crate::transport::{message_json, Incoming};
+use crate::worker::{Done, Job, Worker};
+use crate::{render, LspError};
 
-/// What the server did, for tests and the log: analyses run and changes
-/// coalesced into them.
+/// What the server did, for tests and the log.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
-    /// Analyses run.
+    /// Analyses finished for a document's latest version (each published).
     pub analyses: u64,
-    /// Buffer versions never analysed because a newer one came first.
+    /// Analyses started and then stopped, or finished and not published,
+    /// because a newer version came.
+    pub cancelled: u64,
+    /// Versions never analysed: a newer one replaced them in the queue.
     pub coalesced: u64,
     /// Whether the client asked for `shutdown` before the session ended
     /// (by `exit` or by closing the connection). The protocol's rule: exit
@@ -35,26 +42,96 @@ pub struct Stats {
     pub shut_down: bool,
 }
 
+/// What the loop waits for.
+enum Event {
+    Incoming(Incoming),
+    /// The client closed the connection.
+    Closed,
+    Done(Done),
+}
+
+/// A finished analysis and the text it is of.
+struct Analysis {
+    text: Arc<str>,
+    generation: u64,
+    facts: Arc<EditorFacts>,
+}
+
 /// An open document.
 struct Doc {
     path: PathBuf,
     text: Arc<str>,
     version: i32,
-    /// The facts of `version`, once analysed.
-    facts: Option<Arc<EditorFacts>>,
-    /// Versions set since the last analysis.
-    pending: u64,
+    /// Bumped at each change of the document or of a file it reads.
+    generation: u64,
+    /// The newest analysis finished (of this version or an older one).
+    last: Option<Analysis>,
+    /// Requests that came before any analysis finished.
+    waiting: Vec<(RequestId, Ask)>,
+}
+
+/// A request about a document.
+enum Ask {
+    Hints(lsp_types::InlayHintParams),
+    Hover(lsp_types::HoverParams),
+    Lenses,
 }
 
 struct State {
     docs: HashMap<Url, Doc>,
-    overlay: Overlay,
+    worker: Worker,
+    out: Sender<String>,
     stats: Stats,
+    generations: u64,
+    initialized: bool,
+    shutting_down: bool,
 }
 
-/// Serves one client on `connection` until `exit` (or the connection
-/// closes); [`Stats::shut_down`] tells whether `shutdown` came first.
-pub fn serve(connection: &Connection) -> Result<Stats, LspError> {
+/// Serves one client: messages from `incoming` (until `exit`, or until it
+/// closes), replies and notifications as JSON to `out`.
+/// [`Stats::shut_down`] tells whether `shutdown` came first.
+pub fn serve(incoming: Receiver<Incoming>, out: Sender<String>) -> Result<Stats, LspError> {
+    let (tx, events) = mpsc::channel();
+    let forward = tx.clone();
+    std::thread::Builder::new()
+        .name("p4cost-lsp-inbox".to_string())
+        .spawn(move || {
+            for i in incoming {
+                if forward.send(Event::Incoming(i)).is_err() {
+                    return;
+                }
+            }
+            let _ = forward.send(Event::Closed);
+        })
+        .map_err(LspError::Io)?;
+    let worker = Worker::start(move |d| tx.send(Event::Done(d)).is_ok()).map_err(LspError::Io)?;
+    let mut st = State {
+        docs: HashMap::new(),
+        worker,
+        out,
+        stats: Stats::default(),
+        generations: 0,
+        initialized: false,
+        shutting_down: false,
+    };
+    while let Ok(event) = events.recv() {
+        match event {
+            Event::Closed => break,
+            Event::Incoming(Incoming::Refused(reply)) => st.send(reply)?,
+            Event::Incoming(Incoming::Message(m)) => {
+                if st.message(m)? {
+                    break;
+                }
+            }
+            Event::Done(d) => st.done(d)?,
+        }
+    }
+    st.worker.stop();
+    Ok(st.stats)
+}
+
+/// The capabilities `initialize` answers with.
+fn capabilities() -> Value {
     let caps = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -64,60 +141,7 @@ pub fn serve(connection: &Connection) -> Result<Stats, LspError> {
         }),
         ..ServerCapabilities::default()
     };
-    let caps = serde_json::to_value(caps).map_err(|e| LspError::Protocol(e.to_string()))?;
-    connection
-        .initialize(caps)
-        .map_err(|e| LspError::Protocol(e.to_string()))?;
-    let mut st = State {
-        docs: HashMap::new(),
-        overlay: Overlay::new(),
-        stats: Stats::default(),
-    };
-    let mut shutting_down = false;
-    while let Ok(first) = connection.receiver.recv() {
-        // Take everything already queued before analysing: a burst of
-        // keystrokes is analysed once, at its last version.
-        let mut batch = vec![first];
-        while let Ok(m) = connection.receiver.try_recv() {
-            batch.push(m);
-        }
-        for msg in batch {
-            match msg {
-                Message::Request(req) if req.method == "shutdown" => {
-                    shutting_down = true;
-                    st.stats.shut_down = true;
-                    let ok = Response::new_ok(req.id, serde_json::Value::Null);
-                    send(connection, Message::Response(ok))?;
-                }
-                Message::Request(req) if shutting_down => {
-                    let refused = Response::new_err(
-                        req.id,
-                        lsp_server::ErrorCode::InvalidRequest as i32,
-                        "the server is shutting down".to_string(),
-                    );
-                    send(connection, Message::Response(refused))?;
-                }
-                Message::Request(req) => {
-                    let resp = st.request(req);
-                    send(connection, Message::Response(resp))?;
-                }
-                // `exit` ends the loop (it may come in the same batch as
-                // `shutdown`: both are handled here, not by a second read).
-                Message::Notification(n) if n.method == "exit" => return Ok(st.stats),
-                Message::Notification(n) => st.notification(n),
-                Message::Response(_) => {}
-            }
-        }
-        if shutting_down {
-            continue;
-        }
-        for (uri, facts) in st.analyse_pending() {
-            let params = st.diagnostics(&uri, &facts);
-            let n = Notification::new(PublishDiagnostics::METHOD.to_string(), params);
-            send(connection, Message::Notification(n))?;
-        }
-    }
-    Ok(st.stats)
+    serde_json::json!({ "capabilities": caps })
 }
 
 /// Whether two paths name one file: equal as written, or once resolved
@@ -130,15 +154,126 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
         )
 }
 
-fn send(connection: &Connection, m: Message) -> Result<(), LspError> {
-    connection
-        .sender
-        .send(m)
-        .map_err(|e| LspError::Protocol(format!("the client went away: {e}")))
+/// Whether an analysis read `path` (or read nothing: its input did not
+/// load, so may now).
+fn reads(facts: &EditorFacts, path: &std::path::Path) -> bool {
+    facts
+        .files
+        .as_ref()
+        .is_none_or(|files| files.iter().any(|x| same_file(x, path)))
+}
+
+fn error(id: RequestId, code: ErrorCode, message: impl Into<String>) -> Response {
+    Response::new_err(id, code as i32, message.into())
 }
 
 impl State {
-    fn notification(&mut self, n: Notification) {
+    fn send(&self, json: String) -> Result<(), LspError> {
+        self.out
+            .send(json)
+            .map_err(|_| LspError::Protocol("the client went away".to_string()))
+    }
+
+    fn reply(&self, r: Response) -> Result<(), LspError> {
+        self.send(message_json(&Message::Response(r)))
+    }
+
+    /// Handles one message; true at `exit`.
+    fn message(&mut self, m: Message) -> Result<bool, LspError> {
+        match m {
+            Message::Request(req) => self.request(req)?,
+            Message::Notification(n) if n.method == "exit" => return Ok(true),
+            Message::Notification(n) if self.shutting_down => drop(n),
+            Message::Notification(n) => self.notification(n)?,
+            Message::Response(_) => {}
+        }
+        Ok(false)
+    }
+
+    fn request(&mut self, req: Request) -> Result<(), LspError> {
+        let r = match req.method.as_str() {
+            "initialize" if self.initialized => error(
+                req.id,
+                ErrorCode::InvalidRequest,
+                "initialize came a second time",
+            ),
+            "initialize" => {
+                self.initialized = true;
+                Response::new_ok(req.id, capabilities())
+            }
+            _ if !self.initialized => error(
+                req.id,
+                ErrorCode::ServerNotInitialized,
+                format!("{} before initialize", req.method),
+            ),
+            "shutdown" => {
+                self.shutting_down = true;
+                self.stats.shut_down = true;
+                self.worker.stop();
+                self.refuse_waiting()?;
+                Response::new_ok(req.id, Value::Null)
+            }
+            _ if self.shutting_down => error(
+                req.id,
+                ErrorCode::InvalidRequest,
+                "the server is shutting down",
+            ),
+            _ => return self.ask(req),
+        };
+        self.reply(r)
+    }
+
+    /// Answers a request about a document from its last analysis, or
+    /// keeps it until the first one finishes.
+    fn ask(&mut self, req: Request) -> Result<(), LspError> {
+        let id = req.id.clone();
+        let parsed = match req.method.as_str() {
+            InlayHintRequest::METHOD => serde_json::from_value(req.params)
+                .map(|p: lsp_types::InlayHintParams| (p.text_document.uri.clone(), Ask::Hints(p))),
+            HoverRequest::METHOD => {
+                serde_json::from_value(req.params).map(|p: lsp_types::HoverParams| {
+                    let uri = p.text_document_position_params.text_document.uri.clone();
+                    (uri, Ask::Hover(p))
+                })
+            }
+            CodeLensRequest::METHOD => serde_json::from_value(req.params)
+                .map(|p: lsp_types::CodeLensParams| (p.text_document.uri, Ask::Lenses)),
+            _ => {
+                let why = format!("p4cost lsp does not answer {}", req.method);
+                return self.reply(error(id, ErrorCode::MethodNotFound, why));
+            }
+        };
+        let (uri, ask) = match parsed {
+            Ok(x) => x,
+            Err(e) => return self.reply(error(id, ErrorCode::InvalidParams, e.to_string())),
+        };
+        let Some(doc) = self.docs.get_mut(&uri) else {
+            return self.reply(Response::new_ok(id, Value::Null));
+        };
+        if doc.last.is_none() {
+            doc.waiting.push((id, ask));
+            return Ok(());
+        }
+        let r = answer(doc, id, &ask);
+        self.reply(r)
+    }
+
+    /// Refuses every request still waiting for a first analysis (the
+    /// server is shutting down).
+    fn refuse_waiting(&mut self) -> Result<(), LspError> {
+        let waiting: Vec<RequestId> = self
+            .docs
+            .values_mut()
+            .flat_map(|d| d.waiting.drain(..).map(|(id, _)| id))
+            .collect();
+        for id in waiting {
+            let why = "the server shut down before the document was analysed";
+            self.reply(error(id, ErrorCode::RequestCanceled, why))?;
+        }
+        Ok(())
+    }
+
+    fn notification(&mut self, n: Notification) -> Result<(), LspError> {
         match n.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 if let Ok(p) =
@@ -163,322 +298,170 @@ impl State {
                 // Another file saved may be an include of an open one: the
                 // open documents are analysed again (the overlay sees the
                 // new disk version).
-                for d in self.docs.values_mut() {
-                    d.facts = None;
-                    d.pending += 1;
-                }
+                let all: Vec<Url> = self.docs.keys().cloned().collect();
+                all.into_iter().for_each(|u| self.submit(u));
             }
             DidCloseTextDocument::METHOD => {
                 if let Ok(p) =
                     serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
                 {
-                    if let Some(d) = self.docs.remove(&p.text_document.uri) {
-                        self.overlay.close(&d.path);
-                    }
+                    return self.close(&p.text_document.uri);
+                }
+            }
+            Cancel::METHOD => {
+                if let Ok(p) = serde_json::from_value::<lsp_types::CancelParams>(n.params) {
+                    return self.cancel(p.id);
                 }
             }
             _ => {}
         }
+        Ok(())
     }
 
+    fn close(&mut self, uri: &Url) -> Result<(), LspError> {
+        let Some(d) = self.docs.remove(uri) else {
+            return Ok(());
+        };
+        if self.worker.forget(uri) {
+            self.stats.coalesced += 1;
+        }
+        self.worker.close_buffer(d.path);
+        for (id, _) in d.waiting {
+            self.reply(Response::new_ok(id, Value::Null))?;
+        }
+        Ok(())
+    }
+
+    /// `$/cancelRequest`: a request still waiting is answered
+    /// RequestCancelled (the others were answered already).
+    fn cancel(&mut self, id: lsp_types::NumberOrString) -> Result<(), LspError> {
+        let id = match id {
+            lsp_types::NumberOrString::Number(n) => RequestId::from(n),
+            lsp_types::NumberOrString::String(s) => RequestId::from(s),
+        };
+        let mut found = false;
+        for d in self.docs.values_mut() {
+            let before = d.waiting.len();
+            d.waiting.retain(|(w, _)| *w != id);
+            found |= d.waiting.len() != before;
+        }
+        if found {
+            return self.reply(error(id, ErrorCode::RequestCanceled, "cancelled"));
+        }
+        Ok(())
+    }
+
+    /// A new text for `uri`: it is analysed again, and so are the other
+    /// open documents whose last analysis read it.
     fn set(&mut self, uri: Url, version: i32, text: Arc<str>) {
         let Ok(path) = uri.to_file_path() else {
             return;
         };
-        self.overlay.set(path.clone(), text.clone());
-        let pending = self.docs.get(&uri).map_or(0, |d| d.pending);
-        // Other open documents that read this file (or whose input did not
-        // load, so may now) are analysed again; the others keep their facts.
-        let reads = |f: &EditorFacts| {
-            f.files
-                .as_ref()
-                .is_none_or(|files| files.iter().any(|x| same_file(x, &path)))
-        };
-        for d in self.docs.values_mut() {
-            if d.facts.as_deref().is_some_and(reads) {
-                d.facts = None;
-                d.pending += 1;
-            }
-        }
-        self.docs.insert(
-            uri,
-            Doc {
-                path,
-                text,
-                version,
-                facts: None,
-                pending: pending + 1,
-            },
-        );
-    }
-
-    /// Analyses every document changed since its last analysis.
-    fn analyse_pending(&mut self) -> Vec<(Url, Arc<EditorFacts>)> {
-        let dirty: Vec<Url> = self
+        self.worker.set_buffer(path.clone(), text.clone());
+        let readers: Vec<Url> = self
             .docs
             .iter()
-            .filter(|(_, d)| d.facts.is_none())
+            .filter(|(u, d)| **u != uri && d.last.as_ref().is_some_and(|a| reads(&a.facts, &path)))
             .map(|(u, _)| u.clone())
             .collect();
-        dirty
-            .into_iter()
-            .filter_map(|u| self.facts(&u).map(|f| (u, f)))
-            .collect()
+        let doc = self.docs.entry(uri.clone()).or_insert_with(|| Doc {
+            path,
+            text: text.clone(),
+            version,
+            generation: 0,
+            last: None,
+            waiting: Vec::new(),
+        });
+        doc.text = text;
+        doc.version = version;
+        self.submit(uri);
+        readers.into_iter().for_each(|u| self.submit(u));
     }
 
-    /// The facts of the document's current version, analysed once.
-    fn facts(&mut self, uri: &Url) -> Option<Arc<EditorFacts>> {
-        let d = self.docs.get(uri)?;
-        if let Some(f) = &d.facts {
-            return Some(f.clone());
-        }
-        let (o, budgets, config_error) = project::target_for(&d.path);
-        let mut session = Session::new();
-        let loaded =
-            p4cost_engine::input::load_text(&d.path, d.text.to_string(), &o.source, &self.overlay);
-        session.preload(&o, loaded);
-        let mut facts = ide::facts(&mut session, &o, &budgets);
-        if let Some(e) = config_error {
-            facts.notes.insert(
-                0,
-                ide::Note {
-                    code: "config".to_string(),
-                    message: e,
-                    span: None,
-                    denied: false,
-                },
-            );
-        }
-        let facts = Arc::new(facts);
-        self.stats.analyses += 1;
-        let d = self.docs.get_mut(uri)?;
-        self.stats.coalesced += d.pending.saturating_sub(1);
-        d.pending = 0;
-        d.facts = Some(facts.clone());
-        Some(facts)
-    }
-
-    fn diagnostics(&self, uri: &Url, facts: &EditorFacts) -> PublishDiagnosticsParams {
-        let d = &self.docs[uri];
-        PublishDiagnosticsParams {
-            uri: uri.clone(),
-            diagnostics: render::diagnostics(&d.path, &d.text, facts),
-            version: Some(d.version),
-        }
-    }
-
-    fn request(&mut self, req: Request) -> Response {
-        let id = req.id.clone();
-        let result = match req.method.as_str() {
-            InlayHintRequest::METHOD => self
-                .with_doc::<lsp_types::InlayHintParams, _>(req, |p| {
-                    (p.text_document.uri.clone(), p)
-                })
-                .map(|(doc, facts, p)| {
-                    serde_json::to_value(render::inlay_hints(&doc.path, &doc.text, &facts, p.range))
-                }),
-            HoverRequest::METHOD => self
-                .with_doc::<lsp_types::HoverParams, _>(req, |p| {
-                    (p.text_document_position_params.text_document.uri.clone(), p)
-                })
-                .map(|(doc, facts, p)| {
-                    serde_json::to_value(render::hover(
-                        &doc.path,
-                        &doc.text,
-                        &facts,
-                        p.text_document_position_params.position,
-                    ))
-                }),
-            CodeLensRequest::METHOD => self
-                .with_doc::<lsp_types::CodeLensParams, _>(req, |p| (p.text_document.uri.clone(), p))
-                .map(|(doc, facts, _)| {
-                    serde_json::to_value(render::code_lenses(&doc.path, &doc.text, &facts))
-                }),
-            _ => {
-                return Response::new_err(
-                    id,
-                    lsp_server::ErrorCode::MethodNotFound as i32,
-                    format!("p4cost lsp does not answer {}", req.method),
-                )
-            }
+    /// Queues the current text of `uri` for analysis.
+    fn submit(&mut self, uri: Url) {
+        self.generations += 1;
+        let generation = self.generations;
+        let Some(doc) = self.docs.get_mut(&uri) else {
+            return;
         };
-        match result {
-            Ok(Ok(v)) => Response::new_ok(id, v),
-            Ok(Err(e)) => Response::new_err(
-                id,
-                lsp_server::ErrorCode::InternalError as i32,
-                e.to_string(),
-            ),
-            Err(r) => *r,
+        doc.generation = generation;
+        let job = Job {
+            path: doc.path.clone(),
+            text: doc.text.clone(),
+            version: doc.version,
+            generation,
+        };
+        if self.worker.submit(uri, job) {
+            self.stats.coalesced += 1;
         }
     }
 
-    /// The request's params, its document and that document's facts; an
-    /// error response for bad params, a null result for an unknown
-    /// document.
-    #[allow(clippy::type_complexity)]
-    fn with_doc<P, F>(
-        &mut self,
-        req: Request,
-        uri_of: F,
-    ) -> Result<(DocView, Arc<EditorFacts>, P), Box<Response>>
-    where
-        P: serde::de::DeserializeOwned,
-        F: FnOnce(P) -> (Url, P),
-    {
-        let id: RequestId = req.id.clone();
-        let params: P = serde_json::from_value(req.params).map_err(|e| {
-            Box::new(Response::new_err(
-                id.clone(),
-                lsp_server::ErrorCode::InvalidParams as i32,
-                e.to_string(),
-            ))
-        })?;
-        let (uri, params) = uri_of(params);
-        let facts = self
-            .facts(&uri)
-            .ok_or_else(|| Box::new(Response::new_ok(id.clone(), serde_json::Value::Null)))?;
-        let d = &self.docs[&uri];
-        Ok((
-            DocView {
-                path: d.path.clone(),
-                text: d.text.clone(),
-            },
-            facts,
-            params,
-        ))
+    /// An analysis finished or stopped: kept if it is the document's
+    /// newest, published if it is of its latest version, and the requests
+    /// that waited for it answered.
+    fn done(&mut self, d: Done) -> Result<(), LspError> {
+        let Some(doc) = self.docs.get_mut(&d.uri).filter(|_| !self.shutting_down) else {
+            return Ok(());
+        };
+        let Some(facts) = d.facts else {
+            self.stats.cancelled += 1;
+            return Ok(());
+        };
+        let current = d.job.generation == doc.generation;
+        if doc
+            .last
+            .as_ref()
+            .is_none_or(|a| a.generation < d.job.generation)
+        {
+            doc.last = Some(Analysis {
+                text: d.job.text.clone(),
+                generation: d.job.generation,
+                facts: facts.clone(),
+            });
+        }
+        let answers: Vec<Response> = std::mem::take(&mut doc.waiting)
+            .into_iter()
+            .map(|(id, ask)| answer(doc, id, &ask))
+            .collect();
+        let publish = current.then(|| PublishDiagnosticsParams {
+            uri: d.uri.clone(),
+            diagnostics: render::diagnostics(&doc.path, &d.job.text, &facts),
+            version: Some(d.job.version),
+        });
+        if let Some(params) = publish {
+            self.stats.analyses += 1;
+            let n = Notification::new(PublishDiagnostics::METHOD.to_string(), params);
+            self.send(message_json(&Message::Notification(n)))?;
+        } else {
+            self.stats.cancelled += 1;
+        }
+        answers.into_iter().try_for_each(|r| self.reply(r))
     }
 }
 
-/// A document's path and text, for rendering an answer.
-struct DocView {
-    path: PathBuf,
-    text: Arc<str>,
+/// The answer to `ask` from the document's last analysis (positions are
+/// those of the text analysed).
+fn answer(doc: &Doc, id: RequestId, ask: &Ask) -> Response {
+    let Some(a) = &doc.last else {
+        return Response::new_ok(id, Value::Null);
+    };
+    let (path, text, facts) = (&doc.path, &a.text, &a.facts);
+    let v = match ask {
+        Ask::Hints(p) => serde_json::to_value(render::inlay_hints(path, text, facts, p.range)),
+        Ask::Hover(p) => serde_json::to_value(render::hover(
+            path,
+            text,
+            facts,
+            p.text_document_position_params.position,
+        )),
+        Ask::Lenses => serde_json::to_value(render::code_lenses(path, text, facts)),
+    };
+    match v {
+        Ok(v) => Response::new_ok(id, v),
+        Err(e) => error(id, ErrorCode::InternalError, e.to_string()),
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use lsp_server::Connection;
-    use serde_json::json;
-
-    fn note(method: &str, params: serde_json::Value) -> Message {
-        Message::Notification(Notification::new(method.to_string(), params))
-    }
-
-    fn req(id: i32, method: &str, params: serde_json::Value) -> Message {
-        Message::Request(Request::new(id.into(), method.to_string(), params))
-    }
-
-    #[test]
-    fn changes_queued_during_an_analysis_are_analysed_once() {
-        let dir = std::env::temp_dir().join(format!("p4cost-lsp-coalesce-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let path = dir.join("p.p4");
-        let uri = Url::from_file_path(&path).expect("uri");
-        let text = |n: usize| {
-            format!(
-                "#include <core.p4>\n#include <v1model.p4>\nheader h_t {{ bit<{}> f; }}\n",
-                8 * (n + 1)
-            )
-        };
-        let (server, client) = Connection::memory();
-        // Everything is queued before the server reads: open, four edits,
-        // then a request, shutdown and exit.
-        let mut msgs = vec![
-            req(1, "initialize", json!({"capabilities": {}})),
-            note("initialized", json!({})),
-            note(
-                "textDocument/didOpen",
-                json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text(0)}}),
-            ),
-        ];
-        for v in 2..=5 {
-            msgs.push(note(
-                "textDocument/didChange",
-                json!({"textDocument": {"uri": uri, "version": v},
-                       "contentChanges": [{"text": text(v as usize)}]}),
-            ));
-        }
-        msgs.push(req(
-            2,
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": uri}}),
-        ));
-        msgs.push(req(3, "shutdown", serde_json::Value::Null));
-        msgs.push(note("exit", serde_json::Value::Null));
-        for m in msgs {
-            client.sender.send(m).expect("queued");
-        }
-        let stats = serve(&server).expect("served");
-        assert_eq!(stats.analyses, 1, "{stats:?}");
-        assert_eq!(stats.coalesced, 4, "{stats:?}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    /// A change to one document analyses again the documents that read
-    /// it, and only those: an unrelated open document keeps its facts.
-    #[test]
-    fn a_change_reanalyses_only_the_documents_that_read_the_file() {
-        let dir = std::env::temp_dir().join(format!("p4cost-lsp-reads-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let sample = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../p4-samples/tofino/tc2_datacenter.p4"),
-        )
-        .expect("sample");
-        let main_text = format!("#include \"inc.p4\"\n{sample}");
-        let inc_text = |v: u32| format!("const bit<8> UNUSED_{v} = {v};\n");
-        std::fs::write(dir.join("inc.p4"), inc_text(0)).expect("inc");
-        let uri = |name: &str| Url::from_file_path(dir.join(name)).expect("uri");
-        let (server, client) = Connection::memory();
-        let running = std::thread::spawn(move || serve(&server));
-        let send = |m: Message| client.sender.send(m).expect("sent");
-        let open = |name: &str, text: &str| {
-            note(
-                "textDocument/didOpen",
-                json!({"textDocument": {"uri": uri(name), "languageId": "p4",
-                       "version": 1, "text": text}}),
-            )
-        };
-        // Waits for the diagnostics of exactly these documents.
-        let published = |want: &[&str]| {
-            let mut want: Vec<Url> = want.iter().map(|n| uri(n)).collect();
-            while !want.is_empty() {
-                let m = client
-                    .receiver
-                    .recv_timeout(std::time::Duration::from_secs(60))
-                    .expect("diagnostics");
-                if let Message::Notification(n) = m {
-                    let u: Url = serde_json::from_value(n.params["uri"].clone()).expect("uri");
-                    assert!(want.contains(&u), "diagnostics of {u}, expected {want:?}");
-                    want.retain(|w| *w != u);
-                }
-            }
-        };
-        send(req(1, "initialize", json!({"capabilities": {}})));
-        let _ = client.receiver.recv().expect("initialized");
-        send(note("initialized", json!({})));
-        send(open("main.p4", &main_text));
-        published(&["main.p4"]);
-        send(open("other.p4", &sample));
-        published(&["other.p4"]);
-        send(note(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri("other.p4"), "version": 2},
-                   "contentChanges": [{"text": format!("{sample}\n")}]}),
-        ));
-        published(&["other.p4"]);
-        // The include opened with unsaved text: main reads it, other not.
-        send(open("inc.p4", &inc_text(1)));
-        published(&["main.p4", "inc.p4"]);
-        send(req(2, "shutdown", serde_json::Value::Null));
-        let _ = client.receiver.recv().expect("shutdown answered");
-        send(note("exit", serde_json::Value::Null));
-        let stats = running.join().expect("server thread").expect("served");
-        // main, other, other again, then main and inc: five, not seven.
-        assert_eq!(stats.analyses, 5, "{stats:?}");
-        assert!(stats.shut_down);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+mod tests;
