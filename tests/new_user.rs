@@ -261,3 +261,38 @@ fn completions_and_man_pages_name_every_command() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no command `nope`"), "{}", r.stderr);
 }
+
+#[test]
+fn the_readme_says_how_to_put_p4cost_on_the_path() {
+    // Hooks, the language server and the shell examples call `p4cost` by
+    // name: the README must say how it gets onto PATH before they do, and
+    // name fabric-tna's profiles by the defines that select them.
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README");
+    let install = readme.find("## Install").expect("an Install section");
+    let cmd = readme[install..]
+        .find("    cargo install --path .\n")
+        .map(|at| install + at)
+        .expect("the install command, as a block of its own");
+    for later in ["### Hooks", "### In the editor", "### In the shell"] {
+        let at = readme.find(later).expect(later);
+        assert!(cmd < at, "installed before {later} calls p4cost");
+    }
+    assert!(
+        readme[install..].contains("2m28s"),
+        "the measured build time"
+    );
+    let manifest = std::fs::read_to_string(common::root().join("Cargo.toml")).expect("manifest");
+    assert!(
+        manifest.contains("[[bin]]\nname = \"p4cost\""),
+        "the installed binary is p4cost"
+    );
+    for line in readme
+        .lines()
+        .filter(|l| l.contains("fabric-tna with every profile"))
+    {
+        assert!(
+            line.contains("-DWITH_UPF") && line.contains("-DWITH_INT"),
+            "{line}"
+        );
+    }
+}
