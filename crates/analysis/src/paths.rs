@@ -14,9 +14,11 @@ use std::collections::HashMap;
 
 mod graph;
 mod rejects;
+mod unmatched;
 
 pub use graph::{BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode};
 pub use rejects::{RejectExtreme, RejectWhy, Rejects};
+pub use unmatched::{explain_unmatched, Unmatched};
 
 use serde::Serialize;
 
