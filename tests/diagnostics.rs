@@ -287,3 +287,45 @@ fn a_long_line_is_shown_as_a_window_around_the_column() {
             .map(|b| snippet[3][..b].chars().count())
     );
 }
+
+/// A declaration's place is its keyword, not its annotations: a warning
+/// about a `@hidden` table underlines `table ...`, and the listing names
+/// that line (fabric-tna's hidden tables showed `@hidden`; issue 24,
+/// item 10).
+#[test]
+fn an_annotated_table_is_shown_at_its_declaration_not_its_annotations() {
+    let dir = scratch("diag-annotated");
+    let src = std::fs::read_to_string(root().join("p4-samples/tofino/tc2_datacenter.p4"))
+        .expect("sample");
+    let decl = "    table vxlan_tunnel_steer {";
+    assert!(src.contains(decl));
+    let annotated = src.replacen(
+        decl,
+        &format!("    @hidden\n    @name(\"vxlan_tunnel_steer\")\n{decl}"),
+        1,
+    );
+    let line = annotated
+        .lines()
+        .position(|l| l == decl)
+        .expect("the declaration")
+        + 1;
+    std::fs::write(dir.join("dc.p4"), &annotated).expect("write");
+    let r = p4cost_in(&dir, &["predict", "dc.p4", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("@hidden"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("┌─ dc.p4:{line}:5\n")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!("{line} │ {decl}\n")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!("(dc.p4:{line})")),
+        "{}",
+        r.stdout
+    );
+}
