@@ -319,7 +319,10 @@ impl<'g, 'p> Costed<'g, 'p> {
                 e.control_path
                     .tables
                     .iter()
-                    .map(|t| program.table(*t).name.clone())
+                    .map(|t| program.table(*t))
+                    // `$PORT_METADATA` and its kind: not charged, not listed.
+                    .filter(|t| !t.is_compiler_internal())
+                    .map(|t| t.name.clone())
                     .collect(),
             );
             d
