@@ -553,6 +553,51 @@ pub struct DiffArgs {
     /// Preprocessor flags (both sides).
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Preprocessor flags of one side (after -D/-I).
+    #[command(flatten)]
+    pub sides: SideSourceArgs,
+}
+
+/// `diff`'s preprocessor flags for one side only, added after the `-D` and
+/// `-I` both sides get (two profiles of one program: `--new-define
+/// WITH_INT`).
+#[derive(Debug, Args)]
+pub struct SideSourceArgs {
+    /// Define a macro for OLD only: `--old-define NAME[=VALUE]`.
+    #[arg(long = "old-define", value_name = "NAME[=VALUE]")]
+    pub old_defines: Vec<String>,
+    /// Define a macro for NEW only.
+    #[arg(long = "new-define", value_name = "NAME[=VALUE]")]
+    pub new_defines: Vec<String>,
+    /// Add an include directory for OLD only (it must exist).
+    #[arg(long = "old-include", value_name = "DIR", value_parser = existing_dir)]
+    pub old_include_dirs: Vec<PathBuf>,
+    /// Add an include directory for NEW only (it must exist).
+    #[arg(long = "new-include", value_name = "DIR", value_parser = existing_dir)]
+    pub new_include_dirs: Vec<PathBuf>,
+}
+
+impl SideSourceArgs {
+    /// `both` with one side's own defines and include directories after
+    /// its own.
+    pub fn apply(
+        &self,
+        mut both: p4cost_engine::SourceOptions,
+        new: bool,
+    ) -> p4cost_engine::SourceOptions {
+        let (defines, dirs) = if new {
+            (&self.new_defines, &self.new_include_dirs)
+        } else {
+            (&self.old_defines, &self.old_include_dirs)
+        };
+        both.defines.extend(
+            defines
+                .iter()
+                .map(|d| p4cost_engine::options::parse_define(d)),
+        );
+        both.include_dirs.extend(dirs.iter().cloned());
+        both
+    }
 }
 
 /// `p4cost deps`.
