@@ -756,3 +756,66 @@ fn classes_run_through_ingress_and_egress() {
         .collect();
     assert_eq!(ids, ["1.2", "1.4"]);
 }
+
+/// A class's table list under `--path` wraps at the line width (`COLUMNS`)
+/// with each further line indented under the first table, and loses no
+/// table: the 40-odd tables of a switch_p4_16 class (issue 24, item 10).
+#[test]
+fn a_long_class_table_list_wraps_under_itself() {
+    let f = "tests/fixtures/bmv2/switch_p4_16.json";
+    let first = common::json(&[
+        "predict",
+        f,
+        "--no-config",
+        "--max-paths",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let headers: Vec<&str> = first["paths"][0]["headers"]
+        .as_array()
+        .expect("headers")
+        .iter()
+        .filter_map(|h| h.as_str())
+        .collect();
+    let want = headers.join(",");
+    let args = [
+        "predict",
+        f,
+        "--no-config",
+        "--path",
+        &want,
+        "--max-classes",
+        "1",
+    ];
+    let v = common::json(&[&args[..], &["--format", "json"]].concat());
+    let tables: Vec<&str> = v["paths"][0]["classes"]["classes"][0]["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(tables.len() > 14, "{tables:?}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(args)
+        .env("COLUMNS", "80")
+        .current_dir(common::root())
+        .output()
+        .expect("p4cost runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut lines = stdout.lines().skip_while(|l| !l.contains(" ns  tables: "));
+    let head = lines.next().expect("the class line");
+    let indent = head.find("tables: ").expect("tables") + "tables: ".len();
+    let rest: Vec<&str> = lines
+        .take_while(|l| l.len() > indent && l[..indent].trim().is_empty())
+        .collect();
+    assert!(!rest.is_empty(), "{stdout}");
+    let mut listed = head[indent..].to_string();
+    for l in &rest {
+        assert!(l.chars().count() <= 80, "{l}");
+        listed.push(' ');
+        listed.push_str(&l[indent..]);
+    }
+    assert!(head.chars().count() <= 80, "{head}");
+    assert_eq!(listed, tables.join(", "));
+}

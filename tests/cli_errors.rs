@@ -146,3 +146,55 @@ fn define_flag_reaches_the_preprocessor() {
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(r.stdout.contains("0 parsed, 1 failed"), "{}", r.stdout);
 }
+
+/// `--path` that selects no path says what the parser has instead: the
+/// listed names it does not extract, with close ones, or the path that
+/// extracts the listed headers in order with the fewest others (fabric-tna's
+/// `ethernet,ipv4,udp` lacked `eth_type`; issue 24, item 10).
+#[test]
+fn a_path_no_path_matches_names_what_the_parser_has() {
+    let tc2 = "p4-samples/tofino/tc2_datacenter.p4";
+    let run = |want: &str| {
+        let r = common::p4cost(&["predict", tc2, "--no-config", "--path", want]);
+        assert_eq!(r.code, 2, "{}", r.stdout);
+        r.stderr
+    };
+    let missing_udp = run("ipv4,vxlan");
+    assert!(
+        missing_udp.contains(
+            "ipv4, vxlan are all headers the parser extracts; the path with the fewest others \
+             among them: --path ethernet,ipv4,udp,vxlan,inner_ethernet\n"
+        ),
+        "{missing_udp}"
+    );
+    assert!(
+        missing_udp
+            .contains("every path that extracts them in this order extracts more after vxlan"),
+        "{missing_udp}"
+    );
+    let typo = run("ipv4,udpp,vxlan");
+    assert!(
+        typo.contains("of these, the parser extracts ipv4, vxlan\n"),
+        "{typo}"
+    );
+    assert!(
+        typo.contains("`udpp` is no header the parser extracts (close: udp)"),
+        "{typo}"
+    );
+    let order = run("udp,ipv4");
+    assert!(
+        order.contains(
+            "udp, ipv4 are headers the parser extracts, but no path extracts them in this order"
+        ),
+        "{order}"
+    );
+    // The suggested path is one `--path` selects.
+    let ok = common::p4cost(&[
+        "predict",
+        tc2,
+        "--no-config",
+        "--path",
+        "ethernet,ipv4,udp,vxlan,inner_ethernet",
+    ]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+}

@@ -201,3 +201,136 @@ fn extrapolation_warnings_show_the_table_or_state() {
         .expect("key width warning");
     assert_eq!(w["span"]["line"], 234);
 }
+
+/// A diagnostic on a very long line shows a window of it around the
+/// column, cut with `...`, and keeps the file's line and column: a
+/// 50,000-character P4 line, minified JSON, and a warning about a table
+/// declared on a one-line program (issue 24, item 10).
+#[test]
+fn a_long_line_is_shown_as_a_window_around_the_column() {
+    let dir = scratch("diag-long-line");
+    let mut p4 = "#include <core.p4>\n#include <tna.p4>\n".to_string();
+    p4.push_str(&"const bit<8> A = 1; ".repeat(2500));
+    p4.push_str(" @@@ ");
+    p4.push_str(&"const bit<8> B = 2; ".repeat(10));
+    p4.push('\n');
+    std::fs::write(dir.join("long.p4"), &p4).expect("write");
+    let r = p4cost_in(&dir, &["predict", "long.p4", "--no-config"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.chars().count() < 200),
+        "{}",
+        r.stderr
+    );
+    assert!(lines[1].ends_with("long.p4:3:50003"), "{}", r.stderr);
+    let (source, carets) = (lines[3], lines[4]);
+    assert!(source.contains("│ ...nst bit<8> A = 1;"), "{source}");
+    assert!(source.ends_with(" ..."), "{source}");
+    let col = |s: &str, c: char| s.chars().position(|x| x == c);
+    // Column 50003 is the second `@` of ` @@@` (the first starts an
+    // annotation, whose name is missing).
+    assert_eq!(
+        col(carets, '^'),
+        col(source, '@').map(|c| c + 1),
+        "the caret is under the second `@`"
+    );
+
+    let json = format!("{{\"a\": [{}?]}}", "1, ".repeat(20_000));
+    std::fs::write(dir.join("min.json"), &json).expect("write");
+    let r = p4cost_in(&dir, &["predict", "min.json", "--no-config"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.lines().all(|l| l.chars().count() < 200),
+        "{}",
+        r.stderr
+    );
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(lines[1].ends_with("min.json:1:60008"), "{}", r.stderr);
+    assert_eq!(col(lines[4], '^'), col(lines[3], '?'), "{}", r.stderr);
+
+    // A warning's snippet: the table declared on the one long line.
+    let mut src = std::fs::read_to_string(root().join("p4-samples/tofino/tc2_datacenter.p4"))
+        .expect("sample");
+    while let Some(open) = src.find("/*") {
+        let close = src[open..].find("*/").expect("closed comment") + open;
+        src.replace_range(open..close + 2, "");
+    }
+    let mut pre = String::new();
+    let mut body = String::new();
+    for line in src.lines() {
+        let code = line.split("//").next().unwrap_or("").trim();
+        if code.starts_with('#') {
+            pre.push_str(code);
+            pre.push('\n');
+        } else {
+            body.push_str(code);
+            body.push(' ');
+        }
+    }
+    std::fs::write(dir.join("one.p4"), format!("{pre}{body}\n")).expect("write");
+    let r = p4cost_in(&dir, &["predict", "one.p4", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.lines().all(|l| l.chars().count() < 300),
+        "{}",
+        r.stdout
+    );
+    let at = r
+        .stdout
+        .find("too_many_keys")
+        .expect("the too_many_keys warning");
+    let snippet: Vec<&str> = r.stdout[at..].lines().take(5).collect();
+    assert!(
+        snippet[3].contains("...") && snippet[3].contains("table vxlan_tunnel_steer {"),
+        "{snippet:?}"
+    );
+    assert_eq!(
+        col(snippet[4], '^'),
+        snippet[3]
+            .find("table vxlan")
+            .map(|b| snippet[3][..b].chars().count())
+    );
+}
+
+/// A declaration's place is its keyword, not its annotations: a warning
+/// about a `@hidden` table underlines `table ...`, and the listing names
+/// that line (fabric-tna's hidden tables showed `@hidden`; issue 24,
+/// item 10).
+#[test]
+fn an_annotated_table_is_shown_at_its_declaration_not_its_annotations() {
+    let dir = scratch("diag-annotated");
+    let src = std::fs::read_to_string(root().join("p4-samples/tofino/tc2_datacenter.p4"))
+        .expect("sample");
+    let decl = "    table vxlan_tunnel_steer {";
+    assert!(src.contains(decl));
+    let annotated = src.replacen(
+        decl,
+        &format!("    @hidden\n    @name(\"vxlan_tunnel_steer\")\n{decl}"),
+        1,
+    );
+    let line = annotated
+        .lines()
+        .position(|l| l == decl)
+        .expect("the declaration")
+        + 1;
+    std::fs::write(dir.join("dc.p4"), &annotated).expect("write");
+    let r = p4cost_in(&dir, &["predict", "dc.p4", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("@hidden"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("┌─ dc.p4:{line}:5\n")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!("{line} │ {decl}\n")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!("(dc.p4:{line})")),
+        "{}",
+        r.stdout
+    );
+}

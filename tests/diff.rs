@@ -446,3 +446,59 @@ fn a_non_tofino_program_is_compared_on_mau_cycles_only_when_asked() {
         .collect();
     assert_eq!(gresses, ["ingress", "egress"]);
 }
+
+/// `--old-define`/`--new-define` and `--old-include`/`--new-include` give
+/// one side its own preprocessor flags (two profiles of one program): the
+/// diff is that of the two programs they select (issue 24, item 10).
+#[test]
+fn each_side_takes_its_own_defines_and_include_directories() {
+    let d = common::scratch("diff-sides");
+    let root = common::root();
+    for (dir, sample) in [("a", "tc2_datacenter.p4"), ("b", "tc3_edge_mpls.p4")] {
+        std::fs::create_dir_all(d.join(dir)).expect("dir");
+        std::fs::copy(
+            root.join("p4-samples/tofino").join(sample),
+            d.join(dir).join("body.p4"),
+        )
+        .expect("copy");
+    }
+    std::fs::write(
+        d.join("by_define.p4"),
+        "#ifdef EDGE\n#include \"b/body.p4\"\n#else\n#include \"a/body.p4\"\n#endif\n",
+    )
+    .expect("write");
+    std::fs::write(d.join("by_dir.p4"), "#include \"body.p4\"\n").expect("write");
+    let diff = |args: &[&str]| {
+        let mut all = vec!["diff", "--format", "json", "--no-config"];
+        all.extend_from_slice(args);
+        let r = common::p4cost_in(&d, &all);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).expect("json");
+        v["pipelines"][0]["max_latency"].clone()
+    };
+    let want = diff(&["a/body.p4", "b/body.p4"]);
+    assert_ne!(want["old"], want["new"], "the two programs differ: {want}");
+    assert_eq!(
+        diff(&["by_define.p4", "by_define.p4", "--new-define", "EDGE"]),
+        want
+    );
+    assert_eq!(
+        diff(&[
+            "by_dir.p4",
+            "by_dir.p4",
+            "--old-include",
+            "a",
+            "--new-include",
+            "b"
+        ]),
+        want
+    );
+    // -D applies to both sides, the side's own flag after it.
+    let same = diff(&["by_define.p4", "by_define.p4", "-D", "EDGE"]);
+    assert_eq!(same["old"], same["new"], "{same}");
+    let swapped = diff(&["by_define.p4", "by_define.p4", "--old-define", "EDGE"]);
+    assert_eq!(
+        (&swapped["old"], &swapped["new"]),
+        (&want["new"], &want["old"])
+    );
+}

@@ -580,3 +580,41 @@ fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
     c.notify("exit", Value::Null);
     assert!(c.child.wait().expect("exit").success());
 }
+
+/// A count budget reads as counts in the editor: `3 tables is over the 2
+/// tables budget`, never `3.000 tables` (issue 24, item 10).
+#[test]
+fn a_table_count_budget_is_worded_in_whole_tables() {
+    let dir = scratch("lsp-table-count");
+    let text = std::fs::read_to_string(root().join("p4-samples/tofino/tc1_enterprise.p4"))
+        .expect("sample");
+    let file = dir.join("dc.p4");
+    std::fs::write(&file, &text).expect("write");
+    std::fs::write(
+        dir.join("p4cost.toml"),
+        "[[program]]\npath = \"dc.p4\"\n\n[program.budget]\ntable-count = 2\n",
+    )
+    .expect("config");
+    let uri = format!("file://{}", file.display());
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(1, &mut seen);
+    let budget = diags
+        .iter()
+        .find(|d| d["code"] == "table_count")
+        .unwrap_or_else(|| panic!("a table-count diagnostic: {diags:?}"));
+    let message = budget["message"].as_str().expect("message");
+    assert!(
+        message.contains(": 3 tables is over the 2 tables budget (")
+            && message.ends_with(" by 1 table"),
+        "{message}"
+    );
+    c.request("shutdown", Value::Null, &mut seen);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exit").success());
+}

@@ -139,6 +139,23 @@ fn compiler_internal_tables_are_not_match_tables() {
             .unwrap_or_default()
             .contains("SwitchIngressParser.$PORT_METADATA"));
     }
+    // Nor does it head the classes' table lists (per path, the fastest and
+    // slowest class): the warning is the one place that names it.
+    assert_eq!(runs[1].to_string().matches("$PORT_METADATA").count(), 1);
+    let human = common::p4cost(&[
+        "predict",
+        "tests/fixtures/programs/resubmit_parser.p4",
+        "--context",
+        ctx,
+    ]);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    let naming: Vec<&str> = human
+        .stdout
+        .lines()
+        .filter(|l| l.contains("$PORT_METADATA"))
+        .collect();
+    assert_eq!(naming.len(), 1, "{naming:?}");
+    assert!(naming[0].contains("compiler_tables_skipped"), "{naming:?}");
     // The linear model charges the context's three ingress match tables
     // (forward, ipRoute, forward_timeout), not four.
     let linear = &runs[1];

@@ -179,14 +179,74 @@ fn parse_takes_any_input_kind_and_knows_fragments_from_programs() {
     );
 }
 
+/// A user's project with the names the help's examples use (none of them
+/// a path of this repository, which an installed user lacks), filled
+/// with our samples and fixtures, under git with one commit.
+fn example_project() -> std::path::PathBuf {
+    let d = scratch("help-examples");
+    let root = common::root();
+    let copies = [
+        ("p4-samples/tofino/tc2_datacenter.p4", "prog.p4"),
+        ("p4-samples/tofino/tc2_datacenter.p4", "old.p4"),
+        ("p4-samples/tofino/tc3_edge_mpls.p4", "new.p4"),
+        ("p4-samples/tofino/tc2_datacenter.p4", "p4src/main.p4"),
+        ("p4-samples/tofino/tc3_edge_mpls.p4", "p4src/edge.p4"),
+        ("tests/fixtures/bmv2/switch_p4_16.json", "build/prog.json"),
+        ("tests/fixtures/bmv2/onos__fabric.json", "old/prog.json"),
+        (
+            "tests/fixtures/bmv2/onos__fabric-full.json",
+            "new/prog.json",
+        ),
+        (
+            "tests/fixtures/tofino/fabric-tna__fabric__sde9.0.0__context.json",
+            "build/pipe/context.json",
+        ),
+        (
+            "tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json",
+            "old/pipe/context.json",
+        ),
+        (
+            "tests/fixtures/tofino/fabric-tna__fabric-int__sde9.2.0__context.json",
+            "new/pipe/context.json",
+        ),
+    ];
+    for (from, to) in copies {
+        let to = d.join(to);
+        std::fs::create_dir_all(to.parent().expect("dir")).expect("dir");
+        std::fs::copy(root.join(from), &to).expect(from);
+    }
+    std::fs::create_dir_all(d.join("ci")).expect("ci");
+    std::fs::write(
+        d.join("ci/p4cost.toml"),
+        "[[program]]\npath = \"../prog.p4\"\n\n[program.budget]\nmax-latency = 400\n",
+    )
+    .expect("config");
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(&d)
+            .output()
+            .expect("git runs");
+        assert!(ok.status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "programs"]);
+    d
+}
+
 #[test]
 fn every_help_states_exit_codes_and_its_examples_run() {
+    let project = example_project();
     for cmd in [
         &["--help"][..],
         &["predict", "--help"],
         &["parse", "--help"],
         &["stages", "--help"],
         &["deps", "--help"],
+        &["check", "--help"],
+        &["explain", "--help"],
         &["models", "--help"],
         &["diff", "--help"],
         &["schema", "--help"],
@@ -210,7 +270,12 @@ fn every_help_states_exit_codes_and_its_examples_run() {
         for ex in examples {
             let words: Vec<&str> = ex.split_whitespace().collect();
             assert_eq!(words.first(), Some(&"p4cost"), "{ex}");
-            let run = p4cost(&words[1..]);
+            for w in &words {
+                for repo_only in ["p4-samples", "tests/", "fixtures"] {
+                    assert!(!w.contains(repo_only), "`{ex}` names {repo_only}");
+                }
+            }
+            let run = common::p4cost_in(&project, &words[1..]);
             assert_eq!(run.code, 0, "`{ex}` runs: {}", run.stderr);
         }
     }
@@ -260,4 +325,39 @@ fn completions_and_man_pages_name_every_command() {
     let r = p4cost(&["man", "nope"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no command `nope`"), "{}", r.stderr);
+}
+
+#[test]
+fn the_readme_says_how_to_put_p4cost_on_the_path() {
+    // Hooks, the language server and the shell examples call `p4cost` by
+    // name: the README must say how it gets onto PATH before they do, and
+    // name fabric-tna's profiles by the defines that select them.
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README");
+    let install = readme.find("## Install").expect("an Install section");
+    let cmd = readme[install..]
+        .find("    cargo install --path .\n")
+        .map(|at| install + at)
+        .expect("the install command, as a block of its own");
+    for later in ["### Hooks", "### In the editor", "### In the shell"] {
+        let at = readme.find(later).expect(later);
+        assert!(cmd < at, "installed before {later} calls p4cost");
+    }
+    assert!(
+        readme[install..].contains("2m28s"),
+        "the measured build time"
+    );
+    let manifest = std::fs::read_to_string(common::root().join("Cargo.toml")).expect("manifest");
+    assert!(
+        manifest.contains("[[bin]]\nname = \"p4cost\""),
+        "the installed binary is p4cost"
+    );
+    for line in readme
+        .lines()
+        .filter(|l| l.contains("fabric-tna with every profile"))
+    {
+        assert!(
+            line.contains("-DWITH_UPF") && line.contains("-DWITH_INT"),
+            "{line}"
+        );
+    }
 }

@@ -258,3 +258,50 @@ fn stacks_in_one_loop_end_with_the_budget_error() {
     );
     assert!(t.elapsed().as_secs() < 30);
 }
+
+/// One numbering: each JSON path (and the summary's extremes) carries the
+/// one-based `number` the table prints and its classes' ids `P.C` start
+/// with, beside the zero-based `index` (issue 24, item 10).
+#[test]
+fn json_paths_carry_the_number_the_table_prints() {
+    let f = "p4-samples/tofino/tc2_datacenter.p4";
+    let v = common::json(&["predict", f, "--no-config", "--format", "json"]);
+    let paths = v["paths"].as_array().expect("paths");
+    assert!(paths.len() > 1);
+    for p in paths {
+        let number = p["number"]["value"].as_u64().expect("number");
+        assert_eq!(number, p["index"]["value"].as_u64().expect("index") + 1);
+        assert_eq!(p["number"]["text"], number.to_string());
+        for c in p["classes"]["classes"].as_array().expect("classes") {
+            let id = c["id"].as_str().expect("id");
+            assert!(
+                id.starts_with(&format!("{number}.")),
+                "{id} on path {number}"
+            );
+        }
+    }
+    for e in ["min", "max"] {
+        let x = &v["summary"][e];
+        let number = x["number"]["text"].as_str().expect("number");
+        let class = x["class"].as_str().expect("class");
+        assert!(class.starts_with(&format!("{number}.")), "{x}");
+    }
+    // `--path`: the number the human output shows.
+    let want = "ipv4,udp,vxlan,inner_ethernet";
+    let human = common::p4cost(&["predict", f, "--no-config", "--path", want]);
+    let one = common::json(&[
+        "predict",
+        f,
+        "--no-config",
+        "--path",
+        want,
+        "--format",
+        "json",
+    ]);
+    let number = one["paths"][0]["number"]["text"].as_str().expect("number");
+    assert!(
+        human.stdout.contains(&format!("showing path {number}, ")),
+        "{}",
+        human.stdout
+    );
+}

@@ -55,8 +55,8 @@ pub use deps::{
 };
 pub use gresses::{join_egress, EgressJoin};
 pub use paths::{
-    is_ethernet, match_headers, packet_bits, parse_paths, path_graph, BudgetExceeded, Extreme, Fit,
-    FitsPacket, HeaderSeq, Next, ParsePath, ParsePaths, PathAutomaton, PathCount, PathExtract,
-    PathGraph, PathOptions, PathState, Product, ProductNode, RejectExtreme, RejectWhy, Rejects,
-    SeqPos, DEFAULT_MAX_ANALYSIS_STATES,
+    explain_unmatched, is_ethernet, match_headers, packet_bits, parse_paths, path_graph,
+    BudgetExceeded, Extreme, Fit, FitsPacket, HeaderSeq, Next, ParsePath, ParsePaths,
+    PathAutomaton, PathCount, PathExtract, PathGraph, PathOptions, PathState, Product, ProductNode,
+    RejectExtreme, RejectWhy, Rejects, SeqPos, Unmatched, DEFAULT_MAX_ANALYSIS_STATES,
 };

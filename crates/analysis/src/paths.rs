@@ -15,10 +15,12 @@ use std::collections::HashMap;
 mod fit;
 mod graph;
 mod rejects;
+mod unmatched;
 
 pub use fit::{packet_bits, Fit, FitsPacket};
 pub use graph::{BudgetExceeded, Extreme, Next, PathAutomaton, PathGraph, Product, ProductNode};
 pub use rejects::{RejectExtreme, RejectWhy, Rejects};
+pub use unmatched::{explain_unmatched, Unmatched};
 
 use serde::Serialize;
 

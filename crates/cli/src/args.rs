@@ -45,10 +45,10 @@ const EXIT_CODES: &str = exit_codes!();
 /// The top-level help's closing text.
 const TOP_HELP: &str = concat!(
     "Examples:
-  p4cost predict p4-samples/tofino/tc2_datacenter.p4
-  p4cost predict p4-samples/tofino/tc2_datacenter.p4 --port 100g --packet-size 256 --format json
-  p4cost stages tests/fixtures/tofino/fabric-tna__fabric__sde9.0.0__context.json
-  p4cost parse p4-samples
+  p4cost predict prog.p4
+  p4cost predict prog.p4 --port 100g --packet-size 256 --format json
+  p4cost stages build/pipe/context.json
+  p4cost parse p4src
 
 ",
     exit_codes!()
@@ -57,11 +57,11 @@ const TOP_HELP: &str = concat!(
 /// `predict`'s closing help text.
 const PREDICT_HELP: &str = concat!(
     "Examples:
-  p4cost predict p4-samples/tofino/tc2_datacenter.p4
-  p4cost predict p4-samples/tofino/tc2_datacenter.p4 --path ethernet,ipv4,udp
-  p4cost predict p4-samples/tofino/tc2_datacenter.p4 --model tofino1-mau-estimate
-  p4cost predict tests/fixtures/bmv2/switch_p4_16.json --top 5 --format json
-  p4cost predict p4-samples/tofino/classes --jobs 2 --max-paths 4
+  p4cost predict prog.p4
+  p4cost predict prog.p4 --path ethernet,ipv4,udp
+  p4cost predict prog.p4 --model tofino1-mau-estimate
+  p4cost predict build/prog.json --top 5 --format json
+  p4cost predict p4src --jobs 2 --max-paths 4
 
 ",
     exit_codes!()
@@ -70,8 +70,8 @@ const PREDICT_HELP: &str = concat!(
 /// `parse`'s closing help text.
 const PARSE_HELP: &str = concat!(
     "Examples:
-  p4cost parse p4-samples
-  p4cost parse --summary p4-samples/tofino
+  p4cost parse p4src
+  p4cost parse --summary p4src/main.p4
 
 ",
     exit_codes!()
@@ -80,9 +80,9 @@ const PARSE_HELP: &str = concat!(
 /// `stages`' and `deps`' closing help text.
 const STAGES_HELP: &str = concat!(
     "Examples:
-  p4cost stages tests/fixtures/tofino/fabric-tna__fabric__sde9.0.0__context.json
-  p4cost stages p4-samples/tofino/tc2_datacenter.p4 --format json
-  p4cost deps p4-samples/tofino/tc2_datacenter.p4
+  p4cost stages build/pipe/context.json
+  p4cost stages prog.p4 --format json
+  p4cost deps prog.p4
 
 ",
     exit_codes!()
@@ -91,9 +91,9 @@ const STAGES_HELP: &str = concat!(
 /// `check`'s closing help text.
 const CHECK_HELP: &str = concat!(
     "Examples:
-  p4cost check p4-samples/tofino/tc2_datacenter.p4 --max-latency 300
-  p4cost check p4-samples/tofino/classes --max-latency 300 --port 100g --format json
-  p4cost check --config p4-samples/project/p4cost.toml
+  p4cost check prog.p4 --max-latency 400
+  p4cost check p4src --max-latency 400 --port 100g --format json
+  p4cost check --config ci/p4cost.toml
 
 ",
     exit_codes!()
@@ -117,10 +117,10 @@ path, or a class on both sides, got slower by more than NS (on MAU cycles
 alone: a gress's MAU latency).
 
 Examples:
-  p4cost diff p4-samples/tofino/tc2_datacenter.p4 p4-samples/tofino/tc3_edge_mpls.p4
-  p4cost diff p4-samples/tofino/tc2_datacenter.p4 --base HEAD --fail-above 5
-  p4cost diff tests/fixtures/bmv2/onos__fabric.json tests/fixtures/bmv2/onos__fabric-full.json --rows 3
-  p4cost diff tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json tests/fixtures/tofino/fabric-tna__fabric-int__sde9.2.0__context.json
+  p4cost diff old.p4 new.p4
+  p4cost diff p4src/main.p4 --base HEAD --fail-above 5
+  p4cost diff old/prog.json new/prog.json --rows 3
+  p4cost diff old/pipe/context.json new/pipe/context.json
 
 ",
     exit_codes!()
@@ -146,9 +146,9 @@ Examples:
 /// `explain`'s closing help text.
 const EXPLAIN_HELP: &str = concat!(
     "Examples:
-  p4cost explain p4-samples/tofino/tc2_datacenter.p4
-  p4cost explain p4-samples/tofino/tc2_datacenter.p4 --path ethernet,ipv4,udp --port 100g
-  p4cost explain p4-samples/tofino/tc2_datacenter.p4 --model tofino1-mau-estimate --format json
+  p4cost explain prog.p4
+  p4cost explain prog.p4 --path ethernet,ipv4,udp --port 100g
+  p4cost explain prog.p4 --model tofino1-mau-estimate --format json
 
 ",
     exit_codes!()
@@ -564,6 +564,51 @@ pub struct DiffArgs {
     /// Preprocessor flags (both sides).
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Preprocessor flags of one side (after -D/-I).
+    #[command(flatten)]
+    pub sides: SideSourceArgs,
+}
+
+/// `diff`'s preprocessor flags for one side only, added after the `-D` and
+/// `-I` both sides get (two profiles of one program: `--new-define
+/// WITH_INT`).
+#[derive(Debug, Args)]
+pub struct SideSourceArgs {
+    /// Define a macro for OLD only: `--old-define NAME[=VALUE]`.
+    #[arg(long = "old-define", value_name = "NAME[=VALUE]")]
+    pub old_defines: Vec<String>,
+    /// Define a macro for NEW only.
+    #[arg(long = "new-define", value_name = "NAME[=VALUE]")]
+    pub new_defines: Vec<String>,
+    /// Add an include directory for OLD only (it must exist).
+    #[arg(long = "old-include", value_name = "DIR", value_parser = existing_dir)]
+    pub old_include_dirs: Vec<PathBuf>,
+    /// Add an include directory for NEW only (it must exist).
+    #[arg(long = "new-include", value_name = "DIR", value_parser = existing_dir)]
+    pub new_include_dirs: Vec<PathBuf>,
+}
+
+impl SideSourceArgs {
+    /// `both` with one side's own defines and include directories after
+    /// its own.
+    pub fn apply(
+        &self,
+        mut both: p4cost_engine::SourceOptions,
+        new: bool,
+    ) -> p4cost_engine::SourceOptions {
+        let (defines, dirs) = if new {
+            (&self.new_defines, &self.new_include_dirs)
+        } else {
+            (&self.old_defines, &self.old_include_dirs)
+        };
+        both.defines.extend(
+            defines
+                .iter()
+                .map(|d| p4cost_engine::options::parse_define(d)),
+        );
+        both.include_dirs.extend(dirs.iter().cloned());
+        both
+    }
 }
 
 /// `p4cost deps`.

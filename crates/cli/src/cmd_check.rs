@@ -128,11 +128,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
 }
 
 fn number(v: f64, unit: &str) -> String {
-    match unit {
-        "ns" => format!("{v:.3} ns"),
-        "tables" if v == 1.0 => "1 table".to_string(),
-        _ => format!("{v} {unit}"),
-    }
+    p4cost_engine::check::amount(v, unit)
 }
 
 /// What a verdict measured, in words.

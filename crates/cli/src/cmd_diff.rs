@@ -32,27 +32,28 @@ pub fn run(a: &DiffArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         };
     let side = |file: &std::path::Path,
                 files: &dyn p4cost_engine::Files,
-                rev: Option<&str>|
+                rev: Option<&str>,
+                new: bool|
      -> Result<PredictOptions, CliError> {
         let mut o = PredictOptions::new(file);
         o.target = a.target.options();
-        o.source = a.source.options();
+        o.source = a.sides.apply(a.source.options(), new);
         o.pipe.clone_from(&a.pipe);
         let cfg = project::config_in(&a.config, Some(file), files, rev)?;
         Ok(project::with_config(o, cfg.as_ref()))
     };
-    let new = side(&new_file, &p4cost_engine::Disk, None)?;
+    let new = side(&new_file, &p4cost_engine::Disk, None, true)?;
     // At a revision, the old side is the project as it was then: the
     // program, its includes and its p4cost.toml (defines, include
     // directories, model) all from that commit.
     let old = match &a.base {
         Some(rev) => {
             let tree = p4cost_engine::git::GitTree::open(&a.old, rev)?;
-            let mut o = side(&a.old, &tree, Some(rev))?;
+            let mut o = side(&a.old, &tree, Some(rev), false)?;
             o.source.revision = Some(rev.clone());
             o
         }
-        None => side(&a.old, &p4cost_engine::Disk, None)?,
+        None => side(&a.old, &p4cost_engine::Disk, None, false)?,
     };
     let mut d = DiffOptions::new(old, new);
     d.max_paths = a.max_paths;

@@ -21,6 +21,8 @@ use p4cost_engine::text::LineIndex;
 
 use crate::args::ColorChoice;
 
+mod window;
+
 /// Largest source file re-read to show a snippet.
 const MAX_SNIPPET_FILE_BYTES: u64 = 64 << 20;
 
@@ -135,8 +137,9 @@ impl Snippets {
         Some((id, ix.char_at(text, line, col)?))
     }
 
-    /// `diag` rendered (rich form, with the source lines), ending in a
-    /// newline; `None` when rendering fails.
+    /// `diag` rendered (rich form, with the source lines, a long line as
+    /// a window around its label: [`window`]), ending in a newline; `None`
+    /// when rendering fails.
     pub fn render(&self, diag: &Diagnostic<usize>) -> Option<String> {
         let config = term::Config::default();
         let mut buf = if self.color {
@@ -144,7 +147,11 @@ impl Snippets {
         } else {
             termcolor::Buffer::no_color()
         };
-        term::emit_to_write_style(&mut buf, &config, &self.files, diag).ok()?;
+        match window::Windowed::of(&self.files, diag) {
+            Some((view, cut)) => term::emit_to_write_style(&mut buf, &config, &view, &cut),
+            None => term::emit_to_write_style(&mut buf, &config, &self.files, diag),
+        }
+        .ok()?;
         String::from_utf8(buf.into_inner()).ok()
     }
 

@@ -622,6 +622,36 @@ fn line_width() -> usize {
         .unwrap_or(120)
 }
 
+/// `head` and then `items` joined by `, `, wrapped to `width` characters
+/// with each further line indented under the first item (an item longer
+/// than a line gets a line of its own), ending in a newline.
+fn wrapped(head: &str, items: &[&str], width: usize) -> String {
+    let indent = head.chars().count();
+    let mut out = head.to_string();
+    let mut col = indent;
+    for (i, item) in items.iter().enumerate() {
+        let last = i + 1 == items.len();
+        let piece = if last {
+            item.to_string()
+        } else {
+            format!("{item},")
+        };
+        let len = piece.chars().count();
+        if col > indent && col + 1 + len > width {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            col = indent;
+        } else if col > indent {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(&piece);
+        col += len;
+    }
+    out.push('\n');
+    out
+}
+
 /// `line` cut to `width` characters, the cut marked with `...`.
 fn fit(line: &str, width: usize) -> String {
     if line.chars().count() <= width {
@@ -694,20 +724,13 @@ fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut) {
         }
     ));
     for c in &pc.classes {
-        s.push_str(&format!(
-            "  {:>6}  {:>10.3} ns  tables: {}\n",
-            c.id,
-            c.latency_ns,
-            if c.tables.is_empty() {
-                "none".to_string()
-            } else {
-                c.tables
-                    .iter()
-                    .map(|t| t.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ));
+        let head = format!("  {:>6}  {:>10.3} ns  tables: ", c.id, c.latency_ns);
+        let names: Vec<&str> = c.tables.iter().map(|t| t.name.as_str()).collect();
+        if names.is_empty() {
+            s.push_str(&format!("{head}none\n"));
+        } else {
+            s.push_str(&wrapped(&head, &names, line_width()));
+        }
         for d in &c.decisions {
             s.push_str(&format!(
                 "                     {} -> {}{}  ({}:{})\n",

@@ -73,6 +73,17 @@ impl Limit {
     }
 }
 
+/// A figure in its unit as every report words it: `ns` with three
+/// decimals, counts (`cycles`, `tables`) as the whole numbers they are
+/// (`2 tables`, `1 table`, never `2.000 tables`).
+pub fn amount(v: f64, unit: &str) -> String {
+    match unit {
+        "ns" => format!("{v:.3} ns"),
+        "tables" if v == 1.0 => "1 table".to_string(),
+        _ => format!("{v} {unit}"),
+    }
+}
+
 /// One budget: a limit, its value and where it was set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {

@@ -176,7 +176,13 @@ fn class_out(
             .nodes
             .iter()
             .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
-                Some(NodeKind::Table { table, .. }) => Some((n.index(), *table)),
+                // A compiler-internal table (`$PORT_METADATA`) is not
+                // charged: not listed either.
+                Some(NodeKind::Table { table, .. })
+                    if !program.table(*table).is_compiler_internal() =>
+                {
+                    Some((n.index(), *table))
+                }
                 _ => None,
             })
             .map(|(at, t)| {

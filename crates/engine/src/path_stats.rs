@@ -34,8 +34,10 @@ pub struct ExtremeOut {
     pub latency_ns: f64,
     /// Zero-based index in the full listing (what `predict` lists).
     pub index: CountOut,
-    /// One-based number, as the table prints it.
-    #[serde(skip)]
+    /// One-based number: `index` + 1, the path number the table prints
+    /// and `class` starts with.
+    #[serde(serialize_with = "crate::report::count_out")]
+    #[schemars(with = "CountOut")]
     pub number: PathCount,
     /// Program headers on the path.
     pub headers: Vec<String>,
@@ -375,7 +377,10 @@ impl<'g, 'p> Costed<'g, 'p> {
                 e.control_path
                     .tables
                     .iter()
-                    .map(|t| program.table(*t).name.clone())
+                    .map(|t| program.table(*t))
+                    // `$PORT_METADATA` and its kind: not charged, not listed.
+                    .filter(|t| !t.is_compiler_internal())
+                    .map(|t| t.name.clone())
                     .collect(),
             );
             d

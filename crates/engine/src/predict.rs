@@ -272,8 +272,9 @@ impl<'a> Common<'a> {
         insert_parse_warnings(&mut self.warnings, self.loaded.warnings.len(), all);
     }
 
-    /// The error for a `--path` no path matches.
-    fn no_path(&self, parser: ParserId, want: &[String]) -> Error {
+    /// The error for a `--path` no path matches, with what the parser
+    /// has instead ([`unmatched_detail`]).
+    fn no_path(&self, pg: &p4cost_analysis::PathGraph<'_>, want: &[String], limit: usize) -> Error {
         let pipe = match &self.pipeline {
             Some(p) if p.all.len() > 1 => format!(
                 " (pipeline `{}`; choose a pipeline with --pipe NAME)",
@@ -281,10 +282,14 @@ impl<'a> Common<'a> {
             ),
             _ => String::new(),
         };
+        let detail = match p4cost_analysis::explain_unmatched(pg, want, limit) {
+            Ok(u) => unmatched_detail(&u, want),
+            Err(_) => String::new(),
+        };
         Error::NoPath(format!(
-            "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; a leading Ethernet header may be left out)",
+            "{}: no parse path of `{}`{pipe} extracts exactly {} (program headers in order; a leading Ethernet header may be left out){detail}",
             self.shown,
-            self.program().parser(parser).name,
+            pg.parser_name(),
             want.join(",")
         ))
     }
@@ -638,7 +643,6 @@ fn run_linear(
         a,
         &common,
         &pg,
-        parser,
         packet_size,
         (&costed.prod, &costed.ns),
         &[&state_ns],
@@ -905,7 +909,6 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     a: &PredictOptions,
     common: &Common<'_>,
     pg: &p4cost_analysis::PathGraph<'_>,
-    parser: ParserId,
     packet_size: u32,
     top: (&p4cost_analysis::Product<S>, &[f64]),
     differs: &[&dyn Fn(&p4cost_model::baseline::StateSplit) -> f64],
@@ -930,8 +933,10 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
         (Some(want), _) => {
             let (mp, skipped_ethernet) = match_headers(pg, want, a.max_analysis_states)
                 .map_err(|e| common.budget(e))?
-                .ok_or_else(|| common.no_path(parser, want))?;
-            let first = mp.first().ok_or_else(|| common.no_path(parser, want))?;
+                .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
+            let first = mp
+                .first()
+                .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
             let nodes = mp.graph_nodes(&first);
             let p = pg.path(&nodes);
             if !path_fits(&p, packet_size) {
@@ -1099,8 +1104,8 @@ fn run_mau(
             if let Some(want) = want {
                 let (mp, _) = match_headers(&pg, want, opts.max_analysis_states)
                     .map_err(|e| common.budget(e))?
-                    .ok_or_else(|| common.no_path(p, want))?;
-                let first = mp.first().ok_or_else(|| common.no_path(p, want))?;
+                    .ok_or_else(|| common.no_path(&pg, want, opts.max_analysis_states))?;
+                let first = mp.first().ok_or_else(|| common.no_path(&pg, want, opts.max_analysis_states))?;
                 let nodes = mp.graph_nodes(&first);
                 shown_index = pg.index_of(&nodes);
                 shown_path = pg.path(&nodes);
@@ -1242,4 +1247,52 @@ mod listed_only_tests {
             }
         }
     }
+}
+
+/// The lines after a `--path` error: which listed names the parser
+/// extracts and which not (with close names), and the path that extracts
+/// the listed headers in order with the fewest others, as a `--path` to
+/// give.
+fn unmatched_detail(u: &p4cost_analysis::Unmatched, want: &[String]) -> String {
+    let mut s = String::new();
+    if !u.unknown.is_empty() && !u.known.is_empty() {
+        s.push_str(&format!(
+            "\n  of these, the parser extracts {}",
+            u.known.join(", ")
+        ));
+    }
+    for (name, close) in &u.unknown {
+        s.push_str(&format!("\n  `{name}` is no header the parser extracts"));
+        if !close.is_empty() {
+            s.push_str(&format!(" (close: {})", close.join(", ")));
+        }
+    }
+    if !u.unknown.is_empty() {
+        return s;
+    }
+    match &u.nearest {
+        Some((p, ends_there)) => {
+            let names: Vec<String> = p
+                .extracts()
+                .filter(|e| e.origin == p4cost_ir::Origin::Program)
+                .map(|e| e.header.rsplit('.').next().unwrap_or(&e.header).to_string())
+                .collect();
+            s.push_str(&format!(
+                "\n  {} are all headers the parser extracts; the path with the fewest others among them: --path {}",
+                want.join(", "),
+                names.join(","),
+            ));
+            if !ends_there {
+                s.push_str(&format!(
+                    "\n  (every path that extracts them in this order extracts more after {})",
+                    want.last().map_or("them", String::as_str)
+                ));
+            }
+        }
+        None => s.push_str(&format!(
+            "\n  {} are headers the parser extracts, but no path extracts them in this order",
+            want.join(", ")
+        )),
+    }
+    s
 }

@@ -66,6 +66,14 @@ impl CountOut {
     }
 }
 
+/// Serializes a count as its [`CountOut`].
+pub fn count_out<S: serde::Serializer>(
+    c: &p4cost_analysis::PathCount,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&CountOut::of(*c), s)
+}
+
 /// Decimal text of a count (`more than 2^128-1` when saturated).
 pub fn count_text(c: p4cost_analysis::PathCount) -> String {
     c.to_string()
@@ -148,8 +156,10 @@ pub struct PathOut {
     /// Zero-based index in the full listing (graph order), whichever
     /// paths are shown.
     pub index: CountOut,
-    /// One-based number for the table.
-    #[serde(skip)]
+    /// One-based number: `index` + 1, the path number the table prints
+    /// and class ids (`P.C`) start with.
+    #[serde(serialize_with = "count_out")]
+    #[schemars(with = "CountOut")]
     pub number: p4cost_analysis::PathCount,
     pub headers: Vec<String>,
     /// Headers extracted into the parser's metadata before the packet

@@ -9,6 +9,7 @@ use lsp_types::{
     NumberOrString, Position, Range,
 };
 
+use p4cost_engine::check::amount;
 use p4cost_engine::ide::{EditorFacts, StateFact, TableFact};
 use p4cost_engine::report::Loc;
 // Extrapolation codes are warnings, every other code information.
@@ -112,12 +113,11 @@ pub fn diagnostics(path: &Path, text: &str, facts: &EditorFacts) -> Vec<Diagnost
             None => v.budget.replace('_', " "),
         };
         let message = format!(
-            "{what}: {:.3} {unit} is over the {:.3} {unit} budget ({}) by {:.3} {unit}",
-            v.predicted,
-            v.limit,
+            "{what}: {} is over the {} budget ({}) by {}",
+            amount(v.predicted, v.unit),
+            amount(v.limit, v.unit),
             v.origin,
-            -v.margin,
-            unit = v.unit
+            amount(-v.margin, v.unit),
         );
         let here = v
             .contributors
@@ -137,9 +137,8 @@ pub fn diagnostics(path: &Path, text: &str, facts: &EditorFacts) -> Vec<Diagnost
                     related(
                         l,
                         format!(
-                            "+{:.3} {} {} {}",
-                            c.value,
-                            v.unit,
+                            "+{} {} {}",
+                            amount(c.value, v.unit),
                             c.kind.replace('_', " "),
                             c.name
                         ),

@@ -281,6 +281,21 @@ impl<'t> Builder<'t> {
         Span::new(start, start + len as u32)
     }
 
+    /// The span of a declaration (or field, parameter, state, table
+    /// property...): from its first token after its annotations, so a
+    /// report about it points at `table t`, not at `@hidden` above it.
+    fn decl_span(&self, p: &Pair<'_, Rule>) -> Span {
+        let span = self.span(p);
+        let mut kids = p.clone().into_inner();
+        match kids.next() {
+            Some(a) if a.as_rule() == Rule::annotation_list => match kids.next() {
+                Some(next) => Span::new(self.base + next.as_span().start() as u32, span.hi),
+                None => span,
+            },
+            _ => span,
+        }
+    }
+
     fn offset(&self, p: &Pair<'_, Rule>) -> usize {
         self.base as usize + p.as_span().start()
     }
@@ -451,7 +466,7 @@ impl<'t> Builder<'t> {
 
     /// Builds one declaration into `out` (two for `typedef struct S {..} T;`).
     fn declaration(&self, p: Pair<'_, Rule>, out: &mut Vec<Decl>) -> Result<()> {
-        let span = self.span(&p);
+        let span = self.decl_span(&p);
         let mut k = Kids::new(p);
         let ann = self.opt_annotations(&mut k)?;
         let body = k.next()?;
@@ -629,7 +644,7 @@ impl<'t> Builder<'t> {
             Some(init) => {
                 let mut decls = Vec::new();
                 for od in init.into_inner() {
-                    let od_span = self.span(&od);
+                    let od_span = self.decl_span(&od);
                     let mut ok = Kids::new(od);
                     let ann = self.opt_annotations(&mut ok)?;
                     let body = ok.next()?;
@@ -673,7 +688,7 @@ impl<'t> Builder<'t> {
     }
 
     fn param(&self, p: Pair<'_, Rule>) -> Result<Param> {
-        let span = self.span(&p);
+        let span = self.decl_span(&p);
         let mut k = Kids::new(p);
         let annotations = self.opt_annotations(&mut k)?;
         let direction = match k.opt(Rule::direction) {
@@ -759,7 +774,7 @@ impl<'t> Builder<'t> {
         let type_params = self.type_params(&mut k);
         let mut fields = Vec::new();
         for f in k.expect(Rule::field_list)?.into_inner() {
-            let fspan = self.span(&f);
+            let fspan = self.decl_span(&f);
             let mut fk = Kids::new(f);
             let annotations = self.opt_annotations(&mut fk)?;
             let ty = self.type_ref(fk.expect(Rule::type_ref)?)?;
@@ -801,7 +816,7 @@ impl<'t> Builder<'t> {
         let name = self.ident(bk.expect(Rule::ident)?);
         let mut members = Vec::new();
         for m in bk.iter.by_ref() {
-            let mspan = self.span(&m);
+            let mspan = self.decl_span(&m);
             let mut mk = Kids::new(m);
             let annotations = self.opt_annotations(&mut mk)?;
             let name = self.ident(mk.expect(Rule::ident)?);
@@ -876,7 +891,7 @@ impl<'t> Builder<'t> {
     }
 
     fn method_proto(&self, p: Pair<'_, Rule>) -> Result<Method> {
-        let span = self.span(&p);
+        let span = self.decl_span(&p);
         let mut k = Kids::new(p);
         let annotations = self.opt_annotations(&mut k)?;
         if let Some(c) = k.opt(Rule::constructor_proto) {
@@ -1030,7 +1045,7 @@ impl<'t> Builder<'t> {
 
     /// `@a parser P<T>(params)(ctor params) {` (or `control`).
     fn container_head(&self, p: Pair<'_, Rule>) -> Result<ContainerHead> {
-        let lo = self.span(&p).lo;
+        let lo = self.decl_span(&p).lo;
         let mut k = Kids::new(p);
         let annotations = self.opt_annotations(&mut k)?;
         let head = k.next()?;
@@ -1055,7 +1070,7 @@ impl<'t> Builder<'t> {
     }
 
     fn local_decl(&self, p: Pair<'_, Rule>) -> Result<LocalDecl> {
-        let span = self.span(&p);
+        let span = self.decl_span(&p);
         let mut k = Kids::new(p);
         let ann = self.opt_annotations(&mut k)?;
         let body = k.next()?;
@@ -1084,7 +1099,7 @@ impl<'t> Builder<'t> {
     }
 
     fn parser_state(&self, p: Pair<'_, Rule>) -> Result<ParserState> {
-        let span = self.span(&p);
+        let span = self.decl_span(&p);
         let mut k = Kids::new(p);
         let annotations = self.opt_annotations(&mut k)?;
         k.expect(Rule::kw_state)?;
@@ -1253,7 +1268,7 @@ impl<'t> Builder<'t> {
     }
 
     fn table_prop(&self, p: Pair<'_, Rule>) -> Result<TableProperty> {
-        let span = self.span(&p);
+        let span = self.decl_span(&p);
         let mut k = Kids::new(p);
         let annotations = self.opt_annotations(&mut k)?;
         let body = k.next()?;
@@ -1283,7 +1298,7 @@ impl<'t> Builder<'t> {
                 bk.expect(Rule::kw_actions)?;
                 let mut refs = Vec::new();
                 for ar in bk.all(Rule::action_ref) {
-                    let aspan = self.span(&ar);
+                    let aspan = self.decl_span(&ar);
                     let mut ak = Kids::new(ar);
                     let annotations = self.opt_annotations(&mut ak)?;
                     let (name, args) = self.action_target(&mut ak)?;

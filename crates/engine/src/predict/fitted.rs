@@ -134,7 +134,6 @@ pub(super) fn run_fitted(
         a,
         &common,
         &pg,
-        parser,
         packet_size,
         (&prod, &weight),
         &[&counted, &bytes],
