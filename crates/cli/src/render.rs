@@ -55,6 +55,11 @@ fn render_mau(s: &mut String, m: &MauOut) {
     }
 }
 
+/// What p4cost did not check in a P4 source, said once in the header of
+/// `predict` and `parse`.
+pub const NOT_TYPE_CHECKED: &str =
+    "parsed and lowered, not type-checked (p4cost has no type checker: p4c reports type errors)";
+
 /// Renders the report as a readable table; warnings about a table or
 /// parse state show its source line (from `snippets`).
 pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
@@ -63,6 +68,9 @@ pub fn render_human(r: &Report, snippets: &mut Snippets) -> String {
         "p4cost {}: {} ({}, {})\n",
         r.p4cost_version, r.program, r.arch, r.input
     ));
+    if !r.type_checked {
+        s.push_str(&format!("checks    {NOT_TYPE_CHECKED}\n"));
+    }
     if let Some(ctx) = &r.context {
         s.push_str(&format!(
             "context   {ctx}{}\n",

@@ -299,6 +299,11 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bfrt: Option<String>,
     pub input: String,
+    /// False for a P4 source: p4cost parses and lowers it but has no type
+    /// checker, so a program the compiler rejects may still be predicted.
+    /// True for compiler outputs (BMv2 JSON, context.json): the compiler
+    /// checked the program.
+    pub type_checked: bool,
     pub arch: String,
     pub model: ModelRef,
     /// `None` for models that do not depend on the port.

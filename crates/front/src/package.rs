@@ -62,6 +62,7 @@ pub fn bind(
         bind_by_name(cx);
         return;
     };
+    cx.program.main_package = crate::scope::type_base_name(&main.ty).map(str::to_string);
     let mut seen = 0;
     instantiate(cx, main, &main.name.name, parsers, controls, &mut seen);
 }
