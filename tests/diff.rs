@@ -400,3 +400,45 @@ fn two_contexts_are_compared_on_mau_cycles_and_tables() {
     assert!(worst > 0.0);
     assert!((v["worst_increase_ns"].as_f64().unwrap() - worst).abs() < 1e-9);
 }
+
+/// A statement added to an apply block costs MAU cycles (the estimate
+/// places it as a `tbl_*` statement table, as p4c makes one) but is not a
+/// table the programmer added: compiler-made tables are not compared by
+/// name (a source's `tbl_assign` is p4c's `tbl_<file>l<line>`).
+#[test]
+fn a_statement_table_is_costed_not_added() {
+    let d = common::scratch("diff-statement");
+    let old = std::fs::read_to_string(common::root().join("p4-samples/v1model/basic_router.p4"))
+        .expect("sample");
+    let new = old.replacen(
+        "            port_mac.apply();\n",
+        "            port_mac.apply();\n            hdr.ipv4.ttl = hdr.ipv4.ttl - 1;\n",
+        1,
+    );
+    assert_ne!(old, new);
+    std::fs::write(d.join("old.p4"), &old).expect("write");
+    std::fs::write(d.join("new.p4"), &new).expect("write");
+    let r = common::p4cost_in(
+        &d,
+        &[
+            "diff",
+            "old.p4",
+            "new.p4",
+            "--no-config",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    let p = &v["pipelines"][0];
+    assert_eq!(p["tables_added"], serde_json::json!([]), "{p}");
+    assert_eq!(p["tables_removed"], serde_json::json!([]), "{p}");
+    let egress = p["mau"]
+        .as_array()
+        .expect("mau")
+        .iter()
+        .find(|g| g["gress"] == "egress")
+        .expect("egress row");
+    assert!(egress["delta"].as_i64().expect("delta") > 0, "{egress}");
+}
