@@ -145,3 +145,32 @@ fn controls_are_named_as_declared() {
     ]);
     assert_eq!(v["control"]["name"], "ingress");
 }
+
+/// The egress control lists its match tables as ingress does: p4c's
+/// action-call tables of switch_p4_16's egress (`tbl_switch_p4_16l1774`,
+/// `tbl_switch_p4_16l1847`) are not among them, so the source and its JSON
+/// list the same egress tables.
+#[test]
+fn egress_lists_match_tables_only() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/switch_p4_16.json",
+        "--format",
+        "json",
+        "--max-paths",
+        "1",
+    ]);
+    let tables: Vec<&str> = v["control"]["egress"]["tables"]
+        .as_array()
+        .expect("egress tables")
+        .iter()
+        .filter_map(|t| t.as_str())
+        .collect();
+    assert_eq!(tables.len(), 35, "{tables:?}");
+    assert!(
+        tables
+            .iter()
+            .all(|t| !t.rsplit('.').next().unwrap_or(t).starts_with("tbl_")),
+        "{tables:?}"
+    );
+}

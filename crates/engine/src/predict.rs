@@ -838,12 +838,15 @@ fn run_linear(
     if let (true, Some(j)) = (per_class, &common.egress) {
         r.control.egress = Some(report::EgressOut {
             name: program.control(j.control).name.clone(),
+            // Match tables, as for ingress: compiler-made ones left out.
             tables: program
                 .control(j.control)
                 .flow
                 .tables()
                 .iter()
-                .map(|t| program.table(*t).name.clone())
+                .map(|t| program.table(*t))
+                .filter(|t| !t.is_action_call() && !t.is_compiler_internal())
+                .map(|t| t.name.clone())
                 .collect(),
             control_paths: report::CountOut::of(control_path_count(program, j.control)),
             parser: j.parser.clone(),

@@ -220,7 +220,8 @@ pub struct ControlOut {
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct EgressOut {
     pub name: String,
-    /// Tables it applies (qualified names).
+    /// Match tables it applies (qualified names); compiler-made ones
+    /// (`tbl_*` action calls, `$` tables) are left out, as for ingress.
     pub tables: Vec<String>,
     /// Paths through it alone (exact, as [`CountOut`]).
     pub control_paths: CountOut,
