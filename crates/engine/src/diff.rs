@@ -793,16 +793,32 @@ fn compare_mau(
 /// statements or a direct action call, and `$`-named internal tables. Their
 /// names differ between a source and its compiler output (the estimate's
 /// `tbl_assign` is p4c's `tbl_<file>l<line>`), so they are never "added" or
-/// "removed"; what they cost is in the MAU cycles. Match tables named
-/// `tbl_*` are in the controls' tables, which are compared whole.
+/// "removed"; what they cost is in the MAU cycles. Any name component may
+/// start the `tbl_` (the estimate's `tbl_call_reg.write` quotes a method
+/// call). Match tables named `tbl_*` are in the controls' tables, which are
+/// compared whole.
 fn compiler_made(name: &str) -> bool {
-    let short = name.rsplit('.').next().unwrap_or(name);
-    short.starts_with("tbl_") || name.contains('$')
+    name.split('.').any(|c| c.starts_with("tbl_")) || name.contains('$')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compiler_made_tables_are_told_by_name() {
+        for t in [
+            "tbl_assign",
+            "ingress.tbl_act",
+            "tbl_call_reg.write",
+            "$PORT_METADATA",
+        ] {
+            assert!(compiler_made(t), "{t}");
+        }
+        for t in ["ingress.ipv4_fib", "Ig.acl", "tblx"] {
+            assert!(!compiler_made(t), "{t}");
+        }
+    }
 
     #[test]
     fn equal_sums_in_another_order_are_the_same() {
