@@ -116,3 +116,61 @@ fn tofino_model_on_a_v1model_program_is_flagged() {
         .iter()
         .any(|w| w["code"] == "target_mismatch"));
 }
+
+/// A control is named as declared, as a P4 source names it: the JSON's
+/// pipeline `ingress` quotes `control IngressI` in its `source_info`, and
+/// p4c's table names agree (`IngressI.indirect`). Old JSON without the
+/// quote keeps the pipeline's name.
+#[test]
+fn controls_are_named_as_declared() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/action_profile-bmv2.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["control"]["name"], "IngressI");
+    let tables = v["control"]["tables"].as_array().expect("tables");
+    assert!(
+        tables
+            .iter()
+            .all(|t| t.as_str().is_some_and(|t| t.starts_with("IngressI."))),
+        "{tables:?}"
+    );
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/behavioral-model__simple_router.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["control"]["name"], "ingress");
+}
+
+/// The egress control lists its match tables as ingress does: p4c's
+/// action-call tables of switch_p4_16's egress (`tbl_switch_p4_16l1774`,
+/// `tbl_switch_p4_16l1847`) are not among them, so the source and its JSON
+/// list the same egress tables.
+#[test]
+fn egress_lists_match_tables_only() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/switch_p4_16.json",
+        "--format",
+        "json",
+        "--max-paths",
+        "1",
+    ]);
+    let tables: Vec<&str> = v["control"]["egress"]["tables"]
+        .as_array()
+        .expect("egress tables")
+        .iter()
+        .filter_map(|t| t.as_str())
+        .collect();
+    assert_eq!(tables.len(), 35, "{tables:?}");
+    assert!(
+        tables
+            .iter()
+            .all(|t| !t.rsplit('.').next().unwrap_or(t).starts_with("tbl_")),
+        "{tables:?}"
+    );
+}

@@ -198,3 +198,37 @@ fn a_path_no_path_matches_names_what_the_parser_has() {
     ]);
     assert_eq!(ok.code, 0, "{}", ok.stderr);
 }
+
+/// A program p4c would reject (an action bound two ways) parses and lowers,
+/// but its `main` binds no parser: the error says what `main` is and which
+/// parsers there are, not only that none was found.
+#[test]
+fn no_ingress_parser_names_main_and_the_parsers_declared() {
+    let r = predict_files(
+        "no-parser-main",
+        &[(
+            "main.p4",
+            "control c(inout bit<32> x) { apply { } }\n\
+             control proto(inout bit<32> x);\npackage top(proto p);\ntop(c()) main;\n",
+        )],
+    );
+    assert_error(
+        &r,
+        "main.p4: no ingress parser found",
+        "(`main` is a `top`, whose arguments bind no ingress parser; the program declares no parser)",
+    );
+    // No `main`, and parsers none of which the fallback can take.
+    let mut src =
+        String::from("#include <core.p4>\nheader h_t { bit<8> a; }\nstruct H { h_t h; }\n");
+    for i in 0..7 {
+        src += &format!(
+            "parser P{i}(packet_in p, out H h) {{ state start {{ p.extract(h.h); transition accept; }} }}\n"
+        );
+    }
+    let r = predict_files("no-parser-no-main", &[("main.p4", &src)]);
+    assert_error(
+        &r,
+        "main.p4: no ingress parser found",
+        "(the program has no `main` package instantiation; parsers declared: P0, P1, P2, P3, P4 and 2 more)",
+    );
+}

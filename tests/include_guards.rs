@@ -30,3 +30,25 @@ fn tna_program_testing_the_guards_predicts() {
         r.stdout
     );
 }
+
+/// `bmv2/psa.p4` is p4cost's psa.p4 for the BMv2 target: a program that
+/// includes it gets PSA's blocks and package (its own guard of psa.p4's
+/// name once emptied it: 'no ingress parser found').
+#[test]
+fn psa_program_including_bmv2_psa_predicts() {
+    let sample = std::fs::read_to_string(common::root().join("p4-samples/psa/nested_pipelines.p4"))
+        .expect("sample");
+    let src = sample.replace("#include <psa.p4>", "#include <bmv2/psa.p4>");
+    assert_ne!(src, sample);
+    let d = common::scratch("bmv2-psa");
+    let f = d.join("bmv2_psa.p4");
+    std::fs::write(&f, src).expect("write");
+    let r = p4cost(&["predict", f.to_str().expect("utf-8 path")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("(psa, p4_source)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("parser    IgParser: 3 paths"),
+        "{}",
+        r.stdout
+    );
+}

@@ -207,3 +207,21 @@ fn too_many_pipelines_at_once_is_an_error_naming_the_limit() {
     ]);
     assert_eq!(v["pipelines"].as_array().expect("array").len(), 16);
 }
+
+/// PSA's IngressPipeline and EgressPipeline (nested calls or named
+/// instances) are one pipeline: one report, ingress and egress bound.
+#[test]
+fn psa_ingress_and_egress_pipelines_are_one_report() {
+    for f in [
+        "p4-samples/psa/nested_pipelines.p4",
+        "p4-samples/psa/named_pipelines.p4",
+    ] {
+        let v = json(&["predict", f, "--format", "json"]);
+        assert!(v.get("pipelines").is_none(), "{f}: one report");
+        assert_eq!(v["arch"], "psa");
+        assert_eq!(v["parser"], "IgParser");
+        assert_eq!(v["control"]["name"], "Ig");
+        assert_eq!(v["path_count"], 3);
+        assert_eq!(str_list(&v["pipeline"]["all"]), ["main"], "{f}");
+    }
+}

@@ -140,6 +140,8 @@ fn parse_takes_any_input_kind_and_knows_fragments_from_programs() {
     let r = p4cost(&["parse", "tests/fixtures/bmv2/switch_p4_16.json"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("1 parsed, 0 failed"), "{}", r.stdout);
+    // The compiler type-checked it: no "not type-checked" line.
+    assert!(!r.stdout.contains("not type-checked"), "{}", r.stdout);
     // A directory with no P4 file is a usage error.
     let empty = scratch("empty-dir");
     let e = fails(&["parse", empty.to_str().unwrap()]);
@@ -360,4 +362,34 @@ fn the_readme_says_how_to_put_p4cost_on_the_path() {
             "{line}"
         );
     }
+}
+
+/// p4cost has no type checker (issue 24, item 11): `predict` says so once
+/// in the header of a P4 source's report, and in JSON; a compiler output
+/// was checked by the compiler.
+#[test]
+fn predict_says_a_source_was_not_type_checked() {
+    let r = p4cost(&["predict", SAMPLE]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = "checks    parsed and lowered, not type-checked (p4cost has no type checker: p4c reports type errors)";
+    assert_eq!(r.stdout.lines().nth(1), Some(line), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("not type-checked").count(), 1);
+    let v = common::json(&["predict", SAMPLE, "--format", "json"]);
+    assert_eq!(v["type_checked"], false);
+    let v = common::json(&[
+        "predict",
+        "tests/fixtures/bmv2/switch_p4_16.json",
+        "--max-paths",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["type_checked"], true);
+    let r = p4cost(&[
+        "predict",
+        "tests/fixtures/bmv2/switch_p4_16.json",
+        "--max-paths",
+        "1",
+    ]);
+    assert!(!r.stdout.contains("not type-checked"), "{}", r.stdout);
 }

@@ -130,8 +130,36 @@ pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bm
     externs::read(&root, &mut prog, &mut spans)?;
     prog.arch = detect_arch(&prog);
     bind_pipeline(&mut prog);
+    name_controls_as_declared(v, &mut prog);
     note_merged_states(&mut prog);
     Ok(prog)
+}
+
+/// p4c names a BMv2 pipeline for its architecture slot (`ingress`) and
+/// quotes the control's declaration in its `source_info`: the control is
+/// named for that (`MyIngress`), as the P4 source front and p4c's table
+/// names (`MyIngress.t`) name it. Without a plain identifier there (older
+/// JSON has no `source_info`) the slot name stays. The parser has no such
+/// quote: it keeps the JSON's name (`parser`).
+fn name_controls_as_declared(v: &Value, prog: &mut Program) {
+    let Some(pipes) = v.get("pipelines").and_then(Value::as_array) else {
+        return;
+    };
+    let is_identifier = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    // One control per pipeline, in order (`pipelines::read`).
+    for (c, p) in prog.controls.iter_mut().zip(pipes) {
+        let quoted = p
+            .pointer("/source_info/source_fragment")
+            .and_then(Value::as_str);
+        if let Some(name) = quoted.filter(|s| is_identifier(s)) {
+            c.name = name.to_string();
+        }
+    }
 }
 
 /// Says which user-metadata fields keep p4c's flattened names.
@@ -313,6 +341,7 @@ mod synthetic_tests {
             {"type": "hexstr", "value": "0x1"}]}]}
       ],
       "pipelines": [{"name": "ingress", "id": 0, "init_table": "call_a",
+        "source_info": {"filename": "s.p4", "line": 9, "column": 8, "source_fragment": "MyIngress"},
         "tables": [], "action_profiles": [], "conditionals": [],
         "action_calls": [{"name": "call_a", "id": 0, "action_id": 5, "next_node": null}]}]
     }"#;
@@ -323,6 +352,9 @@ mod synthetic_tests {
         assert_eq!(p.name, "synthetic");
         assert_eq!(p.arch, Arch::V1model);
         assert_eq!(p.notes, vec!["BMv2 JSON format 2.23".to_string()]);
+        // Named as declared (the pipeline is `ingress`), role from the slot.
+        assert_eq!(p.controls[0].name, "MyIngress");
+        assert_eq!(p.controls[0].role, ControlRole::Ingress);
         let start = &p.parsers[0].states[0];
         match &start.ops[0] {
             ParserOp::Extract {

@@ -24,6 +24,7 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
     }
     let fragments = included(&files, &a.source.include_dirs);
     let (mut ok, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let mut sources_ok = false;
     let mut text = String::new();
     for f in &files {
         let shown = p4cost_engine::read::shown(&f.path);
@@ -35,8 +36,9 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
             continue;
         }
         match p4cost_engine::input::load(&f.path, &a.source.options()) {
-            Ok(_) => {
+            Ok(loaded) => {
                 ok += 1;
+                sources_ok |= loaded.program.input == p4cost_ir::InputKind::P4Source;
                 if !a.summary {
                     text.push_str(&format!("ok     {shown}\n"));
                 }
@@ -70,6 +72,13 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
         ));
     }
     text.push('\n');
+    if sources_ok {
+        // "ok" is parsed and lowered, no more: say so once, first.
+        text.insert_str(
+            0,
+            &format!("P4 sources {}\n", crate::render::NOT_TYPE_CHECKED),
+        );
+    }
     out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(if failed == 0 { Exit::Ok } else { Exit::Failed })
 }

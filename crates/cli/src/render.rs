@@ -71,6 +71,11 @@ pub enum Detail {
 /// Sites listed under a code's heading without `-v`.
 pub const SITES_SHOWN: usize = 3;
 
+/// What p4cost did not check in a P4 source, said once in the header of
+/// `predict` and `parse`.
+pub const NOT_TYPE_CHECKED: &str =
+    "parsed and lowered, not type-checked (p4cost has no type checker: p4c reports type errors)";
+
 /// Renders the report as a readable table; warnings about a table or
 /// parse state show its source line (from `snippets`), grouped by code
 /// as `detail` says.
@@ -118,6 +123,9 @@ fn render_head(s: &mut String, r: &Report) {
         "p4cost {}: {} ({}, {})\n",
         r.p4cost_version, r.program, r.arch, r.input
     ));
+    if !r.type_checked {
+        s.push_str(&format!("checks    {NOT_TYPE_CHECKED}\n"));
+    }
     if let Some(ctx) = &r.context {
         s.push_str(&format!(
             "context   {ctx}{}\n",

@@ -237,6 +237,7 @@ pub fn combine(
         tables: ctx.tables,
         actions: ctx.actions,
         pipelines: vec![pipeline],
+        main_package: source.main_package,
         deparsers: source.deparsers,
         externs: ctx.externs,
         mau: ctx.mau,

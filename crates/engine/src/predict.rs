@@ -12,6 +12,7 @@ use crate::error::Error;
 
 mod extrapolates;
 mod fitted;
+mod no_parser;
 use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
 use crate::path_stats::{Costed, PATH_CODES};
@@ -298,14 +299,15 @@ impl<'a> Common<'a> {
     /// The ingress parser: per-path models need the parse graph.
     fn need_parser(&self) -> Result<ParserId, Error> {
         self.parser.ok_or_else(|| {
+        let pipe = self
+            .pipeline
+            .as_ref()
+            .filter(|p| p.all.len() > 1)
+            .map(|p| p.name.as_str());
         Error::input(format!(
             "{}: no ingress parser found: p4cost predicts per parse path and needs the parse graph ({})",
             self.shown,
-            match self.program().input {
-                p4cost_ir::InputKind::TofinoContext =>
-                    "context.json has none: give the P4 source with the context (`predict prog.p4 --context context.json`), use `--model tofino1-mau-cycles`, or `p4cost stages`",
-                _ => "the program declares no parser bound to a package",
-            }
+            no_parser::reason(self.program(), pipe)
         ))
     })
     }
@@ -328,6 +330,7 @@ impl<'a> Common<'a> {
             context: a.context.as_ref().map(|c| c.display().to_string()),
             bfrt: a.bfrt.as_ref().map(|b| b.display().to_string()),
             input: enum_name(serde_json::to_value(program.input)),
+            type_checked: program.input != p4cost_ir::InputKind::P4Source,
             arch: enum_name(serde_json::to_value(program.arch)),
             model: ModelRef {
                 name: model.name.clone(),
@@ -868,12 +871,15 @@ fn run_linear(
     if let (true, Some(j)) = (per_class, &common.egress) {
         r.control.egress = Some(report::EgressOut {
             name: program.control(j.control).name.clone(),
+            // Match tables, as for ingress: compiler-made ones left out.
             tables: program
                 .control(j.control)
                 .flow
                 .tables()
                 .iter()
-                .map(|t| program.table(*t).name.clone())
+                .map(|t| program.table(*t))
+                .filter(|t| !t.is_action_call() && !t.is_compiler_internal())
+                .map(|t| t.name.clone())
                 .collect(),
             control_paths: report::CountOut::of(control_path_count(program, j.control)),
             parser: j.parser.clone(),

@@ -231,7 +231,8 @@ pub struct ControlOut {
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct EgressOut {
     pub name: String,
-    /// Tables it applies (qualified names).
+    /// Match tables it applies (qualified names); compiler-made ones
+    /// (`tbl_*` action calls, `$` tables) are left out, as for ingress.
     pub tables: Vec<String>,
     /// Paths through it alone (exact, as [`CountOut`]).
     pub control_paths: CountOut,
@@ -310,6 +311,11 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bfrt: Option<String>,
     pub input: String,
+    /// False for a P4 source: p4cost parses and lowers it but has no type
+    /// checker, so a program the compiler rejects may still be predicted.
+    /// True for compiler outputs (BMv2 JSON, context.json): the compiler
+    /// checked the program.
+    pub type_checked: bool,
     pub arch: String,
     pub model: ModelRef,
     /// `None` for models that do not depend on the port.

@@ -62,6 +62,7 @@ pub fn bind(
         bind_by_name(cx);
         return;
     };
+    cx.program.main_package = crate::scope::type_base_name(&main.ty).map(str::to_string);
     let mut seen = 0;
     instantiate(cx, main, &main.name.name, parsers, controls, &mut seen);
 }
@@ -94,9 +95,10 @@ fn instantiate(
 }
 
 /// Binds one package instance. Nested packages that bind controls are
-/// pipelines of their own (pushed here); nested packages of parsers only
-/// (`IngressParsers` of a `MultiParserPipeline`) lend their parsers to
-/// this one. Returns this package's binding when it bound anything.
+/// pipelines of their own, or halves of this one (see [`settle_nested`]);
+/// nested packages of parsers only (`IngressParsers` of a
+/// `MultiParserPipeline`) lend their parsers to this one. Returns this
+/// package's binding when it bound anything.
 fn bind_package(
     cx: &mut Cx<'_, '_>,
     ty: &str,
@@ -118,12 +120,14 @@ fn bind_package(
         return None;
     }
     let pkg = cx.g.packages.get(ty).copied()?;
-    let mut extra_parsers: Vec<(ir::Gress, ir::ParserId)> = Vec::new();
-    let mut pipe = ir::Pipeline {
-        name: name.to_string(),
+    let mut b = Binding {
+        pipe: ir::Pipeline {
+            name: name.to_string(),
+            ..Default::default()
+        },
         ..Default::default()
     };
-    let mut bound_any = false;
+    let mut nested: Vec<ir::Pipeline> = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let param = match &a.name {
             Some(n) => pkg.params.iter().find(|p| p.name.name == n.name),
@@ -145,74 +149,68 @@ fn bind_package(
         }
         let tname = tname.to_string();
         if let Some(&pid) = parsers.get(&tname) {
-            if let Slot::Parser(g) = classify(param, true) {
-                if let Some(p) = cx.program.parsers.get_mut(pid.index()) {
-                    p.gress = g;
-                }
-                let slot = match g {
-                    ir::Gress::Egress => &mut pipe.egress_parser,
-                    _ => &mut pipe.ingress_parser,
-                };
-                if slot.is_some() {
-                    extra_parsers.push((g, pid));
-                } else {
-                    *slot = Some(pid);
-                }
-                bound_any = true;
-            }
+            bind_parser(cx, &mut b, param, pid);
         } else if let Some(&cid) = controls.get(&tname) {
-            if let Slot::Control(mut role, g) = classify(param, false) {
-                // Whatever its slot is called, a control that takes a
-                // `packet_out` emits headers: it is a deparser.
-                if emits_packets(cx, &tname) {
-                    role = ir::ControlRole::Deparser;
-                }
-                if let Some(c) = cx.program.controls.get_mut(cid.index()) {
-                    c.role = role;
-                    c.gress = g;
-                }
-                match (role, g) {
-                    (ir::ControlRole::Ingress, _) => pipe.ingress = Some(cid),
-                    (ir::ControlRole::Egress, _) => pipe.egress = Some(cid),
-                    (ir::ControlRole::Deparser, ir::Gress::Egress) => {
-                        pipe.egress_deparser = Some(cid)
-                    }
-                    (ir::ControlRole::Deparser, _) => pipe.ingress_deparser = Some(cid),
-                    _ => {}
-                }
-                bound_any = true;
-            }
+            bind_control(cx, &mut b, param, &tname, cid);
         } else if cx.g.packages.contains_key(tname.as_str()) {
             let targs = targs.to_vec();
             let inner = bind_package(cx, &tname, &targs, &inner_name, parsers, controls, depth);
             let Some(inner) = inner else { continue };
-            let has_controls = inner.ingress.is_some()
-                || inner.egress.is_some()
-                || inner.ingress_deparser.is_some()
-                || inner.egress_deparser.is_some();
-            if has_controls {
-                push_pipeline(cx, inner);
-                continue;
+            if has_controls(&inner) {
+                nested.push(inner);
+            } else {
+                b.lend_parsers(&inner);
             }
-            for (slot, p) in [
-                (&mut pipe.ingress_parser, inner.ingress_parser),
-                (&mut pipe.egress_parser, inner.egress_parser),
-            ] {
-                if let Some(p) = p {
-                    if slot.is_some() {
-                        extra_parsers.push((ir::Gress::Ingress, p));
-                    } else {
-                        *slot = Some(p);
-                    }
-                }
-            }
-            bound_any = true;
         }
     }
-    if !extra_parsers.is_empty() {
-        let names: Vec<String> = extra_parsers
+    settle_nested(cx, &mut b, nested);
+    b.note_extra_parsers(cx, name);
+    b.bound_any.then_some(b.pipe)
+}
+
+/// One package's binding while its arguments are read.
+#[derive(Default)]
+struct Binding {
+    pipe: ir::Pipeline,
+    /// Parsers past the first of their gress (chosen by port).
+    extra_parsers: Vec<ir::ParserId>,
+    bound_any: bool,
+}
+
+impl Binding {
+    /// Puts a parser in its gress's slot, or with the extras when taken.
+    fn put_parser(&mut self, g: ir::Gress, pid: ir::ParserId) {
+        let slot = match g {
+            ir::Gress::Egress => &mut self.pipe.egress_parser,
+            _ => &mut self.pipe.ingress_parser,
+        };
+        if slot.is_some() {
+            self.extra_parsers.push(pid);
+        } else {
+            *slot = Some(pid);
+        }
+        self.bound_any = true;
+    }
+
+    /// Takes the parsers of a nested package of parsers only.
+    fn lend_parsers(&mut self, inner: &ir::Pipeline) {
+        if let Some(p) = inner.ingress_parser {
+            self.put_parser(ir::Gress::Ingress, p);
+        }
+        if let Some(p) = inner.egress_parser {
+            self.put_parser(ir::Gress::Egress, p);
+        }
+        self.bound_any = true;
+    }
+
+    fn note_extra_parsers(&self, cx: &mut Cx<'_, '_>, name: &str) {
+        if self.extra_parsers.is_empty() {
+            return;
+        }
+        let names: Vec<String> = self
+            .extra_parsers
             .iter()
-            .filter_map(|(_, p)| cx.program.parsers.get(p.index()).map(|p| p.name.clone()))
+            .filter_map(|p| cx.program.parsers.get(p.index()).map(|p| p.name.clone()))
             .collect();
         cx.program.notes.push(format!(
             "`{name}` binds more than one parser per gress (parsers chosen by port): only the \
@@ -220,7 +218,94 @@ fn bind_package(
             names.join(", ")
         ));
     }
-    bound_any.then_some(pipe)
+}
+
+fn bind_parser(cx: &mut Cx<'_, '_>, b: &mut Binding, param: &ast::Param, pid: ir::ParserId) {
+    let Slot::Parser(g) = classify(param, true) else {
+        return;
+    };
+    if let Some(p) = cx.program.parsers.get_mut(pid.index()) {
+        p.gress = g;
+    }
+    b.put_parser(g, pid);
+}
+
+fn bind_control(
+    cx: &mut Cx<'_, '_>,
+    b: &mut Binding,
+    param: &ast::Param,
+    tname: &str,
+    cid: ir::ControlId,
+) {
+    let Slot::Control(mut role, g) = classify(param, false) else {
+        return;
+    };
+    // Whatever its slot is called, a control that takes a `packet_out`
+    // emits headers: it is a deparser.
+    if emits_packets(cx, tname) {
+        role = ir::ControlRole::Deparser;
+    }
+    if let Some(c) = cx.program.controls.get_mut(cid.index()) {
+        c.role = role;
+        c.gress = g;
+    }
+    let pipe = &mut b.pipe;
+    match (role, g) {
+        (ir::ControlRole::Ingress, _) => pipe.ingress = Some(cid),
+        (ir::ControlRole::Egress, _) => pipe.egress = Some(cid),
+        (ir::ControlRole::Deparser, ir::Gress::Egress) => pipe.egress_deparser = Some(cid),
+        (ir::ControlRole::Deparser, _) => pipe.ingress_deparser = Some(cid),
+        _ => {}
+    }
+    b.bound_any = true;
+}
+
+fn has_controls(p: &ir::Pipeline) -> bool {
+    p.ingress.is_some()
+        || p.egress.is_some()
+        || p.ingress_deparser.is_some()
+        || p.egress_deparser.is_some()
+}
+
+/// The gresses a binding fills: (ingress side, egress side).
+fn sides(p: &ir::Pipeline) -> (bool, bool) {
+    (
+        p.ingress_parser.is_some() || p.ingress.is_some() || p.ingress_deparser.is_some(),
+        p.egress_parser.is_some() || p.egress.is_some() || p.egress_deparser.is_some(),
+    )
+}
+
+/// Nested packages that bind controls. When each fills one gress only and
+/// no two of them (nor this package's own blocks) fill the same gress,
+/// they are the halves of this package's one pipeline (PSA's
+/// `PSA_Switch(IngressPipeline(..), .., EgressPipeline(..), ..)`) and are
+/// merged into it. Otherwise each is a pipeline of its own, named for its
+/// instance (a Tofino `Switch(pipe0, pipe1)`, each `Pipeline` both gresses).
+fn settle_nested(cx: &mut Cx<'_, '_>, b: &mut Binding, nested: Vec<ir::Pipeline>) {
+    let (mut ig, mut eg) = sides(&b.pipe);
+    let halves = nested.iter().all(|n| {
+        let (i, e) = sides(n);
+        let fits = i != e && !(i && ig) && !(e && eg);
+        ig |= i;
+        eg |= e;
+        fits
+    });
+    if !halves || nested.is_empty() {
+        for n in nested {
+            push_pipeline(cx, n);
+        }
+        return;
+    }
+    for n in nested {
+        let p = &mut b.pipe;
+        p.ingress_parser = p.ingress_parser.or(n.ingress_parser);
+        p.ingress = p.ingress.or(n.ingress);
+        p.ingress_deparser = p.ingress_deparser.or(n.ingress_deparser);
+        p.egress_parser = p.egress_parser.or(n.egress_parser);
+        p.egress = p.egress.or(n.egress);
+        p.egress_deparser = p.egress_deparser.or(n.egress_deparser);
+    }
+    b.bound_any = true;
 }
 
 /// Adds a pipeline binding. The same instance bound twice (`Switch(pipe,

@@ -869,3 +869,96 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
     // switch's default way, past the switch.
     assert_eq!(ways(&program("")), 3);
 }
+
+/// The names of a pipeline's blocks: ingress parser, control, deparser,
+/// then the same for egress.
+fn block_names(p: &Program, pipe: &Pipeline) -> [Option<String>; 6] {
+    let parser = |x: Option<ParserId>| x.map(|x| p.parser(x).name.clone());
+    let control = |x: Option<ControlId>| x.map(|x| p.control(x).name.clone());
+    [
+        parser(pipe.ingress_parser),
+        control(pipe.ingress),
+        control(pipe.ingress_deparser),
+        parser(pipe.egress_parser),
+        control(pipe.egress),
+        control(pipe.egress_deparser),
+    ]
+}
+
+fn psa_blocks() -> [Option<String>; 6] {
+    [
+        "IgParser",
+        "Ig",
+        "IgDeparser",
+        "EgParser",
+        "Eg",
+        "EgDeparser",
+    ]
+    .map(|s| Some(s.to_string()))
+}
+
+/// PSA's IngressPipeline and EgressPipeline are the two halves of the one
+/// pipeline of `PSA_Switch`, written inline as nested constructor calls.
+#[test]
+fn psa_nested_pipelines_are_one_pipeline() {
+    let p = load(include_str!("../../../p4-samples/psa/nested_pipelines.p4"));
+    assert_eq!(p.arch, Arch::Psa);
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["main"]);
+    assert_eq!(block_names(&p, &p.pipelines[0]), psa_blocks());
+    assert_eq!(p.ingress_pipeline_groups().len(), 1);
+}
+
+/// The same with every block and both halves as named instances.
+#[test]
+fn psa_named_pipeline_instances_are_one_pipeline() {
+    let p = load(include_str!("../../../p4-samples/psa/named_pipelines.p4"));
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["main"]);
+    assert_eq!(block_names(&p, &p.pipelines[0]), psa_blocks());
+    let eg = p.control(p.pipelines[0].egress.expect("egress"));
+    assert_eq!((eg.role, eg.gress), (ControlRole::Egress, Gress::Egress));
+}
+
+/// PNA binds its blocks flat: the main parser, the main control (after the
+/// pre-control, whose slot is the same) and the main deparser.
+#[test]
+fn pna_nic_binds_main_parser_control_and_deparser() {
+    let p = load(include_str!("../../../p4-samples/pna/nic.p4"));
+    assert_eq!(p.arch, Arch::Pna);
+    assert_eq!(p.pipelines.len(), 1);
+    let want = [
+        Some("NicParser"),
+        Some("NicMain"),
+        Some("NicDeparser"),
+        None,
+        None,
+        None,
+    ]
+    .map(|s| s.map(str::to_string));
+    assert_eq!(block_names(&p, &p.pipelines[0]), want);
+}
+
+/// Two nested packages that each bind ingress only are not halves of one
+/// pipeline: each stays a pipeline of its own, named for its instance.
+#[test]
+fn nested_packages_of_one_gress_each_stay_pipelines() {
+    let src = r#"
+#include <core.p4>
+header h_t { bit<8> a; }
+struct H { h_t h; }
+parser Prs<T>(packet_in b, out T h);
+control Ctl<T>(inout T h);
+package Half<T>(Prs<T> ingress_parser, Ctl<T> ingress);
+package Two<T>(Half<T> a, Half<T> b);
+parser P0(packet_in pkt, out H hdr) { state start { pkt.extract(hdr.h); transition accept; } }
+parser P1(packet_in pkt, out H hdr) { state start { transition accept; } }
+control C0(inout H hdr) { apply { } }
+control C1(inout H hdr) { apply { } }
+Half(P0(), C0()) first;
+Two(first, Half(P1(), C1())) main;
+"#;
+    let p = load(src);
+    let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["first", "b"]);
+}

@@ -204,6 +204,10 @@ pub struct Program {
     pub actions: Vec<Action>,
     /// Package bindings.
     pub pipelines: Vec<Pipeline>,
+    /// The package type `main` instantiates (P4 source; `None` when the
+    /// program has no `main` or the input names none).
+    #[serde(default)]
+    pub main_package: Option<String>,
     /// Deparsers with their emit order.
     #[serde(default)]
     pub deparsers: Vec<Deparser>,
@@ -261,6 +265,7 @@ impl Program {
             tables: Vec::new(),
             actions: Vec::new(),
             pipelines: Vec::new(),
+            main_package: None,
             deparsers: Vec::new(),
             externs: Vec::new(),
             mau: None,

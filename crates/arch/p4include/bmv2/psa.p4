@@ -6,12 +6,9 @@
  * multicast groups are 32 bits, clone sessions, packet lengths and
  * egress instances 16 bits, class of service 8 bits, timestamps 64 bits,
  * and the same externs, blocks and PSA_Switch package.  So this file only
- * pulls that one in, under a guard of its own.
+ * pulls that one in.  It has no guard of its own: psa.p4's guard is
+ * `__PSA_P4__`, the one p4c's bmv2/psa.p4 defines, and a guard of that
+ * name here would skip psa.p4's whole body.
  */
 
-#ifndef __PSA_P4__
-#define __PSA_P4__
-
 #include <psa.p4>
-
-#endif /* __PSA_P4__ */
