@@ -1069,6 +1069,7 @@ impl PredictArgs {
             target: self.target.options(),
             path: self.path.clone(),
             path_index: None,
+            cancel: Default::default(),
             class: self.class.clone(),
             max_classes: self.max_classes,
             sort: match self.sort {

@@ -209,6 +209,9 @@ pub struct PredictOptions {
     pub listed_only: bool,
     /// Which warning codes are dropped and which fail.
     pub warnings: crate::warnings::WarningPolicy,
+    /// Set by a caller that no longer wants the answer (the language
+    /// server, when a newer version arrives): checked between stages.
+    pub cancel: crate::cancel::Cancel,
 }
 
 /// Expected entries of the tables a name picks.
@@ -246,6 +249,7 @@ impl PredictOptions {
             entries: Vec::new(),
             listed_only: false,
             warnings: crate::warnings::WarningPolicy::default(),
+            cancel: crate::cancel::Cancel::default(),
         }
     }
 }

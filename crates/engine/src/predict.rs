@@ -483,6 +483,7 @@ pub fn reports_of(
     }
     let mut reports = Vec::new();
     for (group, joined) in groups.iter().zip(joined) {
+        a.cancel.check()?;
         let mut common = Common::new(a, &loaded, group, joined)?;
         if let Some(w) = target_mismatch(&model, common.program().arch) {
             common.warnings.insert(0, w);
@@ -630,8 +631,10 @@ fn run_linear(
     let mut graph_warnings = Vec::new();
     let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
         .map_err(|e| common.budget(e))?;
+    a.cancel.check()?;
     let costed = Costed::new(&pg, &lin, packet_size, opts.max_analysis_states)
         .map_err(|e| common.budget(e))?;
+    a.cancel.check()?;
 
     // The paths to show, each with its index in the full listing. The
     // matching paths' latency differs where their parse terms do.
@@ -717,6 +720,7 @@ fn run_linear(
             constant.breakdown.base_ns,
         ));
     }
+    a.cancel.check()?;
     let mut per_class = false;
     // Packet classes: a class pays only the tables its control path
     // applies (the table terms of the prediction, by table; the egress

@@ -179,14 +179,16 @@ fn next_job(
 }
 
 /// The facts of `job`, or `None` when `cancelled` was set: checked before
-/// the front end (preprocess, parse, lower), before the analysis (paths,
-/// classes, prediction, budgets) and after it.
-fn analyse(job: &Job, overlay: &Overlay, cancelled: &AtomicBool) -> Option<Arc<EditorFacts>> {
+/// the front end (preprocess, parse, lower), by the engine between its
+/// stages (each pipeline, the parse graph, the path costs, the packet
+/// classes), and after the analysis.
+fn analyse(job: &Job, overlay: &Overlay, cancelled: &Arc<AtomicBool>) -> Option<Arc<EditorFacts>> {
     let stop = || cancelled.load(Ordering::Relaxed);
     if stop() {
         return None;
     }
-    let (o, budgets, config_error) = project::target_for(&job.path);
+    let (mut o, budgets, config_error) = project::target_for(&job.path);
+    o.cancel = p4cost_engine::cancel::Cancel::new(cancelled.clone());
     let loaded =
         p4cost_engine::input::load_text(&job.path, job.text.to_string(), &o.source, overlay);
     if stop() {
