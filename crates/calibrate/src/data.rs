@@ -195,14 +195,16 @@ fn field_error(e: &csv::Error, headers: &csv::StringRecord) -> String {
     }
 }
 
-/// Writes rows as a measurement file.
-pub fn write(path: &Path, rows: &[Row]) -> Result<(), CalibrateError> {
-    let io = |e: std::io::Error| CalibrateError::io(path, e);
-    let mut w = csv::Writer::from_path(path).map_err(|e| io(e.into()))?;
+/// Rows as the text of a measurement file (a header line, then one line
+/// per row).
+pub fn to_csv(rows: &[Row]) -> Result<String, CalibrateError> {
+    let invalid = |e: &dyn std::fmt::Display| CalibrateError::Invalid(format!("manifest.csv: {e}"));
+    let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
-        w.serialize(r).map_err(|e| io(e.into()))?;
+        w.serialize(r).map_err(|e| invalid(&e))?;
     }
-    w.flush().map_err(io)
+    let bytes = w.into_inner().map_err(|e| invalid(&e))?;
+    String::from_utf8(bytes).map_err(|e| invalid(&e))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! feature columns come from p4cost's own analysis of each program, so
 //! they are what `predict` will see.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use p4cost_analysis::{control_tables, parse_paths, PathOptions};
 use p4cost_model::{Features, TableMatch};
@@ -184,9 +184,14 @@ pub fn specs(o: &SuiteOptions) -> Vec<ProgramSpec> {
     v
 }
 
-/// What `write` produced.
+/// The files of a suite, for the caller to write (it decides what may be
+/// replaced), and what they hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Written {
+pub struct Suite {
+    /// Each file's path relative to the suite directory (`programs/X.p4`,
+    /// `entries/X...`, `README.md`, `manifest.csv`) and its text, the
+    /// manifest last (written last, it marks a whole suite).
+    pub files: Vec<(PathBuf, String)>,
     /// Programs written.
     pub programs: usize,
     /// Manifest rows.
@@ -194,6 +199,9 @@ pub struct Written {
     /// Entries files written.
     pub entries_files: usize,
 }
+
+/// The manifest's file name: a directory holding one is a previous suite.
+pub const MANIFEST: &str = "manifest.csv";
 
 /// The features p4cost's analysis finds in a generated program: the
 /// longest parse path (the benchmark frame's) and the ingress tables.
@@ -222,15 +230,11 @@ pub fn analysed_features(name: &str, text: &str) -> Result<Features, CalibrateEr
     Ok(Features::of(program, path, &tables, 0))
 }
 
-/// Writes the suite into `dir`: `programs/`, `entries/`, `manifest.csv`
-/// and `README.md`.
-pub fn write(dir: &Path, o: &SuiteOptions) -> Result<Written, CalibrateError> {
+/// The suite's files: `programs/`, `entries/`, `manifest.csv` and
+/// `README.md`, each program checked to analyse as generated.
+pub fn files(o: &SuiteOptions) -> Result<Suite, CalibrateError> {
     o.check()?;
-    let mk = |p: &Path| std::fs::create_dir_all(p).map_err(|e| CalibrateError::io(p, e));
-    let (pdir, edir) = (dir.join("programs"), dir.join("entries"));
-    mk(&pdir)?;
-    mk(&edir)?;
-    let put = |p: &Path, text: &str| std::fs::write(p, text).map_err(|e| CalibrateError::io(p, e));
+    let mut files = Vec::new();
     let mut rows = Vec::new();
     let specs = specs(o);
     let mut entries_files = 0;
@@ -238,11 +242,12 @@ pub fn write(dir: &Path, o: &SuiteOptions) -> Result<Written, CalibrateError> {
         let text = program_text(spec, o.arch);
         let features = analysed_features(&spec.name, &text)?;
         check_features(spec, &features)?;
-        put(&pdir.join(format!("{}.p4", spec.name)), &text)?;
+        files.push((PathBuf::from(format!("programs/{}.p4", spec.name)), text));
         let entries_file = match &spec.tables {
             Some(t) => {
                 let f = entries::file_name(&spec.name, o.arch);
-                put(&edir.join(&f), &entries::text(&spec.name, t, o.arch))?;
+                let text = entries::text(&spec.name, t, o.arch);
+                files.push((PathBuf::from(format!("entries/{f}")), text));
                 entries_files += 1;
                 format!("entries/{f}")
             }
@@ -275,9 +280,11 @@ pub fn write(dir: &Path, o: &SuiteOptions) -> Result<Written, CalibrateError> {
             }
         }
     }
-    crate::data::write(&dir.join("manifest.csv"), &rows)?;
-    put(&dir.join("README.md"), &readme(o, specs.len(), rows.len()))?;
-    Ok(Written {
+    let readme = readme(o, specs.len(), rows.len());
+    files.push((PathBuf::from("README.md"), readme));
+    files.push((PathBuf::from(MANIFEST), crate::data::to_csv(&rows)?));
+    Ok(Suite {
+        files,
         programs: specs.len(),
         rows: rows.len(),
         entries_files,

@@ -266,8 +266,8 @@ Examples:
 /// `p4cost gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// Directory to write the suite into (created; refused when it holds a
-    /// manifest.csv, unless --force).
+    /// Directory to write the suite into: new or empty (a previous suite or
+    /// any other non-empty directory only with --force).
     #[arg(long, short)]
     pub out: PathBuf,
     /// Architecture of the programs.
@@ -320,8 +320,9 @@ pub struct GenArgs {
     /// Port speeds to measure at, Gbit/s.
     #[arg(long, value_delimiter = ',', default_value = "10,100")]
     pub ports: Vec<u32>,
-    /// Write even when the directory already holds a manifest.csv (its
-    /// measurements are lost).
+    /// Write into a non-empty directory: the files gen writes replace any
+    /// there (a previous manifest.csv's measurements are lost; a link is
+    /// replaced, never written through); other files are left alone.
     #[arg(long)]
     pub force: bool,
 }
@@ -398,6 +399,10 @@ pub struct FitArgs {
     /// Output format of the summary printed (the model file is JSON).
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
+    /// Replace an existing -o file (a link is replaced, never written
+    /// through); the data file itself is never replaced.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `p4cost validate`.
@@ -410,9 +415,14 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
-    /// Also draw predicted against measured, and the residuals, as SVG.
+    /// Also draw predicted against measured, and the residuals, as SVG
+    /// (a new file; an input is never replaced).
     #[arg(long, value_name = "OUT.svg")]
     pub plot: Option<PathBuf>,
+    /// Replace an existing --plot file (a link is replaced, never written
+    /// through).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `--port` of fit: `100`, `100g` or `100G`.

@@ -20,13 +20,6 @@ fn cal(e: CalibrateError) -> CliError {
 
 /// Runs `gen`.
 pub fn gen(a: &GenArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let manifest = a.out.join("manifest.csv");
-    if manifest.exists() && !a.force {
-        return Err(CliError::input(format!(
-            "{}: exists (measurements would be lost): give another --out, or --force",
-            manifest.display()
-        )));
-    }
     let o = SuiteOptions {
         arch: match a.arch {
             GenArch::Tna => Arch::Tna,
@@ -52,7 +45,8 @@ pub fn gen(a: &GenArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         baseline_sizes: a.baseline_sizes.clone(),
         ports: a.ports.clone(),
     };
-    let w = suite::write(&a.out, &o).map_err(cal)?;
+    let w = suite::files(&o).map_err(cal)?;
+    crate::output_file::write_suite(&a.out, &w.files, a.force)?;
     let dir = a.out.display();
     let text = format!(
         "wrote {programs} {arch} programs to {dir}/programs, {entries} entries files to {dir}/entries\n\
@@ -79,6 +73,7 @@ pub struct FitReport {
 
 /// Runs `fit`.
 pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
+    crate::output_file::check(&a.output, a.force, &[&a.data])?;
     let m = data::read_file(&a.data).map_err(cal)?;
     let name = match &a.name {
         Some(n) => n.clone(),
@@ -123,8 +118,7 @@ pub fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     // The file must load back as a model, as every command will load it.
     p4cost_model::catalog::parse_model(&a.output.display().to_string(), &json)
         .map_err(|e| CliError::input(format!("the fitted model does not load back: {e}")))?;
-    std::fs::write(&a.output, &json)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.output.display())))?;
+    crate::output_file::write_new(&a.output, json.as_bytes(), a.force, &[&a.data])?;
     let text = match a.format {
         Format::Json => crate::json_out::to_pretty(&FitReport {
             schema_version: p4cost_engine::report::SCHEMA_VERSION,
@@ -309,6 +303,10 @@ pub fn validate(a: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, CliError>
         .inputs
         .split_last()
         .ok_or_else(|| CliError::input("give MODEL... DATA"))?;
+    let inputs: Vec<&Path> = a.inputs.iter().map(Path::new).collect();
+    if let Some(svg) = &a.plot {
+        crate::output_file::check(svg, a.force, &inputs)?;
+    }
     // A file of several ports gives one model per port.
     let mut models = Vec::new();
     for arg in model_args {
@@ -324,7 +322,8 @@ pub fn validate(a: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, CliError>
     let m = data::read_file(Path::new(data_arg)).map_err(cal)?;
     let v = p4cost_calibrate::validate::validate(&models, &m, data_arg).map_err(cal)?;
     if let Some(svg) = &a.plot {
-        crate::plot::validation_svg(&v, svg)?;
+        let text = crate::plot::validation_svg(&v, svg)?;
+        crate::output_file::write_new(svg, text.as_bytes(), a.force, &inputs)?;
     }
     let text = match a.format {
         Format::Json => crate::json_out::to_pretty(&ValidateReport {

@@ -18,13 +18,15 @@ const PALETTE: [RGBColor; 6] = [
     RGBColor(23, 190, 207),
 ];
 
-/// Draws `v` into `out` (SVG).
-pub fn validation_svg(v: &Validation, out: &Path) -> Result<(), CliError> {
-    draw(v, out).map_err(|e| CliError::input(format!("--plot {}: {e}", out.display())))
+/// Draws `v` as SVG text (`out`, the file it is for, names it in errors).
+pub fn validation_svg(v: &Validation, out: &Path) -> Result<String, CliError> {
+    let mut svg = String::new();
+    draw(v, &mut svg).map_err(|e| CliError::input(format!("--plot {}: {e}", out.display())))?;
+    Ok(svg)
 }
 
-fn draw(v: &Validation, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let root = SVGBackend::new(out, (1200, 560)).into_drawing_area();
+fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::with_string(out, (1200, 560)).into_drawing_area();
     root.fill(&WHITE)?;
     let title = format!(
         "{} on {}: accuracy {:.2} %, MAE {:.2} ns, RMSE {:.2} ns ({} rows)",
