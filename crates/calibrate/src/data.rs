@@ -93,6 +93,12 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 pub fn read_file(path: &Path) -> Result<Measurements, CalibrateError> {
     use std::io::Read;
     let io = |e: std::io::Error| CalibrateError::io(path, e);
+    if let Some(why) = p4cost_front::refusal(path) {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            why,
+        )));
+    }
     let f = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
     f.take(MAX_FILE_BYTES + 1)
