@@ -1,0 +1,35 @@
+//! Small inputs that used to get a wrong or unclear answer (issue 25
+//! item 14), each with the clear answer it gets now.
+
+mod common;
+
+use common::{p4cost, root, scratch};
+
+const TC2: &str = "p4-samples/tofino/tc2_datacenter.p4";
+
+#[test]
+fn json_after_a_byte_order_mark_is_read_as_json() {
+    let dir = scratch("bom-json");
+    let f = dir.join("bom.json");
+    let mut bytes = b"\xef\xbb\xbf".to_vec();
+    bytes.extend(
+        std::fs::read(root().join("tests/fixtures/bmv2/basic_routing-bmv2.json")).expect("fixture"),
+    );
+    std::fs::write(&f, bytes).expect("write");
+    let r = p4cost(&["predict", f.to_str().expect("path"), "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("(v1model, bmv2_json)"), "{}", r.stdout);
+    // A model file too.
+    let m = dir.join("model.json");
+    let mut bytes = b"\xef\xbb\xbf".to_vec();
+    bytes.extend(std::fs::read(root().join("models/tofino1-10g.json")).expect("model"));
+    std::fs::write(&m, bytes).expect("write");
+    let r = p4cost(&[
+        "predict",
+        TC2,
+        "--model-file",
+        m.to_str().expect("path"),
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
