@@ -33,3 +33,18 @@ fn json_after_a_byte_order_mark_is_read_as_json() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn diff_base_without_git_says_git_cannot_run() {
+    let empty = scratch("no-git-path");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(["diff", "--base", "HEAD", TC2, "--no-config"])
+        .current_dir(root())
+        .env("PATH", &empty)
+        .output()
+        .expect("p4cost runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--base HEAD: cannot run git"), "{err}");
+    assert!(!err.contains("not in a git repository"), "{err}");
+}
