@@ -48,3 +48,35 @@ fn diff_base_without_git_says_git_cannot_run() {
     assert!(err.contains("--base HEAD: cannot run git"), "{err}");
     assert!(!err.contains("not in a git repository"), "{err}");
 }
+
+#[test]
+fn fit_of_a_constant_latency_column_says_so() {
+    let dir = scratch("fit-constant");
+    let mut csv = String::from("program,port_gbps,packet_size,state_bytes,tables,latency_ns\n");
+    for i in 1..=10 {
+        let states: Vec<String> = (1..=i % 4 + 1).map(|b| b.to_string()).collect();
+        csv.push_str(&format!(
+            "p{i}.p4,10,{},{},exact:8:1,200\n",
+            i * 100,
+            states.join("+")
+        ));
+    }
+    let data = dir.join("const.csv");
+    std::fs::write(&data, csv).expect("write");
+    let out = dir.join("m.json");
+    let r = p4cost(&[
+        "fit",
+        data.to_str().expect("path"),
+        "-o",
+        out.to_str().expect("path"),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("every row measured the same latency (200 ns)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("null"), "{}", r.stderr);
+    assert!(!out.exists());
+}
