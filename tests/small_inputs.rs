@@ -80,3 +80,32 @@ fn fit_of_a_constant_latency_column_says_so() {
     assert!(!r.stderr.contains("null"), "{}", r.stderr);
     assert!(!out.exists());
 }
+
+#[test]
+fn an_empty_define_is_reported_where_it_is_written() {
+    let dir = scratch("empty-define");
+    let toml = dir.join("p4cost.toml");
+    std::fs::write(&toml, "[defaults]\ndefines = [\"\"]\n").expect("write");
+    let shown = toml.display().to_string();
+    let r = p4cost(&["predict", TC2, "--config", &shown]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "{shown}:2:12: define ``: the macro name `` is not an identifier"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("<command-line>"), "{}", r.stderr);
+    for bad in ["", "=1", "1X", "A-B=2"] {
+        let r = p4cost(&["predict", TC2, "-D", bad, "--no-config"]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("is not an identifier"),
+            "{bad}: {}",
+            r.stderr
+        );
+    }
+    let r = p4cost(&["predict", TC2, "-D", "WITH_X=3", "-D", "_Y", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
