@@ -109,3 +109,33 @@ fn an_empty_define_is_reported_where_it_is_written() {
     let r = p4cost(&["predict", TC2, "-D", "WITH_X=3", "-D", "_Y", "--no-config"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn cr_only_line_endings_read_as_lines() {
+    let dir = scratch("cr-only");
+    let text = std::fs::read_to_string(root().join(TC2)).expect("program");
+    let f = dir.join("cr.p4");
+    std::fs::write(&f, text.replace('\n', "\r")).expect("write");
+    let json = |p: &str| {
+        let r = p4cost(&["predict", p, "--format", "json", "--no-config"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+        let paths = v["paths"].as_array().expect("paths").clone();
+        paths
+            .iter()
+            .map(|p| {
+                (
+                    p["latency_ns"].to_string(),
+                    p["states"][2]["span"]["line"].to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(json(f.to_str().expect("path")), json(TC2));
+    // An error is at its line.
+    let bad = dir.join("bad.p4");
+    std::fs::write(&bad, "// one\rconst bit<8> A = 1;\rconst bit<8> B = ;\r").expect("write");
+    let r = p4cost(&["parse", bad.to_str().expect("path")]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("bad.p4:3:"), "{}", r.stdout);
+}
