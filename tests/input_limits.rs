@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -102,7 +101,7 @@ fn dev_zero_ends_quickly_naming_the_limit() {
     assert_eq!(r.code, 2);
     assert_eq!(
         r.stderr.trim(),
-        "error: /dev/zero: input larger than 67108864 bytes (limit: --max-input-bytes)"
+        "error: /dev/zero: is a character device, not a regular file"
     );
 }
 
@@ -114,7 +113,7 @@ fn mkfifo(path: &std::path::Path) -> bool {
 }
 
 #[test]
-fn fifo_without_writer_does_not_hang() {
+fn a_named_fifo_is_refused_at_once() {
     let dir = scratch("fifo-nowriter");
     let fifo = dir.join("in.p4");
     if !mkfifo(&fifo) {
@@ -122,37 +121,13 @@ fn fifo_without_writer_does_not_hang() {
     }
     let t = Instant::now();
     let r = p4cost(&["predict", fifo.to_str().expect("utf-8 path")]);
-    let took = t.elapsed();
-    assert!(
-        took >= Duration::from_secs(9) && took < Duration::from_secs(30),
-        "{took:?}"
-    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("no data for 10 s"), "{}", r.stderr);
-}
-
-#[test]
-fn fifo_with_a_writer_is_read() {
-    let dir = scratch("fifo-writer");
-    let fifo = dir.join("in.p4");
-    if !mkfifo(&fifo) {
-        return;
-    }
-    let text = program_text();
-    let path = fifo.clone();
-    // the writer blocks in open until p4cost opens the FIFO for reading
-    let writer = std::thread::spawn(move || {
-        if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&path) {
-            let _ = f.write_all(&text);
-        }
-    });
-    let r = p4cost(&["predict", fifo.to_str().expect("utf-8 path")]);
-    let _ = writer.join();
-    assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("parser    IgParser: 1 paths"),
+        r.stderr
+            .contains("in.p4: is a FIFO (named pipe), not a regular file"),
         "{}",
-        r.stdout
+        r.stderr
     );
 }
 

@@ -189,6 +189,8 @@ fn terms_below_zero_are_warnings_naming_the_term() {
     .expect("JSON");
     m["parser"]["per_state_ns"] = (-10.0).into();
     m["base"]["constant_ns"] = (-500.0).into();
+    // Only a model `fit` made may have terms below zero.
+    m["fit"] = fit_section();
     let f = dir.join("neg.json");
     std::fs::write(&f, m.to_string()).expect("write");
     let v = json(&[
@@ -231,4 +233,76 @@ fn terms_below_zero_are_warnings_naming_the_term() {
     assert!(!v["warnings"]
         .to_string()
         .contains("fitted_model_extrapolates"));
+}
+
+/// A `fit` section, as `p4cost fit` writes it.
+fn fit_section() -> serde_json::Value {
+    serde_json::json!({"method": "lr", "data": "d.csv", "rows": 3, "r2": 1.0,
+        "rmse_ns": 0.0, "mae_ns": 0.0, "max_abs_residual_ns": 0.0,
+        "smape_percent": 0.0, "accuracy_percent": 100.0})
+}
+
+/// The 10G model with one value replaced (`at`: JSON pointer), written to
+/// `dir`.
+fn edited(dir: &std::path::Path, file: &str, at: &str, v: serde_json::Value) -> String {
+    let mut m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("models/tofino1-10g.json")).expect("model"),
+    )
+    .expect("JSON");
+    *m.pointer_mut(at).expect("field") = v;
+    let f = dir.join(file);
+    std::fs::write(&f, m.to_string()).expect("write");
+    f.display().to_string()
+}
+
+#[test]
+fn a_model_value_out_of_bounds_is_refused_with_its_json_path() {
+    let dir = scratch("model-file-values");
+    let cases = [
+        ("/base/constant_ns", 1e308.into(), "$.base.constant_ns: "),
+        (
+            "/base/constant_ns",
+            (-1000.0).into(),
+            "$.base.constant_ns: -1000 ns is below zero",
+        ),
+        (
+            "/control/lpm/wide_key_ns",
+            5e6.into(),
+            "$.control.lpm.wide_key_ns: 5000000 ns is out of range",
+        ),
+        ("/port_gbps", 0.into(), "$.port_gbps: 0 is not a port speed"),
+        (
+            "/name",
+            "x\u{1b}[2Jy".into(),
+            "$.name: holds the control character '\\u{1b}'",
+        ),
+        (
+            "/title",
+            "a\u{7}".into(),
+            "$.title: holds the control character",
+        ),
+    ];
+    for (i, (at, v, want)) in cases.into_iter().enumerate() {
+        let f = edited(&dir, &format!("m{i}.json"), at, v);
+        for cmd in [&["predict"][..], &["check", "--max-latency", "1000"]] {
+            let r = p4cost(
+                &[
+                    cmd,
+                    &[TC2, "--model-file", &f, "--no-config", "--color", "never"],
+                ][..]
+                    .concat(),
+            );
+            assert_eq!(r.code, 2, "{at} {cmd:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains(want), "{at} {cmd:?}: {}", r.stderr);
+            assert!(!r.stderr.contains('\u{1b}') && !r.stdout.contains('\u{1b}'));
+        }
+    }
+    // A model `fit` made may carry a coefficient below zero (predict warns).
+    let f = edited(&dir, "fitted.json", "/parser/per_state_ns", (-1.0).into());
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("JSON");
+    m["fit"] = fit_section();
+    std::fs::write(&f, m.to_string()).expect("write");
+    let r = p4cost(&["predict", TC2, "--model-file", &f, "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
 }

@@ -93,6 +93,12 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 pub fn read_file(path: &Path) -> Result<Measurements, CalibrateError> {
     use std::io::Read;
     let io = |e: std::io::Error| CalibrateError::io(path, e);
+    if let Some(why) = p4cost_front::refusal(path) {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            why,
+        )));
+    }
     let f = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
     f.take(MAX_FILE_BYTES + 1)
@@ -117,6 +123,9 @@ pub fn parse(file: &str, text: &str) -> Result<Measurements, CalibrateError> {
         line,
         message,
     };
+    // The csv reader counts a CRLF file's lines one short after the
+    // header; LF endings keep every error at its real line.
+    let text = text.replace("\r\n", "\n");
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
@@ -212,6 +221,19 @@ mod tests {
     use super::*;
 
     const HEAD: &str = "program,port_gbps,packet_size,state_bytes,tables,latency_ns\n";
+
+    #[test]
+    fn a_crlf_file_reports_errors_at_their_line() {
+        let text = format!("{HEAD}a.p4,10,100,,,200\nb.p4,10,x,,,200\n").replace('\n', "\r\n");
+        let e = parse("d.csv", &text).unwrap_err().to_string();
+        assert!(e.starts_with("d.csv:3: column `packet_size`"), "{e}");
+        let m = parse(
+            "d.csv",
+            &format!("{HEAD}a.p4,10,100,,,200\n").replace('\n', "\r\n"),
+        )
+        .unwrap();
+        assert_eq!(m.rows[0].line, 2);
+    }
 
     #[test]
     fn reads_measured_rows_and_counts_the_rest() {

@@ -97,7 +97,15 @@ pub fn fit_summary(
         .collect();
     let acc =
         Accuracy::of(&pairs).ok_or_else(|| CalibrateError::Invalid("nothing fitted".into()))?;
-    if !(acc.rmse_ns.is_finite()) {
+    if let Some(&(_, m)) = pairs
+        .first()
+        .filter(|_| pairs.iter().all(|&(_, x)| x == pairs[0].1))
+    {
+        return Err(CalibrateError::Invalid(format!(
+            "every row measured the same latency ({m} ns): nothing tells the terms apart (R^2 is undefined); check the latency_ns column, or measure programs that differ"
+        )));
+    }
+    if !(acc.rmse_ns.is_finite() && acc.r2.is_finite()) {
         return Err(CalibrateError::Invalid(format!(
             "the {method} fit predicts a non-finite latency for some of its own rows"
         )));

@@ -425,6 +425,11 @@ pub struct ValidateArgs {
     pub force: bool,
 }
 
+/// `-D NAME[=VALUE]`.
+fn define(s: &str) -> Result<String, String> {
+    p4cost_engine::options::check_define(s).map(|()| s.to_string())
+}
+
 /// `--port` of fit: `100`, `100g` or `100G`.
 fn port_gbps(s: &str) -> Result<u32, String> {
     let t = s.trim().trim_end_matches(['g', 'G']);
@@ -778,7 +783,7 @@ impl Port {
 #[derive(Debug, Clone, Args)]
 pub struct SourceArgs {
     /// Define a preprocessor macro: `-D NAME` or `-D NAME=VALUE`.
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = define)]
     pub defines: Vec<String>,
     /// Add an include directory (searched before the bundled includes);
     /// it must exist.

@@ -50,7 +50,7 @@ struct RawDefaults {
     #[serde(default)]
     include_dirs: Vec<Spanned<String>>,
     #[serde(default)]
-    defines: Vec<String>,
+    defines: Vec<Spanned<String>>,
     #[serde(default)]
     entries: BTreeMap<String, Spanned<i64>>,
     budget: Option<RawBudget>,
@@ -71,7 +71,7 @@ struct RawProgram {
     #[serde(default)]
     include_dirs: Vec<Spanned<String>>,
     #[serde(default)]
-    defines: Vec<String>,
+    defines: Vec<Spanned<String>>,
     #[serde(default)]
     entries: BTreeMap<String, Spanned<i64>>,
     budget: Option<RawBudget>,
@@ -313,7 +313,7 @@ struct RawSettings {
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
     include_dirs: Vec<Spanned<String>>,
-    defines: Vec<String>,
+    defines: Vec<Spanned<String>>,
     entries: BTreeMap<String, Spanned<i64>>,
 }
 
@@ -335,7 +335,10 @@ fn settings(
         }
         s.include_dirs.push(p);
     }
-    s.defines.extend(r.defines);
+    for d in r.defines {
+        p4cost_engine::options::check_define(d.get_ref()).map_err(|m| at.err(d.span(), m))?;
+        s.defines.push(d.into_inner());
+    }
     for (table, n) in &r.entries {
         let Ok(v) = u64::try_from(*n.get_ref()) else {
             return Err(at.err(

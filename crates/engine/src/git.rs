@@ -38,6 +38,15 @@ impl GitTree {
                 "--base {rev:?}: not a git revision (give a commit, branch or tag such as HEAD~1)"
             )));
         }
+        if let Err(e) = Command::new("git")
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+        {
+            return Err(Error::input(format!(
+                "--base {rev}: cannot run git ({e}): --base reads the revision with git; install it or put it on PATH"
+            )));
+        }
         let start = existing_dir(&absolute(near));
         let top = git(&start, &["rev-parse", "--show-toplevel"]).map_err(|e| {
             Error::input(format!(

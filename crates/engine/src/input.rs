@@ -95,11 +95,13 @@ fn load_read(
     src: &SourceOptions,
     files: &dyn p4cost_front::Files,
 ) -> Result<LoadedInput, Error> {
-    if text
+    // A byte order mark before JSON (Windows editors write one) is no P4.
+    let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if json
         .trim_start_matches(|c: char| c.is_ascii_whitespace())
         .starts_with('{')
     {
-        return load_json(shown, &text);
+        return load_json(shown, json);
     }
     let loaded = lower_source(path, shown, text, src, files)?;
     Ok(LoadedInput {

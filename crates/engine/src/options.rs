@@ -67,6 +67,23 @@ impl SourceOptions {
     }
 }
 
+/// Checks `NAME[=VALUE]` as `-D` takes it: the name is a C identifier
+/// (what the preprocessor can define).
+pub fn check_define(d: &str) -> Result<(), String> {
+    let name = d.split_once('=').map_or(d, |(n, _)| n);
+    let mut chars = name.chars();
+    let ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        return Ok(());
+    }
+    Err(format!(
+        "define `{d}`: the macro name `{name}` is not an identifier (give NAME or NAME=VALUE)"
+    ))
+}
+
 /// Splits `NAME[=VALUE]` as `-D` takes it.
 pub fn parse_define(d: &str) -> (String, Option<String>) {
     match d.split_once('=') {

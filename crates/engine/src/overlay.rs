@@ -58,6 +58,13 @@ impl Files for Overlay {
         self.open.contains_key(path) || path.is_file()
     }
 
+    fn refusal(&self, path: &Path) -> Option<&'static str> {
+        if self.open.contains_key(path) {
+            return None;
+        }
+        p4cost_front::refusal(path)
+    }
+
     fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, Option<std::io::Error>> {
         if let Some(text) = self.open.get(path) {
             if text.len() as u64 > max {

@@ -62,7 +62,8 @@ pub fn model_from_file(f: &std::path::Path, max: u64) -> Result<ModelSpec, Error
     let bytes = crate::read::read_input(f, max)?.bytes;
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::input(format!("{shown}: not UTF-8 text: {e}")))?;
-    p4cost_model::catalog::parse_model(&shown, &text).map_err(|e| Error::input(e.to_string()))
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    p4cost_model::catalog::parse_model(&shown, text).map_err(|e| Error::input(e.to_string()))
 }
 
 /// Picks the model from `--model` (or `--model-file`) and `--port`, and

@@ -21,12 +21,17 @@ pub struct Found {
 /// a file. Iterative; a directory reached twice (a link back up the tree)
 /// is walked once.
 pub fn collect(p: &Path, out: &mut Vec<Found>) -> Result<(), Error> {
-    if crate::read::is_stdin(p) || p.is_file() {
+    // A descriptor the process holds (`<(cmd)`) is read once, as stdin.
+    let held = p.exists() && !p.is_dir() && p4cost_front::refusal(p).is_none();
+    if crate::read::is_stdin(p) || p.is_file() || held {
         out.push(Found {
             path: p.to_path_buf(),
             walked: false,
         });
         return Ok(());
+    }
+    if let Some(why) = p4cost_front::refusal(p).filter(|_| !p.is_dir()) {
+        return Err(Error::input(format!("{}: {why}", p.display())));
     }
     if !p.is_dir() {
         return Err(Error::input(format!(

@@ -1,9 +1,10 @@
 //! Reading an input exactly once, within a size budget and without hanging.
 //!
 //! `-` is stdin. A regular file is read with the size limit (never more than the limit plus one
-//! byte). A pipe, FIFO or device is opened without blocking and read as data arrives; one that
-//! delivers nothing for [`IDLE_SECS`] seconds (a FIFO nobody writes to) is an error rather than
-//! a wait forever. `<(cat f.p4)` and `/dev/stdin` work, since their writer sends at once.
+//! byte). A directory, a named FIFO, a socket or a device is refused, naming its kind
+//! ([`p4cost_front::refusal`]). A descriptor the process already holds (`<(cat f.p4)`,
+//! `/dev/stdin`) is opened without blocking and read as data arrives; one that delivers nothing
+//! for [`IDLE_SECS`] seconds is an error rather than a wait forever.
 
 use std::path::Path;
 
@@ -53,6 +54,9 @@ pub fn read_input(path: &Path, max: u64) -> Result<ReadInput, Error> {
             Err(Some(e)) => return Err(Error::input(format!("{shown}: cannot read: {e}"))),
         }
     } else {
+        if let Some(why) = p4cost_front::refusal(path) {
+            return Err(Error::input(format!("{shown}: {why}")));
+        }
         read_path(path, &shown, max)?
     };
     Ok(ReadInput { shown, bytes })
@@ -73,9 +77,6 @@ fn read_path(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, Error> {
         .open(path)
         .map_err(cannot)?;
     let ft = file.metadata().map_err(cannot)?.file_type();
-    if ft.is_dir() {
-        return Err(Error::input(format!("{shown}: is a directory")));
-    }
     if ft.is_file() || ft.is_block_device() {
         return match read_capped(file, max) {
             Ok(b) => Ok(b),

@@ -13,7 +13,7 @@
 pub mod diagnostic;
 
 pub use diagnostic::{Diagnostic, FrontError};
-pub use p4cost_pp::{read_limited, Disk, Files, Limits};
+pub use p4cost_pp::{read_limited, refusal, Disk, Files, Limits};
 
 /// The text of a bundled architecture include (`tna.p4`, `v1model.p4`,
 /// ...), by the name written in `#include <name>`.

@@ -51,6 +51,11 @@ pub struct Globals<'a> {
     /// fields, by name (the first of a repeated name), so field lookups
     /// stay O(1) in structs with thousands of headers.
     field_index: HashMap<&'a str, HashMap<&'a str, &'a ast::Field>>,
+    /// The value of each global constant that has one, evaluated in
+    /// declaration order so a constant defined by the one before it costs
+    /// one step, however long the chain (expression depth stays bounded
+    /// per declaration).
+    const_values: HashMap<&'a str, i128>,
 }
 
 /// Structs with at most this many fields are searched linearly.
@@ -114,6 +119,18 @@ impl<'a> Globals<'a> {
                 g.field_index.insert(name, by_name);
             }
         }
+        let no = HashMap::new();
+        for d in &program.decls {
+            if let Decl::Const(c) = d {
+                let first = g
+                    .consts
+                    .get(c.name.name.as_str())
+                    .is_some_and(|f| std::ptr::eq(*f, c));
+                if let Some(v) = g.eval(&c.value, &no).filter(|_| first) {
+                    g.const_values.insert(&c.name.name, v);
+                }
+            }
+        }
         g
     }
 
@@ -157,6 +174,9 @@ impl<'a> Globals<'a> {
             ExprKind::Path(p) => {
                 if let Some(x) = locals.get(p.name.name.as_str()) {
                     return ev(x);
+                }
+                if let Some(v) = self.const_values.get(p.name.name.as_str()) {
+                    return Some(*v);
                 }
                 self.consts
                     .get(p.name.name.as_str())
@@ -461,5 +481,40 @@ pub fn type_base_name(t: &ast::Type) -> Option<&str> {
             Some(p.name.name.as_str())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `const bit<32> C0 = 8;` then `n` constants, each the one before + 1.
+    fn chain(n: usize) -> String {
+        let mut s = String::from("const bit<32> C0 = 8;\n");
+        for i in 1..=n {
+            s.push_str(&format!("const bit<32> C{i} = C{} + 1;\n", i - 1));
+        }
+        s.push_str(&format!("header h_t {{ bit<C{n}> a; }}\n"));
+        s
+    }
+
+    #[test]
+    fn a_long_chain_of_constants_evaluates() {
+        for n in [63, 64, 65, 1000] {
+            let prog = p4cost_syntax::parse(&chain(n)).expect("parses");
+            let g = Globals::new(&prog);
+            let last = g.consts.get(format!("C{n}").as_str()).expect("const");
+            assert_eq!(
+                g.eval(&last.value, &HashMap::new()),
+                Some(8 + n as i128),
+                "{n}"
+            );
+            let h = g.structs.get("h_t").expect("header");
+            assert_eq!(
+                g.shape(&h.fields[0].ty, 0).ok(),
+                Some(Shape::Bits(8 + n as u32)),
+                "{n}"
+            );
+        }
     }
 }

@@ -41,6 +41,14 @@ pub fn parse_model(file: &str, text: &str) -> Result<ModelSpec, ModelError> {
         file: file.to_string(),
         message: e.to_string(),
     })?;
+    let tree: serde_json::Value = serde_json::from_str(text).map_err(|e| ModelError::BadFile {
+        file: file.to_string(),
+        message: e.to_string(),
+    })?;
+    crate::values::check_tree(&tree).map_err(|message| ModelError::BadFile {
+        file: file.to_string(),
+        message,
+    })?;
     if spec.schema != 1 {
         return Err(ModelError::BadFile {
             file: file.to_string(),

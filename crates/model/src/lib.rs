@@ -33,6 +33,7 @@ pub mod plp;
 pub mod prediction;
 pub mod spec;
 pub mod tofino_linear;
+pub mod values;
 
 pub use catalog::{all_models, model_by_name, EMBEDDED};
 pub use error::ModelError;

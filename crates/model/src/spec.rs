@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::values;
+
 /// Where a model's numbers come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Source {
@@ -363,6 +365,33 @@ pub struct TermRange {
 }
 
 impl ModelSpec {
+    /// The linear coefficients in bounds: not below zero in a published
+    /// model; a model `p4cost fit` made (it has a `fit` section) may have
+    /// one, since fit refuses terms below zero on its own rows unless
+    /// `--allow-negative` and predict warns about every such term.
+    fn check_coefficients(&self, root: &str) -> Result<(), String> {
+        let signed = self.fit.is_some();
+        let mut all = Vec::new();
+        if let Some(b) = &self.base {
+            all.push(("base.per_packet_byte_ns", b.per_packet_byte_ns));
+            all.push(("base.constant_ns", b.constant_ns));
+        }
+        if let Some(p) = &self.parser {
+            all.push(("parser.per_header_byte_ns", p.per_header_byte_ns));
+            all.push(("parser.per_state_ns", p.per_state_ns));
+        }
+        if let Some(c) = &self.control {
+            all.push(("control.exact.narrow_key_ns", c.exact.narrow_key_ns));
+            all.push(("control.exact.wide_key_ns", c.exact.wide_key_ns));
+            all.push(("control.lpm.narrow_key_ns", c.lpm.narrow_key_ns));
+            all.push(("control.lpm.wide_key_ns", c.lpm.wide_key_ns));
+        }
+        for (field, x) in all {
+            values::coefficient(&format!("{root}.{field}"), x, signed)?;
+        }
+        Ok(())
+    }
+
     /// The linear terms, when this is a complete `tofino_ingress_linear`
     /// model.
     pub fn linear(&self) -> Option<LinearTerms<'_>> {
@@ -437,7 +466,7 @@ impl ModelSpec {
     /// What is wrong with a file of several ports: the file names no port
     /// and holds no terms; each entry is a complete single-port model of
     /// the file's kind and name, at a port no other entry has, ascending.
-    fn check_ports(&self) -> Result<(), String> {
+    fn check_ports(&self, root: &str) -> Result<(), String> {
         if self.port_gbps.is_some()
             || self.base.is_some()
             || self.parser.is_some()
@@ -476,15 +505,30 @@ impl ModelSpec {
                 )));
             }
             last = Some(p);
-            m.check().map_err(at)?;
+            m.check_at(&format!("{root}.ports[{i}]")).map_err(|e| {
+                if e.starts_with('$') {
+                    e
+                } else {
+                    at(e)
+                }
+            })?;
         }
         Ok(())
     }
 
-    /// What is missing or contradictory for the model's kind, if anything.
+    /// What is missing, contradictory or out of bounds for the model's
+    /// kind, if anything (values: [`crate::values`]).
     pub fn check(&self) -> Result<(), String> {
+        self.check_at("$")
+    }
+
+    /// [`ModelSpec::check`] of the model at JSON path `root`.
+    fn check_at(&self, root: &str) -> Result<(), String> {
         if !self.ports.is_empty() {
-            return self.check_ports();
+            return self.check_ports(root);
+        }
+        if let Some(p) = self.port_gbps {
+            values::port(&format!("{root}.port_gbps"), p)?;
         }
         match self.kind {
             ModelKind::TofinoIngressLinear => {
@@ -514,7 +558,7 @@ impl ModelSpec {
                         self.kind.name()
                     ));
                 }
-                Ok(())
+                self.check_coefficients(root)
             }
             ModelKind::Plp | ModelKind::Component => {
                 let mut missing = Vec::new();
@@ -584,9 +628,14 @@ impl ModelSpec {
                     ));
                 }
                 let [lo, hi] = m.clock_ghz_range;
-                let ok = |f: f64| f.is_finite() && f > 0.0;
-                if !(ok(m.default_clock_ghz) && ok(lo) && ok(hi) && lo <= hi) {
-                    return Err("mau_cycles: clocks must be positive and the range ordered".into());
+                let at = format!("{root}.mau_cycles");
+                values::clock(&format!("{at}.default_clock_ghz"), m.default_clock_ghz)?;
+                values::clock(&format!("{at}.clock_ghz_range[0]"), lo)?;
+                values::clock(&format!("{at}.clock_ghz_range[1]"), hi)?;
+                if lo > hi {
+                    return Err(format!(
+                        "{at}.clock_ghz_range: {lo} GHz after {hi} GHz: the range must be ordered"
+                    ));
                 }
                 Ok(())
             }

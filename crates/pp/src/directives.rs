@@ -393,6 +393,13 @@ impl Preprocessor<'_> {
                 let text = read_file(self.files, &p, &shown, max, self.loc_tok(hash_tok))?;
                 return self.register(key, shown, text, false, Some(dir_of(&p)));
             }
+            if let Some(why) = self.files.refusal(&p) {
+                return Err(PpError::Io {
+                    loc: self.loc_tok(hash_tok),
+                    path: p.display().to_string(),
+                    message: why.to_string(),
+                });
+            }
         }
         if let Some(text) = self.bundled.lookup(name) {
             let path = format!("<bundled>/{name}");

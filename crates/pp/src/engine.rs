@@ -278,6 +278,7 @@ impl<'a> Preprocessor<'a> {
             Some(rest) => format!("   {rest}"),
             None => text,
         };
+        let text = lone_cr_to_lf(text);
         let sp = splice(&text);
         if sp.clean.len() > MAX_LEX_BYTES {
             return Err(PpError::Limit {
@@ -616,4 +617,23 @@ pub(crate) fn read_file(
         }
     };
     String::from_utf8(bytes).map_err(|e| io(loc, format!("not UTF-8 text: {e}")))
+}
+
+/// `text` with each carriage return not followed by a line feed (old Mac
+/// line endings) made a line feed: it ends a line, `//` comment and
+/// directive as LF does, and every offset stays the file's own.
+fn lone_cr_to_lf(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut it = text.chars().peekable();
+    while let Some(c) = it.next() {
+        out.push(if c == '\r' && it.peek() != Some(&'\n') {
+            '\n'
+        } else {
+            c
+        });
+    }
+    out
 }

@@ -102,6 +102,51 @@ pub fn read_limited(r: impl std::io::Read, max: u64) -> Result<Vec<u8>, Option<s
     Ok(buf)
 }
 
+/// Why `path` is not read as an input file, naming its kind: `is a
+/// directory`, `is a FIFO (named pipe), not a regular file`, a socket, a
+/// character or block device (`/dev/zero` would never end). `None` for a
+/// regular file, a path that does not exist (opening it says so), and a
+/// descriptor this process already holds (`/dev/stdin`, `/dev/fd/N`,
+/// `/proc/self/fd/N`: the pipe `<(cmd)` hands over, read once as stdin
+/// is). Looks at the metadata only: never opens, so never blocks.
+pub fn refusal(path: &Path) -> Option<&'static str> {
+    let ft = std::fs::metadata(path).ok()?.file_type();
+    if ft.is_file() {
+        return None;
+    }
+    if ft.is_dir() {
+        return Some("is a directory");
+    }
+    if path == Path::new("/dev/stdin")
+        || path.starts_with("/dev/fd")
+        || path.starts_with("/proc/self/fd")
+    {
+        return None;
+    }
+    special_kind(&ft)
+}
+
+#[cfg(unix)]
+fn special_kind(ft: &std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    Some(if ft.is_fifo() {
+        "is a FIFO (named pipe), not a regular file"
+    } else if ft.is_socket() {
+        "is a socket, not a regular file"
+    } else if ft.is_char_device() {
+        "is a character device, not a regular file"
+    } else if ft.is_block_device() {
+        "is a block device, not a regular file"
+    } else {
+        "is not a regular file"
+    })
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> Option<&'static str> {
+    Some("is not a regular file")
+}
+
 /// Where the preprocessor reads files: the disk ([`Disk`]), or a snapshot
 /// such as a git revision, so that a program and its includes can be read as
 /// they were in one commit without checking it out.
@@ -114,6 +159,11 @@ pub trait Files {
     /// The file's identity, for include guards and cycles: two paths with
     /// the same key are the same file.
     fn key(&self, path: &Path) -> String;
+    /// Why `path`, which exists but is not a regular file, is not read
+    /// ([`refusal`]); `None` when it is readable or absent.
+    fn refusal(&self, _path: &Path) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The [`Files`] of the disk, read through the operating system.
@@ -126,7 +176,17 @@ impl Files for Disk {
     }
 
     fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, Option<std::io::Error>> {
+        if let Some(why) = refusal(path) {
+            return Err(Some(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                why,
+            )));
+        }
         read_limited(std::fs::File::open(path).map_err(Some)?, max)
+    }
+
+    fn refusal(&self, path: &Path) -> Option<&'static str> {
+        refusal(path)
     }
 
     fn key(&self, path: &Path) -> String {
