@@ -538,25 +538,11 @@ fn an_over_limit_message_is_refused_without_allocating_it() {
 /// shown, a denied one is an error, and each (code, table) shows once.
 #[test]
 fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
-    let dir = scratch("lsp-warnings");
-    let text =
-        std::fs::read_to_string(root().join("p4-samples/tofino/tc6_big_union.p4")).expect("sample");
-    let file = dir.join("u.p4");
-    std::fs::write(&file, &text).expect("write");
-    std::fs::write(
-        dir.join("p4cost.toml"),
+    let (c, seen, diags) = open_with_config(
+        "lsp-warnings",
+        "tc6_big_union.p4",
         "[warnings]\nallow = [\"key_width_out_of_range\"]\ndeny = [\"actions_outside_training\"]\n",
-    )
-    .expect("config");
-    let uri = format!("file://{}", file.display());
-    let mut c = Client::start(&dir);
-    let mut seen = Vec::new();
-    c.initialize(&mut seen);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
     );
-    let diags = c.diagnostics(1, &mut seen);
     assert!(
         !diags.iter().any(|d| d["code"] == "key_width_out_of_range"),
         "{diags:?}"
@@ -575,6 +561,37 @@ fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
     sites.sort();
     sites.dedup();
     assert_eq!(sites.len(), n, "a code twice at one place: {diags:?}");
+    shut_down(c, seen);
+}
+
+/// A server started in a scratch directory holding `sample` (of
+/// p4-samples/tofino) and `config` as p4cost.toml, the sample opened: the
+/// client, what it saw, and the first diagnostics.
+fn open_with_config(
+    scratch_name: &str,
+    sample: &str,
+    config: &str,
+) -> (Client, Vec<Value>, Vec<Value>) {
+    let dir = scratch(scratch_name);
+    let text =
+        std::fs::read_to_string(root().join("p4-samples/tofino").join(sample)).expect("sample");
+    let file = dir.join(sample);
+    std::fs::write(&file, &text).expect("write");
+    std::fs::write(dir.join("p4cost.toml"), config).expect("config");
+    let uri = format!("file://{}", file.display());
+    let mut c = Client::start(&dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(1, &mut seen);
+    (c, seen, diags)
+}
+
+/// `shutdown`, `exit`, and exit code 0.
+fn shut_down(mut c: Client, mut seen: Vec<Value>) {
     let r = c.request("shutdown", Value::Null, &mut seen);
     assert!(r.is_null());
     c.notify("exit", Value::Null);
@@ -585,25 +602,11 @@ fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
 /// tables budget`, never `3.000 tables` (issue 24, item 10).
 #[test]
 fn a_table_count_budget_is_worded_in_whole_tables() {
-    let dir = scratch("lsp-table-count");
-    let text = std::fs::read_to_string(root().join("p4-samples/tofino/tc1_enterprise.p4"))
-        .expect("sample");
-    let file = dir.join("dc.p4");
-    std::fs::write(&file, &text).expect("write");
-    std::fs::write(
-        dir.join("p4cost.toml"),
-        "[[program]]\npath = \"dc.p4\"\n\n[program.budget]\ntable-count = 2\n",
-    )
-    .expect("config");
-    let uri = format!("file://{}", file.display());
-    let mut c = Client::start(&dir);
-    let mut seen = Vec::new();
-    c.initialize(&mut seen);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
+    let (c, seen, diags) = open_with_config(
+        "lsp-table-count",
+        "tc1_enterprise.p4",
+        "[[program]]\npath = \"tc1_enterprise.p4\"\n\n[program.budget]\ntable-count = 2\n",
     );
-    let diags = c.diagnostics(1, &mut seen);
     let budget = diags
         .iter()
         .find(|d| d["code"] == "table_count")
@@ -614,7 +617,5 @@ fn a_table_count_budget_is_worded_in_whole_tables() {
             && message.ends_with(" by 1 table"),
         "{message}"
     );
-    c.request("shutdown", Value::Null, &mut seen);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("exit").success());
+    shut_down(c, seen);
 }
