@@ -275,8 +275,9 @@ fn listed(v: &serde_json::Value) -> Vec<String> {
 
 /// hit_miss_action_run.p4 (derived in its header): IPv4 packets fork on
 /// route_v4's action_run (set_nhop applies nexthop; drop_pkt goes the way
-/// of the actions without a case) and every packet on acl's hit/miss
-/// (a miss applies default_route): 4 + 2 + 2 = 8 classes. Each class pays
+/// of the actions without a case, NoAction, and is named with it, as p4c
+/// lists the arms) and every packet on acl's hit/miss (a miss applies
+/// default_route): 4 + 2 + 2 = 8 classes. Each class pays
 /// its path's base and parser terms plus exactly its tables.
 #[test]
 fn classes_differ_by_action_run_and_hit_miss() {
@@ -287,8 +288,8 @@ fn classes_differ_by_action_run_and_hit_miss() {
         [
             "1.1: route_v4[set_nhop] nexthop acl[hit]",
             "1.2: route_v4[set_nhop] nexthop acl[miss] default_route",
-            "1.3: route_v4[drop_pkt | (default)] acl[hit]",
-            "1.4: route_v4[drop_pkt | (default)] acl[miss] default_route",
+            "1.3: route_v4[drop_pkt | NoAction] acl[hit]",
+            "1.4: route_v4[drop_pkt | NoAction] acl[miss] default_route",
             "2.1: route_v6 acl[hit]",
             "2.2: route_v6 acl[miss] default_route",
             "3.1: acl[hit]",
@@ -358,7 +359,7 @@ fn class_filters_select_by_table_hit_miss_and_action() {
     assert_eq!(
         pick("acl:miss,!nexthop"),
         [
-            "1.4: route_v4[drop_pkt | (default)] acl[miss] default_route",
+            "1.4: route_v4[drop_pkt | NoAction] acl[miss] default_route",
             "2.2: route_v6 acl[miss] default_route",
             "3.2: acl[miss] default_route",
         ]
@@ -385,7 +386,7 @@ fn class_filters_select_by_table_hit_miss_and_action() {
         listed(&v),
         [
             "1.1: route_v4[set_nhop] nexthop acl[hit]",
-            "1.3: route_v4[drop_pkt | (default)] acl[hit]",
+            "1.3: route_v4[drop_pkt | NoAction] acl[hit]",
         ]
     );
     assert_eq!(v["paths"][0]["classes"]["filter"], "acl:hit");
@@ -818,4 +819,76 @@ fn a_long_class_table_list_wraps_under_itself() {
     }
     assert!(head.chars().count() <= 80, "{head}");
     assert_eq!(listed, tables.join(", "));
+}
+
+/// One naming of a switch on action_run whatever the reader (issue 24,
+/// item 10): an action without a case is named in the arm it takes, by the
+/// last component of its name, and a table that declares no default action
+/// runs NoAction, as p4c's BMv2 JSON lists them. Our basic_router with
+/// next_hops switched on (one case, no default_action) names its arms as
+/// p4c's basic_routing-bmv2.json names ipv4_fib's.
+#[test]
+fn action_run_arms_are_named_alike_from_a_source_and_from_bmv2_json() {
+    let arms = |v: &serde_json::Value| -> Vec<String> {
+        let mut all: Vec<String> = listed(v)
+            .iter()
+            .flat_map(|c| c.split(' ').map(str::to_string).collect::<Vec<_>>())
+            .filter(|t| t.contains('['))
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let json_side = json(&[
+        "predict",
+        "tests/fixtures/bmv2/basic_routing-bmv2.json",
+        "--format",
+        "json",
+    ]);
+    let got = arms(&json_side);
+    assert!(got.iter().any(|a| a == "ipv4_fib[on_miss]"), "{got:?}");
+    assert!(
+        listed(&json_side)
+            .iter()
+            .any(|c| c.contains("ipv4_fib[fib_hit_nexthop | NoAction]")),
+        "{:?}",
+        listed(&json_side)
+    );
+    let text = std::fs::read_to_string(common::root().join("p4-samples/v1model/basic_router.p4"))
+        .expect("sample");
+    let text = text.replacen(
+        "        default_action = discard();\n        size = 1024;",
+        "        size = 1024;",
+        1,
+    );
+    let start = text
+        .find("        if (std_meta.checksum_error == 1w1) {")
+        .expect("ingress apply");
+    let end = start
+        + text[start..]
+            .find("            discard();\n        }\n    }\n")
+            .expect("its end")
+        + "            discard();\n        }\n".len();
+    let program = format!(
+        "{}        switch (next_hops.apply().action_run) {{\n            forward: {{ ipv4_routes.apply(); }}\n        }}\n{}",
+        &text[..start],
+        &text[end..]
+    );
+    let dir = common::scratch("classes-arms");
+    let file = dir.join("router.p4");
+    std::fs::write(&file, program).expect("write");
+    let source_side = json(&["predict", &file.to_string_lossy(), "--format", "json"]);
+    assert_eq!(
+        arms(&source_side),
+        ["next_hops[discard", "next_hops[forward]"],
+        "{:?}",
+        listed(&source_side)
+    );
+    assert!(
+        listed(&source_side)
+            .iter()
+            .any(|c| c.contains("next_hops[discard | NoAction]")),
+        "{:?}",
+        listed(&source_side)
+    );
 }

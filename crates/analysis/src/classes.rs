@@ -1790,15 +1790,20 @@ impl Outcome {
         let Outcome::ActionRun { actions, default } = self else {
             return None;
         };
+        // Each action by the last component of its name, in one order:
+        // p4c qualifies a control's actions (`ingress.on_miss`) where a
+        // source names them `on_miss`, and lists the arms in the table's
+        // order where a source gives its cases' order.
         let mut names: Vec<&str> = actions
             .iter()
             .map(|a| {
-                program
-                    .actions
-                    .get(a.index())
-                    .map_or("?", |a| a.name.as_str())
+                program.actions.get(a.index()).map_or("?", |a| {
+                    a.name.rsplit('.').next().unwrap_or(a.name.as_str())
+                })
             })
             .collect();
+        names.sort_by_key(|n| (n.to_ascii_lowercase(), *n));
+        names.dedup();
         if *default {
             names.push(default_label);
         }

@@ -579,7 +579,17 @@ impl<'a, 'o> Cx<'a, 'o> {
                 let name = name.trim_start_matches('.').to_string();
                 self.resolve_action(&name, syms)?
             }
-            _ => None,
+            // As p4c: a table that declares no default action runs
+            // core.p4's (global) NoAction on a miss, listed among its
+            // actions, so a source and its compiler output have the same
+            // actions (and a switch on action_run the same arms).
+            _ => {
+                let implicit = self.resolve_action("NoAction", &mut ControlSyms::default())?;
+                if let Some(a) = implicit.filter(|a| !actions.contains(a)) {
+                    actions.push(a);
+                }
+                implicit
+            }
         };
         let implementation = t.properties.iter().find_map(|p| match &p.kind {
             TablePropertyKind::Custom { name, value }

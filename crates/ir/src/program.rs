@@ -221,9 +221,11 @@ pub struct Program {
 }
 
 impl Program {
-    /// Closes every `switch (t.apply().action_run)` whose arms name every
-    /// action `t` may run (its actions and its default action): no action
-    /// takes the switch's default way then, so it is made the default
+    /// Closes every `switch (t.apply().action_run)`: each action `t` may
+    /// run (its actions and its default action) that has no case of its
+    /// own gets an arm to the switch's default way, as p4c's midend lists
+    /// them (so a source and its BMv2 JSON name the same arms); then no
+    /// action takes the default way as such, and it is made the default
     /// action's arm instead of a way of its own (p4c's BMv2 JSON lists an
     /// arm per action and a `base_default_next` no packet takes). A table
     /// without a declared default action (P4's implicit `NoAction`) keeps
@@ -241,6 +243,11 @@ impl Program {
                 let Some(t) = tables.get(table.index()) else {
                     continue;
                 };
+                for &a in t.actions.iter().chain(&t.default_action) {
+                    if !arms.iter().any(|&(x, _)| x == a) {
+                        arms.push((a, *default));
+                    }
+                }
                 if !t.has_arm_for_every_action(arms) {
                     continue;
                 }
