@@ -278,7 +278,7 @@ fn render_contributors(s: &mut String, v: &Verdict, snippets: &mut Snippets) {
     let mut plain = Vec::new();
     for c in &v.contributors {
         let share = if v.unit == "ns" {
-            format!("+{:.3} ns", c.value)
+            format!("{:+.3} ns", c.value)
         } else if v.unit == "tables" {
             String::new()
         } else {

@@ -137,7 +137,8 @@ pub fn diagnostics(path: &Path, text: &str, facts: &EditorFacts) -> Vec<Diagnost
                     related(
                         l,
                         format!(
-                            "+{} {} {}",
+                            "{}{} {} {}",
+                            if c.value < 0.0 { "" } else { "+" },
                             amount(c.value, v.unit),
                             c.kind.replace('_', " "),
                             c.name
@@ -166,8 +167,10 @@ pub fn diagnostics(path: &Path, text: &str, facts: &EditorFacts) -> Vec<Diagnost
     out
 }
 
+/// A term as the hint shows it, signed: `+4.654 ns`, and a fitted model's
+/// term below zero `-6.200 ns` (never `+-6.200`).
 fn ns_label(ns: f64) -> String {
-    format!("+{ns:.3} ns")
+    format!("{ns:+.3} ns")
 }
 
 fn hint(at: Position, label: String, tooltip: String) -> InlayHint {
@@ -317,6 +320,12 @@ pub fn code_lenses(path: &Path, text: &str, facts: &EditorFacts) -> Vec<CodeLens
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_term_is_labelled_with_its_own_sign() {
+        assert_eq!(super::ns_label(4.654), "+4.654 ns");
+        assert_eq!(super::ns_label(-6.2), "-6.200 ns");
+    }
+
     use super::*;
     use p4cost_engine::ide::Note;
 
