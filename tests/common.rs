@@ -215,6 +215,22 @@ pub mod lsp {
             self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
         }
 
+        /// `didOpen` of `text` as version 1 of the P4 document `uri`.
+        pub fn open(&mut self, uri: &str, text: &str) {
+            self.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
+            );
+        }
+
+        /// `shutdown` (its result null), `exit`, and exit code 0.
+        pub fn shut_down(mut self, seen: &mut Vec<Value>) {
+            let r = self.request("shutdown", Value::Null, seen);
+            assert!(r.is_null(), "{r}");
+            self.notify("exit", Value::Null);
+            assert!(self.child.wait().expect("exit").success());
+        }
+
         /// The handshake: `initialize` (its result returned: the server's
         /// capabilities), then `initialized`.
         pub fn initialize(&mut self, seen: &mut Vec<Value>) -> Value {

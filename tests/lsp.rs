@@ -38,10 +38,7 @@ fn a_session_over_stdio() {
 
     // didOpen: the slowest class (304.548 ns) is over the 300 ns budget;
     // the model's extrapolations are warnings at their tables.
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
-    );
+    c.open(&uri, &text);
     let diags = c.diagnostics(1, &mut seen);
     let budget = diags
         .iter()
@@ -204,9 +201,7 @@ fn unknown_requests_get_an_error_and_bad_input_no_crash() {
             .contains("neither p4c BMv2 JSON"),
         "{diags:?}"
     );
-    c.request("shutdown", Value::Null, &mut seen);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("exit").success());
+    c.shut_down(&mut seen);
 }
 
 /// The hints' per-state terms come from the analysis over all paths, not
@@ -328,10 +323,7 @@ fn ten_quick_edits_publish_the_last_version_once() {
     let mut c = Client::start(&dir);
     let mut seen = Vec::new();
     c.initialize(&mut seen);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
-    );
+    c.open(&uri, &text);
     c.diagnostics(1, &mut seen);
     let mut burst = Vec::new();
     for v in 2..=11 {
@@ -351,9 +343,7 @@ fn ten_quick_edits_publish_the_last_version_once() {
     assert!(after.is_array(), "{after}");
     assert_eq!(published_versions(&got), vec![11], "{got:?}");
     assert_eq!(published_versions(&seen), Vec::<i64>::new(), "{seen:?}");
-    c.request("shutdown", Value::Null, &mut seen);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("exit").success());
+    c.shut_down(&mut seen);
 }
 
 /// A hover is answered from the last finished analysis while the
@@ -373,10 +363,7 @@ fn hover_is_answered_while_an_analysis_runs() {
     let mut c = Client::start(&dir);
     let mut seen = Vec::new();
     c.initialize(&mut seen);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": sample}}),
-    );
+    c.open(&uri, &sample);
     c.diagnostics(1, &mut seen);
     c.notify(
         "textDocument/didChange",
@@ -471,9 +458,7 @@ fn malformed_messages_get_errors_and_the_session_goes_on() {
     let m = c.incoming.recv_timeout(WAIT).expect("an answer");
     assert_eq!(m["error"]["code"], -32600, "{m}");
     assert_eq!(m["id"].as_f64(), Some(2f64.powi(70)), "{m}");
-    c.request("shutdown", Value::Null, &mut seen);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("exit").success());
+    c.shut_down(&mut seen);
 }
 
 /// The server's resident memory, from /proc.
@@ -538,7 +523,7 @@ fn an_over_limit_message_is_refused_without_allocating_it() {
 /// shown, a denied one is an error, and each (code, table) shows once.
 #[test]
 fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
-    let (c, seen, diags) = open_with_config(
+    let (c, mut seen, diags) = open_with_config(
         "lsp-warnings",
         "tc6_big_union.p4",
         "[warnings]\nallow = [\"key_width_out_of_range\"]\ndeny = [\"actions_outside_training\"]\n",
@@ -561,7 +546,7 @@ fn the_warnings_table_of_p4cost_toml_sets_what_the_editor_shows() {
     sites.sort();
     sites.dedup();
     assert_eq!(sites.len(), n, "a code twice at one place: {diags:?}");
-    shut_down(c, seen);
+    c.shut_down(&mut seen);
 }
 
 /// A server started in a scratch directory holding `sample` (of
@@ -582,27 +567,16 @@ fn open_with_config(
     let mut c = Client::start(&dir);
     let mut seen = Vec::new();
     c.initialize(&mut seen);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "p4", "version": 1, "text": text}}),
-    );
+    c.open(&uri, &text);
     let diags = c.diagnostics(1, &mut seen);
     (c, seen, diags)
-}
-
-/// `shutdown`, `exit`, and exit code 0.
-fn shut_down(mut c: Client, mut seen: Vec<Value>) {
-    let r = c.request("shutdown", Value::Null, &mut seen);
-    assert!(r.is_null());
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("exit").success());
 }
 
 /// A count budget reads as counts in the editor: `3 tables is over the 2
 /// tables budget`, never `3.000 tables` (issue 24, item 10).
 #[test]
 fn a_table_count_budget_is_worded_in_whole_tables() {
-    let (c, seen, diags) = open_with_config(
+    let (c, mut seen, diags) = open_with_config(
         "lsp-table-count",
         "tc1_enterprise.p4",
         "[[program]]\npath = \"tc1_enterprise.p4\"\n\n[program.budget]\ntable-count = 2\n",
@@ -617,5 +591,5 @@ fn a_table_count_budget_is_worded_in_whole_tables() {
             && message.ends_with(" by 1 table"),
         "{message}"
     );
-    shut_down(c, seen);
+    c.shut_down(&mut seen);
 }
