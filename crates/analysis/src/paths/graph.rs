@@ -566,6 +566,11 @@ impl<S: Copy + Eq + Hash> Product<S> {
         tables.into_iter().nth(start as usize)
     }
 
+    /// True when product node `m` exists and leads to an accepted path.
+    fn is_live(&self, m: u32) -> bool {
+        m != u32::MAX && self.counts[m as usize].value > 0
+    }
+
     /// Product successors of `i` (dead ones skipped) with their position in
     /// the graph's successor list.
     fn live(&self, i: u32) -> impl Iterator<Item = (usize, Next)> + '_ {
@@ -575,7 +580,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
             .enumerate()
             .filter(move |(_, s)| match s {
                 Next::Accept => true,
-                Next::Node(m) => *m != u32::MAX && self.counts[*m as usize].value > 0,
+                Next::Node(m) => self.is_live(*m),
             })
     }
 
@@ -715,9 +720,17 @@ impl<S: Copy + Eq + Hash> Product<S> {
 
     /// The first `k` accepted paths by decreasing weight (`w[i]` per
     /// product node), ties in listing order: best-first search guided by
-    /// the exact best completion of each node. Stops early once the paths
-    /// found hold more than `max_states` states in all (the first path is
-    /// always returned), so the work is bounded by what is listed.
+    /// the exact best completion of each node ([`Self::best_rest`]). Stops
+    /// early once the paths found hold more than `max_states` states in
+    /// all (the first path is always returned), so the work is bounded by
+    /// what is listed.
+    ///
+    /// Every partial path on the heap has a completion of exactly its
+    /// bound, and among equal bounds the heap pops the partial first in
+    /// listing order ([`TopSearch`]), so each pop goes one node deeper
+    /// along a path that will be listed next: `k` paths of depth `d` cost
+    /// at most `k * d` pops and `k * d * b` pushes (`b` successors a node),
+    /// however many paths tie.
     pub fn top(&self, w: &[f64], k: usize, max_states: usize) -> Vec<(f64, Vec<u32>)> {
         let mut states = 0usize;
         let mut out = Vec::new();
@@ -727,71 +740,202 @@ impl<S: Copy + Eq + Hash> Product<S> {
         if k == 0 {
             return out;
         }
-        // best[i]: best weight from i (i included) to accept.
-        let mut best: Vec<f64> = Vec::with_capacity(self.nodes.len());
-        for i in 0..self.nodes.len() as u32 {
-            let b = self
-                .live(i)
-                .map(|(_, s)| match s {
-                    Next::Accept => 0.0,
-                    Next::Node(m) => best[m as usize],
-                })
-                .fold(f64::NEG_INFINITY, f64::max);
-            best.push(b + w[i as usize]);
-        }
-        // Partial paths as parent pointers; the heap orders them by bound,
-        // then by the order they were made (listing order on ties).
-        struct Partial {
-            node: u32,
-            parent: Option<usize>,
-            prefix: f64,
-            done: bool,
-        }
-        let mut arena: Vec<Partial> = vec![Partial {
-            node: start,
-            parent: None,
-            prefix: 0.0,
-            done: false,
-        }];
-        let mut heap = std::collections::BinaryHeap::new();
-        let key = |v: f64| ordered(v);
-        heap.push((key(best[start as usize]), std::cmp::Reverse(0usize)));
-        while let Some((_, std::cmp::Reverse(at))) = heap.pop() {
-            if arena[at].done {
-                let mut nodes = Vec::new();
-                let mut cur = arena[at].parent;
-                while let Some(c) = cur {
-                    nodes.push(arena[c].node);
-                    cur = arena[c].parent;
-                }
-                nodes.reverse();
+        let keys: Vec<i128> = w.iter().map(|&v| ordered(v)).collect();
+        let best = self.best_rest(&keys);
+        let mut search = TopSearch::new(start, best[start as usize]);
+        while let Some(at) = search.pop() {
+            let p = search.arena[at];
+            if p.done {
+                let nodes = search.nodes(at);
                 states = states.saturating_add(nodes.len());
                 if states > max_states && !out.is_empty() {
                     break;
                 }
-                out.push((arena[at].prefix, nodes));
+                out.push((p.prefix, nodes));
                 if out.len() >= k {
                     break;
                 }
                 continue;
             }
-            let node = arena[at].node;
-            let prefix = arena[at].prefix + w[node as usize];
-            for (_, s) in self.live(node) {
-                let (bound, next, done) = match s {
-                    Next::Accept => (prefix, 0, true),
-                    Next::Node(m) => (prefix + best[m as usize], m, false),
+            let prefix = p.prefix + w[p.node as usize];
+            let prefix_key = p.prefix_key.saturating_add(keys[p.node as usize]);
+            // Listing index of the first path through each successor.
+            let mut index = p.index;
+            for (slot, s) in self.live(p.node) {
+                let (rest, node, done, paths) = match s {
+                    Next::Accept => (0, p.node, true, ONE),
+                    Next::Node(m) => (best[m as usize], m, false, self.counts[m as usize]),
                 };
-                arena.push(Partial {
-                    node: next,
+                search.push(Partial {
+                    node,
                     parent: Some(at),
                     prefix,
+                    prefix_key,
                     done,
+                    bound: prefix_key.saturating_add(rest),
+                    index,
+                    depth: p.depth + 1,
+                    slot: slot as u32,
                 });
-                heap.push((key(bound), std::cmp::Reverse(arena.len() - 1)));
+                index = index.plus(paths);
             }
         }
         out
+    }
+
+    /// Per product node, the greatest weight summed from it (itself
+    /// included) to accept: one sweep, successors first. In integer keys
+    /// ([`ordered`]), so a bound and its best child's are equal exactly,
+    /// however the sums associate.
+    fn best_rest(&self, w: &[i128]) -> Vec<i128> {
+        let mut best: Vec<i128> = Vec::with_capacity(self.nodes.len());
+        for i in 0..self.nodes.len() as u32 {
+            let b = self
+                .live(i)
+                .map(|(_, s)| match s {
+                    Next::Accept => 0,
+                    Next::Node(m) => best[m as usize],
+                })
+                .max()
+                .unwrap_or(0);
+            best.push(b.saturating_add(w[i as usize]));
+        }
+        best
+    }
+}
+
+/// A partial path of [`Product::top`]'s search, by parent pointer.
+#[derive(Debug, Clone, Copy)]
+struct Partial {
+    /// The product node it ends at (for a `done` one: its last node).
+    node: u32,
+    parent: Option<usize>,
+    /// Weight of the nodes before `node` (of the whole path, for a `done`
+    /// one).
+    prefix: f64,
+    /// The same in integer keys ([`ordered`]), summed node by node.
+    prefix_key: i128,
+    /// True once it chose `accept`.
+    done: bool,
+    /// Its best completion's weight, in integer keys ([`ordered`]).
+    bound: i128,
+    /// Listing index of its first completion: the accepted paths it leads
+    /// to are `index..index + count`, so partials on the heap (none a
+    /// prefix of another) compare in listing order by it while it does
+    /// not saturate.
+    index: PathCount,
+    /// Nodes from the start (for the comparison that does not saturate).
+    depth: u32,
+    /// Successor position at the parent (ditto).
+    slot: u32,
+}
+
+/// The heap of [`Product::top`]: partials by greatest bound, then first
+/// in listing order. A binary heap of arena indices with its own
+/// comparison, since listing order needs the arena when indexes saturate.
+struct TopSearch {
+    arena: Vec<Partial>,
+    heap: Vec<usize>,
+}
+
+impl TopSearch {
+    fn new(start: u32, bound: i128) -> TopSearch {
+        let root = Partial {
+            node: start,
+            parent: None,
+            prefix: 0.0,
+            prefix_key: 0,
+            done: false,
+            bound,
+            index: PathCount::default(),
+            depth: 0,
+            slot: 0,
+        };
+        TopSearch {
+            arena: vec![root],
+            heap: vec![0],
+        }
+    }
+
+    fn push(&mut self, p: Partial) {
+        self.arena.push(p);
+        self.heap.push(self.arena.len() - 1);
+        let mut i = self.heap.len() - 1;
+        while i > 0 {
+            let up = (i - 1) / 2;
+            if !self.before(self.heap[i], self.heap[up]) {
+                break;
+            }
+            self.heap.swap(i, up);
+            i = up;
+        }
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        let n = self.heap.len();
+        if n == 0 {
+            return None;
+        }
+        self.heap.swap(0, n - 1);
+        let top = self.heap.pop();
+        let mut i = 0;
+        loop {
+            let (l, r) = (2 * i + 1, 2 * i + 2);
+            let mut m = i;
+            for c in [l, r] {
+                if c < self.heap.len() && self.before(self.heap[c], self.heap[m]) {
+                    m = c;
+                }
+            }
+            if m == i {
+                return top;
+            }
+            self.heap.swap(i, m);
+            i = m;
+        }
+    }
+
+    /// True when partial `a` comes out before `b`.
+    fn before(&self, a: usize, b: usize) -> bool {
+        let (pa, pb) = (&self.arena[a], &self.arena[b]);
+        if pa.bound != pb.bound {
+            return pa.bound > pb.bound;
+        }
+        if !pa.index.saturated && !pb.index.saturated {
+            return pa.index.value < pb.index.value;
+        }
+        self.listed_first(a, b)
+    }
+
+    /// Listing order of two partials neither of which is a prefix of the
+    /// other, by their successor choices where their paths part: up to
+    /// the depth of the paths, for when indexes saturate.
+    fn listed_first(&self, mut a: usize, mut b: usize) -> bool {
+        while self.arena[a].depth > self.arena[b].depth {
+            a = self.arena[a].parent.unwrap_or(a);
+        }
+        while self.arena[b].depth > self.arena[a].depth {
+            b = self.arena[b].parent.unwrap_or(b);
+        }
+        while a != b && self.arena[a].parent != self.arena[b].parent {
+            match (self.arena[a].parent, self.arena[b].parent) {
+                (Some(x), Some(y)) => (a, b) = (x, y),
+                _ => break,
+            }
+        }
+        self.arena[a].slot < self.arena[b].slot
+    }
+
+    /// The product nodes of the complete partial `at`, start first.
+    fn nodes(&self, at: usize) -> Vec<u32> {
+        let mut nodes = Vec::with_capacity(self.arena[at].depth as usize);
+        let mut cur = self.arena[at].parent;
+        while let Some(c) = cur {
+            nodes.push(self.arena[c].node);
+            cur = self.arena[c].parent;
+        }
+        nodes.reverse();
+        nodes
     }
 }
 

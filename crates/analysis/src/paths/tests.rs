@@ -190,6 +190,69 @@ fn explosion_is_counted_not_listed() {
     assert!(r.truncated);
 }
 
+/// `top` over `binary_chain(n, bits)`: the paths, as the states each
+/// skips (`x{i}` not visited), with their weights.
+fn top_skips(n: u32, bits: u64, k: usize) -> Vec<(f64, Vec<u32>)> {
+    let p = binary_chain(n, bits);
+    let mut w = Vec::new();
+    let pg = path_graph(&p, p.parser(ParserId(0)), &PathOptions::default(), &mut w).unwrap();
+    let prod = Product::build(&pg, &Everything, 10_000).unwrap();
+    let wts: Vec<f64> = prod
+        .nodes
+        .iter()
+        .map(|n| pg.visit(n.node).extracted_bits as f64)
+        .collect();
+    let t = std::time::Instant::now();
+    let top = prod.top(&wts, k, usize::MAX);
+    assert!(t.elapsed().as_secs() < 5, "top {k} of 2^{n} tied paths");
+    top.iter()
+        .map(|(v, path)| {
+            let names: Vec<String> = pg
+                .path(&prod.graph_nodes(path))
+                .states
+                .iter()
+                .map(|s| s.name.clone())
+                .collect();
+            let skips = (0..n)
+                .filter(|i| !names.contains(&format!("x{i}")))
+                .collect();
+            (*v, skips)
+        })
+        .collect()
+}
+
+#[test]
+fn top_of_tied_paths_is_the_listing_without_exponential_work() {
+    // 2^70 paths of weight 0: the first five listed, as listed (the first
+    // skips nothing, then the last choices flip first).
+    let top = top_skips(70, 0, 5);
+    let skips: Vec<Vec<u32>> = top.into_iter().map(|t| t.1).collect();
+    assert_eq!(
+        skips,
+        vec![vec![], vec![69], vec![68], vec![68, 69], vec![67]]
+    );
+    // Past 2^128 the listing indexes saturate; the order does not change.
+    let top = top_skips(140, 0, 3);
+    let skips: Vec<Vec<u32>> = top.into_iter().map(|t| t.1).collect();
+    assert_eq!(skips, vec![vec![], vec![139], vec![138]]);
+}
+
+#[test]
+fn top_ranks_by_weight_then_listing_order() {
+    // x{i} weighs 8: all visited is heaviest; then the 70 paths that skip
+    // one tie, listed from the last choice back.
+    let top = top_skips(70, 8, 4);
+    assert_eq!(
+        top,
+        vec![
+            (560.0, vec![]),
+            (552.0, vec![69]),
+            (552.0, vec![68]),
+            (552.0, vec![67]),
+        ]
+    );
+}
+
 #[test]
 fn count_saturates_instead_of_overflowing() {
     let p = binary_chain(130, 0);
@@ -376,7 +439,7 @@ proptest::proptest! {
         )
     ) {
         let p = random_parser(&spec);
-        let mut want = brute_force(&p);
+        let want = brute_force(&p);
         let opts = PathOptions::default();
         let mut w = Vec::new();
         let pg = path_graph(&p, p.parser(ParserId(0)), &opts, &mut w).unwrap();
@@ -467,9 +530,19 @@ proptest::proptest! {
                 through.first().map(|&i| i as u128)
             );
             let top = prod.top(&wts, 3, usize::MAX);
-            want.sort_by_key(|x| std::cmp::Reverse(x.1));
-            let got: Vec<f64> = top.iter().map(|t| t.0).collect();
-            let exp: Vec<f64> = want.iter().take(3).map(|x| x.1 as f64).collect();
+            // A stable sort keeps listing order among equal weights.
+            let mut ranked: Vec<(usize, u64)> =
+                want.iter().enumerate().map(|(i, x)| (i, x.1)).collect();
+            ranked.sort_by_key(|x| std::cmp::Reverse(x.1));
+            let got: Vec<(f64, u128)> = top
+                .iter()
+                .map(|t| (t.0, prod.index_of(&pg, &t.1).value))
+                .collect();
+            let exp: Vec<(f64, u128)> = ranked
+                .iter()
+                .take(3)
+                .map(|&(i, b)| (b as f64, i as u128))
+                .collect();
             proptest::prop_assert_eq!(got, exp);
         }
     }

@@ -1,0 +1,272 @@
+//! Legal program shapes that once exploded (issue 25, items 5 and 12),
+//! run through the real binary with a wall-clock and a peak-memory bound
+//! (the machine running the tests may be loaded: the bounds are generous,
+//! the exponential behaviour they guard against took minutes and GBs):
+//!
+//! * a parser of 70 diamonds whose two arms weigh the same (2^70 paths,
+//!   every one tied with 2^69 others): `predict --top` and `explain`;
+//! * 30 `if (hdr.aI.isValid()) tI.apply();` blocks over such a parser.
+//!
+//! Each figure is checked against one computed here from the generator's
+//! sizes and the model's coefficients (read from `p4cost models`).
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Wall-clock bound of one run.
+const MAX_TIME: Duration = Duration::from_secs(30);
+
+/// Peak resident set bound of one run.
+const MAX_RSS: u64 = 512 << 20;
+
+/// One run of the binary with its resources.
+struct Measured {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+    peak_rss: u64,
+}
+
+/// Runs `p4cost args` and measures its time and peak resident set.
+// The child is reaped by wait4, which std does not know about.
+#[allow(clippy::zombie_processes)]
+fn run(dir: &Path, args: &[&str]) -> Measured {
+    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
+    let start = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::fs::File::create(&out).expect("stdout file"))
+        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("p4cost runs");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
+    // to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    Measured {
+        code,
+        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+        elapsed: start.elapsed(),
+        // Linux reports ru_maxrss in KiB.
+        peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
+    }
+}
+
+/// Runs `p4cost args`, asserting exit 0 within the time and memory bounds.
+fn run_ok(dir: &Path, args: &[&str]) -> Measured {
+    let m = run(dir, args);
+    assert_eq!(m.code, 0, "p4cost {args:?}: {}", m.stderr);
+    assert!(m.elapsed < MAX_TIME, "p4cost {args:?} took {:?}", m.elapsed);
+    assert!(
+        m.peak_rss < MAX_RSS,
+        "p4cost {args:?} peaked at {} MiB",
+        m.peak_rss >> 20
+    );
+    m
+}
+
+fn json(m: &Measured) -> serde_json::Value {
+    serde_json::from_str(&m.stdout).expect("valid JSON")
+}
+
+/// A listed path's one-based number.
+fn number(p: &serde_json::Value) -> u64 {
+    p["number"]["value"].as_u64().expect("an exact path number")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("shapes")
+        .join(name);
+    std::fs::create_dir_all(&d).expect("tmp dir");
+    d
+}
+
+/// Bytes of header `aI` / `bI` in the diamond generator: the arms of one
+/// diamond tie, diamonds differ.
+fn arm_bytes(i: usize) -> u64 {
+    2 + (i % 5) as u64
+}
+
+/// Bytes of the header `sI` each diamond starts with.
+const HEAD_BYTES: u64 = 4;
+
+/// A v1model program whose parser is `n` diamonds (state `sI` extracts
+/// `hdr.sI` and selects `aI` or `bI`, which both go on to `s(I+1)`), and
+/// whose ingress applies `tI` when `hdr.aI` is valid, for the first `ifs`.
+fn diamonds(n: usize, ifs: usize) -> String {
+    let mut p = String::from("#include <core.p4>\n#include <v1model.p4>\n");
+    p.push_str("header s_t { bit<8> f; bit<24> g; }\n");
+    for i in 0..n {
+        p.push_str(&format!(
+            "header arm{i}_t {{ bit<8> k; bit<{}> f; }}\n",
+            (arm_bytes(i) - 1) * 8
+        ));
+    }
+    p.push_str("struct headers {\n");
+    for i in 0..n {
+        p.push_str(&format!("  s_t s{i}; arm{i}_t a{i}; arm{i}_t b{i};\n"));
+    }
+    p.push_str("}\nstruct meta_t {}\n");
+    p.push_str("parser P(packet_in pkt, out headers hdr, inout meta_t m, inout standard_metadata_t sm) {\n");
+    p.push_str("  state start { transition s0; }\n");
+    for i in 0..n {
+        let next = if i + 1 < n {
+            format!("s{}", i + 1)
+        } else {
+            "accept".into()
+        };
+        p.push_str(&format!(
+            "  state s{i} {{ pkt.extract(hdr.s{i}); transition select(hdr.s{i}.f) {{ 1: a{i}; default: b{i}; }} }}\n\
+             \x20 state a{i} {{ pkt.extract(hdr.a{i}); transition {next}; }}\n\
+             \x20 state b{i} {{ pkt.extract(hdr.b{i}); transition {next}; }}\n"
+        ));
+    }
+    p.push_str("}\n");
+    p.push_str("control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {\n");
+    p.push_str("  action fwd(bit<9> port) { sm.egress_spec = port; }\n");
+    for i in 0..ifs {
+        p.push_str(&format!(
+            "  table t{i} {{ key = {{ hdr.a{i}.k: exact; }} actions = {{ fwd; NoAction; }} size = 1024; }}\n"
+        ));
+    }
+    p.push_str("  apply {\n");
+    for i in 0..ifs {
+        p.push_str(&format!("    if (hdr.a{i}.isValid()) t{i}.apply();\n"));
+    }
+    p.push_str("  }\n}\n");
+    p.push_str(
+        "control V(inout headers h, inout meta_t m) { apply {} }\n\
+         control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply {} }\n\
+         control C(inout headers h, inout meta_t m) { apply {} }\n\
+         control D(packet_out pkt, in headers h) { apply { pkt.emit(h); } }\n\
+         V1Switch(P(), V(), I(), E(), C(), D()) main;\n",
+    );
+    p
+}
+
+/// The tofino1-10g coefficients, as `p4cost models` prints them.
+struct Coefficients {
+    per_packet_byte: f64,
+    constant: f64,
+    per_header_byte: f64,
+    per_state: f64,
+    exact_narrow_key: f64,
+}
+
+fn coefficients(dir: &Path) -> Coefficients {
+    let m = json(&run_ok(dir, &["models", "--format", "json"]));
+    let model = m["models"]
+        .as_array()
+        .expect("models")
+        .iter()
+        .find(|m| m["name"] == "tofino1-10g")
+        .expect("tofino1-10g")
+        .clone();
+    let f = |v: &serde_json::Value| v.as_f64().expect("a coefficient");
+    Coefficients {
+        per_packet_byte: f(&model["base"]["per_packet_byte_ns"]),
+        constant: f(&model["base"]["constant_ns"]),
+        per_header_byte: f(&model["parser"]["per_header_byte_ns"]),
+        per_state: f(&model["parser"]["per_state_ns"]),
+        exact_narrow_key: f(&model["control"]["exact"]["narrow_key_ns"]),
+    }
+}
+
+/// The heaviest path of `diamonds(n, ifs)` at `packet` B: every diamond
+/// through `aI` (the arms tie in the parser; `aI` applies `tI`). The first
+/// header (`s0`) is in the base term; each later state counts its bytes
+/// and once.
+fn heaviest_ns(c: &Coefficients, n: usize, ifs: usize, packet: u64) -> f64 {
+    let base = c.per_packet_byte * packet as f64 + c.constant;
+    let counted_states = (2 * n - 1) as f64;
+    let counted_bytes: u64 = (0..n).map(|i| HEAD_BYTES + arm_bytes(i)).sum::<u64>() - HEAD_BYTES;
+    let parser = c.per_header_byte * counted_bytes as f64 + c.per_state * counted_states;
+    // One 8-bit exact key or less: the narrow class.
+    base + parser + c.exact_narrow_key * ifs as f64
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 0.01
+}
+
+#[test]
+fn top_and_explain_over_70_tied_diamonds() {
+    let d = dir("diamonds");
+    std::fs::write(d.join("d.p4"), diamonds(70, 0)).expect("write");
+    let c = coefficients(&d);
+    let want = heaviest_ns(&c, 70, 0, 1500);
+    let top = json(&run_ok(
+        &d,
+        &[
+            "predict",
+            "d.p4",
+            "--packet-size",
+            "1500",
+            "--top",
+            "3",
+            "--format",
+            "json",
+        ],
+    ));
+    let paths = top["paths"].as_array().expect("paths");
+    // Every path of 2^70 weighs the same: the first three listed.
+    let numbers: Vec<u64> = paths.iter().map(number).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+    for p in paths {
+        assert!(close(p["latency_ns"].as_f64().unwrap(), want), "{p}");
+    }
+    let ex = json(&run_ok(
+        &d,
+        &[
+            "explain",
+            "d.p4",
+            "--packet-size",
+            "1500",
+            "--format",
+            "json",
+        ],
+    ));
+    assert!(
+        close(ex["total_ns"].as_f64().unwrap(), want),
+        "{}",
+        ex["total_ns"]
+    );
+}
+
+#[test]
+fn explain_and_top_over_30_validity_ifs() {
+    let d = dir("ifs");
+    std::fs::write(d.join("i.p4"), diamonds(30, 30)).expect("write");
+    let c = coefficients(&d);
+    let want = heaviest_ns(&c, 30, 30, 512);
+    let ex = json(&run_ok(&d, &["explain", "i.p4", "--format", "json"]));
+    assert!(
+        close(ex["total_ns"].as_f64().unwrap(), want),
+        "{}",
+        ex["total_ns"]
+    );
+    let top = json(&run_ok(
+        &d,
+        &["predict", "i.p4", "--top", "1", "--format", "json"],
+    ));
+    assert_eq!(number(&top["paths"][0]), 1);
+    assert!(close(top["paths"][0]["latency_ns"].as_f64().unwrap(), want));
+}
