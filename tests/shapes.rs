@@ -5,7 +5,9 @@
 //!
 //! * a parser of 70 diamonds whose two arms weigh the same (2^70 paths,
 //!   every one tied with 2^69 others): `predict --top` and `explain`;
-//! * 30 `if (hdr.aI.isValid()) tI.apply();` blocks over such a parser.
+//! * 30 `if (hdr.aI.isValid()) tI.apply();` blocks over such a parser;
+//! * a 4096-element MPLS stack loop, most of whose paths are longer than
+//!   the packet: the listing lists the first paths that fit.
 //!
 //! Each figure is checked against one computed here from the generator's
 //! sizes and the model's coefficients (read from `p4cost models`).
@@ -269,4 +271,57 @@ fn explain_and_top_over_30_validity_ifs() {
     ));
     assert_eq!(number(&top["paths"][0]), 1);
     assert!(close(top["paths"][0]["latency_ns"].as_f64().unwrap(), want));
+}
+
+/// tc3_edge_mpls.p4 with its MPLS stack made 4096 deep.
+fn deep_mpls(d: &Path) {
+    let src = std::fs::read_to_string(common::root().join("p4-samples/tofino/tc3_edge_mpls.p4"))
+        .expect("sample");
+    assert!(src.contains("mpls_h[6]"), "the sample's stack changed");
+    std::fs::write(d.join("m.p4"), src.replace("mpls_h[6]", "mpls_h[4096]")).expect("write");
+}
+
+#[test]
+fn listing_skips_paths_longer_than_the_packet() {
+    let d = dir("mpls");
+    deep_mpls(&d);
+    let r = json(&run_ok(&d, &["predict", "m.p4", "--format", "json"]));
+    let paths = r["paths"].as_array().expect("paths");
+    assert_eq!(paths.len(), 64, "the first 64 paths that fit");
+    assert_eq!(r["paths_listed"], 64);
+    let mut last = 0;
+    for p in paths {
+        let n = number(p);
+        assert!(n > last, "in listing order");
+        last = n;
+        // Packet headers only: the port metadata is no part of the packet.
+        let headers = p["headers"].as_array().expect("headers");
+        let bytes: u64 = p["states"]
+            .as_array()
+            .expect("states")
+            .iter()
+            .filter(|s| {
+                s["extracts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|e| headers.contains(e))
+            })
+            .map(|s| s["bytes"].as_u64().unwrap())
+            .sum();
+        assert!(bytes <= 512, "path {n} extracts {bytes} B");
+    }
+    let warns = r["warnings"].to_string();
+    assert!(!warns.contains("listing_capped"), "{warns}");
+    // The human report says what it lists.
+    let h = run_ok(&d, &["predict", "m.p4"]);
+    assert!(
+        h.stdout
+            .contains("listing the first 64 of the 711 that fit the packet"),
+        "{}",
+        h.stdout
+    );
+    // And explain finds the slowest of them.
+    let ex = run_ok(&d, &["explain", "m.p4"]);
+    assert!(ex.stdout.contains("packet class"), "{}", ex.stdout);
 }

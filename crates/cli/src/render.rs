@@ -206,12 +206,41 @@ fn render_parser(s: &mut String, r: &Report) {
             "parser    {parser}: {count} paths; listing the {} with the heaviest parse terms (--top)\n",
             r.paths_listed
         )),
+        (None, _) if r.left_out.is_some() => render_fitting(s, r, parser),
         (None, _) if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
             .push_str(&format!(
                 "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
                 parser, count, r.paths_listed, r.max_paths
             )),
         (None, _) => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
+    }
+}
+
+/// The parser line when some paths do not fit the packet: the listing
+/// holds the first of those that do.
+fn render_fitting(s: &mut String, r: &Report, parser: &str) {
+    let count = &r.path_count_text;
+    let fit = r
+        .left_out
+        .as_ref()
+        .and_then(|l| l.paths.value)
+        .filter(|_| !r.path_count_saturated)
+        .map(|left| r.path_count.saturating_sub(u128::from(left)));
+    match fit {
+        Some(0) => s.push_str(&format!(
+            "parser    {parser}: {count} paths; none fits the packet\n"
+        )),
+        Some(fit) if r.paths_listed as u128 >= fit => s.push_str(&format!(
+            "parser    {parser}: {count} paths; listing the {fit} that fit the packet\n"
+        )),
+        Some(fit) => s.push_str(&format!(
+            "parser    {parser}: {count} paths; listing the first {} of the {fit} that fit the packet (--max-paths {})\n",
+            r.paths_listed, r.max_paths
+        )),
+        None => s.push_str(&format!(
+            "parser    {parser}: {count} paths; listing the first {} that fit the packet (--max-paths {})\n",
+            r.paths_listed, r.max_paths
+        )),
     }
 }
 

@@ -910,11 +910,12 @@ type ListedPath = (PathCount, Vec<u32>);
 /// The paths `predict` lists, each with its index in the full listing,
 /// and with `--path` what matched: the first matching path (an error when
 /// its headers exceed the packet); with `--top k` the k slowest by `top`'s
-/// additive weights over its product; else the first paths in listing
-/// order. The matching paths' latency differs when any of `differs`
-/// (each a weight of a parse state as the baseline rule splits it) has
-/// different extremes over them. A `listing_capped` warning joins
-/// `warns` when the state budget cut the listing short.
+/// additive weights over its product; else the first paths of that
+/// product (those that fit the packet) in listing order. The matching
+/// paths' latency differs when any of `differs` (each a weight of a parse
+/// state as the baseline rule splits it) has different extremes over them.
+/// A `listing_capped` warning joins `warns` when the state budget cut the
+/// listing short.
 #[allow(clippy::too_many_arguments)]
 fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     a: &PredictOptions,
@@ -991,18 +992,15 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
                 (pg.index_of(&nodes), nodes)
             })
             .collect(),
-        (None, None) => pg
+        // The first paths that fit the packet: those that do not are no
+        // packet at this size and spend none of the listing's budget.
+        (None, None) => top
+            .0
             .list_within(a.max_paths, a.max_listed_states)
             .into_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                (
-                    PathCount {
-                        value: i as u128,
-                        saturated: false,
-                    },
-                    n,
-                )
+            .map(|p| {
+                let nodes = top.0.graph_nodes(&p);
+                (pg.index_of(&nodes), nodes)
             })
             .collect(),
     };
@@ -1011,7 +1009,10 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
         (None, Some(k)) => k,
         (None, None) => a.max_paths,
     };
-    let reachable = pg.total();
+    let reachable = match (&a.path, a.top) {
+        (Some(_), _) => pg.total(),
+        _ => top.0.total(),
+    };
     let wanted = if reachable.saturated {
         asked
     } else {

@@ -604,6 +604,53 @@ impl<S: Copy + Eq + Hash> Product<S> {
         }
     }
 
+    /// The first `max` accepted paths in listing order (product nodes),
+    /// stopping before the listed paths would hold more than `max_states`
+    /// states in all (the first path is always listed). Every live
+    /// successor leads to an accepted path, so no step is spent on a path
+    /// the automaton rejects: the work is that of the paths listed.
+    pub fn list_within(&self, max: usize, max_states: usize) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        let mut states = 0usize;
+        let Some(start) = self.start.filter(|s| self.counts[*s as usize].value > 0) else {
+            return out;
+        };
+        if max == 0 {
+            return out;
+        }
+        let mut trail = vec![start];
+        let mut next = vec![0usize];
+        while let (Some(&n), Some(pos)) = (trail.last(), next.last_mut()) {
+            match self.succ[n as usize].get(*pos).copied() {
+                Some(s) => {
+                    *pos += 1;
+                    match s {
+                        Next::Accept => {
+                            states = states.saturating_add(trail.len());
+                            if states > max_states && !out.is_empty() {
+                                break;
+                            }
+                            out.push(trail.clone());
+                            if out.len() >= max {
+                                break;
+                            }
+                        }
+                        Next::Node(m) if self.is_live(m) => {
+                            trail.push(m);
+                            next.push(0);
+                        }
+                        Next::Node(_) => {}
+                    }
+                }
+                None => {
+                    trail.pop();
+                    next.pop();
+                }
+            }
+        }
+        out
+    }
+
     /// The extreme (`max` or min) of the weight summed along accepted
     /// paths, `w[i]` for product node `i`; ties go to the first path in
     /// listing order.

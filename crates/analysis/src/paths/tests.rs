@@ -478,6 +478,24 @@ proptest::proptest! {
             let px = Product::build(&pg, &x, 10_000).unwrap();
             proptest::prop_assert_eq!(pf.total().value, fits(true));
             proptest::prop_assert_eq!(px.total().value, fits(false));
+            // The fitting paths listed are the listing's, in its order,
+            // and a short listing is their first ones.
+            let fitting: Vec<&Vec<u32>> = listed
+                .iter()
+                .filter(|n| {
+                    let b: u64 = n.iter().map(|&i| crate::packet_bits(&pg.visit(i))).sum();
+                    b <= u64::from(bytes) * 8
+                })
+                .collect();
+            let got: Vec<Vec<u32>> = pf
+                .list_within(usize::MAX, usize::MAX)
+                .iter()
+                .map(|p| pf.graph_nodes(p))
+                .collect();
+            proptest::prop_assert_eq!(got.iter().collect::<Vec<_>>(), fitting.clone());
+            let two: Vec<Vec<u32>> =
+                pf.list_within(2, usize::MAX).iter().map(|p| pf.graph_nodes(p)).collect();
+            proptest::prop_assert_eq!(two.iter().collect::<Vec<_>>(), fitting.iter().take(2).copied().collect::<Vec<_>>());
         }
         // Extremes, distribution and top-k of the extracted bits.
         let prod = Product::build(&pg, &Everything, 10_000).unwrap();
