@@ -7,7 +7,8 @@
 //!   every one tied with 2^69 others): `predict --top` and `explain`;
 //! * 30 `if (hdr.aI.isValid()) tI.apply();` blocks over such a parser;
 //! * a 4096-element MPLS stack loop, most of whose paths are longer than
-//!   the packet: the listing lists the first paths that fit.
+//!   the packet: the listing lists the first paths that fit;
+//! * a header wider than p4c allows, and one that fits in no packet.
 //!
 //! Each figure is checked against one computed here from the generator's
 //! sizes and the model's coefficients (read from `p4cost models`).
@@ -324,4 +325,82 @@ fn listing_skips_paths_longer_than_the_packet() {
     // And explain finds the slowest of them.
     let ex = run_ok(&d, &["explain", "m.p4"]);
     assert!(ex.stdout.contains("packet class"), "{}", ex.stdout);
+}
+
+const WIDE: &str = "#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+header w_t { WIDTH }
+struct headers { eth_t eth; w_t w; }
+struct meta_t {}
+parser P(packet_in pkt, out headers hdr, inout meta_t m, inout standard_metadata_t sm) {
+  state start { pkt.extract(hdr.eth); transition select(hdr.eth.type) { 0x88b5: parse_w; default: accept; } }
+  state parse_w { pkt.extract(hdr.w); transition accept; }
+}
+control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply {} }
+control V(inout headers h, inout meta_t m) { apply {} }
+control E(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) { apply {} }
+control C(inout headers h, inout meta_t m) { apply {} }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+";
+
+#[test]
+fn a_width_past_p4cs_limit_is_an_error_where_it_is_written() {
+    let d = dir("wide");
+    for w in ["2147483647", "2049"] {
+        std::fs::write(
+            d.join("w.p4"),
+            WIDE.replace("WIDTH", &format!("bit<{w}> f;")),
+        )
+        .unwrap();
+        let m = run(&d, &["predict", "w.p4"]);
+        assert_eq!(m.code, 2, "{}", m.stdout);
+        assert!(m.stderr.contains("w.p4:4:18"), "{}", m.stderr);
+        assert!(
+            m.stderr.contains(&format!("width {w} is above 2048")),
+            "{}",
+            m.stderr
+        );
+    }
+    std::fs::write(d.join("w.p4"), WIDE.replace("WIDTH", "bit<2048> f;")).unwrap();
+    run_ok(&d, &["predict", "w.p4"]);
+}
+
+#[test]
+fn headers_larger_than_any_packet_are_left_out_saying_so() {
+    let d = dir("huge");
+    // 64 fields of 2048 bits (16384 B) after 14 B of Ethernet: more than
+    // the largest packet, 16384 B.
+    let fields: String = (0..64).map(|i| format!("bit<2048> f{i}; ")).collect();
+    std::fs::write(d.join("h.p4"), WIDE.replace("WIDTH", &fields)).unwrap();
+    let m = run_ok(&d, &["predict", "h.p4", "--packet-size", "16384"]);
+    assert!(
+        m.stdout.contains("(from 16398 B, path 1, to 16398 B, path 1); they fit in no packet: 16384 B is the largest --packet-size"),
+        "{}",
+        m.stdout
+    );
+    assert!(
+        m.stdout.contains("listing the 1 that fit the packet"),
+        "{}",
+        m.stdout
+    );
+    // Asking for that path by name asks for a packet that cannot exist.
+    let m = run(
+        &d,
+        &[
+            "predict",
+            "h.p4",
+            "--path",
+            "eth,w",
+            "--packet-size",
+            "16384",
+        ],
+    );
+    assert_eq!(m.code, 2, "{}", m.stdout);
+    assert!(
+        m.stderr.contains("extracts 16398 B of headers, more than the 16384 B packet: no such packet exists; it fits in no packet: 16384 B is the largest --packet-size"),
+        "{}",
+        m.stderr
+    );
 }

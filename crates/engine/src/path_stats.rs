@@ -239,13 +239,33 @@ impl LeftOutOut {
             )
         };
         format!(
-            "{what} (from {} B, path {}, to {} B, path {}); give --packet-size {} or more to count them",
+            "{what} (from {} B, path {}, to {} B, path {}); {}",
             self.fewest.bytes,
             count_text(self.fewest.number),
             self.most.bytes,
             count_text(self.most.number),
-            self.most.bytes
+            self.remedy()
         )
+    }
+
+    /// What would count the paths left out: a larger `--packet-size`, as
+    /// far as one is accepted; headers past the largest packet are in no
+    /// packet at all.
+    fn remedy(&self) -> String {
+        let max = u64::from(crate::predict::MAX_PACKET_SIZE);
+        if self.most.bytes <= max {
+            format!(
+                "give --packet-size {} or more to count them",
+                self.most.bytes
+            )
+        } else if self.fewest.bytes <= max {
+            format!(
+                "give --packet-size {} or more to count some; those above {max} B (the largest --packet-size) fit in no packet",
+                self.fewest.bytes
+            )
+        } else {
+            format!("they fit in no packet: {max} B is the largest --packet-size")
+        }
     }
 }
 

@@ -953,8 +953,15 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
             let p = pg.path(&nodes);
             if !path_fits(&p, packet_size) {
                 let need = p4cost_model::baseline::packet_header_bytes(&p);
+                let remedy = if need <= u64::from(MAX_PACKET_SIZE) {
+                    format!("give --packet-size {need} or more")
+                } else {
+                    format!(
+                        "it fits in no packet: {MAX_PACKET_SIZE} B is the largest --packet-size"
+                    )
+                };
                 return Err(Error::input(format!(
-                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; give --packet-size {need} or more",
+                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; {remedy}",
                     common.shown,
                     p.header_chain(),
                 )));

@@ -8,6 +8,11 @@ use p4cost_syntax::ast::{
     IntValue, ParserDecl, StructDecl, StructKind, Type, TypeKind, TypedefDecl, UnaryOp,
 };
 
+/// The widest `bit<>` or `int<>` type: p4c's
+/// `maximumWidthSupported` (ir/configuration.h), past which it reports
+/// "Compiler only supports widths up to 2048".
+pub const MAX_BIT_WIDTH: u32 = 2048;
+
 /// A width that could not be computed, with the node that stopped it.
 #[derive(Debug, Clone)]
 pub struct WidthError {
@@ -300,11 +305,26 @@ impl<'a> Globals<'a> {
                 }),
             }
         };
+        // p4c refuses wider `bit<>` and `int<>` types (its
+        // `maximumWidthSupported`; `varbit<>` has no such limit there); a
+        // stack's size is not a width.
+        let bit_width = |w: &Expr| -> Result<u32, WidthError> {
+            let n = width(w)?;
+            if n > MAX_BIT_WIDTH {
+                return Err(WidthError {
+                    message: format!(
+                        "width {n} is above {MAX_BIT_WIDTH}, the widest bit<> or int<> p4c supports"
+                    ),
+                    span: w.span,
+                });
+            }
+            Ok(n)
+        };
         Ok(match &t.kind {
             TypeKind::Bool => Shape::Bits(1),
             TypeKind::Bit { width: None } => Shape::Bits(1),
             TypeKind::Bit { width: Some(w) } | TypeKind::Int { width: Some(w) } => {
-                Shape::Bits(width(w)?)
+                Shape::Bits(bit_width(w)?)
             }
             TypeKind::Varbit { width: w } => Shape::Varbit(width(w)?),
             TypeKind::Stack { elem, size } => {
