@@ -143,3 +143,37 @@ fn megabytes_of_empty_declarations_and_statements_parse_fast() {
         assert_eq!(r.code, 0, "{f}: {}", r.stdout);
     }
 }
+
+/// `-j 100000` spent 42 s starting threads before "cannot start the
+/// threads": it is capped at the CPUs, with one note on stderr.
+#[test]
+fn jobs_above_the_cores_are_capped_with_a_note() {
+    let files = [
+        "p4-samples/tofino/tc3_edge_mpls.p4",
+        "p4-samples/tofino/tc2_datacenter.p4",
+    ];
+    for cmd in [
+        vec!["predict", "-j", "100000", files[0], files[1]],
+        vec![
+            "check",
+            "--jobs",
+            "100000",
+            "--max-latency",
+            "100000",
+            files[0],
+            files[1],
+        ],
+    ] {
+        let r = timed(&cmd);
+        assert_eq!(r.code, 0, "{cmd:?}: {}", r.stderr);
+        assert_eq!(
+            r.stderr.matches("note: --jobs 100000 capped at ").count(),
+            1,
+            "{cmd:?}: {}",
+            r.stderr
+        );
+    }
+    let r = timed(&["predict", "-j", "1", files[0], files[1]]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("capped"), "{}", r.stderr);
+}
