@@ -75,7 +75,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match args::Cli::try_parse_from(args) {
+    let mut cli = match args::Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() {
@@ -92,6 +92,7 @@ where
             return code as u8;
         }
     };
+    progress::cap_jobs(&mut cli.command, err);
     let ui = Ui {
         color_out: diagnostics::use_color(cli.color, terms.out),
         color_err: diagnostics::use_color(cli.color, terms.err),

@@ -4,6 +4,9 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use std::io::Write;
+
+use crate::args::Command;
 use crate::exit::CliError;
 
 /// The bar, or nothing.
@@ -46,6 +49,27 @@ pub fn jobs(asked: Option<usize>) -> Result<usize, CliError> {
     match asked {
         Some(0) => Err(CliError::input("--jobs 0: give at least 1")),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(cores()),
+    }
+}
+
+/// The CPUs this process may use (1 when the system cannot say).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Caps the `--jobs` of a command that takes it at the CPUs, saying so
+/// once on `err`: more threads than cores only add cost, and asking for
+/// 100,000 spent 42 s starting threads before failing.
+pub fn cap_jobs(command: &mut Command, err: &mut dyn Write) {
+    let jobs = match command {
+        Command::Predict(a) => &mut a.jobs,
+        Command::Check(a) => &mut a.jobs,
+        _ => return,
+    };
+    let cores = cores();
+    if let Some(n) = jobs.filter(|n| *n > cores) {
+        let _ = writeln!(err, "note: --jobs {n} capped at {cores} cores");
+        *jobs = Some(cores);
     }
 }

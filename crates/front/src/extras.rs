@@ -2,7 +2,7 @@
 //! order and the extern instances (registers, counters, meters, action
 //! profiles and selectors, and the rest).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
@@ -45,8 +45,36 @@ pub fn deparsers<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
 }
 
 /// The headers `stmts` emit, in order (`pkt.emit(hdr)` of a struct emits
-/// its headers).
+/// its headers), after those already in `order`.
 pub fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &[Stmt], order: &mut Vec<String>) {
+    let mut out = Order {
+        seen: order.iter().cloned().collect(),
+        names: std::mem::take(order),
+        flattened: HashSet::new(),
+    };
+    emits_into(cx, locals, stmts, &mut out);
+    *order = out.names;
+}
+
+/// An emit order being built: names in order, each once (a set beside
+/// the list, so a deparser emitting thousands of headers stays linear),
+/// and the arguments already flattened (emitting `hdr` twice walks its
+/// type once).
+struct Order {
+    names: Vec<String>,
+    seen: HashSet<String>,
+    flattened: HashSet<String>,
+}
+
+impl Order {
+    fn push(&mut self, name: String) {
+        if self.seen.insert(name.clone()) {
+            self.names.push(name);
+        }
+    }
+}
+
+fn emits_into<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &[Stmt], order: &mut Order) {
     for s in stmts {
         match &s.kind {
             StmtKind::Call(call) => {
@@ -56,17 +84,20 @@ pub fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &[Stmt], order: &m
                 let is_emit = matches!(&callee.kind, ExprKind::Member { member, .. } if member.name == "emit");
                 if let (true, Some(a)) = (is_emit, args.first()) {
                     let name = expr_name(&a.value);
+                    if !order.flattened.insert(name.clone()) {
+                        continue;
+                    }
                     match resolve_access(&cx.g, locals, &a.value).map(|x| x.shape) {
                         Some(shape) => flatten(cx, &name, &shape, order, 0),
-                        None => push(order, name),
+                        None => order.push(name),
                     }
                 }
             }
-            StmtKind::Block(b) => emits(cx, locals, &b.stmts, order),
+            StmtKind::Block(b) => emits_into(cx, locals, &b.stmts, order),
             StmtKind::If(i) => {
-                emits(cx, locals, std::slice::from_ref(&i.then), order);
+                emits_into(cx, locals, std::slice::from_ref(&i.then), order);
                 if let Some(e) = &i.els {
-                    emits(cx, locals, std::slice::from_ref(e), order);
+                    emits_into(cx, locals, std::slice::from_ref(e), order);
                 }
             }
             _ => {}
@@ -74,14 +105,9 @@ pub fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &[Stmt], order: &m
     }
 }
 
-fn push(order: &mut Vec<String>, name: String) {
-    if !order.contains(&name) {
-        order.push(name);
-    }
-}
-
-/// `emit(hdr)` of a struct emits its headers in field order.
-fn flatten(cx: &Cx<'_, '_>, name: &str, shape: &Shape<'_>, order: &mut Vec<String>, depth: u32) {
+/// `emit(hdr)` of a struct emits its headers in field order (at most
+/// `MAX_FLAT_FIELDS` of them: `lower_types` refuses bigger types).
+fn flatten(cx: &Cx<'_, '_>, name: &str, shape: &Shape<'_>, order: &mut Order, depth: u32) {
     match shape {
         Shape::Aggregate(d) if d.kind == ast::StructKind::Struct && depth < 8 => {
             for f in &d.fields {
@@ -90,7 +116,7 @@ fn flatten(cx: &Cx<'_, '_>, name: &str, shape: &Shape<'_>, order: &mut Vec<Strin
                 }
             }
         }
-        Shape::Aggregate(_) | Shape::Stack(..) => push(order, name.to_string()),
+        Shape::Aggregate(_) | Shape::Stack(..) => order.push(name.to_string()),
         _ => {}
     }
 }

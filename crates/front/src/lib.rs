@@ -28,6 +28,13 @@ use std::path::PathBuf;
 /// sub-controls instantiated twice per level can ask for (2^20 and more).
 pub const DEFAULT_MAX_INLINED: usize = 200_000;
 
+/// Most fields a struct, header or header union may flatten to, nested
+/// structs, stack elements and arrays counted one by one (a header stack of
+/// 4096 ten-field headers is 40,960). Far above real programs, far below
+/// what a few hundred bytes of structs of two copies of the one before ask
+/// for (2^26 after 26 lines); a type over it is an error at its name.
+pub const MAX_FLAT_FIELDS: u64 = 1 << 20;
+
 /// Front-end options: the `-D` and `-I` flags and the inlining budget.
 #[derive(Debug, Clone)]
 pub struct Options {

@@ -178,6 +178,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             } else {
                 ir::Origin::Program
             };
+            self.check_flat_size(s)?;
             let mut fields = Vec::new();
             for f in &s.fields {
                 let generic = type_mentions(&f.ty, &s.type_params);
@@ -221,6 +222,37 @@ impl<'a, 'o> Cx<'a, 'o> {
             self.type_ids.insert(s.name.name.to_string(), id);
         }
         Ok(())
+    }
+
+    /// Refuses a struct, header or union that flattens to more than
+    /// [`crate::MAX_FLAT_FIELDS`] fields or nests types more than
+    /// [`crate::scope::MAX_TYPE_NESTING`] levels deep (a cycle).
+    fn check_flat_size(&self, s: &'a ast::StructDecl) -> Result<(), FrontError> {
+        let kind = match s.kind {
+            StructKind::Header => "header",
+            StructKind::HeaderUnion => "header union",
+            StructKind::Struct => "struct",
+        };
+        match self.g.flat_fields(s) {
+            Ok(n) if n > crate::MAX_FLAT_FIELDS => Err(self.err(
+                s.name.span,
+                format!(
+                    "{kind} `{}` flattens to {n} fields (nested structs and stack elements \
+                     counted one by one), more than p4cost's limit of {}",
+                    s.name.name,
+                    crate::MAX_FLAT_FIELDS
+                ),
+            )),
+            Ok(_) => Ok(()),
+            Err(crate::scope::TooDeep) => Err(self.err(
+                s.name.span,
+                format!(
+                    "{kind} `{}` nests types more than {} levels deep (does it contain itself?)",
+                    s.name.name,
+                    crate::scope::MAX_TYPE_NESTING
+                ),
+            )),
+        }
     }
 
     /// Finds or adds the header instance `name` of declaration `decl` (a

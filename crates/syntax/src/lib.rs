@@ -102,6 +102,7 @@ fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program
     let mut decls = Vec::new();
     let mut pos = 0;
     loop {
+        pos = skip_empty_decls(text, pos);
         let piecewise = if in_pieces {
             pieces::container(text, pos)
         } else {
@@ -144,6 +145,29 @@ fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program
         decls,
         span: builder::program_span(text),
     })
+}
+
+/// The first byte from `pos` on that is not whitespace or an empty
+/// declaration `;` (which makes no node). Each pest parse of a program
+/// item first tries every kind of declaration, a few microseconds, so a
+/// megabyte of `;` took seconds; skipped here it costs a byte compare.
+fn skip_empty_decls(text: &str, mut pos: usize) -> usize {
+    loop {
+        pos = skip_whitespace(text, pos);
+        if text.as_bytes().get(pos) != Some(&b';') {
+            return pos;
+        }
+        pos += 1;
+    }
+}
+
+/// The first byte from `pos` on that is not the grammar's `WHITESPACE`
+/// (`' '` and `'\t'..'\r'`).
+pub(crate) fn skip_whitespace(text: &str, mut pos: usize) -> usize {
+    while let Some(b' ' | b'\t'..=b'\r') = text.as_bytes().get(pos) {
+        pos += 1;
+    }
+    pos
 }
 
 /// Parsing steps (pest rule, sequence, repetition and lookahead entries)
