@@ -551,12 +551,20 @@ pub struct DiffArgs {
     /// a class on both sides, got slower by more than NS.
     #[arg(long, value_name = "NS", allow_negative_numbers = true)]
     pub fail_above: Option<f64>,
-    /// Parse paths listed on each side to compare classes (all are
-    /// counted; the slowest and fastest class are exact whatever this is).
-    #[arg(long, value_name = "N", default_value_t = p4cost_engine::diff::DEFAULT_MAX_PATHS)]
+    /// Also compare parse paths and packet classes one by one, from each
+    /// side's listing (bounded by --max-paths and --max-classes); without
+    /// it only the summaries are compared (counts, slowest and fastest
+    /// class, each table's and parse state's term), in time linear in the
+    /// program.
+    #[arg(long)]
+    pub paths: bool,
+    /// With --paths: parse paths listed on each side to compare classes
+    /// (all are counted; the slowest and fastest class are exact whatever
+    /// this is).
+    #[arg(long, value_name = "N", requires = "paths", default_value_t = p4cost_engine::diff::DEFAULT_MAX_PATHS)]
     pub max_paths: usize,
-    /// Classes listed under each path to compare.
-    #[arg(long, value_name = "N", default_value_t = p4cost_engine::diff::DEFAULT_MAX_CLASSES)]
+    /// With --paths: classes listed under each path to compare.
+    #[arg(long, value_name = "N", requires = "paths", default_value_t = p4cost_engine::diff::DEFAULT_MAX_CLASSES)]
     pub max_classes: usize,
     /// Rows of each list (changed, added, removed) printed; JSON lists up
     /// to 1000, and the counts are always complete.

@@ -1,0 +1,138 @@
+//! Time, memory and output of the commands that compare or list many
+//! paths stay bounded on a large real program (issue 25, items 6 and 7):
+//! switch_p4_16 (p4c's BMv2 JSON of it), 23,497 parse paths and about
+//! 10^18 packet classes.
+//!
+//! Linux only: the peak resident set is what the kernel reports for the
+//! child (wait4(2)).
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SWITCH: &str = "tests/fixtures/bmv2/switch_p4_16.json";
+
+/// What a run of p4cost took.
+struct Usage {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+    peak_rss: u64,
+    wall: Duration,
+}
+
+/// Runs p4cost with `args` in the repository root, stdout to a file.
+// The child is reaped by wait4, which std does not know about.
+#[allow(clippy::zombie_processes)]
+fn run(name: &str, args: &[&str]) -> Usage {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("output_bounds");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let (out, err) = (
+        dir.join(format!("{name}.out")),
+        dir.join(format!("{name}.err")),
+    );
+    let start = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(args)
+        .current_dir(common::root())
+        .stdout(std::fs::File::create(&out).expect("stdout file"))
+        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("p4cost runs");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
+    // to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let wall = start.elapsed();
+    assert!(libc::WIFEXITED(status), "p4cost {args:?} died: {status}");
+    Usage {
+        code: libc::WEXITSTATUS(status),
+        stdout: std::fs::read(&out).expect("stdout"),
+        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+        // Linux reports ru_maxrss in KiB.
+        peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
+        wall,
+    }
+}
+
+const MIB: u64 = 1 << 20;
+
+/// `diff` of a program against itself compares summaries, linear in the
+/// program: before, it listed 4096 paths and 64 classes of each on both
+/// sides and matched classes by a quadratic renumbering (9.8 s and
+/// 1.27 GB in a release build). The answer is "no difference".
+#[test]
+fn diff_of_switch_against_itself_is_bounded_and_finds_nothing() {
+    let u = run(
+        "diff_switch",
+        &["diff", SWITCH, SWITCH, "--format", "json", "--no-config"],
+    );
+    assert_eq!(u.code, 0, "{}", u.stderr);
+    eprintln!(
+        "diff: peak RSS {} MiB, {:.1} s",
+        u.peak_rss / MIB,
+        u.wall.as_secs_f64()
+    );
+    assert!(u.peak_rss < 400 * MIB, "peak RSS {} MiB", u.peak_rss / MIB);
+    assert!(u.wall < Duration::from_secs(60), "{:?}", u.wall);
+    let v: serde_json::Value = serde_json::from_slice(&u.stdout).expect("JSON");
+    let p = &v["pipelines"][0];
+    assert_eq!(v["worst_increase_ns"], 0.0);
+    assert_eq!(p["max_latency"]["delta"], 0.0, "{p}");
+    assert_eq!(p["min_latency"]["delta"], 0.0, "{p}");
+    assert_eq!(p["paths"]["old"], p["paths"]["new"]);
+    assert_eq!(p["paths"]["new"], "23497");
+    assert_eq!(p["classes"]["old"], p["classes"]["new"]);
+    assert_eq!(p["table_terms_changed"], serde_json::json!([]));
+    assert_eq!(p["state_terms_changed"], serde_json::json!([]));
+    assert!(p["table_terms_unchanged"].as_u64().unwrap() > 70, "{p}");
+    assert!(p["state_terms_unchanged"].as_u64().unwrap() > 40, "{p}");
+    assert_eq!(p["tables_added"], serde_json::json!([]));
+    assert_eq!(p["tables_removed"], serde_json::json!([]));
+}
+
+/// With `--paths`, the listings are compared by key in hash maps: many
+/// classes of one name (the same headers and control path on thousands of
+/// paths) are numbered in linear time, and nothing differs.
+#[test]
+fn diff_paths_of_switch_against_itself_is_linear_in_the_listing() {
+    let u = run(
+        "diff_switch_paths",
+        &[
+            "diff",
+            SWITCH,
+            SWITCH,
+            "--paths",
+            "--max-paths",
+            "512",
+            "--max-classes",
+            "8",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+    );
+    assert_eq!(u.code, 0, "{}", u.stderr);
+    assert!(u.peak_rss < 600 * MIB, "peak RSS {} MiB", u.peak_rss / MIB);
+    assert!(u.wall < Duration::from_secs(120), "{:?}", u.wall);
+    let v: serde_json::Value = serde_json::from_slice(&u.stdout).expect("JSON");
+    let p = &v["pipelines"][0];
+    assert_eq!(p["listings_compared"], true);
+    for k in [
+        "changed_count",
+        "added_count",
+        "removed_count",
+        "paths_changed_count",
+    ] {
+        assert_eq!(p[k], 0, "{k}: {p}");
+    }
+    assert!(p["unchanged"].as_u64().unwrap() >= 512, "{p}");
+    assert!(p["paths_unchanged"].as_u64().unwrap() > 0, "{p}");
+}
