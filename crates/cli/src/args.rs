@@ -1005,6 +1005,11 @@ pub struct PredictArgs {
     /// states in all (bounds output size and memory).
     #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_LISTED_STATES)]
     pub max_listed_states: usize,
+    /// With --format json: write at most about this many bytes; listed
+    /// paths that would go over are left out, and `output_cut` (and a note
+    /// on stderr) says so [default: 64 MiB].
+    #[arg(long, value_name = "BYTES", default_value_t = crate::output_budget::DEFAULT_MAX_OUTPUT_BYTES)]
+    pub max_output_bytes: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: ReportFormat,

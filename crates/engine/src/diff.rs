@@ -486,7 +486,10 @@ fn listed(r: &Report) -> Listed {
                     partial += 1;
                 }
                 for class in &c.classes {
-                    put(crate::path_classes::class_brief(class), class.latency_ns);
+                    put(
+                        crate::path_classes::class_brief(class, &r.tables),
+                        class.latency_ns,
+                    );
                 }
             }
             None => put("every table".to_string(), p.latency_ns),

@@ -382,7 +382,9 @@ impl<'a> Common<'a> {
                 note: String::new(),
                 egress: None,
             },
+            tables: Vec::new(),
             paths: Vec::new(),
+            output_cut: None,
             mau: None,
             warnings: Vec::new(),
             path_warnings: Vec::new(),
@@ -821,11 +823,16 @@ fn run_linear(
         // Every listed path's classes (with --class, those it selects).
         match lister {
             Ok(mut lister) => {
+                let ingress_nodes = common.egress.as_ref().map(|j| j.ingress_nodes);
+                let (table_index, class_tables) =
+                    crate::path_classes::class_tables(program, control, ingress_nodes, &table_ns);
+                r.tables = class_tables;
                 let cx = crate::path_classes::ClassContext {
                     program,
                     control,
-                    ingress_nodes: common.egress.as_ref().map(|j| j.ingress_nodes),
+                    ingress_nodes,
                     table_ns: &table_ns,
+                    table_index: &table_index,
                     max: a.max_classes.unwrap_or(if a.path.is_some() {
                         crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
                     } else {
