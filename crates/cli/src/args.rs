@@ -1108,6 +1108,8 @@ impl PredictArgs {
             max_analysis_states: self.max_analysis_states,
             max_listed_states: self.max_listed_states,
             max_paths: self.max_paths,
+            // The JSON's budget bounds what is listed, so memory too.
+            max_listing_bytes: (self.format == ReportFormat::Json).then_some(self.max_output_bytes),
             context: self.context.clone(),
             bfrt: self.bfrt.clone(),
             clock_ghz: self.clock_ghz,

@@ -68,15 +68,20 @@ pub fn fit(mut reports: Vec<&mut Report>, depth: u64, max: u64) -> Result<usize,
             used += b;
             keep += 1;
         }
-        if keep < r.paths.len() {
-            dropped += r.paths.len() - keep;
+        // The engine may have cut already (it stops listing at the same
+        // budget): the listing's size before any cut is its.
+        let before = r
+            .output_cut
+            .as_ref()
+            .map_or(r.paths.len(), |c| c.paths_before);
+        dropped += before - keep.min(before);
+        if keep < r.paths.len() || r.output_cut.is_some() {
             r.output_cut = Some(OutputCutOut {
                 max_output_bytes: max,
-                paths_before: r.paths.len(),
+                paths_before: before,
                 note: format!(
-                    "{keep} of the {} listed paths written: more would exceed \
-                     --max-output-bytes {max}",
-                    r.paths.len()
+                    "{keep} of the {before} listed paths written: more would exceed \
+                     --max-output-bytes {max}"
                 ),
             });
             r.paths.truncate(keep);

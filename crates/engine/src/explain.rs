@@ -93,6 +93,11 @@ pub struct Term {
 /// slowest path), the class of `o.class` (else the path's slowest class);
 /// one explanation per pipeline reported.
 pub fn explain(session: &mut Session, o: &PredictOptions) -> Result<Vec<Explanation>, Error> {
+    // The path explained is listed whatever an output budget says.
+    let o = &PredictOptions {
+        max_listing_bytes: None,
+        ..o.clone()
+    };
     let (model, _) = crate::predict::settle(o)?;
     let reports = match (&o.path, o.path_index) {
         (None, None) => slowest_reports(session, o)?,
