@@ -13,7 +13,7 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
     // `hdr.ipv4.isValid() && hdr.udp.isValid()`: validity decides the
     // condition on every parse path, so each of the 18 paths is one class.
     let v = json(&["predict", TC2, "--format", "json", "--max-paths", "100"]);
-    assert_eq!(v["schema_version"], 11);
+    assert_eq!(v["schema_version"], 12);
     let c = &v["classes"];
     assert_eq!(c["count"]["text"], "18");
     assert_eq!(
@@ -112,14 +112,10 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
     };
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for c in classes {
-        let applied: f64 = c["tables"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|t| table_ns(t["name"].as_str().unwrap_or("")))
-                    .sum()
-            })
-            .unwrap_or(0.0);
+        let applied: f64 = applied(&v, c)
+            .into_iter()
+            .map(|t| table_ns(t["name"].as_str().unwrap_or("")))
+            .sum();
         let l = c["latency_ns"].as_f64().expect("latency");
         assert!(
             (l - (parse_ns + applied)).abs() < 1e-9,
@@ -186,14 +182,28 @@ fn too_many_validity_combinations_end_in_a_warning() {
 
 const HMA: &str = "p4-samples/tofino/classes/hit_miss_action_run.p4";
 
-/// The tables of a listed class with the way taken after each where the
-/// control branches on it: `route_v4[set_nhop]`, `acl[miss]`.
-fn class_tables(c: &serde_json::Value) -> Vec<String> {
-    let decisions = c["decisions"].as_array().cloned().unwrap_or_default();
+/// The report `v`'s entries of the tables class `c` applies: a class
+/// names them by index into the report's `tables` (schema 12).
+fn applied<'a>(v: &'a serde_json::Value, c: &serde_json::Value) -> Vec<&'a serde_json::Value> {
     c["tables"]
         .as_array()
         .expect("tables")
         .iter()
+        .map(|i| {
+            let i = i.as_u64().expect("a table index") as usize;
+            v["tables"]
+                .get(i)
+                .expect("an index into the report's tables")
+        })
+        .collect()
+}
+
+/// The tables of a listed class with the way taken after each where the
+/// control branches on it: `route_v4[set_nhop]`, `acl[miss]`.
+fn class_tables(v: &serde_json::Value, c: &serde_json::Value) -> Vec<String> {
+    let decisions = c["decisions"].as_array().cloned().unwrap_or_default();
+    applied(v, c)
+        .into_iter()
         .map(|t| {
             let name = t["name"].as_str().unwrap_or("").to_string();
             let short = name.rsplit('.').next().unwrap_or("").to_string();
@@ -243,7 +253,7 @@ fn by_headers(v: &serde_json::Value) -> Vec<String> {
             out.push(format!(
                 "{}: {}",
                 headers.join(" "),
-                class_tables(c).join(" ")
+                class_tables(v, c).join(" ")
             ));
         }
     }
@@ -267,7 +277,7 @@ fn listed(v: &serde_json::Value) -> Vec<String> {
             format!(
                 "{}: {}",
                 c["id"].as_str().unwrap_or(""),
-                class_tables(&c).join(" ")
+                class_tables(v, &c).join(" ")
             )
         })
         .collect()
@@ -308,10 +318,8 @@ fn classes_differ_by_action_run_and_hit_miss() {
         };
         for c in p["classes"]["classes"].as_array().expect("classes") {
             let want: f64 = fixed
-                + c["tables"]
-                    .as_array()
-                    .expect("tables")
-                    .iter()
+                + applied(&v, c)
+                    .into_iter()
                     .map(|t| term(t["name"].as_str().unwrap_or("")))
                     .sum::<f64>();
             let got = c["latency_ns"].as_f64().expect("latency");
@@ -491,7 +499,7 @@ fn an_mpls_stack_of_eight_unrolls_to_one_class_per_depth() {
                 .count();
             let classes = p["classes"]["classes"].as_array().expect("classes");
             assert_eq!(classes.len(), 1, "one class per path");
-            (labels, class_tables(&classes[0]))
+            (labels, class_tables(&v, &classes[0]))
         })
         .collect();
     by_depth.sort();
@@ -712,7 +720,7 @@ fn classes_run_through_ingress_and_egress() {
         assert!(close(&p["min_latency_ns"], w), "{}", p["min_latency_ns"]);
         for c in p["classes"]["classes"].as_array().expect("classes") {
             assert!(close(&c["latency_ns"], w));
-            for t in c["tables"].as_array().expect("tables") {
+            for t in applied(&v, c) {
                 let egress = t["name"].as_str().unwrap_or("").starts_with("Egress.");
                 assert_eq!(t["gress"], if egress { "egress" } else { "ingress" });
                 if egress {
@@ -790,10 +798,8 @@ fn a_long_class_table_list_wraps_under_itself() {
         "1",
     ];
     let v = common::json(&[&args[..], &["--format", "json"]].concat());
-    let tables: Vec<&str> = v["paths"][0]["classes"]["classes"][0]["tables"]
-        .as_array()
-        .expect("tables")
-        .iter()
+    let tables: Vec<&str> = applied(&v, &v["paths"][0]["classes"]["classes"][0])
+        .into_iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
     assert!(tables.len() > 14, "{tables:?}");

@@ -110,7 +110,21 @@ fn base_reads_the_file_and_its_includes_at_the_revision() {
     write(&repo.join("p4src"), &main, &with_acl(&ingress));
     write(&d.join("before"), &main, &ingress);
 
+    // By default the summaries: acl's term is new, the classes are not
+    // compared one by one.
     let v = diff_at_head(&repo, &["--no-config"]);
+    let p = &v["pipelines"][0];
+    assert_eq!(p["listings_compared"], false, "{p}");
+    assert_eq!(p["changed_count"], 0, "{p}");
+    assert!(!p["compared"]["complete"].as_bool().unwrap());
+    let terms = &p["table_terms_changed"];
+    assert_eq!(terms[0]["name"], "BenchIngress.acl", "{terms}");
+    assert_eq!(terms[0]["old_ns"], Value::Null, "{terms}");
+    assert!(terms[0]["new_ns"].as_f64().unwrap() > 0.0, "{terms}");
+    assert_eq!(terms.as_array().unwrap().len(), 1, "{terms}");
+    assert_eq!(p["table_terms_unchanged"], 1, "{p}");
+
+    let v = diff_at_head(&repo, &["--no-config", "--paths"]);
     assert_eq!(v["old"]["revision"], "HEAD");
     assert_eq!(v["new"]["revision"], Value::Null);
     let p = &v["pipelines"][0];
@@ -308,7 +322,7 @@ fn base_errors_name_the_revision() {
 fn two_compiler_outputs_agree_with_predict_of_each() {
     let old = "tests/fixtures/bmv2/onos__fabric.json";
     let new = "tests/fixtures/bmv2/onos__fabric-full.json";
-    let v = common::json(&["diff", old, new, "--format", "json"]);
+    let v = common::json(&["diff", old, new, "--format", "json", "--paths"]);
     let p = &v["pipelines"][0];
     let po = common::json(&["predict", old, "--format", "json", "--max-paths", "0"]);
     let pn = common::json(&["predict", new, "--format", "json", "--max-paths", "0"]);
@@ -347,12 +361,25 @@ fn a_program_against_itself_changes_nothing() {
     let r = common::p4cost(&["diff", f, f, "--fail-above", "0", "--no-config"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
+        r.stdout.contains("table terms changed: 0, unchanged: 1")
+            && r.stdout.contains("state terms changed: 0, unchanged: 9"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("classes changed"), "{}", r.stdout);
+    assert!(r.stdout.contains("ok: worst increase 0 ns"), "{}", r.stdout);
+    let r = common::p4cost(&["diff", f, f, "--paths", "--no-config"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
         r.stdout
             .contains("classes changed: 0, unchanged: 18, added: 0, removed: 0"),
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("ok: worst increase 0 ns"), "{}", r.stdout);
+    // The listing bounds belong to --paths.
+    let r = common::p4cost(&["diff", f, f, "--max-paths", "3"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("--paths"), "{}", r.stderr);
     let r = common::p4cost(&["diff", f, f, "--fail-above", "-1"]);
     assert_eq!(r.code, 2);
 }

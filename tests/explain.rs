@@ -84,7 +84,13 @@ fn each_linear_term_is_its_coefficient_times_its_input() {
             .expect("a class");
         assert_eq!(e["class"], class["id"]);
         let l_c: Vec<&Value> = terms.iter().filter(|t| t["part"] == "L_C").collect();
-        let tables = class["tables"].as_array().expect("tables");
+        // A class names its tables by index into the report's list.
+        let tables: Vec<&Value> = class["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .map(|i| &p["tables"][i.as_u64().expect("index") as usize])
+            .collect();
         assert_eq!(l_c.len(), tables.len());
         for (t, ct) in l_c.iter().zip(tables) {
             let b = path["breakdown"]["tables"]

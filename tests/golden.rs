@@ -108,6 +108,7 @@ fn diff_tc2_to_tc3_human() {
         "diff",
         "p4-samples/tofino/tc2_datacenter.p4",
         "p4-samples/tofino/tc3_edge_mpls.p4",
+        "--paths",
         "--rows",
         "4",
         "--no-config",

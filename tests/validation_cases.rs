@@ -212,13 +212,17 @@ fn json_report_has_the_documented_fields() {
     for k in ["id", "latency_ns", "tables", "decisions", "skipped"] {
         assert!(c["classes"][0].get(k).is_some(), "missing classes[].{k}");
     }
-    for k in ["name", "latency_ns", "span"] {
+    // A class's tables are indexes into the report's one table list.
+    let i = c["classes"][0]["tables"][0]
+        .as_u64()
+        .expect("classes[].tables[] holds indexes") as usize;
+    for k in ["name", "latency_ns", "span", "gress"] {
         assert!(
-            c["classes"][0]["tables"][0].get(k).is_some(),
-            "missing classes[].tables[].{k}"
+            v["tables"][i].get(k).is_some(),
+            "missing tables[].{k} (classes[].tables[] index {i})"
         );
     }
-    assert_eq!(v["schema_version"], 11);
+    assert_eq!(v["schema_version"], 12);
     assert_eq!(v["port_gbps"], 10);
     assert_eq!(v["packet_size"], 512);
     // Spans point into the original file.

@@ -551,12 +551,20 @@ pub struct DiffArgs {
     /// a class on both sides, got slower by more than NS.
     #[arg(long, value_name = "NS", allow_negative_numbers = true)]
     pub fail_above: Option<f64>,
-    /// Parse paths listed on each side to compare classes (all are
-    /// counted; the slowest and fastest class are exact whatever this is).
-    #[arg(long, value_name = "N", default_value_t = p4cost_engine::diff::DEFAULT_MAX_PATHS)]
+    /// Also compare parse paths and packet classes one by one, from each
+    /// side's listing (bounded by --max-paths and --max-classes); without
+    /// it only the summaries are compared (counts, slowest and fastest
+    /// class, each table's and parse state's term), in time linear in the
+    /// program.
+    #[arg(long)]
+    pub paths: bool,
+    /// With --paths: parse paths listed on each side to compare classes
+    /// (all are counted; the slowest and fastest class are exact whatever
+    /// this is).
+    #[arg(long, value_name = "N", requires = "paths", default_value_t = p4cost_engine::diff::DEFAULT_MAX_PATHS)]
     pub max_paths: usize,
-    /// Classes listed under each path to compare.
-    #[arg(long, value_name = "N", default_value_t = p4cost_engine::diff::DEFAULT_MAX_CLASSES)]
+    /// With --paths: classes listed under each path to compare.
+    #[arg(long, value_name = "N", requires = "paths", default_value_t = p4cost_engine::diff::DEFAULT_MAX_CLASSES)]
     pub max_classes: usize,
     /// Rows of each list (changed, added, removed) printed; JSON lists up
     /// to 1000, and the counts are always complete.
@@ -997,6 +1005,11 @@ pub struct PredictArgs {
     /// states in all (bounds output size and memory).
     #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_LISTED_STATES)]
     pub max_listed_states: usize,
+    /// With --format json: write at most about this many bytes; listed
+    /// paths that would go over are left out, and `output_cut` (and a note
+    /// on stderr) says so [default: 64 MiB].
+    #[arg(long, value_name = "BYTES", default_value_t = crate::output_budget::DEFAULT_MAX_OUTPUT_BYTES)]
+    pub max_output_bytes: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: ReportFormat,
@@ -1095,6 +1108,8 @@ impl PredictArgs {
             max_analysis_states: self.max_analysis_states,
             max_listed_states: self.max_listed_states,
             max_paths: self.max_paths,
+            // The JSON's budget bounds what is listed, so memory too.
+            max_listing_bytes: (self.format == ReportFormat::Json).then_some(self.max_output_bytes),
             context: self.context.clone(),
             bfrt: self.bfrt.clone(),
             clock_ghz: self.clock_ghz,

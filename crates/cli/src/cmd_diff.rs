@@ -56,6 +56,7 @@ pub fn run(a: &DiffArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         None => side(&a.old, &p4cost_engine::Disk, None, false)?,
     };
     let mut d = DiffOptions::new(old, new);
+    d.listings = a.paths;
     d.max_paths = a.max_paths;
     d.max_classes = a.max_classes.max(1);
     d.fail_above_ns = a.fail_above;
@@ -135,6 +136,23 @@ fn render_pipeline(s: &mut String, p: &PipelineDiff, rows: usize) {
             if p.in_old { "old" } else { "new" }
         );
     }
+    render_figures(s, p);
+    render_mau(s, p);
+    render_tables(s, p, rows);
+    if p.in_old && p.in_new && p.max_latency.is_some() {
+        render_terms(s, p, rows);
+        if p.listings_compared {
+            render_paths(s, p, rows);
+            render_classes(s, p, rows);
+        }
+    }
+    for n in &p.compared.notes {
+        let _ = writeln!(s, "  note: {n}");
+    }
+}
+
+/// The slowest and fastest class, paths and classes counted.
+fn render_figures(s: &mut String, p: &PipelineDiff) {
     let _ = writeln!(
         s,
         "  {:<18} {:>14} {:>14} {:>14}",
@@ -177,6 +195,10 @@ fn render_pipeline(s: &mut String, p: &PipelineDiff, rows: usize) {
             delta
         );
     }
+}
+
+/// MAU cycles per gress, or why they are not compared.
+fn render_mau(s: &mut String, p: &PipelineDiff) {
     if let Some(m) = &p.mau_model {
         let _ = writeln!(s, "  MAU cycles ({m})");
         for g in &p.mau {
@@ -195,6 +217,10 @@ fn render_pipeline(s: &mut String, p: &PipelineDiff, rows: usize) {
     if let Some(n) = &p.mau_note {
         let _ = writeln!(s, "  MAU cycles not compared: {n}");
     }
+}
+
+/// Tables added and removed.
+fn render_tables(s: &mut String, p: &PipelineDiff, rows: usize) {
     for (what, names) in [("added", &p.tables_added), ("removed", &p.tables_removed)] {
         if names.is_empty() {
             let _ = writeln!(s, "  tables {what}: none");
@@ -206,78 +232,113 @@ fn render_pipeline(s: &mut String, p: &PipelineDiff, rows: usize) {
         }
         more(s, names.len(), rows);
     }
-    if p.in_old && p.in_new && p.max_latency.is_some() {
+}
+
+/// Table and parse state terms that changed.
+fn render_terms(s: &mut String, p: &PipelineDiff, rows: usize) {
+    for (what, list, unchanged) in [
+        (
+            "table terms",
+            &p.table_terms_changed,
+            p.table_terms_unchanged,
+        ),
+        (
+            "state terms",
+            &p.state_terms_changed,
+            p.state_terms_unchanged,
+        ),
+    ] {
         let _ = writeln!(
             s,
-            "  parse paths changed: {}, unchanged: {}, added: {}, removed: {}",
-            p.paths_changed_count, p.paths_unchanged, p.paths_added_count, p.paths_removed_count
+            "  {what} changed: {}, unchanged: {unchanged}",
+            list.len()
         );
-        if !p.paths_changed.is_empty() {
+        let ns = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+        for t in list.iter().take(rows) {
             let _ = writeln!(
                 s,
-                "  paths changed (slowest class; fastest), largest first:"
+                "    {:>12}  {:>9} -> {:>9} ns  {}",
+                signed_ns(t.delta_ns),
+                ns(t.old_ns),
+                ns(t.new_ns),
+                t.name
             );
-            for c in p.paths_changed.iter().take(rows) {
-                let _ = writeln!(
-                    s,
-                    "    {:>12}  {:>9.3} -> {:>9.3} ns  (fastest {})  {}",
-                    signed_ns(c.max.delta),
-                    c.max.old,
-                    c.max.new,
-                    signed_ns(c.min.delta),
-                    headers(&c.headers, &c.metadata)
-                );
-            }
-            more(s, p.paths_changed_count, rows);
         }
-        for (what, list, count) in [
-            ("added", &p.paths_added, p.paths_added_count),
-            ("removed", &p.paths_removed, p.paths_removed_count),
-        ] {
-            if list.is_empty() {
-                continue;
-            }
-            let _ = writeln!(s, "  paths {what} (slowest class; fastest), slowest first:");
+        more(s, list.len(), rows);
+    }
+}
+
+/// Parse paths changed, added and removed (with `--paths`).
+fn render_paths(s: &mut String, p: &PipelineDiff, rows: usize) {
+    let _ = writeln!(
+        s,
+        "  parse paths changed: {}, unchanged: {}, added: {}, removed: {}",
+        p.paths_changed_count, p.paths_unchanged, p.paths_added_count, p.paths_removed_count
+    );
+    if !p.paths_changed.is_empty() {
+        let _ = writeln!(
+            s,
+            "  paths changed (slowest class; fastest), largest first:"
+        );
+        for c in p.paths_changed.iter().take(rows) {
+            let _ = writeln!(
+                s,
+                "    {:>12}  {:>9.3} -> {:>9.3} ns  (fastest {})  {}",
+                signed_ns(c.max.delta),
+                c.max.old,
+                c.max.new,
+                signed_ns(c.min.delta),
+                headers(&c.headers, &c.metadata)
+            );
+        }
+        more(s, p.paths_changed_count, rows);
+    }
+    for (what, list, count) in [
+        ("added", &p.paths_added, p.paths_added_count),
+        ("removed", &p.paths_removed, p.paths_removed_count),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "  paths {what} (slowest class; fastest), slowest first:");
+        for c in list.iter().take(rows) {
+            let _ = writeln!(
+                s,
+                "    {:>12}  (fastest {:.3} ns)  {}",
+                format!("{:.3} ns", c.max_ns),
+                c.min_ns,
+                headers(&c.headers, &c.metadata)
+            );
+        }
+        more(s, count, rows);
+    }
+}
+
+/// Classes changed, added and removed (with `--paths`).
+fn render_classes(s: &mut String, p: &PipelineDiff, rows: usize) {
+    let _ = writeln!(
+        s,
+        "  classes changed: {}, unchanged: {}, added: {}, removed: {}",
+        p.changed_count, p.unchanged, p.added_count, p.removed_count
+    );
+    if !p.changed.is_empty() {
+        let _ = writeln!(s, "  classes changed, largest first:");
+        for c in p.changed.iter().take(rows) {
+            let _ = writeln!(s, "{}", changed_row(c));
+        }
+        more(s, p.changed_count, rows);
+    }
+    for (what, list, count) in [
+        ("added", &p.added, p.added_count),
+        ("removed", &p.removed, p.removed_count),
+    ] {
+        if !list.is_empty() {
+            let _ = writeln!(s, "  classes {what}, slowest first:");
             for c in list.iter().take(rows) {
-                let _ = writeln!(
-                    s,
-                    "    {:>12}  (fastest {:.3} ns)  {}",
-                    format!("{:.3} ns", c.max_ns),
-                    c.min_ns,
-                    headers(&c.headers, &c.metadata)
-                );
+                let _ = writeln!(s, "{}", class_row(c));
             }
             more(s, count, rows);
         }
-        let _ = writeln!(
-            s,
-            "  classes changed: {}, unchanged: {}, added: {}, removed: {}",
-            p.changed_count, p.unchanged, p.added_count, p.removed_count
-        );
-        if !p.changed.is_empty() {
-            let _ = writeln!(s, "  classes changed, largest first:");
-            for c in p.changed.iter().take(rows) {
-                let _ = writeln!(s, "{}", changed_row(c));
-            }
-            more(s, p.changed_count, rows);
-        }
-        if !p.added.is_empty() {
-            let _ = writeln!(s, "  classes added, slowest first:");
-            for c in p.added.iter().take(rows) {
-                let _ = writeln!(s, "{}", class_row(c));
-            }
-            more(s, p.added_count, rows);
-        }
-        if !p.removed.is_empty() {
-            let _ = writeln!(s, "  classes removed, slowest first:");
-            for c in p.removed.iter().take(rows) {
-                let _ = writeln!(s, "{}", class_row(c));
-            }
-            more(s, p.removed_count, rows);
-        }
-    }
-    for n in &p.compared.notes {
-        let _ = writeln!(s, "  note: {n}");
     }
 }
 

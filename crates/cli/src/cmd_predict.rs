@@ -28,18 +28,31 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
             out.flush().map_err(write_err)?;
         }
         ReportFormat::Json => {
-            let text = if reports.len() == 1 {
-                crate::json_out::to_pretty(&reports[0])?
+            let mut reports = reports;
+            // One report at the top, or each under `pipelines`.
+            let depth = if reports.len() == 1 { 0 } else { 2 };
+            let dropped =
+                crate::output_budget::fit(reports.iter_mut().collect(), depth, a.max_output_bytes)?;
+            if dropped > 0 {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}",
+                    crate::output_budget::note(dropped, a.max_output_bytes)
+                );
+            }
+            if reports.len() == 1 {
+                crate::json_out::write_pretty(&reports[0], out)?;
             } else {
-                crate::json_out::to_pretty(&report::MultiReport {
-                    schema_version: report::SCHEMA_VERSION,
-                    p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
-                    program: a.file.display().to_string(),
-                    pipelines: reports,
-                })?
-            };
-            out.write_all(text.as_bytes()).map_err(write_err)?;
-            out.flush().map_err(write_err)?;
+                crate::json_out::write_pretty(
+                    &report::MultiReport {
+                        schema_version: report::SCHEMA_VERSION,
+                        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+                        program: a.file.display().to_string(),
+                        pipelines: reports,
+                    },
+                    out,
+                )?;
+            }
         }
         ReportFormat::Human => {
             let mut snippets = Snippets::new(ui.color_out);
@@ -120,8 +133,28 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
         .programs
         .iter()
         .any(|p| exit_of(&p.pipelines) == Exit::Failed);
+    let mut batch = batch;
     let text = match a.format {
-        ReportFormat::Json => crate::json_out::to_pretty(&batch)?,
+        ReportFormat::Json => {
+            // Each report under `programs[].pipelines`.
+            let dropped = crate::output_budget::fit(
+                batch
+                    .programs
+                    .iter_mut()
+                    .flat_map(|p| p.pipelines.iter_mut())
+                    .collect(),
+                4,
+                a.max_output_bytes,
+            )?;
+            if dropped > 0 {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}",
+                    crate::output_budget::note(dropped, a.max_output_bytes)
+                );
+            }
+            return write_batch(&batch, out, failed, denied);
+        }
         ReportFormat::Sarif => {
             let all: Vec<report::Report> = batch
                 .programs
@@ -158,11 +191,28 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
     };
     out.write_all(text.as_bytes()).map_err(write_err)?;
     out.flush().map_err(write_err)?;
-    Ok(match (failed > 0, denied) {
+    Ok(batch_exit(failed, denied))
+}
+
+/// Writes a batch's JSON (streamed) and gives its exit.
+fn write_batch(
+    batch: &BatchReport,
+    out: &mut dyn Write,
+    failed: usize,
+    denied: bool,
+) -> Result<Exit, CliError> {
+    crate::json_out::write_pretty(batch, out)?;
+    Ok(batch_exit(failed, denied))
+}
+
+/// Exit 2 when a program could not be read, else 1 when a denied warning
+/// occurred, else 0.
+fn batch_exit(failed: usize, denied: bool) -> Exit {
+    match (failed > 0, denied) {
         (true, _) => Exit::Input,
         (false, true) => Exit::Failed,
         (false, false) => Exit::Ok,
-    })
+    }
 }
 
 fn summary_text(s: &batch::BatchSummary) -> String {

@@ -24,6 +24,7 @@ mod cmd_stages;
 mod diagnostics;
 mod exit;
 mod json_out;
+mod output_budget;
 mod output_file;
 mod plot;
 mod progress;

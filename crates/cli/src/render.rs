@@ -307,11 +307,11 @@ fn render_paths(s: &mut String, r: &Report) {
             headers_text(p)
         ));
         if let (Some(pc), false) = (&p.classes, one) {
-            render_classes_brief(s, pc);
+            render_classes_brief(s, pc, &r.tables);
         }
     }
     if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
-        render_path_classes(s, pc);
+        render_path_classes(s, pc, &r.tables);
     }
     if let [p] = r.paths.as_slice() {
         render_path_states(s, p);
@@ -702,7 +702,11 @@ fn fit(line: &str, width: usize) -> String {
 /// The count of classes of a path and one line for each listed: its id,
 /// latency and tables (with hit/miss or action where the control branches
 /// on them).
-fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut) {
+fn render_classes_brief(
+    s: &mut String,
+    pc: &path_classes::PathClassesOut,
+    tables: &[path_classes::ClassTableOut],
+) {
     let width = line_width();
     // A path with one class: that class's line says it all.
     if !(pc.total.text == "1" && pc.classes.len() == 1 && pc.filter.is_none()) {
@@ -713,7 +717,7 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut) {
             "  {:>8}  {:>10.3}  {}",
             c.id,
             c.latency_ns,
-            path_classes::class_brief(c)
+            path_classes::class_brief(c, tables)
         );
         s.push_str(&format!("{}\n", fit(&line, width)));
     }
@@ -746,7 +750,11 @@ fn classes_heading(pc: &path_classes::PathClassesOut) -> String {
 /// The classes of the `--path` path: each with its latency, its tables,
 /// the way it took at every branch, and the other tables with why they
 /// are skipped.
-fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut) {
+fn render_path_classes(
+    s: &mut String,
+    pc: &path_classes::PathClassesOut,
+    tables: &[path_classes::ClassTableOut],
+) {
     s.push_str(&format!(
         "\nclasses of this path: {}{}\n",
         pc.total.text,
@@ -762,7 +770,9 @@ fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut) {
     ));
     for c in &pc.classes {
         let head = format!("  {:>6}  {:>10.3} ns  tables: ", c.id, c.latency_ns);
-        let names: Vec<&str> = c.tables.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = path_classes::class_tables_of(c, tables)
+            .map(|t| t.name.as_str())
+            .collect();
         if names.is_empty() {
             s.push_str(&format!("{head}none\n"));
         } else {

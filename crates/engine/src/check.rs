@@ -721,7 +721,9 @@ fn latency_terms(
         })
         .collect();
     if let Some(class) = path.classes.as_ref().map(|c| &c.slowest) {
-        out.extend(class.tables.iter().map(|t| Contributor {
+        let tables = rs.first().map_or(&[][..], |r| &r.tables[..]);
+        let applied = crate::path_classes::class_tables_of(class, tables);
+        out.extend(applied.map(|t| Contributor {
             kind: "table",
             name: t.name.clone(),
             value: t.latency_ns,

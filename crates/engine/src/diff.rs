@@ -8,11 +8,18 @@
 //! is *changed* or *unchanged*; one on one side only is *added* or
 //! *removed* (a class that now also applies `acl` is a new class). The
 //! slowest and fastest class over all paths come from the exact summary,
-//! whatever is listed; classes are compared from the listing, which is
+//! whatever is listed, and so do the counts and each table's and parse
+//! state's term ([`terms`]): that is what is compared by default, in time
+//! linear in the program. Parse paths and classes one by one are compared
+//! only when asked ([`DiffOptions::listings`]), from the listing, which is
 //! bounded ([`DiffOptions::max_paths`], [`DiffOptions::max_classes`]):
 //! beyond it nothing is called added or removed, and the report says so.
+//! Both sides' entries are matched by key in hash maps (linear in the
+//! listing).
 
-use std::collections::{BTreeMap, BTreeSet};
+mod terms;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -23,7 +30,8 @@ use crate::options::{PredictOptions, SortBy};
 use crate::report::Report;
 use crate::session::Session;
 
-/// Paths listed on each side by default to compare classes.
+/// Paths listed on each side to compare classes (with
+/// [`DiffOptions::listings`]) unless told otherwise.
 pub const DEFAULT_MAX_PATHS: usize = 4096;
 /// Classes listed under each path by default.
 pub const DEFAULT_MAX_CLASSES: usize = 64;
@@ -38,6 +46,10 @@ pub struct DiffOptions {
     pub old: PredictOptions,
     /// The new program.
     pub new: PredictOptions,
+    /// Compare parse paths and classes one by one from each side's
+    /// listing (`diff --paths`); else only the summaries (counts, slowest
+    /// and fastest class, table and state terms).
+    pub listings: bool,
     /// Most parse paths listed on each side to compare classes.
     pub max_paths: usize,
     /// Most classes listed under each path.
@@ -55,6 +67,7 @@ impl DiffOptions {
         DiffOptions {
             old,
             new,
+            listings: false,
             max_paths: DEFAULT_MAX_PATHS,
             max_classes: DEFAULT_MAX_CLASSES,
             max_listed: DEFAULT_MAX_LISTED,
@@ -195,6 +208,8 @@ pub struct CompletenessOut {
     pub notes: Vec<String>,
 }
 
+pub use terms::TermDelta;
+
 /// One pipeline compared.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PipelineDiff {
@@ -223,6 +238,19 @@ pub struct PipelineDiff {
     /// Why the MAU cycles are not compared, when they are not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mau_note: Option<String>,
+    /// Tables (by name) whose term changed, or that one side only
+    /// applies, largest change first.
+    pub table_terms_changed: Vec<TermDelta>,
+    /// Tables on both sides with the same term.
+    pub table_terms_unchanged: usize,
+    /// Parse states (by name) whose largest term over all paths changed,
+    /// or that one side only has, largest change first.
+    pub state_terms_changed: Vec<TermDelta>,
+    /// Parse states on both sides with the same largest term.
+    pub state_terms_unchanged: usize,
+    /// True when parse paths and classes were compared one by one
+    /// (`--paths`); else the `paths_*` and class lists below are empty.
+    pub listings_compared: bool,
     /// Parse paths (by header sequence) on both sides whose slowest or
     /// fastest class changed, largest change of the slowest first.
     pub paths_changed: Vec<PathDelta>,
@@ -355,8 +383,12 @@ fn side_reports(
     d: &DiffOptions,
 ) -> Result<Vec<Report>, Error> {
     let mut o = o.clone();
-    o.max_paths = d.max_paths;
-    o.max_classes = Some(d.max_classes);
+    // Without listings, one path (its breakdown holds every table's term)
+    // with one class.
+    (o.max_paths, o.max_classes) = match d.listings {
+        true => (d.max_paths, Some(d.max_classes)),
+        false => (1, Some(1)),
+    };
     o.top = None;
     o.path = None;
     o.class = None;
@@ -409,15 +441,18 @@ type PathKey = (Vec<String>, Vec<String>);
 struct Listed {
     /// Slowest and fastest class of each header sequence (the paths with
     /// the same headers taken together).
-    paths: BTreeMap<PathKey, (f64, f64)>,
-    classes: BTreeMap<ClassKey, f64>,
+    paths: HashMap<PathKey, (f64, f64)>,
+    classes: HashMap<ClassKey, f64>,
     paths_with_unlisted_classes: usize,
     all_paths: bool,
 }
 
 fn listed(r: &Report) -> Listed {
-    let mut classes: BTreeMap<ClassKey, f64> = BTreeMap::new();
-    let mut paths: BTreeMap<PathKey, (f64, f64)> = BTreeMap::new();
+    let mut classes: HashMap<ClassKey, f64> = HashMap::new();
+    // The last number given to a duplicate of each name, so numbering
+    // stays linear however many classes share a name.
+    let mut seen: HashMap<ClassKey, usize> = HashMap::new();
+    let mut paths: HashMap<PathKey, (f64, f64)> = HashMap::new();
     let mut partial = 0;
     for p in &r.paths {
         paths
@@ -429,12 +464,20 @@ fn listed(r: &Report) -> Listed {
             .or_insert((p.latency_ns, p.min_latency_ns));
         let mut put = |brief: String, ns: f64| {
             let base = (p.headers.clone(), p.metadata.clone(), brief);
-            let mut key = base.clone();
-            let mut n = 1;
-            while classes.contains_key(&key) {
-                n += 1;
-                key = (base.0.clone(), base.1.clone(), format!("{} #{n}", base.2));
-            }
+            let key = if classes.contains_key(&base) {
+                // `base #n` from the last n taken for this name (a literal
+                // name `x #2` may already stand for itself: skipped).
+                let n = seen.entry(base.clone()).or_insert(1);
+                loop {
+                    *n += 1;
+                    let k = (base.0.clone(), base.1.clone(), format!("{} #{n}", base.2));
+                    if !classes.contains_key(&k) {
+                        break k;
+                    }
+                }
+            } else {
+                base
+            };
             classes.insert(key, ns);
         };
         match &p.classes {
@@ -443,7 +486,10 @@ fn listed(r: &Report) -> Listed {
                     partial += 1;
                 }
                 for class in &c.classes {
-                    put(crate::path_classes::class_brief(class), class.latency_ns);
+                    put(
+                        crate::path_classes::class_brief(class, &r.tables),
+                        class.latency_ns,
+                    );
                 }
             }
             None => put("every table".to_string(), p.latency_ns),
@@ -511,6 +557,11 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
         mau_model: None,
         mau: Vec::new(),
         mau_note: None,
+        table_terms_changed: Vec::new(),
+        table_terms_unchanged: 0,
+        state_terms_changed: Vec::new(),
+        state_terms_unchanged: 0,
+        listings_compared: false,
         paths_changed: Vec::new(),
         paths_changed_count: 0,
         paths_unchanged: 0,
@@ -548,6 +599,18 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
         ));
         return p;
     }
+    terms::compare(&mut p, old, new);
+    if !d.listings {
+        p.compared.complete = false;
+        p.compared.notes.push(
+            "only the summaries are compared (counts, slowest and fastest class, each \
+             table's and parse state's term); --paths compares parse paths and classes one \
+             by one too (up to --max-paths paths of each side)"
+                .to_string(),
+        );
+        return p;
+    }
+    p.listings_compared = true;
     let (lo, ln) = (listed(old), listed(new));
     let mut notes = Vec::new();
     for (side, l, r) in [("old", &lo, old), ("new", &ln, new)] {
@@ -677,10 +740,11 @@ struct Split<'a, K, V> {
 
 /// Splits `old` and `new` by key; an entry on one side only is added or
 /// removed only when both sides are `complete` (else it may just be
-/// unlisted on the other).
-fn split<'a, K: Ord, V>(
-    old: &'a BTreeMap<K, V>,
-    new: &'a BTreeMap<K, V>,
+/// unlisted on the other). Each list is in key order, so ties of the
+/// callers' stable sorts come out the same on every run.
+fn split<'a, K: Ord + std::hash::Hash, V>(
+    old: &'a HashMap<K, V>,
+    new: &'a HashMap<K, V>,
     complete: bool,
     same: impl Fn(&V, &V) -> bool,
 ) -> Split<'a, K, V> {
@@ -701,6 +765,9 @@ fn split<'a, K: Ord, V>(
     if complete {
         sp.removed = old.iter().filter(|(k, _)| !new.contains_key(*k)).collect();
     }
+    sp.changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    sp.added.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    sp.removed.sort_unstable_by(|a, b| a.0.cmp(b.0));
     sp
 }
 

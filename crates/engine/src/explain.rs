@@ -93,6 +93,11 @@ pub struct Term {
 /// slowest path), the class of `o.class` (else the path's slowest class);
 /// one explanation per pipeline reported.
 pub fn explain(session: &mut Session, o: &PredictOptions) -> Result<Vec<Explanation>, Error> {
+    // The path explained is listed whatever an output budget says.
+    let o = &PredictOptions {
+        max_listing_bytes: None,
+        ..o.clone()
+    };
     let (model, _) = crate::predict::settle(o)?;
     let reports = match (&o.path, o.path_index) {
         (None, None) => slowest_reports(session, o)?,
@@ -195,7 +200,7 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
                 )));
             };
             match &lin {
-                Some(lin) => linear_terms(&mut e, p, lin),
+                Some(lin) => linear_terms(&mut e, p, &r.tables, lin),
                 None => fitted_terms(&mut e, p, m),
             }
             e.total_ns = round3(e.terms.iter().map(|t| t.ns).sum());
@@ -289,8 +294,14 @@ fn fitted_terms(e: &mut Explanation, p: &PathOut, m: &ModelSpec) {
     }
 }
 
-/// `L = L_B(p) + L_PD + L_C` of one packet class.
-fn linear_terms(e: &mut Explanation, p: &PathOut, lin: &p4cost_model::spec::LinearTerms<'_>) {
+/// `L = L_B(p) + L_PD + L_C` of one packet class; `tables` is its
+/// report's table list, which classes index.
+fn linear_terms(
+    e: &mut Explanation,
+    p: &PathOut,
+    tables: &[crate::path_classes::ClassTableOut],
+    lin: &p4cost_model::spec::LinearTerms<'_>,
+) {
     e.equation = "L = L_B(p) + L_PD + L_C: a base term by packet size, one term per counted \
                   parse state, one per table the packet's control path applies"
         .to_string();
@@ -337,8 +348,7 @@ fn linear_terms(e: &mut Explanation, p: &PathOut, lin: &p4cost_model::spec::Line
     let tables: Vec<(String, f64, Option<Loc>)> = match class {
         Some(c) => {
             e.class = Some(c.id.clone());
-            c.tables
-                .iter()
+            crate::path_classes::class_tables_of(c, tables)
                 .map(|t| (t.name.clone(), t.latency_ns, Some(t.span.clone())))
                 .collect()
         }

@@ -201,6 +201,11 @@ pub struct PredictOptions {
     pub max_listed_states: usize,
     /// Most paths listed.
     pub max_paths: usize,
+    /// Stop listing paths in graph order once the listed ones take more
+    /// than this many bytes as pretty JSON (a caller's output budget):
+    /// paths past it are not given their classes or kept, and
+    /// `Report::output_cut` says so. `None`: no such bound.
+    pub max_listing_bytes: Option<u64>,
     /// The Tofino context.json for `file`.
     pub context: Option<PathBuf>,
     /// The bfrt.json of the same compile.
@@ -257,6 +262,7 @@ impl PredictOptions {
             max_analysis_states: p4cost_analysis::DEFAULT_MAX_ANALYSIS_STATES,
             max_listed_states: DEFAULT_MAX_LISTED_STATES,
             max_paths: DEFAULT_MAX_PATHS,
+            max_listing_bytes: None,
             context: None,
             bfrt: None,
             clock_ghz: None,

@@ -17,8 +17,10 @@ pub const DEFAULT_MAX_CLASSES: usize = 8;
 /// otherwise.
 pub const DEFAULT_MAX_CLASSES_ONE_PATH: usize = 32;
 
-/// A table a class applies.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+/// A table a class may apply: one entry of the report's `tables`, which
+/// classes name by index (the name, term and site are written once, not
+/// once per class).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ClassTableOut {
     /// Qualified name.
     pub name: String,
@@ -64,8 +66,8 @@ pub struct PathClassOut {
     pub id: String,
     /// The path's latency with only this class's tables charged.
     pub latency_ns: f64,
-    /// Tables applied, in order.
-    pub tables: Vec<ClassTableOut>,
+    /// Tables applied, in order: indexes into the report's `tables`.
+    pub tables: Vec<u32>,
     /// The way taken at each branch of the control path, in order.
     pub decisions: Vec<DecisionOut>,
     /// Tables of the control not applied, with why.
@@ -98,6 +100,9 @@ pub struct ClassContext<'p, 'f> {
     pub ingress_nodes: Option<usize>,
     /// `table_ns[t]`: what table `t` adds to a path's latency.
     pub table_ns: &'p [f64],
+    /// `table_index[t]`: table `t`'s index in the report's `tables`
+    /// ([`class_tables`]).
+    pub table_index: &'p [Option<u32>],
     pub max: usize,
     pub filter: Option<(&'f ClassFilter, &'f str)>,
 }
@@ -111,6 +116,44 @@ impl ClassContext<'_, '_> {
             _ => "ingress",
         }
     }
+}
+
+/// Every match table of `control` a class may apply (compiler-internal
+/// ones are not charged, so not listed), in the order of the control's
+/// nodes, with its term (`table_ns`) and gress (nodes from
+/// `ingress_nodes` on are egress ones); and each table's index in that
+/// list, by table id. The report's `tables`, which classes refer to.
+pub fn class_tables(
+    program: &Program,
+    control: ControlId,
+    ingress_nodes: Option<usize>,
+    table_ns: &[f64],
+) -> (Vec<Option<u32>>, Vec<ClassTableOut>) {
+    let mut index = vec![None; program.tables.len()];
+    let mut list = Vec::new();
+    for (at, node) in program.control(control).flow.nodes.iter().enumerate() {
+        let NodeKind::Table { table, .. } = &node.kind else {
+            continue;
+        };
+        let tab = program.table(*table);
+        let Some(slot) = index.get_mut(table.index()) else {
+            continue;
+        };
+        if slot.is_some() || tab.is_compiler_internal() {
+            continue;
+        }
+        *slot = u32::try_from(list.len()).ok();
+        list.push(ClassTableOut {
+            name: tab.name.clone(),
+            latency_ns: table_ns.get(table.index()).copied().unwrap_or(0.0),
+            span: Loc::new(program, tab.span),
+            gress: match ingress_nodes {
+                Some(n) if at >= n => "egress",
+                _ => "ingress",
+            },
+        });
+    }
+    (index, list)
 }
 
 /// The classes of the parse path `nodes` (graph nodes of `pg`), listed as
@@ -177,22 +220,11 @@ fn class_out(
             .iter()
             .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
                 // A compiler-internal table (`$PORT_METADATA`) is not
-                // charged: not listed either.
-                Some(NodeKind::Table { table, .. })
-                    if !program.table(*table).is_compiler_internal() =>
-                {
-                    Some((n.index(), *table))
+                // charged: not listed either (it has no index).
+                Some(NodeKind::Table { table, .. }) => {
+                    cx.table_index.get(table.index()).copied().flatten()
                 }
                 _ => None,
-            })
-            .map(|(at, t)| {
-                let tab = program.table(t);
-                ClassTableOut {
-                    name: tab.name.clone(),
-                    latency_ns: w(t),
-                    span: Loc::new(program, tab.span),
-                    gress: cx.gress_of(at),
-                }
             })
             .collect(),
         decisions: c
@@ -277,7 +309,9 @@ fn parenthesized(text: &str) -> bool {
 /// where the control branches on it (`acl[miss]`), or `none`; then the
 /// conditions it went through that other classes of the path may go the
 /// other way on (`(meta.x == 1)`, `!(meta.x == 1)` for the else branch).
-pub fn class_brief(c: &PathClassOut) -> String {
+///
+/// `tables` is the report's table list the class's indexes point into.
+pub fn class_brief(c: &PathClassOut, tables: &[ClassTableOut]) -> String {
     let conds: Vec<String> = c
         .decisions
         .iter()
@@ -291,7 +325,7 @@ pub fn class_brief(c: &PathClassOut) -> String {
             }
         })
         .collect();
-    let tables = brief_tables(c);
+    let tables = brief_tables(c, tables);
     if conds.is_empty() {
         tables
     } else {
@@ -299,12 +333,11 @@ pub fn class_brief(c: &PathClassOut) -> String {
     }
 }
 
-fn brief_tables(c: &PathClassOut) -> String {
+fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut]) -> String {
     if c.tables.is_empty() {
         return "none".to_string();
     }
-    c.tables
-        .iter()
+    class_tables_of(c, tables)
         .map(|t| {
             match c
                 .decisions
@@ -322,6 +355,15 @@ fn brief_tables(c: &PathClassOut) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The report's entries of the tables `c` applies, in order (an index
+/// outside `tables` is skipped: a class of another report).
+pub fn class_tables_of<'a>(
+    c: &'a PathClassOut,
+    tables: &'a [ClassTableOut],
+) -> impl Iterator<Item = &'a ClassTableOut> + 'a {
+    c.tables.iter().filter_map(|&i| tables.get(i as usize))
 }
 
 /// An ingress table without its control's name (every ingress table

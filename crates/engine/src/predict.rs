@@ -382,7 +382,9 @@ impl<'a> Common<'a> {
                 note: String::new(),
                 egress: None,
             },
+            tables: Vec::new(),
             paths: Vec::new(),
+            output_cut: None,
             mau: None,
             warnings: Vec::new(),
             path_warnings: Vec::new(),
@@ -684,12 +686,24 @@ fn run_linear(
             warns.push(WarningOut::of_model(program, w));
         }
     }
+    // In graph order, the paths past the output budget (their bytes
+    // without classes already over it) are not built at all.
+    let byte_budget = match a.sort {
+        SortBy::Order => a.max_listing_bytes,
+        SortBy::Latency => None,
+    };
+    let mut bare = ListingBytes::new(byte_budget);
+    let mut fitting = 0;
     for (index, nodes) in &shown {
         let path = pg.path(nodes);
         // A path whose headers do not fit in the packet is no packet at
         // this size: left out of the listing (the graph-wide
         // `packet_smaller_than_headers` warning counts them all).
         if !path_fits(&path, packet_size) {
+            continue;
+        }
+        fitting += 1;
+        if bare.full() {
             continue;
         }
         let pred = inputs(&path);
@@ -700,11 +714,19 @@ fn run_linear(
                 .map(|w| w.code.clone())
                 .collect::<Vec<_>>(),
         );
-        path_outs.push(report::path_out(program, *index, &path, &pred));
+        let out = report::path_out(program, *index, &path, &pred);
+        bare.add(&out);
+        path_outs.push(out);
         path_nodes.push(nodes);
     }
 
     let mut r = common.report(a, model, packet_size);
+    if let Some(keep) = bare.kept() {
+        r.output_cut = Some(bare.cut_note(keep, fitting));
+        path_outs.truncate(keep);
+        path_nodes.truncate(keep);
+        listed_codes.truncate(keep);
+    }
     let total = pg.total();
     r.path_count = total.value;
     r.path_count_text = report::count_text(total);
@@ -821,11 +843,19 @@ fn run_linear(
         // Every listed path's classes (with --class, those it selects).
         match lister {
             Ok(mut lister) => {
+                // In graph order, the listing stops at the output budget
+                // (sorted by latency, every path is needed to sort).
+                let mut listing = ListingBytes::new(byte_budget);
+                let ingress_nodes = common.egress.as_ref().map(|j| j.ingress_nodes);
+                let (table_index, class_tables) =
+                    crate::path_classes::class_tables(program, control, ingress_nodes, &table_ns);
+                r.tables = class_tables;
                 let cx = crate::path_classes::ClassContext {
                     program,
                     control,
-                    ingress_nodes: common.egress.as_ref().map(|j| j.ingress_nodes),
+                    ingress_nodes,
                     table_ns: &table_ns,
+                    table_index: &table_index,
                     max: a.max_classes.unwrap_or(if a.path.is_some() {
                         crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
                     } else {
@@ -839,6 +869,9 @@ fn run_linear(
                     .zip(&parse_ns)
                     .enumerate()
                 {
+                    if listing.full() {
+                        break;
+                    }
                     match crate::path_classes::path_classes(
                         &mut lister,
                         &cx,
@@ -847,7 +880,10 @@ fn run_linear(
                         p.number,
                         *parse,
                     ) {
-                        Ok(pc) => p.classes = Some(pc),
+                        Ok(pc) => {
+                            p.classes = Some(pc);
+                            listing.add(p);
+                        }
                         Err(e) => {
                             warns.push(WarningOut::new(
                                 "classes_not_listed",
@@ -859,6 +895,16 @@ fn run_linear(
                             break;
                         }
                     }
+                }
+                if let Some(keep) = listing.kept() {
+                    let before = r
+                        .output_cut
+                        .as_ref()
+                        .map_or(path_outs.len(), |c| c.paths_before);
+                    r.output_cut = Some(listing.cut_note(keep, before));
+                    path_outs.truncate(keep);
+                    listed_codes.truncate(keep);
+                    r.paths_listed = keep;
                 }
             }
             Err(e) => warns.push(WarningOut::new(
@@ -902,6 +948,78 @@ fn run_linear(
     r.paths = path_outs;
     r.warnings = warns;
     Ok(r)
+}
+
+/// The bytes the listed paths take as pretty JSON, against a budget.
+struct ListingBytes {
+    max: Option<u64>,
+    used: u64,
+    /// Paths within the budget, once one went over.
+    over_at: Option<usize>,
+    added: usize,
+}
+
+impl ListingBytes {
+    fn new(max: Option<u64>) -> ListingBytes {
+        ListingBytes {
+            max,
+            used: 0,
+            over_at: None,
+            added: 0,
+        }
+    }
+
+    /// True once a path went over the budget: list no more.
+    fn full(&self) -> bool {
+        self.over_at.is_some()
+    }
+
+    /// Counts path `p` (its classes listed).
+    fn add(&mut self, p: &report::PathOut) {
+        let Some(max) = self.max else {
+            return;
+        };
+        let mut count = ByteCount(0);
+        // Writing to a counter fails only if serializing does, which a
+        // report cannot; such a path counts nothing.
+        let _ = serde_json::to_writer_pretty(&mut count, p);
+        self.used = self.used.saturating_add(count.0);
+        if self.used > max {
+            self.over_at = Some(self.added);
+        }
+        self.added += 1;
+    }
+
+    /// How many paths to keep, when the budget cut the listing.
+    fn kept(&self) -> Option<usize> {
+        self.over_at
+    }
+
+    /// The report's note for a listing of `before` paths cut to `keep`.
+    fn cut_note(&self, keep: usize, before: usize) -> report::OutputCutOut {
+        let max = self.max.unwrap_or(0);
+        report::OutputCutOut {
+            max_output_bytes: max,
+            paths_before: before,
+            note: format!(
+                "{keep} of the {before} listed paths written: more would exceed \
+                 --max-output-bytes {max}"
+            ),
+        }
+    }
+}
+
+/// A `Write` that only counts bytes.
+struct ByteCount(u64);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len() as u64);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A listed path: its index in the full listing and its graph nodes.

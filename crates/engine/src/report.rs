@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 /// Warning codes that say a model is used outside what it was trained or
 /// validated on (an extrapolation, an estimate, a target it does not
@@ -356,7 +356,16 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rejects: Option<crate::path_stats::RejectsOut>,
     pub control: ControlOut,
+    /// Every table a packet class may apply (ingress, then the egress
+    /// classes walk), each once with its term, site and gress: a class's
+    /// `tables` are indexes into this list (empty without classes).
+    pub tables: Vec<crate::path_classes::ClassTableOut>,
     pub paths: Vec<PathOut>,
+    /// Set when paths listed were left out of the output to keep it
+    /// within its byte budget (`--max-output-bytes`); `paths_listed` is
+    /// then what `paths` holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_cut: Option<OutputCutOut>,
     /// The MAU model's per-gress, per-stage figures (that model only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mau: Option<MauOut>,
@@ -374,6 +383,17 @@ pub struct Report {
     /// Every parse state on some path with its term over all paths (the
     /// linear model; empty for models without parse terms).
     pub state_terms: Vec<crate::path_stats::StateTermOut>,
+}
+
+/// Why `paths` holds fewer paths than were listed.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct OutputCutOut {
+    /// The budget on the output's bytes.
+    pub max_output_bytes: u64,
+    /// Paths listed before the cut.
+    pub paths_before: usize,
+    /// One sentence saying so.
+    pub note: String,
 }
 
 /// How `--path` matched.

@@ -1,0 +1,101 @@
+//! The budget on `predict --format json`'s bytes: the listed paths are
+//! what grows (a path of switch_p4_16 with its classes is tens of KB), so
+//! the listing is cut where the budget would be exceeded, and the report
+//! says so (`output_cut`) rather than writing without bound.
+
+use std::io::{self, Write};
+
+use p4cost_engine::report::{OutputCutOut, Report};
+
+use crate::exit::CliError;
+
+/// Default of `--max-output-bytes`: 64 MiB.
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 64 << 20;
+
+/// Bytes and line breaks written to it.
+#[derive(Default)]
+struct Count {
+    bytes: u64,
+    lines: u64,
+}
+
+impl Write for Count {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes += buf.len() as u64;
+        self.lines += buf.iter().filter(|&&b| b == b'\n').count() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Bytes of `v` as the pretty writer prints it `depth` levels down (each
+/// line after the first indented 2 more spaces per level), with the comma,
+/// line break and indent that put it in its array.
+fn bytes_at<T: serde::Serialize>(v: &T, depth: u64) -> Result<u64, CliError> {
+    let mut c = Count::default();
+    crate::json_out::pretty_to(v, &mut c)?;
+    Ok(c.bytes + c.lines * 2 * depth + 2 + 2 * depth)
+}
+
+/// Room kept for what the JSON holds besides the reports (a batch's
+/// summary, the `output_cut` notes themselves).
+const SLACK: u64 = 64 << 10;
+
+/// Cuts the listings of `reports` (in order: the first ones keep theirs)
+/// so that the JSON holding them, each report `depth` levels down (its
+/// paths two more), stays within `max` bytes. Each cut report gets its
+/// `output_cut`; returns the number of paths left out in all.
+pub fn fit(mut reports: Vec<&mut Report>, depth: u64, max: u64) -> Result<usize, CliError> {
+    let mut used = SLACK;
+    for r in reports.iter_mut() {
+        let paths = std::mem::take(&mut r.paths);
+        let bytes = bytes_at(&**r, depth);
+        r.paths = paths;
+        used += bytes?;
+    }
+    let mut dropped = 0;
+    let mut full = false;
+    for r in reports {
+        let mut keep = 0;
+        while !full && keep < r.paths.len() {
+            let b = bytes_at(&r.paths[keep], depth + 2)?;
+            if used + b > max {
+                full = true;
+                break;
+            }
+            used += b;
+            keep += 1;
+        }
+        // The engine may have cut already (it stops listing at the same
+        // budget): the listing's size before any cut is its.
+        let before = r
+            .output_cut
+            .as_ref()
+            .map_or(r.paths.len(), |c| c.paths_before);
+        dropped += before - keep.min(before);
+        if keep < r.paths.len() || r.output_cut.is_some() {
+            r.output_cut = Some(OutputCutOut {
+                max_output_bytes: max,
+                paths_before: before,
+                note: format!(
+                    "{keep} of the {before} listed paths written: more would exceed \
+                     --max-output-bytes {max}"
+                ),
+            });
+            r.paths.truncate(keep);
+            r.paths_listed = keep;
+        }
+    }
+    Ok(dropped)
+}
+
+/// The stderr line that says a listing was cut.
+pub fn note(dropped: usize, max: u64) -> String {
+    format!(
+        "note: {dropped} listed path(s) left out of the JSON to stay within --max-output-bytes \
+         {max} (see output_cut; fewer --max-paths or --max-classes, or a larger budget, list \
+         them)"
+    )
+}
