@@ -34,7 +34,7 @@ mod transport;
 mod worker;
 
 pub use server::{serve, Stats};
-pub use transport::{Incoming, MAX_MESSAGE_BYTES};
+pub use transport::{read_messages, Incoming, MAX_MESSAGE_BYTES};
 
 /// Why the server stopped with an error.
 #[derive(Debug)]
