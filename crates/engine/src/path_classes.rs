@@ -177,10 +177,10 @@ fn class_out(
             .iter()
             .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
                 // A compiler-internal table (`$PORT_METADATA`) is not
-                // charged: not listed either.
-                Some(NodeKind::Table { table, .. })
-                    if !program.table(*table).is_compiler_internal() =>
-                {
+                // charged: not listed either; nor is a compiler's table for
+                // a direct action call (`tbl_act`), the source's action
+                // call, so a source and its compiler output list alike.
+                Some(NodeKind::Table { table, .. }) if !compiler_made(program.table(*table)) => {
                     Some((n.index(), *table))
                 }
                 _ => None,
@@ -203,12 +203,19 @@ fn class_out(
         skipped: c
             .skipped
             .iter()
+            .filter(|s| !compiler_made(program.table(s.table)))
             .map(|s| SkippedOut {
                 table: program.table(s.table).name.clone(),
                 reason: s.reason.clone(),
             })
             .collect(),
     }
+}
+
+/// A table the compiler made, which a class neither lists nor skips: an
+/// internal one (`$PORT_METADATA`) or one for a direct action call.
+fn compiler_made(t: &p4cost_ir::Table) -> bool {
+    t.is_compiler_internal() || t.is_action_call()
 }
 
 /// A way taken, at a condition or a table of the control.
