@@ -1,5 +1,8 @@
 //! The packet classes of a BMv2 JSON fixture and of the P4 source p4c
-//! compiled it from agree (issue 9). The sources are p4lang/p4c's own test
+//! compiled it from agree (issue 9), and are named alike (issue 24): the
+//! same class ids (the extremes' and every listed one's, with the same
+//! tables), and `diff SOURCE JSON` finds no table, header or class on one
+//! side only. The sources are p4lang/p4c's own test
 //! programs, which this repository does not carry: the check runs against
 //! a checkout of p4c named by `P4C_DIR` (the commit in
 //! tests/fixtures/SOURCES.md), and is ignored by a plain `cargo test`:
@@ -24,27 +27,26 @@ const KNOWN: &[(&str, &str)] = &[(
      only validity states",
 )];
 
-fn classes(file: &str, include: Option<&str>) -> Result<String, String> {
-    let mut args = vec!["predict", file, "--format", "json", "--max-paths", "0"];
-    if let Some(dir) = include {
-        args.extend(["-I", dir]);
-    }
-    let run = common::p4cost(&args);
-    if run.code != 0 {
-        return Err(format!("exit {}: {}", run.code, run.stderr));
-    }
-    let v: serde_json::Value =
-        serde_json::from_str(&run.stdout).map_err(|e| format!("not JSON: {e}"))?;
-    let v = v.get("pipelines").and_then(|p| p.get(0)).unwrap_or(&v);
-    v["classes"]["count"]["text"]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| "no class count".to_string())
+/// Fixture pairs whose `diff` still finds a header on one side only
+/// (fixture, reason).
+const KNOWN_NAMING: &[(&str, &str)] = &[(
+    "register-serenum-bmv2.json",
+    "a header local to the parser (`Ethernet e`), never copied into the headers: p4c renames it \
+     `e_0` and the JSON keeps no trace of `e` (no source_info on headers or parser states)",
+)];
+
+/// One fixture and its source: (fixture file name, JSON path, source path,
+/// the source's directory for `-I`).
+struct Pair {
+    name: String,
+    json: String,
+    source: String,
+    include: String,
 }
 
-#[test]
-#[ignore = "needs a p4lang/p4c checkout in P4C_DIR"]
-fn bmv2_json_and_source_count_the_same_classes() {
+/// The fixtures of tests/fixtures/bmv2 whose source is in the p4c
+/// checkout `P4C_DIR`, in name order.
+fn pairs() -> Vec<Pair> {
     let p4c = PathBuf::from(std::env::var("P4C_DIR").expect("set P4C_DIR to a p4c checkout"));
     let dir = common::root().join("tests/fixtures/bmv2");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -53,13 +55,8 @@ fn bmv2_json_and_source_count_the_same_classes() {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    let (mut agree, mut failures) = (0, Vec::new());
+    let mut out = Vec::new();
     for json in files {
-        let name = json
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_string();
         let text = std::fs::read_to_string(&json).expect("fixture");
         let v: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
         let Some(program) = v["program"].as_str() else {
@@ -69,24 +66,166 @@ fn bmv2_json_and_source_count_the_same_classes() {
         if !source.exists() {
             continue; // a fixture from elsewhere (ONOS, behavioral-model)
         }
-        let include = source.parent().map(|d| d.display().to_string());
-        let a = classes(json.to_str().expect("path"), None);
-        let b = classes(source.to_str().expect("path"), include.as_deref());
+        out.push(Pair {
+            name: json
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .into(),
+            json: json.display().to_string(),
+            include: source
+                .parent()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default(),
+            source: source.display().to_string(),
+        });
+    }
+    assert!(
+        !out.is_empty(),
+        "no fixture's source found under {}",
+        p4c.display()
+    );
+    out
+}
+
+/// `p4cost ARGS` as JSON, or why not.
+fn run_json(args: &[&str]) -> Result<serde_json::Value, String> {
+    let run = common::p4cost(args);
+    if run.code != 0 {
+        return Err(format!("exit {}: {}", run.code, run.stderr));
+    }
+    serde_json::from_str(&run.stdout).map_err(|e| format!("not JSON: {e}"))
+}
+
+/// The first pipeline of a predict report.
+fn first(v: &serde_json::Value) -> &serde_json::Value {
+    v.get("pipelines").and_then(|p| p.get(0)).unwrap_or(v)
+}
+
+/// `predict FILE --format json` (with `-I include`) and `more` options.
+fn predict(file: &str, include: Option<&str>, more: &[&str]) -> Result<serde_json::Value, String> {
+    let mut args = vec!["predict", file, "--format", "json"];
+    if let Some(dir) = include {
+        args.extend(["-I", dir]);
+    }
+    args.extend(more);
+    run_json(&args)
+}
+
+/// The class count, and the ids of the fastest and slowest class.
+fn classes(file: &str, include: Option<&str>) -> Result<String, String> {
+    let v = predict(file, include, &["--max-paths", "0"])?;
+    let v = first(&v);
+    let id = |k: &str| v["summary"][k]["class"].as_str().unwrap_or("-").to_string();
+    v["classes"]["count"]["text"]
+        .as_str()
+        .map(|n| format!("{n} classes, fastest {}, slowest {}", id("min"), id("max")))
+        .ok_or_else(|| "no class count".to_string())
+}
+
+/// Every listed class of the first 16 paths (16 each) as `id: tables`.
+fn listing(file: &str, include: Option<&str>) -> Result<Vec<String>, String> {
+    let v = predict(file, include, &["--max-paths", "16", "--max-classes", "16"])?;
+    let mut out = Vec::new();
+    for p in first(&v)["paths"].as_array().cloned().unwrap_or_default() {
+        for c in p["classes"]["classes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            let tables: Vec<&str> = c["tables"]
+                .as_array()
+                .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+                .unwrap_or_default();
+            out.push(format!(
+                "{}: {}",
+                c["id"].as_str().unwrap_or(""),
+                tables.join(" ")
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[test]
+#[ignore = "needs a p4lang/p4c checkout in P4C_DIR"]
+fn bmv2_json_and_source_count_and_number_the_same_classes() {
+    let (mut agree, mut failures) = (0, Vec::new());
+    for pair in pairs() {
+        let name = pair.name.as_str();
+        let a = classes(&pair.json, None);
+        let b = classes(&pair.source, Some(&pair.include));
         let known = KNOWN.iter().any(|(k, _)| *k == name);
         match (&a, &b) {
             (Ok(x), Ok(y)) if x == y => {
                 assert!(!known, "{name}: agrees now ({x}); take it off KNOWN");
                 agree += 1;
             }
-            _ if known => {}
+            _ if known => continue,
             _ => failures.push(format!("{name}: JSON {a:?}, source {b:?}")),
+        }
+        // Same ids for the same control paths, listed in the same order.
+        let a = listing(&pair.json, None);
+        let b = listing(&pair.source, Some(&pair.include));
+        if a != b {
+            failures.push(format!(
+                "{name}: listed classes\n  JSON   {a:?}\n  source {b:?}"
+            ));
         }
     }
     eprintln!("{agree} fixtures agree");
-    assert!(
-        agree > 0,
-        "no fixture's source found under {}",
-        p4c.display()
-    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `diff SOURCE JSON`: nothing on one side only (a latency may differ:
+/// p4c merges and splits parse states).
+#[test]
+#[ignore = "needs a p4lang/p4c checkout in P4C_DIR"]
+fn diff_of_a_source_and_its_json_finds_nothing_renamed() {
+    let mut failures = Vec::new();
+    for pair in pairs() {
+        let name = pair.name.as_str();
+        let v = run_json(&[
+            "diff",
+            &pair.source,
+            &pair.json,
+            "--old-include",
+            &pair.include,
+            "--format",
+            "json",
+        ]);
+        let v = match v {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let mut found = Vec::new();
+        for p in v["pipelines"].as_array().cloned().unwrap_or_default() {
+            for k in ["tables_added", "tables_removed"] {
+                if p[k].as_array().is_some_and(|a| !a.is_empty()) {
+                    found.push(format!("{k} {}", p[k]));
+                }
+            }
+            for k in ["paths_added", "paths_removed", "added", "removed"] {
+                let n = p[format!("{k}_count")].as_u64().unwrap_or(0);
+                if n > 0 {
+                    found.push(format!("{k} {n}: {}", p[k]));
+                }
+            }
+            if p["in_old"] != p["in_new"] {
+                found.push(format!("pipeline {} on one side only", p["pipeline"]));
+            }
+        }
+        let known = KNOWN_NAMING.iter().any(|(k, _)| *k == name);
+        match (found.is_empty(), known) {
+            (true, true) => failures.push(format!(
+                "{name}: no difference now; take it off KNOWN_NAMING"
+            )),
+            (false, false) => failures.push(format!("{name}: {}", found.join("; "))),
+            _ => {}
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

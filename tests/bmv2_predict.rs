@@ -174,3 +174,60 @@ fn egress_lists_match_tables_only() {
         "{tables:?}"
     );
 }
+
+/// issue2170's control starts with p4c's `tbl_act` (the source's action
+/// call): its one class lists `simple_table` only, as from the source, and
+/// no skip reason names a `tbl_*` table (issue 24).
+#[test]
+fn a_class_lists_no_action_call_table() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/issue2170-bmv2.json",
+        "--format",
+        "json",
+        "--path",
+        "eth,h",
+    ]);
+    let c = &v["paths"][0]["classes"]["classes"][0];
+    let tables: Vec<&str> = c["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(tables, ["ingress.simple_table"]);
+    let skipped = c["skipped"].as_array().expect("skipped");
+    assert!(
+        skipped
+            .iter()
+            .all(|s| !s["table"].as_str().unwrap_or("").starts_with("tbl_")),
+        "{skipped:?}"
+    );
+}
+
+/// issue1879's sub-parser extracts into its local `inf_0`, which p4c then
+/// copies into `hdr.prot_inf_0` / `hdr.prot_inf_1`: the paths name the
+/// headers the source does (issue 24).
+#[test]
+fn a_sub_parser_extract_is_named_after_the_header_it_fills() {
+    let v = json(&[
+        "predict",
+        "tests/fixtures/bmv2/issue1879-bmv2.json",
+        "--format",
+        "json",
+    ]);
+    let mut seen = std::collections::BTreeSet::new();
+    for p in v["paths"].as_array().expect("paths") {
+        for h in p["headers"].as_array().expect("headers") {
+            seen.insert(h.as_str().unwrap_or("").to_string());
+        }
+    }
+    assert!(seen.contains("hdr.prot_inf_0"), "{seen:?}");
+    assert!(seen.contains("hdr.prot_inf_1"), "{seen:?}");
+    assert!(
+        !seen
+            .iter()
+            .any(|h| h.contains("inf_0") && !h.contains("prot_")),
+        "{seen:?}"
+    );
+}

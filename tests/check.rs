@@ -22,14 +22,14 @@ fn a_budget_that_holds_exits_0_and_one_exceeded_exits_1() {
     let r = check(&[PROG, "--max-latency", "286.6"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("ok   p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.1 (ethernet -> ipv4 -> udp) 286.534 ns, 0.066 ns under"),
+        r.stdout.contains("ok   p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.2 (ethernet -> ipv4 -> udp) 286.534 ns, 0.066 ns under"),
         "{}",
         r.stdout
     );
     let r = check(&[PROG, "--max-latency", "286.5"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("FAIL p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.1 (ethernet -> ipv4 -> udp) 286.534 ns, over the 286.500 ns budget by 0.034 ns"),
+        r.stdout.contains("FAIL p4-samples/tofino/classes/parser_set_metadata.p4: slowest packet class 2.2 (ethernet -> ipv4 -> udp) 286.534 ns, over the 286.500 ns budget by 0.034 ns"),
         "{}",
         r.stdout
     );
@@ -55,7 +55,7 @@ fn the_json_verdict_names_class_margin_and_contributors() {
     assert_eq!(v["over"], 1);
     let res = &v["results"][0];
     assert_eq!(res["status"], "over");
-    assert_eq!(res["class"], "2.1");
+    assert_eq!(res["class"], "2.2");
     assert_eq!(res["budget"], "max_latency");
     assert_eq!(res["unit"], "ns");
     assert_eq!(res["predicted"], 286.534);

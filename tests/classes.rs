@@ -287,7 +287,8 @@ fn listed(v: &serde_json::Value) -> Vec<String> {
 /// route_v4's action_run (set_nhop applies nexthop; drop_pkt goes the way
 /// of the actions without a case, NoAction, and is named with it, as p4c
 /// lists the arms) and every packet on acl's hit/miss (a miss applies
-/// default_route): 4 + 2 + 2 = 8 classes. Each class pays
+/// default_route): 4 + 2 + 2 = 8 classes, numbered in the canonical order
+/// (arms by action name: drop_pkt before set_nhop; hit before miss). Each class pays
 /// its path's base and parser terms plus exactly its tables.
 #[test]
 fn classes_differ_by_action_run_and_hit_miss() {
@@ -296,10 +297,10 @@ fn classes_differ_by_action_run_and_hit_miss() {
     assert_eq!(
         listed(&v),
         [
-            "1.1: route_v4[set_nhop] nexthop acl[hit]",
-            "1.2: route_v4[set_nhop] nexthop acl[miss] default_route",
-            "1.3: route_v4[drop_pkt | NoAction] acl[hit]",
-            "1.4: route_v4[drop_pkt | NoAction] acl[miss] default_route",
+            "1.1: route_v4[drop_pkt | NoAction] acl[hit]",
+            "1.2: route_v4[drop_pkt | NoAction] acl[miss] default_route",
+            "1.3: route_v4[set_nhop] nexthop acl[hit]",
+            "1.4: route_v4[set_nhop] nexthop acl[miss] default_route",
             "2.1: route_v6 acl[hit]",
             "2.2: route_v6 acl[miss] default_route",
             "3.1: acl[hit]",
@@ -360,14 +361,14 @@ fn class_filters_select_by_table_hit_miss_and_action() {
     assert_eq!(
         pick("route_v4:set_nhop"),
         [
-            "1.1: route_v4[set_nhop] nexthop acl[hit]",
-            "1.2: route_v4[set_nhop] nexthop acl[miss] default_route",
+            "1.3: route_v4[set_nhop] nexthop acl[hit]",
+            "1.4: route_v4[set_nhop] nexthop acl[miss] default_route",
         ]
     );
     assert_eq!(
         pick("acl:miss,!nexthop"),
         [
-            "1.4: route_v4[drop_pkt | NoAction] acl[miss] default_route",
+            "1.2: route_v4[drop_pkt | NoAction] acl[miss] default_route",
             "2.2: route_v6 acl[miss] default_route",
             "3.2: acl[miss] default_route",
         ]
@@ -393,8 +394,8 @@ fn class_filters_select_by_table_hit_miss_and_action() {
     assert_eq!(
         listed(&v),
         [
-            "1.1: route_v4[set_nhop] nexthop acl[hit]",
-            "1.3: route_v4[drop_pkt | NoAction] acl[hit]",
+            "1.1: route_v4[drop_pkt | NoAction] acl[hit]",
+            "1.3: route_v4[set_nhop] nexthop acl[hit]",
         ]
     );
     assert_eq!(v["paths"][0]["classes"]["filter"], "acl:hit");

@@ -44,6 +44,7 @@ use crate::{Next, PathCount, PathExtract, PathGraph};
 
 pub mod atoms;
 pub mod dist;
+mod order;
 
 /// At most this many tested headers are tracked (one bit each of a `u64`).
 pub const MAX_TESTED_HEADERS: usize = 64;
@@ -969,6 +970,9 @@ pub struct ControlClasses<'a> {
     /// Per node, the items (headers, flags, atoms) some condition at or
     /// after it may test: the rest of a state is forgotten there.
     live: Vec<u64>,
+    /// Per node, its ways on in canonical order ([`order`]) where that is
+    /// not the order the reader gave.
+    order: order::Orders,
     /// The program's tables (a compiler's action-call tables do not stop
     /// [`Self::settle`]).
     tables: &'a [p4cost_ir::Table],
@@ -1029,6 +1033,7 @@ impl<'a> ControlClasses<'a> {
         let effects = validity_effects(program, &c.flow, &h);
         let skip = skip_plain_runs(program, &c.flow, &effects);
         let live = live_items(&c.flow, &h);
+        let order = order::canonical_orders(program, &c.flow);
         ControlClasses {
             name: &c.name,
             flow: &c.flow,
@@ -1036,6 +1041,7 @@ impl<'a> ControlClasses<'a> {
             effects,
             skip,
             live,
+            order,
             tables: &program.tables,
             settled: std::cell::RefCell::new(HashMap::new()),
             table_w,
@@ -1060,6 +1066,10 @@ impl<'a> ControlClasses<'a> {
     /// them would cost a state per statement. A state keeps only the items
     /// still tested from its node on.
     ///
+    /// Successors come in the canonical order of [`order`] (the order
+    /// class ids number control paths in), so a source and its compiled
+    /// JSON number a class alike.
+    ///
     /// Ways that meet before they part again are one way: two successors
     /// that [settle](Self::settle) on the same state are one (the first is
     /// kept). A class is told apart by the tables it applies and the forks
@@ -1070,7 +1080,7 @@ impl<'a> ControlClasses<'a> {
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
         let mut out: Vec<Option<Key>> = Vec::new();
         let mut meet: Vec<Option<Key>> = Vec::new();
-        for s in succ_states(self.flow, &self.h, &self.effects, k) {
+        for s in succ_states(self.flow, &self.h, &self.effects, &self.order, k) {
             let s = self.enter(s.map(|(n, v, u)| (NodeId(n), v, u)));
             let at = self.settle(s);
             if !meet.contains(&at) {
@@ -1110,7 +1120,7 @@ impl<'a> ControlClasses<'a> {
             if let Some(&done) = self.settled.borrow().get(&k) {
                 break done;
             }
-            let next = succ_states(self.flow, &self.h, &self.effects, k);
+            let next = succ_states(self.flow, &self.h, &self.effects, &self.order, k);
             if next.len() != 1 {
                 break Some(k);
             }
@@ -1573,14 +1583,17 @@ fn skip_plain_runs(program: &Program, flow: &ControlFlow, effects: &[ValidityEff
     skip
 }
 
+/// Successor states of `k`, in the canonical order of `order`.
 fn succ_states(
     flow: &ControlFlow,
     h: &TestedHeaders,
     effects: &[ValidityEffect],
+    order: &order::Orders,
     k: Key,
 ) -> Vec<Option<Key>> {
     let (n, valid, unknown) = k;
     let node = &flow.nodes[n as usize];
+    let canonical = order.get(n as usize).and_then(|o| o.as_deref());
     let (valid2, unknown2) = effects
         .get(n as usize)
         .map_or((valid, unknown), |e| e.apply(valid, unknown));
@@ -1603,16 +1616,18 @@ fn succ_states(
         } => match h.eval(cond, valid, unknown) {
             Some(true) => push(to(*then_next)),
             Some(false) => push(to(*else_next)),
-            None => {
-                push(to(*then_next));
-                push(to(*else_next));
-            }
+            None => match canonical {
+                Some(ways) => ways.iter().for_each(|&s| push(to(s))),
+                None => {
+                    push(to(*then_next));
+                    push(to(*else_next));
+                }
+            },
         },
-        _ => {
-            for s in node.successors() {
-                push(to(s));
-            }
-        }
+        _ => match canonical {
+            Some(ways) => ways.iter().for_each(|&s| push(to(s))),
+            None => node.successors().into_iter().for_each(|s| push(to(s))),
+        },
     }
     out
 }

@@ -33,6 +33,7 @@
 mod access;
 mod actions;
 mod cond;
+mod copy_out;
 mod deparsers;
 mod error;
 mod expr;

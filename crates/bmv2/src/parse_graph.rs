@@ -41,9 +41,14 @@ fn read_parser(p: &J, prog: &Program, e: &Exprs, spans: &Spans) -> Result<Parser
     let start = *ids
         .get(init_name)
         .ok_or_else(|| init.invalid(format!("unknown parse state `{init_name}`")))?;
+    let values: Vec<&serde_json::Value> = states_j.iter().map(|s| s.v).collect();
+    let index: HashMap<&str, usize> = ids.iter().map(|(&n, id)| (n, id.index())).collect();
+    let copies = crate::copy_out::copy_out_targets(&values, &index);
     let mut states = Vec::with_capacity(states_j.len());
-    for s in &states_j {
-        states.push(read_state(s, prog, e, spans, &ids)?);
+    for (i, s) in states_j.iter().enumerate() {
+        states.push(read_state(s, prog, e, spans, &ids, |op| {
+            copies.get(&(i, op)).map(String::as_str)
+        })?);
     }
     let gress = if name.contains("egress") {
         Gress::Egress
@@ -59,17 +64,20 @@ fn read_parser(p: &J, prog: &Program, e: &Exprs, spans: &Spans) -> Result<Parser
     })
 }
 
-fn read_state(
+/// One parse state; `copied_to(i)` names the header the local its
+/// operation `i` extracts is copied into ([`crate::copy_out`]).
+fn read_state<'c>(
     s: &J,
     prog: &Program,
     e: &Exprs,
     spans: &Spans,
     ids: &HashMap<&str, StateId>,
+    copied_to: impl Fn(usize) -> Option<&'c str>,
 ) -> Result<ParseState> {
     let name = s.key_str("name")?;
     let mut ops = Vec::new();
-    for op in s.key_items("parser_ops")? {
-        read_op(&op, prog, e, spans, &mut ops)?;
+    for (i, op) in s.key_items("parser_ops")?.iter().enumerate() {
+        read_op(op, prog, e, spans, copied_to(i), &mut ops)?;
     }
     let transition = read_transition(s, e, ids, spans)?;
     Ok(ParseState {
@@ -163,6 +171,7 @@ fn read_op(
     prog: &Program,
     e: &Exprs,
     spans: &Spans,
+    copied_to: Option<&str>,
     out: &mut Vec<ParserOp>,
 ) -> Result<()> {
     let kind = op.key_str("op")?;
@@ -170,7 +179,12 @@ fn read_op(
     let span = spans.json_start();
     match kind {
         "extract" | "extract_VL" => {
-            let t = extract_target(&first_param(op, &params)?, e)?;
+            let mut t = extract_target(&first_param(op, &params)?, e)?;
+            // A sub-parser's local copied into a header of the caller's
+            // stands for that header, as the source names it.
+            if let Some(d) = copied_to.filter(|d| e.headers.type_of_header(d) == Some(t.ty)) {
+                t.header = d.to_string();
+            }
             let hty = prog.header_type(t.ty);
             let bits = hty.fixed_bits();
             let varbit_max_bits = if kind == "extract_VL" {

@@ -139,7 +139,7 @@ pub fn class_tables(
         let Some(slot) = index.get_mut(table.index()) else {
             continue;
         };
-        if slot.is_some() || tab.is_compiler_internal() {
+        if slot.is_some() || compiler_made(tab) {
             continue;
         }
         *slot = u32::try_from(list.len()).ok();
@@ -220,8 +220,11 @@ fn class_out(
             .iter()
             .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
                 // A compiler-internal table (`$PORT_METADATA`) is not
-                // charged: not listed either (it has no index).
-                Some(NodeKind::Table { table, .. }) => {
+                // charged: not listed either (it has no index); nor is a
+                // compiler's table for a direct action call (`tbl_act`), the
+                // source's action call, so a source and its compiler output
+                // list alike.
+                Some(NodeKind::Table { table, .. }) if !compiler_made(program.table(*table)) => {
                     cx.table_index.get(table.index()).copied().flatten()
                 }
                 _ => None,
@@ -235,12 +238,19 @@ fn class_out(
         skipped: c
             .skipped
             .iter()
+            .filter(|s| !compiler_made(program.table(s.table)))
             .map(|s| SkippedOut {
                 table: program.table(s.table).name.clone(),
                 reason: s.reason.clone(),
             })
             .collect(),
     }
+}
+
+/// A table the compiler made, which a class neither lists nor skips: an
+/// internal one (`$PORT_METADATA`) or one for a direct action call.
+fn compiler_made(t: &p4cost_ir::Table) -> bool {
+    t.is_compiler_internal() || t.is_action_call()
 }
 
 /// A way taken, at a condition or a table of the control.

@@ -1305,3 +1305,104 @@ V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
         ]
     );
 }
+
+/// `meta.x == 1`, or `!(meta.x == 1)`: a test no parse path decides.
+fn x_is_one(negated: bool) -> Cond {
+    let mut c = Cond::default();
+    let f = c.push(CondNode::Field {
+        name: "meta.x".into(),
+    });
+    let one = c.push(CondNode::Int { value: "1".into() });
+    let eq = c.push(CondNode::Cmp {
+        cmp: CmpOp::Eq,
+        lhs: f,
+        rhs: one,
+    });
+    if negated {
+        c.push(CondNode::Not { arg: eq });
+    }
+    c
+}
+
+/// `if (!(meta.x == 1)) t1 else t2; switch (sw.apply().action_run) { b: t3;
+/// a: t4; }` as a source writes it, or (`compiled`) as p4c does: the
+/// negation taken off by swapping the branches, the arms in the table's
+/// action order, the nodes made in another order.
+fn source_or_compiled(compiled: bool) -> Program {
+    let mut b = B::new();
+    b.state("start", &["hdr.eth"], accept());
+    let a = b.action("ingress.a", &[]);
+    let bb = b.action("ingress.b", &[]);
+    let t1 = b.table("t1", &[a]);
+    let t2 = b.table("t2", &[a]);
+    let t3 = b.table("t3", &[a]);
+    let t4 = b.table("t4", &[a]);
+    let sw = b.table("sw", &[a, bb]);
+    let (n3, n4) = if compiled {
+        let n4 = b.node(apply(t4, None));
+        (b.node(apply(t3, None)), n4)
+    } else {
+        (b.node(apply(t3, None)), b.node(apply(t4, None)))
+    };
+    let arms = if compiled {
+        vec![(a, n4), (bb, n3)]
+    } else {
+        vec![(bb, n3), (a, n4)]
+    };
+    let s = b.node(NodeKind::Table {
+        table: sw,
+        next: TableNext::ByAction { arms, default: n4 },
+    });
+    let n1 = b.node(apply(t1, s));
+    let n2 = b.node(apply(t2, s));
+    let entry = if compiled {
+        b.node(cond(x_is_one(false), n2, n1))
+    } else {
+        b.node(cond(x_is_one(true), n1, n2))
+    };
+    b.build(entry)
+}
+
+#[test]
+fn a_source_and_its_compiled_form_number_their_classes_alike() {
+    let listing = |p: &Program| -> (Vec<Vec<String>>, u128, u128) {
+        let pg = graph(p);
+        let l = list_classes(
+            p,
+            ControlId(0),
+            &pg,
+            &[pg.start()],
+            10,
+            &ClassBudget::default(),
+        )
+        .unwrap();
+        let classes = l
+            .classes
+            .iter()
+            .map(|c| table_names(p, &c.control_path.tables))
+            .collect();
+        // t1 and t4 weigh most, t2 and t3 least.
+        let tw = [5.0, 1.0, 1.0, 3.0, 0.0];
+        let cc = ControlClasses::new(p, ControlId(0), &tw, 1000).unwrap();
+        let mut lister =
+            ClassLister::with_classes(p, ControlId(0), cc, &ClassBudget::default()).unwrap();
+        let max = lister.extreme(&pg, &[pg.start()], true).unwrap().1.index;
+        let min = lister.extreme(&pg, &[pg.start()], false).unwrap().1.index;
+        (classes, max, min)
+    };
+    let source = listing(&source_or_compiled(false));
+    let compiled = listing(&source_or_compiled(true));
+    assert_eq!(source, compiled);
+    // The way on when `meta.x == 1` holds first (t2), arms by name (a: t4,
+    // then b: t3).
+    assert_eq!(
+        source.0,
+        vec![
+            vec!["t2", "sw", "t4"],
+            vec!["t2", "sw", "t3"],
+            vec!["t1", "sw", "t4"],
+            vec!["t1", "sw", "t3"],
+        ]
+    );
+    assert_eq!((source.1, source.2), (2, 1));
+}
