@@ -1,7 +1,9 @@
 //! Front-end throughput: a large generated v1model program (headers,
 //! parser states, actions, tables and controls, 10k+ lines) run through
 //! `p4cost_front::load_source` (preprocess, parse, lower).  Reported in
-//! bytes per second; two sizes show whether the cost is linear.
+//! bytes per second; two sizes (about 0.6 and 5 MB) show whether the cost
+//! is linear.  p4c's `switch_p4_16.p4` is measured too when a p4c checkout
+//! is found (`P4C_DIR`, default `/work/ext/p4c`).
 
 use std::fmt::Write;
 
@@ -102,26 +104,39 @@ control Dp(packet_out pkt, in headers_t hdr) {
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("front_throughput");
     g.sample_size(10);
-    for units in [250usize, 500] {
+    for units in [500usize, 4000] {
         let src = program(units);
         let lines = src.lines().count();
-        // Check once that the program really lowers.
+        // Check once that the program really lowers: each `C{i}` has its
+        // table, and `Ig`'s instance `c{i}` a copy of it.
         let loaded = p4cost_front::load_source("gen.p4", &src, &p4cost_front::Options::default())
             .expect("the generated program lowers");
-        assert_eq!(loaded.program.tables.len(), units);
-        g.throughput(Throughput::Bytes(src.len() as u64));
-        g.bench_with_input(
-            BenchmarkId::new("load_source", format!("{lines} lines")),
-            &src,
-            |b, src| {
-                b.iter(|| {
-                    p4cost_front::load_source("gen.p4", src, &p4cost_front::Options::default())
-                        .map(|l| l.program.tables.len())
-                })
-            },
-        );
+        assert_eq!(loaded.program.tables.len(), 2 * units);
+        bench_source(&mut g, &format!("{lines} lines"), "gen.p4", &src);
+    }
+    let p4c = std::env::var("P4C_DIR").unwrap_or_else(|_| "/work/ext/p4c".to_string());
+    let switch = format!("{p4c}/testdata/p4_16_samples/switch_p4_16.p4");
+    match std::fs::read_to_string(&switch) {
+        Ok(src) => bench_source(&mut g, "switch_p4_16", &switch, &src),
+        Err(e) => eprintln!("skipping switch_p4_16: {switch}: {e}"),
     }
     g.finish();
+}
+
+/// Measures `load_source` on `src` (named `name`) as bytes per second.
+fn bench_source(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: &str,
+    name: &str,
+    src: &str,
+) {
+    g.throughput(Throughput::Bytes(src.len() as u64));
+    g.bench_with_input(BenchmarkId::new("load_source", id), src, |b, src| {
+        b.iter(|| {
+            p4cost_front::load_source(name, src, &p4cost_front::Options::default())
+                .map(|l| l.program.tables.len())
+        })
+    });
 }
 
 criterion_group!(benches, bench);

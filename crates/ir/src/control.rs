@@ -232,9 +232,17 @@ impl ControlFlow {
                 .filter(|i| !seen[*i])
                 .map(|i| NodeId(i as u32)),
         );
+        // Table ids index the program's tables: a seen-flag per id keeps
+        // this linear (a search of `out` made 80,000 tables quadratic).
+        let mut listed: Vec<bool> = Vec::new();
         for id in order {
             if let NodeKind::Table { table, .. } = self.node(id).kind {
-                if !out.contains(&table) {
+                let i = table.index();
+                if listed.len() <= i {
+                    listed.resize(i + 1, false);
+                }
+                if !listed[i] {
+                    listed[i] = true;
                     out.push(table);
                 }
             }
@@ -266,5 +274,42 @@ mod size_tests {
     fn a_node_stays_small() {
         let n = std::mem::size_of::<super::Node>();
         assert!(n <= 128, "{n}");
+    }
+}
+
+#[cfg(test)]
+mod tables_tests {
+    use super::{ControlFlow, Node, NodeKind, TableNext};
+    use crate::{FileId, NodeId, Span, TableId};
+
+    /// A straight line applying `tables` in order.
+    fn line(tables: &[u32]) -> ControlFlow {
+        let n = tables.len();
+        let nodes = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Node {
+                kind: NodeKind::Table {
+                    table: TableId(*t),
+                    next: TableNext::Always {
+                        next: (i + 1 < n).then(|| NodeId((i + 1) as u32)),
+                    },
+                },
+                span: Span::file_start(FileId(0)),
+            })
+            .collect();
+        ControlFlow {
+            nodes,
+            entry: (n > 0).then_some(NodeId(0)),
+        }
+    }
+
+    /// Each table once, where the walk first meets it, whatever its id.
+    #[test]
+    fn tables_once_in_walk_order() {
+        let f = line(&[7, 2, 7, 0, 2, 9]);
+        let ids: Vec<u32> = f.tables().iter().map(|t| t.0).collect();
+        assert_eq!(ids, [7, 2, 0, 9]);
+        assert!(line(&[]).tables().is_empty());
     }
 }

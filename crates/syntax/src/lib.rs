@@ -10,6 +10,11 @@
 //! Dependencies: pest / pest_derive (parsing) and thiserror only; this crate
 //! knows nothing about the IR or any other p4cost crate.
 
+// pest is built without its `std` feature, which would probe the native
+// stack at every combinator (see `prescan`); the parser it derives then
+// names `::alloc`.
+extern crate alloc;
+
 pub mod ast;
 mod builder;
 mod error;

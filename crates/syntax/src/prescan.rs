@@ -1,16 +1,113 @@
-//! A linear scan of the raw text that rejects bracket nesting deeper than
-//! the builder accepts before pest runs, so that hostile nesting fails in
-//! microseconds instead of after pest's backtracking over every level.
+//! A linear scan of the raw text that bounds how deep pest can recurse
+//! before pest runs, so that hostile nesting fails in microseconds instead
+//! of after pest's backtracking over every level, and so that pest runs
+//! without its own stack probes (see `lib.rs`): the grammar only recurses
+//! through brackets, `?` ... `:`, type argument lists `<` ... `>` and the
+//! statements of `if`, `else` and `for`, and each level consumes at least
+//! one of those tokens.
 
-use crate::builder::{too_deep_message, MAX_DEPTH};
+use crate::builder::{too_deep_message, MAX_DEPTH, MAX_EXPR_DEPTH};
 use crate::error::SyntaxError;
 
+/// Deepest nesting of brackets, open `?`, open `<` and chained `if`,
+/// `else` and `for` together that pest is asked to parse.  Above what the
+/// builder accepts of each (so no program it accepts is refused), and far
+/// below what the parse thread's stack holds ([`crate::PARSE_STACK_BYTES`],
+/// tested with hostile input at this depth).
+pub(crate) const MAX_RECURSION: u32 = 2 * (MAX_DEPTH + MAX_EXPR_DEPTH);
+
+/// The openers of one bracket level that pest recurses into.
+#[derive(Default)]
+struct Level {
+    /// `?` not yet closed by `:`.
+    question: u32,
+    /// `<` not yet closed by `>` in this statement.
+    angle: u32,
+    /// `if`, `else` and `for` whose statement has not ended.
+    keyword: u32,
+}
+
+impl Level {
+    fn total(&self) -> u32 {
+        self.question
+            .saturating_add(self.angle)
+            .saturating_add(self.keyword)
+    }
+}
+
+/// The scan's state: one [`Level`] per open bracket.
+struct Scan {
+    levels: Vec<Level>,
+    /// Sum of the open brackets and every level's openers.
+    total: u32,
+    /// A statement ended (`;` or `}`) at the top level: its openers are
+    /// dropped at the next token unless that token is `else`.
+    ended: bool,
+}
+
+impl Scan {
+    fn top(&mut self) -> &mut Level {
+        if self.levels.is_empty() {
+            self.levels.push(Level::default());
+        }
+        let last = self.levels.len() - 1;
+        &mut self.levels[last]
+    }
+
+    /// Applies a pending end of statement before token `c` (`else` keeps
+    /// the openers).
+    fn next_token(&mut self, is_else: bool) {
+        if std::mem::take(&mut self.ended) && !is_else {
+            let t = std::mem::take(self.top()).total();
+            self.total = self.total.saturating_sub(t);
+        }
+    }
+
+    /// One more opener at offset `at`.
+    fn open(&mut self, at: usize, f: impl FnOnce(&mut Level)) -> Result<(), SyntaxError> {
+        f(self.top());
+        self.total = self.total.saturating_add(1);
+        if self.total > MAX_RECURSION {
+            return Err(SyntaxError {
+                offset: at,
+                message: format!(
+                    "program nested too deeply (limit {MAX_RECURSION} nested brackets, `?`, `<` and `if`/`else`/`for` statements)"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Closes one opener counted in the field `f` chooses, if one is open.
+    fn close(&mut self, f: impl FnOnce(&mut Level) -> &mut u32) {
+        let n = f(self.top());
+        if *n > 0 {
+            *n -= 1;
+            self.total = self.total.saturating_sub(1);
+        }
+    }
+
+    /// A closing bracket: drops the level and its openers.
+    fn pop(&mut self) {
+        if self.levels.len() > 1 {
+            if let Some(l) = self.levels.pop() {
+                self.total = self.total.saturating_sub(l.total().saturating_add(1));
+            }
+        }
+    }
+}
+
 /// Fails at the first `(`, `[` or `{` that opens more than [`MAX_DEPTH`]
-/// levels, skipping comments, string literals and `#` lines as the grammar
-/// does.  Unbalanced closers are left to the parser to report.
+/// levels, or the first opener beyond [`MAX_RECURSION`], skipping comments,
+/// string literals and `#` lines as the grammar does.  Unbalanced closers
+/// are left to the parser to report.
 pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
     let b = text.as_bytes();
-    let mut depth: u32 = 0;
+    let mut scan = Scan {
+        levels: vec![Level::default()],
+        total: 0,
+        ended: false,
+    };
     let mut i = 0;
     let mut line_start = true;
     while i < b.len() {
@@ -33,32 +130,60 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
                     None => b.len(),
                 };
             }
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Err(SyntaxError {
-                        offset: i,
-                        message: too_deep_message(),
-                    });
-                }
-                i += 1;
-            }
-            b')' | b']' | b'}' => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            _ => i += 1,
+            _ => i = token(b, i, &mut scan)?,
         }
         line_start = false;
     }
     Ok(())
+}
+
+/// Scans the token at `i` (not trivia), returning the offset after it.
+fn token(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
+    let c = b[i];
+    if c.is_ascii_alphabetic() || c == b'_' {
+        let end = b[i..]
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+            .map_or(b.len(), |p| i + p);
+        let word = &b[i..end];
+        scan.next_token(word == b"else");
+        if matches!(word, b"if" | b"else" | b"for") {
+            scan.open(i, |l| l.keyword += 1)?;
+        }
+        return Ok(end);
+    }
+    scan.next_token(false);
+    match c {
+        b'"' => {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            return Ok(j + 1);
+        }
+        b'(' | b'[' | b'{' => {
+            if scan.levels.len() > MAX_DEPTH as usize {
+                return Err(SyntaxError {
+                    offset: i,
+                    message: too_deep_message(),
+                });
+            }
+            scan.open(i, |_| ())?;
+            scan.levels.push(Level::default());
+        }
+        b')' | b']' => scan.pop(),
+        b'}' => {
+            scan.pop();
+            scan.ended = true;
+        }
+        b';' => scan.ended = true,
+        b'?' => scan.open(i, |l| l.question += 1)?,
+        b':' => scan.close(|l| &mut l.question),
+        b'<' => scan.open(i, |l| l.angle += 1)?,
+        b'>' => scan.close(|l| &mut l.angle),
+        _ => {}
+    }
+    Ok(i + 1)
 }
 
 /// The offset of the `\n` ending the line that contains `i` (or the end).
@@ -98,5 +223,43 @@ mod tests {
         }
         // Closers bring the depth back down.
         assert!(check_nesting(&"()".repeat(5000)).is_ok());
+    }
+
+    /// `prefix`, which opens `per` levels, is refused repeated just past
+    /// the limit and accepted just below it.
+    fn limit_at(prefix: &str, per: usize) {
+        let n = MAX_RECURSION as usize / per;
+        assert!(check_nesting(&prefix.repeat(n - 1)).is_ok(), "{prefix}");
+        let e = check_nesting(&prefix.repeat(n + 1)).expect_err(prefix);
+        assert!(e.offset >= (n - 1) * prefix.len(), "{prefix}: {}", e.offset);
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+    }
+
+    /// Chains that nest without brackets are bounded too, so that pest
+    /// (built without stack probes) cannot recurse past the parse stack.
+    #[test]
+    fn counts_openers_that_nest_without_brackets() {
+        limit_at("a ? ", 1);
+        limit_at("tuple<", 1);
+        limit_at("if (c) ", 1);
+        limit_at("else if (c) x; ", 2);
+        limit_at("for (x in y) ", 1);
+    }
+
+    /// What ends a statement or closes an opener brings the count down:
+    /// the shapes of real programs are never refused however long.
+    #[test]
+    fn statements_in_a_row_do_not_add_up() {
+        let n = 2 * MAX_RECURSION as usize;
+        for one in [
+            "if (c) { x = 1; } else { x = 2; }\n",
+            "if (c) x = 1; else x = 2;\n",
+            "x = a < b ? c : d;\n",
+            "bit<8> x = (bit<8>)y;\n",
+            "tuple<bit<8>, bit<16>> t;\n",
+            "h.s[1:0] = a ? b : c;\n",
+        ] {
+            assert!(check_nesting(&one.repeat(n)).is_ok(), "{one}");
+        }
     }
 }
