@@ -199,18 +199,14 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     // Parse side: per (signature of the rest, vector, state of the head).
     let edges = std::cell::RefCell::new(EdgeSigs::default());
     let own: Vec<u64> = prod.nodes.iter().map(|n| h.visit_sig(pg, n.node)).collect();
-    let parse = prod.fold_tables(budget, |i, v: Option<(u64, [u64; D], u32)>| {
+    let parse = parse_side(prod, parse_w, budget, |i, rest| {
         let g = prod.nodes[i as usize].node;
-        let w = parse_w[i as usize];
-        let (sig, mut vec, to) = match v {
-            None => (0, [0; D], Next::Accept),
-            Some((sig, vec, head)) => (sig, vec, Next::Node(head)),
+        let (sig, to) = match rest {
+            None => (0, Next::Accept),
+            Some((sig, head)) => (sig, Next::Node(head)),
         };
         let edge = edges.borrow_mut().get(pg, h, g, to);
-        for (o, x) in vec.iter_mut().zip(w) {
-            *o = o.saturating_add(x);
-        }
-        (h.compose(h.compose(own[i as usize], edge), sig), vec, g)
+        (h.compose(h.compose(own[i as usize], edge), sig), g)
     });
     let Some(parse) = parse else {
         return Ok(None);
@@ -310,6 +306,38 @@ impl ControlSide<'_, '_> {
         }
         self.memo.get(&root).cloned()
     }
+}
+
+/// (signature, summed parse weights, head graph node) -> paths.
+type ParseSide<const D: usize> = BTreeMap<(u64, [u64; D], u32), PathCount>;
+
+/// The parse side of [`class_distribution`]: per accepted path, (the
+/// signature of the path folded by `sig` into (signature, head graph node),
+/// the sum of `parse_w`, the head) -> paths. Sums that fit `u64` go through
+/// [`Product::grouped_sums`] (linear on chains), others through the
+/// saturating [`Product::fold_tables`]; both give the same table.
+fn parse_side<S: Copy + Eq + std::hash::Hash, const D: usize>(
+    prod: &Product<S>,
+    parse_w: &[[u64; D]],
+    budget: usize,
+    sig: impl Fn(u32, Option<(u64, u32)>) -> (u64, u32),
+) -> Option<ParseSide<D>> {
+    if let Some(start) = prod.start_node().filter(|_| prod.sums_fit_u64(parse_w)) {
+        let t = prod.grouped_sums(start, parse_w, budget, sig)?;
+        return Some(
+            t.into_iter()
+                .map(|(((s, head), vec), c)| ((s, vec, head), c))
+                .collect(),
+        );
+    }
+    prod.fold_tables(budget, |i, v: Option<(u64, [u64; D], u32)>| {
+        let (s, head) = sig(i, v.map(|(s, _, head)| (s, head)));
+        let mut vec = v.map_or([0; D], |(_, vec, _)| vec);
+        for (o, x) in vec.iter_mut().zip(parse_w[i as usize]) {
+            *o = o.saturating_add(x);
+        }
+        (s, vec, head)
+    })
 }
 
 #[cfg(test)]

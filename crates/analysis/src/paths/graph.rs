@@ -17,6 +17,8 @@ use std::hash::Hash;
 
 use super::{Graph, Key, ParsePath, PathCount, PathState};
 
+mod additive;
+
 /// A successor in the DAG.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Next {
@@ -744,12 +746,19 @@ impl<S: Copy + Eq + Hash> Product<S> {
 
     /// The distribution over accepted paths of an additive integer vector
     /// weight (`w[i]` for product node `i`): value -> number of paths.
-    /// `None` past `budget` (see [`Product::fold_tables`]).
+    /// `None` past `budget` (see [`Product::fold_tables`]; a table handed
+    /// down a chain to its only reader is not counted as merged, so a chain
+    /// costs linear time). Components saturate at `u64::MAX`.
     pub fn distribution<const D: usize>(
         &self,
         w: &[[u64; D]],
         budget: usize,
     ) -> Option<BTreeMap<[u64; D], PathCount>> {
+        let start = self.start?;
+        if self.sums_fit_u64(w) {
+            let d = self.grouped_sums(start, w, budget, |_, _: Option<()>| ())?;
+            return Some(d.into_iter().map(|(((), v), c)| (v, c)).collect());
+        }
         self.fold_tables(budget, |i, v: Option<[u64; D]>| {
             let mut out = v.unwrap_or([0; D]);
             for (o, x) in out.iter_mut().zip(w[i as usize]) {

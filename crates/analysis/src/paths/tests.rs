@@ -529,6 +529,32 @@ proptest::proptest! {
                 proptest::prop_assert_eq!(c.value, n as u128);
             }
             proptest::prop_assert_eq!(d.values().map(|c| c.value).sum::<u128>(), want.len() as u128);
+            // (bits, states) pairs, exactly the enumeration's, also with a
+            // group key folded along the path (its first state's bits).
+            let iw2: Vec<[u64; 2]> = iw.iter().map(|w| [w[0], 1]).collect();
+            let mut pairs: std::collections::BTreeMap<[u64; 2], u128> = Default::default();
+            let mut grouped: std::collections::BTreeMap<(u64, [u64; 2]), u128> = Default::default();
+            for (i, (states, bits)) in want.iter().enumerate() {
+                let pair = [*bits, states.len() as u64];
+                *pairs.entry(pair).or_default() += 1;
+                let first = pg.visit(listed[i][0]).extracted_bits;
+                *grouped.entry((first, pair)).or_default() += 1;
+            }
+            let got: std::collections::BTreeMap<[u64; 2], u128> = prod
+                .distribution(&iw2, 100_000)
+                .unwrap()
+                .into_iter()
+                .map(|(k, c)| (k, c.value))
+                .collect();
+            proptest::prop_assert_eq!(&got, &pairs);
+            let start = prod.start_node().unwrap();
+            let got: std::collections::BTreeMap<(u64, [u64; 2]), u128> = prod
+                .grouped_sums(start, &iw2, 100_000, |i, _| iw[i as usize][0])
+                .unwrap()
+                .into_iter()
+                .map(|(k, c)| (k, c.value))
+                .collect();
+            proptest::prop_assert_eq!(&got, &grouped);
             // Paths through a state that extracts 3 bits.
             let mark: Vec<bool> = prod
                 .nodes
