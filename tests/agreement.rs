@@ -127,15 +127,22 @@ fn classes(file: &str, include: Option<&str>) -> Result<String, String> {
 fn listing(file: &str, include: Option<&str>) -> Result<Vec<String>, String> {
     let v = predict(file, include, &["--max-paths", "16", "--max-classes", "16"])?;
     let mut out = Vec::new();
-    for p in first(&v)["paths"].as_array().cloned().unwrap_or_default() {
+    let report = first(&v);
+    for p in report["paths"].as_array().cloned().unwrap_or_default() {
         for c in p["classes"]["classes"]
             .as_array()
             .cloned()
             .unwrap_or_default()
         {
+            // A class's tables are indexes into the report's table list.
             let tables: Vec<&str> = c["tables"]
                 .as_array()
-                .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|i| i.as_u64())
+                        .filter_map(|i| report["tables"][i as usize]["name"].as_str())
+                        .collect()
+                })
                 .unwrap_or_default();
             out.push(format!(
                 "{}: {}",

@@ -90,7 +90,7 @@ fn the_selected_path_lists_its_classes_with_skip_reasons() {
     assert_eq!(pc["truncated"], false);
     let classes = pc["classes"].as_array().expect("classes");
     assert_eq!(classes.len(), 4);
-    let reasons: Vec<String> = classes.iter().flat_map(skip_reasons).collect();
+    let reasons: Vec<String> = classes.iter().flat_map(|c| skip_reasons(&v, c)).collect();
     assert!(
         reasons.contains(&"Ig.fallback: on hit of Ig.acl".to_string()),
         "{reasons:?}"
@@ -185,15 +185,26 @@ const HMA: &str = "p4-samples/tofino/classes/hit_miss_action_run.p4";
 /// The report `v`'s entries of the tables class `c` applies: a class
 /// names them by index into the report's `tables` (schema 12).
 fn applied<'a>(v: &'a serde_json::Value, c: &serde_json::Value) -> Vec<&'a serde_json::Value> {
-    c["tables"]
+    entries(v, c, "tables")
+}
+
+/// The report `v`'s entries of class `c`'s `list` (`tables`, `decisions`
+/// or `skipped`): the class holds indexes into the report's list of that
+/// name.
+fn entries<'a>(
+    v: &'a serde_json::Value,
+    c: &serde_json::Value,
+    list: &str,
+) -> Vec<&'a serde_json::Value> {
+    c[list]
         .as_array()
-        .expect("tables")
+        .unwrap_or_else(|| panic!("classes[].{list}"))
         .iter()
         .map(|i| {
-            let i = i.as_u64().expect("a table index") as usize;
-            v["tables"]
+            let i = i.as_u64().expect("an index") as usize;
+            v[list]
                 .get(i)
-                .expect("an index into the report's tables")
+                .unwrap_or_else(|| panic!("an index into the report's {list}"))
         })
         .collect()
 }
@@ -201,7 +212,7 @@ fn applied<'a>(v: &'a serde_json::Value, c: &serde_json::Value) -> Vec<&'a serde
 /// The tables of a listed class with the way taken after each where the
 /// control branches on it: `route_v4[set_nhop]`, `acl[miss]`.
 fn class_tables(v: &serde_json::Value, c: &serde_json::Value) -> Vec<String> {
-    let decisions = c["decisions"].as_array().cloned().unwrap_or_default();
+    let decisions = entries(v, c, "decisions");
     applied(v, c)
         .into_iter()
         .map(|t| {
@@ -221,12 +232,10 @@ fn class_tables(v: &serde_json::Value, c: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-/// A listed class's skipped tables as `table: reason`.
-fn skip_reasons(class: &serde_json::Value) -> Vec<String> {
-    class["skipped"]
-        .as_array()
+/// A listed class's skipped tables as `table: reason` (report `v`'s).
+fn skip_reasons(v: &serde_json::Value, class: &serde_json::Value) -> Vec<String> {
+    entries(v, class, "skipped")
         .into_iter()
-        .flatten()
         .map(|s| {
             format!(
                 "{}: {}",
@@ -336,15 +345,14 @@ fn classes_differ_by_action_run_and_hit_miss() {
         .expect("acl line")
         + 1;
     let c = &v["paths"][0]["classes"]["classes"][0];
-    let d = c["decisions"]
-        .as_array()
-        .expect("decisions")
+    let decisions = entries(&v, c, "decisions");
+    let d = decisions
         .iter()
         .find(|d| d["at"] == "Ingress.acl")
         .expect("acl decision");
     assert_eq!(d["span"]["line"].as_u64(), Some(acl_line as u64));
     assert_eq!(d["forced"], false);
-    let valid = c["decisions"][0].clone();
+    let valid = decisions[0].clone();
     assert_eq!(valid["at"], "if (hdr.ipv4.isValid())");
     assert_eq!(valid["forced"], true);
 }
@@ -462,10 +470,8 @@ fn set_valid_and_set_invalid_decide_later_tests() {
     );
     for p in v["paths"].as_array().expect("paths") {
         for c in p["classes"]["classes"].as_array().expect("classes") {
-            let never = c["skipped"]
-                .as_array()
-                .expect("skipped")
-                .iter()
+            let never = entries(&v, c, "skipped")
+                .into_iter()
                 .find(|s| s["table"] == "Ingress.never")
                 .expect("never is skipped");
             assert_eq!(never["reason"], "hdr.vlan invalid on this path");
@@ -565,10 +571,8 @@ fn conditions_on_fields_the_parser_selected_on_prune_classes() {
     ]);
     let class = &v["paths"][0]["classes"]["classes"][0];
     let reason = |t: &str| {
-        class["skipped"]
-            .as_array()
-            .expect("skipped")
-            .iter()
+        entries(&v, class, "skipped")
+            .into_iter()
             .find(|s| s["table"] == t)
             .map(|s| s["reason"].as_str().unwrap_or("").to_string())
     };
@@ -613,7 +617,7 @@ fn conditions_on_metadata_the_parser_set_prune_classes() {
         ]
     );
     let v = json(&["predict", file, "--path", "ethernet", "--format", "json"]);
-    let reasons = skip_reasons(&v["paths"][0]["classes"]["classes"][0]);
+    let reasons = skip_reasons(&v, &v["paths"][0]["classes"]["classes"][0]);
     assert!(
         reasons.contains(&"Ingress.tcp_acl: `ig_md.l4_type == 1` fails on this path".to_string()),
         "{reasons:?}"
@@ -735,7 +739,7 @@ fn classes_run_through_ingress_and_egress() {
     // Why the IPv6 path skips the egress tables: what egress starts with.
     let c21 = &v["paths"][1]["classes"]["classes"][0];
     assert_eq!(
-        skip_reasons(c21),
+        skip_reasons(&v, c21),
         [
             "Ingress.route_v4: hdr.ipv4 invalid on this path",
             "Egress.vlan_xlate: hdr.vlan invalid on this path, in egress",

@@ -199,6 +199,11 @@ fn the_json_listing_stops_at_its_byte_budget_and_says_so() {
             }
         }
     }
+    // Decisions and skipped tables likewise, through the cut (entries
+    // only the paths left out named may remain).
+    for list in ["decisions", "skipped"] {
+        unused_entries(&v, list);
+    }
 
     // Sorted by latency every path is listed first, then the output cut.
     let u = run(
@@ -287,4 +292,67 @@ fn a_long_json_listing_is_bounded_in_bytes_and_memory() {
     assert!(u.peak_rss < 200 * MIB, "peak RSS {} MiB", u.peak_rss / MIB);
     let v: serde_json::Value = serde_json::from_slice(&u.stdout).expect("JSON");
     assert_eq!(v["output_cut"]["paths_before"], 2000);
+}
+
+/// The entries of `list` (`decisions` or `skipped`) of report `v`, each
+/// checked to be there once; every class index into them checked to be
+/// valid; returns how many entries no class names.
+fn unused_entries(v: &serde_json::Value, list: &str) -> usize {
+    let all = v[list].as_array().expect("report-level list");
+    let mut texts: Vec<String> = all.iter().map(|e| e.to_string()).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    assert_eq!(texts.len(), all.len(), "an entry of {list} twice");
+    let mut used = vec![false; all.len()];
+    for p in v["paths"].as_array().expect("paths") {
+        let pc = &p["classes"];
+        let listed = pc["classes"].as_array().expect("classes");
+        for c in listed.iter().chain(std::iter::once(&pc["slowest"])) {
+            for i in c[list].as_array().expect("class indexes") {
+                let i = i.as_u64().expect("an index") as usize;
+                assert!(i < all.len(), "{list} index {i} of {}", all.len());
+                used[i] = true;
+            }
+        }
+    }
+    used.iter().filter(|u| !**u).count()
+}
+
+/// A listed path of switch_p4_16 with its 8 classes is under 128 KiB of
+/// JSON: each class's decisions and skipped tables are indexes into the
+/// report's `decisions` and `skipped` lists, each entry written once (it
+/// was 369 KB a path, every class repeating their text and spans). Every
+/// index points into its list and every entry is named by some class.
+#[test]
+fn a_listed_path_is_bounded_in_bytes_and_its_class_indexes_are_valid() {
+    let u = run(
+        "predict_per_path",
+        &[
+            "predict",
+            SWITCH,
+            "--max-paths",
+            "64",
+            "--format",
+            "json",
+            "--no-config",
+        ],
+    );
+    assert_eq!(u.code, 0, "{}", u.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&u.stdout).expect("JSON");
+    assert_eq!(v["output_cut"], serde_json::Value::Null);
+    assert_eq!(v["paths"].as_array().expect("paths").len(), 64);
+    let per_path = u.stdout.len() / 64;
+    assert!(per_path < 128 << 10, "{per_path} bytes a path");
+    for list in ["decisions", "skipped"] {
+        assert!(!v[list].as_array().expect(list).is_empty(), "{list} empty");
+        assert_eq!(unused_entries(&v, list), 0, "{list} entries no class names");
+    }
+    let d = &v["decisions"][0];
+    for k in ["at", "outcome", "forced", "span", "gress"] {
+        assert!(d.get(k).is_some(), "missing decisions[].{k}");
+    }
+    let s = &v["skipped"][0];
+    for k in ["table", "reason"] {
+        assert!(s.get(k).is_some(), "missing skipped[].{k}");
+    }
 }

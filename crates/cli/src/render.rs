@@ -307,11 +307,11 @@ fn render_paths(s: &mut String, r: &Report) {
             headers_text(p)
         ));
         if let (Some(pc), false) = (&p.classes, one) {
-            render_classes_brief(s, pc, &r.tables);
+            render_classes_brief(s, pc, r);
         }
     }
     if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
-        render_path_classes(s, pc, &r.tables);
+        render_path_classes(s, pc, r);
     }
     if let [p] = r.paths.as_slice() {
         render_path_states(s, p);
@@ -702,11 +702,7 @@ fn fit(line: &str, width: usize) -> String {
 /// The count of classes of a path and one line for each listed: its id,
 /// latency and tables (with hit/miss or action where the control branches
 /// on them).
-fn render_classes_brief(
-    s: &mut String,
-    pc: &path_classes::PathClassesOut,
-    tables: &[path_classes::ClassTableOut],
-) {
+fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &Report) {
     let width = line_width();
     // A path with one class: that class's line says it all.
     if !(pc.total.text == "1" && pc.classes.len() == 1 && pc.filter.is_none()) {
@@ -717,7 +713,7 @@ fn render_classes_brief(
             "  {:>8}  {:>10.3}  {}",
             c.id,
             c.latency_ns,
-            path_classes::class_brief(c, tables)
+            path_classes::class_brief(c, &r.tables, &r.decisions)
         );
         s.push_str(&format!("{}\n", fit(&line, width)));
     }
@@ -750,11 +746,7 @@ fn classes_heading(pc: &path_classes::PathClassesOut) -> String {
 /// The classes of the `--path` path: each with its latency, its tables,
 /// the way it took at every branch, and the other tables with why they
 /// are skipped.
-fn render_path_classes(
-    s: &mut String,
-    pc: &path_classes::PathClassesOut,
-    tables: &[path_classes::ClassTableOut],
-) {
+fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut, r: &Report) {
     s.push_str(&format!(
         "\nclasses of this path: {}{}\n",
         pc.total.text,
@@ -770,7 +762,7 @@ fn render_path_classes(
     ));
     for c in &pc.classes {
         let head = format!("  {:>6}  {:>10.3} ns  tables: ", c.id, c.latency_ns);
-        let names: Vec<&str> = path_classes::class_tables_of(c, tables)
+        let names: Vec<&str> = path_classes::class_tables_of(c, &r.tables)
             .map(|t| t.name.as_str())
             .collect();
         if names.is_empty() {
@@ -778,7 +770,7 @@ fn render_path_classes(
         } else {
             s.push_str(&wrapped(&head, &names, line_width()));
         }
-        for d in &c.decisions {
+        for d in path_classes::class_decisions_of(c, &r.decisions) {
             s.push_str(&format!(
                 "                     {} -> {}{}  ({}:{})\n",
                 d.at,
@@ -792,7 +784,7 @@ fn render_path_classes(
                 d.span.line
             ));
         }
-        for k in &c.skipped {
+        for k in path_classes::class_skipped_of(c, &r.skipped) {
             s.push_str(&format!(
                 "                     not {}: {}\n",
                 k.table, k.reason

@@ -487,7 +487,7 @@ fn listed(r: &Report) -> Listed {
                 }
                 for class in &c.classes {
                     put(
-                        crate::path_classes::class_brief(class, &r.tables),
+                        crate::path_classes::class_brief(class, &r.tables, &r.decisions),
                         class.latency_ns,
                     );
                 }

@@ -4,6 +4,8 @@
 //! (conditions, hit/miss, `action_run`) and why every other table is
 //! skipped. Optionally only the classes a `--class` filter selects.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use p4cost_analysis::{ClassFilter, ClassLister, ListedClass, Outcome, PathCount, PathGraph};
@@ -32,8 +34,10 @@ pub struct ClassTableOut {
     pub gress: &'static str,
 }
 
-/// A way a class took where its control path branches.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+/// A way a class took where its control path branches: one entry of the
+/// report's `decisions`, which classes name by index (each site's text
+/// and span are written once, not once per class).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DecisionOut {
     /// `if (...)` with the condition, or the table's name.
     pub at: String,
@@ -50,8 +54,9 @@ pub struct DecisionOut {
     pub gress: &'static str,
 }
 
-/// A table of the control a class does not apply, and why.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+/// A table of the control a class does not apply, and why: one entry of
+/// the report's `skipped`, which classes name by index.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SkippedOut {
     pub table: String,
     pub reason: String,
@@ -68,10 +73,61 @@ pub struct PathClassOut {
     pub latency_ns: f64,
     /// Tables applied, in order: indexes into the report's `tables`.
     pub tables: Vec<u32>,
-    /// The way taken at each branch of the control path, in order.
+    /// The way taken at each branch of the control path, in order:
+    /// indexes into the report's `decisions`.
+    pub decisions: Vec<u32>,
+    /// Tables of the control not applied, with why: indexes into the
+    /// report's `skipped`.
+    pub skipped: Vec<u32>,
+}
+
+/// The report's `decisions` and `skipped` lists as the classes of every
+/// listed path are made: each distinct entry once, classes hold indexes.
+#[derive(Debug, Default)]
+pub struct ClassSites {
+    /// Every way taken at a branch by some listed class.
     pub decisions: Vec<DecisionOut>,
-    /// Tables of the control not applied, with why.
+    /// Every table skipped by some listed class, with why.
     pub skipped: Vec<SkippedOut>,
+    /// Index in `decisions` by control node, outcome text and `forced`.
+    decision_at: HashMap<(usize, String, bool), u32>,
+    /// Index in `skipped` by table and reason.
+    skipped_at: HashMap<(usize, String), u32>,
+}
+
+impl ClassSites {
+    /// The index of the way `d` takes, added to `decisions` if new.
+    fn decision(
+        &mut self,
+        cx: &ClassContext<'_, '_>,
+        d: &p4cost_analysis::Decision,
+    ) -> Option<u32> {
+        let program = cx.program;
+        let key = (d.node.index(), outcome_text(program, &d.outcome), d.forced);
+        if let Some(&i) = self.decision_at.get(&key) {
+            return Some(i);
+        }
+        let out = decision_out(cx, d, key.1.clone())?;
+        let i = u32::try_from(self.decisions.len()).ok()?;
+        self.decisions.push(out);
+        self.decision_at.insert(key, i);
+        Some(i)
+    }
+
+    /// The index of table `table` skipped for `reason`, added if new.
+    fn skip(&mut self, program: &Program, table: TableId, reason: &str) -> Option<u32> {
+        let key = (table.index(), reason.to_string());
+        if let Some(&i) = self.skipped_at.get(&key) {
+            return Some(i);
+        }
+        let i = u32::try_from(self.skipped.len()).ok()?;
+        self.skipped.push(SkippedOut {
+            table: program.table(table).name.clone(),
+            reason: key.1.clone(),
+        });
+        self.skipped_at.insert(key, i);
+        Some(i)
+    }
 }
 
 /// The classes of one listed path.
@@ -158,10 +214,12 @@ pub fn class_tables(
 
 /// The classes of the parse path `nodes` (graph nodes of `pg`), listed as
 /// path number `number`; `parse_ns` is the path's latency without any
-/// table (a class adds its own).
+/// table (a class adds its own). Their decisions and skipped tables go
+/// into `sites`, the classes keep indexes.
 pub fn path_classes(
     lister: &mut ClassLister<'_>,
     cx: &ClassContext<'_, '_>,
+    sites: &mut ClassSites,
     pg: &PathGraph<'_>,
     nodes: &[u32],
     number: PathCount,
@@ -185,10 +243,10 @@ pub fn path_classes(
         .iter()
         .map(|c| {
             let known = (c.index == slowest.index).then_some(weight);
-            class_out(cx, c, &path_no, known, parse_ns)
+            class_out(cx, sites, c, &path_no, known, parse_ns)
         })
         .collect();
-    let slowest = class_out(cx, &slowest, &path_no, Some(weight), parse_ns);
+    let slowest = class_out(cx, sites, &slowest, &path_no, Some(weight), parse_ns);
     Ok(PathClassesOut {
         total: CountOut::of(l.total),
         filter: cx.filter.map(|(_, spec)| spec.to_string()),
@@ -202,6 +260,7 @@ pub fn path_classes(
 /// tables' weight when known, else summed from the table terms.
 fn class_out(
     cx: &ClassContext<'_, '_>,
+    sites: &mut ClassSites,
     c: &ListedClass,
     path_no: &str,
     control_ns: Option<f64>,
@@ -233,16 +292,13 @@ fn class_out(
         decisions: c
             .decisions
             .iter()
-            .filter_map(|d| decision_out(cx, d))
+            .filter_map(|d| sites.decision(cx, d))
             .collect(),
         skipped: c
             .skipped
             .iter()
             .filter(|s| !compiler_made(program.table(s.table)))
-            .map(|s| SkippedOut {
-                table: program.table(s.table).name.clone(),
-                reason: s.reason.clone(),
-            })
+            .filter_map(|s| sites.skip(program, s.table, &s.reason))
             .collect(),
     }
 }
@@ -254,7 +310,12 @@ fn compiler_made(t: &p4cost_ir::Table) -> bool {
 }
 
 /// A way taken, at a condition or a table of the control.
-fn decision_out(cx: &ClassContext<'_, '_>, d: &p4cost_analysis::Decision) -> Option<DecisionOut> {
+/// `outcome` is its text ([`outcome_text`]).
+fn decision_out(
+    cx: &ClassContext<'_, '_>,
+    d: &p4cost_analysis::Decision,
+    outcome: String,
+) -> Option<DecisionOut> {
     let program = cx.program;
     let flow = &program.control(cx.control).flow;
     let node = flow.nodes.get(d.node.index())?;
@@ -272,7 +333,7 @@ fn decision_out(cx: &ClassContext<'_, '_>, d: &p4cost_analysis::Decision) -> Opt
     };
     Some(DecisionOut {
         at,
-        outcome: outcome_text(program, &d.outcome),
+        outcome,
         forced: d.forced,
         span: Loc::new(program, node.span),
         gress: cx.gress_of(d.node.index()),
@@ -320,11 +381,14 @@ fn parenthesized(text: &str) -> bool {
 /// conditions it went through that other classes of the path may go the
 /// other way on (`(meta.x == 1)`, `!(meta.x == 1)` for the else branch).
 ///
-/// `tables` is the report's table list the class's indexes point into.
-pub fn class_brief(c: &PathClassOut, tables: &[ClassTableOut]) -> String {
-    let conds: Vec<String> = c
-        .decisions
-        .iter()
+/// `tables` and `decisions` are the report's lists the class's indexes
+/// point into.
+pub fn class_brief(
+    c: &PathClassOut,
+    tables: &[ClassTableOut],
+    decisions: &[DecisionOut],
+) -> String {
+    let conds: Vec<String> = class_decisions_of(c, decisions)
         .filter(|d| !d.forced && d.at.starts_with("if "))
         .map(|d| {
             let cond = d.at.trim_start_matches("if ");
@@ -335,7 +399,7 @@ pub fn class_brief(c: &PathClassOut, tables: &[ClassTableOut]) -> String {
             }
         })
         .collect();
-    let tables = brief_tables(c, tables);
+    let tables = brief_tables(c, tables, decisions);
     if conds.is_empty() {
         tables
     } else {
@@ -343,15 +407,13 @@ pub fn class_brief(c: &PathClassOut, tables: &[ClassTableOut]) -> String {
     }
 }
 
-fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut]) -> String {
+fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[DecisionOut]) -> String {
     if c.tables.is_empty() {
         return "none".to_string();
     }
     class_tables_of(c, tables)
         .map(|t| {
-            match c
-                .decisions
-                .iter()
+            match class_decisions_of(c, decisions)
                 .find(|d| d.at == t.name)
                 .map(|d| d.outcome.as_str())
             {
@@ -374,6 +436,25 @@ pub fn class_tables_of<'a>(
     tables: &'a [ClassTableOut],
 ) -> impl Iterator<Item = &'a ClassTableOut> + 'a {
     c.tables.iter().filter_map(|&i| tables.get(i as usize))
+}
+
+/// The report's entries of the ways `c` took, in order (an index outside
+/// `decisions` is skipped, as for [`class_tables_of`]).
+pub fn class_decisions_of<'a>(
+    c: &'a PathClassOut,
+    decisions: &'a [DecisionOut],
+) -> impl Iterator<Item = &'a DecisionOut> + 'a {
+    c.decisions
+        .iter()
+        .filter_map(|&i| decisions.get(i as usize))
+}
+
+/// The report's entries of the tables `c` skips, with why, in order.
+pub fn class_skipped_of<'a>(
+    c: &'a PathClassOut,
+    skipped: &'a [SkippedOut],
+) -> impl Iterator<Item = &'a SkippedOut> + 'a {
+    c.skipped.iter().filter_map(|&i| skipped.get(i as usize))
 }
 
 /// An ingress table without its control's name (every ingress table

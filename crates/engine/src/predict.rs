@@ -383,6 +383,8 @@ impl<'a> Common<'a> {
                 egress: None,
             },
             tables: Vec::new(),
+            decisions: Vec::new(),
+            skipped: Vec::new(),
             paths: Vec::new(),
             output_cut: None,
             mau: None,
@@ -863,6 +865,7 @@ fn run_linear(
                     }),
                     filter: filter.as_ref().zip(a.class.as_deref()),
                 };
+                let mut sites = crate::path_classes::ClassSites::default();
                 for (i, ((p, nodes), parse)) in path_outs
                     .iter_mut()
                     .zip(&path_nodes)
@@ -872,9 +875,12 @@ fn run_linear(
                     if listing.full() {
                         break;
                     }
+                    let (decisions_from, skipped_from) =
+                        (sites.decisions.len(), sites.skipped.len());
                     match crate::path_classes::path_classes(
                         &mut lister,
                         &cx,
+                        &mut sites,
                         &pg,
                         nodes,
                         p.number,
@@ -882,6 +888,10 @@ fn run_linear(
                     ) {
                         Ok(pc) => {
                             p.classes = Some(pc);
+                            // The report-level entries it added count
+                            // with it.
+                            listing.add_entries(sites.decisions.get(decisions_from..));
+                            listing.add_entries(sites.skipped.get(skipped_from..));
                             listing.add(p);
                         }
                         Err(e) => {
@@ -896,6 +906,8 @@ fn run_linear(
                         }
                     }
                 }
+                r.decisions = sites.decisions;
+                r.skipped = sites.skipped;
                 if let Some(keep) = listing.kept() {
                     let before = r
                         .output_cut
@@ -988,6 +1000,20 @@ impl ListingBytes {
             self.over_at = Some(self.added);
         }
         self.added += 1;
+    }
+
+    /// Counts report-level entries a path's classes added (`decisions`,
+    /// `skipped`), before the path itself is [`ListingBytes::add`]ed.
+    fn add_entries<T: serde::Serialize>(&mut self, entries: Option<&[T]>) {
+        let (Some(_), Some(entries)) = (self.max, entries) else {
+            return;
+        };
+        for e in entries {
+            let mut count = ByteCount(0);
+            // As in `add`: serializing an entry cannot fail.
+            let _ = serde_json::to_writer_pretty(&mut count, e);
+            self.used = self.used.saturating_add(count.0);
+        }
     }
 
     /// How many paths to keep, when the budget cut the listing.

@@ -360,6 +360,13 @@ pub struct Report {
     /// classes walk), each once with its term, site and gress: a class's
     /// `tables` are indexes into this list (empty without classes).
     pub tables: Vec<crate::path_classes::ClassTableOut>,
+    /// Every way a listed class took at a branch of its control path
+    /// (the site, the outcome, whether the parse path forces it), each
+    /// once: a class's `decisions` are indexes into this list.
+    pub decisions: Vec<crate::path_classes::DecisionOut>,
+    /// Every table a listed class does not apply, with why, each once: a
+    /// class's `skipped` are indexes into this list.
+    pub skipped: Vec<crate::path_classes::SkippedOut>,
     pub paths: Vec<PathOut>,
     /// Set when paths listed were left out of the output to keep it
     /// within its byte budget (`--max-output-bytes`); `paths_listed` is
