@@ -198,6 +198,8 @@ fn diff_of_a_source_and_its_json_finds_nothing_renamed() {
             &pair.json,
             "--old-include",
             &pair.include,
+            // Paths and classes one by one, not only the summaries.
+            "--paths",
             "--format",
             "json",
         ]);
