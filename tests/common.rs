@@ -282,3 +282,62 @@ pub mod lsp {
         }
     }
 }
+
+/// One run of the binary with the resources it used.
+pub struct Measured {
+    /// The exit code; -1 when a signal ended it.
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// Wall-clock time of the run.
+    pub elapsed: std::time::Duration,
+    /// Peak resident set, in bytes.
+    pub peak_rss: u64,
+}
+
+impl Measured {
+    /// Standard output as text.
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Runs `p4cost args` from `dir`, its output going to files in `scratch`
+/// (so a large output is not held in a pipe), and measures its wall time
+/// and peak resident set (`wait4`).
+// The child is reaped by wait4, which std does not know about.
+#[allow(clippy::zombie_processes)]
+pub fn measured(dir: &Path, args: &[&str], scratch: &Path) -> Measured {
+    std::fs::create_dir_all(scratch).expect("scratch dir");
+    let (out, err) = (scratch.join("stdout"), scratch.join("stderr"));
+    let start = std::time::Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::fs::File::create(&out).expect("stdout file"))
+        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .expect("p4cost runs");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
+    // to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let elapsed = start.elapsed();
+    Measured {
+        code: if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else {
+            -1
+        },
+        stdout: std::fs::read(&out).expect("stdout"),
+        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+        elapsed,
+        // Linux reports ru_maxrss in KiB.
+        peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
+    }
+}

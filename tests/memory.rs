@@ -11,8 +11,9 @@
 //! Linux only: the resident set is what the kernel reports for the child.
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Input size of each generated program.
 const TARGET_BYTES: usize = 2_000_000;
@@ -80,32 +81,21 @@ fn state_chain() -> String {
 }
 
 /// Runs `p4cost predict file`; returns its peak resident set in bytes.
-// The child is reaped by wait4, which std does not know about.
-#[allow(clippy::zombie_processes)]
-fn predict_peak_rss(file: &Path, log: &Path) -> u64 {
-    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(["predict", "--max-paths", "4"])
-        .arg(file)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).expect("log file"))
-        .spawn()
-        .expect("p4cost runs");
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    let mut status: libc::c_int = 0;
-    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
-    // to live locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    let stderr = std::fs::read_to_string(log).unwrap_or_default();
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "p4cost predict {} failed (status {status}): {stderr}",
-        file.display()
+fn predict_peak_rss(file: &Path, scratch: &Path) -> u64 {
+    let file_arg = file.to_string_lossy();
+    let m = common::measured(
+        &common::root(),
+        &["predict", "--max-paths", "4", &file_arg],
+        scratch,
     );
-    // Linux reports ru_maxrss in KiB.
-    u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024
+    assert_eq!(
+        m.code,
+        0,
+        "p4cost predict {} failed: {}",
+        file.display(),
+        m.stderr
+    );
+    m.peak_rss
 }
 
 fn check(name: &str, program: &str, max_ratio: f64) {
@@ -113,14 +103,14 @@ fn check(name: &str, program: &str, max_ratio: f64) {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let file = dir.join(format!("{name}.p4"));
     std::fs::write(&file, program).expect("write program");
-    let peak = predict_peak_rss(&file, &dir.join(format!("{name}.log")));
+    let peak = predict_peak_rss(&file, &dir.join(name));
     // What p4cost holds whatever the input (its code, the bundled
     // architecture files, the models): measured on a one-statement program
     // and not counted per input byte, so the ratio does not move when the
     // binary grows.
     let tiny = dir.join(format!("{name}-baseline.p4"));
     std::fs::write(&tiny, apply_block_of_n("x = x + 1;\n", 1)).expect("write baseline");
-    let base = predict_peak_rss(&tiny, &dir.join(format!("{name}-baseline.log")));
+    let base = predict_peak_rss(&tiny, &dir.join(format!("{name}-baseline")));
     let ratio = peak.saturating_sub(base) as f64 / program.len() as f64;
     eprintln!(
         "{name}: {} bytes of input, peak RSS {} KiB ({} KiB at baseline), {ratio:.1}x",

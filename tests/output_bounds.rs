@@ -9,8 +9,7 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SWITCH: &str = "tests/fixtures/bmv2/switch_p4_16.json";
 
@@ -24,41 +23,18 @@ struct Usage {
 }
 
 /// Runs p4cost with `args` in the repository root, stdout to a file.
-// The child is reaped by wait4, which std does not know about.
-#[allow(clippy::zombie_processes)]
 fn run(name: &str, args: &[&str]) -> Usage {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("output_bounds");
-    std::fs::create_dir_all(&dir).expect("tmp dir");
-    let (out, err) = (
-        dir.join(format!("{name}.out")),
-        dir.join(format!("{name}.err")),
-    );
-    let start = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(args)
-        .current_dir(common::root())
-        .stdout(std::fs::File::create(&out).expect("stdout file"))
-        .stderr(std::fs::File::create(&err).expect("stderr file"))
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("p4cost runs");
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    let mut status: libc::c_int = 0;
-    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
-    // to live locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    let wall = start.elapsed();
-    assert!(libc::WIFEXITED(status), "p4cost {args:?} died: {status}");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("output_bounds")
+        .join(name);
+    let m = common::measured(&common::root(), args, &dir);
+    assert!(m.code >= 0, "p4cost {args:?} died: {}", m.stderr);
     Usage {
-        code: libc::WEXITSTATUS(status),
-        stdout: std::fs::read(&out).expect("stdout"),
-        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
-        // Linux reports ru_maxrss in KiB.
-        peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
-        wall,
+        code: m.code,
+        stdout: m.stdout,
+        stderr: m.stderr,
+        peak_rss: m.peak_rss,
+        wall: m.elapsed,
     }
 }
 

@@ -17,8 +17,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Wall-clock bound of one run.
 const MAX_TIME: Duration = Duration::from_secs(30);
@@ -35,40 +34,16 @@ struct Measured {
     peak_rss: u64,
 }
 
-/// Runs `p4cost args` and measures its time and peak resident set.
-// The child is reaped by wait4, which std does not know about.
-#[allow(clippy::zombie_processes)]
+/// Runs `p4cost args` from `dir` and measures its time and peak resident
+/// set.
 fn run(dir: &Path, args: &[&str]) -> Measured {
-    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
-    let start = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(std::fs::File::create(&out).expect("stdout file"))
-        .stderr(std::fs::File::create(&err).expect("stderr file"))
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("p4cost runs");
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    let mut status: libc::c_int = 0;
-    // SAFETY: an all-zero `rusage` is a valid value; wait4 fills it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our own child, not yet waited for; the pointers are
-    // to live locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
+    let m = common::measured(dir, args, dir);
     Measured {
-        code,
-        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
-        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
-        elapsed: start.elapsed(),
-        // Linux reports ru_maxrss in KiB.
-        peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
+        code: m.code,
+        stdout: m.stdout_text(),
+        stderr: m.stderr,
+        elapsed: m.elapsed,
+        peak_rss: m.peak_rss,
     }
 }
 
