@@ -195,7 +195,7 @@ pub fn class_tables(
         let Some(slot) = index.get_mut(table.index()) else {
             continue;
         };
-        if slot.is_some() || compiler_made(tab) {
+        if slot.is_some() || tab.is_compiler_made() {
             continue;
         }
         *slot = u32::try_from(list.len()).ok();
@@ -283,7 +283,9 @@ fn class_out(
                 // compiler's table for a direct action call (`tbl_act`), the
                 // source's action call, so a source and its compiler output
                 // list alike.
-                Some(NodeKind::Table { table, .. }) if !compiler_made(program.table(*table)) => {
+                Some(NodeKind::Table { table, .. })
+                    if !program.table(*table).is_compiler_made() =>
+                {
                     cx.table_index.get(table.index()).copied().flatten()
                 }
                 _ => None,
@@ -297,16 +299,10 @@ fn class_out(
         skipped: c
             .skipped
             .iter()
-            .filter(|s| !compiler_made(program.table(s.table)))
+            .filter(|s| !program.table(s.table).is_compiler_made())
             .filter_map(|s| sites.skip(program, s.table, &s.reason))
             .collect(),
     }
-}
-
-/// A table the compiler made, which a class neither lists nor skips: an
-/// internal one (`$PORT_METADATA`) or one for a direct action call.
-fn compiler_made(t: &p4cost_ir::Table) -> bool {
-    t.is_compiler_internal() || t.is_action_call()
 }
 
 /// A way taken, at a condition or a table of the control.

@@ -167,6 +167,14 @@ impl Table {
         self.keys.is_empty() && self.actions.len() <= 1 && short.starts_with("tbl_")
     }
 
+    /// True for a table a compiler made rather than the programmer: an
+    /// internal one ([`Table::is_compiler_internal`]) or one for a direct
+    /// action call ([`Table::is_action_call`]). A source and its compiler
+    /// output share only the programmer's match tables.
+    pub fn is_compiler_made(&self) -> bool {
+        self.is_compiler_internal() || self.is_action_call()
+    }
+
     /// True when `arms` (a `switch` on this table's `action_run`) has an
     /// arm for every action the table may run: its actions and its declared
     /// default action. Without a declared default (P4's implicit
