@@ -680,9 +680,6 @@ fn run_linear(
     let empty = ParsePath { states: Vec::new() };
     let constant = inputs(&empty);
     let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
-    let mut path_outs = Vec::with_capacity(shown.len());
-    let mut path_nodes: Vec<&[u32]> = Vec::with_capacity(shown.len());
-    let mut listed_codes = Vec::with_capacity(shown.len());
     for w in &constant.warnings {
         if !PATH_CODES.contains(&w.code.as_str()) {
             warns.push(WarningOut::of_model(program, w));
@@ -694,46 +691,19 @@ fn run_linear(
         SortBy::Order => a.max_listing_bytes,
         SortBy::Latency => None,
     };
-    let mut bare = ListingBytes::new(byte_budget);
-    let mut fitting = 0;
-    for (index, nodes) in &shown {
-        let path = pg.path(nodes);
-        // A path whose headers do not fit in the packet is no packet at
-        // this size: left out of the listing (the graph-wide
-        // `packet_smaller_than_headers` warning counts them all).
-        if !path_fits(&path, packet_size) {
-            continue;
-        }
-        fitting += 1;
-        if bare.full() {
-            continue;
-        }
-        let pred = inputs(&path);
-        listed_codes.push(
-            pred.warnings
-                .iter()
-                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
-                .map(|w| w.code.clone())
-                .collect::<Vec<_>>(),
-        );
-        let out = report::path_out(program, *index, &path, &pred);
-        bare.add(&out);
-        path_outs.push(out);
-        path_nodes.push(nodes);
-    }
+    let (mut listed, fitting, bare) =
+        list_paths(program, &pg, &shown, packet_size, byte_budget, &inputs);
 
     let mut r = common.report(a, model, packet_size);
     if let Some(keep) = bare.kept() {
         r.output_cut = Some(bare.cut_note(keep, fitting));
-        path_outs.truncate(keep);
-        path_nodes.truncate(keep);
-        listed_codes.truncate(keep);
+        listed.truncate(keep);
     }
     let total = pg.total();
     r.path_count = total.value;
     r.path_count_text = report::count_text(total);
     r.path_count_saturated = total.saturated;
-    r.paths_listed = path_outs.len();
+    r.paths_listed = listed.outs.len();
     r.path_match = path_match;
     r.left_out = costed.left_out.clone();
     if !a.listed_only {
@@ -746,33 +716,165 @@ fn run_linear(
         ));
     }
     a.cancel.check()?;
-    let mut per_class = false;
     // Packet classes: a class pays only the tables its control path
     // applies (the table terms of the prediction, by table; the egress
     // tables it walks through weigh nothing, as the model measures
     // ingress).
-    if let Some(control) = common.class_control {
-        let mut table_ns = vec![0.0; program.tables.len()];
-        for (t, term) in tables.iter().zip(&constant.breakdown.tables) {
-            if let Some(w) = table_ns.get_mut(t.index()) {
-                *w = term.ns;
-            }
+    let per_class = match common.class_control {
+        Some(control) => {
+            let table_ns = table_weights(program, tables, &constant);
+            let stage = ClassStage {
+                a,
+                common: &common,
+                control,
+                table_ns: &table_ns,
+                filter: filter.as_ref(),
+                byte_budget,
+            };
+            stage.price(
+                &costed,
+                &lin,
+                constant.breakdown.base_ns,
+                &mut listed,
+                &mut r,
+                &mut warns,
+            )
         }
+        None => false,
+    };
+    if a.sort == SortBy::Latency {
+        sort_by_latency(&mut listed.outs, &mut listed.codes);
+    }
+    if !a.listed_only {
+        r.path_warnings = costed.warnings(program, &lin, packet_size, &listed.codes);
+    }
+    if let (true, Some(j)) = (per_class, &common.egress) {
+        r.control.egress = Some(egress_out(program, j));
+    }
+    r.control.path_sensitive = per_class;
+    r.control.note = control_note(model, per_class);
+    r.paths = listed.outs;
+    r.warnings = warns;
+    Ok(r)
+}
+
+/// The listed paths with their product nodes and path-dependent warning
+/// codes, index for index.
+struct Listed<'g> {
+    outs: Vec<report::PathOut>,
+    nodes: Vec<&'g [u32]>,
+    codes: Vec<Vec<String>>,
+}
+
+impl Listed<'_> {
+    /// Keeps the first `keep` paths.
+    fn truncate(&mut self, keep: usize) {
+        self.outs.truncate(keep);
+        self.nodes.truncate(keep);
+        self.codes.truncate(keep);
+    }
+}
+
+/// Predicts each shown path that fits the packet (the others are no
+/// packet at this size: the graph-wide `packet_smaller_than_headers`
+/// warning counts them all), until the paths' bytes without classes go
+/// over `byte_budget`. Also returns how many fit and the budget's count.
+fn list_paths<'g>(
+    program: &Program,
+    pg: &p4cost_analysis::PathGraph<'_>,
+    shown: &'g [ListedPath],
+    packet_size: u32,
+    byte_budget: Option<u64>,
+    predict: &dyn Fn(&ParsePath) -> Prediction,
+) -> (Listed<'g>, usize, ListingBytes) {
+    let mut listed = Listed {
+        outs: Vec::with_capacity(shown.len()),
+        nodes: Vec::with_capacity(shown.len()),
+        codes: Vec::with_capacity(shown.len()),
+    };
+    let mut bare = ListingBytes::new(byte_budget);
+    let mut fitting = 0;
+    for (index, nodes) in shown {
+        let path = pg.path(nodes);
+        if !path_fits(&path, packet_size) {
+            continue;
+        }
+        fitting += 1;
+        if bare.full() {
+            continue;
+        }
+        let pred = predict(&path);
+        listed.codes.push(
+            pred.warnings
+                .iter()
+                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
+                .map(|w| w.code.clone())
+                .collect::<Vec<_>>(),
+        );
+        let out = report::path_out(program, *index, &path, &pred);
+        bare.add(&out);
+        listed.outs.push(out);
+        listed.nodes.push(nodes);
+    }
+    (listed, fitting, bare)
+}
+
+/// Each table's term in the prediction, by table id (0 for a table the
+/// model does not price).
+fn table_weights(program: &Program, tables: &[TableId], constant: &Prediction) -> Vec<f64> {
+    let mut table_ns = vec![0.0; program.tables.len()];
+    for (t, term) in tables.iter().zip(&constant.breakdown.tables) {
+        if let Some(w) = table_ns.get_mut(t.index()) {
+            *w = term.ns;
+        }
+    }
+    table_ns
+}
+
+/// The packet-class stage of a linear prediction: one control, its table
+/// terms as weights.
+struct ClassStage<'x, 'p> {
+    a: &'x PredictOptions,
+    common: &'x Common<'p>,
+    control: ControlId,
+    table_ns: &'x [f64],
+    filter: Option<&'x p4cost_analysis::ClassFilter>,
+    byte_budget: Option<u64>,
+}
+
+impl ClassStage<'_, '_> {
+    /// Prices the classes: the summary over all of them (unless only the
+    /// listing is wanted), each listed path's fastest and slowest class,
+    /// and its classes listed. True when the listed paths' figures are
+    /// per class.
+    fn price(
+        &self,
+        costed: &Costed<'_, '_>,
+        lin: &p4cost_model::spec::LinearTerms<'_>,
+        base_ns: f64,
+        listed: &mut Listed<'_>,
+        r: &mut Report,
+        warns: &mut Vec<WarningOut>,
+    ) -> bool {
+        let program = self.common.program();
         // One walk of the control, with the table terms as weights: the
         // summary over classes fills its memo, each listed path reads it.
         let budget = p4cost_analysis::ClassBudget::default();
-        let mut cc = p4cost_analysis::ControlClasses::new(
-            program,
-            control,
-            &table_ns,
-            budget.max_control_states,
-        );
+        let walk = || {
+            p4cost_analysis::ControlClasses::new(
+                program,
+                self.control,
+                self.table_ns,
+                budget.max_control_states,
+            )
+        };
+        let mut cc = walk();
         let summary = cc.as_mut().map_err(|e| e.to_string()).and_then(|cc| {
-            if a.listed_only {
+            if self.a.listed_only {
                 return Ok(None);
             }
             costed
-                .classes(program, cc, &lin, &table_ns, constant.breakdown.base_ns)
+                .classes(program, cc, lin, self.table_ns, base_ns)
                 .map(Some)
         });
         let classes_known = match summary {
@@ -792,7 +894,8 @@ fn run_linear(
         };
         // Each listed path: its fastest and slowest class. The path's parse
         // terms are the prediction without its control term.
-        let parse_ns: Vec<f64> = path_outs
+        let parse_ns: Vec<f64> = listed
+            .outs
             .iter()
             .map(|p| p.latency_ns - p.breakdown.control_ns)
             .collect();
@@ -800,166 +903,177 @@ fn run_linear(
         // extremes are the summary's, its slowest class the one a path's
         // maximum stands for.
         // (A walk a failed summary stopped in is made afresh.)
-        let cc = match classes_known {
-            true => cc,
-            false => p4cost_analysis::ControlClasses::new(
-                program,
-                control,
-                &table_ns,
-                budget.max_control_states,
-            ),
-        };
+        let cc = if classes_known { cc } else { walk() };
         let mut lister = cc
             .and_then(|cc| {
-                p4cost_analysis::ClassLister::with_classes(program, control, cc, &budget)
+                p4cost_analysis::ClassLister::with_classes(program, self.control, cc, &budget)
             })
-            .map(|l| match &common.egress {
+            .map(|l| match &self.common.egress {
                 Some(j) => l.with_egress_from(j.ingress_nodes),
                 None => l,
             });
+        let mut per_class = false;
         if let (true, Ok(lister)) = (classes_known, &mut lister) {
-            let cc = lister.control_classes();
-            let per_path = path_nodes
-                .iter()
-                .map(|nodes| {
-                    let sig = p4cost_analysis::path_signature(&pg, cc.tested(), nodes);
-                    cc.eval(sig).map(|e| (e.min, e.max))
-                })
-                .collect::<Result<Vec<_>, _>>();
-            match per_path {
-                Ok(extremes) => {
-                    for ((p, parse), (lo, hi)) in path_outs.iter_mut().zip(&parse_ns).zip(extremes)
-                    {
-                        p.latency_ns = parse + hi;
-                        p.min_latency_ns = parse + lo;
-                        p.breakdown.control_ns = hi;
-                    }
-                    per_class = true;
-                }
-                Err(e) => warns.push(WarningOut::new(
-                    "classes_not_computed",
-                    format!("the listed paths' classes not computed: {e}"),
-                )),
-            }
+            per_class = path_extremes(lister, costed.pg, listed, &parse_ns, warns);
         }
         // Every listed path's classes (with --class, those it selects).
         match lister {
             Ok(mut lister) => {
-                // In graph order, the listing stops at the output budget
-                // (sorted by latency, every path is needed to sort).
-                let mut listing = ListingBytes::new(byte_budget);
-                let ingress_nodes = common.egress.as_ref().map(|j| j.ingress_nodes);
-                let (table_index, class_tables) =
-                    crate::path_classes::class_tables(program, control, ingress_nodes, &table_ns);
-                r.tables = class_tables;
-                let cx = crate::path_classes::ClassContext {
-                    program,
-                    control,
-                    ingress_nodes,
-                    table_ns: &table_ns,
-                    table_index: &table_index,
-                    max: a.max_classes.unwrap_or(if a.path.is_some() {
-                        crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
-                    } else {
-                        crate::path_classes::DEFAULT_MAX_CLASSES
-                    }),
-                    filter: filter.as_ref().zip(a.class.as_deref()),
-                };
-                let mut sites = crate::path_classes::ClassSites::default();
-                for (i, ((p, nodes), parse)) in path_outs
-                    .iter_mut()
-                    .zip(&path_nodes)
-                    .zip(&parse_ns)
-                    .enumerate()
-                {
-                    if listing.full() {
-                        break;
-                    }
-                    let (decisions_from, skipped_from) =
-                        (sites.decisions.len(), sites.skipped.len());
-                    match crate::path_classes::path_classes(
-                        &mut lister,
-                        &cx,
-                        &mut sites,
-                        &pg,
-                        nodes,
-                        p.number,
-                        *parse,
-                    ) {
-                        Ok(pc) => {
-                            p.classes = Some(pc);
-                            // The report-level entries it added count
-                            // with it.
-                            listing.add_entries(sites.decisions.get(decisions_from..));
-                            listing.add_entries(sites.skipped.get(skipped_from..));
-                            listing.add(p);
-                        }
-                        Err(e) => {
-                            warns.push(WarningOut::new(
-                                "classes_not_listed",
-                                format!(
-                                    "classes listed for {i} of the {} listed paths: {e}",
-                                    path_nodes.len()
-                                ),
-                            ));
-                            break;
-                        }
-                    }
-                }
-                r.decisions = sites.decisions;
-                r.skipped = sites.skipped;
-                if let Some(keep) = listing.kept() {
-                    let before = r
-                        .output_cut
-                        .as_ref()
-                        .map_or(path_outs.len(), |c| c.paths_before);
-                    r.output_cut = Some(listing.cut_note(keep, before));
-                    path_outs.truncate(keep);
-                    listed_codes.truncate(keep);
-                    r.paths_listed = keep;
-                }
+                self.list_classes(&mut lister, costed.pg, &parse_ns, listed, r, warns);
             }
             Err(e) => warns.push(WarningOut::new(
                 "classes_not_listed",
                 format!("classes of the listed paths not listed: {e}"),
             )),
         }
+        per_class
     }
-    if a.sort == SortBy::Latency {
-        sort_by_latency(&mut path_outs, &mut listed_codes);
+
+    /// Lists each listed path's classes; in graph order the listing stops
+    /// at the output budget (sorted by latency, every path is needed to
+    /// sort).
+    fn list_classes(
+        &self,
+        lister: &mut p4cost_analysis::ClassLister<'_>,
+        pg: &p4cost_analysis::PathGraph<'_>,
+        parse_ns: &[f64],
+        listed: &mut Listed<'_>,
+        r: &mut Report,
+        warns: &mut Vec<WarningOut>,
+    ) {
+        let a = self.a;
+        let program = self.common.program();
+        let mut listing = ListingBytes::new(self.byte_budget);
+        let ingress_nodes = self.common.egress.as_ref().map(|j| j.ingress_nodes);
+        let (table_index, class_tables) =
+            crate::path_classes::class_tables(program, self.control, ingress_nodes, self.table_ns);
+        r.tables = class_tables;
+        let cx = crate::path_classes::ClassContext {
+            program,
+            control: self.control,
+            ingress_nodes,
+            table_ns: self.table_ns,
+            table_index: &table_index,
+            max: a.max_classes.unwrap_or(if a.path.is_some() {
+                crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
+            } else {
+                crate::path_classes::DEFAULT_MAX_CLASSES
+            }),
+            filter: self.filter.zip(a.class.as_deref()),
+        };
+        let mut sites = crate::path_classes::ClassSites::default();
+        let count = listed.nodes.len();
+        for (i, ((p, nodes), parse)) in listed
+            .outs
+            .iter_mut()
+            .zip(&listed.nodes)
+            .zip(parse_ns)
+            .enumerate()
+        {
+            if listing.full() {
+                break;
+            }
+            let (decisions_from, skipped_from) = (sites.decisions.len(), sites.skipped.len());
+            match crate::path_classes::path_classes(
+                lister, &cx, &mut sites, pg, nodes, p.number, *parse,
+            ) {
+                Ok(pc) => {
+                    p.classes = Some(pc);
+                    // The report-level entries it added count with it.
+                    listing.add_entries(sites.decisions.get(decisions_from..));
+                    listing.add_entries(sites.skipped.get(skipped_from..));
+                    listing.add(p);
+                }
+                Err(e) => {
+                    warns.push(WarningOut::new(
+                        "classes_not_listed",
+                        format!("classes listed for {i} of the {count} listed paths: {e}"),
+                    ));
+                    break;
+                }
+            }
+        }
+        r.decisions = sites.decisions;
+        r.skipped = sites.skipped;
+        if let Some(keep) = listing.kept() {
+            let before = r
+                .output_cut
+                .as_ref()
+                .map_or(listed.outs.len(), |c| c.paths_before);
+            r.output_cut = Some(listing.cut_note(keep, before));
+            listed.truncate(keep);
+            r.paths_listed = keep;
+        }
     }
-    if !a.listed_only {
-        r.path_warnings = costed.warnings(program, &lin, packet_size, &listed_codes);
+}
+
+/// Sets each listed path's min and max to its fastest and slowest class
+/// (its parse terms plus the control's extremes for its signature). False,
+/// with a warning, when the control walk is over its budget.
+fn path_extremes(
+    lister: &mut p4cost_analysis::ClassLister<'_>,
+    pg: &p4cost_analysis::PathGraph<'_>,
+    listed: &mut Listed<'_>,
+    parse_ns: &[f64],
+    warns: &mut Vec<WarningOut>,
+) -> bool {
+    let cc = lister.control_classes();
+    let per_path = listed
+        .nodes
+        .iter()
+        .map(|nodes| {
+            let sig = p4cost_analysis::path_signature(pg, cc.tested(), nodes);
+            cc.eval(sig).map(|e| (e.min, e.max))
+        })
+        .collect::<Result<Vec<_>, _>>();
+    match per_path {
+        Ok(extremes) => {
+            for ((p, parse), (lo, hi)) in listed.outs.iter_mut().zip(parse_ns).zip(extremes) {
+                p.latency_ns = parse + hi;
+                p.min_latency_ns = parse + lo;
+                p.breakdown.control_ns = hi;
+            }
+            true
+        }
+        Err(e) => {
+            warns.push(WarningOut::new(
+                "classes_not_computed",
+                format!("the listed paths' classes not computed: {e}"),
+            ));
+            false
+        }
     }
-    if let (true, Some(j)) = (per_class, &common.egress) {
-        r.control.egress = Some(report::EgressOut {
-            name: program.control(j.control).name.clone(),
-            // Match tables, as for ingress: compiler-made ones left out.
-            tables: program
-                .control(j.control)
-                .flow
-                .tables()
-                .iter()
-                .map(|t| program.table(*t))
-                .filter(|t| !t.is_action_call() && !t.is_compiler_internal())
-                .map(|t| t.name.clone())
-                .collect(),
-            control_paths: report::CountOut::of(control_path_count(program, j.control)),
-            parser: j.parser.clone(),
-            invalid_at_start: j.invalid.clone(),
-            unknown_at_start: j.unknown.clone(),
-            charged: false,
-        });
+}
+
+/// The egress control a class walks after ingress (not charged).
+fn egress_out(program: &Program, j: &p4cost_analysis::EgressJoin) -> report::EgressOut {
+    let control = program.control(j.control);
+    report::EgressOut {
+        name: control.name.clone(),
+        // Match tables, as for ingress: compiler-made ones left out.
+        tables: control
+            .flow
+            .tables()
+            .iter()
+            .map(|t| program.table(*t))
+            .filter(|t| !t.is_compiler_made())
+            .map(|t| t.name.clone())
+            .collect(),
+        control_paths: report::CountOut::of(control_path_count(program, j.control)),
+        parser: j.parser.clone(),
+        invalid_at_start: j.invalid.clone(),
+        unknown_at_start: j.unknown.clone(),
+        charged: false,
     }
-    r.control.path_sensitive = per_class;
-    r.control.note = match (model.control.is_some(), per_class) {
+}
+
+/// What the control figures mean with this model.
+fn control_note(model: &ModelSpec, per_class: bool) -> String {
+    match (model.control.is_some(), per_class) {
         (false, _) => format!("model {} has no control term", model.name),
         (true, true) => "a packet class pays the tables its control path applies; a path's min and max are its fastest and slowest class".to_string(),
         (true, false) => "every table the ingress control applies counts on every path: packet classes were not computed".to_string(),
-    };
-    r.paths = path_outs;
-    r.warnings = warns;
-    Ok(r)
+    }
 }
 
 /// The bytes the listed paths take as pretty JSON, against a budget.
