@@ -519,7 +519,44 @@ fn class_count(r: &Report) -> Option<String> {
         .map(|c| c.text.clone())
 }
 
+/// Compares one pipeline: its summaries, and with `--paths` its listings.
 fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> PipelineDiff {
+    let mut p = pipeline_diff(old, new);
+    p.worst_increase_ns = p.max_latency.as_ref().map_or(0.0, |m| m.delta.max(0.0));
+    let (Some(old), Some(new)) = (old, new) else {
+        p.compared.notes.push(if p.in_old {
+            "the pipeline is only in the old program".to_string()
+        } else {
+            "the pipeline is only in the new program".to_string()
+        });
+        return p;
+    };
+    if old.summary.is_none() || new.summary.is_none() {
+        p.compared.complete = false;
+        p.compared.notes.push(format!(
+            "model {} gives no latency per packet class: only the MAU cycles are compared",
+            new.model.name
+        ));
+        return p;
+    }
+    terms::compare(&mut p, old, new);
+    if !d.listings {
+        p.compared.complete = false;
+        p.compared.notes.push(
+            "only the summaries are compared (counts, slowest and fastest class, each \
+             table's and parse state's term); --paths compares parse paths and classes one \
+             by one too (up to --max-paths paths of each side)"
+                .to_string(),
+        );
+        return p;
+    }
+    compare_listings(&mut p, old, new, d);
+    p
+}
+
+/// The summaries of a pipeline in `old` and `new` (either may lack it):
+/// counts, extremes and tables by name; nothing listed yet.
+fn pipeline_diff(old: Option<&Report>, new: Option<&Report>) -> PipelineDiff {
     let pipeline = new
         .or(old)
         .and_then(|r| r.pipeline.as_ref())
@@ -538,7 +575,7 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
         old.map(tables).unwrap_or_default(),
         new.map(tables).unwrap_or_default(),
     );
-    let mut p = PipelineDiff {
+    PipelineDiff {
         pipeline,
         in_old: old.is_some(),
         in_new: new.is_some(),
@@ -581,35 +618,12 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
             notes: Vec::new(),
         },
         worst_increase_ns: 0.0,
-    };
-    p.worst_increase_ns = p.max_latency.as_ref().map_or(0.0, |m| m.delta.max(0.0));
-    let (Some(old), Some(new)) = (old, new) else {
-        p.compared.notes.push(if p.in_old {
-            "the pipeline is only in the old program".to_string()
-        } else {
-            "the pipeline is only in the new program".to_string()
-        });
-        return p;
-    };
-    if old.summary.is_none() || new.summary.is_none() {
-        p.compared.complete = false;
-        p.compared.notes.push(format!(
-            "model {} gives no latency per packet class: only the MAU cycles are compared",
-            new.model.name
-        ));
-        return p;
     }
-    terms::compare(&mut p, old, new);
-    if !d.listings {
-        p.compared.complete = false;
-        p.compared.notes.push(
-            "only the summaries are compared (counts, slowest and fastest class, each \
-             table's and parse state's term); --paths compares parse paths and classes one \
-             by one too (up to --max-paths paths of each side)"
-                .to_string(),
-        );
-        return p;
-    }
+}
+
+/// Compares the listed parse paths and classes of both sides (`--paths`),
+/// saying what the listings leave out.
+fn compare_listings(p: &mut PipelineDiff, old: &Report, new: &Report, d: &DiffOptions) {
     p.listings_compared = true;
     let (lo, ln) = (listed(old), listed(new));
     let mut notes = Vec::new();
@@ -630,9 +644,21 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
         }
     }
     let all_paths = lo.all_paths && ln.all_paths;
-    compare_paths(&mut p, &lo, &ln, all_paths, d.max_listed);
+    compare_paths(p, &lo, &ln, all_paths, d.max_listed);
     let complete = notes.is_empty();
     p.compared = CompletenessOut { complete, notes };
+    compare_classes(p, &lo, &ln, complete, d.max_listed);
+}
+
+/// Compares the listed classes by name: changed (largest change first),
+/// added and removed (slowest first), the lists cut at `max_listed`.
+fn compare_classes(
+    p: &mut PipelineDiff,
+    lo: &Listed,
+    ln: &Listed,
+    complete: bool,
+    max_listed: usize,
+) {
     let sp = split(&lo.classes, &ln.classes, complete, |o, n| same(*o, *n));
     p.unchanged = sp.unchanged;
     let mut changed: Vec<ClassDelta> = sp
@@ -666,13 +692,12 @@ fn compare(old: Option<&Report>, new: Option<&Report>, d: &DiffOptions) -> Pipel
         .iter()
         .map(|c| c.delta_ns)
         .fold(p.worst_increase_ns, f64::max);
-    changed.truncate(d.max_listed);
-    added.truncate(d.max_listed);
-    removed.truncate(d.max_listed);
+    changed.truncate(max_listed);
+    added.truncate(max_listed);
+    removed.truncate(max_listed);
     p.changed = changed;
     p.added = added;
     p.removed = removed;
-    p
 }
 
 /// Compares the parse paths by header sequence: their slowest and fastest
