@@ -227,6 +227,17 @@ fn diff_of_a_source_and_its_json_finds_nothing_renamed() {
                 found.push(format!("pipeline {} on one side only", p["pipeline"]));
             }
         }
+        // The parser by the one name both inputs know.
+        let parsers = [
+            predict(&pair.source, Some(&pair.include), &["--max-paths", "1"]),
+            predict(&pair.json, None, &["--max-paths", "1"]),
+        ]
+        .map(|v| v.map(|v| first(&v)["parser"].clone()));
+        if let [Ok(a), Ok(b)] = &parsers {
+            if a != b {
+                found.push(format!("parser {a} vs {b}"));
+            }
+        }
         let known = KNOWN_NAMING.iter().any(|(k, _)| *k == name);
         match (found.is_empty(), known) {
             (true, true) => failures.push(format!(

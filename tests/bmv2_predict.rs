@@ -146,6 +146,43 @@ fn controls_are_named_as_declared() {
     assert_eq!(v["control"]["name"], "ingress");
 }
 
+/// A parser is named by the package slot it fills, the one name a source
+/// and its BMv2 JSON both know (p4c's JSON calls v1model's parser `parser`
+/// and quotes no source name for it); the declared name stands beside it
+/// when the input has one.
+#[test]
+fn parsers_are_named_by_their_slot() {
+    let cases = [
+        (
+            "tests/fixtures/bmv2/action_profile-bmv2.json",
+            "parser",
+            None,
+        ),
+        (
+            "tests/fixtures/bmv2/behavioral-model__pna-demo-L2-one-table.json",
+            "main_parser",
+            None,
+        ),
+        (
+            "tests/fixtures/programs/names_v1model.p4",
+            "parser",
+            Some("MyParser"),
+        ),
+        (
+            "p4-samples/tofino/tc2_datacenter.p4",
+            "ingress_parser",
+            Some("DcIngressParser"),
+        ),
+    ];
+    for (file, slot, declared) in cases {
+        let v = json(&["predict", file, "--max-paths", "1", "--format", "json"]);
+        assert_eq!(v["parser"], slot, "{file}");
+        assert_eq!(v["parser_declared"].as_str(), declared, "{file}");
+    }
+    let out = p4cost(&["predict", "tests/fixtures/programs/names_v1model.p4"]).stdout;
+    assert!(out.contains("parser    MyParser (slot parser): "), "{out}");
+}
+
 /// The egress control lists its match tables as ingress does: p4c's
 /// action-call tables of switch_p4_16's egress (`tbl_switch_p4_16l1774`,
 /// `tbl_switch_p4_16l1847`) are not among them, so the source and its JSON

@@ -13,7 +13,7 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
     // `hdr.ipv4.isValid() && hdr.udp.isValid()`: validity decides the
     // condition on every parse path, so each of the 18 paths is one class.
     let v = json(&["predict", TC2, "--format", "json", "--max-paths", "100"]);
-    assert_eq!(v["schema_version"], 12);
+    assert_eq!(v["schema_version"], 13);
     let c = &v["classes"];
     assert_eq!(c["count"]["text"], "18");
     assert_eq!(
@@ -688,7 +688,8 @@ fn classes_run_through_ingress_and_egress() {
     assert_eq!(v["classes"]["count"]["text"], "12");
     let e = &v["control"]["egress"];
     assert_eq!(e["name"], "Egress");
-    assert_eq!(e["parser"], "EgParser");
+    assert_eq!(e["parser"], "egress_parser");
+    assert_eq!(e["parser_declared"], "EgParser");
     assert_eq!(e["invalid_at_start"], serde_json::json!(["hdr.ipv6"]));
     assert_eq!(e["unknown_at_start"], serde_json::json!([]));
     assert_eq!(e["charged"], false);

@@ -43,7 +43,8 @@ fn source_parse_graph_with_context_tables() {
     ]);
     // The parse graph is the source's: its parser, its 18 paths, its
     // headers on the selected path, its file in the state spans.
-    assert_eq!(v["parser"], "DcIngressParser");
+    assert_eq!(v["parser"], "ingress_parser");
+    assert_eq!(v["parser_declared"], "DcIngressParser");
     assert_eq!(v["path_count"], 18);
     assert_eq!(v["context"], EXACT_MATCH);
     let path = &v["paths"][0];
@@ -97,7 +98,9 @@ fn context_human_output_shows_stages() {
     let r = p4cost(&["predict", TC2, "--context", EXACT_MATCH, "--path", "ipv4"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains(&format!("context   {EXACT_MATCH}")));
-    assert!(r.stdout.contains("parser    DcIngressParser: 18 paths"));
+    assert!(r
+        .stdout
+        .contains("parser    DcIngressParser (slot ingress_parser): 18 paths"));
     let line = r
         .stdout
         .lines()

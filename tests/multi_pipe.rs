@@ -19,7 +19,7 @@ fn str_list(v: &serde_json::Value) -> Vec<String> {
 #[test]
 fn default_json_reports_every_pipeline() {
     let v = json(&["predict", TWO, "--format", "json"]);
-    assert_eq!(v["schema_version"], 12);
+    assert_eq!(v["schema_version"], 13);
     assert_eq!(v["program"], TWO);
     let pipes = v["pipelines"].as_array().expect("pipelines array");
     assert_eq!(pipes.len(), 2);
@@ -44,13 +44,14 @@ fn default_json_reports_every_pipeline() {
         assert_eq!(r["pipeline"]["name"], name);
         assert_eq!(str_list(&r["pipeline"]["all"]), ["pipe_l2", "pipe_l3"]);
         assert!(str_list(&r["pipeline"]["identical"]).is_empty());
-        assert_eq!(r["parser"], parser);
+        assert_eq!(r["parser"], "ingress_parser");
+        assert_eq!(r["parser_declared"], parser);
         assert_eq!(r["control"]["name"], control);
         assert_eq!(r["path_count"], paths);
         assert_eq!(r["paths"].as_array().expect("paths").len(), paths);
         assert_eq!(str_list(&r["control"]["tables"]), tables);
         // Each element is a whole report.
-        assert_eq!(r["schema_version"], 12);
+        assert_eq!(r["schema_version"], 13);
         assert_eq!(r["arch"], "tna");
     }
 }
@@ -60,7 +61,7 @@ fn pipe_selects_one_pipeline_and_keeps_the_single_report_shape() {
     let v = json(&["predict", TWO, "--pipe", "pipe_l3", "--format", "json"]);
     assert!(v.get("pipelines").is_none(), "one pipeline: one report");
     assert_eq!(v["pipeline"]["name"], "pipe_l3");
-    assert_eq!(v["parser"], "L3IgParser");
+    assert_eq!(v["parser_declared"], "L3IgParser");
     assert_eq!(v["control"]["name"], "L3Ingress");
     assert_eq!(v["path_count"], 3);
     // The longest path: base + IPv4 (20 B) + L4 (4 B) + three tables.
@@ -70,7 +71,9 @@ fn pipe_selects_one_pipeline_and_keeps_the_single_report_shape() {
     let human = p4cost(&["predict", TWO, "--pipe", "pipe_l2"]);
     assert_eq!(human.code, 0, "{}", human.stderr);
     assert!(human.stdout.contains("pipeline  pipe_l2;"));
-    assert!(human.stdout.contains("parser    L2IgParser: 2 paths"));
+    assert!(human
+        .stdout
+        .contains("parser    L2IgParser (slot ingress_parser): 2 paths"));
     assert!(!human.stdout.contains("L3IgParser"));
     assert!(!human.stdout.contains("==="));
 }
@@ -195,7 +198,7 @@ fn too_many_pipelines_at_once_is_an_error_naming_the_limit() {
         r.stderr
     );
     let v = json(&["predict", f, "--pipe", "pipe16", "--format", "json"]);
-    assert_eq!(v["parser"], "P16");
+    assert_eq!(v["parser_declared"], "P16");
     assert_eq!(v["control"]["name"], "Ingress16");
     // 16 are reported, each in its own report.
     std::fs::write(dir.join("sixteen.p4"), many_pipelines(16)).expect("write");
@@ -219,7 +222,8 @@ fn psa_ingress_and_egress_pipelines_are_one_report() {
         let v = json(&["predict", f, "--format", "json"]);
         assert!(v.get("pipelines").is_none(), "{f}: one report");
         assert_eq!(v["arch"], "psa");
-        assert_eq!(v["parser"], "IgParser");
+        assert_eq!(v["parser"], "ingress_parser");
+        assert_eq!(v["parser_declared"], "IgParser");
         assert_eq!(v["control"]["name"], "Ig");
         assert_eq!(v["path_count"], 3);
         assert_eq!(str_list(&v["pipeline"]["all"]), ["main"], "{f}");

@@ -177,10 +177,20 @@ fn render_head(s: &mut String, r: &Report) {
     }
 }
 
+/// The parser as the human table names it: its declared name with the
+/// package slot (the name the JSON compares by) beside it when they differ.
+fn parser_shown(r: &Report) -> Option<String> {
+    let slot = r.parser.as_deref()?;
+    Some(match &r.parser_declared {
+        Some(d) => format!("{d} (slot {slot})"),
+        None => slot.to_string(),
+    })
+}
+
 /// The parser line of a MAU model's report.
 fn render_mau_parser(s: &mut String, r: &Report) {
     let count = &r.path_count_text;
-    match &r.parser {
+    match parser_shown(r) {
         Some(parser) => s.push_str(&format!(
             "parser    {parser}: {count} paths; the MAU latency is the same on every path\n"
         )),
@@ -193,7 +203,8 @@ fn render_mau_parser(s: &mut String, r: &Report) {
 /// The parser line of a path model's report: which paths are listed.
 fn render_parser(s: &mut String, r: &Report) {
     let count = r.path_count_text.clone();
-    let parser = r.parser.as_deref().unwrap_or("(none)");
+    let parser = parser_shown(r).unwrap_or_else(|| "(none)".to_string());
+    let parser = parser.as_str();
     match (&r.path_selector, &r.path_match) {
         (Some(sel), Some(m)) => render_path_match(s, r, parser, sel, m),
         (Some(sel), None) => s.push_str(&format!(
@@ -807,7 +818,7 @@ fn render_egress(s: &mut String, e: &EgressOut) {
             "listed, not charged: the model measures ingress"
         }
     ));
-    if let Some(p) = &e.parser {
+    if let Some(p) = e.parser_declared.as_ref().or(e.parser.as_ref()) {
         let mut parts: Vec<String> = Vec::new();
         if !e.invalid_at_start.is_empty() {
             parts.push(format!("{} invalid", e.invalid_at_start.join(", ")));

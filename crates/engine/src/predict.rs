@@ -5,7 +5,7 @@ use p4cost_analysis::{
     control_path_count, control_tables, match_headers, path_graph, BudgetExceeded, ParsePath,
     PathCount, PathOptions,
 };
-use p4cost_ir::{ControlId, ParserId, Pipeline, Program, TableId};
+use p4cost_ir::{ControlId, Gress, ParserId, Pipeline, Program, TableId};
 use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
 
 use crate::error::Error;
@@ -343,7 +343,13 @@ impl<'a> Common<'a> {
             packet_size,
             packet_size_is_default: a.target.packet_size.is_none(),
             pipeline: self.pipeline.clone(),
-            parser: self.parser.map(|p| program.parser(p).name.clone()),
+            parser: self
+                .parser
+                .map(|_| program.arch.parser_slot(Gress::Ingress).to_string()),
+            parser_declared: self
+                .parser
+                .map(|p| program.parser(p).name.clone())
+                .filter(|n| n != program.arch.parser_slot(Gress::Ingress)),
             path_count: 0,
             path_count_text: "0".to_string(),
             path_count_saturated: false,
@@ -1060,7 +1066,14 @@ fn egress_out(program: &Program, j: &p4cost_analysis::EgressJoin) -> report::Egr
             .map(|t| t.name.clone())
             .collect(),
         control_paths: report::CountOut::of(control_path_count(program, j.control)),
-        parser: j.parser.clone(),
+        parser: j
+            .parser
+            .as_ref()
+            .map(|_| program.arch.parser_slot(Gress::Egress).to_string()),
+        parser_declared: j
+            .parser
+            .clone()
+            .filter(|n| n != program.arch.parser_slot(Gress::Egress)),
         invalid_at_start: j.invalid.clone(),
         unknown_at_start: j.unknown.clone(),
         charged: false,
@@ -1453,7 +1466,7 @@ fn run_mau(
         clock_is_default: mp.clock_is_default,
         estimated: mp.estimated,
         ingress: gress(p4cost_ir::Gress::Ingress),
-        egress: gress(p4cost_ir::Gress::Egress),
+        egress: gress(Gress::Egress),
         ghost: gress(p4cost_ir::Gress::Ghost),
     });
     r.warnings = warns;

@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 /// Warning codes that say a model is used outside what it was trained or
 /// validated on (an extrapolation, an estimate, a target it does not
@@ -236,8 +236,12 @@ pub struct EgressOut {
     pub tables: Vec<String>,
     /// Paths through it alone (exact, as [`CountOut`]).
     pub control_paths: CountOut,
-    /// The egress parser between ingress and egress, when there is one.
+    /// The egress parser between ingress and egress, when there is one,
+    /// named by its package slot (see [`Report::parser`]).
     pub parser: Option<String>,
+    /// The egress parser's own name, when the input declares one that is
+    /// not its slot's name.
+    pub parser_declared: Option<String>,
     /// Headers egress tests that are invalid when it starts: its parser
     /// never extracts them.
     pub invalid_at_start: Vec<String>,
@@ -324,8 +328,15 @@ pub struct Report {
     pub packet_size_is_default: bool,
     /// The pipeline reported; `None` when the input binds none.
     pub pipeline: Option<PipelineOut>,
-    /// The ingress parser; `None` when the input has no parse graph.
+    /// The ingress parser, named by the package slot it fills (`parser`
+    /// for v1model, `ingress_parser` for PSA and TNA, `main_parser` for
+    /// PNA: as p4c's BMv2 JSON names it), so that the report of a source
+    /// and of the JSON compiled from it agree; `None` when the input has no
+    /// parse graph.
     pub parser: Option<String>,
+    /// The parser's own name when the input declares one that is not its
+    /// slot's name (a source's `ParserImpl`; BMv2 JSON keeps none).
+    pub parser_declared: Option<String>,
     /// Omitted above 2^53: read `path_count_text`.
     #[serde(skip_serializing_if = "not_json_exact")]
     pub path_count: u128,

@@ -59,6 +59,22 @@ impl Arch {
         }
     }
 
+    /// The package slot a parser of this gress fills, named as p4c's
+    /// BMv2 back end names it in its JSON (`parser` for v1model and the
+    /// eBPF models, `main_parser` for PNA, `ingress_parser` /
+    /// `egress_parser` for PSA and TNA, which are also the parameter names
+    /// of their packages). Every input kind knows it, so reports name a
+    /// parser by it: a source and the JSON compiled from it agree.
+    pub fn parser_slot(self, gress: Gress) -> &'static str {
+        match (self, gress) {
+            (Arch::Pna, _) => "main_parser",
+            (Arch::Psa | Arch::Tna | Arch::T2na, Gress::Ingress) => "ingress_parser",
+            (_, Gress::Egress) => "egress_parser",
+            (_, Gress::Ghost) => "ghost_parser",
+            _ => "parser",
+        }
+    }
+
     /// The Tofino generation the architecture targets (1 for TNA, 2 for
     /// T2NA), `None` for the non-Tofino architectures and `Unknown`.
     pub fn tofino_generation(self) -> Option<u8> {
