@@ -11,6 +11,7 @@
 //! `thiserror`.
 
 pub mod diagnostic;
+pub mod stages;
 
 pub use diagnostic::{Diagnostic, FrontError};
 pub use p4cost_pp::{read_limited, refusal, Disk, Files, Limits};
@@ -231,24 +232,39 @@ fn lower_on_this_thread(
     opts: &Options,
     big_stack: bool,
 ) -> Result<Loaded, FrontError> {
-    let spans = lower::Spans { out };
     let parsed = if big_stack {
         p4cost_syntax::parse_on_current_thread(&out.text)
     } else {
         p4cost_syntax::parse(&out.text)
     };
-    let mut tree = parsed.map_err(|e| {
-        let s = ast::Span::new(e.offset as u32, e.offset as u32);
-        let message = match p4_14_sign(&out.text) {
-            Some(sign) => format!(
-                "{} (this looks like a P4-14 program: `{sign}`; p4cost reads P4-16, which p4c \
-                 translates it to: `p4test --std p4-14 --pp out.p4 in.p4`)",
-                e.message
-            ),
-            None => e.message.clone(),
-        };
-        FrontError::Syntax(spans.diag(s, message))
-    })?;
+    let tree = parsed.map_err(|e| syntax_error(out, e))?;
+    lower_tree(out, tree, name, opts)
+}
+
+/// A syntax error of `out.text` as a diagnostic at its place in the
+/// original file.
+fn syntax_error(out: &p4cost_pp::Output, e: p4cost_syntax::SyntaxError) -> FrontError {
+    let spans = lower::Spans { out };
+    let s = ast::Span::new(e.offset as u32, e.offset as u32);
+    let message = match p4_14_sign(&out.text) {
+        Some(sign) => format!(
+            "{} (this looks like a P4-14 program: `{sign}`; p4cost reads P4-16, which p4c \
+             translates it to: `p4test --std p4-14 --pp out.p4 in.p4`)",
+            e.message
+        ),
+        None => e.message.clone(),
+    };
+    FrontError::Syntax(spans.diag(s, message))
+}
+
+/// Lowers `tree`, the syntax tree of `out.text`, into the program model.
+fn lower_tree(
+    out: &p4cost_pp::Output,
+    mut tree: ast::Program,
+    name: &str,
+    opts: &Options,
+) -> Result<Loaded, FrontError> {
+    let spans = lower::Spans { out };
     let mut program = ir::Program::new(name, ir::InputKind::P4Source);
     for f in &out.files {
         program.files.push(ir::SourceFile {
