@@ -6,6 +6,13 @@
 //! buffer; the program has the shapes of a real switch: a parser with
 //! VLAN and MPLS stacks and tunnels, and hundreds of tables applied under
 //! validity tests and hit/miss branches.
+//!
+//! Then a one-line edit of two real programs, switch_p4_16.p4 and
+//! fabric_tna.p4 (`-DWITH_INT`), as the worker does it: loaded through the
+//! document's `Reuse` (the last parse's declarations taken back), then
+//! `ide::facts`; each iteration is an edit (a table's size, a control's
+//! application, alternately changed and put back), next to the same edit
+//! loaded cold.
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -212,5 +219,61 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The texts a bench alternates between: `text` and `text` with its
+/// first line holding `from` changed to hold `to`.
+fn edited(text: &str, from: &str, to: &str) -> String {
+    let at = text.find(from).expect("the line to edit");
+    format!("{}{to}{}", &text[..at], &text[at + from.len()..])
+}
+
+/// One real program's edit, reusing and cold.
+fn real_edit(c: &mut Criterion, name: &str, o: &PredictOptions, from: &str, to: &str) {
+    let text = std::fs::read_to_string(&o.file).expect("fixture");
+    let texts = [edited(&text, from, to), text];
+    let mut overlay = Overlay::new();
+    let mut reuse = input::Reuse::new();
+    let mut k = 0;
+    let mut edit = |overlay: &mut Overlay, reuse: Option<&mut input::Reuse>| {
+        k += 1;
+        let t = &texts[k % 2];
+        overlay.set(o.file.clone(), Arc::from(t.as_str()));
+        let loaded = match reuse {
+            Some(r) => input::load_text_reusing(&o.file, t.clone(), &o.source, &*overlay, r),
+            None => input::load_text(&o.file, t.clone(), &o.source, &*overlay),
+        };
+        let mut session = Session::new();
+        session.preload(o, loaded);
+        ide::facts(&mut session, o, &[])
+    };
+    let f = edit(&mut overlay, Some(&mut reuse));
+    assert!(f.error.is_none(), "{name}: {:?}", f.error);
+    let mut g = c.benchmark_group("editor");
+    g.sample_size(10);
+    g.bench_function(format!("one-line edit of {name}, reusing"), |b| {
+        b.iter(|| edit(&mut overlay, Some(&mut reuse)).tables.len())
+    });
+    g.bench_function(format!("one-line edit of {name}, cold"), |b| {
+        b.iter(|| edit(&mut overlay, None).tables.len())
+    });
+    g.finish();
+}
+
+fn real(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let o = PredictOptions::new(root.join("programs/switch_p4_16.p4"));
+    real_edit(c, "switch_p4_16.p4", &o, "size = 1024;", "size = 4096;");
+    let tna = root.join("fabric-tna/p4src");
+    let mut o = PredictOptions::new(tna.join("tna/fabric_tna.p4"));
+    o.source.include_dirs = vec![tna];
+    o.source.defines = vec![("WITH_INT".to_string(), None)];
+    real_edit(
+        c,
+        "fabric_tna.p4",
+        &o,
+        "hasher.apply(hdr, fabric_md);",
+        "// hasher.apply(hdr, fabric_md);",
+    );
+}
+
+criterion_group!(benches, bench, real);
 criterion_main!(benches);

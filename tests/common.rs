@@ -145,7 +145,13 @@ pub mod lsp {
 
         /// p4cost started with `args` in `dir` (a server command line).
         pub fn start_with(dir: &std::path::Path, args: &[&str]) -> Client {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
+            Client::start_binary(env!("CARGO_BIN_EXE_p4cost").as_ref(), dir, args)
+        }
+
+        /// The binary `bin` (a release build, to measure) started with
+        /// `args` in `dir`.
+        pub fn start_binary(bin: &std::path::Path, dir: &std::path::Path, args: &[&str]) -> Client {
+            let mut child = Command::new(bin)
                 .args(args)
                 .current_dir(dir)
                 .stdin(Stdio::piped())

@@ -11,6 +11,9 @@ use crate::git::GitTree;
 use crate::options::{PredictOptions, SourceOptions};
 use crate::read;
 
+/// What [`load_text_reusing`] keeps between the loads of one document.
+pub use p4cost_front::Reuse;
+
 /// A warning found while loading, with its stable code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadWarning {
@@ -66,7 +69,7 @@ fn load_in(path: &Path, src: &SourceOptions, tree: Option<&GitTree>) -> Result<L
         Some(t) => t,
         None => &p4cost_front::Disk,
     };
-    load_read(path, &shown, text, src, files)
+    load_read(path, &shown, text, src, files, None)
 }
 
 /// Lowers `text`, the content of `path` as an editor holds it (unsaved),
@@ -85,7 +88,23 @@ pub fn load_text(
             src.max_input_bytes
         )));
     }
-    load_read(path, &read::shown(path), text, src, files)
+    load_read(path, &read::shown(path), text, src, files, None)
+}
+
+/// [`load_text`] taking back from `reuse` what the last load through it
+/// parsed and `text` still has (an editor's document between keystrokes),
+/// and leaving this load's parse in it. The answer is [`load_text`]'s.
+pub fn load_text_reusing(
+    path: &Path,
+    text: String,
+    src: &SourceOptions,
+    files: &dyn p4cost_front::Files,
+    reuse: &mut p4cost_front::Reuse,
+) -> Result<LoadedInput, Error> {
+    if text.len() as u64 > src.max_input_bytes {
+        return load_text(path, text, src, files);
+    }
+    load_read(path, &read::shown(path), text, src, files, Some(reuse))
 }
 
 fn load_read(
@@ -94,6 +113,7 @@ fn load_read(
     text: String,
     src: &SourceOptions,
     files: &dyn p4cost_front::Files,
+    reuse: Option<&mut p4cost_front::Reuse>,
 ) -> Result<LoadedInput, Error> {
     // A byte order mark before JSON (Windows editors write one) is no P4.
     let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -103,7 +123,7 @@ fn load_read(
     {
         return load_json(shown, json);
     }
-    let loaded = lower_source(path, shown, text, src, files)?;
+    let loaded = lower_source(path, shown, text, src, files, reuse)?;
     Ok(LoadedInput {
         program: loaded.program,
         warnings: loaded
@@ -123,6 +143,7 @@ fn lower_source(
     text: String,
     src: &SourceOptions,
     files: &dyn p4cost_front::Files,
+    reuse: Option<&mut p4cost_front::Reuse>,
 ) -> Result<p4cost_front::Loaded, Error> {
     let opts = src.front();
     // The text of the file an error is in is read again on error only (a
@@ -132,7 +153,10 @@ fn lower_source(
         let loaded = p4cost_front::load_source(shown, &text, &opts);
         (loaded, Some(text))
     } else {
-        let loaded = p4cost_front::load_file_text_from(path, text, &opts, files);
+        let loaded = match reuse {
+            Some(r) => p4cost_front::load_file_text_reusing(path, text, &opts, files, r),
+            None => p4cost_front::load_file_text_from(path, text, &opts, files),
+        };
         (loaded, None)
     };
     loaded.map_err(|e| match e.diagnostic() {

@@ -160,6 +160,43 @@ pub fn load_file_text_from(
     lower_output(&out, &file_stem(path), opts)
 }
 
+/// What an editor keeps between the analyses of one document so that a
+/// keystroke redoes only what it changed: the top-level declarations of
+/// the last successful parse (see [`p4cost_syntax::Reuse`]).
+#[derive(Debug, Default)]
+pub struct Reuse {
+    parse: p4cost_syntax::Reuse,
+}
+
+impl Reuse {
+    /// Nothing to reuse yet.
+    pub fn new() -> Reuse {
+        Reuse::default()
+    }
+
+    /// How many top-level declarations the last load took back from the
+    /// one before, and how many it parsed.
+    pub fn parse_counts(&self) -> (usize, usize) {
+        self.parse.counts()
+    }
+}
+
+/// [`load_file_text_from`] taking back from `reuse` what the last load
+/// through it parsed and the text still has, and leaving this load's parse
+/// in it: the program, warnings and errors are a fresh load's.
+pub fn load_file_text_reusing(
+    path: &Path,
+    text: String,
+    opts: &Options,
+    files: &dyn Files,
+    reuse: &mut Reuse,
+) -> Result<Loaded, FrontError> {
+    let ppo = pp_options(opts);
+    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle).with_files(files);
+    let out = pp.run_file_text(path, text).map_err(pp_error)?;
+    lower_output_reusing(&out, &file_stem(path), opts, Some(&mut reuse.parse))
+}
+
 /// Like [`load_file`] for text in memory (`name` is used in messages).
 pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, FrontError> {
     let ppo = pp_options(opts);
@@ -190,23 +227,42 @@ const LOWER_STACK_BYTES: usize = if p4cost_syntax::PARSE_STACK_BYTES > 256 << 20
 /// Parses preprocessed output and lowers it, on a worker thread with a
 /// stack of [`LOWER_STACK_BYTES`].
 fn lower_output(out: &p4cost_pp::Output, name: &str, opts: &Options) -> Result<Loaded, FrontError> {
+    lower_output_reusing(out, name, opts, None)
+}
+
+/// [`lower_output`], the parse taking back what `reuse` holds.
+fn lower_output_reusing(
+    out: &p4cost_pp::Output,
+    name: &str,
+    opts: &Options,
+    reuse: Option<&mut p4cost_syntax::Reuse>,
+) -> Result<Loaded, FrontError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("p4cost-front".to_string())
             .stack_size(LOWER_STACK_BYTES)
-            .spawn_scoped(scope, || lower_on_this_thread(out, name, opts, true));
+            .spawn_scoped(scope, || lower_on_this_thread(out, name, opts, reuse));
         match worker {
             Ok(handle) => match handle.join() {
                 Ok(r) => r,
                 Err(panic) => std::panic::resume_unwind(panic),
             },
-            Err(_) => lower_on_this_thread(out, name, opts, false),
+            Err(_) => lower_on_small_stack(out, name, opts),
         }
     })
 }
 
-/// `big_stack`: this thread's stack is [`LOWER_STACK_BYTES`], enough to
-/// parse on.
+/// [`lower_on_this_thread`] where no thread with a big stack could be
+/// made: parsed on a parser thread of its own, nothing reused.
+fn lower_on_small_stack(
+    out: &p4cost_pp::Output,
+    name: &str,
+    opts: &Options,
+) -> Result<Loaded, FrontError> {
+    let parsed = p4cost_syntax::parse(&out.text);
+    lower_parsed(out, name, opts, parsed)
+}
+
 /// A construct only P4-14 has, at the start of a line, if `text` has one:
 /// `header_type x {`, `parser_exception`, `field_list`, `control ingress {`.
 fn p4_14_sign(text: &str) -> Option<&'static str> {
@@ -226,17 +282,27 @@ fn p4_14_sign(text: &str) -> Option<&'static str> {
     })
 }
 
+/// Parses and lowers on this thread, whose stack is
+/// [`LOWER_STACK_BYTES`] (enough to parse on).
 fn lower_on_this_thread(
     out: &p4cost_pp::Output,
     name: &str,
     opts: &Options,
-    big_stack: bool,
+    reuse: Option<&mut p4cost_syntax::Reuse>,
 ) -> Result<Loaded, FrontError> {
-    let parsed = if big_stack {
-        p4cost_syntax::parse_on_current_thread(&out.text)
-    } else {
-        p4cost_syntax::parse(&out.text)
+    let parsed = match reuse {
+        Some(r) => p4cost_syntax::parse_reusing_on_current_thread(&out.text, r),
+        None => p4cost_syntax::parse_on_current_thread(&out.text),
     };
+    lower_parsed(out, name, opts, parsed)
+}
+
+fn lower_parsed(
+    out: &p4cost_pp::Output,
+    name: &str,
+    opts: &Options,
+    parsed: Result<ast::Program, p4cost_syntax::SyntaxError>,
+) -> Result<Loaded, FrontError> {
     let tree = parsed.map_err(|e| syntax_error(out, e))?;
     lower_tree(out, tree, name, opts)
 }

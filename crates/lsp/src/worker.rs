@@ -10,6 +10,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use lsp_types::Url;
 use p4cost_engine::ide::{self, EditorFacts};
+use p4cost_engine::input::{self, Reuse};
 use p4cost_engine::overlay::Overlay;
 use p4cost_engine::Session;
 
@@ -132,11 +133,19 @@ fn cancel_if_running(q: &Queue, uri: &Url) {
 
 fn run(shared: &(Mutex<Queue>, Condvar), done: impl Fn(Done) -> bool) {
     let mut overlay = Overlay::new();
+    // Per open document, its last parse (a keystroke parses again only the
+    // declarations it changed or moved).
+    let mut reuse: HashMap<PathBuf, Reuse> = HashMap::new();
     loop {
-        let Some((uri, job, flag)) = next_job(shared, &mut overlay) else {
+        let Some((uri, job, flag)) = next_job(shared, &mut overlay, &mut reuse) else {
             return;
         };
-        let facts = analyse(&job, &overlay, &flag);
+        let facts = analyse(
+            &job,
+            &overlay,
+            &flag,
+            reuse.entry(job.path.clone()).or_default(),
+        );
         if let Ok(mut q) = shared.0.lock() {
             q.running = None;
         }
@@ -151,6 +160,7 @@ fn run(shared: &(Mutex<Queue>, Condvar), done: impl Fn(Done) -> bool) {
 fn next_job(
     shared: &(Mutex<Queue>, Condvar),
     overlay: &mut Overlay,
+    reuse: &mut HashMap<PathBuf, Reuse>,
 ) -> Option<(Url, Job, Arc<AtomicBool>)> {
     let mut q = shared.0.lock().unwrap_or_else(|p| p.into_inner());
     loop {
@@ -167,7 +177,10 @@ fn next_job(
             for e in q.edits.drain(..) {
                 match e {
                     Edit::Set(p, t) => overlay.set(p, t),
-                    Edit::Close(p) => overlay.close(&p),
+                    Edit::Close(p) => {
+                        reuse.remove(&p);
+                        overlay.close(&p)
+                    }
                 }
             }
             let flag = Arc::new(AtomicBool::new(false));
@@ -182,7 +195,12 @@ fn next_job(
 /// the front end (preprocess, parse, lower), by the engine between its
 /// stages (each pipeline, the parse graph, the path costs, the packet
 /// classes), and after the analysis.
-fn analyse(job: &Job, overlay: &Overlay, cancelled: &Arc<AtomicBool>) -> Option<Arc<EditorFacts>> {
+fn analyse(
+    job: &Job,
+    overlay: &Overlay,
+    cancelled: &Arc<AtomicBool>,
+    reuse: &mut Reuse,
+) -> Option<Arc<EditorFacts>> {
     let stop = || cancelled.load(Ordering::Relaxed);
     if stop() {
         return None;
@@ -190,7 +208,7 @@ fn analyse(job: &Job, overlay: &Overlay, cancelled: &Arc<AtomicBool>) -> Option<
     let (mut o, budgets, config_error) = project::target_for(&job.path);
     o.cancel = p4cost_engine::cancel::Cancel::new(cancelled.clone());
     let loaded =
-        p4cost_engine::input::load_text(&job.path, job.text.to_string(), &o.source, overlay);
+        input::load_text_reusing(&job.path, job.text.to_string(), &o.source, overlay, reuse);
     if stop() {
         return None;
     }

@@ -23,6 +23,7 @@ mod name;
 mod pieces;
 mod prescan;
 mod printer;
+mod reuse;
 
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ use pest::Parser;
 pub use error::SyntaxError;
 pub use name::Name;
 pub use printer::{dump, expr as print_expr, ty as print_type};
+pub use reuse::Reuse;
 
 use grammar::{P4Parser, Rule};
 
@@ -80,17 +82,41 @@ pub fn parse_on_current_thread(text: &str) -> Result<ast::Program, SyntaxError> 
     parse_items(text, true)
 }
 
+/// [`parse_on_current_thread`] taking back from `reuse` the top-level
+/// declarations of its last successful parse that `text` still has at the
+/// same offset (an editor's keystroke parses only what it changed), and
+/// leaving in it those of this parse. The tree is the one a fresh parse
+/// gives, and so is the error.
+pub fn parse_reusing_on_current_thread(
+    text: &str,
+    reuse: &mut Reuse,
+) -> Result<ast::Program, SyntaxError> {
+    reuse.start();
+    name::forget_names();
+    let r = parse_items_sharing_names(text, true, Some(reuse));
+    name::forget_names();
+    match &r {
+        Ok(_) => reuse.commit(text),
+        Err(_) => reuse.abandon(),
+    }
+    r
+}
+
 /// [`parse`] on the calling thread; `in_pieces` false parses every
 /// declaration as a whole (the tests compare both ways).
 fn parse_items(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError> {
     // Names are shared within this parse only.
     name::forget_names();
-    let r = parse_items_sharing_names(text, in_pieces);
+    let r = parse_items_sharing_names(text, in_pieces, None);
     name::forget_names();
     r
 }
 
-fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError> {
+fn parse_items_sharing_names(
+    text: &str,
+    in_pieces: bool,
+    mut reuse: Option<&mut Reuse>,
+) -> Result<ast::Program, SyntaxError> {
     if u32::try_from(text.len()).is_err() {
         return Err(SyntaxError {
             offset: 0,
@@ -108,6 +134,11 @@ fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program
     let mut pos = 0;
     loop {
         pos = skip_empty_decls(text, pos);
+        if let Some(end) = reuse.as_mut().and_then(|r| r.take(text, pos, &mut decls)) {
+            pos = end;
+            continue;
+        }
+        let built = decls.len();
         let piecewise = if in_pieces {
             pieces::container(text, pos)
         } else {
@@ -116,6 +147,9 @@ fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program
         if let Some((decl, end)) = piecewise {
             if end > pos {
                 decls.push(decl);
+                if let Some(r) = reuse.as_mut() {
+                    r.record(text, pos, end, &decls[built..]);
+                }
                 pos = end;
                 continue;
             }
@@ -136,7 +170,12 @@ fn parse_items_sharing_names(text: &str, in_pieces: bool) -> Result<ast::Program
             });
         };
         match builder::build_item(text, pos, item, &mut decls)? {
-            Some(end) if end > pos => pos = end,
+            Some(end) if end > pos => {
+                if let Some(r) = reuse.as_mut() {
+                    r.record(text, pos, end, &decls[built..]);
+                }
+                pos = end
+            }
             Some(_) => {
                 return Err(SyntaxError {
                     offset: pos,

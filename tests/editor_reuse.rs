@@ -1,0 +1,206 @@
+//! What the editor reuses between keystrokes changes no answer: a sequence
+//! of edits (a table's size, a constant, a comment, a line inserted or
+//! deleted, a syntax error and its fix, a `#define` of an include changed)
+//! is loaded through one `Reuse`, as the language server's worker does,
+//! and each load is compared with a fresh one: the program, its warnings
+//! and errors, and for some the editor's facts (every hint, hover and
+//! diagnostic is rendered from them).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use p4cost_engine::overlay::Overlay;
+use p4cost_engine::{ide, input, PredictOptions, Session};
+
+use common::{root, scratch};
+
+/// A small deterministic generator (the edits are the same every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+/// One realistic one-line edit of `text`, chosen by `rng`, and what it is.
+fn edit(text: &str, rng: &mut Lcg) -> (String, String) {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let pick = |rng: &mut Lcg, lines: &[String], want: &dyn Fn(&str) -> bool| {
+        let cands: Vec<usize> = (0..lines.len()).filter(|&i| want(&lines[i])).collect();
+        cands.get(rng.below(cands.len())).copied()
+    };
+    let what = match rng.below(6) {
+        0 => match pick(rng, &lines, &|l| l.trim_start().starts_with("size")) {
+            Some(i) => {
+                let n = [16, 512, 4096, 100000][rng.below(4)];
+                lines[i] = format!("        size = {n};");
+                format!("size = {n} at line {}", i + 1)
+            }
+            None => "no table size".to_string(),
+        },
+        1 => match pick(rng, &lines, &|l| l.trim_end().ends_with(';')) {
+            Some(i) => {
+                lines[i].push_str(" // edited");
+                format!("a comment at line {}", i + 1)
+            }
+            None => "no statement".to_string(),
+        },
+        2 => {
+            let i = rng.below(lines.len());
+            lines.insert(i, String::new());
+            format!("a line inserted before line {}", i + 1)
+        }
+        3 => match pick(rng, &lines, &|l| l.trim().is_empty()) {
+            Some(i) => {
+                lines.remove(i);
+                format!("empty line {} deleted", i + 1)
+            }
+            None => "no empty line".to_string(),
+        },
+        4 => match pick(rng, &lines, &|l| l.contains("apply();")) {
+            Some(i) => {
+                lines[i] = lines[i].replace("apply();", "apply()");
+                format!("a `;` dropped at line {} (a syntax error)", i + 1)
+            }
+            None => "no apply".to_string(),
+        },
+        _ => match pick(rng, &lines, &|l| {
+            l.contains("apply()") && !l.contains("apply();")
+        }) {
+            Some(i) => {
+                lines[i] = lines[i].replace("apply()", "apply();");
+                format!("the `;` put back at line {}", i + 1)
+            }
+            None => "nothing to fix".to_string(),
+        },
+    };
+    let mut out = lines.join("\n");
+    out.push('\n');
+    (out, what)
+}
+
+/// A fresh load and one through `reuse` agree on `text` (the document at
+/// `path`); with `facts`, so do the editor's facts of both.
+fn agree(
+    o: &PredictOptions,
+    overlay: &Overlay,
+    reuse: &mut input::Reuse,
+    text: &str,
+    facts: bool,
+    what: &str,
+) {
+    let fresh = input::load_text(&o.file, text.to_string(), &o.source, overlay);
+    let reused = input::load_text_reusing(&o.file, text.to_string(), &o.source, overlay, reuse);
+    assert_eq!(
+        format!("{fresh:?}"),
+        format!("{reused:?}"),
+        "after {what}: the load through the reuse differs"
+    );
+    if facts {
+        let of = |loaded| {
+            let mut s = Session::new();
+            s.preload(o, loaded);
+            format!("{:?}", ide::facts(&mut s, o, &[]))
+        };
+        assert_eq!(of(fresh), of(reused), "after {what}: the facts differ");
+    }
+}
+
+/// `edits` edits of the document at `file`, each compared; the facts
+/// compared every `facts_every` edits.
+fn run(
+    o: &PredictOptions,
+    overlay: &mut Overlay,
+    edits: usize,
+    facts_every: usize,
+    seed: u64,
+) -> usize {
+    let mut rng = Lcg(seed);
+    let mut reuse = input::Reuse::new();
+    let mut text = std::fs::read_to_string(&o.file).expect("program");
+    agree(o, overlay, &mut reuse, &text, true, "opening");
+    let mut taken = 0;
+    for k in 0..edits {
+        let (next, what) = edit(&text, &mut rng);
+        text = next;
+        overlay.set(o.file.clone(), Arc::from(text.as_str()));
+        agree(o, overlay, &mut reuse, &text, k % facts_every == 0, &what);
+        taken += reuse.parse_counts().0;
+    }
+    taken
+}
+
+#[test]
+fn edits_of_switch_p4_16_give_a_fresh_analysis_answers() {
+    let dir = scratch("reuse-switch");
+    let file = dir.join("switch_p4_16.p4");
+    std::fs::copy(
+        root().join("tests/fixtures/programs/switch_p4_16.p4"),
+        &file,
+    )
+    .expect("copy");
+    let o = PredictOptions::new(&file);
+    let taken = run(&o, &mut Overlay::new(), 16, 8, 7);
+    assert!(taken > 16, "declarations were taken back: {taken}");
+}
+
+/// fabric-tna's tree, copied into `dir`.
+fn fabric_tna(dir: &Path) -> PathBuf {
+    let from = root().join("tests/fixtures/fabric-tna/p4src");
+    let mut stack = vec![from.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("dir") {
+            let p = e.expect("entry").path();
+            let to = dir.join(p.strip_prefix(&from).expect("under"));
+            if p.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(p);
+            } else {
+                std::fs::copy(&p, &to).expect("copy");
+            }
+        }
+    }
+    dir.join("tna/fabric_tna.p4")
+}
+
+#[test]
+fn edits_of_fabric_tna_and_of_its_includes_give_a_fresh_analysis_answers() {
+    let dir = scratch("reuse-fabric");
+    let file = fabric_tna(&dir);
+    let mut o = PredictOptions::new(&file);
+    o.source.include_dirs = vec![dir.clone()];
+    o.source.defines = vec![("WITH_INT".to_string(), None)];
+    let mut overlay = Overlay::new();
+    run(&o, &mut overlay, 12, 4, 11);
+    // An include's `#define` changed in its open buffer: a table's size.
+    let mut reuse = input::Reuse::new();
+    let text = std::fs::read_to_string(&file).expect("program");
+    overlay.set(file.clone(), Arc::from(text.as_str()));
+    agree(&o, &overlay, &mut reuse, &text, false, "opening");
+    let size = dir.join("shared/size.p4");
+    let sizes = std::fs::read_to_string(&size).expect("size.p4");
+    let line = sizes
+        .lines()
+        .find(|l| l.starts_with("#define") && l.trim_end().ends_with(char::is_numeric))
+        .expect("a numeric #define");
+    let changed = sizes.replacen(line, &format!("{line}0"), 1);
+    overlay.set(size.clone(), Arc::from(changed.as_str()));
+    agree(
+        &o,
+        &overlay,
+        &mut reuse,
+        &text,
+        true,
+        &format!("`{line}` x10 in size.p4"),
+    );
+    // And a `-D` that the program tests (the profile changes).
+    o.source.defines.clear();
+    agree(&o, &overlay, &mut reuse, &text, true, "-DWITH_INT dropped");
+}

@@ -1,0 +1,218 @@
+//! How long the editor waits after a one-line edit: `p4cost lsp` over
+//! stdio, 20 edits of switch_p4_16.p4 (a table's size, a comment) and of
+//! fabric_tna.p4 (a control application commented out and back, a
+//! comment), each timed from `didChange` to its diagnostics published and
+//! the inlay hints answered for that version. The median is printed
+//! (`--nocapture`); the bound asserted here is a debug build's, generous:
+//! the figure that counts is a release build's,
+//! `P4COST_BIN=target/release/p4cost cargo test --release --test lsp_latency -- --nocapture`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use common::lsp::Client;
+use common::{root, scratch};
+
+/// Edits timed per program.
+const EDITS: usize = 20;
+
+/// The server under test: `P4COST_BIN` when set (a release build), else
+/// the binary this test was built with.
+fn server(dir: &Path) -> Client {
+    match std::env::var_os("P4COST_BIN") {
+        Some(bin) => Client::start_binary(Path::new(&bin), dir, &["lsp"]),
+        None => Client::start(dir),
+    }
+}
+
+/// The median of `xs`.
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+/// Opens `file` (its text), applies `edit(k, text)` for k in 0..EDITS, and
+/// gives the median time from each `didChange` to its diagnostics and
+/// hints; each edit's hints are checked to be there (`hints(n)` holds).
+fn time_edits(
+    dir: &Path,
+    file: &Path,
+    edit: impl Fn(usize, &str) -> String,
+    hints: impl Fn(usize) -> bool,
+) -> Duration {
+    let uri = format!("file://{}", file.display());
+    let mut text = std::fs::read_to_string(file).expect("program");
+    let mut c = server(dir);
+    let mut seen = Vec::new();
+    c.initialize(&mut seen);
+    c.open(&uri, &text);
+    let first = c.diagnostics(1, &mut seen);
+    let mut took = Vec::new();
+    for k in 0..EDITS {
+        text = edit(k, &text);
+        let version = k as i64 + 2;
+        let start = Instant::now();
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+        let diags = c.diagnostics(version, &mut seen);
+        let hinted = c.request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": uri},
+                   "range": {"start": {"line": 0, "character": 0},
+                             "end": {"line": text.lines().count() + 1, "character": 0}}}),
+            &mut seen,
+        );
+        took.push(start.elapsed());
+        let n = hinted.as_array().map_or(0, Vec::len);
+        assert!(hints(n), "edit {k}: {n} hints");
+        assert!(
+            diags.iter().all(|d| d["code"] != "input"),
+            "edit {k} keeps the program valid: {diags:?} (first: {})",
+            first.len()
+        );
+    }
+    c.shut_down(&mut seen);
+    let m = median(took.clone());
+    eprintln!(
+        "{}: median {:.1} ms over {EDITS} edits ({:?})",
+        file.display(),
+        m.as_secs_f64() * 1e3,
+        took.iter().map(|d| d.as_millis()).collect::<Vec<_>>()
+    );
+    m
+}
+
+/// `line` with the number after its `size = ` multiplied by `times` (or
+/// divided when `times` is 0: by 2).
+fn scale_size(line: &str, times: u64) -> Option<String> {
+    let at = line.find("size = ")? + "size = ".len();
+    let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
+    let n: u64 = line[at..at + digits].parse().ok()?;
+    let m = if times == 0 { n / 2 } else { n * times };
+    Some(format!("{}{m}{}", &line[..at], &line[at + digits..]))
+}
+
+/// Edit `k` of `text`, by `k % 4`: a table's size doubled, a comment added
+/// to a statement, that size halved back, that comment deleted (so half
+/// the edits make the text longer, half shorter, as typing and deleting
+/// do); the tables and statements taken in turn over the whole file.
+fn switch_edit(k: usize, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let sized: Vec<usize> = (0..lines.len())
+        .filter(|&i| scale_size(&lines[i], 2).is_some())
+        .collect();
+    let statements: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(';') && !lines[i].starts_with('#'))
+        .collect();
+    let round = k / 4;
+    let table = sized[(round * 37) % sized.len()];
+    let statement = statements[(round * 997) % statements.len()];
+    match k % 4 {
+        0 => lines[table] = scale_size(&lines[table], 2).unwrap_or_default(),
+        1 => lines[statement].push_str(" // reviewed"),
+        2 => lines[table] = scale_size(&lines[table], 0).unwrap_or_default(),
+        _ => {
+            let cut = lines[statement].trim_end_matches(" // reviewed").len();
+            lines[statement].truncate(cut);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn an_edit_of_switch_p4_16_is_answered_in_time() {
+    let dir = scratch("latency-switch");
+    let file = dir.join("switch_p4_16.p4");
+    std::fs::copy(
+        root().join("tests/fixtures/programs/switch_p4_16.p4"),
+        &file,
+    )
+    .expect("copy");
+    let m = time_edits(&dir, &file, switch_edit, |n| n > 100);
+    assert!(m < Duration::from_secs(30), "median {m:?}");
+}
+
+/// fabric-tna's tree copied into `dir`, with a p4cost.toml naming its
+/// include directory and the INT profile; gives fabric_tna.p4.
+fn fabric_tna(dir: &Path) -> PathBuf {
+    let from = root().join("tests/fixtures/fabric-tna");
+    let mut stack = vec![from.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("dir") {
+            let p = e.expect("entry").path();
+            let to = dir.join(p.strip_prefix(&from).expect("under"));
+            if p.is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+                stack.push(p);
+            } else {
+                std::fs::copy(&p, &to).expect("copy");
+            }
+        }
+    }
+    std::fs::write(
+        dir.join("p4cost.toml"),
+        "[defaults]\ninclude-dirs = [\"p4src\"]\ndefines = [\"WITH_INT\"]\n",
+    )
+    .expect("config");
+    dir.join("p4src/tna/fabric_tna.p4")
+}
+
+/// Edit `k` of fabric_tna.p4, by `k % 4`: a control's application in
+/// the ingress or egress apply block commented out, a comment added to
+/// another, the application put back, the comment deleted.
+fn fabric_edit(k: usize, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let applies: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(".apply(") && lines[i].contains(';'))
+        .collect();
+    let round = k / 4;
+    let off = applies[round % applies.len()];
+    let noted = applies[(round * 7 + 3) % applies.len()];
+    match k % 4 {
+        0 => lines[off] = format!("//{}", lines[off]),
+        1 => lines[noted].push_str(" // reviewed"),
+        2 => lines[off] = lines[off].trim_start_matches("//").to_string(),
+        _ => {
+            let cut = lines[noted].trim_end_matches(" // reviewed").len();
+            lines[noted].truncate(cut);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn an_edit_of_fabric_tna_is_answered_in_time() {
+    let dir = scratch("latency-fabric");
+    let file = fabric_tna(&dir);
+    let m = time_edits(&dir, &file, fabric_edit, |_| true);
+    assert!(m < Duration::from_secs(30), "median {m:?}");
+}
+
+/// The edits are what they say: each changes the text, a round of four
+/// puts it back, and some make it shorter.
+#[test]
+fn the_timed_edits_change_the_programs() {
+    assert_eq!(
+        scale_size("    size = 1024;", 2).as_deref(),
+        Some("    size = 2048;")
+    );
+    let text = std::fs::read_to_string(root().join("tests/fixtures/programs/switch_p4_16.p4"))
+        .expect("program");
+    let mut now = text.clone();
+    let mut lengths = Vec::new();
+    for k in 0..4 {
+        let next = switch_edit(k, &now);
+        assert_ne!(next, now, "edit {k}");
+        lengths.push(next.len() as i64 - now.len() as i64);
+        now = next;
+    }
+    assert_eq!(now, text, "the round puts everything back");
+    assert!(lengths[1] > 0 && lengths[3] < 0, "{lengths:?}");
+}
