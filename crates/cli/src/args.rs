@@ -1118,6 +1118,7 @@ impl PredictArgs {
             source: self.source.options(),
             entries: Vec::new(),
             listed_only: false,
+            histogram_bins: 0,
             warnings: p4cost_engine::warnings::WarningPolicy::default(),
         }
     }
