@@ -92,6 +92,7 @@ fn tna_source_report_has_every_section_drawn() {
         .count();
     assert_eq!(count(&html, "<g class=\"stage\""), 12 * gresses);
     assert!(html.contains("ESTIMATED"));
+    assert_eq!(count(&html, "<g class=\"placed chain\""), chain_len(TNA));
     assert!(html.contains("memory per table: not estimated"));
     // Dependency graph: one node per unit of the estimate's graphs, one
     // path per edge (the estimate's graph is `deps`' with the model's
@@ -136,6 +137,29 @@ fn tna_source_report_has_every_section_drawn() {
     // Source lines beside tables: the file and its text.
     assert!(html.contains(&format!("{TNA}:")));
     assert!(html.contains("<code class=\"line\">"));
+}
+
+/// Units on the estimate's chains (`stages` JSON `basis[].chain`).
+fn chain_len(program: &str) -> usize {
+    let st = json(&["stages", program, "--format", "json"]);
+    st["basis"]
+        .as_array()
+        .expect("basis")
+        .iter()
+        .map(|b| b["chain"].as_array().map_or(0, Vec::len))
+        .sum()
+}
+
+/// The chain that sets the stage count: each of its units outlined once in
+/// the stage map, found by unit, not by name (names such as `tbl_assign`
+/// repeat; matched by name, fabric-tna's map outlined 32 boxes for its 15).
+#[test]
+fn the_chain_is_outlined_unit_by_unit() {
+    let p = "p4-samples/tofino/realistic/l3_router.p4";
+    let html = page("chain-units", &[p], 0);
+    let n = chain_len(p);
+    assert!(n >= 4, "{n}");
+    assert_eq!(count(&html, "<g class=\"placed chain\""), n);
 }
 
 /// A program over its chip's stages: the page is written, the overflow

@@ -32,7 +32,9 @@ fn placed(p: &Placed, deps: &[DepView]) -> Markup {
         @for g in &p.prediction.gresses {
             @let gp = p.plan.as_ref().and_then(|x| x.gresses.iter().find(|y| y.gress == g.gress));
             @let chain: Vec<&str> = chain_names(g, gp, deps);
-            (gress(g, gp, &chain))
+            // The estimate's units by index (names repeat: `tbl_assign`).
+            @let dv = deps.iter().find(|d| gp.is_some() && d.gress == g.gress && d.layers_are_stages);
+            (gress(g, gp, dv, &chain))
         }
         @for w in &p.prediction.warnings {
             p.warn { code { (w.code) } ": " (w.message) }
@@ -71,16 +73,35 @@ fn dep_of(g: &GressCycles, gp: Option<&GressPlan>, i: usize) -> (&'static str, S
     }
 }
 
-fn gress(g: &GressCycles, gp: Option<&GressPlan>, chain: &[&str]) -> Markup {
-    let units = |i: usize| -> Vec<String> {
-        let s = &g.stages[i];
-        gp.and_then(|p| {
-            p.stages
-                .iter()
-                .find(|x| i64::from(x.stage) == i64::from(s.stage))
-        })
-        .map_or_else(|| s.tables.clone(), |x| x.units.clone())
-    };
+/// The units drawn in stage column `i` with whether each is on the chain:
+/// the estimate's units that occupy the stage (by index), else the stage
+/// record's tables (by name).
+fn units_in(
+    g: &GressCycles,
+    dv: Option<&DepView>,
+    chain: &[&str],
+    i: usize,
+) -> Vec<(String, bool)> {
+    let s = &g.stages[i];
+    let here = |a: u32, b: u32| (i64::from(a)..=i64::from(b)).contains(&i64::from(s.stage));
+    match dv {
+        Some(d) => d
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.stages.is_some_and(|(a, b)| here(a, b)))
+            .map(|(k, u)| (u.name.clone(), d.chain.contains(&k)))
+            .collect(),
+        None => s
+            .tables
+            .iter()
+            .map(|t| (t.clone(), chain.contains(&t.as_str())))
+            .collect(),
+    }
+}
+
+fn gress(g: &GressCycles, gp: Option<&GressPlan>, dv: Option<&DepView>, chain: &[&str]) -> Markup {
+    let units = |i: usize| units_in(g, dv, chain, i);
     let rows = (0..g.stages.len())
         .map(|i| units(i).len())
         .max()
@@ -101,9 +122,8 @@ fn gress(g: &GressCycles, gp: Option<&GressPlan>, chain: &[&str]) -> Markup {
                         text x=(x + 4) y="36" { (s.clock_cycles) " cyc, +" (s.cycles) }
                         rect.stagecol x=(x) y="48" width=(COL_W - 6) height=(height - 52) {}
                     }
-                    @for (r, u) in units(i).iter().enumerate() {
-                        @let on = chain.contains(&u.as_str());
-                        g class=(if on { "placed chain" } else { "placed" }) {
+                    @for (r, (u, on)) in units(i).iter().enumerate() {
+                        g class=(if *on { "placed chain" } else { "placed" }) {
                             title { (u) }
                             rect x=(x + 2) y=(HEAD + r as u32 * ROW_H) width=(COL_W - 10) height=(ROW_H - 3) rx="2" {}
                             text x=(x + 5) y=(HEAD + r as u32 * ROW_H + 11) { (crate::graphs::short(u, 22)) }
