@@ -182,6 +182,8 @@ fn context_report_shows_the_compilers_placement_as_exact() {
     assert_offline(&html);
     assert!(html.contains("The compiler's placement (context.json), exact"));
     assert!(!html.contains("ESTIMATED"));
+    assert!(html.contains("No packet classes for this model and input"));
+    assert!(html.contains("No parse graph in this input."));
     let st = json(&["stages", CONTEXT, "--format", "json"]);
     let stages = |g: &str| st["mau"][g]["stages"].as_array().map_or(0, Vec::len);
     assert_eq!(

@@ -157,6 +157,7 @@ fn classes(v: &PipelineView) -> Markup {
     });
     let listed = rows.clone().count().min(MAX_CLASS_ROWS);
     html! {
+        @if r.classes.is_none() { p.note { "No packet classes for this model and input (they need a parse graph and a model that prices classes)." } }
         @if let Some(c) = &r.classes { p { (c.count.text) " packet classes in all; " (listed) " listed (the first "
             (r.paths_listed) " of " (r.path_count_text) " parse paths, up to " (r.paths.first().and_then(|p| p.classes.as_ref()).map_or(0, |c| c.classes.len())) " classes each)." } }
         @if !r.tables.is_empty() {
