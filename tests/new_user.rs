@@ -247,6 +247,7 @@ fn every_help_states_exit_codes_and_its_examples_run() {
         &["parse", "--help"],
         &["stages", "--help"],
         &["deps", "--help"],
+        &["report", "--help"],
         &["check", "--help"],
         &["explain", "--help"],
         &["models", "--help"],
@@ -288,7 +289,7 @@ fn every_help_states_exit_codes_and_its_examples_run() {
 #[test]
 fn completions_and_man_pages_name_every_command() {
     let commands = [
-        "predict", "check", "diff", "stages", "deps", "parse", "models", "schema",
+        "predict", "check", "diff", "stages", "deps", "report", "parse", "models", "schema",
     ];
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let r = p4cost(&["completions", shell]);

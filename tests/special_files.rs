@@ -61,6 +61,7 @@ fn a_fifo_is_refused_by_every_reader_naming_its_kind() {
         vec!["explain", f, "--no-config"],
         vec!["stages", f],
         vec!["deps", f],
+        vec!["report", f, "-o", "/nonexistent/r.html"],
         vec!["diff", f, TC2],
         vec!["fit", f, "-o", "/nonexistent/x.json"],
         vec!["parse", f],

@@ -40,7 +40,7 @@ pub mod paths;
 mod test_ir;
 
 pub use class_filter::{ClassFilter, ClassTerm, Want};
-pub use classes::dist::{class_distribution, ClassDistribution};
+pub use classes::dist::{class_distribution, ClassDistribution, Histogram};
 pub use classes::{
     list_classes, packet_classes, packet_classes_over_product, path_signature, ClassBudget,
     ClassError, ClassExtreme, ClassLister, ClassListing, ClassSummary, ControlClasses, ControlPath,

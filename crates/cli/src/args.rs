@@ -88,6 +88,17 @@ const STAGES_HELP: &str = concat!(
     exit_codes!()
 );
 
+/// `report`'s closing help text.
+const REPORT_HELP: &str = concat!(
+    "Examples:
+  p4cost report prog.p4 -o report.html
+  p4cost report build/pipe/context.json -o report.html
+  p4cost report prog.p4 --context build/pipe/context.json -o report.html
+
+",
+    exit_codes!()
+);
+
 /// `check`'s closing help text.
 const CHECK_HELP: &str = concat!(
     "Examples:
@@ -175,6 +186,11 @@ pub enum Command {
     /// (match, action, control and reverse-read dependencies).
     #[command(after_help = STAGES_HELP)]
     Deps(DepsArgs),
+    /// One self-contained HTML page of the pipeline: summary with the
+    /// latency histogram over packet classes, stage map, dependency graph,
+    /// parse graph, classes and warnings (no network access when opened).
+    #[command(after_help = REPORT_HELP)]
+    Report(ReportArgs),
     /// Hold programs to their budgets (`--max-latency`, and p4cost.toml's
     /// per program, class, gress and chain): exit 0 when all hold, 1 when
     /// one is exceeded (for hooks and CI).
@@ -1047,6 +1063,64 @@ pub struct PredictArgs {
     pub warnings: WarningArgs,
 }
 
+/// `p4cost report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The program: P4-16 source, BMv2 JSON or Tofino context.json.
+    pub file: PathBuf,
+    /// Where to write the page (`-`: stdout); an existing file is
+    /// replaced, an input is refused.
+    #[arg(short = 'o', long, value_name = "FILE.html")]
+    pub output: PathBuf,
+    /// Model, port and packet size.
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Parse paths whose classes the page lists (all are counted).
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_PATHS)]
+    pub max_paths: usize,
+    /// Classes listed per path (all are counted) [default: 8].
+    #[arg(long, value_name = "N")]
+    pub max_classes: Option<usize>,
+    /// The Tofino compiler's context.json for FILE (its placement is shown
+    /// as exact).
+    #[arg(long, value_name = "CONTEXT.json")]
+    pub context: Option<PathBuf>,
+    /// The bfrt.json of the same compile; needs --context or a
+    /// context.json as FILE.
+    #[arg(long, value_name = "BFRT.json")]
+    pub bfrt: Option<PathBuf>,
+    /// MAU clock in GHz [default: the model's].
+    #[arg(long, value_name = "F")]
+    pub clock_ghz: Option<f64>,
+    /// Only this pipeline [default: the first].
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
+    /// Dependency-graph budgets.
+    #[command(flatten)]
+    pub deps: DepArgs,
+    /// Preprocessor flags and input budget.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+impl ReportArgs {
+    /// The engine's prediction options these flags give.
+    pub fn options(&self) -> p4cost_engine::PredictOptions {
+        let mut o = p4cost_engine::PredictOptions::new(self.file.clone());
+        o.target = self.target.options();
+        o.max_paths = self.max_paths;
+        o.max_classes = self.max_classes;
+        o.context = self.context.clone();
+        o.bfrt = self.bfrt.clone();
+        o.clock_ghz = self.clock_ghz;
+        o.pipe = self.pipe.clone();
+        o.deps = self.deps.options();
+        o.source = self.source.options();
+        o.histogram_bins = p4cost_engine::pipeline_view::HISTOGRAM_BINS;
+        o
+    }
+}
+
 /// `p4cost models`.
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
@@ -1118,6 +1192,7 @@ impl PredictArgs {
             source: self.source.options(),
             entries: Vec::new(),
             listed_only: false,
+            histogram_bins: 0,
             warnings: p4cost_engine::warnings::WarningPolicy::default(),
         }
     }

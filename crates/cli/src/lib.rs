@@ -18,6 +18,7 @@ mod cmd_explain;
 mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
+mod cmd_report;
 mod cmd_schema;
 mod cmd_shell;
 mod cmd_stages;
@@ -105,6 +106,7 @@ where
         args::Command::Parse(a) => cmd_parse::run(&a, out, &ui),
         args::Command::Stages(a) => cmd_stages::run(&a, out),
         args::Command::Deps(a) => cmd_deps::run(&a, out),
+        args::Command::Report(a) => cmd_report::run(&a, out),
         args::Command::Check(a) => cmd_check::run(&a, out, &ui),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
         args::Command::Explain(a) => cmd_explain::run(&a, out),

@@ -28,6 +28,7 @@ pub mod options;
 pub mod overlay;
 pub mod path_classes;
 pub mod path_stats;
+pub mod pipeline_view;
 pub mod predict;
 pub mod programs;
 pub mod read;

@@ -229,6 +229,9 @@ pub struct PredictOptions {
     /// over all paths): what a chain asks of a hop for each packet. The
     /// listed paths' figures are the same either way.
     pub listed_only: bool,
+    /// Bins of the latency histogram over packet classes in the summary
+    /// (`SummaryOut::histogram`, counted exactly); 0: none.
+    pub histogram_bins: usize,
     /// Which warning codes are dropped and which fail.
     pub warnings: crate::warnings::WarningPolicy,
     /// Set by a caller that no longer wants the answer (the language
@@ -271,6 +274,7 @@ impl PredictOptions {
             source: SourceOptions::default(),
             entries: Vec::new(),
             listed_only: false,
+            histogram_bins: 0,
             warnings: crate::warnings::WarningPolicy::default(),
             cancel: crate::cancel::Cancel::default(),
         }

@@ -23,6 +23,10 @@ use crate::report::{count_text, CountOut};
 /// may hold across all graph nodes before it is given up.
 pub const MEDIAN_BUDGET: usize = 2_000_000;
 
+/// Most bins a latency histogram has (each bin is one merge of the
+/// distribution's sides).
+pub const MAX_HISTOGRAM_BINS: usize = 200;
+
 /// Table terms are summed as integers of 1e-9 ns for the class median, so
 /// equal sums are equal whatever order the tables come in.
 const TABLE_UNITS: f64 = 1e9;
@@ -69,6 +73,24 @@ pub struct SummaryOut {
     pub median_ns: Option<f64>,
     /// Why the median is missing (empty when it is there).
     pub median_note: String,
+    /// Classes counted per bin of latency, exactly (over classes, when
+    /// asked for: `PredictOptions::histogram_bins`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<HistogramOut>,
+}
+
+/// The latency histogram over packet classes: equal bins from the fastest
+/// class's latency to the slowest's; bin `i` holds the classes in
+/// `(lo + i w, lo + (i+1) w]`, the first bin its lower edge too, so the
+/// counts add up to every class.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct HistogramOut {
+    /// The first bin's lower edge (the fastest class), ns.
+    pub lo_ns: f64,
+    /// The last bin's upper edge (the slowest class), ns.
+    pub hi_ns: f64,
+    /// Classes per bin.
+    pub counts: Vec<CountOut>,
 }
 
 /// Parse paths that end in reject.
@@ -381,6 +403,7 @@ impl<'g, 'p> Costed<'g, 'p> {
         lin: &LinearTerms<'_>,
         table_ns: &[f64],
         base_ns: f64,
+        bins: usize,
     ) -> Result<(ClassesOut, SummaryOut), String> {
         let sum = p4cost_analysis::packet_classes_over_product(
             cc,
@@ -405,8 +428,8 @@ impl<'g, 'p> Costed<'g, 'p> {
             );
             d
         };
-        let (median_ns, median_note) =
-            self.class_median(cc, lin, table_ns, base_ns, sum.classes)?;
+        let (median_ns, median_note, histogram) =
+            self.class_median(cc, lin, table_ns, base_ns, sum.classes, bins)?;
         Ok((
             ClassesOut {
                 count: CountOut::of(sum.classes),
@@ -423,6 +446,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                 max: sum.max.as_ref().map(out),
                 median_ns,
                 median_note,
+                histogram,
             },
         ))
     }
@@ -437,15 +461,17 @@ impl<'g, 'p> Costed<'g, 'p> {
         table_ns: &[f64],
         base_ns: f64,
         total: PathCount,
-    ) -> Result<(Option<f64>, String), String> {
+        bins: usize,
+    ) -> Result<(Option<f64>, String, Option<HistogramOut>), String> {
         if total.saturated {
             return Ok((
                 None,
                 "not computed: the class count overflows 128 bits".to_string(),
+                None,
             ));
         }
         if total.value == 0 {
-            return Ok((None, "no class".to_string()));
+            return Ok((None, "no class".to_string(), None));
         }
         let pv: Vec<[u64; 2]> = self
             .counted_bytes
@@ -466,23 +492,40 @@ impl<'g, 'p> Costed<'g, 'p> {
                 format!(
                     "not computed: tabulating the parse side (counted bytes, counted states) and the control side (tables) per signature needs more than {MEDIAN_BUDGET} table entries"
                 ),
+                None,
             ));
         };
         // Summed in the order of the equation: base, parse terms, tables.
-        let median = d.kth_smallest(
-            (total.value - 1) / 2,
-            |v| {
-                base_ns
-                    + lin.parser.per_header_byte_ns * v[0] as f64
-                    + lin.parser.per_state_ns * v[1] as f64
-            },
-            |q| q as f64 / TABLE_UNITS,
-        );
+        let parse = |v: &[u64; 2]| {
+            base_ns
+                + lin.parser.per_header_byte_ns * v[0] as f64
+                + lin.parser.per_state_ns * v[1] as f64
+        };
+        let control = |q: i64| q as f64 / TABLE_UNITS;
+        let median = d.kth_smallest((total.value - 1) / 2, parse, control);
+        let histogram = (bins > 0)
+            .then(|| d.histogram(bins.min(MAX_HISTOGRAM_BINS), parse, control))
+            .flatten()
+            .map(|h| HistogramOut {
+                lo_ns: h.lo,
+                hi_ns: h.hi,
+                counts: h
+                    .counts
+                    .into_iter()
+                    .map(|value| {
+                        CountOut::of(PathCount {
+                            value,
+                            saturated: false,
+                        })
+                    })
+                    .collect(),
+            });
         Ok(match median {
-            Some(ns) => (Some(ns), String::new()),
+            Some(ns) => (Some(ns), String::new(), histogram),
             None => (
                 None,
                 "not computed: the distribution holds fewer classes than counted".to_string(),
+                histogram,
             ),
         })
     }
@@ -508,6 +551,7 @@ impl<'g, 'p> Costed<'g, 'p> {
             max: self.extreme_out(constant_ns, true),
             median_ns,
             median_note,
+            histogram: None,
         }
     }
 

@@ -880,7 +880,14 @@ impl ClassStage<'_, '_> {
                 return Ok(None);
             }
             costed
-                .classes(program, cc, lin, self.table_ns, base_ns)
+                .classes(
+                    program,
+                    cc,
+                    lin,
+                    self.table_ns,
+                    base_ns,
+                    self.a.histogram_bins,
+                )
                 .map(Some)
         });
         let classes_known = match summary {

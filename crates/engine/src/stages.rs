@@ -91,11 +91,7 @@ pub fn stages(o: &StagesOptions) -> Result<Stages, Error> {
     }
     let shown = crate::read::shown(&o.file);
     let program = input::load(&o.file, &o.source)?.program;
-    let (model, prediction, plan) = if program.mau.is_some() {
-        placed(o, &shown, &program)?
-    } else {
-        estimated(o, &shown, &program)?
-    };
+    let (model, prediction, plan) = figures(o, &shown, &program)?;
     Ok(Stages {
         shown,
         model,
@@ -105,7 +101,19 @@ pub fn stages(o: &StagesOptions) -> Result<Stages, Error> {
     })
 }
 
-type Figures = (ModelSpec, MauPrediction, Option<PipelinePlan>);
+/// The model, its figures and the estimate's plan (`None`: the compiler's
+/// placement).
+pub type Figures = (ModelSpec, MauPrediction, Option<PipelinePlan>);
+
+/// The MAU figures of a loaded `program` (`o.file` is not read): the
+/// compiler's placement when it carries one, else the estimate.
+pub fn figures(o: &StagesOptions, shown: &str, program: &Program) -> Result<Figures, Error> {
+    if program.mau.is_some() {
+        placed(o, shown, program)
+    } else {
+        estimated(o, shown, program)
+    }
+}
 
 /// The compiler's placement, summed.
 fn placed(o: &StagesOptions, shown: &str, program: &Program) -> Result<Figures, Error> {

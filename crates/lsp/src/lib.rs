@@ -29,6 +29,7 @@
 mod convert;
 mod project;
 mod render;
+mod report_lens;
 mod server;
 mod transport;
 mod worker;

@@ -139,6 +139,10 @@ fn capabilities() -> Value {
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
+        execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
+            commands: vec![crate::report_lens::COMMAND.to_string()],
+            ..Default::default()
+        }),
         ..ServerCapabilities::default()
     };
     serde_json::json!({ "capabilities": caps })
@@ -218,6 +222,14 @@ impl State {
                 ErrorCode::InvalidRequest,
                 "the server is shutting down",
             ),
+            "workspace/executeCommand" => {
+                let (r, show) = crate::report_lens::execute(req.id, req.params);
+                self.reply(r)?;
+                return match show {
+                    Some(s) => self.send(message_json(&Message::Request(s))),
+                    None => Ok(()),
+                };
+            }
             _ => return self.ask(req),
         };
         self.reply(r)
@@ -455,7 +467,11 @@ fn answer(doc: &Doc, id: RequestId, ask: &Ask) -> Response {
             facts,
             p.text_document_position_params.position,
         )),
-        Ask::Lenses => serde_json::to_value(render::code_lenses(path, text, facts)),
+        Ask::Lenses => {
+            let mut lenses = render::code_lenses(path, text, facts);
+            crate::report_lens::add(&mut lenses, path);
+            serde_json::to_value(lenses)
+        }
     };
     match v {
         Ok(v) => Response::new_ok(id, v),

@@ -72,6 +72,19 @@ pub struct GressPlan {
     /// What each stage holds that lengthens it.
     #[serde(skip)]
     features: Vec<Features>,
+    /// The dependency graph placed (its units are what `unit_stages` and
+    /// `chain_units` index).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub graph: Option<DepGraph>,
+    /// Per unit of `graph`, the first and last stage it occupies.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unit_stages: Vec<(u32, u32)>,
+    /// `chain` as indexes into `graph.units`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub chain_units: Vec<usize>,
 }
 
 /// The estimate for one pipeline.
@@ -193,6 +206,7 @@ pub fn estimate(
                 }
             })?;
         let mut plan = place(model, m, p, program, gress, control, &graph)?;
+        plan.graph = Some(graph);
         let recs = stage_records(m, p, gress, &plan);
         // Stages the egress minimum made match dependent.
         for (sp, r) in plan.stages.iter_mut().zip(&recs) {
@@ -400,15 +414,19 @@ fn place(
         .collect();
 
     // The chain to the last used stage.
-    let mut chain = Vec::new();
+    let mut chain_units = Vec::new();
     if let Some(mut u) = (0..nu).max_by_key(|&u| (span[u].1, usize::MAX - u)) {
-        chain.push(graph.units[u].name.clone());
+        chain_units.push(u);
         while let Some(a) = why_stage[u] {
-            chain.push(graph.units[a].name.clone());
+            chain_units.push(a);
             u = a;
         }
-        chain.reverse();
+        chain_units.reverse();
     }
+    let chain = chain_units
+        .iter()
+        .map(|&u| graph.units[u].name.clone())
+        .collect();
     let features: Vec<Features> = graph
         .units
         .iter()
@@ -421,6 +439,9 @@ fn place(
         chain,
         limits_hit,
         features: Vec::new(),
+        graph: None,
+        unit_stages: Vec::new(),
+        chain_units,
     };
     let mut per_stage = vec![Features::default(); n_stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {
@@ -431,8 +452,10 @@ fn place(
         }
     }
     plan.features = per_stage;
+    plan.unit_stages = span;
     if plan.stages.is_empty() {
         plan.chain.clear();
+        plan.chain_units.clear();
     }
     Ok(plan)
 }

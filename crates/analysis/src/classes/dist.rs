@@ -70,63 +70,9 @@ impl<const D: usize> ClassDistribution<D> {
         parse: impl Fn(&[u64; D]) -> f64,
         control: impl Fn(i64) -> f64,
     ) -> Option<f64> {
-        let sorted = |mut v: Vec<(f64, u128)>| {
-            v.sort_by(|a, b| a.0.total_cmp(&b.0));
-            v
-        };
-        let controls: Vec<Vec<(f64, u128)>> = self
-            .controls
-            .iter()
-            .map(|c| sorted(c.iter().map(|(w, n)| (control(*w), n.value)).collect()))
-            .collect();
-        let parts: Vec<(Vec<(f64, u128)>, usize)> = self
-            .parts
-            .iter()
-            .map(|p| {
-                let v = p.parse.iter().map(|(v, n)| (parse(v), n.value)).collect();
-                (sorted(v), p.control)
-            })
-            .collect();
-        let mut lo = f64::INFINITY;
-        let mut hi = f64::NEG_INFINITY;
-        for (p, c) in &parts {
-            let (Some(p0), Some(p1), Some(c0), Some(c1)) = (
-                p.first(),
-                p.last(),
-                controls[*c].first(),
-                controls[*c].last(),
-            ) else {
-                continue;
-            };
-            lo = lo.min(p0.0 + c0.0);
-            hi = hi.max(p1.0 + c1.0);
-        }
-        if !lo.is_finite() || !hi.is_finite() {
-            return None;
-        }
-        // Classes whose sum is at most `x`: per part, parse values rising
-        // while the control values that still fit fall (f64 addition is
-        // monotone in each argument), one merge.
-        let at_most = |x: f64| -> u128 {
-            let mut n = 0u128;
-            for (p, c) in &parts {
-                let c = &controls[*c];
-                let cum: u128 = c.iter().map(|e| e.1).fold(0, u128::saturating_add);
-                let (mut j, mut fit) = (c.len(), cum);
-                for (pv, pn) in p {
-                    while j > 0 && pv + c[j - 1].0 > x {
-                        j -= 1;
-                        fit = fit.saturating_sub(c[j].1);
-                    }
-                    if j == 0 {
-                        break;
-                    }
-                    n = n.saturating_add(pn.saturating_mul(fit));
-                }
-            }
-            n
-        };
-        if at_most(hi) <= k {
+        let sides = Sides::new(self, parse, control);
+        let (lo, hi) = sides.range()?;
+        if sides.at_most(hi) <= k {
             return None;
         }
         // The least x with more than k classes at or below it, searched over
@@ -137,13 +83,128 @@ impl<const D: usize> ClassDistribution<D> {
             // The difference in i128: keys of opposite signs span more
             // than i64 holds.
             let mid = a + ((i128::from(b) - i128::from(a)) / 2) as i64;
-            if at_most(from_order_key(mid)) > k {
+            if sides.at_most(from_order_key(mid)) > k {
                 b = mid;
             } else {
                 a = mid + 1;
             }
         }
         Some(from_order_key(a))
+    }
+
+    /// The classes whose `parse(v) + control(w)` (as [`Self::kth_smallest`]
+    /// ranks it) falls in each of `bins` equal bins between the least and
+    /// the greatest sum: bin `i` holds the sums in `(e_i, e_i+1]`, the first
+    /// bin its lower edge too, so the counts add up to every class (each
+    /// count saturates at `u128::MAX`). `None` when there is no class or a
+    /// sum is not finite. One merge of the sorted sides per bin: exact, and
+    /// never the product of the sides.
+    pub fn histogram(
+        &self,
+        bins: usize,
+        parse: impl Fn(&[u64; D]) -> f64,
+        control: impl Fn(i64) -> f64,
+    ) -> Option<Histogram> {
+        let sides = Sides::new(self, parse, control);
+        let (lo, hi) = sides.range()?;
+        let bins = bins.max(1);
+        let width = (hi - lo) / bins as f64;
+        let mut counts = Vec::with_capacity(bins);
+        let mut below = 0u128;
+        for i in 1..=bins {
+            let edge = if i == bins { hi } else { lo + width * i as f64 };
+            let n = sides.at_most(edge);
+            counts.push(n.saturating_sub(below));
+            below = n;
+        }
+        Some(Histogram { lo, hi, counts })
+    }
+}
+
+/// Classes counted per bin of latency ([`ClassDistribution::histogram`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Histogram {
+    /// The least sum (the first bin's lower edge).
+    pub lo: f64,
+    /// The greatest sum (the last bin's upper edge).
+    pub hi: f64,
+    /// Classes per bin, equal bins from `lo` to `hi`.
+    pub counts: Vec<u128>,
+}
+
+/// Both sides of a distribution mapped to figures and sorted, for counting
+/// the classes at or below a figure.
+struct Sides {
+    controls: Vec<Vec<(f64, u128)>>,
+    parts: Vec<(Vec<(f64, u128)>, usize)>,
+}
+
+impl Sides {
+    fn new<const D: usize>(
+        d: &ClassDistribution<D>,
+        parse: impl Fn(&[u64; D]) -> f64,
+        control: impl Fn(i64) -> f64,
+    ) -> Sides {
+        let sorted = |mut v: Vec<(f64, u128)>| {
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            v
+        };
+        let controls = d
+            .controls
+            .iter()
+            .map(|c| sorted(c.iter().map(|(w, n)| (control(*w), n.value)).collect()))
+            .collect();
+        let parts = d
+            .parts
+            .iter()
+            .map(|p| {
+                let v = p.parse.iter().map(|(v, n)| (parse(v), n.value)).collect();
+                (sorted(v), p.control)
+            })
+            .collect();
+        Sides { controls, parts }
+    }
+
+    /// The least and greatest sum, when both are finite.
+    fn range(&self) -> Option<(f64, f64)> {
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for (p, c) in &self.parts {
+            let (Some(p0), Some(p1), Some(c0), Some(c1)) = (
+                p.first(),
+                p.last(),
+                self.controls[*c].first(),
+                self.controls[*c].last(),
+            ) else {
+                continue;
+            };
+            lo = lo.min(p0.0 + c0.0);
+            hi = hi.max(p1.0 + c1.0);
+        }
+        (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+    }
+
+    /// Classes whose sum is at most `x`: per part, parse values rising
+    /// while the control values that still fit fall (f64 addition is
+    /// monotone in each argument), one merge.
+    fn at_most(&self, x: f64) -> u128 {
+        let mut n = 0u128;
+        for (p, c) in &self.parts {
+            let c = &self.controls[*c];
+            let cum: u128 = c.iter().map(|e| e.1).fold(0, u128::saturating_add);
+            let (mut j, mut fit) = (c.len(), cum);
+            for (pv, pn) in p {
+                while j > 0 && pv + c[j - 1].0 > x {
+                    j -= 1;
+                    fit = fit.saturating_sub(c[j].1);
+                }
+                if j == 0 {
+                    break;
+                }
+                n = n.saturating_add(pn.saturating_mul(fit));
+            }
+        }
+        n
     }
 }
 
@@ -408,5 +469,14 @@ mod tests {
         // Scaled to fractions, the result is one class's sum as f64 adds it.
         let got = d.kth_smallest(8, |v| v[0] as f64 * 0.1, |q| q as f64 * 0.01);
         assert_eq!(got, Some(1.0 + 0.05));
+        // Bins of (35 - 1) / 2 = 17: [1, 18] holds 1, 5, 11, 15 (12), (18, 35] the rest (6).
+        let h = d
+            .histogram(2, |v| v[0] as f64, |q| q as f64)
+            .expect("classes");
+        assert_eq!((h.lo, h.hi), (1.0, 35.0));
+        assert_eq!(h.counts, vec![12, 6]);
+        assert!(ClassDistribution::<1>::default()
+            .histogram(4, |v| v[0] as f64, |q| q as f64)
+            .is_none());
     }
 }

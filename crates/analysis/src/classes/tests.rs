@@ -1142,6 +1142,23 @@ proptest! {
             prop_assert_eq!(got, Some(*want), "rank {}", k);
         }
         prop_assert_eq!(d.kth_smallest(values.len() as u128, |v| v[0] as f64, |w| w as f64), None);
+        // The histogram: each bin's count is the classes whose value falls
+        // in it, counted from the brute-force values with the same edges.
+        if let Some(h) = d.histogram(7, |v| v[0] as f64, |w| w as f64) {
+            prop_assert_eq!(Some(&h.lo), values.first());
+            prop_assert_eq!(Some(&h.hi), values.last());
+            let width = (h.hi - h.lo) / 7.0;
+            let mut want = vec![0u128; 7];
+            for v in &values {
+                let bin = (1..=7)
+                    .find(|&i| *v <= if i == 7 { h.hi } else { h.lo + width * i as f64 })
+                    .unwrap();
+                want[bin - 1] += 1;
+            }
+            prop_assert_eq!(h.counts, want);
+        } else {
+            prop_assert!(values.is_empty());
+        }
         let d: std::collections::BTreeMap<([u64; 1], i64), u128> =
             d.joint().into_iter().map(|(k, c)| (k, c.value)).filter(|(_, c)| *c > 0).collect();
         prop_assert_eq!(d, dist);

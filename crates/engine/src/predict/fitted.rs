@@ -208,5 +208,6 @@ fn summary(
         max: extreme(true),
         median_ns,
         median_note,
+        histogram: None,
     }
 }
