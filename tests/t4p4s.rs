@@ -199,6 +199,8 @@ fn bad_input_is_refused_naming_the_flag() {
     bad(&["--cores", "0"], "--cores");
     bad(&["--cores", "-1"], "--cores");
     bad(&["--l3-mb", "0"], "--l3-mb");
+    // --top ranks parse terms, which this model has none of.
+    bad(&["--top", "2"], "--top");
     // The CPU flags on a model that is not a CPU's.
     let r = p4cost(&["predict", PROG, "--cores", "2"]);
     assert_eq!(r.code, 2);

@@ -134,18 +134,17 @@ fn render_tables(s: &mut String, c: &CpuOut) {
     }
     s.push_str("\ntables (each priced alone; entries from where it says)\n");
     for t in &c.tables {
-        let foot = t
-            .footprint_bytes
-            .map(|b| format!("{:.3} MB", b as f64 / 1e6))
-            .unwrap_or_else(|| "-".to_string());
+        let foot = match (t.footprint_bytes, t.regime.as_str()) {
+            (Some(b), r) => format!("{:.3} MB in {r}", b as f64 / 1e6),
+            (None, _) => "memory not modelled".to_string(),
+        };
         s.push_str(&format!(
-            "  {:<32} {:<7} {:>9} entries ({})  {} in {}  {:>9.3} cycles alone, {:+.3} cycles beside others\n      = {}  ({}:{})\n",
+            "  {:<32} {:<7} {:>9} entries ({})  {}  {:>9.3} cycles alone, {:+.3} cycles beside others\n      = {}  ({}:{})\n",
             t.name,
             t.kind,
             t.entries,
             t.entries_source,
             foot,
-            t.regime,
             t.alone_cycles,
             t.excess_cycles,
             t.formula,

@@ -143,6 +143,9 @@ fn slowest_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Repo
             Some(max) if !max.number.saturated && max.number.value > 0 => {
                 q.path_index = Some(max.number.value - 1);
             }
+            // A CPU model explains its summary's slowest class (or the
+            // slowest listed one a filter selects): no parse terms to rank.
+            _ if s.cpu.is_some() => q.sort = SortBy::Latency,
             _ => {
                 q.sort = SortBy::Latency;
                 q.top = Some(1);

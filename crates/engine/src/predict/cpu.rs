@@ -295,6 +295,20 @@ fn listers<'p>(
     })
 }
 
+/// The model's `cpu` section and the settings; `--top` refused.
+fn settle<'m>(a: &PredictOptions, model: &'m ModelSpec) -> Result<(&'m CpuSpec, Params), Error> {
+    let spec = model
+        .cpu()
+        .ok_or_else(|| Error::input(format!("model {} has no cpu section", model.name)))?;
+    if a.top.is_some() {
+        return Err(Error::input(format!(
+            "--top ranks parse paths by their parse terms; model {} has none (a class's cost is its tables): use --sort latency",
+            model.name
+        )));
+    }
+    Ok((spec, params(a, spec)?))
+}
+
 /// The CPU model's report.
 pub(super) fn run_cpu(
     a: &PredictOptions,
@@ -302,10 +316,7 @@ pub(super) fn run_cpu(
     packet_size: u32,
     mut common: Common<'_>,
 ) -> Result<Report, Error> {
-    let spec = model
-        .cpu()
-        .ok_or_else(|| Error::input(format!("model {} has no cpu section", model.name)))?;
-    let params = params(a, spec)?;
+    let (spec, params) = settle(a, model)?;
     let parser = common.need_parser()?;
     let control = common.class_control.ok_or_else(|| {
         Error::input(format!(
@@ -325,6 +336,7 @@ pub(super) fn run_cpu(
     let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
         .map_err(|e| common.budget(e))?;
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
+    warns.extend(settings_warnings(spec, &params));
     if a.target.packet_size.is_some() {
         warns.push(WarningOut::new(
             "packet_size_ignored",
@@ -334,7 +346,6 @@ pub(super) fn run_cpu(
             ),
         ));
     }
-    warns.extend(settings_warnings(spec, &params));
     let ingress_nodes = common.egress.as_ref().map(|j| j.ingress_nodes);
     let zeros = vec![0.0; program.tables.len()];
     let (table_index, list) = class_tables(program, control, ingress_nodes, &zeros);
@@ -376,52 +387,25 @@ pub(super) fn run_cpu(
         }),
         filter: filter.as_ref().zip(a.class.as_deref()),
     };
-    let latency_ns = cpu_tables::median_latency_us(spec, params.cores) * 1000.0;
     let mut sites = ClassSites::default();
     for (index, nodes) in &shown {
-        let path = pg.path(nodes);
-        let pred = Prediction {
-            latency_ns,
-            breakdown: p4cost_model::Breakdown {
-                base_ns: latency_ns,
-                parser_ns: 0.0,
-                control_ns: 0.0,
-                states: Vec::new(),
-                tables: Vec::new(),
-            },
-            warnings: Vec::new(),
-        };
-        let mut out = report::path_out(program, *index, &path, &pred);
-        let classes = path_classes(
-            &mut listers,
+        let out = listed_path(
+            (&mut listers, &mut cache, &mut sites),
             &cx,
-            &mut sites,
-            (&pg, nodes, out.number),
+            (&pg, *index, nodes),
             &pricer,
-            &mut cache,
+            &mut warns,
         );
-        match classes {
-            Ok(pc) => out.classes = Some(pc),
-            Err(e) => warns.push(WarningOut::new(
-                "classes_not_listed",
-                format!("classes of path {} not listed: {e}", out.number),
-            )),
-        }
         r.paths.push(out);
+    }
+    if a.sort == crate::options::SortBy::Latency {
+        r.paths
+            .sort_by(|x, y| slowest_cycles(y).total_cmp(&slowest_cycles(x)));
     }
     r.paths_listed = r.paths.len();
     r.decisions = sites.decisions;
     r.skipped = sites.skipped;
-    r.control.path_sensitive = true;
-    r.control.note = format!(
-        "a packet class pays the tables its control path applies, ingress then egress (model {} runs both on the CPU): see each class's cycles per packet",
-        model.name
-    );
-    if let Some(j) = &common.egress {
-        let mut e = super::egress_out(program, j);
-        e.charged = true;
-        r.control.egress = Some(e);
-    }
+    charge_egress(&mut r, &common, model);
     r.cpu = Some(cpu_out(
         spec,
         &params,
@@ -431,6 +415,64 @@ pub(super) fn run_cpu(
     ));
     r.warnings = warns;
     Ok(r)
+}
+
+/// The control's note, and the egress control every class walks, charged.
+fn charge_egress(r: &mut Report, common: &Common<'_>, model: &ModelSpec) {
+    r.control.path_sensitive = true;
+    r.control.note = format!(
+        "a packet class pays the tables its control path applies, ingress then egress (model {} runs both on the CPU): see each class's cycles per packet",
+        model.name
+    );
+    if let Some(j) = &common.egress {
+        let mut e = super::egress_out(common.program(), j);
+        e.charged = true;
+        r.control.egress = Some(e);
+    }
+}
+
+/// One listed path with its classes priced (a warning instead of the
+/// classes when they are past the listing budget).
+fn listed_path(
+    (listers, cache, sites): (
+        &mut Listers<'_>,
+        &mut HashMap<u64, SigClasses>,
+        &mut ClassSites,
+    ),
+    cx: &ClassContext<'_, '_>,
+    (pg, index, nodes): (&p4cost_analysis::PathGraph<'_>, PathCount, &[u32]),
+    pricer: &Pricer<'_>,
+    warns: &mut Vec<WarningOut>,
+) -> report::PathOut {
+    let latency_ns = pricer.latency_ns();
+    let pred = Prediction {
+        latency_ns,
+        breakdown: p4cost_model::Breakdown {
+            base_ns: latency_ns,
+            parser_ns: 0.0,
+            control_ns: 0.0,
+            states: Vec::new(),
+            tables: Vec::new(),
+        },
+        warnings: Vec::new(),
+    };
+    let mut out = report::path_out(cx.program, index, &pg.path(nodes), &pred);
+    match path_classes(listers, cx, sites, (pg, nodes, out.number), pricer, cache) {
+        Ok(pc) => out.classes = Some(pc),
+        Err(e) => warns.push(WarningOut::new(
+            "classes_not_listed",
+            format!("classes of path {} not listed: {e}", out.number),
+        )),
+    }
+    out
+}
+
+/// A listed path's slowest class's cycles (0 without classes).
+fn slowest_cycles(p: &report::PathOut) -> f64 {
+    p.classes
+        .as_ref()
+        .and_then(|c| c.slowest.cpu.as_ref())
+        .map_or(0.0, |c| c.cycles_per_packet)
 }
 
 /// A warning when the exact tables that each fit the L3 alone do not fit
