@@ -63,6 +63,7 @@ impl Naming {
             plp: None,
             component: None,
             fit: None,
+            cpu: None,
             notes,
             ports: Vec::new(),
         }
@@ -103,6 +104,7 @@ impl Naming {
             plp: None,
             component: None,
             fit: None,
+            cpu: None,
             notes: vec![format!(
                 "One fit per port ({}); --port picks one, the first without it.",
                 ports.join(", ")

@@ -1041,10 +1041,23 @@ pub struct PredictArgs {
     /// lacks); needs --context or a context.json as FILE.
     #[arg(long, value_name = "BFRT.json")]
     pub bfrt: Option<PathBuf>,
-    /// MAU clock in GHz for `--model tofino1-mau-cycles` [default: the
-    /// model's, 1.22]; rejected with other models.
+    /// Clock in GHz: the MAU clock for `--model tofino1-mau-cycles`
+    /// [default: the model's, 1.22], the CPU clock for `--model t4p4s`
+    /// [default: 2.0]; rejected with other models.
     #[arg(long, value_name = "F")]
     pub clock_ghz: Option<f64>,
+    /// CPU cores forwarding, for `--model t4p4s` (1 or more) [default: 1].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = cores)]
+    pub cores: Option<u32>,
+    /// L3 cache in MB (10^6 bytes) an exact table must fit in, for
+    /// `--model t4p4s` [default: 20].
+    #[arg(long, value_name = "MB", allow_negative_numbers = true, value_parser = l3_mb)]
+    pub l3_mb: Option<f64>,
+    /// Expected entries of a table, `TABLE=N` (repeatable; N at least 1;
+    /// a name matches a qualified name that ends with it, as --class):
+    /// over p4cost.toml's `[program.entries]` and the table's `size`.
+    #[arg(long, value_name = "TABLE=N", value_parser = entries_flag)]
+    pub entries: Vec<(String, u64)>,
     /// Only the pipeline with this name (a `Pipeline` instance of `main`,
     /// `main` for single-pipeline architectures); default: every pipeline.
     #[arg(long, value_name = "NAME")]
@@ -1151,6 +1164,49 @@ fn packet_bytes(s: &str) -> Result<u32, String> {
     }
 }
 
+/// `--cores`: a whole number of cores, at least 1.
+fn cores(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n < 1 => Err(format!("{n} cores: give 1 or more")),
+        Ok(n) => u32::try_from(n).map_err(|_| format!("{n} cores is more than any CPU has")),
+        Err(_) => Err(format!("`{s}` is not a whole number of cores")),
+    }
+}
+
+/// `--l3-mb`: a positive size in MB.
+fn l3_mb(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 1e6 => Ok(x),
+        Ok(x) => Err(format!("{x} MB: give a size above 0 and at most 1000000")),
+        Err(_) => Err(format!("`{s}` is not a number of MB")),
+    }
+}
+
+/// `--entries TABLE=N`: a table name and a count of at least 1.
+fn entries_flag(s: &str) -> Result<(String, u64), String> {
+    let Some((table, n)) = s.split_once('=') else {
+        return Err(format!(
+            "`{s}`: give TABLE=N (a table name, `=`, its entries)"
+        ));
+    };
+    let table = table.trim();
+    if table.is_empty() {
+        return Err(format!("`{s}`: the table name is empty"));
+    }
+    match n.trim().parse::<i128>() {
+        Ok(v) if v < 1 => Err(format!(
+            "`{s}`: {v} entries; a table the model prices holds 1 or more"
+        )),
+        Ok(v) => u64::try_from(v)
+            .map(|v| (table.to_string(), v))
+            .map_err(|_| format!("`{s}`: {v} entries is out of range")),
+        Err(_) => Err(format!(
+            "`{s}`: `{}` is not a whole number of entries",
+            n.trim()
+        )),
+    }
+}
+
 impl TargetArgs {
     /// The engine's target options these flags give.
     pub fn options(&self) -> p4cost_engine::TargetOptions {
@@ -1187,10 +1243,20 @@ impl PredictArgs {
             context: self.context.clone(),
             bfrt: self.bfrt.clone(),
             clock_ghz: self.clock_ghz,
+            cores: self.cores,
+            l3_mb: self.l3_mb,
             pipe: self.pipe.clone(),
             deps: self.deps.options(),
             source: self.source.options(),
-            entries: Vec::new(),
+            entries: self
+                .entries
+                .iter()
+                .map(|(table, n)| p4cost_engine::options::Entries {
+                    table: table.clone(),
+                    entries: *n,
+                    origin: None,
+                })
+                .collect(),
             listed_only: false,
             histogram_bins: 0,
             warnings: p4cost_engine::warnings::WarningPolicy::default(),

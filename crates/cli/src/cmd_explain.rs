@@ -77,6 +77,11 @@ fn render(e: &Explanation) -> String {
         s.push_str(&format!("path {p}: {headers}{class}\n"));
     }
     s.push_str(&format!("{}\n\n", e.equation));
+    if let Some(c) = &e.cpu {
+        render_cpu(&mut s, e, c);
+        render_source(&mut s, e);
+        return s;
+    }
     let item_w = e
         .terms
         .iter()
@@ -112,6 +117,12 @@ fn render(e: &Explanation) -> String {
         "  {:<part_w$}  {:<item_w$}  {:>10.3}  (predict gives {:.3} ns)\n\n",
         "total", "", e.total_ns, e.predicted_ns
     ));
+    render_source(&mut s, e);
+    s
+}
+
+/// The model, its file, its paper and doc, and the warnings.
+fn render_source(s: &mut String, e: &Explanation) {
     let m = &e.model;
     s.push_str(&format!("model   {}: {}\n", m.name, m.title));
     match &m.file {
@@ -137,5 +148,60 @@ fn render(e: &Explanation) -> String {
             s.push_str(&format!("  {w}\n"));
         }
     }
-    s
+}
+
+/// A CPU model's terms: cycles, then ns at the clock; the rate and the
+/// median latency.
+fn render_cpu(s: &mut String, e: &Explanation, c: &p4cost_engine::explain::ExplainCpu) {
+    let part_w = e
+        .terms
+        .iter()
+        .map(|t| t.part.len())
+        .max()
+        .unwrap_or(4)
+        .max(5);
+    let item_w = e
+        .terms
+        .iter()
+        .map(|t| t.item.len())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 48);
+    s.push_str(&format!(
+        "  {:<part_w$}  {:<item_w$}  {:>10}  {:>9}  arithmetic\n",
+        "term", "for", "cycles", "ns"
+    ));
+    for t in &e.terms {
+        s.push_str(&format!(
+            "  {:<part_w$}  {:<item_w$}  {:>10.3}  {:>9.3}  {}\n",
+            t.part,
+            t.item,
+            t.cycles.unwrap_or(0.0),
+            t.ns,
+            t.formula
+        ));
+        let pad = " ".repeat(part_w + item_w + 29);
+        if let Some(w) = &t.why {
+            s.push_str(&format!("{pad}{w}\n"));
+        }
+        if let Some(l) = &t.span {
+            s.push_str(&format!("{pad}at {}:{}:{}\n", l.file, l.line, l.col));
+        }
+    }
+    s.push_str(&format!(
+        "  {:<part_w$}  {:<item_w$}  {:>10.3}  {:>9.3}  (predict gives {:.3} cycles per packet)\n\n",
+        "total", "", c.total_cycles, e.total_ns, c.cycles_per_packet
+    ));
+    s.push_str(&format!(
+        "rate    {} GHz / {:.3} cycles = {:.3} Mpps ({} core{})\n",
+        c.clock_ghz,
+        c.cycles_per_packet,
+        c.packets_per_second / 1e6,
+        c.cores,
+        if c.cores == 1 { "" } else { "s" }
+    ));
+    s.push_str(&format!(
+        "latency {:.2} us median (Eq. 3: {}), the same for every class\n\n",
+        c.median_latency_us, c.median_latency_formula
+    ));
 }

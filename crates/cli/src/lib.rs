@@ -31,6 +31,7 @@ mod plot;
 mod progress;
 mod project;
 mod render;
+mod render_cpu;
 mod sarif;
 
 use std::ffi::OsString;

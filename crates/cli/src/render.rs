@@ -102,9 +102,10 @@ pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> Stri
         render_rejects(&mut s, rj);
     }
     s.push('\n');
-    match &r.mau {
-        Some(m) => render_mau(&mut s, m),
-        None => render_paths(&mut s, r),
+    match (&r.mau, &r.cpu) {
+        (Some(m), _) => render_mau(&mut s, m),
+        (None, Some(c)) => crate::render_cpu::render(&mut s, r, c),
+        (None, None) => render_paths(&mut s, r),
     }
     render_tables(&mut s, r);
     if detail == Detail::Quiet {
@@ -137,6 +138,11 @@ fn render_head(s: &mut String, r: &Report) {
     }
     s.push_str(&format!("model     {}: {}\n", r.model.name, r.model.title));
     match &r.mau {
+        None if r.cpu.is_some() => {
+            if let Some(c) = &r.cpu {
+                s.push_str(&crate::render_cpu::head_line(c));
+            }
+        }
         Some(m) => s.push_str(&format!(
             "clock     {} GHz{}\n",
             m.clock_ghz,

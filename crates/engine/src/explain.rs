@@ -12,6 +12,9 @@ use crate::options::{PredictOptions, SortBy};
 use crate::report::{Loc, PathOut, Report, SCHEMA_VERSION};
 use crate::session::Session;
 
+mod cpu;
+pub use cpu::ExplainCpu;
+
 /// One prediction explained.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Explanation {
@@ -47,6 +50,10 @@ pub struct Explanation {
     pub predicted_ns: f64,
     /// The model's warnings for this prediction (`code: message`).
     pub warnings: Vec<String>,
+    /// A CPU model's figures (`--model t4p4s`): the terms are in cycles
+    /// (`terms[].cycles`), their `ns` the cycles over the clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<ExplainCpu>,
 }
 
 /// Where a model's numbers come from.
@@ -85,6 +92,9 @@ pub struct Term {
     pub why: Option<String>,
     /// The value, ns.
     pub ns: f64,
+    /// The value in CPU cycles (CPU models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<f64>,
     /// The source item, when one.
     pub span: Option<Loc>,
 }
@@ -133,6 +143,9 @@ fn slowest_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Repo
             Some(max) if !max.number.saturated && max.number.value > 0 => {
                 q.path_index = Some(max.number.value - 1);
             }
+            // A CPU model explains its summary's slowest class (or the
+            // slowest listed one a filter selects): no parse terms to rank.
+            _ if s.cpu.is_some() => q.sort = SortBy::Latency,
             _ => {
                 q.sort = SortBy::Latency;
                 q.top = Some(1);
@@ -181,7 +194,12 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
             .iter()
             .map(|w| format!("{}: {}", w.code, w.message))
             .collect(),
+        cpu: None,
     };
+    if m.cpu().is_some() {
+        cpu::cpu_terms(&mut e, r, m)?;
+        return Ok(e);
+    }
     let lin = m.linear();
     let fitted = p4cost_model::fitted::is_fitted(m.kind);
     match lin {
@@ -270,6 +288,7 @@ fn fitted_terms(e: &mut Explanation, p: &PathOut, m: &ModelSpec) {
         formula: base_how,
         why: None,
         ns: round3(p.breakdown.base_ns),
+        cycles: None,
         span: None,
     });
     for st in p.states.iter().filter(|s| s.counted_bytes > 0) {
@@ -279,6 +298,7 @@ fn fitted_terms(e: &mut Explanation, p: &PathOut, m: &ModelSpec) {
             formula: format!("{parser_how}: what this state adds to the states before it"),
             why: None,
             ns: st.latency_ns,
+            cycles: None,
             span: Some(st.span.clone()),
         });
     }
@@ -289,6 +309,7 @@ fn fitted_terms(e: &mut Explanation, p: &PathOut, m: &ModelSpec) {
             formula: format!("{control_how}: what this table adds to the tables before it"),
             why: None,
             ns: t.latency_ns,
+            cycles: None,
             span: Some(t.span.clone()),
         });
     }
@@ -320,6 +341,7 @@ fn linear_terms(
         ),
         why: None,
         ns: round3(b.per_packet_byte_ns * size + b.constant_ns),
+        cycles: None,
         span: None,
     });
     let pt = lin.parser;
@@ -331,6 +353,7 @@ fn linear_terms(
             formula,
             why,
             ns: st.latency_ns,
+            cycles: None,
             span: Some(st.span.clone()),
         });
     }
@@ -371,6 +394,7 @@ fn linear_terms(
             formula,
             why,
             ns,
+            cycles: None,
             span,
         });
     }
@@ -423,6 +447,7 @@ fn mau_terms(e: &mut Explanation, r: &Report, m: &ModelSpec) -> Result<(), Error
                 formula: format!("{} cycles / {} GHz", st.cycles, num(mau.clock_ghz)),
                 why: Some(kind),
                 ns: st.ns,
+                cycles: None,
                 span: None,
             });
         }
@@ -437,6 +462,7 @@ fn mau_terms(e: &mut Explanation, r: &Report, m: &ModelSpec) -> Result<(), Error
                 ),
                 why: None,
                 ns: round3(f64::from(g.corner_turn_cycles) / mau.clock_ghz),
+                cycles: None,
                 span: None,
             });
         }

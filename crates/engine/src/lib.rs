@@ -18,6 +18,7 @@ pub mod cancel;
 pub mod chain;
 pub mod check;
 pub mod combine;
+pub mod cpu_out;
 pub mod diff;
 pub mod error;
 pub mod explain;

@@ -210,8 +210,13 @@ pub struct PredictOptions {
     pub context: Option<PathBuf>,
     /// The bfrt.json of the same compile.
     pub bfrt: Option<PathBuf>,
-    /// MAU clock in GHz for MAU-cycle models.
+    /// Clock in GHz: the MAU clock of MAU-cycle models, the CPU clock of
+    /// CPU models (`t4p4s`).
     pub clock_ghz: Option<f64>,
+    /// CPU cores of a CPU model (`t4p4s`); `None`: the model's default.
+    pub cores: Option<u32>,
+    /// L3 cache in MB (10^6 bytes) of a CPU model; `None`: the model's.
+    pub l3_mb: Option<f64>,
     /// Only this pipeline.
     pub pipe: Option<String>,
     /// Dependency-graph budgets.
@@ -269,6 +274,8 @@ impl PredictOptions {
             context: None,
             bfrt: None,
             clock_ghz: None,
+            cores: None,
+            l3_mb: None,
             pipe: None,
             deps: DepOptions::default(),
             source: SourceOptions::default(),

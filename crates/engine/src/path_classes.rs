@@ -79,6 +79,9 @@ pub struct PathClassOut {
     /// Tables of the control not applied, with why: indexes into the
     /// report's `skipped`.
     pub skipped: Vec<u32>,
+    /// A CPU model's cycles and rate for the class (`--model t4p4s`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<crate::cpu_out::ClassCpuOut>,
 }
 
 /// The report's `decisions` and `skipped` lists as the classes of every
@@ -258,7 +261,7 @@ pub fn path_classes(
 
 /// A class of path `path_no` as the report shows it; `control_ns` its
 /// tables' weight when known, else summed from the table terms.
-fn class_out(
+pub(crate) fn class_out(
     cx: &ClassContext<'_, '_>,
     sites: &mut ClassSites,
     c: &ListedClass,
@@ -302,6 +305,7 @@ fn class_out(
             .filter(|s| !program.table(s.table).is_compiler_made())
             .filter_map(|s| sites.skip(program, s.table, &s.reason))
             .collect(),
+        cpu: None,
     }
 }
 

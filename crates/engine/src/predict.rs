@@ -10,6 +10,8 @@ use p4cost_model::{mau_cycles, tofino_linear, ModelKind, ModelSpec, Prediction};
 
 use crate::error::Error;
 
+mod cpu;
+pub use cpu::COMPOSITION as CPU_COMPOSITION;
 mod extrapolates;
 mod fitted;
 mod no_parser;
@@ -99,10 +101,16 @@ fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
             }
         }
     }
+    if m.cpu().is_none() && (a.cores.is_some() || a.l3_mb.is_some()) {
+        return Err(Error::input(format!(
+            "--cores and --l3-mb apply only to CPU models (t4p4s); model {} does not run on a CPU",
+            m.name
+        )));
+    }
     if let Some(f) = a.clock_ghz {
-        if m.mau().is_none() {
+        if m.mau().is_none() && m.cpu().is_none() {
             return Err(Error::input(format!(
-                "--clock-ghz applies only to MAU-cycle models (tofino1-mau-cycles, tofino1-mau-estimate, tofino2-mau-estimate); model {} predicts in ns directly",
+                "--clock-ghz applies only to MAU-cycle models (tofino1-mau-cycles, tofino1-mau-estimate, tofino2-mau-estimate) and CPU models (t4p4s); model {} predicts in ns directly",
                 m.name
             )));
         }
@@ -394,6 +402,7 @@ impl<'a> Common<'a> {
             paths: Vec::new(),
             output_cut: None,
             mau: None,
+            cpu: None,
             warnings: Vec::new(),
             path_warnings: Vec::new(),
             allowed: Vec::new(),
@@ -455,7 +464,12 @@ pub fn settle(a: &PredictOptions) -> Result<(ModelSpec, u32), Error> {
     let model = resolve_model(a)?;
     let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
-    if a.class.is_some() && model.kind != ModelKind::TofinoIngressLinear {
+    if a.class.is_some()
+        && !matches!(
+            model.kind,
+            ModelKind::TofinoIngressLinear | ModelKind::CpuTables
+        )
+    {
         return Err(Error::input(format!(
             "--class: model {} charges every packet the whole pipeline (every stage), so its figure is the same for every class; use a linear model (tofino1-10g, tofino1-100g)",
             model.name
@@ -485,7 +499,12 @@ pub fn reports_of(
         // whole pipeline.
         let j = group
             .first()
-            .filter(|_| model.kind == ModelKind::TofinoIngressLinear)
+            .filter(|_| {
+                matches!(
+                    model.kind,
+                    ModelKind::TofinoIngressLinear | ModelKind::CpuTables
+                )
+            })
             .and_then(|p| p4cost_analysis::join_egress(&loaded.program, p));
         joined.push(j.map(|(control, join)| {
             loaded.program.controls.push(control);
@@ -510,6 +529,7 @@ pub fn reports_of(
             ModelKind::Plp | ModelKind::Component => {
                 fitted::run_fitted(a, &model, packet_size, common)?
             }
+            ModelKind::CpuTables => cpu::run_cpu(a, &model, packet_size, common)?,
         };
         extrapolates::check(&mut r, &model);
         reports.push(r);
@@ -576,8 +596,7 @@ fn set_entries(program: &mut Program, entries: &[crate::options::Entries]) -> Re
             let at = e
                 .origin
                 .as_ref()
-                .map(|o| format!("{o}: "))
-                .unwrap_or_default();
+                .map_or_else(|| format!("--entries {name}={n}: "), |o| format!("{o}: "));
             return Err(Error::input(format!(
                 "{at}entries: {} has no table named `{name}` (give a qualified name or its last components)",
                 program.name

@@ -34,6 +34,9 @@ pub const EXTRAPOLATION_CODES: &[&str] = &[
     "target_not_modelled",
     "parse_graph",
     "fitted_model_extrapolates",
+    "key_layout_not_measured",
+    "cores_out_of_range",
+    "l3_shared_not_modelled",
 ];
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).
@@ -387,6 +390,10 @@ pub struct Report {
     /// The MAU model's per-gress, per-stage figures (that model only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mau: Option<MauOut>,
+    /// A CPU model's settings, tables and class extremes (`--model
+    /// t4p4s`); each listed class's cycles are under its `cpu`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<crate::cpu_out::CpuOut>,
     pub warnings: Vec<WarningOut>,
     /// Extrapolation warnings that depend on the path, over all paths.
     pub path_warnings: Vec<crate::path_stats::PathWarningOut>,

@@ -18,15 +18,18 @@ pub const KNOWN_CODES: &[&str] = &[
     "classes_not_listed",
     "clock_out_of_range",
     "compiler_tables_skipped",
+    "cores_out_of_range",
     "entries_out_of_range",
     "entries_unknown",
     "estimated_placement",
     "fitted_model_extrapolates",
     "front_end",
     "header_size_out_of_range",
+    "key_layout_not_measured",
     "key_width_out_of_range",
     "key_width_unknown",
     "keyless_table",
+    "l3_shared_not_modelled",
     "listing_capped",
     "match_kind_not_modelled",
     "model_for_input",
@@ -60,6 +63,7 @@ pub fn meaning(code: &str) -> &'static str {
         "classes_not_listed" => "classes of listed paths past their budget",
         "clock_out_of_range" => "a MAU clock outside the modelled range",
         "compiler_tables_skipped" => "compiler-internal tables left out",
+        "cores_out_of_range" => "a core count outside the measured range (CPU models)",
         "entries_out_of_range" => "tables sized outside the trained entries",
         "entries_unknown" => "tables that declare no size",
         "estimated_placement" => "stage figures the compiler did not give (estimated)",
@@ -70,7 +74,13 @@ pub fn meaning(code: &str) -> &'static str {
         "header_size_out_of_range" => "parse states extracting outside the trained sizes",
         "key_width_out_of_range" => "tables whose key widths are outside the trained 8-32 bits",
         "key_width_unknown" => "tables with a key of unknown width",
+        "key_layout_not_measured" => {
+            "tables whose key layout is not the measured one (CPU models: 4 x 4 B, lpm 1 x 4 B)"
+        }
         "keyless_table" => "tables without a match key (not in training)",
+        "l3_shared_not_modelled" => {
+            "exact tables that fit the L3 alone but not together (CPU models)"
+        }
         "listing_capped" => "the path listing was cut",
         "match_kind_not_modelled" => "tables with a match kind not in training (exact, lpm)",
         "model_for_input" => "the model was chosen for the input",

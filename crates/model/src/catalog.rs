@@ -33,6 +33,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "tofino2-mau-estimate.json",
         include_str!("../../../models/tofino2-mau-estimate.json"),
     ),
+    ("t4p4s.json", include_str!("../../../models/t4p4s.json")),
 ];
 
 /// Parses one model file.

@@ -148,7 +148,7 @@ pub fn terms(model: &ModelSpec, f: &Features) -> Option<(f64, f64, f64)> {
                 .sum();
             Some((base, parser, all - base - parser))
         }
-        ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => None,
+        ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate | ModelKind::CpuTables => None,
     }
 }
 

@@ -13,7 +13,9 @@
 //! parse path; [`mau_estimate`] (`tofino_mau_estimate`, docs/models.md,
 //! Tofino stage placement estimate) first estimates that placement from the
 //! program's table dependency graph and the model's per-stage resources;
-//! [`fitted`] evaluates the models `p4cost fit` makes beside the linear
+//! [`cpu_tables`] (`cpu_tables`, docs/models.md, t4p4s DPDK CPU cost)
+//! prices a software switch's packet classes in CPU cycles from the
+//! tables each applies; [`fitted`] evaluates the models `p4cost fit` makes beside the linear
 //! one: [`plp`] (PCA-Lasso-polynomial) and [`component`] (sums of fitted
 //! [`curve`]s).
 //!
@@ -23,6 +25,7 @@
 pub mod baseline;
 pub mod catalog;
 pub mod component;
+pub mod cpu_tables;
 pub mod curve;
 pub mod error;
 pub mod features;

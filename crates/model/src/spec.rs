@@ -36,6 +36,9 @@ pub enum ModelKind {
     /// A component model fitted by `p4cost fit --kind component`
     /// (docs/models.md, Component models).
     Component,
+    /// CPU cycles per packet of a software switch from its tables
+    /// (docs/models.md, t4p4s DPDK CPU cost).
+    CpuTables,
 }
 
 impl ModelKind {
@@ -47,6 +50,7 @@ impl ModelKind {
             ModelKind::TofinoMauEstimate => "tofino_mau_estimate",
             ModelKind::Plp => "plp",
             ModelKind::Component => "component",
+            ModelKind::CpuTables => "cpu_tables",
         }
     }
 }
@@ -311,6 +315,9 @@ pub struct ModelSpec {
     /// `p4cost fit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit: Option<FitSummary>,
+    /// The CPU table equations (`cpu_tables` models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<crate::cpu_tables::CpuSpec>,
     /// Free-form notes shown with the model.
     #[serde(default)]
     pub notes: Vec<String>,
@@ -419,6 +426,37 @@ impl ModelSpec {
         self.mau_cycles.as_ref()
     }
 
+    /// The CPU table equations, when this is a `cpu_tables` model.
+    pub fn cpu(&self) -> Option<&crate::cpu_tables::CpuSpec> {
+        if self.kind != ModelKind::CpuTables {
+            return None;
+        }
+        self.cpu.as_ref()
+    }
+
+    /// A `cpu_tables` model holds its `cpu` section and no other kind's.
+    fn check_cpu(&self, root: &str) -> Result<(), String> {
+        let Some(cpu) = &self.cpu else {
+            return Err(format!("kind {} needs cpu", self.kind.name()));
+        };
+        if self.base.is_some()
+            || self.parser.is_some()
+            || self.control.is_some()
+            || self.training.is_some()
+            || self.mau_cycles.is_some()
+            || self.placement.is_some()
+            || self.plp.is_some()
+            || self.component.is_some()
+            || self.port_gbps.is_some()
+        {
+            return Err(format!(
+                "kind {} takes only its cpu section (no port_gbps, base, parser, control, training, mau_cycles, placement, plp or component)",
+                self.kind.name()
+            ));
+        }
+        cpu.check(&format!("{root}.cpu"))
+    }
+
     /// The placement rules, when this is a `tofino_mau_estimate` model.
     pub fn placement(&self) -> Option<&Placement> {
         if self.kind != ModelKind::TofinoMauEstimate {
@@ -478,6 +516,7 @@ impl ModelSpec {
             || self.plp.is_some()
             || self.component.is_some()
             || self.fit.is_some()
+            || self.cpu.is_some()
         {
             return Err("a model with `ports` holds its terms in the ports' entries: no port_gbps, terms, training or fit beside `ports`".into());
         }
@@ -552,7 +591,11 @@ impl ModelSpec {
                         missing.join(", ")
                     ));
                 }
-                if self.mau_cycles.is_some() || self.plp.is_some() || self.component.is_some() {
+                if self.mau_cycles.is_some()
+                    || self.plp.is_some()
+                    || self.component.is_some()
+                    || self.cpu.is_some()
+                {
                     return Err(format!(
                         "kind {} has no mau_cycles, plp or component section",
                         self.kind.name()
@@ -585,6 +628,7 @@ impl ModelSpec {
                     || self.control.is_some()
                     || self.mau_cycles.is_some()
                     || self.placement.is_some()
+                    || self.cpu.is_some()
                     || (self.plp.is_some() && self.component.is_some())
                 {
                     return Err(format!(
@@ -600,6 +644,7 @@ impl ModelSpec {
                 }
                 Ok(())
             }
+            ModelKind::CpuTables => self.check_cpu(root),
             ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
                 if (self.kind == ModelKind::TofinoMauEstimate) != self.placement.is_some() {
                     return Err(format!(
@@ -621,6 +666,7 @@ impl ModelSpec {
                     || self.training.is_some()
                     || self.plp.is_some()
                     || self.component.is_some()
+                    || self.cpu.is_some()
                 {
                     return Err(format!(
                         "kind {} takes no linear or fitted terms (base, parser, control, training, plp, component)",
