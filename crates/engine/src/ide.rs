@@ -313,7 +313,7 @@ fn totals(r: &Report, program: &Program) -> Totals {
     let at = program
         .parsers
         .iter()
-        .find(|p| Some(&p.name) == r.parser_declared.as_ref().or(r.parser.as_ref()))
+        .find(|p| Some(p.name.as_str()) == r.parser_in_program())
         .map(|p| Loc::new(program, p.span));
     let text = match &r.summary {
         Some(s) => {

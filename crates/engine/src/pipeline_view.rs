@@ -360,8 +360,8 @@ fn view_of(
 /// The reported ingress parser's graph, each state at its depth from
 /// `start` (breadth first, so loops end).
 fn parse_view(program: &Program, report: &Report) -> Option<ParseView> {
-    let name = report.parser.as_ref()?;
-    let parser = program.parsers.iter().find(|p| &p.name == name)?;
+    let name = report.parser_in_program()?;
+    let parser = program.parsers.iter().find(|p| p.name == name)?;
     let n = parser.states.len();
     let target = |t: &Target| match t {
         Target::State(s) => s.index(),

@@ -410,6 +410,14 @@ pub struct Report {
     pub state_terms: Vec<crate::path_stats::StateTermOut>,
 }
 
+impl Report {
+    /// The ingress parser's name in the program the report was made of: the
+    /// declared name when the input has one, else the slot's.
+    pub fn parser_in_program(&self) -> Option<&str> {
+        self.parser_declared.as_deref().or(self.parser.as_deref())
+    }
+}
+
 /// Why `paths` holds fewer paths than were listed.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct OutputCutOut {

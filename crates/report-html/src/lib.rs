@@ -59,7 +59,7 @@ fn summary(r: &Report) -> Markup {
             tr { th { "model" } td { code { (r.model.name) } ": " (r.model.title) } }
             tr { th { "packet" } td { (r.packet_size) " B" @if r.packet_size_is_default { " (default)" }
                 @if let Some(p) = r.port_gbps { ", " (p) "G port" } } }
-            @if let Some(p) = &r.parser { tr { th { "parser" } td { (p) ": " (r.path_count_text) " paths" } } }
+            @if let Some(p) = r.parser_in_program() { tr { th { "parser" } td { (p) ": " (r.path_count_text) " paths" } } }
             @if let Some(c) = &r.classes { tr { th { "classes" } td { (c.count.text) " packet classes" } } }
             @if let Some(m) = &r.mau { @for g in [&m.ingress, &m.egress].into_iter().flatten() {
                 tr { th { (g.gress.name()) } td { (g.cycles) " cycles = " (format!("{:.1}", g.ns)) " ns" } } } }
