@@ -299,6 +299,9 @@ pub struct Measured {
     pub elapsed: std::time::Duration,
     /// Peak resident set, in bytes.
     pub peak_rss: u64,
+    /// CPU time of the run (user and system), which a loaded machine
+    /// stretches far less than the wall-clock time.
+    pub cpu: std::time::Duration,
 }
 
 impl Measured {
@@ -345,5 +348,13 @@ pub fn measured(dir: &Path, args: &[&str], scratch: &Path) -> Measured {
         elapsed,
         // Linux reports ru_maxrss in KiB.
         peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
+        cpu: duration(usage.ru_utime) + duration(usage.ru_stime),
     }
+}
+
+/// A `timeval` of `getrusage` as a duration.
+fn duration(t: libc::timeval) -> std::time::Duration {
+    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
+    let micros = u64::try_from(t.tv_usec).unwrap_or(0);
+    std::time::Duration::from_secs(secs) + std::time::Duration::from_micros(micros)
 }

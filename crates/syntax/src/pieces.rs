@@ -35,9 +35,6 @@ use crate::grammar::{P4Parser, Rule};
 /// brace; `None` if there is none there or it does not parse (the caller
 /// then parses the item as a whole).
 pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
-    if !container_ahead(text, pos) {
-        return None;
-    }
     let (Piece::Head(head), mut pos) = piece(text, pos, Rule::container_head_item, 0)? else {
         return None;
     };
@@ -326,29 +323,6 @@ fn push_big<T>(v: &mut Vec<T>, x: T) {
     v.push(x);
 }
 
-/// Whether the declaration at `pos` starts (after trivia and annotations)
-/// with `parser` or `control`, found by a rule that always matches, so that
-/// no pest error is built for the other declarations (see the grammar's
-/// `container_probe_item`).
-fn container_ahead(text: &str, pos: usize) -> bool {
-    let Some(rest) = text.get(pos..) else {
-        return false;
-    };
-    let probed = {
-        let _budget = crate::ParseGuard::enter(rest, false);
-        P4Parser::parse(Rule::container_probe_item, rest)
-    };
-    let Ok(mut pairs) = probed else {
-        // Cannot happen (the rule matches the empty string); trying the
-        // pieces is always correct.
-        return true;
-    };
-    pairs.next().is_some_and(|item| {
-        item.into_inner()
-            .any(|p| matches!(p.as_rule(), Rule::kw_parser | Rule::kw_control))
-    })
-}
-
 /// Parses one element with the entry rule `rule` at byte `pos` and builds
 /// it; returns it with the offset just past it.  The parse tree is dropped
 /// on return.
@@ -394,29 +368,34 @@ fn empty_stmt(text: &str, pos: usize, rule: Rule, depth: u32) -> Option<(Piece, 
 
 #[cfg(test)]
 mod tests {
-    use super::container_ahead;
+    use super::container;
 
-    /// The probe finds `parser` and `control` after trivia and annotations,
-    /// and nothing else (a longer identifier, another declaration).
+    /// Parser and control declarations with a body are parsed in pieces;
+    /// anything else (another declaration, a prototype such as v1model's
+    /// `parser Parser<H>(...);`, a broken head) is left to the whole-item
+    /// parse, without a pest error being built for it.
     #[test]
-    fn the_probe_tells_parsers_and_controls_from_other_declarations() {
+    fn only_containers_with_a_body_are_parsed_in_pieces() {
         for yes in [
             "parser P(packet_in p) { state start { transition accept; } }",
             "  // c\n @name(\"x\") @pragma stage 1\n control C() { apply { } }",
             "/* a */ control C() { apply { } }",
         ] {
-            assert!(container_ahead(yes, 0), "{yes}");
+            assert!(container(yes, 0).is_some(), "{yes}");
         }
         for no in [
             "header h_t { bit<8> f; }",
             "const bit<8> X = 1;",
             "parserx P;",
+            "parser Parser<H>(packet_in b, out H h);",
+            "control Ingress<H, M>(inout H h, inout M m);",
+            "control C( { apply { } }",
             "@name(\"y\") action a() { }",
             "",
         ] {
-            assert!(!container_ahead(no, 0), "{no}");
+            assert!(container(no, 0).is_none(), "{no}");
         }
         let two = "const bit<8> X = 1;\ncontrol C() { apply { } }";
-        assert!(container_ahead(two, two.find("control").unwrap_or(0)));
+        assert!(container(two, two.find("control").unwrap_or(0)).is_some());
     }
 }
