@@ -15,6 +15,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::KeyMap;
+
 use p4cost_ir::NodeKind;
 
 use super::{times, ClassError, ControlClasses, EdgeSigs, Key, ONE};
@@ -220,7 +222,7 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     let mut side = ControlSide {
         cc,
         table_w,
-        memo: HashMap::new(),
+        memo: KeyMap::default(),
         entries: 0,
         budget,
     };
@@ -236,7 +238,7 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
                     return Ok(None);
                 };
                 kept += control_side.len();
-                out.controls.push(control_side.into_iter().collect());
+                out.controls.push(control_side);
                 shared.insert(root, out.controls.len() - 1);
                 out.controls.len() - 1
             }
@@ -256,55 +258,84 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
 struct ControlSide<'c, 'a> {
     cc: &'c ControlClasses<'a>,
     table_w: &'c [i64],
-    memo: HashMap<Key, BTreeMap<i64, PathCount>>,
+    memo: KeyMap<Vec<(i64, PathCount)>>,
     entries: usize,
     budget: usize,
 }
 
 impl ControlSide<'_, '_> {
     /// Control weight -> control paths from `root`, the control state a
-    /// signature's walk starts at (`None`: no control to walk).
-    fn of(&mut self, root: Option<Key>) -> Option<BTreeMap<i64, PathCount>> {
+    /// signature's walk starts at (`None`: no control to walk), ascending
+    /// by weight. A state's table is its successors' tables shifted by its
+    /// weight and merged: sorted vectors, each entry made once.
+    fn of(&mut self, root: Option<Key>) -> Option<Vec<(i64, PathCount)>> {
         let Some(root) = root else {
-            return Some(BTreeMap::from([(0i64, ONE)]));
+            return Some(vec![(0i64, ONE)]);
         };
         let (cc, table_w, budget) = (self.cc, self.table_w, self.budget);
         let entries = &mut self.entries;
         let mut over = false;
+        let mut merged: Vec<(i64, PathCount)> = Vec::new();
         let within = cc.post_order(root, &mut self.memo, cc.limit, |key, succ, memo| {
             if over {
-                return BTreeMap::new(); // past the budget: finish the walk cheaply
+                return Vec::new(); // past the budget: finish the walk cheaply
             }
             let w = match &cc.flow.nodes[key.0 as usize].kind {
                 NodeKind::Table { table, .. } => table_w[table.index()],
                 _ => 0,
             };
-            let mut t: BTreeMap<i64, PathCount> = BTreeMap::new();
-            let mut add = |v: i64, c: PathCount| {
-                let e = t.entry(v.saturating_add(w)).or_default();
-                *e = e.plus(c);
-            };
+            let end: &[(i64, PathCount)] = &[(0, ONE)];
+            let mut t: Vec<(i64, PathCount)> = Vec::new();
             if succ.is_empty() {
-                add(0, ONE); // exit
+                t.push((0, ONE)); // exit
             }
             for s in succ {
-                match s {
-                    None => add(0, ONE),
-                    Some(k) => {
-                        for (&v, &c) in memo.get(k).into_iter().flatten() {
-                            add(v, c);
-                        }
-                    }
-                }
+                let side: &[(i64, PathCount)] = match s {
+                    None => end,
+                    Some(k) => memo.get(k).map_or(&[], Vec::as_slice),
+                };
+                merge_into(&mut merged, &t, side);
+                std::mem::swap(&mut t, &mut merged);
             }
-            *entries += t.len();
+            let mut out: Vec<(i64, PathCount)> = Vec::with_capacity(t.len());
+            for (v, c) in t {
+                push_sum(&mut out, v.saturating_add(w), c);
+            }
+            *entries += out.len();
             over |= *entries > budget;
-            t
+            out
         });
         if !within || over {
             return None;
         }
         self.memo.get(&root).cloned()
+    }
+}
+
+/// Appends `(v, c)` to the ascending table `out`, adding `c` to its last
+/// entry when that has weight `v`.
+fn push_sum(out: &mut Vec<(i64, PathCount)>, v: i64, c: PathCount) {
+    match out.last_mut() {
+        Some((last, n)) if *last == v => *n = n.plus(c),
+        _ => out.push((v, c)),
+    }
+}
+
+/// `out` := the ascending merge of the ascending tables `a` and `b`
+/// (counts of equal weights added).
+fn merge_into(out: &mut Vec<(i64, PathCount)>, a: &[(i64, PathCount)], b: &[(i64, PathCount)]) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let take_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+        let (v, c) = if take_a { a[i] } else { b[j] };
+        if take_a {
+            i += 1;
+        } else {
+            j += 1;
+        }
+        push_sum(out, v, c);
     }
 }
 
