@@ -142,3 +142,81 @@ fn flag_of(h: &TestedHeaders, cond: &Cond, i: usize) -> Option<(u32, [bool; 2])>
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_ir::lower_source;
+    use p4cost_ir::NodeKind;
+
+    /// Every condition of a control with header, flag and field tests
+    /// (negated, combined, compared both ways round, against constants
+    /// other than 0 and 1) evaluates compiled as by name, in every state
+    /// of its items.
+    #[test]
+    fn compiled_conditions_evaluate_as_the_named_ones() {
+        let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> x; bit<16> t; }
+struct headers_t { h_t a; h_t b; }
+struct meta_t { bit<1> punted; bit<8> l4; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition select(hdr.a.t) { 0x800: b; default: accept; } }
+    state b { pkt.extract(hdr.b); md.l4 = 6; transition accept; }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    action punt() { md.punted = 1; }
+    table t1 { key = { hdr.a.x : exact; } actions = { punt; } }
+    table t2 { key = { hdr.a.x : exact; } actions = { punt; } }
+    apply {
+        bool dropped = false;
+        md.punted = 0;
+        if (t1.apply().hit) { dropped = true; }
+        if (!dropped && hdr.b.isValid()) { t2.apply(); }
+        if (md.punted == 1 || !(hdr.a.t != 0x800)) { t2.apply(); }
+        if (0x800 == hdr.a.t && md.l4 == 6) { t1.apply(); }
+        if (md.punted != 2 && (dropped == true || !hdr.a.isValid())) { t1.apply(); }
+        if (md.punted == 0 || 1 == 1) { t2.apply(); }
+    }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+        let p = lower_source(src);
+        let flow = &p.control(p.ingress_control().expect("ingress")).flow;
+        let h = TestedHeaders::of_program(&p, flow);
+        assert!(!h.names.is_empty() && !h.flags.is_empty() && !h.atoms.is_empty());
+        let items = h.items() + h.atoms.len();
+        let mut conds = 0;
+        for node in &flow.nodes {
+            let NodeKind::Condition { cond, .. } = &node.kind else {
+                continue;
+            };
+            conds += 1;
+            let c = Compiled::new(&h, cond);
+            for state in 0..3u64.pow(items as u32) {
+                // Each item valid, invalid or unknown.
+                let (mut valid, mut unknown, mut x) = (0u64, 0u64, state);
+                for b in 0..items {
+                    match x % 3 {
+                        0 => valid |= 1 << b,
+                        1 => unknown |= 1 << b,
+                        _ => {}
+                    }
+                    x /= 3;
+                }
+                assert_eq!(
+                    c.eval(valid, unknown),
+                    h.eval(cond, valid, unknown),
+                    "{} with valid {valid:b}, unknown {unknown:b}",
+                    cond.text()
+                );
+            }
+        }
+        assert!(conds >= 5, "{conds} conditions");
+    }
+}

@@ -217,29 +217,23 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     for ((sig, vec, _), c) in parse {
         by_sig.entry(sig).or_default().push((vec, c));
     }
-    // Control side, memoised across signatures; signatures whose walk starts
-    // at the same control state share its side.
-    let mut side = ControlSide {
-        cc,
-        table_w,
-        memo: KeyMap::default(),
-        entries: 0,
-        budget,
+    // Control side, one table per distinct start state; signatures whose
+    // walk starts at the same control state share it.
+    let roots: Vec<Option<Key>> = by_sig.keys().map(|&sig| cc.root(sig)).collect();
+    let Some(mut tables) = control_sides(cc, table_w, budget, &roots) else {
+        return Ok(None);
     };
     let mut out = ClassDistribution::<D>::default();
     let mut shared: HashMap<Option<Key>, usize> = HashMap::new();
     let mut kept = 0usize;
-    for (sig, parse_side) in by_sig {
-        let root = cc.root(sig);
-        let control = match shared.get(&root) {
+    for ((_, parse_side), (root, table)) in by_sig.into_iter().zip(roots.iter().zip(&mut tables)) {
+        let control = match shared.get(root) {
             Some(&i) => i,
             None => {
-                let Some(control_side) = side.of(root) else {
-                    return Ok(None);
-                };
+                let control_side = std::mem::take(table);
                 kept += control_side.len();
                 out.controls.push(control_side);
-                shared.insert(root, out.controls.len() - 1);
+                shared.insert(*root, out.controls.len() - 1);
                 out.controls.len() - 1
             }
         };
@@ -255,61 +249,121 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     Ok(Some(out))
 }
 
-struct ControlSide<'c, 'a> {
-    cc: &'c ControlClasses<'a>,
-    table_w: &'c [i64],
-    memo: KeyMap<Vec<(i64, PathCount)>>,
-    entries: usize,
-    budget: usize,
+/// The walk of the control states reachable from some roots: states in the
+/// order the walk finishes them (successors first), each with its weight
+/// and the successors whose tables it reads (an edge back to a state still
+/// being walked is cut, as [`ControlClasses::post_order`] cuts it).
+struct Walk {
+    /// Per state, its table weight.
+    weight: Vec<i64>,
+    /// `succ[at[i]..at[i + 1]]`: state `i`'s successors read ([`END`]: the
+    /// end of the control).
+    at: Vec<u32>,
+    succ: Vec<u32>,
 }
 
-impl ControlSide<'_, '_> {
-    /// Control weight -> control paths from `root`, the control state a
-    /// signature's walk starts at (`None`: no control to walk), ascending
-    /// by weight. A state's table is its successors' tables shifted by its
-    /// weight and merged: sorted vectors, each entry made once.
-    fn of(&mut self, root: Option<Key>) -> Option<Vec<(i64, PathCount)>> {
-        let Some(root) = root else {
-            return Some(vec![(0i64, ONE)]);
-        };
-        let (cc, table_w, budget) = (self.cc, self.table_w, self.budget);
-        let entries = &mut self.entries;
-        let mut over = false;
-        let mut merged: Vec<(i64, PathCount)> = Vec::new();
-        let within = cc.post_order(root, &mut self.memo, cc.limit, |key, succ, memo| {
-            if over {
-                return Vec::new(); // past the budget: finish the walk cheaply
-            }
-            let w = match &cc.flow.nodes[key.0 as usize].kind {
+/// A successor that is the end of the control (a path of weight 0).
+const END: u32 = u32::MAX;
+
+/// Per root (`None`: no control to walk), the ascending table control
+/// weight -> control paths from it; the first occurrence of a root has
+/// its table, repeats an empty one. `None` past the budget (tables' entries,
+/// or `cc`'s state limit).
+///
+/// Two passes, so memory holds only the tables still to be read: the walk
+/// first (states and edges), then each state's table, made from its
+/// successors' tables shifted by its weight and merged (sorted vectors,
+/// each entry made once), a table dropped once its last reader is made.
+fn control_sides(
+    cc: &ControlClasses<'_>,
+    table_w: &[i64],
+    budget: usize,
+    roots: &[Option<Key>],
+) -> Option<Vec<Vec<(i64, PathCount)>>> {
+    let mut ids: KeyMap<u32> = KeyMap::default();
+    let mut walk = Walk {
+        weight: Vec::new(),
+        at: vec![0],
+        succ: Vec::new(),
+    };
+    for root in roots.iter().flatten() {
+        let within = cc.post_order(*root, &mut ids, cc.limit, |key, succ, ids| {
+            walk.weight.push(match &cc.flow.nodes[key.0 as usize].kind {
                 NodeKind::Table { table, .. } => table_w[table.index()],
                 _ => 0,
-            };
-            let end: &[(i64, PathCount)] = &[(0, ONE)];
-            let mut t: Vec<(i64, PathCount)> = Vec::new();
+            });
             if succ.is_empty() {
-                t.push((0, ONE)); // exit
+                walk.succ.push(END); // exit
             }
             for s in succ {
-                let side: &[(i64, PathCount)] = match s {
-                    None => end,
-                    Some(k) => memo.get(k).map_or(&[], Vec::as_slice),
-                };
-                merge_into(&mut merged, &t, side);
-                std::mem::swap(&mut t, &mut merged);
+                match s {
+                    None => walk.succ.push(END),
+                    Some(k) => walk.succ.extend(ids.get(k).copied()),
+                }
             }
-            let mut out: Vec<(i64, PathCount)> = Vec::with_capacity(t.len());
-            for (v, c) in t {
-                push_sum(&mut out, v.saturating_add(w), c);
-            }
-            *entries += out.len();
-            over |= *entries > budget;
-            out
+            walk.at.push(walk.succ.len() as u32);
+            (walk.weight.len() - 1) as u32
         });
-        if !within || over {
+        if !within {
             return None;
         }
-        self.memo.get(&root).cloned()
     }
+    let n = walk.weight.len();
+    // Readers still to come, per state (a root is read at the end).
+    let mut readers = vec![0u32; n];
+    for &s in walk.succ.iter().filter(|&&s| s != END) {
+        readers[s as usize] += 1;
+    }
+    let root_ids: Vec<Option<u32>> = roots
+        .iter()
+        .map(|r| r.and_then(|k| ids.get(&k).copied()))
+        .collect();
+    drop(ids);
+    for &r in root_ids.iter().flatten() {
+        readers[r as usize] += 1;
+    }
+    let mut tables: Vec<Vec<(i64, PathCount)>> = vec![Vec::new(); n];
+    let (mut entries, mut t, mut merged) = (0usize, Vec::new(), Vec::new());
+    let end: &[(i64, PathCount)] = &[(0, ONE)];
+    for i in 0..n {
+        let succ = &walk.succ[walk.at[i] as usize..walk.at[i + 1] as usize];
+        t.clear();
+        for &s in succ {
+            let side = if s == END { end } else { &tables[s as usize] };
+            merge_into(&mut merged, &t, side);
+            std::mem::swap(&mut t, &mut merged);
+        }
+        let mut out: Vec<(i64, PathCount)> = Vec::with_capacity(t.len());
+        for &(v, c) in &t {
+            push_sum(&mut out, v.saturating_add(walk.weight[i]), c);
+        }
+        entries += out.len();
+        if entries > budget {
+            return None;
+        }
+        for &s in succ.iter().filter(|&&s| s != END) {
+            readers[s as usize] -= 1;
+            if readers[s as usize] == 0 {
+                tables[s as usize] = Vec::new();
+            }
+        }
+        if readers[i] > 0 {
+            tables[i] = out;
+        }
+    }
+    let mut seen = vec![false; n];
+    Some(
+        root_ids
+            .iter()
+            .map(|r| match r {
+                None => vec![(0, ONE)],
+                Some(r) if !std::mem::replace(&mut seen[*r as usize], true) => {
+                    std::mem::take(&mut tables[*r as usize])
+                }
+                Some(_) => Vec::new(),
+            })
+            .collect(),
+    )
 }
 
 /// Appends `(v, c)` to the ascending table `out`, adding `c` to its last
