@@ -109,12 +109,16 @@ impl<const D: usize> ClassDistribution<D> {
         // Classes whose sum is at most `x`: per part, parse values rising
         // while the control values that still fit fall (f64 addition is
         // monotone in each argument), one merge.
+        // Each control side's total, once (parts share sides).
+        let totals: Vec<u128> = controls
+            .iter()
+            .map(|c| c.iter().map(|e| e.1).fold(0, u128::saturating_add))
+            .collect();
         let at_most = |x: f64| -> u128 {
             let mut n = 0u128;
-            for (p, c) in &parts {
-                let c = &controls[*c];
-                let cum: u128 = c.iter().map(|e| e.1).fold(0, u128::saturating_add);
-                let (mut j, mut fit) = (c.len(), cum);
+            for (p, ci) in &parts {
+                let c = &controls[*ci];
+                let (mut j, mut fit) = (c.len(), totals[*ci]);
                 for (pv, pn) in p {
                     while j > 0 && pv + c[j - 1].0 > x {
                         j -= 1;
@@ -327,16 +331,28 @@ fn control_sides(
     let end: &[(i64, PathCount)] = &[(0, ONE)];
     for i in 0..n {
         let succ = &walk.succ[walk.at[i] as usize..walk.at[i + 1] as usize];
-        t.clear();
-        for &s in succ {
-            let side = if s == END { end } else { &tables[s as usize] };
-            merge_into(&mut merged, &t, side);
-            std::mem::swap(&mut t, &mut merged);
-        }
-        let mut out: Vec<(i64, PathCount)> = Vec::with_capacity(t.len());
-        for &(v, c) in &t {
-            push_sum(&mut out, v.saturating_add(walk.weight[i]), c);
-        }
+        let w = walk.weight[i];
+        let out = match succ {
+            // The last reader of its one successor's table takes it over.
+            [s] if *s != END && readers[*s as usize] == 1 => {
+                let mut out = std::mem::take(&mut tables[*s as usize]);
+                shift(&mut out, w);
+                out
+            }
+            _ => {
+                t.clear();
+                for &s in succ {
+                    let side = if s == END { end } else { &tables[s as usize] };
+                    merge_into(&mut merged, &t, side);
+                    std::mem::swap(&mut t, &mut merged);
+                }
+                let mut out: Vec<(i64, PathCount)> = Vec::with_capacity(t.len());
+                for &(v, c) in &t {
+                    push_sum(&mut out, v.saturating_add(w), c);
+                }
+                out
+            }
+        };
         entries += out.len();
         if entries > budget {
             return None;
@@ -364,6 +380,27 @@ fn control_sides(
             })
             .collect(),
     )
+}
+
+/// Adds `w` to every weight of the ascending table `t` in place (entries
+/// that saturation makes equal merged).
+fn shift(t: &mut Vec<(i64, PathCount)>, w: i64) {
+    if w == 0 {
+        return;
+    }
+    let mut kept = 0usize;
+    for i in 0..t.len() {
+        let (v, c) = t[i];
+        let v = v.saturating_add(w);
+        match kept.checked_sub(1).map(|k| &mut t[k]) {
+            Some((last, n)) if *last == v => *n = n.plus(c),
+            _ => {
+                t[kept] = (v, c);
+                kept += 1;
+            }
+        }
+    }
+    t.truncate(kept);
 }
 
 /// Appends `(v, c)` to the ascending table `out`, adding `c` to its last
