@@ -160,3 +160,37 @@ fn assignments_in_one_apply_block() {
 fn a_chain_of_parser_states() {
     check("parser_states", &state_chain(), MAX_RATIO);
 }
+
+/// Peak resident set allowed for `predict` of switch_p4_16's BMv2 JSON
+/// (1.5 MB, 23,497 parse paths, about 10^18 packet classes), as run by
+/// default: about 1.5 times what it takes (25 MiB with the test profile's
+/// binary, 19 MiB release; 93 MB while the class analysis kept every
+/// control state's table of weights, issue 26).
+const SWITCH_JSON_PEAK: u64 = 38 << 20;
+
+/// The packet-class analysis keeps only the tables it still has to read:
+/// switch_p4_16's JSON, summary, median and listing, stays within
+/// [`SWITCH_JSON_PEAK`].
+#[test]
+fn switch_p4_16_json_classes_in_bounded_memory() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("memory");
+    let m = common::measured(
+        &common::root(),
+        &["predict", "tests/fixtures/bmv2/switch_p4_16.json"],
+        &dir.join("switch_p4_16_json"),
+    );
+    assert_eq!(m.code, 0, "p4cost predict failed: {}", m.stderr);
+    assert!(
+        m.stdout_text()
+            .contains("packet classes over 23497 parse paths"),
+        "{}",
+        m.stdout_text()
+    );
+    eprintln!("switch_p4_16.json: peak RSS {} KiB", m.peak_rss / 1024);
+    assert!(
+        m.peak_rss < SWITCH_JSON_PEAK,
+        "peak RSS {} KiB, limit {} KiB",
+        m.peak_rss / 1024,
+        SWITCH_JSON_PEAK / 1024
+    );
+}

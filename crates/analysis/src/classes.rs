@@ -43,6 +43,7 @@ use p4cost_ir::{
 use crate::{Next, PathCount, PathExtract, PathGraph};
 
 pub mod atoms;
+mod compiled;
 pub mod dist;
 mod order;
 
@@ -935,6 +936,15 @@ pub fn path_signature(pg: &PathGraph<'_>, h: &TestedHeaders, nodes: &[u32]) -> u
 /// ones), unknown bits.
 type Key = (u32, u64, u64);
 
+/// A map keyed by control states. foldhash's fast fixed-seed hasher: a
+/// state is three integers hashed millions of times, where SipHash (std's
+/// default, built against hash flooding, which keys the program itself
+/// picks cannot mount) was a fifth of the whole analysis.
+pub(crate) type KeyMap<T> = HashMap<Key, T, foldhash::fast::FixedState>;
+
+/// A set of control states (see [`KeyMap`]).
+type KeySet = HashSet<Key, foldhash::fast::FixedState>;
+
 /// Control paths from one state to the end.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ControlEntry {
@@ -964,6 +974,8 @@ pub struct ControlClasses<'a> {
     h: TestedHeaders,
     /// Tracked headers whose validity node `i` may change.
     effects: Vec<ValidityEffect>,
+    /// Node `i`'s condition compiled against `h` (empty for other nodes).
+    conds: Vec<compiled::Compiled>,
     /// Node `i`, or the first node after a run of plain statements and
     /// action calls starting at `i` ([`SKIP_END`]: the end of the control).
     skip: Vec<u32>,
@@ -977,9 +989,9 @@ pub struct ControlClasses<'a> {
     /// [`Self::settle`]).
     tables: &'a [p4cost_ir::Table],
     /// Where a state settles ([`Self::settle`]), memoised.
-    settled: std::cell::RefCell<HashMap<Key, Option<Key>>>,
+    settled: std::cell::RefCell<KeyMap<Option<Key>>>,
     table_w: std::borrow::Cow<'a, [f64]>,
-    memo: HashMap<Key, ControlEntry>,
+    memo: KeyMap<ControlEntry>,
     limit: usize,
 }
 
@@ -1034,18 +1046,28 @@ impl<'a> ControlClasses<'a> {
         let skip = skip_plain_runs(program, &c.flow, &effects);
         let live = live_items(&c.flow, &h);
         let order = order::canonical_orders(program, &c.flow);
+        let conds = c
+            .flow
+            .nodes
+            .iter()
+            .map(|n| match &n.kind {
+                NodeKind::Condition { cond, .. } => compiled::Compiled::new(&h, cond),
+                _ => compiled::Compiled::default(),
+            })
+            .collect();
         ControlClasses {
             name: &c.name,
             flow: &c.flow,
             h,
             effects,
+            conds,
             skip,
             live,
             order,
             tables: &program.tables,
-            settled: std::cell::RefCell::new(HashMap::new()),
+            settled: std::cell::RefCell::new(KeyMap::default()),
             table_w,
-            memo: HashMap::new(),
+            memo: KeyMap::default(),
             limit,
         }
     }
@@ -1080,7 +1102,7 @@ impl<'a> ControlClasses<'a> {
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
         let mut out: Vec<Option<Key>> = Vec::new();
         let mut meet: Vec<Option<Key>> = Vec::new();
-        for s in succ_states(self.flow, &self.h, &self.effects, &self.order, k) {
+        for s in succ_states(self.flow, &self.conds, &self.effects, &self.order, k) {
             let s = self.enter(s.map(|(n, v, u)| (NodeId(n), v, u)));
             let at = self.settle(s);
             if !meet.contains(&at) {
@@ -1120,7 +1142,7 @@ impl<'a> ControlClasses<'a> {
             if let Some(&done) = self.settled.borrow().get(&k) {
                 break done;
             }
-            let next = succ_states(self.flow, &self.h, &self.effects, &self.order, k);
+            let next = succ_states(self.flow, &self.conds, &self.effects, &self.order, k);
             if next.len() != 1 {
                 break Some(k);
             }
@@ -1162,6 +1184,12 @@ impl<'a> ControlClasses<'a> {
         self.settle(self.enter(Some((n, valid, unknown))))
     }
 
+    /// The value of state `k`'s condition (`None`: unknown, or not a
+    /// condition).
+    fn eval_node(&self, k: Key) -> Option<bool> {
+        self.conds.get(k.0 as usize)?.eval(k.1, k.2)
+    }
+
     /// Where node `n` leads once plain runs are skipped (`None`: the end).
     fn jump(&self, n: u32) -> Option<u32> {
         match self.skip.get(n as usize) {
@@ -1199,16 +1227,16 @@ impl<'a> ControlClasses<'a> {
     fn post_order<T>(
         &self,
         root: Key,
-        memo: &mut HashMap<Key, T>,
+        memo: &mut KeyMap<T>,
         limit: usize,
-        mut finish: impl FnMut(Key, &[Option<Key>], &HashMap<Key, T>) -> T,
+        mut finish: impl FnMut(Key, &[Option<Key>], &KeyMap<T>) -> T,
     ) -> bool {
         struct Frame {
             key: Key,
             succ: Vec<Option<Key>>,
             next: usize,
         }
-        let mut on_stack: HashSet<Key> = HashSet::new();
+        let mut on_stack = KeySet::default();
         let mut stack: Vec<Frame> = Vec::new();
         if !memo.contains_key(&root) {
             on_stack.insert(root);
@@ -1586,7 +1614,7 @@ fn skip_plain_runs(program: &Program, flow: &ControlFlow, effects: &[ValidityEff
 /// Successor states of `k`, in the canonical order of `order`.
 fn succ_states(
     flow: &ControlFlow,
-    h: &TestedHeaders,
+    conds: &[compiled::Compiled],
     effects: &[ValidityEffect],
     order: &order::Orders,
     k: Key,
@@ -1609,11 +1637,10 @@ fn succ_states(
     };
     match &node.kind {
         NodeKind::Condition {
-            cond,
             then_next,
             else_next,
             ..
-        } => match h.eval(cond, valid, unknown) {
+        } => match conds.get(n as usize).and_then(|c| c.eval(valid, unknown)) {
             Some(true) => push(to(*then_next)),
             Some(false) => push(to(*else_next)),
             None => match canonical {
@@ -1902,6 +1929,8 @@ pub struct ClassLister<'a> {
     budget: ClassBudget,
     /// Steps taken so far, against `budget.max_list_work`.
     work: usize,
+    /// What each step met so far says (shared by every class listed).
+    facts: StepCache,
     /// In a control joined by [`crate::join_egress`], the first node that is
     /// not an ingress one: validity there is said to be "in egress".
     egress_from: Option<u32>,
@@ -1951,6 +1980,7 @@ impl<'a> ClassLister<'a> {
             reach,
             budget: *budget,
             work,
+            facts: StepCache::default(),
             egress_from: None,
         })
     }
@@ -2012,16 +2042,16 @@ impl<'a> ClassLister<'a> {
                 limit: self.budget.max_list_work,
             });
         }
-        let flow = &self.program.control(self.control).flow;
-        let mut class = explain(
-            self.program,
-            flow,
-            &self.cc,
-            &self.tables,
+        let mut class = Explainer {
+            program: self.program,
+            flow: &self.program.control(self.control).flow,
+            cc: &self.cc,
+            tables: &self.tables,
             reach,
-            &steps,
-            self.egress_from,
-        );
+            egress_from: self.egress_from,
+            facts: &mut self.facts,
+        }
+        .explain(&steps);
         let rank = self.cc.witness_rank(sig, max);
         class.index = if rank.saturated {
             u128::MAX
@@ -2097,7 +2127,8 @@ impl<'a> ClassLister<'a> {
             succ: self.cc.succ(root),
             next: 0,
         }];
-        let mut on_stack: HashSet<Key> = HashSet::from([root]);
+        let mut on_stack = KeySet::default();
+        on_stack.insert(root);
         let mut seen = 0u128;
         while !stack.is_empty() && out.classes.len() < max {
             self.work += 1;
@@ -2114,15 +2145,16 @@ impl<'a> ClassLister<'a> {
                     .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
                     .collect();
                 self.work = self.work.saturating_add(steps.len());
-                let mut class = explain(
+                let mut class = Explainer {
                     program,
                     flow,
-                    &self.cc,
-                    &self.tables,
+                    cc: &self.cc,
+                    tables: &self.tables,
                     reach,
-                    &steps,
-                    self.egress_from,
-                );
+                    egress_from: self.egress_from,
+                    facts: &mut self.facts,
+                }
+                .explain(&steps);
                 class.index = seen;
                 seen += 1;
                 if keep(&class) {
@@ -2158,6 +2190,9 @@ impl<'a> ClassLister<'a> {
 struct Reach {
     words: usize,
     bits: Vec<u64>,
+    /// By table id, its position among the control's tables (`u32::MAX`:
+    /// none).
+    pos: Vec<u32>,
 }
 
 impl Reach {
@@ -2173,8 +2208,11 @@ impl Reach {
         if *work > limit {
             return None;
         }
-        let index: HashMap<TableId, usize> =
-            tables.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+        let ids = tables.iter().map(|t| t.index() + 1).max().unwrap_or(0);
+        let mut pos = vec![u32::MAX; ids];
+        for (i, t) in tables.iter().enumerate() {
+            pos[t.index()] = i as u32;
+        }
         let mut bits = vec![0u64; n * words];
         // 0 unvisited, 1 on stack, 2 done.
         let mut mark = vec![0u8; n];
@@ -2199,7 +2237,8 @@ impl Reach {
                     stack.pop();
                     mark[v] = 2;
                     if let NodeKind::Table { table, .. } = &flow.nodes[v].kind {
-                        if let Some(&t) = index.get(table) {
+                        if let Some(&t) = pos.get(table.index()).filter(|&&t| t != u32::MAX) {
+                            let t = t as usize;
                             bits[v * words + t / 64] |= 1 << (t % 64);
                         }
                     }
@@ -2214,168 +2253,262 @@ impl Reach {
                 }
             }
         }
-        Some(Reach { words, bits })
+        Some(Reach { words, bits, pos })
     }
 
-    fn has(&self, node: Option<u32>, t: usize) -> bool {
-        match node {
-            None => false,
-            Some(n) => self.bits[n as usize * self.words + t / 64] >> (t % 64) & 1 == 1,
-        }
+    /// Word `w` of the tables reachable from `node` (none from the end).
+    fn word(&self, node: Option<u32>, w: usize) -> u64 {
+        node.map_or(0, |n| self.bits[n as usize * self.words + w])
+    }
+
+    /// The position of table `t` among the control's tables.
+    fn position(&self, t: TableId) -> Option<usize> {
+        self.pos
+            .get(t.index())
+            .filter(|&&p| p != u32::MAX)
+            .map(|&p| p as usize)
     }
 }
 
-/// The class of one complete control path: its tables and why the others
-/// are skipped (the first step after which a table can no longer run).
-fn explain(
+/// What one step of a control path (a state and the way it takes) says,
+/// whichever class takes it: worked out once per lister, not once per
+/// class.
+#[derive(Debug, Clone)]
+struct StepFacts {
+    /// The way taken, where the node has more than one.
+    outcome: Option<Outcome>,
+    /// True when the state decides it.
+    forced: bool,
+    /// Why a table reachable from the node but not from the way taken is
+    /// skipped there (the same for every such table); made when first
+    /// needed.
+    reason: Option<String>,
+}
+
+/// [`StepFacts`] by (state, way taken).
+type StepCache = HashMap<(Key, Option<Key>), StepFacts, foldhash::fast::FixedState>;
+
+/// What explains the steps of a class: the walk, the control's tables and
+/// their reach, and the facts of the steps met so far.
+struct Explainer<'e, 'a> {
+    program: &'a Program,
+    flow: &'a ControlFlow,
+    cc: &'e ControlClasses<'a>,
+    tables: &'e [TableId],
+    reach: &'e Reach,
+    egress_from: Option<u32>,
+    facts: &'e mut StepCache,
+}
+
+impl Explainer<'_, '_> {
+    /// The class of one complete control path: its tables and why the
+    /// others are skipped (the first step after which a table can no
+    /// longer run). Linear in the steps and the table bits.
+    fn explain(&mut self, steps: &[(Key, Option<Key>)]) -> ListedClass {
+        let mut path = ControlPath::default();
+        let mut decisions = Vec::new();
+        for &(k, chosen) in steps {
+            path.nodes.push(NodeId(k.0));
+            if let NodeKind::Table { table, .. } = &self.flow.nodes[k.0 as usize].kind {
+                path.tables.push(*table);
+            }
+            let f = self.step(k, chosen);
+            if let Some(outcome) = &f.outcome {
+                decisions.push(Decision {
+                    node: NodeId(k.0),
+                    outcome: outcome.clone(),
+                    forced: f.forced,
+                });
+            }
+        }
+        let reach = self.reach;
+        // Tables applied or explained so far, and the step explaining each.
+        let mut done = vec![0u64; reach.words];
+        for t in &path.tables {
+            if let Some(i) = reach.position(*t) {
+                done[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let applied = done.clone();
+        let mut why: Vec<Option<u32>> = vec![None; self.tables.len()];
+        for (si, &(k, chosen)) in steps.iter().enumerate() {
+            for (w, d) in done.iter_mut().enumerate() {
+                let mut new = reach.word(Some(k.0), w) & !reach.word(chosen.map(|c| c.0), w) & !*d;
+                *d |= new;
+                while new != 0 {
+                    let b = new.trailing_zeros() as usize;
+                    new &= new - 1;
+                    if let Some(slot) = why.get_mut(w * 64 + b) {
+                        *slot = Some(si as u32);
+                    }
+                }
+            }
+        }
+        let mut skipped = Vec::new();
+        for (i, &t) in self.tables.iter().enumerate() {
+            if applied[i / 64] >> (i % 64) & 1 == 1 {
+                continue;
+            }
+            let reason = match why[i] {
+                Some(si) => {
+                    let (k, chosen) = steps[si as usize];
+                    self.reason(k, chosen)
+                }
+                None => "unreachable in the control".into(),
+            };
+            skipped.push(SkippedTable {
+                table: t,
+                name: table_name(self.program, t),
+                reason,
+            });
+        }
+        ListedClass {
+            index: 0,
+            control_path: path,
+            decisions,
+            skipped,
+        }
+    }
+
+    /// The facts of the step from `k` to `chosen`, worked out on first use.
+    fn step(&mut self, k: Key, chosen: Option<Key>) -> &StepFacts {
+        let (cc, program, flow) = (self.cc, self.program, self.flow);
+        self.facts
+            .entry((k, chosen))
+            .or_insert_with(|| step_facts(program, flow, cc, k, chosen))
+    }
+
+    /// Why a table is skipped at the step from `k` to `chosen`.
+    fn reason(&mut self, k: Key, chosen: Option<Key>) -> String {
+        let (program, flow, cc, egress_from) = (self.program, self.flow, self.cc, self.egress_from);
+        self.step(k, chosen);
+        let Some(f) = self.facts.get_mut(&(k, chosen)) else {
+            return String::new(); // just inserted
+        };
+        f.reason
+            .get_or_insert_with(|| {
+                skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from)
+            })
+            .clone()
+    }
+}
+
+/// A table's name (`table#N` for an id the program lacks).
+fn table_name(program: &Program, t: TableId) -> String {
+    program
+        .tables
+        .get(t.index())
+        .map_or_else(|| format!("table#{}", t.0), |t| t.name.clone())
+}
+
+/// The way state `k` takes to `chosen`, where its node has more than one,
+/// and whether the state decides it.
+fn step_facts(
     program: &Program,
     flow: &ControlFlow,
     cc: &ControlClasses<'_>,
-    tables: &[TableId],
-    reach: &Reach,
-    steps: &[(Key, Option<Key>)],
-    egress_from: Option<u32>,
-) -> ListedClass {
-    let h = &cc.h;
-    let mut path = ControlPath::default();
-    let mut decisions = Vec::new();
-    // Per step, the way taken there (also what the skip reasons say).
-    let mut taken: Vec<Option<Outcome>> = Vec::with_capacity(steps.len());
-    for &(k, chosen) in steps {
-        path.nodes.push(NodeId(k.0));
-        let node = &flow.nodes[k.0 as usize].kind;
-        if let NodeKind::Table { table, .. } = node {
-            path.tables.push(*table);
-        }
-        // Where a successor settles (ways that meet are one: `succ`).
-        let to = |n: Option<NodeId>| cc.arm(k, n);
-        let went = cc.settle(chosen);
-        // Where a node leads once plain runs are jumped.
-        let jumped = |n: Option<NodeId>| n.and_then(|n| cc.jump(n.0));
-        let mut forced = false;
-        let outcome = match node {
-            // A test the state decides is shown where its branches differ
-            // at all: it says why tables were skipped.
-            NodeKind::Condition {
-                then_next,
-                else_next,
-                cond,
-                ..
-            } => match h.eval(cond, k.1, k.2) {
-                Some(v) => {
-                    forced = true;
-                    (jumped(*then_next) != jumped(*else_next)).then_some(Outcome::Branch(v))
-                }
-                None if to(*then_next) != to(*else_next) => {
-                    Some(Outcome::Branch(to(*then_next) == went))
-                }
-                None => None,
-            },
-            NodeKind::Table {
-                next: TableNext::HitMiss { hit, miss },
-                ..
-            } if to(*hit) != to(*miss) => Some(Outcome::Hit(to(*hit) == went)),
-            NodeKind::Table {
-                table,
-                next: TableNext::ByAction { arms, default },
-            } => {
-                let actions: Vec<ActionId> = arms
-                    .iter()
-                    .filter(|(_, n)| to(*n) == went)
-                    .map(|(a, _)| *a)
-                    .collect();
-                // The default way is one only if some action has no arm
-                // (`Program::close_action_switches`).
-                let open = program
-                    .tables
-                    .get(table.index())
-                    .is_none_or(|t| !t.has_arm_for_every_action(arms));
-                let default = open && to(*default) == went;
-                let all = (default || !open) && actions.len() == arms.len();
-                (!all).then_some(Outcome::ActionRun { actions, default })
+    k: Key,
+    chosen: Option<Key>,
+) -> StepFacts {
+    let node = &flow.nodes[k.0 as usize].kind;
+    // Where a successor settles (ways that meet are one: `succ`).
+    let to = |n: Option<NodeId>| cc.arm(k, n);
+    let went = cc.settle(chosen);
+    // Where a node leads once plain runs are jumped.
+    let jumped = |n: Option<NodeId>| n.and_then(|n| cc.jump(n.0));
+    let mut forced = false;
+    let outcome = match node {
+        // A test the state decides is shown where its branches differ
+        // at all: it says why tables were skipped.
+        NodeKind::Condition {
+            then_next,
+            else_next,
+            ..
+        } => match cc.eval_node(k) {
+            Some(v) => {
+                forced = true;
+                (jumped(*then_next) != jumped(*else_next)).then_some(Outcome::Branch(v))
             }
-            _ => None,
-        };
-        if let Some(outcome) = &outcome {
-            decisions.push(Decision {
-                node: NodeId(k.0),
-                outcome: outcome.clone(),
-                forced,
-            });
+            None if to(*then_next) != to(*else_next) => {
+                Some(Outcome::Branch(to(*then_next) == went))
+            }
+            None => None,
+        },
+        NodeKind::Table {
+            next: TableNext::HitMiss { hit, miss },
+            ..
+        } if to(*hit) != to(*miss) => Some(Outcome::Hit(to(*hit) == went)),
+        NodeKind::Table {
+            table,
+            next: TableNext::ByAction { arms, default },
+        } => {
+            let actions: Vec<ActionId> = arms
+                .iter()
+                .filter(|(_, n)| to(*n) == went)
+                .map(|(a, _)| *a)
+                .collect();
+            // The default way is one only if some action has no arm
+            // (`Program::close_action_switches`).
+            let open = program
+                .tables
+                .get(table.index())
+                .is_none_or(|t| !t.has_arm_for_every_action(arms));
+            let default = open && to(*default) == went;
+            let all = (default || !open) && actions.len() == arms.len();
+            (!all).then_some(Outcome::ActionRun { actions, default })
         }
-        taken.push(outcome);
-    }
-    let name = |t: TableId| {
-        program
-            .tables
-            .get(t.index())
-            .map_or_else(|| format!("table#{}", t.0), |t| t.name.clone())
+        _ => None,
     };
-    let mut reason: Vec<Option<String>> = vec![None; tables.len()];
-    for (i, t) in tables.iter().enumerate() {
-        if path.tables.contains(t) {
-            reason[i] = Some(String::new()); // applied
-        }
+    StepFacts {
+        outcome,
+        forced,
+        reason: None,
     }
-    for (&(k, chosen), outcome) in steps.iter().zip(&taken) {
-        let (n, valid, unknown) = k;
-        let chosen_node = chosen.map(|c| c.0);
-        for (i, r) in reason.iter_mut().enumerate() {
-            if r.is_some() || !reach.has(Some(n), i) || reach.has(chosen_node, i) {
-                continue;
+}
+
+/// Why a table that node `k.0` can reach is no longer reachable after the
+/// way `outcome` that state `k` took there.
+fn skip_reason(
+    program: &Program,
+    flow: &ControlFlow,
+    cc: &ControlClasses<'_>,
+    k: Key,
+    outcome: Option<&Outcome>,
+    egress_from: Option<u32>,
+) -> String {
+    let (n, valid, unknown) = k;
+    match (&flow.nodes[n as usize].kind, outcome) {
+        (NodeKind::Table { table, .. }, Some(Outcome::Hit(hit))) => {
+            format!(
+                "on {} of {}",
+                if *hit { "hit" } else { "miss" },
+                table_name(program, *table)
+            )
+        }
+        (NodeKind::Table { table, .. }, Some(arm @ Outcome::ActionRun { .. })) => {
+            format!(
+                "action_run = {} in {}",
+                arm.arm_text(program, "(an action without a case)")
+                    .unwrap_or_default(),
+                table_name(program, *table)
+            )
+        }
+        (NodeKind::Condition { cond, expr, .. }, outcome) => {
+            let text = condition_text(cond, expr);
+            match (cc.eval_node(k), outcome) {
+                (Some(v), _) => decided(&cc.h, cond, valid, unknown)
+                    .map(|d| match egress_from {
+                        Some(e) if n >= e => format!("{d}, in egress"),
+                        _ => d,
+                    })
+                    .unwrap_or_else(|| format!("condition `{text}` is always {v}")),
+                (None, Some(Outcome::Branch(true))) => {
+                    format!("branch not taken: !({text})")
+                }
+                (None, _) => format!("branch not taken: {text}"),
             }
-            *r = Some(match (&flow.nodes[n as usize].kind, outcome) {
-                (NodeKind::Table { table, .. }, Some(Outcome::Hit(hit))) => {
-                    format!(
-                        "on {} of {}",
-                        if *hit { "hit" } else { "miss" },
-                        name(*table)
-                    )
-                }
-                (NodeKind::Table { table, .. }, Some(arm @ Outcome::ActionRun { .. })) => {
-                    format!(
-                        "action_run = {} in {}",
-                        arm.arm_text(program, "(an action without a case)")
-                            .unwrap_or_default(),
-                        name(*table)
-                    )
-                }
-                (NodeKind::Condition { cond, expr, .. }, outcome) => {
-                    let text = condition_text(cond, expr);
-                    match (h.eval(cond, valid, unknown), outcome) {
-                        (Some(v), _) => decided(h, cond, valid, unknown)
-                            .map(|d| match egress_from {
-                                Some(e) if n >= e => format!("{d}, in egress"),
-                                _ => d,
-                            })
-                            .unwrap_or_else(|| format!("condition `{text}` is always {v}")),
-                        (None, Some(Outcome::Branch(true))) => {
-                            format!("branch not taken: !({text})")
-                        }
-                        (None, _) => format!("branch not taken: {text}"),
-                    }
-                }
-                _ => "not on this control path".into(),
-            });
         }
-    }
-    let skipped = tables
-        .iter()
-        .zip(reason)
-        .filter_map(|(&t, r)| match r {
-            Some(r) if r.is_empty() => None,
-            r => Some(SkippedTable {
-                table: t,
-                name: name(t),
-                reason: r.unwrap_or_else(|| "unreachable in the control".into()),
-            }),
-        })
-        .collect();
-    ListedClass {
-        index: 0,
-        control_path: path,
-        decisions,
-        skipped,
+        _ => "not on this control path".into(),
     }
 }
 

@@ -92,43 +92,67 @@ pub struct ClassSites {
     pub decisions: Vec<DecisionOut>,
     /// Every table skipped by some listed class, with why.
     pub skipped: Vec<SkippedOut>,
-    /// Index in `decisions` by control node, outcome text and `forced`.
-    decision_at: HashMap<(usize, String, bool), u32>,
-    /// Index in `skipped` by table and reason.
-    skipped_at: HashMap<(usize, String), u32>,
+    /// By control node, the ways taken there met so far: outcome,
+    /// `forced`, index in `decisions` (outcomes whose texts are one share
+    /// an index).
+    decision_at: HashMap<usize, Vec<(Outcome, bool, u32)>>,
+    /// By table, the indexes in `skipped` of its entries.
+    skipped_at: HashMap<usize, Vec<u32>>,
 }
 
 impl ClassSites {
-    /// The index of the way `d` takes, added to `decisions` if new.
+    /// The index of the way `d` takes, added to `decisions` if new. The
+    /// outcome's text is made once per distinct outcome, not per class.
     fn decision(
         &mut self,
         cx: &ClassContext<'_, '_>,
         d: &p4cost_analysis::Decision,
     ) -> Option<u32> {
-        let program = cx.program;
-        let key = (d.node.index(), outcome_text(program, &d.outcome), d.forced);
-        if let Some(&i) = self.decision_at.get(&key) {
+        let node = d.node.index();
+        let known = self.decision_at.entry(node).or_default();
+        if let Some(&(_, _, i)) = known
+            .iter()
+            .find(|(o, f, _)| *f == d.forced && *o == d.outcome)
+        {
             return Some(i);
         }
-        let out = decision_out(cx, d, key.1.clone())?;
-        let i = u32::try_from(self.decisions.len()).ok()?;
-        self.decisions.push(out);
-        self.decision_at.insert(key, i);
+        let text = outcome_text(cx.program, &d.outcome);
+        let same_text = known.iter().find(|(_, f, i)| {
+            *f == d.forced
+                && self
+                    .decisions
+                    .get(*i as usize)
+                    .is_some_and(|o| o.outcome == text)
+        });
+        let i = match same_text {
+            Some(&(_, _, i)) => i,
+            None => {
+                let out = decision_out(cx, d, text)?;
+                let i = u32::try_from(self.decisions.len()).ok()?;
+                self.decisions.push(out);
+                i
+            }
+        };
+        known.push((d.outcome.clone(), d.forced, i));
         Some(i)
     }
 
     /// The index of table `table` skipped for `reason`, added if new.
     fn skip(&mut self, program: &Program, table: TableId, reason: &str) -> Option<u32> {
-        let key = (table.index(), reason.to_string());
-        if let Some(&i) = self.skipped_at.get(&key) {
+        let known = self.skipped_at.entry(table.index()).or_default();
+        let skipped = &mut self.skipped;
+        if let Some(&i) = known
+            .iter()
+            .find(|&&i| skipped.get(i as usize).is_some_and(|s| s.reason == reason))
+        {
             return Some(i);
         }
-        let i = u32::try_from(self.skipped.len()).ok()?;
-        self.skipped.push(SkippedOut {
+        let i = u32::try_from(skipped.len()).ok()?;
+        skipped.push(SkippedOut {
             table: program.table(table).name.clone(),
-            reason: key.1.clone(),
+            reason: reason.to_string(),
         });
-        self.skipped_at.insert(key, i);
+        known.push(i);
         Some(i)
     }
 }
@@ -285,10 +309,8 @@ pub(crate) fn class_out(
                 // charged: not listed either (it has no index); nor is a
                 // compiler's table for a direct action call (`tbl_act`), the
                 // source's action call, so a source and its compiler output
-                // list alike.
-                Some(NodeKind::Table { table, .. })
-                    if !program.table(*table).is_compiler_made() =>
-                {
+                // list alike ([`class_tables`] gives neither an index).
+                Some(NodeKind::Table { table, .. }) => {
                     cx.table_index.get(table.index()).copied().flatten()
                 }
                 _ => None,
@@ -302,7 +324,12 @@ pub(crate) fn class_out(
         skipped: c
             .skipped
             .iter()
-            .filter(|s| !program.table(s.table).is_compiler_made())
+            // Compiler-made tables have no index ([`class_tables`]).
+            .filter(|s| {
+                cx.table_index
+                    .get(s.table.index())
+                    .is_some_and(Option::is_some)
+            })
             .filter_map(|s| sites.skip(program, s.table, &s.reason))
             .collect(),
         cpu: None,

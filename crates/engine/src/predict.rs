@@ -690,19 +690,30 @@ fn run_linear(
     // paths below.
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
     let tables = &common.tables;
+    // The tables' terms do not depend on the path: made once, not per path.
+    let empty = ParsePath { states: Vec::new() };
+    let control = tofino_linear::control_terms_of(
+        model,
+        &tofino_linear::Inputs {
+            program,
+            path: &empty,
+            tables,
+            packet_size,
+        },
+    );
     let inputs = |path: &ParsePath| -> Prediction {
-        tofino_linear::predict(
-            model,
-            &tofino_linear::Inputs {
-                program,
-                path,
-                tables,
-                packet_size,
-            },
-        )
+        let inp = tofino_linear::Inputs {
+            program,
+            path,
+            tables,
+            packet_size,
+        };
+        match &control {
+            Some(ctl) => tofino_linear::predict_with_control(model, &inp, ctl),
+            None => tofino_linear::predict(model, &inp),
+        }
     };
     // L_B + L_C: the prediction of a path with no state.
-    let empty = ParsePath { states: Vec::new() };
     let constant = inputs(&empty);
     let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
     for w in &constant.warnings {

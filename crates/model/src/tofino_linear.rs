@@ -58,6 +58,15 @@ pub fn predict(model: &ModelSpec, inp: &Inputs<'_>) -> Prediction {
 /// [`predict`] with the terms already taken from a model (the fitted
 /// kinds lay out their breakdown and warnings with zero terms).
 pub fn predict_with(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
+    predict_with_parts(lin, inp, None)
+}
+
+/// [`predict_with`], the control term taken from `ctl` when given.
+fn predict_with_parts(
+    lin: &LinearTerms<'_>,
+    inp: &Inputs<'_>,
+    ctl: Option<&ControlTerms>,
+) -> Prediction {
     let mut warnings = Vec::new();
     let tr = lin.training;
 
@@ -145,7 +154,62 @@ pub fn predict_with(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
         }
     }
 
-    // L_C.
+    let made;
+    let ctl = match ctl {
+        Some(c) => c,
+        None => {
+            made = control_terms(lin, inp);
+            &made
+        }
+    };
+    warnings.extend(ctl.warnings.iter().cloned());
+    Prediction {
+        latency_ns: base_ns + parser_ns + ctl.control_ns,
+        breakdown: Breakdown {
+            base_ns,
+            parser_ns,
+            control_ns: ctl.control_ns,
+            states,
+            tables: ctl.tables.clone(),
+        },
+        warnings,
+    }
+}
+
+/// The control term `L_C` of a prediction: its tables' terms, their sum
+/// and their warnings. It does not depend on the parse path: a caller
+/// predicting many paths makes it once ([`predict_with_control`]).
+#[derive(Debug, Clone)]
+pub struct ControlTerms {
+    /// Each table's term, in the order of [`Inputs::tables`].
+    pub tables: Vec<TableTerm>,
+    /// Their sum.
+    pub control_ns: f64,
+    /// Warnings about the tables (count and each table's features).
+    pub warnings: Vec<Warning>,
+}
+
+/// [`predict`] with the control term made already (by [`control_terms`]
+/// for the same model, program and tables): the same prediction.
+pub fn predict_with_control(model: &ModelSpec, inp: &Inputs<'_>, ctl: &ControlTerms) -> Prediction {
+    let Some(lin) = model.linear() else {
+        return predict(model, inp);
+    };
+    let mut pred = predict_with_parts(&lin, inp, Some(ctl));
+    let negative = crate::fitted::negative_terms(&pred);
+    pred.warnings.extend(negative);
+    pred
+}
+
+/// The control term of `inp` under `model` (none when it is not linear).
+pub fn control_terms_of(model: &ModelSpec, inp: &Inputs<'_>) -> Option<ControlTerms> {
+    model.linear().map(|lin| control_terms(&lin, inp))
+}
+
+/// The control term of `inp` under the linear terms `lin`.
+pub fn control_terms(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> ControlTerms {
+    let tr = lin.training;
+    let mut warnings = Vec::new();
     let mut tables = Vec::new();
     let mut control_ns = 0.0;
     if let Some(ctl) = lin.control {
@@ -168,16 +232,9 @@ pub fn predict_with(lin: &LinearTerms<'_>, inp: &Inputs<'_>) -> Prediction {
             tables.push(term);
         }
     }
-
-    Prediction {
-        latency_ns: base_ns + parser_ns + control_ns,
-        breakdown: Breakdown {
-            base_ns,
-            parser_ns,
-            control_ns,
-            states,
-            tables,
-        },
+    ControlTerms {
+        tables,
+        control_ns,
         warnings,
     }
 }
