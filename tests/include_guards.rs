@@ -12,7 +12,8 @@ fn v1model_program_testing_the_guards_predicts() {
     // the fragment behind `#if defined(_CORE_P4_) && defined(_V1_MODEL_P4_)` was kept:
     // its parser has the two paths eth and eth -> tag
     assert!(
-        r.stdout.contains("parser    GuardParser: 2 paths"),
+        r.stdout
+            .contains("parser    GuardParser (slot parser): 2 paths"),
         "{}",
         r.stdout
     );
@@ -25,7 +26,8 @@ fn tna_program_testing_the_guards_predicts() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("(tna, p4_source)"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("parser    IgParser: 1 paths"),
+        r.stdout
+            .contains("parser    IgParser (slot ingress_parser): 1 paths"),
         "{}",
         r.stdout
     );
@@ -47,7 +49,8 @@ fn psa_program_including_bmv2_psa_predicts() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("(psa, p4_source)"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("parser    IgParser: 3 paths"),
+        r.stdout
+            .contains("parser    IgParser (slot ingress_parser): 3 paths"),
         "{}",
         r.stdout
     );

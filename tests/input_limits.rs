@@ -63,7 +63,8 @@ fn dev_stdin_on_a_pipe_is_read_once() {
     let r = p4cost_stdin(&["predict", "/dev/stdin"], &program_text());
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("parser    IgParser: 1 paths"),
+        r.stdout
+            .contains("parser    IgParser (slot ingress_parser): 1 paths"),
         "{}",
         r.stdout
     );
