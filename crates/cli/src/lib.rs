@@ -10,6 +10,7 @@
 //! `codespan-reporting` and `termcolor` (snippets with carets).
 
 mod args;
+mod cmd_bound;
 mod cmd_calibrate;
 mod cmd_check;
 mod cmd_deps;
@@ -120,6 +121,7 @@ where
             }
             Err(e) => Err(exit::CliError::input(e.to_string())),
         },
+        args::Command::Bound(a) => cmd_bound::run(&a, out),
         args::Command::Schema(a) => cmd_schema::run(&a, out),
         args::Command::Completions(a) => cmd_shell::completions(&a, out),
         args::Command::Man(a) => cmd_shell::man(&a, out),

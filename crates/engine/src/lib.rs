@@ -14,6 +14,7 @@
 //! the CLI or an argument parser.
 
 pub mod batch;
+pub mod bound;
 pub mod cancel;
 pub mod chain;
 pub mod check;

@@ -159,7 +159,10 @@ pub const MAX_REPORTED_PIPELINES: usize = 16;
 /// The pipeline groups to report: the one holding `--pipe NAME`, else
 /// every group (pipelines with the same ingress parser and control share
 /// one). A program that binds nothing gives one empty group.
-fn selected_groups(a: &PredictOptions, program: &Program) -> Result<Vec<Vec<Pipeline>>, Error> {
+pub(crate) fn selected_groups(
+    a: &PredictOptions,
+    program: &Program,
+) -> Result<Vec<Vec<Pipeline>>, Error> {
     let groups = program.ingress_pipeline_groups();
     let Some(name) = &a.pipe else {
         if groups.len() > MAX_REPORTED_PIPELINES {

@@ -1,0 +1,203 @@
+//! `p4cost bound` (issue 27, item 4): network-calculus bounds per packet
+//! class. The expected figures are typed from the paper's worked examples
+//! (Helm et al., ITC 2021: f0 = 51.058 us, five-tuple about 3 us,
+//! set-tp-src about 9 us, R = 50 Mbit/s; NetFPGA SUME T <= 1.917 us,
+//! R = 6.6 Gbit/s), never produced by p4cost.
+
+mod common;
+
+use serde_json::Value;
+
+const SAMPLE: &str = "p4-samples/nc/five_tuple_set_tp_src.p4";
+
+fn bound(args: &[&str]) -> Value {
+    let mut all = vec!["bound", SAMPLE, "--no-config", "--format", "json"];
+    all.extend_from_slice(args);
+    common::json(&all)
+}
+
+fn close(v: &Value, want: f64, tol: f64) -> bool {
+    v.as_f64().is_some_and(|x| (x - want).abs() <= tol)
+}
+
+#[test]
+fn zodiac_fx_five_tuple_set_tp_src_is_the_papers_example() {
+    // b = 10 x 64 B, r = 10 Mbit/s: 63.058 us + 5120 bit / 50 Mbit/s.
+    let r = bound(&["--device", "zodiac-fx", "--arrival", "640B,10Mbps"]);
+    assert!(close(&r["delay_bound_ns"], 165_458.0, 0.5), "{r}");
+    assert!(close(&r["backlog_bound_bytes"], 718.8, 0.05), "{r}");
+    let worst = &r["pipelines"][0]["worst"];
+    assert!(
+        close(&worst["service"]["latency_ns"], 63_058.0, 0.5),
+        "{worst}"
+    );
+    assert!(close(&worst["service"]["rate_bps"], 50e6, 0.5), "{worst}");
+    assert_eq!(worst["blocks"][0]["match_group"], "five_tuple");
+    assert_eq!(worst["blocks"][0]["action_groups"][0], "l3_l4_rewrite");
+    // The same burst in bits.
+    let bits = bound(&["--device", "zodiac-fx", "--arrival", "5120b,10Mbps"]);
+    assert_eq!(bits["delay_bound_ns"], r["delay_bound_ns"]);
+}
+
+#[test]
+fn netfpga_sume_is_the_papers_example() {
+    // b = 10 x 68 B, r = 1 Gbit/s: 1.917 us + 5440 bit / 6.6 Gbit/s.
+    let r = bound(&["--device", "netfpga-sume", "--arrival", "680B,1Gbps"]);
+    assert!(close(&r["delay_bound_ns"], 2741.0, 0.5), "{r}");
+    assert!(close(&r["backlog_bound_bytes"], 919.6, 0.05), "{r}");
+}
+
+#[test]
+fn classes_without_the_table_pay_the_baseline_only() {
+    let r = bound(&["--device", "zodiac-fx", "--arrival", "0B,1Mbps"]);
+    let classes = r["pipelines"][0]["classes"].as_array().unwrap();
+    assert_eq!(classes.len(), 3, "{r}");
+    let ts: Vec<f64> = classes
+        .iter()
+        .map(|c| c["service"]["latency_ns"].as_f64().unwrap())
+        .collect();
+    assert_eq!(ts, vec![63_058.0, 51_058.0, 51_058.0]);
+    // Levels: the median baseline is 3 us under the max one.
+    let m = bound(&[
+        "--device",
+        "zodiac-fx",
+        "--arrival",
+        "0B,1Mbps",
+        "--level",
+        "median",
+    ]);
+    assert!(close(
+        &m["pipelines"][0]["worst"]["service"]["latency_ns"],
+        60_058.0,
+        0.5
+    ));
+}
+
+#[test]
+fn a_model_prices_classes_at_the_ports_rate() {
+    let pred = common::json(&[
+        "predict",
+        SAMPLE,
+        "--no-config",
+        "--port",
+        "100g",
+        "--format",
+        "json",
+    ]);
+    let t = pred["summary"]["max"]["latency_ns"].as_f64().unwrap();
+    let r = bound(&["--port", "100g", "--arrival", "1KB,10Gbps"]);
+    let worst = &r["pipelines"][0]["worst"];
+    assert!(close(&worst["service"]["rate_bps"], 100e9, 0.5), "{worst}");
+    assert!(close(&worst["service"]["latency_ns"], t, 1e-9), "{worst}");
+    // T + b/R with b = 8000 bit, R = 100 Gbit/s: 80 ns more than T.
+    assert!(close(&r["delay_bound_ns"], t + 80.0, 1e-6), "{r}");
+    assert_eq!(r["service"]["kind"], "model");
+}
+
+#[test]
+fn a_flow_faster_than_the_service_is_a_finding_naming_both_rates() {
+    let run = common::p4cost(&[
+        "bound",
+        SAMPLE,
+        "--no-config",
+        "--device",
+        "zodiac-fx",
+        "--arrival",
+        "640B,60Mbps",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("60 Mbit/s") && run.stderr.contains("50 Mbit/s"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_flags_are_usage_errors_naming_the_flag() {
+    for (args, flag) in [
+        (
+            vec!["--device", "zodiac-fx", "--arrival", "640B"],
+            "--arrival",
+        ),
+        (
+            vec!["--device", "zodiac-fx", "--arrival", "640X,1Mbps"],
+            "--arrival",
+        ),
+        (
+            vec!["--device", "zodiac-fx", "--arrival", "-1B,1Mbps"],
+            "--arrival",
+        ),
+        (
+            vec!["--device", "zodiac", "--arrival", "1B,1Mbps"],
+            "--device",
+        ),
+        (vec!["--arrival", "1B,1Mbps", "--level", "min"], "--level"),
+    ] {
+        let mut all = vec!["bound", SAMPLE, "--no-config"];
+        all.extend(args.iter().copied());
+        let run = common::p4cost(&all);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(flag), "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn the_output_says_the_worst_case_is_observed_not_proven() {
+    let run = common::p4cost(&[
+        "bound",
+        SAMPLE,
+        "--no-config",
+        "--device",
+        "zodiac-fx",
+        "--arrival",
+        "640B,10Mbps",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("165.458 us"), "{}", run.stdout);
+    assert!(run.stdout.contains("not a proof"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("largest delay it observed"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn saihu_format_has_the_network_flows_and_servers_of_its_examples() {
+    let r = common::json(&[
+        "bound",
+        SAMPLE,
+        "--no-config",
+        "--device",
+        "zodiac-fx",
+        "--arrival",
+        "640B,10Mbps",
+        "--format",
+        "saihu",
+    ]);
+    assert_eq!(r["network"]["time_unit"], "us");
+    assert_eq!(r["network"]["data_unit"], "B");
+    assert_eq!(r["network"]["rate_unit"], "Mbps");
+    let server = &r["servers"][0];
+    assert!(
+        close(&server["service_curve"]["latencies"][0], 63.058, 1e-9),
+        "{server}"
+    );
+    assert!(
+        close(&server["service_curve"]["rates"][0], 50.0, 1e-9),
+        "{server}"
+    );
+    assert!(close(&server["capacity"], 100.0, 1e-9), "{server}");
+    let flow = &r["flows"][0];
+    assert_eq!(flow["path"][0], server["name"]);
+    assert!(
+        close(&flow["arrival_curve"]["bursts"][0], 640.0, 1e-9),
+        "{flow}"
+    );
+    assert!(
+        close(&flow["arrival_curve"]["rates"][0], 10.0, 1e-9),
+        "{flow}"
+    );
+}
