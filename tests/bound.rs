@@ -201,3 +201,91 @@ fn saihu_format_has_the_network_flows_and_servers_of_its_examples() {
         "{flow}"
     );
 }
+
+/// A chain of two program hops (10G and 100G ports) and a 1000 ns delay,
+/// with a token bucket: its bound composes the hops (least rate 10 Gbit/s,
+/// summed latency, the burst paid once) and `check` holds the segment's DL
+/// against that bound, not the latency sum.
+fn chain_config(arrival: &str, drop_ns: f64) -> std::path::PathBuf {
+    let dir = common::scratch(&format!("bound-chain-{}", arrival.replace([',', '.'], "_")));
+    let sample = common::root().join(SAMPLE);
+    let text = format!(
+        "[[program]]\nname = \"a\"\npath = \"{p}\"\n\
+         [[program]]\nname = \"b\"\npath = \"{p}\"\nport = \"100g\"\n\
+         [[chain]]\nname = \"c\"\narrival = \"{arrival}\"\n\
+         packets = [[\"ethernet\", \"ipv4\", \"tcp\"]]\n\
+         hops = [ {{ program = \"a\" }}, {{ name = \"link\", delay-ns = 1000 }}, {{ program = \"b\" }} ]\n\
+         segments = [ {{ from = \"a\", to = \"b\", drop-ns = {drop_ns} }} ]\n",
+        p = sample.display()
+    );
+    let f = dir.join("p4cost.toml");
+    std::fs::write(&f, text).expect("config");
+    f
+}
+
+#[test]
+fn a_chain_with_an_arrival_is_judged_on_its_composed_bound() {
+    let cfg = chain_config("1KB,1Gbps", 1e9);
+    let cfg = cfg.to_str().unwrap();
+    let r = common::json(&["check", "--config", cfg, "--format", "json"]);
+    let p = &r["chains"][0]["packets"][0];
+    let total = p["total_ns"].as_f64().unwrap();
+    let hop_sum: f64 = p["hops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["ns"].as_f64().unwrap())
+        .sum();
+    assert!(close(&p["bound"]["latency_ns"], hop_sum, 1e-9), "{p}");
+    assert!(close(&p["bound"]["rate_bps"], 10e9, 0.5), "{p}");
+    // b = 8000 bit over R = 10 Gbit/s: 800 ns, paid once for the chain.
+    assert!(
+        close(&p["bound"]["delay_bound_ns"], total + 800.0, 1e-6),
+        "{p}"
+    );
+    assert_eq!(
+        p["hops"][1]["rate_bps"],
+        Value::Null,
+        "a delay limits no rate"
+    );
+    // A DL between the latency sum and the bound: late on the bound.
+    let between = total + 400.0;
+    let cfg = chain_config("1KB,1Gbps", between);
+    let run = common::p4cost(&["check", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("delay bound"), "{}", run.stdout);
+}
+
+#[test]
+fn a_chain_flow_faster_than_a_hop_is_late_with_both_rates() {
+    let cfg = chain_config("1KB,40Gbps", 1e9);
+    let r = common::p4cost(&[
+        "check",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let why = v["chains"][0]["packets"][0]["bound"]["unbounded"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        why.contains("40 Gbit/s") && why.contains("10 Gbit/s"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_malformed_chain_arrival_is_a_config_error_at_its_place() {
+    let cfg = chain_config("1KB", 1e9);
+    let r = common::p4cost(&["check", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("p4cost.toml:10:11:") && r.stderr.contains("arrival"),
+        "{}",
+        r.stderr
+    );
+}

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use p4cost_model::nc::{self, Device, Level, RateLatency, TokenBucket};
 use serde::Serialize;
 
-pub use arrival::parse_arrival;
+pub use arrival::{parse_arrival, parse_named};
 pub use blocks::TableBlocks;
 
 use crate::error::Error;

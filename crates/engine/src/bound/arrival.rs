@@ -14,9 +14,15 @@ const RATE_UNITS: &[(&str, f64)] = &[("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)
 /// a burst above zero and a rate above zero, each with its unit; every
 /// error names `--arrival`.
 pub fn parse_arrival(text: &str) -> Result<TokenBucket, Error> {
+    parse_named(text, "--arrival")
+}
+
+/// [`parse_arrival`] with errors naming `what` (a flag, or p4cost.toml's
+/// `arrival`).
+pub fn parse_named(text: &str, what: &str) -> Result<TokenBucket, Error> {
     let bad = |why: String| {
         Error::input(format!(
-            "--arrival `{text}`: {why} (expected BURST,RATE such as 640B,10Mbps; burst in B, b or KB, rate in bps, Kbps, Mbps or Gbps)"
+            "{what} `{text}`: {why} (expected BURST,RATE such as 640B,10Mbps; burst in B, b or KB, rate in bps, Kbps, Mbps or Gbps)"
         ))
     };
     let (burst, rate) = text
