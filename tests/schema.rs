@@ -3,15 +3,25 @@
 //! outputs of every command validate against the committed file.
 //!
 //! After a change to a report's shape, regenerate them with
-//! `for c in predict check diff stages deps models explain validate fit bound; do cargo run -q -- schema $c > schema/$c.schema.json; done`
+//! `for c in predict check diff stages deps models explain validate fit bound throughput; do cargo run -q -- schema $c > schema/$c.schema.json; done`
 //! and bump `SCHEMA_VERSION`.
 
 mod common;
 
 use serde_json::Value;
 
-const COMMANDS: [&str; 10] = [
-    "predict", "check", "diff", "stages", "deps", "models", "explain", "validate", "fit", "bound",
+const COMMANDS: [&str; 11] = [
+    "predict",
+    "check",
+    "diff",
+    "stages",
+    "deps",
+    "models",
+    "explain",
+    "validate",
+    "fit",
+    "bound",
+    "throughput",
 ];
 
 fn committed(command: &str) -> String {
@@ -178,6 +188,13 @@ fn bound_outputs_match_their_schema() {
     ]
     .concat();
     valid("bound", &model, 0);
+    let nfp = [
+        "throughput",
+        "p4-samples/nfp/recirculate_once.p4",
+        "--format",
+        "json",
+    ];
+    valid("throughput", &nfp, 0);
 }
 
 #[test]

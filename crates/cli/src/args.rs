@@ -211,6 +211,11 @@ pub enum Command {
     /// latency model as a rate-latency service curve.
     #[command(after_help = EXIT_CODES)]
     Bound(BoundArgs),
+    /// Throughput of programs that recirculate or resubmit, per packet
+    /// class (--model nfp4000): pipeline passes, the loss-free rate and
+    /// the received rate past it.
+    #[command(after_help = EXIT_CODES)]
+    Throughput(ThroughputArgs),
     /// Print the JSON Schema of a command's `--format json` output (also
     /// committed as schema/<command>.schema.json).
     #[command(after_help = SCHEMA_HELP)]
@@ -531,6 +536,8 @@ pub enum SchemaFor {
     Fit,
     /// `bound --format json`.
     Bound,
+    /// `throughput --format json`.
+    Throughput,
 }
 
 /// `p4cost lsp`.
@@ -1090,6 +1097,35 @@ pub struct BoundArgs {
     /// Project configuration.
     #[command(flatten)]
     pub config: ConfigArgs,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `p4cost throughput`.
+#[derive(Debug, Args)]
+pub struct ThroughputArgs {
+    /// The program: P4-16 source or BMv2 JSON; `-` reads stdin.
+    pub file: PathBuf,
+    /// The throughput model [default: nfp4000, the only one].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Frame size in bytes (without preamble and gap) [default: 134, the
+    /// paper's small packet].
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
+    pub packet_size: Option<u32>,
+    /// List at most this many packet classes under each parse path.
+    #[arg(long, value_name = "N")]
+    pub max_classes: Option<usize>,
+    /// List at most this many parse paths.
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_PATHS)]
+    pub max_paths: usize,
+    /// Only the pipeline with this name.
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
     /// Preprocessor flags.
     #[command(flatten)]
     pub source: SourceArgs,

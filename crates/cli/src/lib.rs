@@ -22,6 +22,7 @@ mod cmd_predict;
 mod cmd_schema;
 mod cmd_shell;
 mod cmd_stages;
+mod cmd_throughput;
 mod diagnostics;
 mod exit;
 mod json_out;
@@ -122,6 +123,7 @@ where
             Err(e) => Err(exit::CliError::input(e.to_string())),
         },
         args::Command::Bound(a) => cmd_bound::run(&a, out),
+        args::Command::Throughput(a) => cmd_throughput::run(&a, out),
         args::Command::Schema(a) => cmd_schema::run(&a, out),
         args::Command::Completions(a) => cmd_shell::completions(&a, out),
         args::Command::Man(a) => cmd_shell::man(&a, out),

@@ -32,6 +32,7 @@ pub mod path_stats;
 pub mod predict;
 pub mod programs;
 pub mod read;
+pub mod recirc;
 pub mod report;
 pub mod session;
 pub mod stages;

@@ -30,6 +30,7 @@ pub mod fitted;
 pub mod mau_cycles;
 pub mod mau_estimate;
 pub mod nc;
+pub mod nfp;
 pub mod plp;
 pub mod prediction;
 pub mod spec;
