@@ -29,6 +29,7 @@ pub mod options;
 pub mod overlay;
 pub mod path_classes;
 pub mod path_stats;
+pub mod portability;
 pub mod predict;
 pub mod programs;
 pub mod read;

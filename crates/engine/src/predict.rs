@@ -509,6 +509,8 @@ pub fn reports_of(
             }
         };
         extrapolates::check(&mut r, &model);
+        r.warnings
+            .extend(crate::portability::lints(&loaded.program, group.first()));
         reports.push(r);
     }
     for r in &mut reports {
