@@ -289,3 +289,20 @@ fn a_malformed_chain_arrival_is_a_config_error_at_its_place() {
         r.stderr
     );
 }
+
+#[test]
+fn a_model_without_a_port_has_no_rate_and_says_what_to_use() {
+    let r = common::p4cost(&[
+        "bound",
+        "tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json",
+        "--no-config",
+        "--arrival",
+        "640B,10Mbps",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("tofino1-mau-cycles") && r.stderr.contains("no rate R"),
+        "{}",
+        r.stderr
+    );
+}

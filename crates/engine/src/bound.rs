@@ -168,7 +168,12 @@ pub fn bound(o: &BoundOptions) -> Result<Result<BoundReport, Unbounded>, Error> 
             (device_out(&device, level), priced.0, priced.1, link)
         }
         None => {
-            let rate = port_rate(&o.predict, &reports, &model.name)?;
+            // The model that priced the reports (a context.json alone is
+            // priced by the MAU cycles, which name no port).
+            let used = reports
+                .first()
+                .map_or(model.name.as_str(), |r| r.model.name.as_str());
+            let rate = port_rate(&o.predict, &reports, used)?;
             let p = reports.iter().map(|r| by_model(r, rate)).collect();
             let w = reports.iter().flat_map(|r| r.warnings.clone()).collect();
             (model_out(&model), p, w, (rate, packet_size))
@@ -319,7 +324,7 @@ fn port_rate(o: &PredictOptions, reports: &[Report], model: &str) -> Result<f64,
         .map(|g| f64::from(g) * 1e9)
         .ok_or_else(|| {
             Error::input(format!(
-                "bound: model {model} names no port, so there is no rate R: give --port"
+                "bound: model {model} names no port (its figure does not depend on one), so the service curve has no rate R: use a model of a port (tofino1-10g, tofino1-100g, a fitted --model-file) on the P4 source (with --context for a context.json), or --device"
             ))
         })
 }
