@@ -502,16 +502,23 @@ fn no_path_fitting_is_a_finding() {
 /// internal `MODELS.md`; the model files point at docs/models.md.
 #[test]
 fn nothing_points_outside_the_repository() {
-    let dir = common::root().join("models");
-    for e in std::fs::read_dir(&dir).expect("models dir").flatten() {
-        let text = std::fs::read_to_string(e.path()).expect("model file");
-        assert!(!text.contains("shared/"), "{:?}", e.path());
-        assert!(!text.contains("MODELS.md"), "{:?}", e.path());
-        assert!(
-            text.contains("\"spec\": \"docs/models.md#"),
-            "{:?}",
-            e.path()
-        );
+    // models/ and its folders (models/nc/ devices, models/nfp/).
+    let mut dirs = vec![common::root().join("models")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).expect("models dir").flatten() {
+            if e.path().is_dir() {
+                dirs.push(e.path());
+                continue;
+            }
+            let text = std::fs::read_to_string(e.path()).expect("model file");
+            assert!(!text.contains("shared/"), "{:?}", e.path());
+            assert!(!text.contains("MODELS.md"), "{:?}", e.path());
+            assert!(
+                text.contains("\"spec\": \"docs/models.md#"),
+                "{:?}",
+                e.path()
+            );
+        }
     }
     let runs = [
         p4cost(&["models"]),

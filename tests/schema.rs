@@ -3,15 +3,25 @@
 //! outputs of every command validate against the committed file.
 //!
 //! After a change to a report's shape, regenerate them with
-//! `for c in predict check diff stages deps models explain validate fit; do cargo run -q -- schema $c > schema/$c.schema.json; done`
+//! `for c in predict check diff stages deps models explain validate fit bound throughput; do cargo run -q -- schema $c > schema/$c.schema.json; done`
 //! and bump `SCHEMA_VERSION`.
 
 mod common;
 
 use serde_json::Value;
 
-const COMMANDS: [&str; 9] = [
-    "predict", "check", "diff", "stages", "deps", "models", "explain", "validate", "fit",
+const COMMANDS: [&str; 11] = [
+    "predict",
+    "check",
+    "diff",
+    "stages",
+    "deps",
+    "models",
+    "explain",
+    "validate",
+    "fit",
+    "bound",
+    "throughput",
 ];
 
 fn committed(command: &str) -> String {
@@ -155,6 +165,38 @@ fn real_outputs_validate_against_the_committed_schemas() {
 }
 
 /// `fit` and `validate` on a small measurement file.
+#[test]
+fn bound_outputs_match_their_schema() {
+    let sample = "p4-samples/nc/five_tuple_set_tp_src.p4";
+    let arrival = [
+        "--arrival",
+        "640B,10Mbps",
+        "--format",
+        "json",
+        "--no-config",
+    ];
+    let device = [
+        &["bound", sample, "--device", "zodiac-fx"][..],
+        &arrival[..],
+    ]
+    .concat();
+    let out = valid("bound", &device, 0);
+    assert!(out["delay_bound_ns"].is_f64(), "{out}");
+    let model = [
+        &["bound", sample, "--model", "tofino1-100g"][..],
+        &arrival[..],
+    ]
+    .concat();
+    valid("bound", &model, 0);
+    let nfp = [
+        "throughput",
+        "p4-samples/nfp/recirculate_once.p4",
+        "--format",
+        "json",
+    ];
+    valid("throughput", &nfp, 0);
+}
+
 #[test]
 fn calibration_outputs_match_their_schemas() {
     let dir = common::scratch("schema-calibrate");

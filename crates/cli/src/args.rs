@@ -222,6 +222,16 @@ pub enum Command {
     /// inlay hints, hover and code lenses for open P4 files.
     #[command(after_help = LSP_HELP)]
     Lsp(LspArgs),
+    /// Network-calculus delay and backlog bounds per packet class for a
+    /// token-bucket flow: a device's building blocks (--device) or any
+    /// latency model as a rate-latency service curve.
+    #[command(after_help = EXIT_CODES)]
+    Bound(BoundArgs),
+    /// Throughput of programs that recirculate or resubmit, per packet
+    /// class (--model nfp4000): pipeline passes, the loss-free rate and
+    /// the received rate past it.
+    #[command(after_help = EXIT_CODES)]
+    Throughput(ThroughputArgs),
     /// Print the JSON Schema of a command's `--format json` output (also
     /// committed as schema/<command>.schema.json).
     #[command(after_help = SCHEMA_HELP)]
@@ -540,6 +550,10 @@ pub enum SchemaFor {
     /// `fit --format json`: the summary printed (the model file itself is
     /// one element of `models`' schema).
     Fit,
+    /// `bound --format json`.
+    Bound,
+    /// `throughput --format json`.
+    Throughput,
 }
 
 /// `p4cost lsp`.
@@ -1132,6 +1146,98 @@ impl ReportArgs {
         o.histogram_bins = p4cost_engine::pipeline_view::HISTOGRAM_BINS;
         o
     }
+}
+
+/// `p4cost bound`.
+#[derive(Debug, Args)]
+pub struct BoundArgs {
+    /// The program: P4-16 source, BMv2 JSON or Tofino context.json; `-`
+    /// reads stdin.
+    pub file: PathBuf,
+    /// The flow as a token bucket: burst and rate (`640B,10Mbps`; burst
+    /// in B, b or KB, rate in bps, Kbps, Mbps or Gbps).
+    #[arg(long, value_name = "BURST,RATE")]
+    pub arrival: String,
+    /// Price the classes with a device's network-calculus building blocks
+    /// (netfpga-sume, zodiac-fx) instead of a latency model.
+    #[arg(long, value_name = "DEVICE", conflicts_with_all = ["model", "model_file"])]
+    pub device: Option<String>,
+    /// Which measured delays a device's blocks stand for [default: max].
+    #[arg(long, value_enum)]
+    pub level: Option<BoundLevel>,
+    /// Model, port and packet size (without --device).
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// List at most this many packet classes under each listed path.
+    #[arg(long, value_name = "N")]
+    pub max_classes: Option<usize>,
+    /// List at most this many paths (all are counted; the worst class is
+    /// found over all of them).
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_PATHS)]
+    pub max_paths: usize,
+    /// Only the pipeline with this name.
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: BoundFormat,
+    /// Project configuration.
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `p4cost throughput`.
+#[derive(Debug, Args)]
+pub struct ThroughputArgs {
+    /// The program: P4-16 source or BMv2 JSON; `-` reads stdin.
+    pub file: PathBuf,
+    /// The throughput model [default: nfp4000, the only one].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Frame size in bytes (without preamble and gap) [default: 134, the
+    /// paper's small packet].
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
+    pub packet_size: Option<u32>,
+    /// List at most this many packet classes under each parse path.
+    #[arg(long, value_name = "N")]
+    pub max_classes: Option<usize>,
+    /// List at most this many parse paths.
+    #[arg(long, value_name = "N", default_value_t = p4cost_engine::options::DEFAULT_MAX_PATHS)]
+    pub max_paths: usize,
+    /// Only the pipeline with this name.
+    #[arg(long, value_name = "NAME")]
+    pub pipe: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Preprocessor flags.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `bound --level`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BoundLevel {
+    /// The smallest delays measured.
+    Min,
+    /// The median delays.
+    Median,
+    /// The largest delays measured (the paper's "worst case").
+    Max,
+}
+
+/// `bound --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BoundFormat {
+    /// A readable table.
+    Human,
+    /// One JSON object (`p4cost schema bound`).
+    Json,
+    /// The network description Saihu reads (xTFA, DiscoDNC, Panco).
+    Saihu,
 }
 
 /// `p4cost models`.

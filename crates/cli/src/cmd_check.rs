@@ -373,13 +373,32 @@ fn render_chain(s: &mut String, c: &ChainVerdict) {
             "       {:<8} ({headers}) {:.3} ns = {hops}{end}\n",
             p.status, p.total_ns
         ));
+        if let Some(b) = &p.bound {
+            let text = match (b.delay_bound_ns, &b.unbounded) {
+                (Some(d), _) => format!(
+                    "delay bound {d:.3} ns, backlog bound {:.3} B (R {}, T {:.3} ns; judged against the budgets)",
+                    b.backlog_bound_bytes.unwrap_or_default(),
+                    b.rate_bps
+                        .map(p4cost_engine::bound::rate_text)
+                        .unwrap_or_else(|| "unlimited".into()),
+                    b.latency_ns
+                ),
+                (None, Some(why)) => why.clone(),
+                (None, None) => String::new(),
+            };
+            s.push_str(&format!("         bound: {text}\n"));
+        }
         for g in &p.segments {
             let pl = g
                 .priority_ns
                 .map(|x| format!("PL {x:.3}, "))
                 .unwrap_or_default();
+            let bound = g
+                .delay_bound_ns
+                .map(|d| format!(", delay bound {d:.3} ns"))
+                .unwrap_or_default();
             s.push_str(&format!(
-                "         segment {}: {:.3} ns ({pl}DL {:.3}, margin {:.3}) {}\n",
+                "         segment {}: {:.3} ns{bound} ({pl}DL {:.3}, margin {:.3}) {}\n",
                 g.segment, g.ns, g.drop_ns, g.margin_ns, g.status
             ));
         }

@@ -10,6 +10,7 @@
 //! `codespan-reporting` and `termcolor` (snippets with carets).
 
 mod args;
+mod cmd_bound;
 mod cmd_calibrate;
 mod cmd_check;
 mod cmd_deps;
@@ -22,6 +23,7 @@ mod cmd_report;
 mod cmd_schema;
 mod cmd_shell;
 mod cmd_stages;
+mod cmd_throughput;
 mod diagnostics;
 mod exit;
 mod json_out;
@@ -123,6 +125,8 @@ where
             }
             Err(e) => Err(exit::CliError::input(e.to_string())),
         },
+        args::Command::Bound(a) => cmd_bound::run(&a, out),
+        args::Command::Throughput(a) => cmd_throughput::run(&a, out),
         args::Command::Schema(a) => cmd_schema::run(&a, out),
         args::Command::Completions(a) => cmd_shell::completions(&a, out),
         args::Command::Man(a) => cmd_shell::man(&a, out),

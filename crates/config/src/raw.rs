@@ -106,6 +106,7 @@ struct RawChain {
     #[serde(default)]
     packets: Vec<Spanned<Vec<String>>>,
     max_packets: Option<Spanned<i64>>,
+    arrival: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -684,6 +685,14 @@ fn chain(
             .ok_or_else(|| at.err(m.span(), "max-packets: give a positive number"))?,
         None => DEFAULT_MAX_CHAIN_PACKETS,
     };
+    let arrival = c
+        .arrival
+        .as_ref()
+        .map(|a| {
+            p4cost_engine::bound::parse_named(a.get_ref(), "arrival")
+                .map_err(|e| at.err(a.span(), e.to_string()))
+        })
+        .transpose()?;
     Ok(Chain {
         name,
         hops,
@@ -691,6 +700,7 @@ fn chain(
         max_latency,
         packets: c.packets.into_iter().map(Spanned::into_inner).collect(),
         max_packets,
+        arrival,
     })
 }
 

@@ -75,6 +75,11 @@ pub struct Chain {
     pub packets: Vec<Vec<String>>,
     /// Most packets listed from the first program when `packets` is empty.
     pub max_packets: usize,
+    /// A token-bucket flow (`arrival` in p4cost.toml): each packet and
+    /// segment is then judged on its network-calculus delay bound, the
+    /// hops composed as rate-latency servers (least rate, summed latency,
+    /// the burst paid once), not on the latency sum alone.
+    pub arrival: Option<p4cost_model::nc::TokenBucket>,
 }
 
 /// One hop's share of a packet's latency.
@@ -88,6 +93,10 @@ pub struct HopFigure {
     /// The model, for a program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Its service rate, bit/s (a program's port; with an `arrival` only;
+    /// a delay hop has none: it delays, it does not limit the rate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_bps: Option<f64>,
 }
 
 /// One segment for one packet.
@@ -97,12 +106,18 @@ pub struct SegmentVerdict {
     pub segment: String,
     /// Sum of its hops.
     pub ns: f64,
+    /// With an `arrival`: the segment's delay bound, its hops as one
+    /// rate-latency server (`None` when the flow is faster than it); PL
+    /// and DL are held against it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_bound_ns: Option<f64>,
     /// PL.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub priority_ns: Option<f64>,
     /// DL.
     pub drop_ns: f64,
-    /// `drop_ns - ns`: negative when late.
+    /// `drop_ns - ns` (the delay bound with an `arrival`): negative when
+    /// late.
     pub margin_ns: f64,
     /// `ok`, `priority` (above PL, within DL) or `over` (above DL).
     pub status: &'static str,
@@ -119,6 +134,10 @@ pub struct PacketVerdict {
     pub hops: Vec<HopFigure>,
     /// Sum of all hops.
     pub total_ns: f64,
+    /// With an `arrival`: the whole chain as one rate-latency server and
+    /// the flow's bounds through it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<ChainBound>,
     /// End-to-end margin, with an end-to-end budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin_ns: Option<f64>,
@@ -126,6 +145,73 @@ pub struct PacketVerdict {
     pub segments: Vec<SegmentVerdict>,
     /// `ok`, `priority` or `over`.
     pub status: &'static str,
+}
+
+/// A packet's path through a chain as one rate-latency server.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ChainBound {
+    /// The least rate of its program hops, bit/s (none: only delays).
+    pub rate_bps: Option<f64>,
+    /// The summed latency of its hops, ns.
+    pub latency_ns: f64,
+    /// T + b/R, ns; `None` when the flow's rate exceeds R.
+    pub delay_bound_ns: Option<f64>,
+    /// b + r T, bytes; `None` when the flow's rate exceeds R.
+    pub backlog_bound_bytes: Option<f64>,
+    /// Why there is no bound, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unbounded: Option<String>,
+}
+
+/// The delay bound of `hops` as one server for `flow`, and why there is
+/// none (r above the least rate). Hops without a rate (delays) limit no
+/// rate: with none at all, the bound is their latency.
+fn hops_bound(
+    hops: &[HopFigure],
+    flow: p4cost_model::nc::TokenBucket,
+) -> (ChainBound, Option<f64>) {
+    let latency_ns: f64 = hops.iter().map(|h| h.ns).sum();
+    let rate = hops.iter().filter_map(|h| h.rate_bps).reduce(f64::min);
+    let Some(rate_bps) = rate else {
+        let b = ChainBound {
+            rate_bps: None,
+            latency_ns,
+            delay_bound_ns: Some(latency_ns),
+            backlog_bound_bytes: Some((flow.burst_bits + flow.rate_bps * latency_ns * 1e-9) / 8.0),
+            unbounded: None,
+        };
+        return (b, Some(latency_ns));
+    };
+    let server = p4cost_model::nc::RateLatency {
+        rate_bps,
+        latency_ns,
+    };
+    match p4cost_model::nc::bounds(flow, server) {
+        Ok(b) => (
+            ChainBound {
+                rate_bps: Some(rate_bps),
+                latency_ns,
+                delay_bound_ns: Some(b.delay_bound_ns),
+                backlog_bound_bytes: Some(b.backlog_bound_bytes),
+                unbounded: None,
+            },
+            Some(b.delay_bound_ns),
+        ),
+        Err(u) => (
+            ChainBound {
+                rate_bps: Some(rate_bps),
+                latency_ns,
+                delay_bound_ns: None,
+                backlog_bound_bytes: None,
+                unbounded: Some(format!(
+                    "the flow's rate r = {} exceeds the least service rate R = {}: no bound",
+                    crate::bound::rate_text(u.arrival_bps),
+                    crate::bound::rate_text(u.service_bps)
+                )),
+            },
+            None,
+        ),
+    }
 }
 
 /// A chain's verdict.
@@ -179,6 +265,7 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
                     hop: h.name.clone(),
                     ns: *ns,
                     model: None,
+                    rate_bps: None,
                 }),
                 HopKind::Program(o) => {
                     let mut o = (**o).clone();
@@ -202,10 +289,15 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
                         out.not_crossing.push(headers);
                         continue 'packet;
                     };
+                    let rate_bps = match c.arrival {
+                        Some(_) => Some(hop_rate(c, h, r, &o)?),
+                        None => None,
+                    };
                     hops.push(HopFigure {
                         hop: h.name.clone(),
                         ns: p.latency_ns,
                         model: Some(r.model.name.clone()),
+                        rate_bps,
                     });
                 }
             }
@@ -215,15 +307,17 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
             .segments
             .iter()
             .map(|s| {
-                let ns: f64 = hops
-                    .get(s.from..=s.to)
-                    .unwrap_or(&[])
-                    .iter()
-                    .map(|h| h.ns)
-                    .sum();
-                let status = if ns > s.drop_ns {
+                let part = hops.get(s.from..=s.to).unwrap_or(&[]);
+                let ns: f64 = part.iter().map(|h| h.ns).sum();
+                let delay_bound_ns = c.arrival.map(|f| hops_bound(part, f).1);
+                // With an arrival the bound is judged (none at all: late).
+                let judged = match delay_bound_ns {
+                    Some(b) => b.unwrap_or(f64::INFINITY),
+                    None => ns,
+                };
+                let status = if judged > s.drop_ns {
                     "over"
-                } else if s.priority_ns.is_some_and(|pl| ns > pl) {
+                } else if s.priority_ns.is_some_and(|pl| judged > pl) {
                     "priority"
                 } else {
                     "ok"
@@ -231,23 +325,31 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
                 SegmentVerdict {
                     segment: s.name.clone(),
                     ns,
+                    delay_bound_ns: delay_bound_ns.flatten(),
                     priority_ns: s.priority_ns,
                     drop_ns: s.drop_ns,
-                    margin_ns: s.drop_ns - ns,
+                    margin_ns: s.drop_ns - judged,
                     status,
                     origin: s.origin.clone(),
                 }
             })
             .collect();
-        let margin_ns = c.max_latency.as_ref().map(|m| m.0 - total_ns);
-        let status =
-            if margin_ns.is_some_and(|m| m < 0.0) || segments.iter().any(|s| s.status == "over") {
-                "over"
-            } else if segments.iter().any(|s| s.status == "priority") {
-                "priority"
-            } else {
-                "ok"
-            };
+        let bound = c.arrival.map(|f| hops_bound(&hops, f).0);
+        let judged = match &bound {
+            Some(b) => b.delay_bound_ns.unwrap_or(f64::INFINITY),
+            None => total_ns,
+        };
+        let margin_ns = c.max_latency.as_ref().map(|m| m.0 - judged);
+        let status = if margin_ns.is_some_and(|m| m < 0.0)
+            || segments.iter().any(|s| s.status == "over")
+            || bound.as_ref().is_some_and(|b| b.unbounded.is_some())
+        {
+            "over"
+        } else if segments.iter().any(|s| s.status == "priority") {
+            "priority"
+        } else {
+            "ok"
+        };
         match status {
             "over" => out.over += 1,
             "priority" => out.prioritised += 1,
@@ -257,6 +359,7 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
             headers,
             hops,
             total_ns,
+            bound,
             margin_ns,
             segments,
             status,
@@ -266,6 +369,24 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
     out.packets
         .sort_by(|x, y| y.total_ns.total_cmp(&x.total_ns));
     Ok(out)
+}
+
+/// A program hop's service rate, bit/s: its port's.
+fn hop_rate(
+    c: &Chain,
+    h: &Hop,
+    r: &crate::report::Report,
+    o: &PredictOptions,
+) -> Result<f64, Error> {
+    r.port_gbps
+        .or(o.target.port_gbps)
+        .map(|g| f64::from(g) * 1e9)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "chain `{}`, hop `{}`: model {} names no port, so the hop has no rate for `arrival`: give the hop a `port`",
+                c.name, h.name, r.model.name
+            ))
+        })
 }
 
 /// The header sequences of the first program hop's parse paths (at most

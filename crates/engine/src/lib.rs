@@ -14,6 +14,7 @@
 //! the CLI or an argument parser.
 
 pub mod batch;
+pub mod bound;
 pub mod cancel;
 pub mod chain;
 pub mod check;
@@ -30,9 +31,11 @@ pub mod overlay;
 pub mod path_classes;
 pub mod path_stats;
 pub mod pipeline_view;
+pub mod portability;
 pub mod predict;
 pub mod programs;
 pub mod read;
+pub mod recirc;
 pub mod report;
 pub mod session;
 pub mod stages;

@@ -167,7 +167,10 @@ pub const MAX_REPORTED_PIPELINES: usize = 16;
 /// The pipeline groups to report: the one holding `--pipe NAME`, else
 /// every group (pipelines with the same ingress parser and control share
 /// one). A program that binds nothing gives one empty group.
-fn selected_groups(a: &PredictOptions, program: &Program) -> Result<Vec<Vec<Pipeline>>, Error> {
+pub(crate) fn selected_groups(
+    a: &PredictOptions,
+    program: &Program,
+) -> Result<Vec<Vec<Pipeline>>, Error> {
     let groups = program.ingress_pipeline_groups();
     let Some(name) = &a.pipe else {
         if groups.len() > MAX_REPORTED_PIPELINES {
@@ -532,6 +535,8 @@ pub fn reports_of(
             ModelKind::CpuTables => cpu::run_cpu(a, &model, packet_size, common)?,
         };
         extrapolates::check(&mut r, &model);
+        r.warnings
+            .extend(crate::portability::lints(&loaded.program, group.first()));
         reports.push(r);
     }
     for r in &mut reports {

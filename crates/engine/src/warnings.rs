@@ -41,6 +41,8 @@ pub const KNOWN_CODES: &[&str] = &[
     "packet_smaller_than_headers",
     "parse_graph",
     "reader_note",
+    "register_across_gresses",
+    "register_too_wide",
     "stage_out_of_range",
     "table_count_out_of_range",
     "table_names_differ",
@@ -98,6 +100,10 @@ pub fn meaning(code: &str) -> &'static str {
         "target_mismatch" => "the model is for another target",
         "target_not_modelled" => "a target the model does not cover",
         "too_many_keys" => "tables with more match keys than in training (1-3)",
+        "register_across_gresses" => {
+            "registers used in both ingress and egress (separate on Tofino)"
+        }
+        "register_too_wide" => "register cells wider than a Tofino stateful ALU's 32 bits",
         "too_many_states" => "paths with more parse states than in training",
         _ => "",
     }

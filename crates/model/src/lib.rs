@@ -32,6 +32,8 @@ pub mod features;
 pub mod fitted;
 pub mod mau_cycles;
 pub mod mau_estimate;
+pub mod nc;
+pub mod nfp;
 pub mod plp;
 pub mod prediction;
 pub mod spec;

@@ -1,0 +1,289 @@
+//! `p4cost throughput --model nfp4000`: per packet class, its pipeline
+//! passes (1 + the recirculate and resubmit calls on its control path,
+//! ingress and egress) and the NFP-4000's loss-free throughput and the
+//! received rate past it for that many passes
+//! ([`p4cost_model::nfp::Nfp::throughput`]; docs/models.md, NFP-4000
+//! recirculation).
+//!
+//! Recirculate and resubmit calls are the IR's extern calls of use
+//! [`ExternUse::Resubmit`] (v1model's `recirculate*` and `resubmit*`,
+//! BMv2's `recirculate` and `resubmit` primitives, the `Resubmit` extern),
+//! in a statement, a directly called action, or an action of an applied
+//! table (its dearest action: the class does not say which runs).
+
+mod route;
+
+use std::collections::HashMap;
+
+use p4cost_analysis::{
+    join_egress, path_graph, path_signature, ClassBudget, ClassLister, PathOptions, TestedHeaders,
+};
+use p4cost_ir::{ActionId, ControlFlow, ControlId, ExternUse, NodeId, NodeKind, Program};
+use p4cost_model::nfp::{Nfp, Throughput};
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::options::PredictOptions;
+
+/// One class.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RecircClass {
+    /// Its id (`P.C`, as `predict` numbers it).
+    pub class: String,
+    /// Headers of its parse path.
+    pub headers: Vec<String>,
+    /// Where it recirculates or resubmits (`action A`, `table T: action
+    /// A`, `statement at file:line`).
+    pub sites: Vec<String>,
+    /// Passes and throughput.
+    #[serde(flatten)]
+    pub throughput: Throughput,
+}
+
+/// One pipeline.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RecircPipeline {
+    /// Its name, when the program names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
+    /// The listed classes (`--max-paths` paths, `--max-classes` each).
+    pub classes: Vec<RecircClass>,
+    /// True when every class of every parse path is listed.
+    pub complete: bool,
+    /// The listed class with the most passes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub most_passes: Option<RecircClass>,
+}
+
+/// What `throughput` reports.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RecircReport {
+    /// Version of this JSON shape.
+    pub schema_version: u32,
+    /// The program.
+    pub program: String,
+    /// The model's name.
+    pub model: String,
+    /// Its title.
+    pub title: String,
+    /// Its paper.
+    pub citation: String,
+    /// Section of docs/models.md.
+    pub spec: String,
+    /// Frame size, bytes.
+    pub packet_size_bytes: u32,
+    /// Line rate, bit/s.
+    pub line_rate_bps: f64,
+    /// Per pipeline.
+    pub pipelines: Vec<RecircPipeline>,
+    /// The model's notes.
+    pub notes: Vec<String>,
+}
+
+/// The model's report for `o` at `packet_size` bytes.
+pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<RecircReport, Error> {
+    let model = p4cost_model::nfp::nfp4000().map_err(|e| Error::input(e.to_string()))?;
+    if packet_size < 64 {
+        return Err(Error::input(format!(
+            "--packet-size {packet_size}: an Ethernet frame is at least 64 B"
+        )));
+    }
+    let loaded = crate::input::load_for_predict(o)?;
+    let program = &loaded.program;
+    let groups = crate::predict::selected_groups(o, program)?;
+    let mut pipelines = Vec::new();
+    for group in &groups {
+        o.cancel.check()?;
+        pipelines.push(pipeline(o, program, group, &model, packet_size)?);
+    }
+    Ok(RecircReport {
+        schema_version: 1,
+        program: crate::read::shown(&o.file),
+        model: model.name.clone(),
+        title: model.title.clone(),
+        citation: model.source.citation.clone(),
+        spec: model.source.spec.clone(),
+        packet_size_bytes: packet_size,
+        line_rate_bps: model.line_rate_bps,
+        pipelines,
+        notes: model.notes.clone(),
+    })
+}
+
+/// The listed classes of one pipeline group with their passes.
+fn pipeline(
+    o: &PredictOptions,
+    program: &Program,
+    group: &[p4cost_ir::Pipeline],
+    model: &Nfp,
+    size: u32,
+) -> Result<RecircPipeline, Error> {
+    let shown = crate::read::shown(&o.file);
+    let mut out = RecircPipeline {
+        pipeline: group.first().map(|p| p.name.clone()),
+        classes: Vec::new(),
+        complete: true,
+        most_passes: None,
+    };
+    let Some(pipe) = group.first() else {
+        return Ok(out);
+    };
+    let Some(parser) = pipe.ingress_parser else {
+        return Err(Error::input(format!(
+            "{shown}: no ingress parser: packet classes need the parse graph"
+        )));
+    };
+    let mut joined = program.clone();
+    let control = match join_egress(program, pipe) {
+        Some((c, _)) => {
+            joined.controls.push(c);
+            ControlId((joined.controls.len() - 1) as u32)
+        }
+        None => match pipe.ingress {
+            Some(c) => c,
+            None => return Ok(out),
+        },
+    };
+    let opts = PathOptions {
+        max_analysis_states: o.max_analysis_states,
+        ..PathOptions::default()
+    };
+    let mut graph_warnings = Vec::new();
+    let pg = path_graph(&joined, joined.parser(parser), &opts, &mut graph_warnings)
+        .map_err(|e| Error::input(format!("{shown}: {e}")))?;
+    let paths = pg.list_within(o.max_paths, o.max_listed_states);
+    out.complete = (paths.len() as u128) == pg.total().value && !pg.total().saturated;
+    let mut lister = ClassLister::new(&joined, control, &ClassBudget::default())
+        .map_err(|e| Error::input(format!("{shown}: {e}")))?;
+    let flow = &joined.control(control).flow;
+    let weights: route::Weights = flow
+        .nodes
+        .iter()
+        .map(|n| node_calls(&joined, &n.kind).0)
+        .collect();
+    let tested = TestedHeaders::of_program(&joined, flow);
+    let written = flow
+        .nodes
+        .iter()
+        .flat_map(|n| writes(&joined, &n.kind))
+        .fold(0u64, |m, f| m | tested.mask_of_write(f));
+    let max_classes = o.max_classes.unwrap_or(8);
+    for (i, path) in paths.iter().enumerate() {
+        let listing = lister
+            .list(&pg, path, max_classes, &|_| true)
+            .map_err(|e| Error::input(format!("{shown}: {e}")))?;
+        out.complete &= !listing.truncated;
+        let headers = pg.path(path).header_names();
+        let decided = decided_here(&tested, written, flow, path_signature(&pg, &tested, path));
+        for c in &listing.classes {
+            let sites: Vec<String> = route::sites(
+                flow,
+                &weights,
+                &c.control_path.nodes,
+                &c.decisions,
+                &decided,
+            )
+            .into_iter()
+            .map(|n| site_name(&joined, &flow.node(n).kind, flow.node(n).span))
+            .collect();
+            let passes = 1 + u32::try_from(sites.len()).unwrap_or(u32::MAX - 1);
+            out.classes.push(RecircClass {
+                class: format!("{}.{}", i + 1, c.index + 1),
+                headers: headers.clone(),
+                sites,
+                throughput: model.throughput(passes, size),
+            });
+        }
+    }
+    out.most_passes = out
+        .classes
+        .iter()
+        .max_by_key(|c| c.throughput.passes)
+        .cloned();
+    Ok(out)
+}
+
+/// The recirculate and resubmit calls a node makes, and the action that
+/// makes them (a table: its dearest action).
+fn node_calls(program: &Program, kind: &NodeKind) -> (usize, Option<ActionId>) {
+    match kind {
+        NodeKind::Table { table, .. } => program
+            .table(*table)
+            .actions
+            .iter()
+            .map(|a| (calls(program, *a), Some(*a)))
+            .max_by_key(|(n, _)| *n)
+            .unwrap_or((0, None)),
+        NodeKind::Action { action, .. } => (calls(program, *action), Some(*action)),
+        NodeKind::Statement { externs, .. } => (
+            externs
+                .iter()
+                .filter(|e| e.uses == ExternUse::Resubmit)
+                .count(),
+            None,
+        ),
+        _ => (0, None),
+    }
+}
+
+/// How a report names a node that recirculates or resubmits.
+fn site_name(program: &Program, kind: &NodeKind, span: p4cost_ir::Span) -> String {
+    let at = format!("{}:{}", program.file_path(span.file), span.line);
+    match (kind, node_calls(program, kind).1) {
+        (NodeKind::Table { table, .. }, Some(a)) => format!(
+            "table {}: action {} ({at})",
+            program.table(*table).name,
+            program.action(a).name
+        ),
+        (_, Some(a)) => format!("action {} ({at})", program.action(a).name),
+        _ => format!("statement ({at})"),
+    }
+}
+
+/// The fields a node may write (a table: every action's).
+fn writes<'p>(program: &'p Program, kind: &'p NodeKind) -> Vec<&'p str> {
+    let of = |a: ActionId| program.action(a).writes.iter().map(String::as_str);
+    match kind {
+        NodeKind::Table { table, .. } => program
+            .table(*table)
+            .actions
+            .iter()
+            .flat_map(|a| of(*a))
+            .collect(),
+        NodeKind::Action { action, .. } => of(*action).collect(),
+        NodeKind::Statement { writes, .. } => writes.iter().map(String::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The conditions a parse path of signature `sig` decides, holding only
+/// items (`written`) nothing in the control may change.
+fn decided_here(
+    tested: &TestedHeaders,
+    written: u64,
+    flow: &ControlFlow,
+    sig: u64,
+) -> HashMap<NodeId, bool> {
+    let (valid, unknown) = tested.initial(sig);
+    let (valid, unknown) = (valid & !written, unknown | written);
+    flow.nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match &n.kind {
+            NodeKind::Condition { cond, .. } => tested
+                .eval(cond, valid, unknown)
+                .map(|b| (NodeId(i as u32), b)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Recirculate and resubmit calls in action `a`.
+fn calls(program: &Program, a: ActionId) -> usize {
+    program
+        .action(a)
+        .externs
+        .iter()
+        .filter(|e| e.uses == ExternUse::Resubmit)
+        .count()
+}
