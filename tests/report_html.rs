@@ -93,7 +93,44 @@ fn tna_source_report_has_every_section_drawn() {
     assert_eq!(count(&html, "<g class=\"stage\""), 12 * gresses);
     assert!(html.contains("ESTIMATED"));
     assert_eq!(count(&html, "<g class=\"placed chain\""), chain_len(TNA));
-    assert!(html.contains("memory per table: not estimated"));
+    // Memory: each table's SRAM/TCAM blocks per stage as a bar; a stage's
+    // totals are its tables' blocks, within the stage's capacity.
+    assert!(html.contains("Bars under each table"));
+    assert!(count(&html, "class=\"mem sram\"") > 0);
+    for svg in html.split("data-gress=").skip(1) {
+        let svg = &svg[..svg.find("</svg>").expect("svg end")];
+        for stage in svg.split("<g class=\"stage\"").skip(1) {
+            let Some(at) = stage.find("memory (estimate): ") else {
+                continue;
+            };
+            let nums: Vec<u32> = stage[at..]
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|x| !x.is_empty())
+                .take(4)
+                .map(|x| x.parse().expect("number"))
+                .collect();
+            let (sram, cap_s, tcam, cap_t) = (nums[0], nums[1], nums[2], nums[3]);
+            assert!(sram <= cap_s && tcam <= cap_t, "{nums:?}");
+            let n: u32 = stage["data-stage=\"".len() + 1..]
+                .split('"')
+                .next()
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(u32::MAX);
+            let tag = format!("memory in stage {n}: ");
+            let (mut s, mut t) = (0, 0);
+            for m in svg.split(&tag).skip(1) {
+                let v: Vec<u32> = m
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter(|x| !x.is_empty())
+                    .take(2)
+                    .map(|x| x.parse().expect("number"))
+                    .collect();
+                s += v[0];
+                t += v[1];
+            }
+            assert_eq!((s, t), (sram, tcam), "stage {n}");
+        }
+    }
     // Dependency graph: one node per unit of the estimate's graphs, one
     // path per edge (the estimate's graph is `deps`' with the model's
     // shared containers, so at least as many edges).

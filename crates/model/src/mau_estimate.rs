@@ -85,6 +85,30 @@ pub struct GressPlan {
     #[serde(skip)]
     #[schemars(skip)]
     pub chain_units: Vec<usize>,
+    /// Per unit of `graph`, the memory blocks the estimate gave it in each
+    /// stage it occupies (a table split over stages has several).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unit_memory: Vec<Vec<StageMemory>>,
+    /// Per stage of the chip, the blocks its units use in all.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub stage_memory: Vec<StageMemory>,
+    /// What one stage of the chip holds: SRAM and TCAM blocks.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub stage_capacity: StageMemory,
+}
+
+/// Memory blocks in one stage: a unit's share, or a stage's capacity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StageMemory {
+    /// The stage (0 for a capacity).
+    pub stage: u32,
+    /// SRAM blocks.
+    pub sram: u32,
+    /// TCAM blocks.
+    pub tcam: u32,
 }
 
 /// The estimate for one pipeline.
@@ -258,6 +282,7 @@ fn place(
     let mut why_stage: Vec<Option<usize>> = vec![None; nu];
     let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
     let mut limits_hit = Vec::new();
+    let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
     for u in 0..nu {
         let mut earliest = 0u32;
         for (a, kind) in incoming[u]
@@ -317,6 +342,11 @@ fn place(
                 }
                 Fit::Part(entries, sram, tcam) => {
                     take(st, &need, sram, tcam);
+                    memory[u].push(StageMemory {
+                        stage: s,
+                        sram,
+                        tcam,
+                    });
                     first.get_or_insert(s);
                     left = left.saturating_sub(entries);
                     if left == 0 {
@@ -442,6 +472,22 @@ fn place(
         graph: None,
         unit_stages: Vec::new(),
         chain_units,
+        unit_memory: memory,
+        stage_memory: (0..n_stages)
+            .map(|i| {
+                let x = used.get(i as usize).copied().unwrap_or_default();
+                StageMemory {
+                    stage: i,
+                    sram: x.sram,
+                    tcam: x.tcam,
+                }
+            })
+            .collect(),
+        stage_capacity: StageMemory {
+            stage: 0,
+            sram: p.resources.sram_blocks,
+            tcam: p.resources.tcam_blocks,
+        },
     };
     let mut per_stage = vec![Features::default(); n_stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {

@@ -6,7 +6,7 @@ use maud::{html, Markup};
 use p4cost_engine::error::NoFit;
 use p4cost_engine::pipeline_view::{DepView, Placed, StageMap};
 use p4cost_model::mau_cycles::GressCycles;
-use p4cost_model::mau_estimate::{GressPlan, StageDep};
+use p4cost_model::mau_estimate::{GressPlan, StageDep, StageMemory};
 
 const COL_W: u32 = 150;
 const ROW_H: u32 = 18;
@@ -27,7 +27,10 @@ fn placed(p: &Placed, deps: &[DepView]) -> Markup {
             @if p.exact { "The compiler's placement (context.json), exact; cycles summed by " }
             @else { "Placement ESTIMATED from the program by " }
             code { (p.model) } " at " (format!("{:.3}", p.prediction.clock_ghz)) " GHz. "
-            span.note { "memory per table: not estimated" }
+            @match p.plan.as_ref().and_then(|x| x.gresses.first()) {
+                Some(g) => span.note { "Bars under each table: its SRAM (blue) and TCAM (green) blocks in that stage as the estimate places them, against the stage's " (g.stage_capacity.sram) " SRAM and " (g.stage_capacity.tcam) " TCAM blocks (an estimate, not the compiler's allocation)." },
+                None => span.note { "memory per table: not read from the compiler's outputs" },
+            }
         }
         @for g in &p.prediction.gresses {
             @let gp = p.plan.as_ref().and_then(|x| x.gresses.iter().find(|y| y.gress == g.gress));
@@ -73,15 +76,18 @@ fn dep_of(g: &GressCycles, gp: Option<&GressPlan>, i: usize) -> (&'static str, S
     }
 }
 
+/// One unit drawn in a stage column.
+struct Drawn {
+    name: String,
+    on_chain: bool,
+    /// The estimate's unit index, when the estimate placed it.
+    unit: Option<usize>,
+}
+
 /// The units drawn in stage column `i` with whether each is on the chain:
 /// the estimate's units that occupy the stage (by index), else the stage
 /// record's tables (by name).
-fn units_in(
-    g: &GressCycles,
-    dv: Option<&DepView>,
-    chain: &[&str],
-    i: usize,
-) -> Vec<(String, bool)> {
+fn units_in(g: &GressCycles, dv: Option<&DepView>, chain: &[&str], i: usize) -> Vec<Drawn> {
     let s = &g.stages[i];
     let here = |a: u32, b: u32| (i64::from(a)..=i64::from(b)).contains(&i64::from(s.stage));
     match dv {
@@ -90,12 +96,20 @@ fn units_in(
             .iter()
             .enumerate()
             .filter(|(_, u)| u.stages.is_some_and(|(a, b)| here(a, b)))
-            .map(|(k, u)| (u.name.clone(), d.chain.contains(&k)))
+            .map(|(k, u)| Drawn {
+                name: u.name.clone(),
+                on_chain: d.chain.contains(&k),
+                unit: Some(k),
+            })
             .collect(),
         None => s
             .tables
             .iter()
-            .map(|t| (t.clone(), chain.contains(&t.as_str())))
+            .map(|t| Drawn {
+                name: t.clone(),
+                on_chain: chain.contains(&t.as_str()),
+                unit: None,
+            })
             .collect(),
     }
 }
@@ -116,17 +130,24 @@ fn gress(g: &GressCycles, gp: Option<&GressPlan>, dv: Option<&DepView>, chain: &
                     @let x = 5 + COL_W * i as u32;
                     @let (dep, why) = dep_of(g, gp, i);
                     g.stage data-stage=(s.stage) {
-                        title { "stage " (s.stage) ": " (dep) " dependent, " (s.clock_cycles) " cycles long, adds " (s.cycles) @if !why.is_empty() { "\n" (why) } }
+                        title { "stage " (s.stage) ": " (dep) " dependent, " (s.clock_cycles) " cycles long, adds " (s.cycles) @if !why.is_empty() { "\n" (why) } @if let Some((m, c)) = stage_memory(gp, s.stage) { "\nmemory (estimate): " (m.sram) " of " (c.sram) " SRAM, " (m.tcam) " of " (c.tcam) " TCAM blocks" } }
                         rect class=(format!("stagehead {dep}")) x=(x) y="2" width=(COL_W - 6) height="44" rx="3" {}
                         text x=(x + 4) y="18" { "stage " (s.stage) " · " (dep) }
                         text x=(x + 4) y="36" { (s.clock_cycles) " cyc, +" (s.cycles) }
                         rect.stagecol x=(x) y="48" width=(COL_W - 6) height=(height - 52) {}
                     }
-                    @for (r, (u, on)) in units(i).iter().enumerate() {
-                        g class=(if *on { "placed chain" } else { "placed" }) {
-                            title { (u) }
-                            rect x=(x + 2) y=(HEAD + r as u32 * ROW_H) width=(COL_W - 10) height=(ROW_H - 3) rx="2" {}
-                            text x=(x + 5) y=(HEAD + r as u32 * ROW_H + 11) { (crate::graphs::short(u, 22)) }
+                    @for (r, d) in units(i).iter().enumerate() {
+                        @let y = HEAD + r as u32 * ROW_H;
+                        @let mem = memory_at(gp, d.unit, s.stage);
+                        g class=(if d.on_chain { "placed chain" } else { "placed" }) {
+                            title { (d.name) @if let Some(m) = mem { "\nmemory in stage " (m.stage) ": " (m.sram) " SRAM, " (m.tcam) " TCAM blocks (estimate)" } }
+                            rect x=(x + 2) y=(y) width=(COL_W - 10) height=(ROW_H - 3) rx="2" {}
+                            text x=(x + 5) y=(y + 11) { (crate::graphs::short(&d.name, 22)) }
+                            @if let (Some(m), Some(gp)) = (mem, gp) {
+                                @let w = COL_W - 14;
+                                rect.mem.sram x=(x + 4) y=(y + ROW_H - 6) width=(bar(w, m.sram, gp.stage_capacity.sram)) height="2" {}
+                                rect.mem.tcam x=(x + 4) y=(y + ROW_H - 4) width=(bar(w, m.tcam, gp.stage_capacity.tcam)) height="2" {}
+                            }
                         }
                     }
                 }
@@ -158,4 +179,33 @@ fn does_not_fit(f: &NoFit) -> Markup {
         }
         p { "The chain that overflows: " span.chaintext { (f.chain.join(" → ")) } }
     }
+}
+
+/// The blocks the estimate gave unit `unit` in `stage`, if any.
+fn memory_at(gp: Option<&GressPlan>, unit: Option<usize>, stage: i32) -> Option<StageMemory> {
+    let m = gp?.unit_memory.get(unit?)?;
+    m.iter()
+        .find(|x| i64::from(x.stage) == i64::from(stage))
+        .copied()
+        .filter(|x| x.sram > 0 || x.tcam > 0)
+}
+
+/// A stage's blocks in use and its capacity, from the estimate.
+fn stage_memory(gp: Option<&GressPlan>, stage: i32) -> Option<(StageMemory, StageMemory)> {
+    let gp = gp?;
+    let m = gp
+        .stage_memory
+        .iter()
+        .find(|x| i64::from(x.stage) == i64::from(stage))?;
+    Some((*m, gp.stage_capacity))
+}
+
+/// A bar's width in pixels: `used` of `capacity` over `width`, at least 1
+/// when anything is used.
+fn bar(width: u32, used: u32, capacity: u32) -> u32 {
+    if used == 0 || capacity == 0 {
+        return 0;
+    }
+    let w = u64::from(width) * u64::from(used.min(capacity)) / u64::from(capacity);
+    (w as u32).max(1)
 }
