@@ -75,7 +75,7 @@ fn summary(r: &Report) -> Markup {
                 @if let Some(e) = e {
                     p { (label) " " @if let Some(c) = &e.class { "class " (c) } @else { "path " (e.number.to_string()) }
                         " (" (ns(e.latency_ns)) " ns): " (e.headers.join(" → "))
-                        @if let Some(t) = &e.tables { br; "applies " (t.len()) " tables: " (t.join(", ")) } }
+                        @if let Some(t) = &e.tables { br; @if t.is_empty() { "applies no table" } @else { "applies " (t.len()) @if t.len() == 1 { " table: " } @else { " tables: " } (t.join(", ")) } } }
                 }
             }
         } @else {
