@@ -328,6 +328,29 @@ impl<'a> Common<'a> {
         Error::input(format!("{}: {e}", self.shown))
     }
 
+    /// The path options of `a`'s budgets.
+    fn path_options(a: &PredictOptions) -> PathOptions {
+        PathOptions {
+            max_paths: a.max_paths,
+            max_analysis_states: a.max_analysis_states,
+            ..PathOptions::default()
+        }
+    }
+
+    /// The parse graph of `parser` under `opts`, with the warnings made
+    /// while building it.
+    fn parse_graph(
+        &self,
+        parser: ParserId,
+        opts: &PathOptions,
+    ) -> Result<(p4cost_analysis::PathGraph<'a>, Vec<String>), Error> {
+        let program: &'a Program = &self.loaded.program;
+        let mut warnings = Vec::new();
+        let pg = path_graph(program, program.parser(parser), opts, &mut warnings)
+            .map_err(|e| self.budget(e))?;
+        Ok((pg, warnings))
+    }
+
     fn report(&self, a: &PredictOptions, model: &ModelSpec, packet_size: u32) -> Report {
         let program = self.program();
         let enum_name = |v: serde_json::Result<serde_json::Value>| {
@@ -656,16 +679,10 @@ fn run_linear(
         ))
     })?;
     let filter = class_filter(a, &common)?;
-    let opts = PathOptions {
-        max_paths: a.max_paths,
-        max_analysis_states: a.max_analysis_states,
-        ..PathOptions::default()
-    };
+    let opts = Common::path_options(a);
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
-    let mut graph_warnings = Vec::new();
-    let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
-        .map_err(|e| common.budget(e))?;
+    let (pg, graph_warnings) = common.parse_graph(parser, &opts)?;
     a.cancel.check()?;
     let costed = Costed::new(&pg, &lin, packet_size, opts.max_analysis_states)
         .map_err(|e| common.budget(e))?;

@@ -11,8 +11,7 @@
 use std::collections::HashMap;
 
 use p4cost_analysis::{
-    match_headers, path_graph, ClassBudget, ClassLister, ListedClass, ParseSignatures, PathCount,
-    PathOptions,
+    match_headers, ClassBudget, ClassLister, ListedClass, ParseSignatures, PathCount,
 };
 use p4cost_ir::{Program, TableId};
 use p4cost_model::cpu_tables::{self, CpuSpec, Params, TableCost};
@@ -325,16 +324,10 @@ pub(super) fn run_cpu(
         ))
     })?;
     let filter = class_filter(a, &common)?;
-    let opts = PathOptions {
-        max_paths: a.max_paths,
-        max_analysis_states: a.max_analysis_states,
-        ..PathOptions::default()
-    };
+    let opts = Common::path_options(a);
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
-    let mut graph_warnings = Vec::new();
-    let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
-        .map_err(|e| common.budget(e))?;
+    let (pg, graph_warnings) = common.parse_graph(parser, &opts)?;
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
     warns.extend(settings_warnings(spec, &params));
     if a.target.packet_size.is_some() {

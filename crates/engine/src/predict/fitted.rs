@@ -12,7 +12,7 @@
 //! pays every table of the ingress control (packet classes are priced by
 //! the linear models only).
 
-use p4cost_analysis::{path_graph, PathAutomaton, PathOptions, PathState, Product};
+use p4cost_analysis::{PathAutomaton, PathState, Product};
 use p4cost_model::baseline::{split_state, StateSplit};
 use p4cost_model::fitted::{self, Skeleton};
 use p4cost_model::{tofino_linear, ModelSpec};
@@ -62,16 +62,10 @@ pub(super) fn run_fitted(
         .ok_or_else(|| Error::input(format!("model {} has no training section", model.name)))?;
     let zero = Skeleton::ZERO;
     let lin0 = zero.terms(training);
-    let opts = PathOptions {
-        max_paths: a.max_paths,
-        max_analysis_states: a.max_analysis_states,
-        ..PathOptions::default()
-    };
+    let opts = Common::path_options(a);
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
-    let mut graph_warnings = Vec::new();
-    let pg = path_graph(program, program.parser(parser), &opts, &mut graph_warnings)
-        .map_err(|e| common.budget(e))?;
+    let (pg, graph_warnings) = common.parse_graph(parser, &opts)?;
     // The training-range warnings over all paths (zero terms).
     let costed = Costed::new(&pg, &lin0, packet_size, opts.max_analysis_states)
         .map_err(|e| common.budget(e))?;
