@@ -40,6 +40,7 @@ pub mod report;
 pub mod session;
 pub mod stages;
 pub mod text;
+pub mod timestamp_units;
 pub mod warnings;
 
 pub use error::Error;

@@ -9,6 +9,8 @@
 //!   a queue-depth feed.
 //! - `register_too_wide`: a register cell wider than 32 bits, more than a
 //!   Tofino stateful ALU's word.
+//! - `timestamp_units_mixed` (`timestamp_units.rs`): one comparison between
+//!   a microsecond and a nanosecond timestamp.
 
 use std::collections::BTreeMap;
 
@@ -25,6 +27,7 @@ pub fn lints(program: &Program, pipeline: Option<&Pipeline>) -> Vec<WarningOut> 
     if let Some(p) = pipeline {
         out.extend(across_gresses(program, p));
     }
+    out.extend(crate::timestamp_units::lints(program));
     out
 }
 

@@ -48,6 +48,7 @@ pub const KNOWN_CODES: &[&str] = &[
     "table_names_differ",
     "target_mismatch",
     "target_not_modelled",
+    "timestamp_units_mixed",
     "too_many_keys",
     "too_many_states",
 ];
@@ -104,6 +105,7 @@ pub fn meaning(code: &str) -> &'static str {
             "registers used in both ingress and egress (separate on Tofino)"
         }
         "register_too_wide" => "register cells wider than a Tofino stateful ALU's 32 bits",
+        "timestamp_units_mixed" => "comparisons of a microsecond with a nanosecond timestamp",
         "too_many_states" => "paths with more parse states than in training",
         _ => "",
     }
