@@ -195,6 +195,18 @@ fn bound_outputs_match_their_schema() {
         "json",
     ];
     valid("throughput", &nfp, 0);
+    let bmv2 = [
+        "throughput",
+        "p4-samples/bmv2/latency_control.p4",
+        "--model",
+        "bmv2-coarse",
+        "--packet-size",
+        "9000",
+        "--format",
+        "json",
+    ];
+    let out = valid("throughput", &bmv2, 0);
+    assert_eq!(out["precision"], "coarse", "{out}");
 }
 
 #[test]

@@ -227,9 +227,10 @@ pub enum Command {
     /// latency model as a rate-latency service curve.
     #[command(after_help = EXIT_CODES)]
     Bound(BoundArgs),
-    /// Throughput of programs that recirculate or resubmit, per packet
-    /// class (--model nfp4000): pipeline passes, the loss-free rate and
-    /// the received rate past it.
+    /// Throughput per packet class: pipeline passes and the NFP-4000's
+    /// loss-free rate and received rate past it (--model nfp4000), or
+    /// BMv2 simple_switch's coarse latency range, rate and register calls
+    /// (--model bmv2-coarse).
     #[command(after_help = EXIT_CODES)]
     Throughput(ThroughputArgs),
     /// Print the JSON Schema of a command's `--format json` output (also
@@ -1194,11 +1195,11 @@ pub struct BoundArgs {
 pub struct ThroughputArgs {
     /// The program: P4-16 source or BMv2 JSON; `-` reads stdin.
     pub file: PathBuf,
-    /// The throughput model [default: nfp4000, the only one].
+    /// The throughput model: nfp4000 or bmv2-coarse [default: nfp4000].
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
     /// Frame size in bytes (without preamble and gap) [default: 134, the
-    /// paper's small packet].
+    /// NFP paper's small packet; 1500 with bmv2-coarse].
     #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
     pub packet_size: Option<u32>,
     /// List at most this many packet classes under each parse path.

@@ -24,7 +24,7 @@ pub fn schema_text(what: SchemaFor) -> Result<String, CliError> {
         SchemaFor::Validate => of::<crate::cmd_calibrate::ValidateReport>(),
         SchemaFor::Fit => of::<crate::cmd_calibrate::FitReport>(),
         SchemaFor::Bound => of::<p4cost_engine::bound::BoundReport>(),
-        SchemaFor::Throughput => of::<p4cost_engine::recirc::RecircReport>(),
+        SchemaFor::Throughput => of::<p4cost_engine::recirc::ThroughputReport>(),
     };
     let mut text =
         serde_json::to_string_pretty(&schema).map_err(|e| CliError::input(e.to_string()))?;

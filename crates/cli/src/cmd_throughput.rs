@@ -10,25 +10,42 @@ use p4cost_engine::recirc::{self, RecircClass, RecircReport};
 use crate::args::{Format, ThroughputArgs};
 use crate::exit::{CliError, Exit};
 
-/// The paper's small packet, bytes.
+/// The NFP paper's small packet, bytes.
 const DEFAULT_SIZE: u32 = 134;
+
+/// The BMv2 paper's large packet (its latency range's), bytes.
+const COARSE_DEFAULT_SIZE: u32 = 1500;
 
 /// Runs `throughput`.
 pub fn run(a: &ThroughputArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    if let Some(m) = a.model.as_deref().filter(|m| *m != "nfp4000") {
-        return Err(CliError::input(format!(
-            "--model {m}: throughput has one model, nfp4000 (latency models: p4cost predict)"
-        )));
-    }
+    let coarse = match a.model.as_deref() {
+        None | Some("nfp4000") => false,
+        Some("bmv2-coarse") => true,
+        Some(m) => {
+            return Err(CliError::input(format!(
+                "--model {m}: throughput has the models nfp4000 and bmv2-coarse \
+                 (latency models: p4cost predict)"
+            )))
+        }
+    };
     let mut o = p4cost_engine::PredictOptions::new(a.file.clone());
     o.source = a.source.options();
     o.max_paths = a.max_paths;
     o.max_classes = a.max_classes;
     o.pipe.clone_from(&a.pipe);
-    let r = recirc::throughput(&o, a.packet_size.unwrap_or(DEFAULT_SIZE))?;
-    let text = match a.format {
-        Format::Human => render(&r),
-        Format::Json => crate::json_out::to_pretty(&r)?,
+    let text = if coarse {
+        let size = a.packet_size.unwrap_or(COARSE_DEFAULT_SIZE);
+        let r = recirc::coarse::throughput(&o, size)?;
+        match a.format {
+            Format::Human => crate::render_coarse::render(&r),
+            Format::Json => crate::json_out::to_pretty(&r)?,
+        }
+    } else {
+        let r = recirc::throughput(&o, a.packet_size.unwrap_or(DEFAULT_SIZE))?;
+        match a.format {
+            Format::Human => render(&r),
+            Format::Json => crate::json_out::to_pretty(&r)?,
+        }
     };
     out.write_all(text.as_bytes()).map_err(CliError::output)?;
     Ok(Exit::Ok)

@@ -33,6 +33,7 @@ mod plot;
 mod progress;
 mod project;
 mod render;
+mod render_coarse;
 mod render_cpu;
 mod sarif;
 

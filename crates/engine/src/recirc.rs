@@ -11,6 +11,8 @@
 //! in a statement, a directly called action, or an action of an applied
 //! table (its dearest action: the class does not say which runs).
 
+pub mod coarse;
+mod registers;
 mod route;
 
 use std::collections::HashMap;
@@ -80,14 +82,21 @@ pub struct RecircReport {
     pub notes: Vec<String>,
 }
 
+/// What `throughput` reports, by model: `nfp4000` or `bmv2-coarse`
+/// (its `precision` is `coarse`).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ThroughputReport {
+    /// The NFP-4000's rates.
+    Nfp(RecircReport),
+    /// The coarse BMv2 figures.
+    Bmv2Coarse(coarse::CoarseReport),
+}
+
 /// The model's report for `o` at `packet_size` bytes.
 pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<RecircReport, Error> {
     let model = p4cost_model::nfp::nfp4000().map_err(|e| Error::input(e.to_string()))?;
-    if packet_size < 64 {
-        return Err(Error::input(format!(
-            "--packet-size {packet_size}: an Ethernet frame is at least 64 B"
-        )));
-    }
+    check_size(packet_size)?;
     let loaded = crate::input::load_for_predict(o)?;
     let program = &loaded.program;
     let groups = crate::predict::selected_groups(o, program)?;
@@ -110,7 +119,17 @@ pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<RecircReport, 
     })
 }
 
-/// The listed classes of one pipeline group with their passes.
+/// Refuses a packet size below the smallest Ethernet frame.
+pub(crate) fn check_size(packet_size: u32) -> Result<(), Error> {
+    if packet_size < 64 {
+        return Err(Error::input(format!(
+            "--packet-size {packet_size}: an Ethernet frame is at least 64 B"
+        )));
+    }
+    Ok(())
+}
+
+/// The listed classes of one pipeline group priced by the NFP-4000.
 fn pipeline(
     o: &PredictOptions,
     program: &Program,
@@ -118,12 +137,75 @@ fn pipeline(
     model: &Nfp,
     size: u32,
 ) -> Result<RecircPipeline, Error> {
+    let l = listed(o, program, group)?;
+    let classes: Vec<RecircClass> = l
+        .classes
+        .into_iter()
+        .map(|c| RecircClass {
+            class: c.class,
+            headers: c.headers,
+            sites: c.sites,
+            throughput: model.throughput(c.passes, size),
+        })
+        .collect();
+    let most_passes = classes.iter().max_by_key(|c| c.throughput.passes).cloned();
+    Ok(RecircPipeline {
+        pipeline: l.pipeline,
+        classes,
+        complete: l.complete,
+        most_passes,
+    })
+}
+
+/// A listed class with its passes and register operations, not priced.
+pub(crate) struct Listed {
+    /// Its id (`P.C`).
+    pub class: String,
+    /// Headers of its parse path.
+    pub headers: Vec<String>,
+    /// Where it recirculates or resubmits.
+    pub sites: Vec<String>,
+    /// 1 + the recirculate and resubmit calls.
+    pub passes: u32,
+    /// Register operations on its control path.
+    pub registers: RegisterOps,
+}
+
+/// The listed classes of one pipeline group.
+pub(crate) struct ListedPipeline {
+    /// Its name, when the program names one.
+    pub pipeline: Option<String>,
+    /// The classes.
+    pub classes: Vec<Listed>,
+    /// True when every class of every parse path is listed.
+    pub complete: bool,
+}
+
+/// Register extern calls on a class's control path (the route with the
+/// most of them between its branch points; a table: its dearest action's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct RegisterOps {
+    /// `read` calls.
+    pub reads: u32,
+    /// `write` calls.
+    pub writes: u32,
+    /// Other stateful calls (`execute` of a `RegisterAction`: a read and a
+    /// write in one).
+    pub other: u32,
+}
+
+/// The listed classes of one pipeline group with their passes and
+/// register operations.
+pub(crate) fn listed(
+    o: &PredictOptions,
+    program: &Program,
+    group: &[p4cost_ir::Pipeline],
+) -> Result<ListedPipeline, Error> {
     let shown = crate::read::shown(&o.file);
-    let mut out = RecircPipeline {
+    let mut out = ListedPipeline {
         pipeline: group.first().map(|p| p.name.clone()),
         classes: Vec::new(),
         complete: true,
-        most_passes: None,
     };
     let Some(pipe) = group.first() else {
         return Ok(out);
@@ -161,6 +243,11 @@ fn pipeline(
         .iter()
         .map(|n| node_calls(&joined, &n.kind).0)
         .collect();
+    let reg_weights: route::Weights = flow
+        .nodes
+        .iter()
+        .map(|n| registers::node_ops(&joined, &n.kind).total())
+        .collect();
     let tested = TestedHeaders::of_program(&joined, flow);
     let written = flow
         .nodes
@@ -187,19 +274,22 @@ fn pipeline(
             .map(|n| site_name(&joined, &flow.node(n).kind, flow.node(n).span))
             .collect();
             let passes = 1 + u32::try_from(sites.len()).unwrap_or(u32::MAX - 1);
-            out.classes.push(RecircClass {
+            let reg_nodes = route::sites(
+                flow,
+                &reg_weights,
+                &c.control_path.nodes,
+                &c.decisions,
+                &decided,
+            );
+            out.classes.push(Listed {
                 class: format!("{}.{}", i + 1, c.index + 1),
                 headers: headers.clone(),
                 sites,
-                throughput: model.throughput(passes, size),
+                passes,
+                registers: registers::along(&joined, flow, &reg_nodes),
             });
         }
     }
-    out.most_passes = out
-        .classes
-        .iter()
-        .max_by_key(|c| c.throughput.passes)
-        .cloned();
     Ok(out)
 }
 

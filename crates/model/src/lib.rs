@@ -23,6 +23,7 @@
 //! `thiserror`. Nothing here reads P4 or compiler outputs.
 
 pub mod baseline;
+pub mod bmv2_coarse;
 pub mod catalog;
 pub mod component;
 pub mod cpu_tables;
