@@ -167,15 +167,7 @@ pub fn bmv2_coarse() -> Result<Bmv2Coarse, ModelError> {
 
 /// Parses a file of this kind.
 pub fn parse_bmv2_coarse(file: &str, text: &str) -> Result<Bmv2Coarse, ModelError> {
-    let bad = |message: String| ModelError::BadFile {
-        file: file.to_string(),
-        message,
-    };
-    let m: Bmv2Coarse = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    let tree: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    crate::values::check_tree(&tree).map_err(bad)?;
-    m.check().map_err(bad)?;
-    Ok(m)
+    crate::values::parse_file(file, text, Bmv2Coarse::check)
 }
 
 #[cfg(test)]

@@ -287,15 +287,7 @@ impl Device {
 
 /// Parses one device file.
 pub fn parse_device(file: &str, text: &str) -> Result<Device, ModelError> {
-    let bad = |message: String| ModelError::BadFile {
-        file: file.to_string(),
-        message,
-    };
-    let d: Device = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    let tree: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    crate::values::check_tree(&tree).map_err(bad)?;
-    d.check().map_err(bad)?;
-    Ok(d)
+    crate::values::parse_file(file, text, Device::check)
 }
 
 /// All embedded devices.

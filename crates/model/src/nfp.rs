@@ -135,15 +135,7 @@ pub fn nfp4000() -> Result<Nfp, ModelError> {
 
 /// Parses a file of this kind.
 pub fn parse_nfp(file: &str, text: &str) -> Result<Nfp, ModelError> {
-    let bad = |message: String| ModelError::BadFile {
-        file: file.to_string(),
-        message,
-    };
-    let m: Nfp = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    let tree: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    crate::values::check_tree(&tree).map_err(bad)?;
-    m.check().map_err(bad)?;
-    Ok(m)
+    crate::values::parse_file(file, text, Nfp::check)
 }
 
 #[cfg(test)]

@@ -25,6 +25,25 @@ pub const PORT_GBPS: RangeInclusive<u32> = 1..=1600;
 /// Clock speeds a MAU model may name, GHz.
 pub const CLOCK_GHZ: RangeInclusive<f64> = 0.01..=10.0;
 
+/// Reads a data file of type `T` (a device, a throughput model): parsed,
+/// every value checked by [`check_tree`], then by the type's own `check`;
+/// each failure is a [`ModelError::BadFile`] naming `file`.
+pub fn parse_file<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+    check: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<T, crate::ModelError> {
+    let bad = |message: String| crate::ModelError::BadFile {
+        file: file.to_string(),
+        message,
+    };
+    let m: T = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    let tree: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    check_tree(&tree).map_err(bad)?;
+    check(&m).map_err(bad)?;
+    Ok(m)
+}
+
 /// Checks every number and string of the file `v`, in document order,
 /// without recursion (the file controls the nesting).
 pub fn check_tree(v: &Value) -> Result<(), String> {
