@@ -91,6 +91,21 @@ pub fn load_text(
     load_read(path, &read::shown(path), text, src, files, None)
 }
 
+/// The program of a P4 source `text` (its includes from the built-in
+/// architecture files or the disk), for unit tests.
+#[cfg(test)]
+pub(crate) fn program_of_text(text: &str) -> p4cost_ir::Program {
+    let path = Path::new("test.p4");
+    load_text(
+        path,
+        text.to_string(),
+        &SourceOptions::default(),
+        &p4cost_front::Disk,
+    )
+    .expect("the test's program loads")
+    .program
+}
+
 /// [`load_text`] taking back from `reuse` what the last load through it
 /// parsed and `text` still has (an editor's document between keystrokes),
 /// and leaving this load's parse in it. The answer is [`load_text`]'s.

@@ -144,13 +144,7 @@ mod tests {
     use super::*;
 
     fn program(text: &str) -> Program {
-        let dir = std::env::temp_dir().join(format!("p4cost-ts-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("p.p4");
-        std::fs::write(&f, text).unwrap();
-        crate::input::load(&f, &crate::SourceOptions::default())
-            .unwrap()
-            .program
+        crate::input::program_of_text(text)
     }
 
     /// A v1model program keeping TNA's parser metadata in a struct of its
