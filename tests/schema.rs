@@ -133,6 +133,22 @@ fn real_outputs_validate_against_the_committed_schemas() {
     valid("stages", &["stages", tc2, "--format", "json"], 0);
     valid("deps", &["deps", tc2, "--format", "json"], 0);
     valid("models", &["models", "--format", "json"], 0);
+    for model in ["nfp4000", "bmv2-coarse"] {
+        let r = valid(
+            "predict",
+            &[
+                "predict",
+                "p4-samples/bmv2/latency_control.p4",
+                "--model",
+                model,
+                "--format",
+                "json",
+                "--no-config",
+            ],
+            0,
+        );
+        assert!(r["recirc"].is_object(), "{model}");
+    }
     valid(
         "explain",
         &["explain", tc2, "--format", "json", "--no-config"],

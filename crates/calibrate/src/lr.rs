@@ -64,6 +64,8 @@ impl Naming {
             component: None,
             fit: None,
             cpu: None,
+            nfp: None,
+            bmv2_coarse: None,
             notes,
             ports: Vec::new(),
         }

@@ -35,6 +35,7 @@ mod project;
 mod render;
 mod render_coarse;
 mod render_cpu;
+mod render_passes;
 mod sarif;
 
 use std::ffi::OsString;

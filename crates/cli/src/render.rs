@@ -102,10 +102,11 @@ pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> Stri
         render_rejects(&mut s, rj);
     }
     s.push('\n');
-    match (&r.mau, &r.cpu) {
-        (Some(m), _) => render_mau(&mut s, m),
-        (None, Some(c)) => crate::render_cpu::render(&mut s, r, c),
-        (None, None) => render_paths(&mut s, r),
+    match (&r.mau, &r.cpu, &r.recirc) {
+        (Some(m), _, _) => render_mau(&mut s, m),
+        (None, Some(c), _) => crate::render_cpu::render(&mut s, r, c),
+        (None, None, Some(p)) => crate::render_passes::render(&mut s, r, p),
+        (None, None, None) => render_paths(&mut s, r),
     }
     render_tables(&mut s, r);
     if detail == Detail::Quiet {
@@ -138,6 +139,11 @@ fn render_head(s: &mut String, r: &Report) {
     }
     s.push_str(&format!("model     {}: {}\n", r.model.name, r.model.title));
     match &r.mau {
+        None if r.recirc.is_some() => {
+            if let Some(p) = &r.recirc {
+                s.push_str(&crate::render_passes::head_line(r, p));
+            }
+        }
         None if r.cpu.is_some() => {
             if let Some(c) = &r.cpu {
                 s.push_str(&crate::render_cpu::head_line(c));

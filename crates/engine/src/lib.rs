@@ -28,6 +28,7 @@ pub mod ide;
 pub mod input;
 pub mod options;
 pub mod overlay;
+pub mod pass_out;
 pub mod path_classes;
 pub mod path_stats;
 pub mod pipeline_view;

@@ -82,6 +82,10 @@ pub struct PathClassOut {
     /// A CPU model's cycles and rate for the class (`--model t4p4s`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu: Option<crate::cpu_out::ClassCpuOut>,
+    /// A pass model's passes and figures for the class (`--model
+    /// nfp4000`, `--model bmv2-coarse`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recirc: Option<crate::pass_out::ClassPassOut>,
 }
 
 /// The report's `decisions` and `skipped` lists as the classes of every
@@ -333,6 +337,7 @@ pub(crate) fn class_out(
             .filter_map(|s| sites.skip(program, s.table, &s.reason))
             .collect(),
         cpu: None,
+        recirc: None,
     }
 }
 

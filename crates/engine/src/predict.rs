@@ -15,6 +15,7 @@ pub use cpu::COMPOSITION as CPU_COMPOSITION;
 mod extrapolates;
 mod fitted;
 mod no_parser;
+mod passes;
 use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
 use crate::path_stats::{Costed, PATH_CODES};
@@ -429,6 +430,8 @@ impl<'a> Common<'a> {
             output_cut: None,
             mau: None,
             cpu: None,
+            recirc: None,
+            figure: crate::pass_out::FigureOut::of(model),
             warnings: Vec::new(),
             path_warnings: Vec::new(),
             allowed: Vec::new(),
@@ -493,7 +496,10 @@ pub fn settle(a: &PredictOptions) -> Result<(ModelSpec, u32), Error> {
     if a.class.is_some()
         && !matches!(
             model.kind,
-            ModelKind::TofinoIngressLinear | ModelKind::CpuTables
+            ModelKind::TofinoIngressLinear
+                | ModelKind::CpuTables
+                | ModelKind::NfpRecirc
+                | ModelKind::Bmv2Coarse
         )
     {
         return Err(Error::input(format!(
@@ -528,7 +534,10 @@ pub fn reports_of(
             .filter(|_| {
                 matches!(
                     model.kind,
-                    ModelKind::TofinoIngressLinear | ModelKind::CpuTables
+                    ModelKind::TofinoIngressLinear
+                        | ModelKind::CpuTables
+                        | ModelKind::NfpRecirc
+                        | ModelKind::Bmv2Coarse
                 )
             })
             .and_then(|p| p4cost_analysis::join_egress(&loaded.program, p));
@@ -556,6 +565,9 @@ pub fn reports_of(
                 fitted::run_fitted(a, &model, packet_size, common)?
             }
             ModelKind::CpuTables => cpu::run_cpu(a, &model, packet_size, common)?,
+            ModelKind::NfpRecirc | ModelKind::Bmv2Coarse => {
+                passes::run_passes(a, &model, packet_size, common)?
+            }
         };
         extrapolates::check(&mut r, &model);
         r.warnings

@@ -237,23 +237,7 @@ pub(crate) fn listed(
     out.complete = (paths.len() as u128) == pg.total().value && !pg.total().saturated;
     let mut lister = ClassLister::new(&joined, control, &ClassBudget::default())
         .map_err(|e| Error::input(format!("{shown}: {e}")))?;
-    let flow = &joined.control(control).flow;
-    let weights: route::Weights = flow
-        .nodes
-        .iter()
-        .map(|n| node_calls(&joined, &n.kind).0)
-        .collect();
-    let reg_weights: route::Weights = flow
-        .nodes
-        .iter()
-        .map(|n| registers::node_ops(&joined, &n.kind).total())
-        .collect();
-    let tested = TestedHeaders::of_program(&joined, flow);
-    let written = flow
-        .nodes
-        .iter()
-        .flat_map(|n| writes(&joined, &n.kind))
-        .fold(0u64, |m, f| m | tested.mask_of_write(f));
+    let counter = PassCounter::new(&joined, control);
     let max_classes = o.max_classes.unwrap_or(8);
     for (i, path) in paths.iter().enumerate() {
         let listing = lister
@@ -261,36 +245,102 @@ pub(crate) fn listed(
             .map_err(|e| Error::input(format!("{shown}: {e}")))?;
         out.complete &= !listing.truncated;
         let headers = pg.path(path).header_names();
-        let decided = decided_here(&tested, written, flow, path_signature(&pg, &tested, path));
+        let decided = counter.decided(&pg, path);
         for c in &listing.classes {
-            let sites: Vec<String> = route::sites(
-                flow,
-                &weights,
-                &c.control_path.nodes,
-                &c.decisions,
-                &decided,
-            )
-            .into_iter()
-            .map(|n| site_name(&joined, &flow.node(n).kind, flow.node(n).span))
-            .collect();
-            let passes = 1 + u32::try_from(sites.len()).unwrap_or(u32::MAX - 1);
-            let reg_nodes = route::sites(
-                flow,
-                &reg_weights,
-                &c.control_path.nodes,
-                &c.decisions,
-                &decided,
-            );
+            let n = counter.count(c, &decided);
             out.classes.push(Listed {
                 class: format!("{}.{}", i + 1, c.index + 1),
                 headers: headers.clone(),
-                sites,
-                passes,
-                registers: registers::along(&joined, flow, &reg_nodes),
+                sites: n.sites,
+                passes: n.passes,
+                registers: n.registers,
             });
         }
     }
     Ok(out)
+}
+
+/// A class's passes, where they come from and its register operations.
+pub(crate) struct Counted {
+    /// Where it recirculates or resubmits, one entry per call.
+    pub sites: Vec<String>,
+    /// 1 + the recirculate and resubmit calls.
+    pub passes: u32,
+    /// Register operations on its control path.
+    pub registers: RegisterOps,
+}
+
+/// What counts the passes and register operations of the classes of one
+/// control (`throughput` and `predict` count with it alike).
+pub(crate) struct PassCounter<'p> {
+    program: &'p Program,
+    flow: &'p ControlFlow,
+    weights: route::Weights,
+    reg_weights: route::Weights,
+    tested: TestedHeaders,
+    written: u64,
+}
+
+impl<'p> PassCounter<'p> {
+    /// The counter of `control` of `program`.
+    pub fn new(program: &'p Program, control: ControlId) -> PassCounter<'p> {
+        let flow = &program.control(control).flow;
+        let weights = flow
+            .nodes
+            .iter()
+            .map(|n| node_calls(program, &n.kind).0)
+            .collect();
+        let reg_weights = flow
+            .nodes
+            .iter()
+            .map(|n| registers::node_ops(program, &n.kind).total())
+            .collect();
+        let tested = TestedHeaders::of_program(program, flow);
+        let written = flow
+            .nodes
+            .iter()
+            .flat_map(|n| writes(program, &n.kind))
+            .fold(0u64, |m, f| m | tested.mask_of_write(f));
+        PassCounter {
+            program,
+            flow,
+            weights,
+            reg_weights,
+            tested,
+            written,
+        }
+    }
+
+    /// The conditions the parse path `path` of `pg` decides.
+    pub fn decided(
+        &self,
+        pg: &p4cost_analysis::PathGraph<'_>,
+        path: &[u32],
+    ) -> HashMap<NodeId, bool> {
+        let sig = path_signature(pg, &self.tested, path);
+        decided_here(&self.tested, self.written, self.flow, sig)
+    }
+
+    /// The passes and register operations of class `c` of a parse path
+    /// deciding `decided`.
+    pub fn count(
+        &self,
+        c: &p4cost_analysis::ListedClass,
+        decided: &HashMap<NodeId, bool>,
+    ) -> Counted {
+        let (flow, nodes) = (self.flow, &c.control_path.nodes);
+        let sites: Vec<String> = route::sites(flow, &self.weights, nodes, &c.decisions, decided)
+            .into_iter()
+            .map(|n| site_name(self.program, &flow.node(n).kind, flow.node(n).span))
+            .collect();
+        let passes = 1 + u32::try_from(sites.len()).unwrap_or(u32::MAX - 1);
+        let reg_nodes = route::sites(flow, &self.reg_weights, nodes, &c.decisions, decided);
+        Counted {
+            sites,
+            passes,
+            registers: registers::along(self.program, flow, &reg_nodes),
+        }
+    }
 }
 
 /// The recirculate and resubmit calls a node makes, and the action that

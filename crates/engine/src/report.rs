@@ -394,6 +394,13 @@ pub struct Report {
     /// t4p4s`); each listed class's cycles are under its `cpu`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu: Option<crate::cpu_out::CpuOut>,
+    /// A pass model's settings (`--model nfp4000`, `--model
+    /// bmv2-coarse`); each listed class's passes and figures are under its
+    /// `recirc`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recirc: Option<crate::pass_out::PassesOut>,
+    /// Which figure of a class is its value, and its unit.
+    pub figure: crate::pass_out::FigureOut,
     pub warnings: Vec<WarningOut>,
     /// Extrapolation warnings that depend on the path, over all paths.
     pub path_warnings: Vec<crate::path_stats::PathWarningOut>,

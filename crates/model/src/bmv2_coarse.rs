@@ -90,6 +90,17 @@ pub struct Coarse {
 }
 
 impl Bmv2Coarse {
+    /// This file as a model of kind `bmv2_coarse` (what `predict --model`
+    /// and `p4cost models` take).
+    pub fn to_spec(&self) -> crate::ModelSpec {
+        crate::spec::pass_model(
+            crate::ModelKind::Bmv2Coarse,
+            (&self.name, &self.title, &self.target),
+            (&self.source, &self.predicts, &self.notes),
+            (None, Some(self.clone())),
+        )
+    }
+
     /// Packets per second one pass sustains at `size` bytes: linear in
     /// the size between measured points, the nearest point's outside.
     pub fn pass_rate_pps(&self, size: u32) -> f64 {

@@ -68,6 +68,23 @@ pub fn all_models() -> Result<Vec<ModelSpec>, ModelError> {
     EMBEDDED.iter().map(|(f, t)| parse_model(f, t)).collect()
 }
 
+/// The embedded models of the pass kinds, kept in their own files
+/// (`models/nfp/nfp4000.json`, `models/bmv2/bmv2-coarse.json`), as models.
+pub fn pass_models() -> Result<Vec<ModelSpec>, ModelError> {
+    Ok(vec![
+        crate::nfp::nfp4000()?.to_spec(),
+        crate::bmv2_coarse::bmv2_coarse()?.to_spec(),
+    ])
+}
+
+/// Every model `predict --model` takes: [`all_models`], then
+/// [`pass_models`].
+pub fn every_model() -> Result<Vec<ModelSpec>, ModelError> {
+    let mut all = all_models()?;
+    all.extend(pass_models()?);
+    Ok(all)
+}
+
 /// The file name (under `models/`) of the embedded model `name`.
 pub fn model_file(name: &str) -> Option<&'static str> {
     EMBEDDED
@@ -78,7 +95,7 @@ pub fn model_file(name: &str) -> Option<&'static str> {
 
 /// The embedded model with this name.
 pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
-    let all = all_models()?;
+    let all = every_model()?;
     let known = all
         .iter()
         .map(|m| m.name.clone())
@@ -328,5 +345,28 @@ mod tests {
     fn unknown_model_lists_known_names() {
         let e = model_by_name("nope").unwrap_err().to_string();
         assert!(e.contains("tofino1-10g"), "{e}");
+        assert!(e.contains("nfp4000") && e.contains("bmv2-coarse"), "{e}");
+    }
+
+    #[test]
+    fn the_pass_models_are_models_of_their_kinds() {
+        let nfp = model_by_name("nfp4000").expect("nfp4000");
+        assert_eq!(nfp.kind, crate::ModelKind::NfpRecirc);
+        assert!(nfp.nfp().is_some() && nfp.bmv2_coarse().is_none());
+        assert_eq!(nfp.check(), Ok(()));
+        let b = model_by_name("bmv2-coarse").expect("bmv2-coarse");
+        assert_eq!(b.kind, crate::ModelKind::Bmv2Coarse);
+        assert!(b.bmv2_coarse().is_some() && b.nfp().is_none());
+        assert_eq!(b.check(), Ok(()));
+        assert_eq!(b.source.spec, "docs/models.md#bmv2-simple_switch-coarse");
+        // A pass model holding another kind's section is refused.
+        let mut wrong = b.clone();
+        wrong.nfp = nfp.nfp.clone();
+        let e = wrong.check().unwrap_err();
+        assert!(e.contains("takes only its own section"), "{e}");
+        let mut cpu = model_by_name("t4p4s").expect("t4p4s");
+        cpu.nfp = nfp.nfp;
+        let e = cpu.check().unwrap_err();
+        assert!(e.contains("takes no nfp"), "{e}");
     }
 }

@@ -148,7 +148,11 @@ pub fn terms(model: &ModelSpec, f: &Features) -> Option<(f64, f64, f64)> {
                 .sum();
             Some((base, parser, all - base - parser))
         }
-        ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate | ModelKind::CpuTables => None,
+        ModelKind::TofinoMauCycles
+        | ModelKind::TofinoMauEstimate
+        | ModelKind::CpuTables
+        | ModelKind::NfpRecirc
+        | ModelKind::Bmv2Coarse => None,
     }
 }
 

@@ -41,7 +41,7 @@ pub mod spec;
 pub mod tofino_linear;
 pub mod values;
 
-pub use catalog::{all_models, model_by_name, EMBEDDED};
+pub use catalog::{all_models, every_model, model_by_name, EMBEDDED};
 pub use error::ModelError;
 pub use features::{Features, TableFeature, TableMatch};
 pub use mau_cycles::{GressCycles, MauPrediction, StageCycles};

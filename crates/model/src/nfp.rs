@@ -77,6 +77,17 @@ pub struct Throughput {
 }
 
 impl Nfp {
+    /// This file as a model of kind `nfp_recirc` (what `predict --model`
+    /// and `p4cost models` take).
+    pub fn to_spec(&self) -> crate::ModelSpec {
+        crate::spec::pass_model(
+            crate::ModelKind::NfpRecirc,
+            (&self.name, &self.title, &self.target),
+            (&self.source, &self.predicts, &self.notes),
+            (Some(self.clone()), None),
+        )
+    }
+
     /// Passes per second the pipeline takes before the first loss.
     pub fn onset_passes_pps(&self) -> f64 {
         let m = &self.measured;

@@ -39,6 +39,12 @@ pub enum ModelKind {
     /// CPU cycles per packet of a software switch from its tables
     /// (docs/models.md, t4p4s DPDK CPU cost).
     CpuTables,
+    /// Throughput of a NIC whose capacity is in pipeline passes, under
+    /// recirculation (docs/models.md, NFP-4000 recirculation).
+    NfpRecirc,
+    /// A coarse per-pass latency range and packet rate of a software
+    /// switch (docs/models.md, BMv2 simple_switch (coarse)).
+    Bmv2Coarse,
 }
 
 impl ModelKind {
@@ -51,6 +57,37 @@ impl ModelKind {
             ModelKind::Plp => "plp",
             ModelKind::Component => "component",
             ModelKind::CpuTables => "cpu_tables",
+            ModelKind::NfpRecirc => "nfp_recirc",
+            ModelKind::Bmv2Coarse => "bmv2_coarse",
+        }
+    }
+
+    /// What models of this kind predict, as `p4cost models` groups them:
+    /// the group's id and its title.
+    pub fn group(self) -> (&'static str, &'static str) {
+        match self {
+            ModelKind::TofinoIngressLinear
+            | ModelKind::TofinoMauCycles
+            | ModelKind::TofinoMauEstimate
+            | ModelKind::Plp
+            | ModelKind::Component => ("latency", "latency per packet class"),
+            ModelKind::CpuTables => ("cpu_cost", "CPU cost per packet class"),
+            ModelKind::NfpRecirc => ("recirculation", "throughput under recirculation"),
+            ModelKind::Bmv2Coarse => ("coarse", "coarse per-pass latency and throughput"),
+        }
+    }
+
+    /// The units of what models of this kind give.
+    pub fn units(self) -> &'static str {
+        match self {
+            ModelKind::TofinoIngressLinear
+            | ModelKind::TofinoMauCycles
+            | ModelKind::TofinoMauEstimate
+            | ModelKind::Plp
+            | ModelKind::Component => "ns",
+            ModelKind::CpuTables => "cycles per packet, Mpps, us",
+            ModelKind::NfpRecirc => "passes, Gbit/s",
+            ModelKind::Bmv2Coarse => "passes, us, kpps, Gbit/s",
         }
     }
 }
@@ -318,6 +355,14 @@ pub struct ModelSpec {
     /// The CPU table equations (`cpu_tables` models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<crate::cpu_tables::CpuSpec>,
+    /// The NIC's measured capacity (`nfp_recirc` models: the file under
+    /// `models/nfp/`, whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nfp: Option<crate::nfp::Nfp>,
+    /// The coarse figures (`bmv2_coarse` models: the file under
+    /// `models/bmv2/`, whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bmv2_coarse: Option<crate::bmv2_coarse::Bmv2Coarse>,
     /// Free-form notes shown with the model.
     #[serde(default)]
     pub notes: Vec<String>,
@@ -328,6 +373,45 @@ pub struct ModelSpec {
     /// ([`ModelSpec::for_port`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ModelSpec>,
+}
+
+/// A model of a pass kind (`nfp_recirc`, `bmv2_coarse`) holding its file
+/// whole: `(name, title, target)`, `(source, predicts, notes)`, and the
+/// section of its kind.
+pub(crate) fn pass_model(
+    kind: ModelKind,
+    (name, title, target): (&str, &str, &str),
+    (source, predicts, notes): (&Source, &str, &[String]),
+    (nfp, bmv2_coarse): (
+        Option<crate::nfp::Nfp>,
+        Option<crate::bmv2_coarse::Bmv2Coarse>,
+    ),
+) -> ModelSpec {
+    ModelSpec {
+        schema: 1,
+        name: name.to_string(),
+        title: title.to_string(),
+        kind,
+        target: target.to_string(),
+        port_gbps: None,
+        source: source.clone(),
+        predicts: predicts.to_string(),
+        base: None,
+        parser: None,
+        control: None,
+        training: None,
+        nonlinear: None,
+        mau_cycles: None,
+        placement: None,
+        plp: None,
+        component: None,
+        fit: None,
+        cpu: None,
+        nfp,
+        bmv2_coarse,
+        notes: notes.to_vec(),
+        ports: Vec::new(),
+    }
 }
 
 /// The figures of a fit on its own training rows (docs/models.md,
@@ -432,6 +516,55 @@ impl ModelSpec {
             return None;
         }
         self.cpu.as_ref()
+    }
+
+    /// The NIC's capacity, when this is an `nfp_recirc` model.
+    pub fn nfp(&self) -> Option<&crate::nfp::Nfp> {
+        if self.kind != ModelKind::NfpRecirc {
+            return None;
+        }
+        self.nfp.as_ref()
+    }
+
+    /// The coarse figures, when this is a `bmv2_coarse` model.
+    pub fn bmv2_coarse(&self) -> Option<&crate::bmv2_coarse::Bmv2Coarse> {
+        if self.kind != ModelKind::Bmv2Coarse {
+            return None;
+        }
+        self.bmv2_coarse.as_ref()
+    }
+
+    /// A pass model (`nfp_recirc`, `bmv2_coarse`) holds its own section
+    /// (checked when its file was read) and nothing else; no other kind
+    /// holds either.
+    fn check_passes(&self) -> Result<(), String> {
+        let own = match self.kind {
+            ModelKind::NfpRecirc => self.nfp.is_some() && self.bmv2_coarse.is_none(),
+            ModelKind::Bmv2Coarse => self.bmv2_coarse.is_some() && self.nfp.is_none(),
+            _ => return Ok(()),
+        };
+        let other = self.base.is_some()
+            || self.parser.is_some()
+            || self.control.is_some()
+            || self.training.is_some()
+            || self.mau_cycles.is_some()
+            || self.placement.is_some()
+            || self.plp.is_some()
+            || self.component.is_some()
+            || self.cpu.is_some()
+            || self.port_gbps.is_some();
+        if !own || other {
+            return Err(format!(
+                "kind {} takes only its own section ({})",
+                self.kind.name(),
+                if self.kind == ModelKind::NfpRecirc {
+                    "nfp"
+                } else {
+                    "bmv2_coarse"
+                }
+            ));
+        }
+        Ok(())
     }
 
     /// A `cpu_tables` model holds its `cpu` section and no other kind's.
@@ -569,7 +702,16 @@ impl ModelSpec {
         if let Some(p) = self.port_gbps {
             values::port(&format!("{root}.port_gbps"), p)?;
         }
+        if !matches!(self.kind, ModelKind::NfpRecirc | ModelKind::Bmv2Coarse)
+            && (self.nfp.is_some() || self.bmv2_coarse.is_some())
+        {
+            return Err(format!(
+                "kind {} takes no nfp or bmv2_coarse section",
+                self.kind.name()
+            ));
+        }
         match self.kind {
+            ModelKind::NfpRecirc | ModelKind::Bmv2Coarse => self.check_passes(),
             ModelKind::TofinoIngressLinear => {
                 let mut missing = Vec::new();
                 if self.base.is_none() {

@@ -547,7 +547,7 @@ fn cpu_out(
 pub const COMPOSITION: &str = "no table: the baseline, Eq. (2) / c; one table: its kind's equation (Eqs. 5-7, with their core scaling); t >= 2 tables: Eq. (8) at t, / c, plus each table's excess over its own 1-entry value";
 
 /// The listed paths: `--path`'s first match, else the first `max_paths`.
-fn shown_nodes(
+pub(super) fn shown_nodes(
     a: &PredictOptions,
     common: &Common<'_>,
     pg: &p4cost_analysis::PathGraph<'_>,

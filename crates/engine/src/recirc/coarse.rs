@@ -126,7 +126,7 @@ fn pipeline(l: &super::ListedPipeline, model: &Bmv2Coarse, size: u32) -> CoarseP
 }
 
 /// The warning for a size outside the measured ones.
-fn size_warning(model: &Bmv2Coarse, size: u32) -> Option<String> {
+pub(crate) fn size_warning(model: &Bmv2Coarse, size: u32) -> Option<String> {
     if model.size_measured(size) {
         return None;
     }

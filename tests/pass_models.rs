@@ -1,0 +1,197 @@
+//! `p4cost predict --model nfp4000 | bmv2-coarse` (issue 27, items 2, 3
+//! and 6): the pass models in predict's report shape (classes, their
+//! passes as the per-pass breakdown, warnings), with the figures
+//! `throughput` gives for the same classes. Expected figures are typed
+//! from the papers (ANCS 2021, Fig. 3: 134 B with one recirculation is
+//! loss-free up to 5.7 Gbit/s and settles at about 4.9, 275 B loses
+//! nothing at 10 Gbit/s; the service-chaining paper's Fig. 9: 80-120 us
+//! per pass, 1.4 Gbit/s at 1500 B) and counted by hand from the samples.
+
+mod common;
+
+use serde_json::Value;
+
+const RECIRC: &str = "p4-samples/nfp/recirculate_once.p4";
+const LATENCY_CONTROL: &str = "p4-samples/bmv2/latency_control.p4";
+
+fn predict(file: &str, model: &str, size: &str) -> Value {
+    common::json(&[
+        "predict",
+        file,
+        "--model",
+        model,
+        "--packet-size",
+        size,
+        "--format",
+        "json",
+        "--no-config",
+    ])
+}
+
+/// Every listed class of a predict report, by id.
+fn classes(r: &Value) -> Vec<&Value> {
+    r["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["classes"]["classes"].as_array().unwrap())
+        .collect()
+}
+
+fn class<'a>(r: &'a Value, id: &str) -> &'a Value {
+    classes(r)
+        .into_iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no class {id}: {r}"))
+}
+
+#[test]
+fn nfp4000_through_predict_reproduces_the_papers_134_and_275_byte_cases() {
+    let r = predict(RECIRC, "nfp4000", "134");
+    assert_eq!(r["model"]["name"], "nfp4000");
+    assert_eq!(r["figure"]["unit"], "bit/s");
+    assert_eq!(r["figure"]["latency_modelled"], false);
+    let ipv4 = &class(&r, "1.1")["recirc"];
+    assert_eq!(ipv4["passes"], 2, "{ipv4}");
+    assert!(ipv4["sites"][0].as_str().unwrap().contains("action again"));
+    let t = &ipv4["throughput"];
+    assert!((t["loss_free_bps"].as_f64().unwrap() - 5.7e9).abs() < 1.0);
+    assert!((t["received_past_bps"].as_f64().unwrap() - 4.9e9).abs() < 1.0);
+    assert_eq!(t["line_rate_lossless"], false);
+    assert_eq!(class(&r, "2.1")["recirc"]["passes"], 1);
+    // The path's worst class is its class of most passes.
+    assert_eq!(r["paths"][0]["classes"]["slowest"]["recirc"]["passes"], 2);
+    let codes: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"latency_not_modelled"), "{codes:?}");
+    let r = predict(RECIRC, "nfp4000", "275");
+    let t = &class(&r, "1.1")["recirc"]["throughput"];
+    assert_eq!(t["line_rate_lossless"], true, "{t}");
+    assert_eq!(t["received_past_bps"].as_f64(), Some(10e9));
+}
+
+#[test]
+fn bmv2_coarse_through_predict_is_fig_9_with_register_ops() {
+    let r = predict(LATENCY_CONTROL, "bmv2-coarse", "1500");
+    assert_eq!(r["recirc"]["precision"], "coarse");
+    assert_eq!(r["figure"]["field"], "latency_ns");
+    let c = class(&r, "3.1");
+    assert_eq!(c["latency_ns"].as_f64(), Some(120_000.0), "{c}");
+    let k = &c["recirc"]["coarse"];
+    assert_eq!(k["latency_us"]["min"].as_f64(), Some(80.0));
+    assert!((k["throughput_bps"].as_f64().unwrap() - 1.4e9).abs() < 1.0);
+    // By hand from the sample (tests/bmv2_coarse.rs): the UDP class of
+    // the policy branch reads 6 and writes 4 registers.
+    let ops = &class(&r, "1.1")["recirc"]["register_ops"];
+    assert_eq!(
+        (ops["reads"].as_u64(), ops["writes"].as_u64()),
+        (Some(6), Some(4))
+    );
+    // Two passes: twice the range.
+    let r = predict(RECIRC, "bmv2-coarse", "1500");
+    let two = class(&r, "1.1");
+    assert_eq!(two["latency_ns"].as_f64(), Some(240_000.0), "{two}");
+    assert!(r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["code"] == "passes_not_measured"));
+}
+
+/// One computation: predict and throughput give each class the same
+/// passes and figures.
+#[test]
+fn predict_and_throughput_agree_class_by_class() {
+    for (file, model, size, figures) in [
+        (RECIRC, "nfp4000", "134", "throughput"),
+        (LATENCY_CONTROL, "bmv2-coarse", "700", "coarse"),
+        (RECIRC, "bmv2-coarse", "256", "coarse"),
+    ] {
+        let p = predict(file, model, size);
+        let t = common::json(&[
+            "throughput",
+            file,
+            "--model",
+            model,
+            "--packet-size",
+            size,
+            "--format",
+            "json",
+        ]);
+        let listed = t["pipelines"][0]["classes"].as_array().unwrap();
+        assert_eq!(listed.len(), classes(&p).len(), "{file} {model}");
+        for tc in listed {
+            let id = tc["class"].as_str().unwrap();
+            let pc = &class(&p, id)["recirc"];
+            assert_eq!(pc["passes"], tc["passes"], "{file} {model} {id}");
+            assert_eq!(pc["sites"], tc["sites"], "{file} {model} {id}");
+            for (k, v) in pc[figures].as_object().unwrap() {
+                assert_eq!(&tc[k], v, "{file} {model} {id} {k}");
+            }
+            if model == "bmv2-coarse" {
+                assert_eq!(pc["register_ops"], tc["register_ops"], "{id}");
+            }
+        }
+    }
+}
+
+#[test]
+fn human_output_names_the_units() {
+    let r = common::p4cost(&[
+        "predict",
+        RECIRC,
+        "--model",
+        "nfp4000",
+        "--packet-size",
+        "134",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r
+        .stdout
+        .contains("figure    loss-free throughput (bit/s, higher is better)"));
+    assert!(
+        r.stdout
+            .contains("2 passes: loss-free up to 5.7 Gbit/s, received past it 4.9 Gbit/s"),
+        "{}",
+        r.stdout
+    );
+    let r = common::p4cost(&[
+        "predict",
+        LATENCY_CONTROL,
+        "--model",
+        "bmv2-coarse",
+        "--packet-size",
+        "1500",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("COARSE: one pass 80-120 us"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("1 pass: coarse latency 80-120 us, up to 1.400 Gbit/s (116.7 kpps)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn flags_of_other_models_are_refused() {
+    let r = common::p4cost(&["predict", RECIRC, "--model", "nfp4000", "--cores", "2"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--cores"), "{}", r.stderr);
+    let r = common::p4cost(&["predict", RECIRC, "--model", "nfp4000", "--top", "1"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--top"), "{}", r.stderr);
+    let r = common::p4cost(&["predict", RECIRC, "--model", "nfp400"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("did you mean `nfp4000`"), "{}", r.stderr);
+}
