@@ -195,3 +195,55 @@ fn flags_of_other_models_are_refused() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("did you mean `nfp4000`"), "{}", r.stderr);
 }
+
+/// `p4cost models` lists every embedded model of every kind, grouped by
+/// what it predicts, each with its units and paper.
+#[test]
+fn models_lists_every_kind_grouped() {
+    let r = common::json(&["models", "--format", "json"]);
+    let groups: Vec<(&str, Vec<&str>)> = r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let names = g["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["name"].as_str().unwrap())
+                .collect();
+            (g["id"].as_str().unwrap(), names)
+        })
+        .collect();
+    let ids: Vec<&str> = groups.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        ids,
+        [
+            "latency",
+            "cpu_cost",
+            "recirculation",
+            "coarse",
+            "nc_devices"
+        ]
+    );
+    assert!(groups[0].1.contains(&"tofino1-10g") && groups[0].1.contains(&"tofino1-mau-cycles"));
+    assert_eq!(groups[1].1, ["t4p4s"]);
+    assert_eq!(groups[2].1, ["nfp4000"]);
+    assert_eq!(groups[3].1, ["bmv2-coarse"]);
+    assert!(groups[4].1.contains(&"zodiac-fx") && groups[4].1.contains(&"netfpga-sume"));
+    for g in r["groups"].as_array().unwrap() {
+        for m in g["members"].as_array().unwrap() {
+            for k in ["units", "predicts", "citation", "spec", "target"] {
+                assert!(!m[k].as_str().unwrap_or("").is_empty(), "{k}: {m}");
+            }
+        }
+    }
+    let human = common::p4cost(&["models"]);
+    assert!(
+        human.stdout.contains("throughput under recirculation"),
+        "{}",
+        human.stdout
+    );
+    assert!(human.stdout.contains("units passes, us, kpps, Gbit/s"));
+    assert!(human.stdout.contains("units cycles per packet, Mpps, us"));
+}
