@@ -247,3 +247,84 @@ fn models_lists_every_kind_grouped() {
     assert!(human.stdout.contains("units passes, us, kpps, Gbit/s"));
     assert!(human.stdout.contains("units cycles per packet, Mpps, us"));
 }
+
+/// `explain` shows a pass model's arithmetic: one term per pass and the
+/// figures for that many passes, equal to predict's.
+#[test]
+fn explain_shows_each_pass_and_the_models_figures() {
+    let e = common::json(&[
+        "explain",
+        RECIRC,
+        "--model",
+        "nfp4000",
+        "--packet-size",
+        "134",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(e["class"], "1.1", "{e}");
+    assert_eq!(e["model"]["file"], "models/nfp/nfp4000.json");
+    let terms = e["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 2, "{e}");
+    assert!(terms[1]["item"].as_str().unwrap().contains("action again"));
+    let fig = |name: &str| {
+        e["passes"]["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .and_then(|f| f["value"].as_f64())
+            .unwrap_or_else(|| panic!("{name}: {e}"))
+    };
+    assert!((fig("loss-free throughput") - 5.7e9).abs() < 1.0);
+    assert!((fig("received past it") - 4.9e9).abs() < 1.0);
+    let e = common::json(&[
+        "explain",
+        RECIRC,
+        "--model",
+        "bmv2-coarse",
+        "--packet-size",
+        "1500",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(e["passes"]["passes"], 2);
+    assert_eq!(e["total_ns"].as_f64(), Some(240_000.0));
+    assert_eq!(e["predicted_ns"], e["total_ns"]);
+    let human = common::p4cost(&[
+        "explain",
+        RECIRC,
+        "--model",
+        "nfp4000",
+        "--packet-size",
+        "134",
+        "--no-config",
+    ]);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human
+            .stdout
+            .contains("5.7 Gbit/s = min(10000000000 bit/s, 10.634 Mpps / 2 x 8 x 134 B)"),
+        "{}",
+        human.stdout
+    );
+}
+
+/// `bound --model` needs a latency and a port's rate: a pass model names
+/// no port, so it is refused with what to use instead.
+#[test]
+fn bound_refuses_a_pass_model() {
+    let r = common::p4cost(&[
+        "bound",
+        RECIRC,
+        "--model",
+        "nfp4000",
+        "--arrival",
+        "1KB,1Gbps",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("names no port"), "{}", r.stderr);
+}

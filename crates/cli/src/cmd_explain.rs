@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use p4cost_engine::explain::{explain, Explanation};
+use p4cost_engine::explain::{explain, ExplainPasses, Explanation, Term};
 use p4cost_engine::Session;
 
 use crate::args::{PredictArgs, ReportFormat};
@@ -79,16 +79,34 @@ fn render(e: &Explanation) -> String {
     s.push_str(&format!("{}\n\n", e.equation));
     if let Some(c) = &e.cpu {
         render_cpu(&mut s, e, c);
-        render_source(&mut s, e);
-        return s;
+    } else if let Some(p) = &e.passes {
+        render_passes(&mut s, e, p);
+    } else {
+        let note = format!("(predict gives {:.3} ns)", e.predicted_ns);
+        render_terms(&mut s, e, &[NS], &[e.total_ns], &note);
     }
-    let item_w = e
-        .terms
-        .iter()
-        .map(|t| t.item.len())
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 48);
+    render_source(&mut s, e);
+    s
+}
+
+/// A figure column of the terms table: its head, width and each term's
+/// cell.
+struct Col {
+    head: &'static str,
+    width: usize,
+    cell: fn(&Term) -> f64,
+}
+
+const NS: Col = Col {
+    head: "ns",
+    width: 10,
+    cell: |t| t.ns,
+};
+
+/// The terms table every model prints: part, item, the `cols` figures and
+/// the arithmetic, each term's why and site under it, then the `totals`
+/// and `note`.
+fn render_terms(s: &mut String, e: &Explanation, cols: &[Col], totals: &[f64], note: &str) {
     let part_w = e
         .terms
         .iter()
@@ -96,16 +114,31 @@ fn render(e: &Explanation) -> String {
         .max()
         .unwrap_or(4)
         .max(5);
+    let item_w = e
+        .terms
+        .iter()
+        .map(|t| t.item.len())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 48);
+    let heads: String = cols
+        .iter()
+        .map(|c| format!("  {:>w$}", c.head, w = c.width))
+        .collect();
     s.push_str(&format!(
-        "  {:<part_w$}  {:<item_w$}  {:>10}  arithmetic\n",
-        "term", "for", "ns"
+        "  {:<part_w$}  {:<item_w$}{heads}  arithmetic\n",
+        "term", "for"
     ));
+    let pad = " ".repeat(part_w + item_w + 6 + cols.iter().map(|c| c.width + 2).sum::<usize>());
     for t in &e.terms {
+        let cells: String = cols
+            .iter()
+            .map(|c| format!("  {:>w$.3}", (c.cell)(t), w = c.width))
+            .collect();
         s.push_str(&format!(
-            "  {:<part_w$}  {:<item_w$}  {:>10.3}  {}\n",
-            t.part, t.item, t.ns, t.formula
+            "  {:<part_w$}  {:<item_w$}{cells}  {}\n",
+            t.part, t.item, t.formula
         ));
-        let pad = " ".repeat(part_w + item_w + 18);
         if let Some(w) = &t.why {
             s.push_str(&format!("{pad}{w}\n"));
         }
@@ -113,12 +146,15 @@ fn render(e: &Explanation) -> String {
             s.push_str(&format!("{pad}at {}:{}:{}\n", l.file, l.line, l.col));
         }
     }
+    let cells: String = cols
+        .iter()
+        .zip(totals)
+        .map(|(c, v)| format!("  {:>w$.3}", v, w = c.width))
+        .collect();
     s.push_str(&format!(
-        "  {:<part_w$}  {:<item_w$}  {:>10.3}  (predict gives {:.3} ns)\n\n",
-        "total", "", e.total_ns, e.predicted_ns
+        "  {:<part_w$}  {:<item_w$}{cells}  {note}\n\n",
+        "total", ""
     ));
-    render_source(&mut s, e);
-    s
 }
 
 /// The model, its file, its paper and doc, and the warnings.
@@ -153,45 +189,17 @@ fn render_source(s: &mut String, e: &Explanation) {
 /// A CPU model's terms: cycles, then ns at the clock; the rate and the
 /// median latency.
 fn render_cpu(s: &mut String, e: &Explanation, c: &p4cost_engine::explain::ExplainCpu) {
-    let part_w = e
-        .terms
-        .iter()
-        .map(|t| t.part.len())
-        .max()
-        .unwrap_or(4)
-        .max(5);
-    let item_w = e
-        .terms
-        .iter()
-        .map(|t| t.item.len())
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 48);
-    s.push_str(&format!(
-        "  {:<part_w$}  {:<item_w$}  {:>10}  {:>9}  arithmetic\n",
-        "term", "for", "cycles", "ns"
-    ));
-    for t in &e.terms {
-        s.push_str(&format!(
-            "  {:<part_w$}  {:<item_w$}  {:>10.3}  {:>9.3}  {}\n",
-            t.part,
-            t.item,
-            t.cycles.unwrap_or(0.0),
-            t.ns,
-            t.formula
-        ));
-        let pad = " ".repeat(part_w + item_w + 29);
-        if let Some(w) = &t.why {
-            s.push_str(&format!("{pad}{w}\n"));
-        }
-        if let Some(l) = &t.span {
-            s.push_str(&format!("{pad}at {}:{}:{}\n", l.file, l.line, l.col));
-        }
-    }
-    s.push_str(&format!(
-        "  {:<part_w$}  {:<item_w$}  {:>10.3}  {:>9.3}  (predict gives {:.3} cycles per packet)\n\n",
-        "total", "", c.total_cycles, e.total_ns, c.cycles_per_packet
-    ));
+    let cycles = Col {
+        head: "cycles",
+        width: 10,
+        cell: |t| t.cycles.unwrap_or(0.0),
+    };
+    let ns = Col { width: 9, ..NS };
+    let note = format!(
+        "(predict gives {:.3} cycles per packet)",
+        c.cycles_per_packet
+    );
+    render_terms(s, e, &[cycles, ns], &[c.total_cycles, e.total_ns], &note);
     s.push_str(&format!(
         "rate    {} GHz / {:.3} cycles = {:.3} Mpps ({} core{})\n",
         c.clock_ghz,
@@ -204,4 +212,31 @@ fn render_cpu(s: &mut String, e: &Explanation, c: &p4cost_engine::explain::Expla
         "latency {:.2} us median (Eq. 3: {}), the same for every class\n\n",
         c.median_latency_us, c.median_latency_formula
     ));
+}
+
+/// A pass model's terms (one per pass; the coarse range's high end in us,
+/// or no figure for a model without latency), then its figures.
+fn render_passes(s: &mut String, e: &Explanation, p: &ExplainPasses) {
+    let us = Col {
+        head: "us",
+        width: 10,
+        cell: |t| t.ns / 1000.0,
+    };
+    let n = format!("{} pass{}", p.passes, if p.passes == 1 { "" } else { "es" });
+    if e.predicted_ns > 0.0 {
+        let note = format!("({n}; predict gives {:.3} us)", e.predicted_ns / 1000.0);
+        render_terms(s, e, &[us], &[e.total_ns / 1000.0], &note);
+    } else {
+        render_terms(s, e, &[], &[], &format!("({n})"));
+    }
+    s.push_str(&format!("figures for {n} at {} B\n", e.packet_size));
+    let w = p.figures.iter().map(|f| f.name.len()).max().unwrap_or(4);
+    for f in &p.figures {
+        let value = match f.unit.as_str() {
+            "bit/s" => p4cost_engine::bound::rate_text(f.value),
+            unit => format!("{:.3} {unit}", f.value),
+        };
+        s.push_str(&format!("  {:<w$}  {value:>18} = {}\n", f.name, f.formula));
+    }
+    s.push('\n');
 }

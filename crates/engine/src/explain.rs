@@ -13,7 +13,9 @@ use crate::report::{Loc, PathOut, Report, SCHEMA_VERSION};
 use crate::session::Session;
 
 mod cpu;
+mod passes;
 pub use cpu::ExplainCpu;
+pub use passes::{ExplainPasses, PassFigure};
 
 /// One prediction explained.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -54,6 +56,10 @@ pub struct Explanation {
     /// (`terms[].cycles`), their `ns` the cycles over the clock.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu: Option<ExplainCpu>,
+    /// A pass model's figures (`--model nfp4000`, `--model
+    /// bmv2-coarse`): `terms` has one per pipeline pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passes: Option<ExplainPasses>,
 }
 
 /// Where a model's numbers come from.
@@ -145,7 +151,7 @@ fn slowest_reports(session: &mut Session, o: &PredictOptions) -> Result<Vec<Repo
             }
             // A CPU model explains its summary's slowest class (or the
             // slowest listed one a filter selects): no parse terms to rank.
-            _ if s.cpu.is_some() => q.sort = SortBy::Latency,
+            _ if s.cpu.is_some() || s.recirc.is_some() => q.sort = SortBy::Latency,
             _ => {
                 q.sort = SortBy::Latency;
                 q.top = Some(1);
@@ -195,9 +201,14 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
             .map(|w| format!("{}: {}", w.code, w.message))
             .collect(),
         cpu: None,
+        passes: None,
     };
     if m.cpu().is_some() {
         cpu::cpu_terms(&mut e, r, m)?;
+        return Ok(e);
+    }
+    if m.nfp().is_some() || m.bmv2_coarse().is_some() {
+        passes::pass_terms(&mut e, r, m)?;
         return Ok(e);
     }
     let lin = m.linear();

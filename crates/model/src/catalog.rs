@@ -68,6 +68,12 @@ pub fn all_models() -> Result<Vec<ModelSpec>, ModelError> {
     EMBEDDED.iter().map(|(f, t)| parse_model(f, t)).collect()
 }
 
+/// The pass models' files, as `(path under models/, text)`.
+const PASS_FILES: &[(&str, &str)] = &[
+    ("nfp/nfp4000.json", crate::nfp::NFP4000.1),
+    ("bmv2/bmv2-coarse.json", crate::bmv2_coarse::BMV2_COARSE.1),
+];
+
 /// The embedded models of the pass kinds, kept in their own files
 /// (`models/nfp/nfp4000.json`, `models/bmv2/bmv2-coarse.json`), as models.
 pub fn pass_models() -> Result<Vec<ModelSpec>, ModelError> {
@@ -87,6 +93,12 @@ pub fn every_model() -> Result<Vec<ModelSpec>, ModelError> {
 
 /// The file name (under `models/`) of the embedded model `name`.
 pub fn model_file(name: &str) -> Option<&'static str> {
+    let named = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["name"] == name)
+    };
+    if let Some((f, _)) = PASS_FILES.iter().find(|(_, t)| named(t)) {
+        return Some(f);
+    }
     EMBEDDED
         .iter()
         .find(|(f, t)| parse_model(f, t).is_ok_and(|m| m.name == name))
@@ -359,6 +371,9 @@ mod tests {
         assert!(b.bmv2_coarse().is_some() && b.nfp().is_none());
         assert_eq!(b.check(), Ok(()));
         assert_eq!(b.source.spec, "docs/models.md#bmv2-simple_switch-coarse");
+        assert_eq!(model_file("nfp4000"), Some("nfp/nfp4000.json"));
+        assert_eq!(model_file("bmv2-coarse"), Some("bmv2/bmv2-coarse.json"));
+        assert_eq!(model_file("t4p4s"), Some("t4p4s.json"));
         // A pass model holding another kind's section is refused.
         let mut wrong = b.clone();
         wrong.nfp = nfp.nfp.clone();
