@@ -10,6 +10,12 @@
 //! BMv2's `recirculate` and `resubmit` primitives, the `Resubmit` extern),
 //! in a statement, a directly called action, or an action of an applied
 //! table (its dearest action: the class does not say which runs).
+//!
+//! One computation, two renderings: `throughput` renders the reports
+//! `predict --model nfp4000` (or `bmv2-coarse`) makes
+//! ([`pass_reports`]); the passes and register operations of a class are
+//! counted by [`PassCounter`] in the predict path
+//! (`predict/passes.rs`).
 
 pub mod coarse;
 mod registers;
@@ -17,11 +23,9 @@ mod route;
 
 use std::collections::HashMap;
 
-use p4cost_analysis::{
-    join_egress, path_graph, path_signature, ClassBudget, ClassLister, PathOptions, TestedHeaders,
-};
+use p4cost_analysis::{path_signature, TestedHeaders};
 use p4cost_ir::{ActionId, ControlFlow, ControlId, ExternUse, NodeId, NodeKind, Program};
-use p4cost_model::nfp::{Nfp, Throughput};
+use p4cost_model::nfp::Throughput;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -93,18 +97,34 @@ pub enum ThroughputReport {
     Bmv2Coarse(coarse::CoarseReport),
 }
 
-/// The model's report for `o` at `packet_size` bytes.
+/// The model's report for `o` at `packet_size` bytes: predict's reports
+/// with `--model nfp4000` ([`pass_reports`]), each class's figures as
+/// `predict` gives them.
 pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<RecircReport, Error> {
     let model = p4cost_model::nfp::nfp4000().map_err(|e| Error::input(e.to_string()))?;
-    check_size(packet_size)?;
-    let loaded = crate::input::load_for_predict(o)?;
-    let program = &loaded.program;
-    let groups = crate::predict::selected_groups(o, program)?;
-    let mut pipelines = Vec::new();
-    for group in &groups {
-        o.cancel.check()?;
-        pipelines.push(pipeline(o, program, group, &model, packet_size)?);
-    }
+    let reports = pass_reports(o, &model.name, packet_size)?;
+    let pipelines = reports
+        .iter()
+        .map(|r| {
+            let classes: Vec<RecircClass> = pass_classes(r)
+                .filter_map(|(c, headers, k)| {
+                    Some(RecircClass {
+                        class: c.id.clone(),
+                        headers: headers.to_vec(),
+                        sites: k.sites.clone(),
+                        throughput: k.throughput?,
+                    })
+                })
+                .collect();
+            let most_passes = classes.iter().max_by_key(|c| c.throughput.passes).cloned();
+            RecircPipeline {
+                pipeline: r.pipeline.as_ref().map(|p| p.name.clone()),
+                classes,
+                complete: complete(r),
+                most_passes,
+            }
+        })
+        .collect();
     Ok(RecircReport {
         schema_version: 1,
         program: crate::read::shown(&o.file),
@@ -119,6 +139,48 @@ pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<RecircReport, 
     })
 }
 
+/// `predict`'s reports of `o` with the pass model `model` at `size`
+/// bytes: the one computation `throughput` renders.
+pub(crate) fn pass_reports(
+    o: &PredictOptions,
+    model: &str,
+    size: u32,
+) -> Result<Vec<crate::report::Report>, Error> {
+    check_size(size)?;
+    let mut q = o.clone();
+    q.target.model = Some(model.to_string());
+    q.target.packet_size = Some(size);
+    crate::predict::reports(&q)
+}
+
+/// Every listed class of a report with its path's headers and its pass
+/// figures, in listing order.
+pub(crate) fn pass_classes(
+    r: &crate::report::Report,
+) -> impl Iterator<
+    Item = (
+        &crate::path_classes::PathClassOut,
+        &[String],
+        &crate::pass_out::ClassPassOut,
+    ),
+> {
+    r.paths.iter().flat_map(|p| {
+        p.classes
+            .iter()
+            .flat_map(|pc| pc.classes.iter())
+            .filter_map(|c| Some((c, p.headers.as_slice(), c.recirc.as_ref()?)))
+    })
+}
+
+/// True when every class of every parse path of `r` is listed.
+pub(crate) fn complete(r: &crate::report::Report) -> bool {
+    !r.path_count_saturated
+        && r.paths_listed as u128 == r.path_count
+        && r.paths
+            .iter()
+            .all(|p| p.classes.as_ref().is_some_and(|c| !c.truncated))
+}
+
 /// Refuses a packet size below the smallest Ethernet frame.
 pub(crate) fn check_size(packet_size: u32) -> Result<(), Error> {
     if packet_size < 64 {
@@ -127,58 +189,6 @@ pub(crate) fn check_size(packet_size: u32) -> Result<(), Error> {
         )));
     }
     Ok(())
-}
-
-/// The listed classes of one pipeline group priced by the NFP-4000.
-fn pipeline(
-    o: &PredictOptions,
-    program: &Program,
-    group: &[p4cost_ir::Pipeline],
-    model: &Nfp,
-    size: u32,
-) -> Result<RecircPipeline, Error> {
-    let l = listed(o, program, group)?;
-    let classes: Vec<RecircClass> = l
-        .classes
-        .into_iter()
-        .map(|c| RecircClass {
-            class: c.class,
-            headers: c.headers,
-            sites: c.sites,
-            throughput: model.throughput(c.passes, size),
-        })
-        .collect();
-    let most_passes = classes.iter().max_by_key(|c| c.throughput.passes).cloned();
-    Ok(RecircPipeline {
-        pipeline: l.pipeline,
-        classes,
-        complete: l.complete,
-        most_passes,
-    })
-}
-
-/// A listed class with its passes and register operations, not priced.
-pub(crate) struct Listed {
-    /// Its id (`P.C`).
-    pub class: String,
-    /// Headers of its parse path.
-    pub headers: Vec<String>,
-    /// Where it recirculates or resubmits.
-    pub sites: Vec<String>,
-    /// 1 + the recirculate and resubmit calls.
-    pub passes: u32,
-    /// Register operations on its control path.
-    pub registers: RegisterOps,
-}
-
-/// The listed classes of one pipeline group.
-pub(crate) struct ListedPipeline {
-    /// Its name, when the program names one.
-    pub pipeline: Option<String>,
-    /// The classes.
-    pub classes: Vec<Listed>,
-    /// True when every class of every parse path is listed.
-    pub complete: bool,
 }
 
 /// Register extern calls on a class's control path (the route with the
@@ -192,72 +202,6 @@ pub struct RegisterOps {
     /// Other stateful calls (`execute` of a `RegisterAction`: a read and a
     /// write in one).
     pub other: u32,
-}
-
-/// The listed classes of one pipeline group with their passes and
-/// register operations.
-pub(crate) fn listed(
-    o: &PredictOptions,
-    program: &Program,
-    group: &[p4cost_ir::Pipeline],
-) -> Result<ListedPipeline, Error> {
-    let shown = crate::read::shown(&o.file);
-    let mut out = ListedPipeline {
-        pipeline: group.first().map(|p| p.name.clone()),
-        classes: Vec::new(),
-        complete: true,
-    };
-    let Some(pipe) = group.first() else {
-        return Ok(out);
-    };
-    let Some(parser) = pipe.ingress_parser else {
-        return Err(Error::input(format!(
-            "{shown}: no ingress parser: packet classes need the parse graph"
-        )));
-    };
-    let mut joined = program.clone();
-    let control = match join_egress(program, pipe) {
-        Some((c, _)) => {
-            joined.controls.push(c);
-            ControlId((joined.controls.len() - 1) as u32)
-        }
-        None => match pipe.ingress {
-            Some(c) => c,
-            None => return Ok(out),
-        },
-    };
-    let opts = PathOptions {
-        max_analysis_states: o.max_analysis_states,
-        ..PathOptions::default()
-    };
-    let mut graph_warnings = Vec::new();
-    let pg = path_graph(&joined, joined.parser(parser), &opts, &mut graph_warnings)
-        .map_err(|e| Error::input(format!("{shown}: {e}")))?;
-    let paths = pg.list_within(o.max_paths, o.max_listed_states);
-    out.complete = (paths.len() as u128) == pg.total().value && !pg.total().saturated;
-    let mut lister = ClassLister::new(&joined, control, &ClassBudget::default())
-        .map_err(|e| Error::input(format!("{shown}: {e}")))?;
-    let counter = PassCounter::new(&joined, control);
-    let max_classes = o.max_classes.unwrap_or(8);
-    for (i, path) in paths.iter().enumerate() {
-        let listing = lister
-            .list(&pg, path, max_classes, &|_| true)
-            .map_err(|e| Error::input(format!("{shown}: {e}")))?;
-        out.complete &= !listing.truncated;
-        let headers = pg.path(path).header_names();
-        let decided = counter.decided(&pg, path);
-        for c in &listing.classes {
-            let n = counter.count(c, &decided);
-            out.classes.push(Listed {
-                class: format!("{}.{}", i + 1, c.index + 1),
-                headers: headers.clone(),
-                sites: n.sites,
-                passes: n.passes,
-                registers: n.registers,
-            });
-        }
-    }
-    Ok(out)
 }
 
 /// A class's passes, where they come from and its register operations.

@@ -70,22 +70,14 @@ pub struct CoarseReport {
     pub notes: Vec<String>,
 }
 
-/// The coarse BMv2 report for `o` at `packet_size` bytes.
+/// The coarse BMv2 report for `o` at `packet_size` bytes: predict's
+/// reports with `--model bmv2-coarse` ([`super::pass_reports`]), each
+/// class's figures as `predict` gives them.
 pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<CoarseReport, Error> {
     let model =
         p4cost_model::bmv2_coarse::bmv2_coarse().map_err(|e| Error::input(e.to_string()))?;
-    super::check_size(packet_size)?;
-    let loaded = crate::input::load_for_predict(o)?;
-    let program = &loaded.program;
-    let mut pipelines = Vec::new();
-    for group in &crate::predict::selected_groups(o, program)? {
-        o.cancel.check()?;
-        pipelines.push(pipeline(
-            &super::listed(o, program, group)?,
-            &model,
-            packet_size,
-        ));
-    }
+    let reports = super::pass_reports(o, &model.name, packet_size)?;
+    let pipelines = reports.iter().map(pipeline).collect();
     let l = &model.latency_per_pass_us;
     Ok(CoarseReport {
         schema_version: 1,
@@ -107,21 +99,21 @@ pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<CoarseReport, 
     })
 }
 
-fn pipeline(l: &super::ListedPipeline, model: &Bmv2Coarse, size: u32) -> CoarsePipeline {
+fn pipeline(r: &crate::report::Report) -> CoarsePipeline {
     CoarsePipeline {
-        pipeline: l.pipeline.clone(),
-        classes: l
-            .classes
-            .iter()
-            .map(|c| CoarseClass {
-                class: c.class.clone(),
-                headers: c.headers.clone(),
-                sites: c.sites.clone(),
-                coarse: model.price(c.passes, size),
-                register_ops: c.registers,
+        pipeline: r.pipeline.as_ref().map(|p| p.name.clone()),
+        classes: super::pass_classes(r)
+            .filter_map(|(c, headers, k)| {
+                Some(CoarseClass {
+                    class: c.id.clone(),
+                    headers: headers.to_vec(),
+                    sites: k.sites.clone(),
+                    coarse: k.coarse?,
+                    register_ops: k.register_ops,
+                })
             })
             .collect(),
-        complete: l.complete,
+        complete: super::complete(r),
     }
 }
 
