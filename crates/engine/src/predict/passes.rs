@@ -218,33 +218,42 @@ pub(super) fn run_passes(
     if a.sort == crate::options::SortBy::Latency {
         r.paths.sort_by_key(|p| std::cmp::Reverse(most_passes(p)));
     }
-    if k.most > pricer.measured_passes() {
-        warns.push(WarningOut::new(
-            "passes_not_measured",
-            format!(
-                "a class takes {} passes; model {}'s paper measured {}: more passes share the same capacity, an extrapolation",
-                k.most,
-                model.name,
-                pricer.measured_passes()
-            ),
-        ));
-    }
     r.paths_listed = r.paths.len();
     r.decisions = sites.decisions;
     r.skipped = sites.skipped;
+    warns.extend(passes_warning(model, &k));
+    charge_egress(&mut r, &common, model);
+    r.recirc = Some(pricer.settings(packet_size));
+    r.warnings = warns;
+    Ok(r)
+}
+
+/// The warning for a class of more passes than the paper measured.
+fn passes_warning(model: &ModelSpec, k: &Counting<'_, '_>) -> Option<WarningOut> {
+    let measured = k.pricer.measured_passes();
+    (k.most > measured).then(|| {
+        WarningOut::new(
+            "passes_not_measured",
+            format!(
+                "a class takes {} passes; model {}'s paper measured {measured}: more passes share the same capacity, an extrapolation",
+                k.most, model.name
+            ),
+        )
+    })
+}
+
+/// The control's note, and the egress control every class walks, charged.
+fn charge_egress(r: &mut Report, common: &Common<'_>, model: &ModelSpec) {
     r.control.path_sensitive = true;
     r.control.note = format!(
         "a packet class pays a pipeline pass, plus one per recirculate or resubmit call on its control path, ingress then egress (model {}): see each class's recirc",
         model.name
     );
     if let Some(j) = &common.egress {
-        let mut e = super::egress_out(program, j);
+        let mut e = super::egress_out(common.program(), j);
         e.charged = true;
         r.control.egress = Some(e);
     }
-    r.recirc = Some(pricer.settings(packet_size));
-    r.warnings = warns;
-    Ok(r)
 }
 
 /// A listed path's worst class's passes (1 without classes).
