@@ -328,3 +328,33 @@ fn bound_refuses_a_pass_model() {
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("names no port"), "{}", r.stderr);
 }
+
+/// The pass models' warning codes are known codes (SARIF rules, `--allow`).
+#[test]
+fn the_pass_models_warnings_are_known_codes() {
+    let known = p4cost_engine::warnings::KNOWN_CODES;
+    for (model, size) in [("nfp4000", "134"), ("bmv2-coarse", "9000")] {
+        let r = predict(RECIRC, model, size);
+        let codes: Vec<&str> = r["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w["code"].as_str())
+            .collect();
+        assert!(!codes.is_empty(), "{model}");
+        for c in codes {
+            assert!(known.contains(&c), "{model}: {c} is not in KNOWN_CODES");
+        }
+    }
+    let r = common::p4cost(&[
+        "predict",
+        RECIRC,
+        "--model",
+        "bmv2-coarse",
+        "--allow",
+        "passes_not_measured",
+        "--no-config",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("passes_not_measured"), "{}", r.stdout);
+}

@@ -37,6 +37,8 @@ pub const EXTRAPOLATION_CODES: &[&str] = &[
     "key_layout_not_measured",
     "cores_out_of_range",
     "l3_shared_not_modelled",
+    "passes_not_measured",
+    "packet_size_not_measured",
 ];
 
 /// Largest integer every JSON reader holds exactly (IEEE doubles: 2^53).

@@ -30,6 +30,7 @@ pub const KNOWN_CODES: &[&str] = &[
     "key_width_unknown",
     "keyless_table",
     "l3_shared_not_modelled",
+    "latency_not_modelled",
     "listing_capped",
     "match_kind_not_modelled",
     "model_for_input",
@@ -37,9 +38,11 @@ pub const KNOWN_CODES: &[&str] = &[
     "no_ingress_control",
     "nonlinear_region",
     "packet_size_ignored",
+    "packet_size_not_measured",
     "packet_size_out_of_range",
     "packet_smaller_than_headers",
     "parse_graph",
+    "passes_not_measured",
     "reader_note",
     "register_across_gresses",
     "register_too_wide",
@@ -84,6 +87,7 @@ pub fn meaning(code: &str) -> &'static str {
         "l3_shared_not_modelled" => {
             "exact tables that fit the L3 alone but not together (CPU models)"
         }
+        "latency_not_modelled" => "the model gives throughput, not latency (nfp4000)",
         "listing_capped" => "the path listing was cut",
         "match_kind_not_modelled" => "tables with a match kind not in training (exact, lpm)",
         "model_for_input" => "the model was chosen for the input",
@@ -91,6 +95,8 @@ pub fn meaning(code: &str) -> &'static str {
         "no_ingress_control" => "no ingress control",
         "nonlinear_region" => "paths where the paper saw non-linear latency",
         "packet_size_ignored" => "the packet size has no effect with this model",
+        "packet_size_not_measured" => "a packet size outside the coarse model's measured ones",
+        "passes_not_measured" => "classes of more pipeline passes than the paper measured",
         "packet_size_out_of_range" => "a packet size outside the trained range",
         "packet_smaller_than_headers" => "paths whose headers exceed the packet",
         "parse_graph" => "notes on the parse graph",
