@@ -149,7 +149,7 @@ impl Bmv2Coarse {
         }
     }
 
-    fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         if self.schema != 1 {
             return Err(format!("unsupported schema {}", self.schema));
         }

@@ -379,6 +379,13 @@ mod tests {
         wrong.nfp = nfp.nfp.clone();
         let e = wrong.check().unwrap_err();
         assert!(e.contains("takes only its own section"), "{e}");
+        // The section's own rules hold in a model file too.
+        let mut bad = nfp.clone();
+        if let Some(n) = bad.nfp.as_mut() {
+            n.measured.saturated_bps = 2.0 * n.measured.onset_bps;
+        }
+        let e = bad.check().unwrap_err();
+        assert!(e.contains("$.nfp: measured"), "{e}");
         let mut cpu = model_by_name("t4p4s").expect("t4p4s");
         cpu.nfp = nfp.nfp;
         let e = cpu.check().unwrap_err();

@@ -121,7 +121,7 @@ impl Nfp {
         f64::from(passes.max(1)) * self.line_rate_bps / (8.0 * self.saturated_passes_pps())
     }
 
-    fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         let m = &self.measured;
         if self.schema != 1 {
             return Err(format!("unsupported schema {}", self.schema));

@@ -564,7 +564,13 @@ impl ModelSpec {
                 }
             ));
         }
-        Ok(())
+        // A model file (`--model-file`) holds the section as the embedded
+        // file does: checked by the same rules.
+        match (&self.nfp, &self.bmv2_coarse) {
+            (Some(n), _) => n.check().map_err(|e| format!("$.nfp: {e}")),
+            (_, Some(b)) => b.check().map_err(|e| format!("$.bmv2_coarse: {e}")),
+            _ => Ok(()),
+        }
     }
 
     /// A `cpu_tables` model holds its `cpu` section and no other kind's.
