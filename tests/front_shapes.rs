@@ -18,7 +18,7 @@ use std::time::Duration;
 /// slower on these shapes, e.g. 80,000 tables parsed in 1.7 s of CPU
 /// against 14.6 s, 80,000 actions in 1.2 s against 11.1 s). The release
 /// bound is issue 26's goal and is not met yet by 80,000 tables (predict
-/// 2.3 s, of which the front end 1.8 s); the debug bound still fails on
+/// 2.1 s, of which the front end 1.4 s); the debug bound still fails on
 /// anything superlinear (twice these sizes would quadruple the time).
 const MAX_CPU: Duration = Duration::from_secs(if cfg!(debug_assertions) { 30 } else { 2 });
 
