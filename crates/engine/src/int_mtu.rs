@@ -28,7 +28,15 @@ use crate::report::{Loc, WarningOut};
 /// One added header: its bytes and where it is made valid.
 struct Added {
     bytes: u64,
+    site: Site,
+}
+
+/// Where a header is made valid: the site and what is there (an action of
+/// a table, an action called directly, a statement).
+#[derive(Clone)]
+struct Site {
     span: Span,
+    what: String,
 }
 
 /// The `int_bytes_exceed_mtu` warning of `pipeline`, for packets of
@@ -46,7 +54,7 @@ pub fn lints(
     let per_pass: u64 = added.iter().map(|(_, a)| a.bytes).sum();
     let Some(first) = added
         .iter()
-        .map(|(_, a)| a.span)
+        .map(|(_, a)| a.site.span)
         .min_by_key(|s| (s.file, s.lo))
     else {
         return Vec::new();
@@ -64,7 +72,7 @@ pub fn lints(
         .collect();
     let mut sites: Vec<String> = Vec::new();
     for (_, a) in &added {
-        let s = at(a.span);
+        let s = format!("{} at {}", a.site.what, at(a.site.span));
         if !sites.contains(&s) {
             sites.push(s);
         }
@@ -74,7 +82,7 @@ pub fn lints(
         ..WarningOut::new(
             "int_bytes_exceed_mtu",
             format!(
-                "pipeline `{}` adds headers the parser does not extract, {per_pass} B a hop: {} (made valid at {}); a {packet_size} B packet after {hops} hop{} is {grown} B, {} B over the {mtu} B MTU (--packet-size, --hops, --mtu)",
+                "pipeline `{}` adds headers the parser does not extract, {per_pass} B a hop: {} (made valid by {}); a {packet_size} B packet after {hops} hop{} is {grown} B, {} B over the {mtu} B MTU (--packet-size, --hops, --mtu)",
                 p.name,
                 list.join(", "),
                 sites.join(", "),
@@ -106,7 +114,7 @@ fn added_headers(program: &Program, p: &Pipeline) -> Vec<(String, Added)> {
         .reduce(|a, b| a.union(&b).copied().collect());
     let mut out: Vec<(String, Added)> = Vec::new();
     for c in [p.ingress, p.egress].into_iter().flatten() {
-        for (set, span) in made_valid(program, c) {
+        for (set, site) in made_valid(program, c) {
             let base = base_of(&set.header);
             if extracted.contains(base) || emitted.as_ref().is_some_and(|e| !e.contains(base)) {
                 continue;
@@ -115,7 +123,7 @@ fn added_headers(program: &Program, p: &Pipeline) -> Vec<(String, Added)> {
                 continue;
             }
             if let Some(bytes) = header_bytes(program, base) {
-                out.push((base.to_string(), Added { bytes, span }));
+                out.push((base.to_string(), Added { bytes, site }));
             }
         }
     }
@@ -124,22 +132,40 @@ fn added_headers(program: &Program, p: &Pipeline) -> Vec<(String, Added)> {
 
 /// The validity sets to `true` in control `c`, with their sites (an
 /// applied table's actions', a called action's, a statement's).
-fn made_valid(program: &Program, c: ControlId) -> Vec<(&ValiditySet, Span)> {
+fn made_valid(program: &Program, c: ControlId) -> Vec<(&ValiditySet, Site)> {
     let mut out = Vec::new();
     for node in &program.control(c).flow.nodes {
-        let action = |a: p4cost_ir::ActionId| {
+        let action = |a: p4cost_ir::ActionId, table: Option<&str>| {
             let a = program.action(a);
-            a.validity.iter().map(move |v| (v, a.span))
+            let last = a.name.rsplit('.').next().unwrap_or(&a.name);
+            let what = match table {
+                Some(t) => format!("action `{last}` of table `{t}`"),
+                None => format!("action `{last}`"),
+            };
+            a.validity.iter().map(move |v| {
+                let site = Site {
+                    span: a.span,
+                    what: what.clone(),
+                };
+                (v, site)
+            })
         };
         match &node.kind {
             NodeKind::Table { table, .. } => {
-                for a in &program.table(*table).actions {
-                    out.extend(action(*a));
+                let t = program.table(*table);
+                for a in &t.actions {
+                    out.extend(action(*a, Some(&t.name)));
                 }
             }
-            NodeKind::Action { action: a, .. } => out.extend(action(*a)),
+            NodeKind::Action { action: a, .. } => out.extend(action(*a, None)),
             NodeKind::Statement { validity, .. } => {
-                out.extend(validity.iter().map(|v| (v, node.span)));
+                out.extend(validity.iter().map(|v| {
+                    let site = Site {
+                        span: node.span,
+                        what: "a statement".to_string(),
+                    };
+                    (v, site)
+                }));
             }
             _ => {}
         }
@@ -220,6 +246,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
             m.contains("`hdr.tele` 12 B") && m.contains("1501 B, 1 B over the 1500 B MTU"),
             "{m}"
         );
+        assert!(m.contains("action `add` of table `I.t`"), "{m}");
         assert!(warnings(ADDS, 1488, None, None).is_empty());
     }
 
