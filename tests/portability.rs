@@ -165,6 +165,19 @@ fn rate_and_window_come_from_p4cost_toml_per_program() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     assert_eq!(of(&v, "register_window_too_small").len(), 1, "{v}");
+    // `check` of the file's programs holds them to it too (a denied code).
+    let denied = format!("{toml}[warnings]\ndeny = [\"register_window_too_small\"]\n");
+    std::fs::write(dir.join("p4cost.toml"), denied).expect("write");
+    let r = common::p4cost_in(&dir, &["check"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("register_window_too_small"),
+        "{}",
+        r.stdout
+    );
+    let r = common::p4cost_in(&dir, &["check", "--window", "1ms"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    std::fs::write(dir.join("p4cost.toml"), toml).expect("write");
     // A flag beats the file.
     let r = common::p4cost_in(
         &dir,
