@@ -300,6 +300,37 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
         );
     }
 
+    /// PSA's `Register.read(i)` returns the value: the place it is
+    /// assigned to (a local's initialiser, or an assignment) holds it.
+    #[test]
+    fn a_psa_ring_fed_through_a_returned_value_is_flagged() {
+        let sample = include_str!("../../../p4-samples/psa/named_pipelines.p4");
+        let ring = |body: &str| {
+            let text = sample
+                .replacen(
+                    "    action drop() { ingress_drop(ostd); }",
+                    &format!(
+                        "    action drop() {{ ingress_drop(ostd); }}\n    Register<bit<32>, bit<32>>(32w512) slots;\n    Register<bit<32>, bit<32>>(32w1) head;\n    action rec() {{\n{body}\n        slots.write(i, 1);\n        head.write(0, i + 1);\n    }}"
+                    ),
+                    1,
+                )
+                .replacen("actions = { send; drop; }", "actions = { send; drop; rec; }", 1);
+            assert_ne!(text, sample);
+            warnings(&text, Some(1e6), Some(1e6))
+        };
+        for body in [
+            "        bit<32> i = head.read(0);",
+            "        bit<32> i;\n        i = head.read(0);",
+        ] {
+            let w = ring(body);
+            assert_eq!(w.len(), 1, "{body}: {w:?}");
+            assert!(
+                w[0].message.contains("512 cells") && w[0].message.contains("`head`"),
+                "{w:?}"
+            );
+        }
+    }
+
     /// Two actions with a local of the same name: each write is tied to
     /// the counter of its own action.
     #[test]
