@@ -901,7 +901,8 @@ pub struct TargetArgs {
 pub struct LintArgs {
     /// Packets per second that write a ring array's slot (`10Mpps`; pps,
     /// Kpps, Mpps, Gpps): with --window, `register_window_too_small`
-    /// holds ring arrays of per-packet slots to rate x window cells.
+    /// holds ring arrays of per-packet slots to rate x window cells
+    /// (without both, that lint is silent).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true, value_parser = rate_flag)]
     pub rate: Option<f64>,
     /// How long a ring array's slot must live (`20ms`; ns, us, ms, s).
