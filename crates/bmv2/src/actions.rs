@@ -157,6 +157,42 @@ pub(crate) struct Effects {
     pub sets_validity: Option<(String, bool)>,
 }
 
+/// `names` and what each was copied from earlier in the action, at most
+/// [`p4cost_ir::MAX_INDEX_READS`].
+fn through_copies(copies: &HashMap<String, Vec<String>>, names: &[String]) -> Vec<String> {
+    let mut out = Refs::default();
+    for n in names {
+        out.add(n.clone());
+        for c in copies.get(n).into_iter().flatten() {
+            out.add(c.clone());
+        }
+    }
+    let mut v = out.0;
+    v.truncate(p4cost_ir::MAX_INDEX_READS);
+    v
+}
+
+/// The fields the index parameter `i` of a register primitive reads (also
+/// added to the action's reads), marking it done.
+fn index_reads(
+    e: &Exprs,
+    params: &[J],
+    i: usize,
+    names: &[String],
+    done: &mut [bool],
+    fx: &mut Effects,
+) -> Result<Vec<String>> {
+    let Some(p) = params.get(i) else {
+        return Ok(Vec::new());
+    };
+    done[i] = true;
+    let mut r = Refs::default();
+    e.value(p, names, &mut r)?;
+    let out = r.0.clone();
+    fx.reads.extend(r);
+    Ok(out)
+}
+
 /// The effects of one primitive call `op(params...)`, with `names` naming
 /// the enclosing action's runtime data and `span` the call's site.
 ///
@@ -201,6 +237,8 @@ pub(crate) fn primitive_effects(
         method: method.to_string(),
         uses,
         divides: false,
+        index_reads: Vec::new(),
+        result: None,
         span,
     };
     let first_is_extern = params
@@ -244,15 +282,18 @@ pub(crate) fn primitive_effects(
             fx.writes.add(format!("{sm}.egress_spec"));
         }
         "register_read" => {
-            write(&mut fx, &mut done, 0)?;
+            let dst = write(&mut fx, &mut done, 0)?;
             let r = object(&mut done, 1)?;
-            fx.externs
-                .push(call(r, "register", "read", ExternUse::StatefulAlu));
+            let mut c = call(r, "register", "read", ExternUse::StatefulAlu);
+            c.index_reads = index_reads(e, params, 2, names, &mut done, &mut fx)?;
+            c.result = dst;
+            fx.externs.push(c);
         }
         "register_write" => {
             let r = object(&mut done, 0)?;
-            fx.externs
-                .push(call(r, "register", "write", ExternUse::StatefulAlu));
+            let mut c = call(r, "register", "write", ExternUse::StatefulAlu);
+            c.index_reads = index_reads(e, params, 1, names, &mut done, &mut fx)?;
+            fx.externs.push(c);
         }
         "count" => {
             let c = object(&mut done, 0)?;
@@ -394,6 +435,9 @@ pub(crate) fn read(
         let mut primitives = Vec::new();
         let mut validity = Vec::new();
         let mut flags = Vec::new();
+        // Field -> what the value an `assign` left in it was read from (p4c
+        // copies a register index into a temporary first).
+        let mut copies: HashMap<String, Vec<String>> = HashMap::new();
         for p in a.key_items("primitives")? {
             let op = p.key_str("op")?;
             let args = p.opt_items("parameters")?;
@@ -418,6 +462,18 @@ pub(crate) fn read(
                 args.get(1).and_then(|a| const_bit(a.v)),
             ) {
                 FlagSet::record(&mut flags, field, v);
+            }
+            let mut fx = fx;
+            for c in &mut fx.externs {
+                c.index_reads = through_copies(&copies, &c.index_reads);
+            }
+            if let (true, [field]) = (op == "assign", fx.writes.0.as_slice()) {
+                let from = through_copies(&copies, &fx.reads.0);
+                copies.insert(field.clone(), from);
+            } else {
+                for w in &fx.writes.0 {
+                    copies.remove(w);
+                }
             }
             reads.extend(fx.reads);
             writes.extend(fx.writes);
@@ -476,5 +532,45 @@ mod tests {
         let sum = json!({"type": "expression", "value": {"op": "+",
             "left": {"type": "hexstr", "value": "0x00"}, "right": {"type": "hexstr", "value": "0x01"}}});
         assert_eq!(const_bit(&sum), None);
+    }
+}
+
+/// Register calls of p4c's output keep their index and result
+/// (`register_window_too_small` needs them), through the temporaries p4c
+/// copies an index into.
+#[cfg(test)]
+mod register_index_tests {
+    #[test]
+    fn flowlet_switching_indexes_its_registers_by_the_hashed_flowlet_map_index() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/bmv2/flowlet_switching-bmv2.json"
+        );
+        let text = std::fs::read_to_string(path).expect("fixture");
+        let p = crate::read(&text, "flowlet_switching-bmv2.json").expect("reads");
+        let a = p
+            .actions
+            .iter()
+            .find(|a| a.name.ends_with("lookup_flowlet_map"))
+            .expect("action");
+        let calls: Vec<_> = a
+            .externs
+            .iter()
+            .filter(|c| c.ty == "register")
+            .map(|c| (c.method.as_str(), c.index_reads.clone(), c.result.clone()))
+            .collect();
+        let idx = "meta.ingress_metadata.flowlet_map_index".to_string();
+        // read(flowlet_id), read(flowlet_lasttime), write(flowlet_lasttime):
+        // each index is p4c's temporary copied from the hashed index.
+        assert_eq!(calls.len(), 3, "{calls:?}");
+        for (_, reads, _) in &calls {
+            assert!(reads.contains(&idx), "{calls:?}");
+        }
+        assert_eq!(
+            calls[0].2.as_deref(),
+            Some("meta.ingress_metadata.flowlet_id"),
+            "{calls:?}"
+        );
+        assert_eq!(calls[2].2, None, "a write has no result: {calls:?}");
     }
 }

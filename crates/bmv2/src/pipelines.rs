@@ -119,6 +119,8 @@ impl Direct {
                             method: call.1.to_string(),
                             uses: call.2,
                             divides: false,
+                            index_reads: Vec::new(),
+                            result: None,
                             span: t.span,
                         };
                         edits.push((*a, c, write.clone()));

@@ -895,6 +895,69 @@ pub struct TargetArgs {
     pub model_file: Option<PathBuf>,
 }
 
+/// What the traffic-dependent portability lints are told (`predict` and
+/// `check`; docs/sarif.md).
+#[derive(Debug, Clone, Args)]
+pub struct LintArgs {
+    /// Packets per second that write a ring array's slot (`10Mpps`; pps,
+    /// Kpps, Mpps, Gpps): with --window, `register_window_too_small`
+    /// holds ring arrays of per-packet slots to rate x window cells
+    /// (without both, that lint is silent).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true, value_parser = rate_flag)]
+    pub rate: Option<f64>,
+    /// How long a ring array's slot must live (`20ms`; ns, us, ms, s).
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = window_flag)]
+    pub window: Option<f64>,
+    /// Largest packet the links carry, in bytes, counted as
+    /// --packet-size counts (`int_bytes_exceed_mtu`) [default: 1500].
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = mtu_flag)]
+    pub mtu: Option<u32>,
+    /// INT hops that each add the pipeline's added headers to a packet
+    /// [default: 1].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = hops_flag)]
+    pub hops: Option<u32>,
+}
+
+impl LintArgs {
+    /// The engine's lint options these flags give.
+    pub fn options(&self) -> p4cost_engine::options::LintOptions {
+        p4cost_engine::options::LintOptions {
+            rate_pps: self.rate,
+            window_ns: self.window,
+            mtu_bytes: self.mtu,
+            hops: self.hops,
+        }
+    }
+}
+
+fn rate_flag(s: &str) -> Result<f64, String> {
+    p4cost_engine::lint_units::parse_rate(s, "--rate").map_err(|e| e.to_string())
+}
+
+fn window_flag(s: &str) -> Result<f64, String> {
+    p4cost_engine::lint_units::parse_window(s, "--window").map_err(|e| e.to_string())
+}
+
+fn whole_flag(s: &str, what: &str, min: u32, of: &str) -> Result<u32, String> {
+    let v: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{what} `{s}` is not a whole number"))?;
+    p4cost_engine::lint_units::whole(v, what, min, of).map_err(|e| e.to_string())
+}
+
+fn mtu_flag(s: &str) -> Result<u32, String> {
+    whole_flag(s, "--mtu", MIN_MTU_BYTES, "a size in bytes")
+}
+
+fn hops_flag(s: &str) -> Result<u32, String> {
+    whole_flag(s, "--hops", 1, "a hop count")
+}
+
+/// The smallest MTU `--mtu` (and p4cost.toml's `mtu`) takes: Ethernet's
+/// smallest frame.
+pub const MIN_MTU_BYTES: u32 = 64;
+
 /// Where the project configuration comes from.
 #[derive(Debug, Clone, Args)]
 pub struct ConfigArgs {
@@ -969,6 +1032,10 @@ pub struct CheckArgs {
     /// Model, port and packet size (over the p4cost.toml's).
     #[command(flatten)]
     pub target: TargetArgs,
+    /// Rate, window, MTU and hops of the portability lints (over the
+    /// p4cost.toml's).
+    #[command(flatten)]
+    pub lints: LintArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: ReportFormat,
@@ -1001,6 +1068,9 @@ pub struct PredictArgs {
     /// Model, port and packet size.
     #[command(flatten)]
     pub target: TargetArgs,
+    /// Rate, window, MTU and hops of the portability lints.
+    #[command(flatten)]
+    pub lints: LintArgs,
     /// Only the path whose extracted program headers are exactly this
     /// comma-separated sequence (`hdr.ipv4,hdr.udp` or `ipv4,udp`). An
     /// exact match wins; when there is none, a path with a leading Ethernet
@@ -1367,6 +1437,7 @@ impl PredictArgs {
             listed_only: false,
             histogram_bins: 0,
             warnings: p4cost_engine::warnings::WarningPolicy::default(),
+            lints: self.lints.options(),
         }
     }
 }

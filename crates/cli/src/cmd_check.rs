@@ -62,6 +62,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
         for p in &cfg.programs {
             let mut o = cfg.predict_options(p);
             project::overlay(&a.target, &a.source, &mut o);
+            o.lints = a.lints.options().over(&o.lints);
             o.warnings = o.warnings.then(&policy);
             targets.push(Target {
                 options: o,
@@ -88,6 +89,7 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
                 None => (p4cost_engine::PredictOptions::new(&f.path), Vec::new()),
             };
             project::overlay(&a.target, &a.source, &mut o);
+            o.lints = a.lints.options().over(&o.lints);
             o.warnings = o.warnings.then(&policy);
             targets.push(Target {
                 options: o,

@@ -100,6 +100,8 @@ pub struct Settings {
     pub entries: Vec<Entries>,
     /// The top-level `[warnings]` table (every program's).
     pub warnings: p4cost_engine::warnings::WarningPolicy,
+    /// `rate`, `window`, `mtu` and `hops` of the portability lints.
+    pub lints: p4cost_engine::options::LintOptions,
 }
 
 /// One `[[program]]`.
@@ -236,4 +238,5 @@ pub fn apply(s: &Settings, o: &mut PredictOptions) {
     entries.append(&mut o.entries);
     o.entries = entries;
     o.warnings = s.warnings.then(&o.warnings);
+    o.lints = o.lints.over(&s.lints);
 }

@@ -11,7 +11,7 @@ use toml::Spanned;
 
 use p4cost_engine::chain::{Chain, Hop, HopKind, Segment, DEFAULT_MAX_CHAIN_PACKETS};
 use p4cost_engine::check::{Budget, Limit};
-use p4cost_engine::options::Entries;
+use p4cost_engine::options::{Entries, LintOptions};
 use p4cost_engine::warnings::{self, WarningPolicy};
 use p4cost_engine::TargetOptions;
 use p4cost_ir::Gress;
@@ -47,6 +47,10 @@ struct RawDefaults {
     model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
+    rate: Option<Spanned<String>>,
+    window: Option<Spanned<String>>,
+    mtu: Option<Spanned<i64>>,
+    hops: Option<Spanned<i64>>,
     #[serde(default)]
     include_dirs: Vec<Spanned<String>>,
     #[serde(default)]
@@ -68,6 +72,10 @@ struct RawProgram {
     model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
+    rate: Option<Spanned<String>>,
+    window: Option<Spanned<String>>,
+    mtu: Option<Spanned<i64>>,
+    hops: Option<Spanned<i64>>,
     #[serde(default)]
     include_dirs: Vec<Spanned<String>>,
     #[serde(default)]
@@ -179,6 +187,10 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
                     model_file: d.model_file,
                     port: d.port,
                     packet_size: d.packet_size,
+                    rate: d.rate,
+                    window: d.window,
+                    mtu: d.mtu,
+                    hops: d.hops,
                     include_dirs: d.include_dirs,
                     defines: d.defines,
                     entries: d.entries,
@@ -232,6 +244,10 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
                 model_file: p.model_file,
                 port: p.port,
                 packet_size: p.packet_size,
+                rate: p.rate,
+                window: p.window,
+                mtu: p.mtu,
+                hops: p.hops,
                 include_dirs: p.include_dirs,
                 defines: p.defines,
                 entries: p.entries,
@@ -313,6 +329,10 @@ struct RawSettings {
     model_file: Option<Spanned<String>>,
     port: Option<Spanned<String>>,
     packet_size: Option<Spanned<i64>>,
+    rate: Option<Spanned<String>>,
+    window: Option<Spanned<String>>,
+    mtu: Option<Spanned<i64>>,
+    hops: Option<Spanned<i64>>,
     include_dirs: Vec<Spanned<String>>,
     defines: Vec<Spanned<String>>,
     entries: BTreeMap<String, Spanned<i64>>,
@@ -326,6 +346,7 @@ fn settings(
 ) -> Result<Settings, ConfigError> {
     let mut s = base.cloned().unwrap_or_default();
     s.target = target(at, dir, &r.model, &r.model_file, &r.port, &r.packet_size)?.over(&s.target);
+    s.lints = lints(at, &r)?.over(&s.lints);
     for d in &r.include_dirs {
         let p = join(dir, d.get_ref());
         if !p.is_dir() {
@@ -388,6 +409,42 @@ fn target(
         model_file,
     })
 }
+
+/// The lint settings `rate`, `window`, `mtu` and `hops` give, each bad
+/// value an error at its key.
+fn lints(at: &Locator<'_>, r: &RawSettings) -> Result<LintOptions, ConfigError> {
+    use p4cost_engine::lint_units::{parse_rate, parse_window, whole};
+    let located =
+        |span: Range<usize>| move |e: p4cost_engine::Error| at.err(span.clone(), e.to_string());
+    Ok(LintOptions {
+        rate_pps: r
+            .rate
+            .as_ref()
+            .map(|v| parse_rate(v.get_ref(), "rate").map_err(located(v.span())))
+            .transpose()?,
+        window_ns: r
+            .window
+            .as_ref()
+            .map(|v| parse_window(v.get_ref(), "window").map_err(located(v.span())))
+            .transpose()?,
+        mtu_bytes: r
+            .mtu
+            .as_ref()
+            .map(|v| {
+                whole(*v.get_ref(), "mtu", MIN_MTU_BYTES, "a size in bytes")
+                    .map_err(located(v.span()))
+            })
+            .transpose()?,
+        hops: r
+            .hops
+            .as_ref()
+            .map(|v| whole(*v.get_ref(), "hops", 1, "a hop count").map_err(located(v.span())))
+            .transpose()?,
+    })
+}
+
+/// The smallest `mtu`: Ethernet's smallest frame (as `--mtu`).
+const MIN_MTU_BYTES: u32 = 64;
 
 fn model(at: &Locator<'_>, m: &Spanned<String>) -> Result<String, ConfigError> {
     p4cost_model::model_by_name(m.get_ref())

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use p4cost_model::nc::{self, Device, Level, RateLatency, TokenBucket};
 use serde::Serialize;
 
+pub(crate) use arrival::quantity;
 pub use arrival::{parse_arrival, parse_named};
 pub use blocks::TableBlocks;
 

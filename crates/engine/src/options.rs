@@ -239,6 +239,8 @@ pub struct PredictOptions {
     pub histogram_bins: usize,
     /// Which warning codes are dropped and which fail.
     pub warnings: crate::warnings::WarningPolicy,
+    /// What the rate, window and MTU portability lints are told.
+    pub lints: LintOptions,
     /// Set by a caller that no longer wants the answer (the language
     /// server, when a newer version arrives): checked between stages.
     pub cancel: crate::cancel::Cancel,
@@ -283,7 +285,45 @@ impl PredictOptions {
             listed_only: false,
             histogram_bins: 0,
             warnings: crate::warnings::WarningPolicy::default(),
+            lints: LintOptions::default(),
             cancel: crate::cancel::Cancel::default(),
+        }
+    }
+}
+
+/// The MTU the INT lint holds packets to when none is given, bytes
+/// (Ethernet's).
+pub const DEFAULT_MTU_BYTES: u32 = 1500;
+
+/// INT hops the INT lint counts when none is given: the one hop of
+/// metadata of the service-chaining paper's capture (Fig. 21: the source
+/// switch's 24 B, the packet 996 -> 1020 B at the sink).
+pub const DEFAULT_INT_HOPS: u32 = 1;
+
+/// What the user tells the traffic-dependent portability lints
+/// (`--rate`/`--window`/`--mtu`/`--hops`, p4cost.toml's `rate`, `window`,
+/// `mtu`, `hops`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LintOptions {
+    /// Packets per second that write a register slot; with `window_ns`
+    /// it turns the window lint on.
+    pub rate_pps: Option<f64>,
+    /// How long a slot must live, ns.
+    pub window_ns: Option<f64>,
+    /// Largest packet the links carry, bytes; `None`: [`DEFAULT_MTU_BYTES`].
+    pub mtu_bytes: Option<u32>,
+    /// INT hops a packet crosses; `None`: [`DEFAULT_INT_HOPS`].
+    pub hops: Option<u32>,
+}
+
+impl LintOptions {
+    /// `self` laid over `base`: each setting `self` gives wins.
+    pub fn over(&self, base: &LintOptions) -> LintOptions {
+        LintOptions {
+            rate_pps: self.rate_pps.or(base.rate_pps),
+            window_ns: self.window_ns.or(base.window_ns),
+            mtu_bytes: self.mtu_bytes.or(base.mtu_bytes),
+            hops: self.hops.or(base.hops),
         }
     }
 }

@@ -11,23 +11,36 @@
 //!   Tofino stateful ALU's word.
 //! - `timestamp_units_mixed` (`timestamp_units.rs`): one comparison between
 //!   a microsecond and a nanosecond timestamp.
+//! - `register_window_too_small` (`register_window.rs`): a ring array of
+//!   per-packet slots smaller than the configured rate x window.
+//! - `int_bytes_exceed_mtu` (`int_mtu.rs`): the headers the pipeline adds
+//!   per hop take a packet past the MTU.
 
 use std::collections::BTreeMap;
 
 use p4cost_ir::{ExternCall, ExternKind, NodeKind, Pipeline, Program, Span};
 
+use crate::options::LintOptions;
 use crate::report::{Loc, WarningOut};
 
 /// The widest register cell a Tofino stateful ALU updates, bits.
 pub const TOFINO_REGISTER_BITS: u32 = 32;
 
-/// The portability warnings of one pipeline of `program`.
-pub fn lints(program: &Program, pipeline: Option<&Pipeline>) -> Vec<WarningOut> {
+/// The portability warnings of one pipeline of `program`, the traffic
+/// dependent ones judged with `o` for packets of `packet_size` bytes.
+pub fn lints(
+    program: &Program,
+    pipeline: Option<&Pipeline>,
+    o: &LintOptions,
+    packet_size: u32,
+) -> Vec<WarningOut> {
     let mut out = wide_registers(program);
     if let Some(p) = pipeline {
         out.extend(across_gresses(program, p));
     }
     out.extend(crate::timestamp_units::lints(program));
+    out.extend(crate::register_window::lints(program, pipeline, o));
+    out.extend(crate::int_mtu::lints(program, pipeline, o, packet_size));
     out
 }
 
@@ -92,7 +105,7 @@ fn across_gresses(program: &Program, p: &Pipeline) -> Vec<WarningOut> {
 }
 
 /// The extern calls a control-flow node makes (a table: all its actions').
-fn calls<'p>(program: &'p Program, kind: &'p NodeKind) -> Vec<&'p ExternCall> {
+pub(crate) fn calls<'p>(program: &'p Program, kind: &'p NodeKind) -> Vec<&'p ExternCall> {
     let of = |a: p4cost_ir::ActionId| program.action(a).externs.iter();
     match kind {
         NodeKind::Table { table, .. } => program
@@ -109,7 +122,7 @@ fn calls<'p>(program: &'p Program, kind: &'p NodeKind) -> Vec<&'p ExternCall> {
 
 /// The register a call reads or writes, by its instance name (equal, or
 /// one a qualified form of the other).
-fn register_of<'p>(program: &'p Program, call: &ExternCall) -> Option<&'p str> {
+pub(crate) fn register_of<'p>(program: &'p Program, call: &ExternCall) -> Option<&'p str> {
     let i = call.instance.as_str();
     program
         .externs
@@ -156,10 +169,15 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
     #[test]
     fn a_wide_register_is_flagged_and_a_narrow_one_not() {
         let p = program(V1);
-        let w = lints(&p, p.pipelines.first());
+        let w = lints(&p, p.pipelines.first(), &LintOptions::default(), 512);
         assert!(w.iter().any(|w| w.code == "register_too_wide"), "{w:?}");
         let narrow = program(&V1.replace("register<bit<64>>", "register<bit<32>>"));
-        let w = lints(&narrow, narrow.pipelines.first());
+        let w = lints(
+            &narrow,
+            narrow.pipelines.first(),
+            &LintOptions::default(),
+            512,
+        );
         assert!(w.is_empty(), "{w:?}");
     }
 
@@ -178,7 +196,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
                 "control E(inout H hdr, inout M m, inout standard_metadata_t s) {\n    apply { queue_delay.write(0, m.t); }",
             );
         let p = program(&text);
-        let w = lints(&p, p.pipelines.first());
+        let w = lints(&p, p.pipelines.first(), &LintOptions::default(), 512);
         let codes: Vec<&str> = w.iter().map(|w| w.code.as_str()).collect();
         assert_eq!(codes, ["register_across_gresses"], "{w:?}");
         assert!(w[0].message.contains("queue_delay"), "{w:?}");

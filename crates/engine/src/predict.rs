@@ -570,8 +570,12 @@ pub fn reports_of(
             }
         };
         extrapolates::check(&mut r, &model);
-        r.warnings
-            .extend(crate::portability::lints(&loaded.program, group.first()));
+        r.warnings.extend(crate::portability::lints(
+            &loaded.program,
+            group.first(),
+            &a.lints,
+            packet_size,
+        ));
         reports.push(r);
     }
     for r in &mut reports {

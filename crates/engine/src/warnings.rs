@@ -25,6 +25,7 @@ pub const KNOWN_CODES: &[&str] = &[
     "fitted_model_extrapolates",
     "front_end",
     "header_size_out_of_range",
+    "int_bytes_exceed_mtu",
     "key_layout_not_measured",
     "key_width_out_of_range",
     "key_width_unknown",
@@ -46,6 +47,7 @@ pub const KNOWN_CODES: &[&str] = &[
     "reader_note",
     "register_across_gresses",
     "register_too_wide",
+    "register_window_too_small",
     "stage_out_of_range",
     "table_count_out_of_range",
     "table_names_differ",
@@ -112,6 +114,10 @@ pub fn meaning(code: &str) -> &'static str {
         }
         "register_too_wide" => "register cells wider than a Tofino stateful ALU's 32 bits",
         "timestamp_units_mixed" => "comparisons of a microsecond with a nanosecond timestamp",
+        "register_window_too_small" => {
+            "ring arrays of per-packet slots smaller than the configured rate x window"
+        }
+        "int_bytes_exceed_mtu" => "headers added per hop (INT) that take a packet over the MTU",
         "too_many_states" => "paths with more parse states than in training",
         _ => "",
     }

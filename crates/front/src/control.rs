@@ -268,8 +268,12 @@ impl<'a, 'o> Cx<'a, 'o> {
             ir::NodeKind::Statement {
                 what: "assign".into(),
                 reads: r.into(),
-                writes: vec![target].into(),
-                externs: self.extern_calls_in(rhs, syms).into(),
+                writes: vec![target.clone()].into(),
+                externs: {
+                    let mut x = self.extern_calls_in(rhs, syms);
+                    effects::set_result(&mut x, &target);
+                    x.into()
+                },
                 validity: vec![].into(),
                 flags: flags.into(),
                 next,
@@ -310,8 +314,13 @@ impl<'a, 'o> Cx<'a, 'o> {
                     if let Some(v) = self.const_flag(rhs, syms) {
                         ir::FlagSet::record(&mut out.flags, &w, v);
                     }
+                    let mut x = self.extern_calls_in(rhs, syms);
+                    out.expand(&mut x);
+                    let place = syms.canon.name(w.clone());
+                    effects::set_result(&mut x, &place);
+                    out.externs.extend(x);
+                    out.copy(place, syms.canon.names(self.reads_of(rhs)));
                     out.writes.push(w);
-                    out.externs.extend(self.extern_calls_in(rhs, syms));
                     out.primitives.push(ir::Primitive {
                         op: if has_arithmetic(rhs) {
                             "arith"
@@ -329,8 +338,11 @@ impl<'a, 'o> Cx<'a, 'o> {
                     for a in args {
                         reads(&a.value, &skip, &mut out.reads);
                     }
-                    out.externs.extend(self.extern_calls_in(call, syms));
+                    let mut x = self.extern_calls_in(call, syms);
+                    out.expand(&mut x);
+                    out.externs.extend(x);
                     for w in self.out_args(callee, args, syms) {
+                        out.copies.remove(&syms.canon.name(w.clone()));
                         ir::ValiditySet::clobber(&mut out.validity, &w);
                         ir::FlagSet::clobber(&mut out.flags, &w);
                         out.writes.push(w);
@@ -399,7 +411,12 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Var(v) => {
                     if let Some(init) = &v.init {
                         reads(init, &skip, &mut out.reads);
-                        out.externs.extend(self.extern_calls_in(init, syms));
+                        let mut x = self.extern_calls_in(init, syms);
+                        out.expand(&mut x);
+                        let place = syms.canon.name(v.name.name.to_string());
+                        effects::set_result(&mut x, &place);
+                        out.externs.extend(x);
+                        out.copy(place, syms.canon.names(self.reads_of(init)));
                     }
                 }
                 _ => {}
@@ -429,7 +446,12 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .is_some_and(effects::initializer_divides)
         };
         let span = |s: ast::Span| self.spans.ir(s);
-        effects::extern_calls(e, &type_of, &divides_of, &span)
+        let mut calls = effects::extern_calls(e, &type_of, &divides_of, &span);
+        for c in &mut calls {
+            c.index_reads = syms.canon.names(std::mem::take(&mut c.index_reads));
+            c.result = c.result.take().map(|r| syms.canon.name(r));
+        }
+        calls
     }
 
     /// Places passed to `out`/`inout` parameters of a called function or
@@ -1172,6 +1194,41 @@ struct ActionBody {
     validity: Vec<ir::ValiditySet>,
     /// Fields set to 0 or 1 for certain so far (names as written).
     flags: Vec<ir::FlagSet>,
+    /// Place (canonical) -> the places the value last assigned to it was
+    /// read from, through earlier copies: what a register index held in a
+    /// local (`idx = (f << 12) + o; t1.write(idx, ts)`) comes from.
+    copies: HashMap<String, Vec<String>>,
+}
+
+impl ActionBody {
+    /// The calls' index reads with what each was copied from.
+    fn expand(&self, calls: &mut [ir::ExternCall]) {
+        for c in calls {
+            c.index_reads = self.through(&c.index_reads);
+        }
+    }
+
+    /// `names` and what each was copied from, at most
+    /// [`ir::MAX_INDEX_READS`] (a chain of copies `a = b; c = a; ...`
+    /// would otherwise grow with the square of its length).
+    fn through(&self, names: &[String]) -> Vec<String> {
+        let mut out = NameList::default();
+        for n in names {
+            out.push(n.clone());
+            for c in self.copies.get(n).into_iter().flatten() {
+                out.push(c.clone());
+            }
+        }
+        let mut v = out.into_vec();
+        v.truncate(ir::MAX_INDEX_READS);
+        v
+    }
+
+    /// Records that `place` now holds a value read from `from`.
+    fn copy(&mut self, place: String, from: Vec<String>) {
+        let from = self.through(&from);
+        self.copies.insert(place, from);
+    }
 }
 
 /// A condition node with its operand indexes moved by `off` (appending

@@ -191,7 +191,7 @@ pub fn extern_calls(
     let mut all = subexprs(e);
     all.sort_by_key(|x| x.span.lo);
     for x in all {
-        let ExprKind::Call { callee, .. } = &x.kind else {
+        let ExprKind::Call { callee, args, .. } = &x.kind else {
             continue;
         };
         let ExprKind::Member { base, member } = &callee.kind else {
@@ -203,16 +203,50 @@ pub fn extern_calls(
         let inst = expr_name(base);
         let Some(ty) = type_of(&inst) else { continue };
         let uses = ir::ExternUse::of_type(&ty);
+        let (index_reads, result) = index_and_result(&member.name, args);
         out.push(ir::ExternCall {
             divides: uses == ir::ExternUse::StatefulAlu && divides_of(&inst),
             instance: inst,
             ty,
             method: member.name.to_string(),
             uses,
+            index_reads,
+            result,
             span: span(x.span),
         });
     }
     out
+}
+
+/// What a register-like method call's index argument reads, and the place
+/// it reads into: v1model's `read(out result, in index)` (the result is
+/// the first argument), `write(index, value)`, and a one-index-argument
+/// `read(index)` / `execute(index)` (PSA, TNA; the result is the place
+/// the caller assigns, [`set_result`]).
+fn index_and_result(method: &str, args: &[ast::Argument]) -> (Vec<String>, Option<String>) {
+    let names_of = |e: &Expr| {
+        let mut r = crate::names::NameList::default();
+        crate::names::reads(e, &|_: &str| false, &mut r);
+        r.into_vec()
+    };
+    match (method, args) {
+        ("read", [dst, index]) => {
+            let result = is_place(&dst.value).then(|| expr_name(&dst.value));
+            (names_of(&index.value), result)
+        }
+        ("write", [index, _]) | ("read" | "execute", [index]) => (names_of(&index.value), None),
+        _ => (Vec::new(), None),
+    }
+}
+
+/// Records `place` as the result of the calls of `calls` that return
+/// their value (no result yet): `place = r.execute(i)`.
+pub fn set_result(calls: &mut [ir::ExternCall], place: &str) {
+    for c in calls.iter_mut().filter(|c| c.result.is_none()) {
+        if matches!(c.method.as_str(), "read" | "execute") {
+            c.result = Some(place.to_string());
+        }
+    }
 }
 
 /// The extern call a call of the free function `name` is, when it is one
@@ -224,6 +258,8 @@ pub fn function_call(name: &str, span: ir::Span) -> Option<ir::ExternCall> {
         method: name.to_string(),
         uses,
         divides: false,
+        index_reads: Vec::new(),
+        result: None,
         span,
     })
 }

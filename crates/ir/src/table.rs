@@ -347,6 +347,10 @@ pub struct Action {
     pub span: Span,
 }
 
+/// Most names an [`ExternCall::index_reads`] keeps (an index computed
+/// through a long chain of copies keeps the first).
+pub const MAX_INDEX_READS: usize = 32;
+
 /// What a call on an extern object costs in the match-action unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -429,6 +433,16 @@ pub struct ExternCall {
     /// extra cycles on Tofino).
     #[serde(default)]
     pub divides: bool,
+    /// The fields and locals the call's index argument reads (a register
+    /// `read`/`write`, a stateful `execute`): empty for a constant index
+    /// or a call without one.
+    /// At most [`MAX_INDEX_READS`].
+    #[serde(default)]
+    pub index_reads: Vec<String>,
+    /// Where the call puts the value it reads (`r.read(dst, i)`, or the
+    /// place assigned `r.execute(i)`), when it reads one into a place.
+    #[serde(default)]
+    pub result: Option<String>,
     /// Site of the call.
     pub span: Span,
 }

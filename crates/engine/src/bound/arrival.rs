@@ -41,7 +41,7 @@ pub fn parse_named(text: &str, what: &str) -> Result<TokenBucket, Error> {
 
 /// A number followed by one of `units` (the first that ends the text),
 /// scaled; not negative, finite, at most 1e15 after scaling.
-fn quantity(text: &str, units: &[(&str, f64)]) -> Result<f64, String> {
+pub(crate) fn quantity(text: &str, units: &[(&str, f64)]) -> Result<f64, String> {
     let (unit, scale) = units
         .iter()
         .find(|(u, _)| text.ends_with(u))
