@@ -233,11 +233,7 @@ fn state_table(
     let mut acc = Table::default();
     for (i, &s) in rest.iter().enumerate() {
         let last = i + 1 == rest.len();
-        let mut out = if last {
-            Vec::new()
-        } else {
-            std::mem::take(scratch)
-        };
+        let mut out = std::mem::take(scratch);
         let a = if i == 0 { at(first) } else { &acc };
         merge_into(&mut out, a, at(s), if last { w } else { 0 });
         if i > 0 {
@@ -245,7 +241,11 @@ fn state_table(
         }
         acc = Table { t: out, off: 0 };
     }
-    acc
+    // Kept until its readers are made: exactly as long as it is (a merge
+    // reserves room for both sides, which equal sums may not fill).
+    let t = acc.t.as_slice().to_vec();
+    *scratch = acc.t;
+    Table { t, off: 0 }
 }
 
 /// Adds `w` to every weight of the ascending table `t` in place (entries
