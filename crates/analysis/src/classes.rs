@@ -2305,8 +2305,11 @@ impl Explainer<'_, '_> {
     /// others are skipped (the first step after which a table can no
     /// longer run). Linear in the steps and the table bits.
     fn explain(&mut self, steps: &[(Key, Option<Key>)]) -> ListedClass {
-        let mut path = ControlPath::default();
-        let mut decisions = Vec::new();
+        let mut path = ControlPath {
+            nodes: Vec::with_capacity(steps.len()),
+            tables: Vec::with_capacity(steps.len()),
+        };
+        let mut decisions = Vec::with_capacity(steps.len());
         for &(k, chosen) in steps {
             path.nodes.push(NodeId(k.0));
             if let NodeKind::Table { table, .. } = &self.flow.nodes[k.0 as usize].kind {
@@ -2344,7 +2347,7 @@ impl Explainer<'_, '_> {
                 }
             }
         }
-        let mut skipped = Vec::new();
+        let mut skipped = Vec::with_capacity(self.tables.len().saturating_sub(path.tables.len()));
         for (i, &t) in self.tables.iter().enumerate() {
             if applied[i / 64] >> (i % 64) & 1 == 1 {
                 continue;

@@ -238,10 +238,7 @@ impl Exprs<'_> {
         match ty {
             "header" => self.headers.type_of_header(val.as_str()?),
             "expression" => {
-                let inner = J {
-                    v: val,
-                    path: j.path.clone(),
-                };
+                let inner = j.at_value(val);
                 if val.get("op").is_none() {
                     return self.header_type(&inner);
                 }

@@ -443,22 +443,28 @@ fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[Decisio
     if c.tables.is_empty() {
         return "none".to_string();
     }
-    class_tables_of(c, tables)
-        .map(|t| {
-            match class_decisions_of(c, decisions)
-                .find(|d| d.at == t.name)
-                .map(|d| d.outcome.as_str())
-            {
-                Some(o) => format!(
-                    "{}[{}]",
-                    brief_name(t),
-                    o.trim_start_matches("action_run = ")
-                ),
-                None => brief_name(t).to_string(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    // The first way taken at each site, by its text, sorted for lookup:
+    // a search per table, not a pass over the decisions per table.
+    let mut outcome_at: Vec<(&str, &str)> = class_decisions_of(c, decisions)
+        .map(|d| (d.at.as_str(), d.outcome.as_str()))
+        .collect();
+    outcome_at.sort_by_key(|&(at, _)| at); // stable: the first stays first
+    outcome_at.dedup_by_key(|&mut (at, _)| at);
+    // Written into one string: no string per table.
+    let mut out = String::new();
+    for (i, t) in class_tables_of(c, tables).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(brief_name(t));
+        let at = outcome_at.binary_search_by_key(&t.name.as_str(), |&(at, _)| at);
+        if let Ok(i) = at {
+            out.push('[');
+            out.push_str(outcome_at[i].1.trim_start_matches("action_run = "));
+            out.push(']');
+        }
+    }
+    out
 }
 
 /// The report's entries of the tables `c` applies, in order (an index

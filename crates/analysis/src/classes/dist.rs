@@ -13,14 +13,13 @@
 //! and searching the candidate; the product itself, which can hold the
 //! product of the sides' sizes, is never tabulated.
 
+mod control_side;
+
 use std::collections::{BTreeMap, HashMap};
 
-use super::KeyMap;
-
-use p4cost_ir::NodeKind;
-
-use super::{times, ClassError, ControlClasses, EdgeSigs, Key, ONE};
+use super::{times, ClassError, ControlClasses, EdgeSigs, Key};
 use crate::{Next, PathCount, PathGraph, Product};
+use control_side::control_sides;
 
 /// One signature's share of the classes: its parse paths' vectors and the
 /// control side (an index into [`ClassDistribution::controls`]) they pair
@@ -317,183 +316,6 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
         });
     }
     Ok(Some(out))
-}
-
-/// The walk of the control states reachable from some roots: states in the
-/// order the walk finishes them (successors first), each with its weight
-/// and the successors whose tables it reads (an edge back to a state still
-/// being walked is cut, as [`ControlClasses::post_order`] cuts it).
-struct Walk {
-    /// Per state, its table weight.
-    weight: Vec<i64>,
-    /// `succ[at[i]..at[i + 1]]`: state `i`'s successors read ([`END`]: the
-    /// end of the control).
-    at: Vec<u32>,
-    succ: Vec<u32>,
-}
-
-/// A successor that is the end of the control (a path of weight 0).
-const END: u32 = u32::MAX;
-
-/// Per root (`None`: no control to walk), the ascending table control
-/// weight -> control paths from it; the first occurrence of a root has
-/// its table, repeats an empty one. `None` past the budget (tables' entries,
-/// or `cc`'s state limit).
-///
-/// Two passes, so memory holds only the tables still to be read: the walk
-/// first (states and edges), then each state's table, made from its
-/// successors' tables shifted by its weight and merged (sorted vectors,
-/// each entry made once), a table dropped once its last reader is made.
-fn control_sides(
-    cc: &ControlClasses<'_>,
-    table_w: &[i64],
-    budget: usize,
-    roots: &[Option<Key>],
-) -> Option<Vec<Vec<(i64, PathCount)>>> {
-    let mut ids: KeyMap<u32> = KeyMap::default();
-    let mut walk = Walk {
-        weight: Vec::new(),
-        at: vec![0],
-        succ: Vec::new(),
-    };
-    for root in roots.iter().flatten() {
-        let within = cc.post_order(*root, &mut ids, cc.limit, |key, succ, ids| {
-            walk.weight.push(match &cc.flow.nodes[key.0 as usize].kind {
-                NodeKind::Table { table, .. } => table_w[table.index()],
-                _ => 0,
-            });
-            if succ.is_empty() {
-                walk.succ.push(END); // exit
-            }
-            for s in succ {
-                match s {
-                    None => walk.succ.push(END),
-                    Some(k) => walk.succ.extend(ids.get(k).copied()),
-                }
-            }
-            walk.at.push(walk.succ.len() as u32);
-            (walk.weight.len() - 1) as u32
-        });
-        if !within {
-            return None;
-        }
-    }
-    let n = walk.weight.len();
-    // Readers still to come, per state (a root is read at the end).
-    let mut readers = vec![0u32; n];
-    for &s in walk.succ.iter().filter(|&&s| s != END) {
-        readers[s as usize] += 1;
-    }
-    let root_ids: Vec<Option<u32>> = roots
-        .iter()
-        .map(|r| r.and_then(|k| ids.get(&k).copied()))
-        .collect();
-    drop(ids);
-    for &r in root_ids.iter().flatten() {
-        readers[r as usize] += 1;
-    }
-    let mut tables: Vec<Vec<(i64, PathCount)>> = vec![Vec::new(); n];
-    let (mut entries, mut t, mut merged) = (0usize, Vec::new(), Vec::new());
-    let end: &[(i64, PathCount)] = &[(0, ONE)];
-    for i in 0..n {
-        let succ = &walk.succ[walk.at[i] as usize..walk.at[i + 1] as usize];
-        let w = walk.weight[i];
-        let out = match succ {
-            // The last reader of its one successor's table takes it over.
-            [s] if *s != END && readers[*s as usize] == 1 => {
-                let mut out = std::mem::take(&mut tables[*s as usize]);
-                shift(&mut out, w);
-                out
-            }
-            _ => {
-                t.clear();
-                for &s in succ {
-                    let side = if s == END { end } else { &tables[s as usize] };
-                    merge_into(&mut merged, &t, side);
-                    std::mem::swap(&mut t, &mut merged);
-                }
-                let mut out: Vec<(i64, PathCount)> = Vec::with_capacity(t.len());
-                for &(v, c) in &t {
-                    push_sum(&mut out, v.saturating_add(w), c);
-                }
-                out
-            }
-        };
-        entries += out.len();
-        if entries > budget {
-            return None;
-        }
-        for &s in succ.iter().filter(|&&s| s != END) {
-            readers[s as usize] -= 1;
-            if readers[s as usize] == 0 {
-                tables[s as usize] = Vec::new();
-            }
-        }
-        if readers[i] > 0 {
-            tables[i] = out;
-        }
-    }
-    let mut seen = vec![false; n];
-    Some(
-        root_ids
-            .iter()
-            .map(|r| match r {
-                None => vec![(0, ONE)],
-                Some(r) if !std::mem::replace(&mut seen[*r as usize], true) => {
-                    std::mem::take(&mut tables[*r as usize])
-                }
-                Some(_) => Vec::new(),
-            })
-            .collect(),
-    )
-}
-
-/// Adds `w` to every weight of the ascending table `t` in place (entries
-/// that saturation makes equal merged).
-fn shift(t: &mut Vec<(i64, PathCount)>, w: i64) {
-    if w == 0 {
-        return;
-    }
-    let mut kept = 0usize;
-    for i in 0..t.len() {
-        let (v, c) = t[i];
-        let v = v.saturating_add(w);
-        match kept.checked_sub(1).map(|k| &mut t[k]) {
-            Some((last, n)) if *last == v => *n = n.plus(c),
-            _ => {
-                t[kept] = (v, c);
-                kept += 1;
-            }
-        }
-    }
-    t.truncate(kept);
-}
-
-/// Appends `(v, c)` to the ascending table `out`, adding `c` to its last
-/// entry when that has weight `v`.
-fn push_sum(out: &mut Vec<(i64, PathCount)>, v: i64, c: PathCount) {
-    match out.last_mut() {
-        Some((last, n)) if *last == v => *n = n.plus(c),
-        _ => out.push((v, c)),
-    }
-}
-
-/// `out` := the ascending merge of the ascending tables `a` and `b`
-/// (counts of equal weights added).
-fn merge_into(out: &mut Vec<(i64, PathCount)>, a: &[(i64, PathCount)], b: &[(i64, PathCount)]) {
-    out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let take_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
-        let (v, c) = if take_a { a[i] } else { b[j] };
-        if take_a {
-            i += 1;
-        } else {
-            j += 1;
-        }
-        push_sum(out, v, c);
-    }
 }
 
 /// (signature, summed parse weights, head graph node) -> paths.
