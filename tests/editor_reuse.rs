@@ -204,3 +204,66 @@ fn edits_of_fabric_tna_and_of_its_includes_give_a_fresh_analysis_answers() {
     o.source.defines.clear();
     agree(&o, &overlay, &mut reuse, &text, true, "-DWITH_INT dropped");
 }
+
+/// The editor's facts with its class memo (the language server keeps one
+/// per document) equal those of a cold analysis after each edit, and the
+/// edits that change no class input take the class figures back.
+fn memo_agrees(o: &PredictOptions, edits: &[(&str, &str)]) -> usize {
+    let mut memo_o = o.clone();
+    memo_o.class_memo = p4cost_engine::class_memo::ClassMemo::new();
+    let mut text = std::fs::read_to_string(&o.file).expect("program");
+    let mut overlay = Overlay::new();
+    let mut reuse = input::Reuse::new();
+    let mut step = |text: &str, what: &str| {
+        overlay.set(o.file.clone(), Arc::from(text));
+        let facts = |o: &PredictOptions, loaded| {
+            let mut s = Session::new();
+            s.preload(o, loaded);
+            format!("{:?}", ide::facts(&mut s, o, &[]))
+        };
+        let cold = input::load_text(&o.file, text.to_string(), &o.source, &overlay);
+        let warm =
+            input::load_text_reusing(&o.file, text.to_string(), &o.source, &overlay, &mut reuse);
+        assert_eq!(
+            facts(o, cold),
+            facts(&memo_o, warm),
+            "after {what}: the facts with the class memo differ"
+        );
+    };
+    step(&text, "opening");
+    for (from, to) in edits {
+        let at = text.find(from).expect("the text to edit");
+        text = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+        step(&text, &format!("`{from}` -> `{to}`"));
+    }
+    memo_o.class_memo.hits()
+}
+
+#[test]
+fn class_figures_kept_between_edits_equal_a_cold_analysis() {
+    let dir = scratch("memo-switch");
+    let file = dir.join("switch_p4_16.p4");
+    std::fs::copy(
+        root().join("tests/fixtures/programs/switch_p4_16.p4"),
+        &file,
+    )
+    .expect("copy");
+    let o = PredictOptions::new(&file);
+    let hits = memo_agrees(
+        &o,
+        &[
+            // A comment: every later declaration moves, no class input changes.
+            ("size = 1024;", "size = 1024; // reviewed"),
+            // A table's size: the program changes, the memo is not used.
+            ("size = 1024;", "size = 4096;"),
+            // A line inserted near the top.
+            ("\nheader ", "\n\nheader "),
+            // And the comment taken out again.
+            (" // reviewed", ""),
+        ],
+    );
+    assert!(
+        hits >= 2,
+        "the comment and the line took the classes back: {hits}"
+    );
+}

@@ -1405,6 +1405,7 @@ impl PredictArgs {
             path: self.path.clone(),
             path_index: None,
             cancel: Default::default(),
+            class_memo: Default::default(),
             class: self.class.clone(),
             max_classes: self.max_classes,
             sort: match self.sort {

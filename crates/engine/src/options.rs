@@ -244,6 +244,9 @@ pub struct PredictOptions {
     /// Set by a caller that no longer wants the answer (the language
     /// server, when a newer version arrives): checked between stages.
     pub cancel: crate::cancel::Cancel,
+    /// Class-stage results kept between analyses of one document (the
+    /// language server's, per open document); off by default.
+    pub class_memo: crate::class_memo::ClassMemo,
 }
 
 /// Expected entries of the tables a name picks.
@@ -287,6 +290,7 @@ impl PredictOptions {
             warnings: crate::warnings::WarningPolicy::default(),
             lints: LintOptions::default(),
             cancel: crate::cancel::Cancel::default(),
+            class_memo: crate::class_memo::ClassMemo::default(),
         }
     }
 }

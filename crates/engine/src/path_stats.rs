@@ -32,7 +32,7 @@ pub const MAX_HISTOGRAM_BINS: usize = 200;
 const TABLE_UNITS: f64 = 1e9;
 
 /// One extreme path of the summary.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExtremeOut {
     /// Predicted latency in ns.
     pub latency_ns: f64,
@@ -56,7 +56,7 @@ pub struct ExtremeOut {
 
 /// Latency over all packet classes (or all paths, when classes are not
 /// computed).
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SummaryOut {
     /// What min, median and max range over: `class` (each packet class
     /// pays the tables its control path applies) or `path` (no ingress
@@ -83,7 +83,7 @@ pub struct SummaryOut {
 /// class's latency to the slowest's; bin `i` holds the classes in
 /// `(lo + i w, lo + (i+1) w]`, the first bin its lower edge too, so the
 /// counts add up to every class.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct HistogramOut {
     /// The first bin's lower edge (the fastest class), ns.
     pub lo_ns: f64,
@@ -198,7 +198,7 @@ pub struct PathWarningOut {
 }
 
 /// Packet classes (parse path x control path) over all paths.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ClassesOut {
     /// Classes, exact (see `CountOut`).
     pub count: CountOut,

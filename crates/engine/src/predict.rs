@@ -804,6 +804,7 @@ fn run_linear(
                 table_ns: &table_ns,
                 filter: filter.as_ref(),
                 byte_budget,
+                packet_size,
             };
             stage.price(
                 &costed,
@@ -914,6 +915,8 @@ struct ClassStage<'x, 'p> {
     table_ns: &'x [f64],
     filter: Option<&'x p4cost_analysis::ClassFilter>,
     byte_budget: Option<u64>,
+    /// The packet size the parse terms were made for (part of the memo key).
+    packet_size: u32,
 }
 
 impl ClassStage<'_, '_> {
@@ -931,6 +934,19 @@ impl ClassStage<'_, '_> {
         warns: &mut Vec<WarningOut>,
     ) -> bool {
         let program = self.common.program();
+        let parse_ns: Vec<f64> = listed
+            .outs
+            .iter()
+            .map(|p| p.latency_ns - p.breakdown.control_ns)
+            .collect();
+        let key = self.memo_key(costed, lin, base_ns, listed);
+        if let Some(e) = key.as_deref().and_then(|k| self.a.class_memo.get(k)) {
+            r.classes = Some(e.classes);
+            r.summary = Some(e.summary);
+            set_extremes(listed, &parse_ns, &e.extremes);
+            self.list_afresh(costed.pg, &parse_ns, listed, r, warns);
+            return true;
+        }
         // One walk of the control, with the table terms as weights: the
         // summary over classes fills its memo, each listed path reads it.
         let budget = p4cost_analysis::ClassBudget::default();
@@ -973,13 +989,8 @@ impl ClassStage<'_, '_> {
                 false
             }
         };
-        // Each listed path: its fastest and slowest class. The path's parse
-        // terms are the prediction without its control term.
-        let parse_ns: Vec<f64> = listed
-            .outs
-            .iter()
-            .map(|p| p.latency_ns - p.breakdown.control_ns)
-            .collect();
+        // Each listed path: its fastest and slowest class (`parse_ns`: the
+        // path's parse terms, the prediction without its control term).
         // The listing walks the same control with the same weights: its
         // extremes are the summary's, its slowest class the one a path's
         // maximum stands for.
@@ -995,7 +1006,18 @@ impl ClassStage<'_, '_> {
             });
         let mut per_class = false;
         if let (true, Ok(lister)) = (classes_known, &mut lister) {
-            per_class = path_extremes(lister, costed.pg, listed, &parse_ns, warns);
+            let extremes = path_extremes(lister, costed.pg, listed, &parse_ns, warns);
+            per_class = extremes.is_some();
+            if let (Some(k), Some(extremes), Some(classes), Some(summary)) =
+                (key, extremes, &r.classes, &r.summary)
+            {
+                let entry = crate::class_memo::Entry {
+                    classes: classes.clone(),
+                    summary: summary.clone(),
+                    extremes,
+                };
+                self.a.class_memo.put(k, entry);
+            }
         }
         // Every listed path's classes (with --class, those it selects).
         match lister {
@@ -1008,6 +1030,75 @@ impl ClassStage<'_, '_> {
             )),
         }
         per_class
+    }
+
+    /// The key of this stage's results in the options' class memo: every
+    /// input of the summary and of the listed paths' extremes as bytes,
+    /// the program's spans left out; `None` when the memo is off or only
+    /// the listing is wanted.
+    fn memo_key(
+        &self,
+        costed: &Costed<'_, '_>,
+        lin: &p4cost_model::spec::LinearTerms<'_>,
+        base_ns: f64,
+        listed: &Listed<'_>,
+    ) -> Option<Vec<u8>> {
+        let a = self.a;
+        if !a.class_memo.is_on() || a.listed_only {
+            return None;
+        }
+        let mut h = crate::class_memo::shape::Shape::new();
+        h.add(self.common.program());
+        h.add(&self.control.0);
+        h.add(self.table_ns);
+        h.add(&base_ns);
+        h.add(&self.packet_size);
+        h.add(&costed.ns);
+        h.add(&listed.nodes);
+        h.add(&format!("{lin:?}"));
+        // The options, but for the memo and the cancel flag (neither
+        // changes an answer).
+        let o = PredictOptions {
+            cancel: Default::default(),
+            class_memo: Default::default(),
+            ..a.clone()
+        };
+        h.add(&format!("{o:?}"));
+        Some(h.finish())
+    }
+
+    /// The listing with a fresh walk of the control (its summary and the
+    /// listed paths' extremes were taken from the memo).
+    fn list_afresh(
+        &self,
+        pg: &p4cost_analysis::PathGraph<'_>,
+        parse_ns: &[f64],
+        listed: &mut Listed<'_>,
+        r: &mut Report,
+        warns: &mut Vec<WarningOut>,
+    ) {
+        let program = self.common.program();
+        let budget = p4cost_analysis::ClassBudget::default();
+        let lister = p4cost_analysis::ControlClasses::new(
+            program,
+            self.control,
+            self.table_ns,
+            budget.max_control_states,
+        )
+        .and_then(|cc| {
+            p4cost_analysis::ClassLister::with_classes(program, self.control, cc, &budget)
+        })
+        .map(|l| match &self.common.egress {
+            Some(j) => l.with_egress_from(j.ingress_nodes),
+            None => l,
+        });
+        match lister {
+            Ok(mut lister) => self.list_classes(&mut lister, pg, parse_ns, listed, r, warns),
+            Err(e) => warns.push(WarningOut::new(
+                "classes_not_listed",
+                format!("classes of the listed paths not listed: {e}"),
+            )),
+        }
     }
 
     /// Lists each listed path's classes; in graph order the listing stops
@@ -1089,15 +1180,16 @@ impl ClassStage<'_, '_> {
 }
 
 /// Sets each listed path's min and max to its fastest and slowest class
-/// (its parse terms plus the control's extremes for its signature). False,
-/// with a warning, when the control walk is over its budget.
+/// (its parse terms plus the control's extremes for its signature), and
+/// gives those extremes. `None`, with a warning, when the control walk is
+/// over its budget.
 fn path_extremes(
     lister: &mut p4cost_analysis::ClassLister<'_>,
     pg: &p4cost_analysis::PathGraph<'_>,
     listed: &mut Listed<'_>,
     parse_ns: &[f64],
     warns: &mut Vec<WarningOut>,
-) -> bool {
+) -> Option<Vec<(f64, f64)>> {
     let cc = lister.control_classes();
     let per_path = listed
         .nodes
@@ -1109,20 +1201,26 @@ fn path_extremes(
         .collect::<Result<Vec<_>, _>>();
     match per_path {
         Ok(extremes) => {
-            for ((p, parse), (lo, hi)) in listed.outs.iter_mut().zip(parse_ns).zip(extremes) {
-                p.latency_ns = parse + hi;
-                p.min_latency_ns = parse + lo;
-                p.breakdown.control_ns = hi;
-            }
-            true
+            set_extremes(listed, parse_ns, &extremes);
+            Some(extremes)
         }
         Err(e) => {
             warns.push(WarningOut::new(
                 "classes_not_computed",
                 format!("the listed paths' classes not computed: {e}"),
             ));
-            false
+            None
         }
+    }
+}
+
+/// Each listed path's figures from its parse terms and its control's
+/// fastest and slowest class weight.
+fn set_extremes(listed: &mut Listed<'_>, parse_ns: &[f64], extremes: &[(f64, f64)]) {
+    for ((p, parse), (lo, hi)) in listed.outs.iter_mut().zip(parse_ns).zip(extremes) {
+        p.latency_ns = parse + hi;
+        p.min_latency_ns = parse + lo;
+        p.breakdown.control_ns = *hi;
     }
 }
 

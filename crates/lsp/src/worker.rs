@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use lsp_types::Url;
+use p4cost_engine::class_memo::ClassMemo;
 use p4cost_engine::ide::{self, EditorFacts};
 use p4cost_engine::input::{self, Reuse};
 use p4cost_engine::overlay::Overlay;
@@ -35,6 +36,23 @@ pub struct Done {
     pub uri: Url,
     pub job: Job,
     pub facts: Option<Arc<EditorFacts>>,
+}
+
+/// What the worker keeps per open document between its analyses.
+struct Kept {
+    /// The last parse's declarations.
+    parse: Reuse,
+    /// The last analyses' class figures.
+    classes: ClassMemo,
+}
+
+impl Default for Kept {
+    fn default() -> Kept {
+        Kept {
+            parse: Reuse::default(),
+            classes: ClassMemo::new(),
+        }
+    }
 }
 
 /// A change to the worker's overlay (the open buffers includes are read
@@ -134,18 +152,15 @@ fn cancel_if_running(q: &Queue, uri: &Url) {
 fn run(shared: &(Mutex<Queue>, Condvar), done: impl Fn(Done) -> bool) {
     let mut overlay = Overlay::new();
     // Per open document, its last parse (a keystroke parses again only the
-    // declarations it changed or moved).
-    let mut reuse: HashMap<PathBuf, Reuse> = HashMap::new();
+    // declarations it changed or moved) and its last class figures (a
+    // keystroke that changes no class input walks no class).
+    let mut reuse: HashMap<PathBuf, Kept> = HashMap::new();
     loop {
         let Some((uri, job, flag)) = next_job(shared, &mut overlay, &mut reuse) else {
             return;
         };
-        let facts = analyse(
-            &job,
-            &overlay,
-            &flag,
-            reuse.entry(job.path.clone()).or_default(),
-        );
+        let kept = reuse.entry(job.path.clone()).or_default();
+        let facts = analyse(&job, &overlay, &flag, kept);
         if let Ok(mut q) = shared.0.lock() {
             q.running = None;
         }
@@ -160,7 +175,7 @@ fn run(shared: &(Mutex<Queue>, Condvar), done: impl Fn(Done) -> bool) {
 fn next_job(
     shared: &(Mutex<Queue>, Condvar),
     overlay: &mut Overlay,
-    reuse: &mut HashMap<PathBuf, Reuse>,
+    reuse: &mut HashMap<PathBuf, Kept>,
 ) -> Option<(Url, Job, Arc<AtomicBool>)> {
     let mut q = shared.0.lock().unwrap_or_else(|p| p.into_inner());
     loop {
@@ -199,7 +214,7 @@ fn analyse(
     job: &Job,
     overlay: &Overlay,
     cancelled: &Arc<AtomicBool>,
-    reuse: &mut Reuse,
+    kept: &mut Kept,
 ) -> Option<Arc<EditorFacts>> {
     let stop = || cancelled.load(Ordering::Relaxed);
     if stop() {
@@ -207,6 +222,8 @@ fn analyse(
     }
     let (mut o, budgets, config_error) = project::target_for(&job.path);
     o.cancel = p4cost_engine::cancel::Cancel::new(cancelled.clone());
+    o.class_memo = kept.classes.clone();
+    let reuse = &mut kept.parse;
     let loaded =
         input::load_text_reusing(&job.path, job.text.to_string(), &o.source, overlay, reuse);
     if stop() {
