@@ -56,7 +56,11 @@ const TESTGEN: &[&str] = &[
     "tna_varbit_extract",
 ];
 
-const OPEN_P4STUDIO: &[&str] = &["tna_exact_match", "tna_action_profile", "tna_action_selector"];
+const OPEN_P4STUDIO: &[&str] = &[
+    "tna_exact_match",
+    "tna_action_profile",
+    "tna_action_selector",
+];
 
 /// One program: its name, the estimate's arguments, the context.json.
 struct Program {
@@ -144,7 +148,11 @@ fn estimates_agree_with_the_compiler() {
             }
         }
     }
-    assert!(failures.is_empty(), "stopped agreeing:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "stopped agreeing:\n{}",
+        failures.join("\n")
+    );
     assert_eq!(
         agreeing,
         2 * (TESTGEN.len() + OPEN_P4STUDIO.len() + 2) - KNOWN_MISSES.len(),

@@ -19,6 +19,7 @@ use p4cost_ir::{
     ControlId, ExternKind, ExternUse, Gress, MatchKind, MauPlacement, MauStage, Program,
 };
 
+use crate::placement_why::Trace;
 use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
@@ -69,6 +70,11 @@ pub struct GressPlan {
     pub chain: Vec<String>,
     /// Resource limits that moved a unit to a later stage.
     pub limits_hit: Vec<String>,
+    /// Per unit of `graph`, its stages and why it is not earlier
+    /// (`stages --explain`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub why: Vec<crate::placement_why::UnitPlace>,
     /// What each stage holds that lengthens it.
     #[serde(skip)]
     features: Vec<Features>,
@@ -280,14 +286,15 @@ fn place(
     // stages[u] = stages the unit occupies (first..=last).
     let mut span: Vec<(u32, u32)> = vec![(0, 0); nu];
     let mut why_stage: Vec<Option<usize>> = vec![None; nu];
+    let mut trace = Trace::new(nu);
     let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
     let mut limits_hit = Vec::new();
     let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
     for u in 0..nu {
         let mut earliest = 0u32;
-        for (a, kind) in incoming[u]
+        for (i, a, kind) in incoming[u]
             .iter()
-            .map(|&i| (graph.edges[i].from, graph.edges[i].kind))
+            .map(|&i| (i, graph.edges[i].from, graph.edges[i].kind))
         {
             let at = match kind {
                 DepKind::Match | DepKind::Action => span[a].1 + 1,
@@ -296,8 +303,10 @@ fn place(
             if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
                 earliest = at;
                 why_stage[u] = Some(a);
+                trace.edge[u] = Some(i);
             }
         }
+        trace.earliest[u] = earliest;
         if matches!(graph.units[u].kind, UnitKind::Gateway) {
             // A gateway rides with the tables it controls (the compiler
             // merges it into one of them): placed below, once they are.
@@ -328,6 +337,7 @@ fn place(
             match fit {
                 Fit::No(what) => {
                     if first.is_none() {
+                        trace.full[u] = Some((s, what));
                         limits_hit.push(format!(
                             "{} moved past stage {s}: {what}",
                             graph.units[u].name
@@ -370,7 +380,10 @@ fn place(
     for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
         let at = span[e.to].0;
         let c = &mut controlled_at[e.from];
-        *c = Some(c.map_or(at, |x| x.min(at)));
+        if c.is_none_or(|x| at < x) {
+            *c = Some(at);
+            trace.with[e.from] = Some(e.to);
+        }
     }
     for u in 0..nu {
         if !matches!(graph.units[u].kind, UnitKind::Gateway) {
@@ -378,6 +391,9 @@ fn place(
         }
         let controlled = controlled_at[u];
         let s = controlled.map_or(span[u].0, |c| c.max(span[u].0));
+        if s == span[u].0 {
+            trace.with[u] = None;
+        }
         span[u] = (s, s);
         if let Some(st) = used.get_mut(s as usize) {
             st.gateway += 1;
@@ -468,6 +484,7 @@ fn place(
         stages,
         chain,
         limits_hit,
+        why: crate::placement_why::explain(graph, &span, &trace),
         features: Vec::new(),
         graph: None,
         unit_stages: Vec::new(),
