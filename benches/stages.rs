@@ -15,8 +15,9 @@
 //! graph of ingress and egress), `placement` (the `tofino1-mau-estimate`
 //! stage placement and cycles: TNA programs only, so not `switch_p4_16`),
 //! `predict` (the engine's reports of the loaded program with the default
-//! model: paths, classes, model, listing) and `total` (file to reports, what
-//! `p4cost predict FILE` computes). README "Performance" has the figures.
+//! model: paths, classes, model, listing), `total` (file to reports, what
+//! `p4cost predict FILE` computes) and `stages_command` (file to the
+//! estimated placement, what `p4cost stages FILE` computes: TNA only). README "Performance" has the figures.
 
 use std::path::{Path, PathBuf};
 
@@ -256,6 +257,19 @@ fn prediction(c: &mut Criterion, inputs: &[Input]) {
         g.bench_function(BenchmarkId::new("total", &i.label), |b| {
             b.iter(|| predict::reports(&o).map(|r| r.len()))
         });
+        if i.tofino {
+            // `p4cost stages FILE`: file to the estimated placement and its
+            // cycles (issue 28: under 50 ms for fabric-tna).
+            let so = p4cost_engine::stages::StagesOptions {
+                file: i.path.clone(),
+                source: o.source.clone(),
+                ..Default::default()
+            };
+            assert!(p4cost_engine::stages::stages(&so).is_ok(), "{}", i.label);
+            g.bench_function(BenchmarkId::new("stages_command", &i.label), |b| {
+                b.iter(|| p4cost_engine::stages::stages(&so).map(|s| s.prediction.gresses.len()))
+            });
+        }
     }
     g.finish();
 }

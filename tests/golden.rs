@@ -93,6 +93,15 @@ fn stages_estimate_dep_kinds_human() {
 }
 
 #[test]
+fn stages_explain_dep_kinds_human() {
+    insta::assert_snapshot!(ok(&[
+        "stages",
+        "--explain",
+        "p4-samples/tofino/deps/dep_kinds.p4"
+    ]));
+}
+
+#[test]
 fn stages_estimate_stage_lengths_json() {
     insta::assert_snapshot!(ok(&[
         "stages",

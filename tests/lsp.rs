@@ -102,6 +102,20 @@ fn a_session_over_stdio() {
         "{value}"
     );
 
+    // Hover on the table: its estimated stage and why not earlier (the
+    // only ingress table, keyed on parsed fields: nothing holds it back).
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 221, "character": 12}}),
+        &mut seen,
+    );
+    let value = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(value.contains("vxlan_tunnel_steer"), "{value}");
+    assert!(
+        value.contains("stage 0 (estimated): first stage"),
+        "{value}"
+    );
+
     // Code lens: the per-class totals over the parser.
     let lenses = c.request(
         "textDocument/codeLens",

@@ -759,6 +759,11 @@ pub struct StagesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
+    /// Each table's and gateway's stage and why it is not earlier: the
+    /// dependency (which field, written by which unit in which stage), the
+    /// resource that was full, or "first stage" (estimates only).
+    #[arg(long)]
+    pub explain: bool,
     /// Dependency-graph budgets (estimates).
     #[command(flatten)]
     pub deps: DepArgs,

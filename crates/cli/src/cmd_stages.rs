@@ -9,6 +9,7 @@ use std::io::Write;
 use p4cost_ir::Gress;
 use p4cost_model::mau_cycles::{GressCycles, MauPrediction};
 use p4cost_model::mau_estimate::{GressPlan, PipelinePlan, StageDep};
+use p4cost_model::placement_why::UnitPlace;
 use serde::Serialize;
 
 use crate::args::{Format, StagesArgs};
@@ -37,15 +38,24 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     };
     let plan = st.plan.as_ref();
     let text = match a.format {
-        Format::Human => render_human(&st.prediction, plan),
+        Format::Human => {
+            let mut text = render_human(&st.prediction, plan);
+            if a.explain {
+                render_explain(&mut text, plan);
+            }
+            text
+        }
         Format::Json => {
-            let report = StagesReport::new(
+            let mut report = StagesReport::new(
                 &st.prediction,
                 &st.shown,
                 &st.model,
                 plan,
                 &st.program.notes,
             );
+            if a.explain {
+                report.with_explain(plan);
+            }
             crate::json_out::to_pretty(&report)?
         }
     };
@@ -107,6 +117,9 @@ struct Basis<'a> {
     chain: &'a [String],
     /// Resource limits that moved a unit to a later stage.
     limits_hit: &'a [String],
+    /// With `--explain`: each unit's stages and why it is not earlier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<&'a [UnitPlace]>,
 }
 
 /// One caveat of the model in the JSON report.
@@ -206,6 +219,7 @@ impl<'a> StagesReport<'a> {
                             control: &g.control,
                             chain: &g.chain,
                             limits_hit: &g.limits_hit,
+                            explain: None,
                         })
                         .collect()
                 })
@@ -219,6 +233,48 @@ impl<'a> StagesReport<'a> {
                 })
                 .collect(),
             notes,
+        }
+    }
+}
+
+impl<'a> StagesReport<'a> {
+    /// Adds each unit's stage and reason to the basis of each gress.
+    fn with_explain(&mut self, plan: Option<&'a PipelinePlan>) {
+        for b in &mut self.basis {
+            b.explain = plan
+                .and_then(|p| p.gresses.iter().find(|g| g.gress == b.gress))
+                .map(|g| g.why.as_slice());
+        }
+    }
+}
+
+/// `--explain`: per gress, each unit's stage(s) and why it is not earlier;
+/// the compiler's placement carries no reasons.
+fn render_explain(out: &mut String, plan: Option<&PipelinePlan>) {
+    let Some(plan) = plan else {
+        out.push_str(
+            "explain: the compiler's placement records no reasons; run `stages` on the P4 source \
+             for the estimate's\n",
+        );
+        return;
+    };
+    for g in &plan.gresses {
+        let _ = writeln!(
+            out,
+            "{} ({}): why each unit is in its stage  [ESTIMATED]",
+            gress_name(g.gress),
+            g.control
+        );
+        if g.why.is_empty() {
+            out.push_str("  (no tables)\n");
+        }
+        for u in &g.why {
+            let at = if u.last_stage > u.stage {
+                format!("{}-{}", u.stage, u.last_stage)
+            } else {
+                u.stage.to_string()
+            };
+            let _ = writeln!(out, "  {at:>5}  {}: {}", u.unit, u.why.sentence());
         }
     }
 }

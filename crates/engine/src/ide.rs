@@ -45,6 +45,9 @@ pub struct TableFact {
     pub span: Loc,
     /// Each `t.apply()` of it.
     pub applies: Vec<Loc>,
+    /// Its stage in the estimated placement and why not earlier
+    /// (`stages --explain`), for a Tofino program without the compiler's.
+    pub stage: Option<String>,
 }
 
 /// A pipeline's totals over all its packet classes, placed at its parser.
@@ -151,6 +154,7 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         .filter(|m| m.name == f.model)
         .and_then(|m| m.linear());
     gather(&mut f, &reports, &program, lin.as_ref());
+    add_stages(&mut f, &program);
     if !budgets.is_empty() {
         let t = Target {
             options: o.clone(),
@@ -162,6 +166,30 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         }
     }
     f
+}
+
+/// Each table's estimated stage and why not earlier, for a Tofino program
+/// without the compiler's placement (nothing otherwise, nor when the
+/// estimate fails: the hover then shows the costs alone).
+fn add_stages(f: &mut EditorFacts, program: &Program) {
+    if program.mau.is_some() || program.arch.tofino_generation().is_none() {
+        return;
+    }
+    let o = crate::stages::StagesOptions::default();
+    let Ok((_, _, Some(plan))) = crate::stages::figures(&o, "", program) else {
+        return;
+    };
+    for u in plan.gresses.iter().flat_map(|g| &g.why) {
+        if let Some(t) = f.tables.iter_mut().find(|t| t.name == u.unit) {
+            let at = if u.last_stage > u.stage {
+                format!("stages {}-{}", u.stage, u.last_stage)
+            } else {
+                format!("stage {}", u.stage)
+            };
+            t.stage
+                .get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
+        }
+    }
 }
 
 /// The files `program` was read from, bundled ones left out.
@@ -211,6 +239,7 @@ fn gather(
                         why,
                         span: t.span.clone(),
                         applies: Vec::new(),
+                        stage: None,
                     }
                 });
             }

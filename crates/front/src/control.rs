@@ -176,8 +176,11 @@ impl<'a, 'o> Cx<'a, 'o> {
         self.program.actions.push(ir::Action {
             name: a.name.name.to_string(),
             params,
-            reads: syms.canon.names(body.reads.into_vec()),
-            writes: syms.canon.names(body.writes.into_vec()),
+            reads: with_inlined(syms.canon.names(body.reads.into_vec()), body.inlined_reads),
+            writes: with_inlined(
+                syms.canon.names(body.writes.into_vec()),
+                body.inlined_writes,
+            ),
             primitives: body.primitives,
             externs: body.externs,
             validity: body
@@ -383,6 +386,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                                 &p.name.name,
                                 self.spans.ir(s.span),
                             ));
+                            self.inline_called_action(&p.name.name, syms, out);
                             p.name.name.to_string()
                         }
                         _ => "call".into(),
@@ -422,6 +426,31 @@ impl<'a, 'o> Cx<'a, 'o> {
                 _ => {}
             }
         }
+    }
+
+    /// An action calling another action of the control (or a global one
+    /// already lowered) does what the callee does: its reads, writes and
+    /// extern calls become the caller's, as the compiler inlines it (p4c's
+    /// `InlineActions` pass, frontends/p4/inlining.cpp) before the
+    /// back end's dependency graph sees the tables.
+    fn inline_called_action(&self, name: &str, syms: &ControlSyms<'a>, out: &mut ActionBody) {
+        let Some(id) = syms
+            .actions
+            .get(name)
+            .or_else(|| self.global_actions.get(name))
+        else {
+            return;
+        };
+        let callee = self.program.action(*id);
+        let own = |n: &&String| {
+            let root = n.split(['.', '[']).next().unwrap_or("");
+            !callee.params.iter().any(|p| p.name == root)
+        };
+        out.inlined_reads
+            .extend(callee.reads.iter().filter(own).cloned());
+        out.inlined_writes
+            .extend(callee.writes.iter().filter(own).cloned());
+        out.externs.extend(callee.externs.iter().cloned());
     }
 
     /// The type of an extern instance visible in the control.
@@ -1183,11 +1212,24 @@ impl<'a, 'o> Cx<'a, 'o> {
     }
 }
 
+/// `names` then those of `inlined` not among them.
+fn with_inlined(mut names: Vec<String>, inlined: Vec<String>) -> Vec<String> {
+    for n in inlined {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    names
+}
+
 /// What an action body does.
 #[derive(Default)]
 struct ActionBody {
     reads: NameList,
     writes: NameList,
+    /// What actions it calls read and write (names already canonical).
+    inlined_reads: Vec<String>,
+    inlined_writes: Vec<String>,
     primitives: Vec<ir::Primitive>,
     externs: Vec<ir::ExternCall>,
     /// Headers set valid or invalid for certain so far (names as written).

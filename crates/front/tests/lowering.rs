@@ -969,3 +969,34 @@ Two(first, Half(P1(), C1())) main;
     let names: Vec<&str> = p.pipelines.iter().map(|x| x.name.as_str()).collect();
     assert_eq!(names, ["first", "b"]);
 }
+
+/// An action that calls another action does what the callee does (the
+/// compiler inlines it): fabric-tna's `set_next_id_routing_v4` calls
+/// `set_next_id`, which writes `fabric_md.next_id`; without the callee's
+/// write the ACL after the routing tables lost its action dependency.
+#[test]
+fn an_action_calling_an_action_carries_its_writes() {
+    let p = load(
+        r#"
+#include <core.p4>
+#include <tna.p4>
+struct m_t { bit<8> x; bit<8> y; bit<8> z; }
+control C(inout m_t m) {
+    action set_x(bit<8> v) { m.x = v; m.z = m.y; }
+    action via(bit<8> v) { set_x(v); }
+    table t { key = { m.y : exact; } actions = { via; } }
+    apply { t.apply(); }
+}
+"#,
+    );
+    let a = |n: &str| p.actions.iter().find(|a| a.name == n).expect(n);
+    let via = a("via");
+    assert!(via.writes.contains(&"m.x".to_string()), "{:?}", via.writes);
+    assert!(via.writes.contains(&"m.z".to_string()), "{:?}", via.writes);
+    assert!(via.reads.contains(&"m.y".to_string()), "{:?}", via.reads);
+    assert!(
+        !via.writes.iter().any(|w| w == "v"),
+        "the callee's parameter is not a field: {:?}",
+        via.writes
+    );
+}

@@ -241,8 +241,13 @@ fn table_markdown(t: &TableFact, model: &str) -> String {
         .as_ref()
         .map(|w| format!("\n\n{w}"))
         .unwrap_or_default();
+    let stage = t
+        .stage
+        .as_ref()
+        .map(|s| format!("\n\n{s}"))
+        .unwrap_or_default();
     format!(
-        "**table `{}`**: {} per packet that applies it ({model})\n\n`{}`{why}\n\napplied {} time(s)",
+        "**table `{}`**: {} per packet that applies it ({model})\n\n`{}`{why}\n\napplied {} time(s){stage}",
         t.name,
         ns_label(t.ns),
         t.formula,

@@ -35,6 +35,7 @@ pub mod mau_cycles;
 pub mod mau_estimate;
 pub mod nc;
 pub mod nfp;
+pub mod placement_why;
 pub mod plp;
 pub mod prediction;
 pub mod spec;

@@ -19,6 +19,7 @@ use p4cost_ir::{
     ControlId, ExternKind, ExternUse, Gress, MatchKind, MauPlacement, MauStage, Program,
 };
 
+use crate::placement_why::Trace;
 use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
@@ -69,6 +70,11 @@ pub struct GressPlan {
     pub chain: Vec<String>,
     /// Resource limits that moved a unit to a later stage.
     pub limits_hit: Vec<String>,
+    /// Per unit of `graph`, its stages and why it is not earlier
+    /// (`stages --explain`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub why: Vec<crate::placement_why::UnitPlace>,
     /// What each stage holds that lengthens it.
     #[serde(skip)]
     features: Vec<Features>,
@@ -280,14 +286,15 @@ fn place(
     // stages[u] = stages the unit occupies (first..=last).
     let mut span: Vec<(u32, u32)> = vec![(0, 0); nu];
     let mut why_stage: Vec<Option<usize>> = vec![None; nu];
+    let mut trace = Trace::new(nu);
     let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
     let mut limits_hit = Vec::new();
     let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
     for u in 0..nu {
         let mut earliest = 0u32;
-        for (a, kind) in incoming[u]
+        for (i, a, kind) in incoming[u]
             .iter()
-            .map(|&i| (graph.edges[i].from, graph.edges[i].kind))
+            .map(|&i| (i, graph.edges[i].from, graph.edges[i].kind))
         {
             let at = match kind {
                 DepKind::Match | DepKind::Action => span[a].1 + 1,
@@ -296,8 +303,10 @@ fn place(
             if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
                 earliest = at;
                 why_stage[u] = Some(a);
+                trace.edge[u] = Some(i);
             }
         }
+        trace.earliest[u] = earliest;
         if matches!(graph.units[u].kind, UnitKind::Gateway) {
             // A gateway rides with the tables it controls (the compiler
             // merges it into one of them): placed below, once they are.
@@ -328,6 +337,7 @@ fn place(
             match fit {
                 Fit::No(what) => {
                     if first.is_none() {
+                        trace.full[u] = Some((s, what));
                         limits_hit.push(format!(
                             "{} moved past stage {s}: {what}",
                             graph.units[u].name
@@ -364,95 +374,9 @@ fn place(
         }
     }
 
-    // Gateways go to the first stage of the units they control (their own
-    // earliest stage when they control none), using a gateway there.
-    let mut controlled_at: Vec<Option<u32>> = vec![None; nu];
-    for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
-        let at = span[e.to].0;
-        let c = &mut controlled_at[e.from];
-        *c = Some(c.map_or(at, |x| x.min(at)));
-    }
-    for u in 0..nu {
-        if !matches!(graph.units[u].kind, UnitKind::Gateway) {
-            continue;
-        }
-        let controlled = controlled_at[u];
-        let s = controlled.map_or(span[u].0, |c| c.max(span[u].0));
-        span[u] = (s, s);
-        if let Some(st) = used.get_mut(s as usize) {
-            st.gateway += 1;
-            if st.gateway == p.resources.gateways + 1 {
-                limits_hit.push(format!(
-                    "stage {s} needs more than {} gateways; the compiler would move some tables later",
-                    p.resources.gateways
-                ));
-            }
-        }
-    }
-
-    // Stage dependencies (the window rule).
-    let mut units_in: Vec<Vec<usize>> = vec![Vec::new(); n_stages as usize];
-    for (u, &(a, b)) in span.iter().enumerate() {
-        for s in a..=b {
-            if let Some(v) = units_in.get_mut(s as usize) {
-                v.push(u);
-            }
-        }
-    }
-    let mut deps_of: Vec<(StageDep, String)> = Vec::with_capacity(n_stages as usize);
-    let mut last_match = 0u32;
-    for s in 0..n_stages {
-        let d = if s == 0 {
-            (StageDep::Match, "first stage".to_string())
-        } else if p.forced_match_stages.contains(&s) {
-            (
-                StageDep::Match,
-                "always match dependent on this chip".to_string(),
-            )
-        } else {
-            stage_dep(
-                graph,
-                &incoming,
-                &span,
-                &units_in[s as usize],
-                last_match,
-                s,
-            )
-        };
-        if d.0 == StageDep::Match {
-            last_match = s;
-        }
-        deps_of.push(d);
-    }
-    let stages: Vec<StagePlan> = deps_of
-        .into_iter()
-        .enumerate()
-        .map(|(s, (dependency, reason))| StagePlan {
-            stage: s as u32,
-            units: units_in[s]
-                .iter()
-                .map(|&u| graph.units[u].name.clone())
-                .collect(),
-            tables: units_in[s]
-                .iter()
-                .filter(|&&u| !matches!(graph.units[u].kind, UnitKind::Gateway))
-                .map(|&u| graph.units[u].name.clone())
-                .collect(),
-            dependency,
-            reason,
-        })
-        .collect();
-
-    // The chain to the last used stage.
-    let mut chain_units = Vec::new();
-    if let Some(mut u) = (0..nu).max_by_key(|&u| (span[u].1, usize::MAX - u)) {
-        chain_units.push(u);
-        while let Some(a) = why_stage[u] {
-            chain_units.push(a);
-            u = a;
-        }
-        chain_units.reverse();
-    }
+    place_gateways(p, graph, &mut span, &mut used, &mut trace, &mut limits_hit);
+    let stages = plan_stages(p, n_stages, graph, &incoming, &span);
+    let chain_units = chain_to_last(&span, &why_stage);
     let chain = chain_units
         .iter()
         .map(|&u| graph.units[u].name.clone())
@@ -468,6 +392,7 @@ fn place(
         stages,
         chain,
         limits_hit,
+        why: crate::placement_why::explain(graph, &span, &trace),
         features: Vec::new(),
         graph: None,
         unit_stages: Vec::new(),
@@ -504,6 +429,120 @@ fn place(
         plan.chain_units.clear();
     }
     Ok(plan)
+}
+
+/// Gateways go to the first stage of the units they control (their own
+/// earliest stage when they control none), using a gateway there: the
+/// compiler merges a gateway into a table it controls
+/// (`bf-p4c/mau/table_placement.cpp`, `TablePlacement::gateway_merge`).
+fn place_gateways(
+    p: &Placement,
+    graph: &DepGraph,
+    span: &mut [(u32, u32)],
+    used: &mut [Used],
+    trace: &mut Trace,
+    limits_hit: &mut Vec<String>,
+) {
+    let nu = graph.units.len();
+    let mut controlled_at: Vec<Option<u32>> = vec![None; nu];
+    for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
+        let at = span[e.to].0;
+        let c = &mut controlled_at[e.from];
+        if c.is_none_or(|x| at < x) {
+            *c = Some(at);
+            trace.with[e.from] = Some(e.to);
+        }
+    }
+    for u in 0..nu {
+        if !matches!(graph.units[u].kind, UnitKind::Gateway) {
+            continue;
+        }
+        let controlled = controlled_at[u];
+        let s = controlled.map_or(span[u].0, |c| c.max(span[u].0));
+        if s == span[u].0 {
+            trace.with[u] = None;
+        }
+        span[u] = (s, s);
+        if let Some(st) = used.get_mut(s as usize) {
+            st.gateway += 1;
+            if st.gateway == p.resources.gateways + 1 {
+                limits_hit.push(format!(
+                    "stage {s} needs more than {} gateways; the compiler would move some tables later",
+                    p.resources.gateways
+                ));
+            }
+        }
+    }
+}
+
+/// Each stage's units and its dependency on the one before (the window
+/// rule).
+fn plan_stages(
+    p: &Placement,
+    n_stages: u32,
+    graph: &DepGraph,
+    incoming: &[Vec<usize>],
+    span: &[(u32, u32)],
+) -> Vec<StagePlan> {
+    let mut units_in: Vec<Vec<usize>> = vec![Vec::new(); n_stages as usize];
+    for (u, &(a, b)) in span.iter().enumerate() {
+        for s in a..=b {
+            if let Some(v) = units_in.get_mut(s as usize) {
+                v.push(u);
+            }
+        }
+    }
+    let mut deps_of: Vec<(StageDep, String)> = Vec::with_capacity(n_stages as usize);
+    let mut last_match = 0u32;
+    for s in 0..n_stages {
+        let d = if s == 0 {
+            (StageDep::Match, "first stage".to_string())
+        } else if p.forced_match_stages.contains(&s) {
+            (
+                StageDep::Match,
+                "always match dependent on this chip".to_string(),
+            )
+        } else {
+            stage_dep(graph, incoming, span, &units_in[s as usize], last_match, s)
+        };
+        if d.0 == StageDep::Match {
+            last_match = s;
+        }
+        deps_of.push(d);
+    }
+    deps_of
+        .into_iter()
+        .enumerate()
+        .map(|(s, (dependency, reason))| StagePlan {
+            stage: s as u32,
+            units: units_in[s]
+                .iter()
+                .map(|&u| graph.units[u].name.clone())
+                .collect(),
+            tables: units_in[s]
+                .iter()
+                .filter(|&&u| !matches!(graph.units[u].kind, UnitKind::Gateway))
+                .map(|&u| graph.units[u].name.clone())
+                .collect(),
+            dependency,
+            reason,
+        })
+        .collect()
+}
+
+/// The chain of units (first to last) that reaches the last used stage,
+/// following each unit's dependency that set its earliest stage.
+fn chain_to_last(span: &[(u32, u32)], why_stage: &[Option<usize>]) -> Vec<usize> {
+    let mut chain_units = Vec::new();
+    if let Some(mut u) = (0..span.len()).max_by_key(|&u| (span[u].1, usize::MAX - u)) {
+        chain_units.push(u);
+        while let Some(a) = why_stage[u] {
+            chain_units.push(a);
+            u = a;
+        }
+        chain_units.reverse();
+    }
+    chain_units
 }
 
 /// The dependency of stage `s` given the units placed in it.
