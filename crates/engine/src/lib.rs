@@ -37,6 +37,7 @@ pub mod programs;
 pub mod read;
 pub mod recirc;
 pub mod report;
+pub mod resources;
 pub mod session;
 pub mod stages;
 pub mod text;

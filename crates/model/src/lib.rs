@@ -37,6 +37,7 @@ pub mod nc;
 pub mod nfp;
 pub mod plp;
 pub mod prediction;
+pub mod scholz;
 pub mod spec;
 pub mod tofino_linear;
 pub mod values;

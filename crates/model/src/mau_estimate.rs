@@ -21,6 +21,8 @@ use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
 mod memory;
+pub mod resources;
+mod usage;
 
 pub use memory::StageMemory;
 use memory::{does_not_fit, fits, selector_of, take, unit_needs, uses_tcam, Fit, Needs, Used};
@@ -312,6 +314,7 @@ fn place(
                         stage: s,
                         sram,
                         tcam,
+                        entries,
                     });
                     first.get_or_insert(s);
                     left = left.saturating_sub(entries);
@@ -446,6 +449,7 @@ fn place(
                     stage: i,
                     sram: x.sram,
                     tcam: x.tcam,
+                    entries: 0,
                 }
             })
             .collect(),
@@ -453,6 +457,7 @@ fn place(
             stage: 0,
             sram: p.resources.sram_blocks,
             tcam: p.resources.tcam_blocks,
+            entries: 0,
         },
     };
     let mut per_stage = vec![Features::default(); n_stages as usize];

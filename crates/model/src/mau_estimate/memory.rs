@@ -17,6 +17,8 @@ pub struct StageMemory {
     pub sram: u32,
     /// TCAM blocks.
     pub tcam: u32,
+    /// Entries the unit's part holds (0 for a capacity or a stage total).
+    pub entries: u64,
 }
 
 /// What a unit needs from a stage.
