@@ -126,10 +126,10 @@ pub fn stateful_blocks(
     names.sort_unstable();
     names.dedup();
     let mut blocks = 0u32;
-    for x in program
-        .externs
+    // The first instance of each name (controls may reuse one).
+    for x in names
         .iter()
-        .filter(|x| names.contains(&x.name.as_str()))
+        .filter_map(|n| program.externs.iter().find(|x| x.name == *n))
     {
         let bits = match x.kind {
             ExternKind::Counter => mm.counter_cell_bits,
@@ -209,5 +209,45 @@ mod tests {
         assert_eq!(cell_blocks(&m, 65_536, 64), 32);
         assert_eq!(cell_blocks(&m, 1, 64), 1);
         assert_eq!(cell_blocks(&m, 0, 64), 0);
+    }
+
+    /// Two controls may each declare a counter `stats`: the unit's call
+    /// counts one instance (the first), not every instance of the name
+    /// (a regression: switch_tofino_x1's ACLs counted 21 blocks each).
+    #[test]
+    fn a_name_declared_twice_counts_once() {
+        use p4cost_ir::{ExternCall, ExternInstance, ExternUse, FileId, InputKind, Span};
+        let span = Span::file_start(FileId(0));
+        let mut program = Program::new("p", InputKind::P4Source);
+        for (direct, size) in [(true, None), (false, Some(1_000_000))] {
+            program.externs.push(ExternInstance {
+                name: "stats".into(),
+                kind: ExternKind::Counter,
+                size,
+                width_bits: None,
+                direct,
+                max_group_size: None,
+                span,
+            });
+        }
+        let u = Unit {
+            name: "tbl_count".into(),
+            kind: UnitKind::Statements,
+            span,
+            match_reads: Vec::new(),
+            action_reads: Vec::new(),
+            writes: Vec::new(),
+            nodes: Vec::new(),
+            externs: vec![ExternCall {
+                instance: "stats".into(),
+                ty: "Counter".into(),
+                method: "count".into(),
+                uses: ExternUse::Counter,
+                divides: false,
+                span,
+            }],
+        };
+        // The first `stats` is direct: 1,024 entries of 64 bits, one block.
+        assert_eq!(stateful_blocks(&mm(), &program, &u, 1024, true), 1);
     }
 }
