@@ -18,6 +18,7 @@ pub mod bound;
 pub mod cancel;
 pub mod chain;
 pub mod check;
+pub mod check_resources;
 pub mod combine;
 pub mod cpu_out;
 pub mod diff;
