@@ -24,8 +24,8 @@ mod memory;
 pub mod resources;
 mod usage;
 
-pub use memory::StageMemory;
 use memory::{does_not_fit, fits, selector_of, take, unit_needs, uses_tcam, Fit, Needs, Used};
+pub use memory::{table_match_blocks, StageMemory};
 
 /// How a stage depends on the stage before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]

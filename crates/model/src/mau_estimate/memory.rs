@@ -155,7 +155,6 @@ pub(super) fn table_entries(p: &Placement, t: &p4cost_ir::Table) -> u64 {
 }
 
 pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Needs {
-    let mm = &p.memories;
     match &u.kind {
         UnitKind::Gateway => Needs {
             gateway: 1,
@@ -168,48 +167,76 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
             entries: 1,
             ..Needs::default()
         },
-        UnitKind::Table { table } => {
-            let t = program.table(*table);
-            let entries = table_entries(p, t);
-            let key_bits: u64 = t
-                .keys
-                .iter()
-                .filter(|k| k.match_kind != MatchKind::Selector)
-                .map(|k| u64::from(k.width_bits.unwrap_or(32)))
-                .sum();
-            let key_bytes: u64 = t
-                .keys
-                .iter()
-                .filter(|k| k.match_kind != MatchKind::Selector)
-                .map(|k| u64::from(k.width_bits.unwrap_or(32)).div_ceil(8))
-                .sum();
-            let tcam = uses_tcam(t);
-            let mut need = Needs {
-                logical: 1,
-                ternary: u32::from(tcam),
-                meter_alus: stateful_count(program, u),
-                entries,
-                ..Needs::default()
-            };
-            if t.keys.is_empty() {
-                return need;
-            }
-            if tcam {
-                let width = (key_bytes * 8).div_ceil(mm.tcam_bits).max(1);
-                need.tcam_per_k = width as f64 * 1024.0 / mm.tcam_entries as f64;
-                need.tcam_min = width as u32;
-            } else {
-                let entry_bits = key_bits + mm.exact_overhead_bits;
-                let per_word =
-                    (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word);
-                let width = entry_bits.div_ceil(mm.sram_word_bits).max(1);
-                // blocks per 1,024 entries
-                need.sram_per_k = width as f64 / per_word as f64;
-                need.sram_min = (width * mm.exact_min_ways) as u32;
-            }
-            need
+        UnitKind::Table { table } => Needs {
+            meter_alus: stateful_count(program, u),
+            ..table_needs(p, program.table(*table))
+        },
+    }
+}
+
+/// What a table's match needs (its meter ALUs aside): a logical table
+/// (a ternary one in TCAM), its entries, and the blocks per 1,024 of them.
+fn table_needs(p: &Placement, t: &p4cost_ir::Table) -> Needs {
+    let mm = &p.memories;
+    let entries = table_entries(p, t);
+    let key_bits: u64 = t
+        .keys
+        .iter()
+        .filter(|k| k.match_kind != MatchKind::Selector)
+        .map(|k| u64::from(k.width_bits.unwrap_or(32)))
+        .sum();
+    let key_bytes: u64 = t
+        .keys
+        .iter()
+        .filter(|k| k.match_kind != MatchKind::Selector)
+        .map(|k| u64::from(k.width_bits.unwrap_or(32)).div_ceil(8))
+        .sum();
+    let tcam = uses_tcam(t);
+    let mut need = Needs {
+        logical: 1,
+        ternary: u32::from(tcam),
+        entries,
+        ..Needs::default()
+    };
+    if t.keys.is_empty() {
+        return need;
+    }
+    if tcam {
+        let width = (key_bytes * 8).div_ceil(mm.tcam_bits).max(1);
+        need.tcam_per_k = width as f64 * 1024.0 / mm.tcam_entries as f64;
+        need.tcam_min = width as u32;
+    } else {
+        let entry_bits = key_bits + mm.exact_overhead_bits;
+        let per_word =
+            (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word);
+        let width = entry_bits.div_ceil(mm.sram_word_bits).max(1);
+        // blocks per 1,024 entries
+        need.sram_per_k = width as f64 / per_word as f64;
+        need.sram_min = (width * mm.exact_min_ways) as u32;
+    }
+    need
+}
+
+/// The match blocks (SRAM, TCAM) the estimate gives table `t` placed
+/// alone in empty stages, summed over the stages it spans: what its
+/// placement takes whatever else shares its stages. At most 64 stages are
+/// filled (a table larger than that reports what they hold).
+pub fn table_match_blocks(p: &Placement, t: &p4cost_ir::Table) -> (u32, u32) {
+    let need = table_needs(p, t);
+    let mut left = need.entries.max(1);
+    let (mut sram, mut tcam) = (0u32, 0u32);
+    for _ in 0..64 {
+        let Fit::Part(entries, s, c) = fits(p, &Used::default(), &need, left) else {
+            break;
+        };
+        sram += s;
+        tcam += c;
+        left = left.saturating_sub(entries);
+        if left == 0 || entries == 0 {
+            break;
         }
     }
+    (sram, tcam)
 }
 
 /// Meter ALUs a unit takes: its distinct stateful, meter and selector
