@@ -46,3 +46,15 @@ pub fn of_stages(st: Stages) -> Result<ResourceReport, Error> {
         scholz,
     })
 }
+
+/// The memory report of an estimate's stages (`None` for the compiler's
+/// placement): what `stages` adds to its output.
+pub fn of_plan(st: &Stages) -> Result<Option<Resources>, Error> {
+    let Some(plan) = &st.plan else {
+        return Ok(None);
+    };
+    let scholz = Scholz::embedded().map_err(|e| Error::input(e.to_string()))?;
+    res::resources(&st.model, &st.program, plan, &scholz)
+        .map(Some)
+        .map_err(|e| Error::of_model(&st.shown, e))
+}
