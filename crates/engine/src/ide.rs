@@ -45,6 +45,9 @@ pub struct TableFact {
     pub span: Loc,
     /// Each `t.apply()` of it.
     pub applies: Vec<Loc>,
+    /// Its memory under the Tofino placement estimate (`p4cost
+    /// resources`), one line; `None` for other targets.
+    pub memory: Option<String>,
 }
 
 /// A pipeline's totals over all its packet classes, placed at its parser.
@@ -151,6 +154,7 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         .filter(|m| m.name == f.model)
         .and_then(|m| m.linear());
     gather(&mut f, &reports, &program, lin.as_ref());
+    add_memory(&mut f, o, &program);
     if !budgets.is_empty() {
         let t = Target {
             options: o.clone(),
@@ -162,6 +166,51 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         }
     }
     f
+}
+
+/// Each table's memory under the placement estimate, for a Tofino
+/// program (nothing when it is not one, or does not fit).
+fn add_memory(f: &mut EditorFacts, o: &PredictOptions, program: &Program) {
+    if program.arch.tofino_generation().is_none() || program.mau.is_some() {
+        return;
+    }
+    let so = crate::stages::StagesOptions {
+        pipe: o.pipe.clone(),
+        deps: o.deps,
+        ..Default::default()
+    };
+    let shown = crate::read::shown(&o.file);
+    let Ok((model, _, Some(plan))) = crate::stages::figures(&so, &shown, program) else {
+        return;
+    };
+    let Ok(m) = crate::resources::of(&model, &shown, program, &plan) else {
+        return;
+    };
+    for t in &mut f.tables {
+        if let Some(u) = m.units.iter().find(|u| u.name == t.name) {
+            t.memory = Some(memory_line(u));
+        }
+    }
+}
+
+/// `stages 0-1: 8 SRAM blocks, 0 TCAM blocks (estimate); Scholz 2020:
+/// 0.500 % of the chip's SRAM`.
+fn memory_line(u: &p4cost_model::mau_estimate::resources::UnitResources) -> String {
+    let stages = if u.first_stage == u.last_stage {
+        format!("stage {}", u.first_stage)
+    } else {
+        format!("stages {}-{}", u.first_stage, u.last_stage)
+    };
+    let sram: u32 = u.parts.iter().map(|x| x.sram_blocks).sum();
+    let scholz = match (u.sram_percent, u.tcam_percent) {
+        (Some(s), _) => format!("; Scholz 2020: {s:.3} % of the chip's SRAM"),
+        (_, Some(c)) => format!("; Scholz 2020: {c:.3} % of the chip's TCAM"),
+        _ => String::new(),
+    };
+    format!(
+        "{stages}: {sram} SRAM blocks, {} TCAM blocks (estimate){scholz}",
+        u.tcam_blocks
+    )
 }
 
 /// The files `program` was read from, bundled ones left out.
@@ -211,6 +260,7 @@ fn gather(
                         why,
                         span: t.span.clone(),
                         applies: Vec::new(),
+                        memory: None,
                     }
                 });
             }

@@ -50,11 +50,19 @@ pub fn of_stages(st: Stages) -> Result<ResourceReport, Error> {
 /// The memory report of an estimate's stages (`None` for the compiler's
 /// placement): what `stages` adds to its output.
 pub fn of_plan(st: &Stages) -> Result<Option<Resources>, Error> {
-    let Some(plan) = &st.plan else {
-        return Ok(None);
-    };
+    match &st.plan {
+        Some(plan) => of(&st.model, &st.shown, &st.program, plan).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The memory report of `plan`, estimated by `model` for `program`.
+pub fn of(
+    model: &p4cost_model::ModelSpec,
+    shown: &str,
+    program: &p4cost_ir::Program,
+    plan: &p4cost_model::mau_estimate::PipelinePlan,
+) -> Result<Resources, Error> {
     let scholz = Scholz::embedded().map_err(|e| Error::input(e.to_string()))?;
-    res::resources(&st.model, &st.program, plan, &scholz)
-        .map(Some)
-        .map_err(|e| Error::of_model(&st.shown, e))
+    res::resources(model, program, plan, &scholz).map_err(|e| Error::of_model(shown, e))
 }
