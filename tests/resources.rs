@@ -85,6 +85,33 @@ fn overflow_json() {
     for t in ["Ig.by_src", "Ig.by_dst", "Ig.by_id", "Ig.by_mac"] {
         assert!(names.contains(&t), "{t} in {names:?}");
     }
+    // 200,000 entries are past the 100,000 Scholz et al. measured.
+    let codes: Vec<&str> = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"scholz_extrapolated"), "{codes:?}");
+    assert!(codes.contains(&"estimated_placement"), "{codes:?}");
+}
+
+/// On Tofino 2 the same program fits: 20 stages of 80 SRAM blocks hold
+/// 1,600 (the model file's figures).
+#[test]
+fn tofino2_has_twenty_stages() {
+    let v = common::json(&[
+        "resources",
+        OVERFLOW,
+        "--model",
+        "tofino2-mau-estimate",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["limits"]["stages"], 20);
+    assert_eq!(v["pipe"]["sram_capacity"], 1600);
+    assert_eq!(v["pipe"]["sram_blocks"], 1048);
+    assert_eq!(v["overflows"].as_array().map(Vec::len), Some(0));
 }
 
 /// A context.json carries the compiler's placement: its memories are the

@@ -72,7 +72,55 @@ pub struct ResourcesReport<'a> {
     resources: &'a Resources,
     /// Where `sram_percent` and `tcam_percent` come from.
     scholz: ScholzRef<'a>,
+    /// The estimate's caveats (`estimated_placement`, ...) and
+    /// `scholz_extrapolated` when a table lies outside the range Scholz
+    /// et al. measured.
+    warnings: Vec<WarningRow>,
     notes: &'a [String],
+}
+
+/// One caveat.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+struct WarningRow {
+    code: String,
+    message: String,
+}
+
+/// The model's warnings, then `scholz_extrapolated` naming the tables
+/// outside the measured range.
+fn warnings(r: &ResourceReport) -> Vec<WarningRow> {
+    let mut out: Vec<WarningRow> = r
+        .stages
+        .prediction
+        .warnings
+        .iter()
+        .map(|w| WarningRow {
+            code: w.code.clone(),
+            message: w.message.clone(),
+        })
+        .collect();
+    let outside: Vec<&str> = r
+        .resources
+        .units
+        .iter()
+        .filter(|u| u.scholz_extrapolated)
+        .map(|u| u.name.as_str())
+        .collect();
+    if !outside.is_empty() {
+        let m = &r.scholz.measured;
+        out.push(WarningRow {
+            code: "scholz_extrapolated".into(),
+            message: format!(
+                "the Scholz et al. 2020 share of {} is an extrapolation: outside the measured {}-{} key bits, {}-{} entries",
+                outside.join(", "),
+                m.key_bits[0],
+                m.key_bits[1],
+                m.entries[0],
+                m.entries[1]
+            ),
+        });
+    }
+    out
 }
 
 impl<'a> ResourcesReport<'a> {
@@ -98,6 +146,7 @@ impl<'a> ResourcesReport<'a> {
                 measured_key_bits: s.measured.key_bits,
                 measured_entries: s.measured.entries,
             },
+            warnings: warnings(r),
             notes: &r.stages.program.notes,
         }
     }
@@ -134,6 +183,13 @@ fn render_human(r: &ResourceReport) -> String {
             "caveat: {} (as the estimate placed them: it packs each gress's match memory on its own; the compiler would move tables to later stages)",
             overflow_text(o)
         );
+    }
+    let ws = warnings(r);
+    if !ws.is_empty() {
+        out.push_str("warnings\n");
+        for w in ws {
+            let _ = writeln!(out, "  {}: {}", w.code, w.message);
+        }
     }
     for o in &res.overflows {
         let _ = writeln!(out, "does not fit: {}", overflow_text(o));
