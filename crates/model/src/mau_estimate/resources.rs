@@ -473,3 +473,92 @@ fn largest(mut v: Vec<(String, u32)>) -> Vec<Share> {
         .map(|(name, amount)| Share { name, amount })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            stages: 2,
+            sram_blocks: 80,
+            tcam_blocks: 24,
+            map_rams: 48,
+            hash_bits: 416,
+            gateways: 16,
+            logical_tables: 16,
+        }
+    }
+
+    fn unit(name: &str, gress: Gress, parts: &[(u32, u32, u32)]) -> UnitResources {
+        UnitResources {
+            name: name.into(),
+            gress,
+            kind: "exact",
+            first_stage: parts.first().map_or(0, |p| p.0),
+            last_stage: parts.last().map_or(0, |p| p.0),
+            entries: 1,
+            key_bits: 32,
+            match_sram_blocks: 0,
+            tcam_blocks: parts.iter().map(|p| p.2).sum(),
+            action_data_bits: 0,
+            action_sram_blocks: 0,
+            stateful_sram_blocks: 0,
+            map_rams: 0,
+            hash_bits: 0,
+            gateways: 0,
+            sram_percent: None,
+            tcam_percent: None,
+            scholz_extrapolated: false,
+            parts: parts
+                .iter()
+                .map(|&(stage, sram, tcam)| Part {
+                    stage,
+                    sram_blocks: sram,
+                    tcam_blocks: tcam,
+                    logical_tables: 1,
+                    ..Part::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// Ingress and egress add up in a stage; 50 + 40 SRAM blocks in
+    /// stage 0 is a stage over its 80 (a caveat), 90 + 60 of 160 in the
+    /// pipe is no overflow; 170 would be, naming the tables largest first.
+    #[test]
+    fn stages_add_the_gresses_and_the_pipe_overflows_past_its_stages() {
+        let l = limits();
+        let units = vec![
+            unit("a", Gress::Ingress, &[(0, 50, 0), (1, 10, 0)]),
+            unit("b", Gress::Egress, &[(0, 40, 2), (1, 50, 0)]),
+        ];
+        let st = totals(&units, l.stages, |_| true);
+        assert_eq!(st[0].used.sram_blocks, 90);
+        assert_eq!(st[0].used.logical_tables, 2);
+        assert_eq!(st[0].units, ["ingress:a", "egress:b"]);
+        let pipe = pipe_totals(&l, &st);
+        assert_eq!((pipe.sram_blocks, pipe.sram_capacity), (150, 160));
+        assert!((pipe.sram_percent - 93.75).abs() < 1e-9);
+        assert_eq!(pipe.stages_used, 2);
+        assert!(pipe_overflows(&pipe, &units).is_empty());
+        let over = stage_overflows(&l, &st, &units);
+        assert_eq!(over.len(), 1);
+        assert_eq!((over[0].stage, over[0].needed), (Some(0), 90));
+        assert_eq!(over[0].tables[0].name, "a");
+
+        let more = vec![
+            unit("a", Gress::Ingress, &[(0, 80, 0), (1, 10, 0)]),
+            unit("b", Gress::Egress, &[(1, 80, 0)]),
+        ];
+        let st = totals(&more, l.stages, |_| true);
+        let o = pipe_overflows(&pipe_totals(&l, &st), &more);
+        assert_eq!(o.len(), 1);
+        assert_eq!(
+            (o[0].kind, o[0].needed, o[0].available),
+            ("pipe_memory", 170, 160)
+        );
+        let names: Vec<&str> = o[0].tables.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+}
