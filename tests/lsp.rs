@@ -116,6 +116,19 @@ fn a_session_over_stdio() {
         "{value}"
     );
 
+    // Hover on a table's apply: its memory under the placement estimate
+    // (`p4cost resources`), with the Scholz et al. share.
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 238, "character": 12}}),
+        &mut seen,
+    );
+    let value = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        value.contains("memory: stage 0: 5 SRAM blocks, 0 TCAM blocks (estimate); Scholz 2020: 0.481 % of the chip's SRAM"),
+        "{value}"
+    );
+
     // Code lens: the per-class totals over the parser.
     let lenses = c.request(
         "textDocument/codeLens",

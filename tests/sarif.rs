@@ -448,3 +448,43 @@ fn a_program_that_does_not_fit_is_a_result() {
     );
     assert_eq!(run["tool"]["driver"]["rules"][0]["name"], "ChipStages");
 }
+
+/// The resource findings of `check` (issue 28): `chip_memory` for a
+/// program whose memory exceeds its pipe's and `max_sram_percent` for the
+/// budget, both valid SARIF results at the budget's line or the program.
+#[test]
+fn check_resource_findings_are_sarif_results() {
+    let d = common::scratch("sarif-resources");
+    std::fs::copy(
+        common::root().join("p4-samples/tofino/resources/pipe_sram_overflow.p4"),
+        d.join("prog.p4"),
+    )
+    .expect("copy");
+    std::fs::write(
+        d.join("p4cost.toml"),
+        "[[program]]\npath = \"prog.p4\"\n[program.budget]\nmax-sram-percent = 50\nmax-stages = 2\n",
+    )
+    .expect("toml");
+    let log = sarif_in(&d, &["check", "--format", "sarif"], 1);
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let ids: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r["ruleId"].as_str())
+        .collect();
+    assert_eq!(ids, ["chip_memory", "max_stages", "max_sram_percent"]);
+    let text = results[0]["message"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("does not fit: needs 1048 SRAM blocks"),
+        "{text}"
+    );
+    assert!(text.contains("Ig.by_mac 262"), "{text}");
+    let rules: Vec<&str> = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    for id in ["chip_memory", "max_sram_percent", "max_stages"] {
+        assert!(rules.contains(&id), "{id} in {rules:?}");
+    }
+}

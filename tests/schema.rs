@@ -3,14 +3,14 @@
 //! outputs of every command validate against the committed file.
 //!
 //! After a change to a report's shape, regenerate them with
-//! `for c in predict check diff stages deps models explain validate fit bound throughput; do cargo run -q -- schema $c > schema/$c.schema.json; done`
+//! `for c in predict check diff stages resources deps models explain validate fit bound throughput; do cargo run -q -- schema $c > schema/$c.schema.json; done`
 //! and bump `SCHEMA_VERSION`.
 
 mod common;
 
 use serde_json::Value;
 
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "predict",
     "check",
     "diff",
@@ -18,6 +18,7 @@ const COMMANDS: [&str; 11] = [
     "deps",
     "models",
     "explain",
+    "resources",
     "validate",
     "fit",
     "bound",
@@ -57,6 +58,8 @@ fn real_outputs_validate_against_the_committed_schemas() {
     let tc2 = "p4-samples/tofino/tc2_datacenter.p4";
     let fabric_ctx = "tests/fixtures/tofino/fabric-tna__fabric__sde9.2.0__context.json";
     let one = valid("predict", &["predict", tc2, "--format", "json"], 0);
+    let res = valid("resources", &["resources", tc2, "--format", "json"], 0);
+    assert!(res["units"].as_array().is_some_and(|u| !u.is_empty()));
     assert!(one.get("paths").is_some());
     valid(
         "predict",

@@ -88,6 +88,17 @@ const STAGES_HELP: &str = concat!(
     exit_codes!()
 );
 
+/// `resources`' closing help text.
+const RESOURCES_HELP: &str = concat!(
+    "Examples:
+  p4cost resources prog.p4
+  p4cost resources prog.p4 --format json
+  p4cost resources t2na_prog.p4 --model tofino2-mau-estimate
+
+",
+    exit_codes!()
+);
+
 /// `report`'s closing help text.
 const REPORT_HELP: &str = concat!(
     "Examples:
@@ -182,6 +193,12 @@ pub enum Command {
     /// or estimated from a P4 program's dependencies and resources.
     #[command(after_help = STAGES_HELP)]
     Stages(StagesArgs),
+    /// Memory per table and stage of the estimated placement (SRAM, TCAM,
+    /// map RAM, action data, hash bits, gateways) against the chip's
+    /// limits, with Scholz et al. 2020's share of the chip per table;
+    /// exit 1 when it does not fit.
+    #[command(after_help = RESOURCES_HELP)]
+    Resources(StagesArgs),
     /// The table dependency graph of each ingress and egress control
     /// (match, action, control and reverse-read dependencies).
     #[command(after_help = STAGES_HELP)]
@@ -540,6 +557,8 @@ pub enum SchemaFor {
     Diff,
     /// `stages --format json`.
     Stages,
+    /// `resources --format json`.
+    Resources,
     /// `deps --format json`.
     Deps,
     /// `models --format json`.

@@ -12,6 +12,7 @@ use p4cost_engine::chain::ChainVerdict;
 use p4cost_engine::check::{
     Budget, CheckReport, DeniedWarning, Limit, Target, Verdict, CHIP_STAGES,
 };
+use p4cost_engine::check_resources::CHIP_MEMORY;
 use p4cost_engine::programs;
 
 use codespan_reporting::diagnostic::Severity;
@@ -158,8 +159,21 @@ fn what(v: &Verdict) -> String {
         "ingress_cycles" => "ingress MAU".to_string(),
         "egress_cycles" => "egress MAU".to_string(),
         "table_count" => "match tables applied:".to_string(),
+        "max_stages" => "MAU stages used (estimate):".to_string(),
+        "max_sram_percent" => "pipe SRAM used (estimate):".to_string(),
+        "max_tcam_percent" => "pipe TCAM used (estimate):".to_string(),
         other => other.to_string(),
     }
+}
+
+/// `name 147, other 31`: the tables of a [`CHIP_MEMORY`] verdict with
+/// their blocks.
+pub fn memory_shares(v: &Verdict) -> String {
+    v.contributors
+        .iter()
+        .map(|c| format!("{} {}", c.name, c.value))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `FAIL`/`ok` per budget and pipeline, the violations' largest terms,
@@ -184,6 +198,15 @@ fn render_human(r: &CheckReport, snippets: &mut Snippets, detail: Detail) -> Str
                 v.origin,
                 v.limit,
                 chain.join(" -> ")
+            ));
+        } else if v.budget == CHIP_MEMORY {
+            s.push_str(&format!(
+                "FAIL {name}: does not fit: needs {} {}, {} has {}\n       the tables that take it: {}\n",
+                v.predicted,
+                v.unit,
+                v.origin,
+                v.limit,
+                memory_shares(v)
             ));
         } else if let (p4cost_engine::check::NO_PACKET, Some(note)) = (v.status, &v.note) {
             s.push_str(&format!("FAIL {name}: {note}{origin}\n"));

@@ -18,6 +18,7 @@ pub fn schema_text(what: SchemaFor) -> Result<String, CliError> {
         SchemaFor::Check => of::<p4cost_engine::check::CheckReport>(),
         SchemaFor::Diff => of::<p4cost_engine::diff::DiffReport>(),
         SchemaFor::Stages => of::<crate::cmd_stages::StagesReport<'static>>(),
+        SchemaFor::Resources => of::<crate::cmd_resources::ResourcesReport<'static>>(),
         SchemaFor::Deps => of::<crate::cmd_deps::DepsReport<'static>>(),
         SchemaFor::Models => of::<crate::cmd_models::ModelsReport>(),
         SchemaFor::Explain => of::<crate::cmd_explain::ExplainOutput>(),

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use p4cost_ir::Gress;
 use p4cost_model::mau_cycles::{GressCycles, MauPrediction};
+use p4cost_model::mau_estimate::resources::{Limits, PipeTotals, Resources, UnitResources};
 use p4cost_model::mau_estimate::{GressPlan, PipelinePlan, StageDep};
 use p4cost_model::placement_why::UnitPlace;
 use serde::Serialize;
@@ -37,9 +38,13 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
         Err(e) => return Err(e.into()),
     };
     let plan = st.plan.as_ref();
+    let memory = p4cost_engine::resources::of_plan(&st)?;
     let text = match a.format {
         Format::Human => {
             let mut text = render_human(&st.prediction, plan);
+            if let Some(m) = &memory {
+                text.push_str(&memory_line(m));
+            }
             if a.explain {
                 render_explain(&mut text, plan);
             }
@@ -53,6 +58,11 @@ pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
                 plan,
                 &st.program.notes,
             );
+            report.memory = memory.as_ref().map(|m| MemoryRow {
+                limits: &m.limits,
+                pipe: &m.pipe,
+                units: &m.units,
+            });
             if a.explain {
                 report.with_explain(plan);
             }
@@ -122,6 +132,17 @@ struct Basis<'a> {
     explain: Option<&'a [UnitPlace]>,
 }
 
+/// The memory of an estimated placement (`p4cost resources` has the
+/// stage totals and what overflows).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+struct MemoryRow<'a> {
+    limits: &'a Limits,
+    pipe: &'a PipeTotals,
+    /// Per table, gateway and statement table: its blocks per stage and
+    /// the Scholz et al. 2020 share (`sram_percent`, `tcam_percent`).
+    units: &'a [UnitResources],
+}
+
 /// One caveat of the model in the JSON report.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 struct WarningRow<'a> {
@@ -144,6 +165,9 @@ pub struct StagesReport<'a> {
     basis: Vec<Basis<'a>>,
     warnings: Vec<WarningRow<'a>>,
     notes: &'a [String],
+    /// The memory of the estimated placement (estimates only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    memory: Option<MemoryRow<'a>>,
 }
 
 impl<'a> StagesReport<'a> {
@@ -233,6 +257,7 @@ impl<'a> StagesReport<'a> {
                 })
                 .collect(),
             notes,
+            memory: None,
         }
     }
 }
@@ -277,6 +302,15 @@ fn render_explain(out: &mut String, plan: Option<&PipelinePlan>) {
             let _ = writeln!(out, "  {at:>5}  {}: {}", u.unit, u.why.sentence());
         }
     }
+}
+
+/// `memory (estimate): pipe 4 of 960 SRAM blocks (0.4 %), ...`.
+fn memory_line(m: &Resources) -> String {
+    let p = &m.pipe;
+    format!(
+        "memory (estimate): pipe {} of {} SRAM blocks ({:.1} %), {} of {} TCAM blocks ({:.1} %); per table: p4cost resources\n",
+        p.sram_blocks, p.sram_capacity, p.sram_percent, p.tcam_blocks, p.tcam_capacity, p.tcam_percent
+    )
 }
 
 fn gress_name(g: Gress) -> &'static str {

@@ -20,6 +20,7 @@ mod cmd_models;
 mod cmd_parse;
 mod cmd_predict;
 mod cmd_report;
+mod cmd_resources;
 mod cmd_schema;
 mod cmd_shell;
 mod cmd_stages;
@@ -110,6 +111,7 @@ where
         args::Command::Models(a) => cmd_models::run(&a, out),
         args::Command::Parse(a) => cmd_parse::run(&a, out, &ui),
         args::Command::Stages(a) => cmd_stages::run(&a, out),
+        args::Command::Resources(a) => cmd_resources::run(&a, out),
         args::Command::Deps(a) => cmd_deps::run(&a, out),
         args::Command::Report(a) => cmd_report::run(&a, out),
         args::Command::Check(a) => cmd_check::run(&a, out, &ui),

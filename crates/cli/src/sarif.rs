@@ -323,6 +323,17 @@ fn verdict_text(v: &Verdict) -> String {
             chain.join(" -> ")
         );
     }
+    if v.budget == p4cost_engine::check_resources::CHIP_MEMORY {
+        return format!(
+            "{}: does not fit: needs {} {}, {} has {}; the tables that take it: {}",
+            v.program,
+            num(v.predicted),
+            v.unit,
+            v.origin,
+            num(v.limit),
+            crate::cmd_check::memory_shares(v)
+        );
+    }
     if let Some(note) = v.note.as_ref().filter(|_| v.status == "no_packet") {
         return note.clone();
     }
@@ -337,6 +348,9 @@ fn verdict_text(v: &Verdict) -> String {
             v.selector.as_deref().unwrap_or(&v.headers).join(", ")
         ),
         "table_count" => "match tables".to_string(),
+        "max_stages" => "MAU stages used (estimate)".to_string(),
+        "max_sram_percent" => "pipe SRAM used (estimate)".to_string(),
+        "max_tcam_percent" => "pipe TCAM used (estimate)".to_string(),
         k => k.replace('_', " "),
     };
     let pipe = v

@@ -90,6 +90,9 @@ struct RawProgram {
 struct RawBudget {
     max_latency: Option<Spanned<f64>>,
     table_count: Option<Spanned<i64>>,
+    max_stages: Option<Spanned<i64>>,
+    max_sram_percent: Option<Spanned<f64>>,
+    max_tcam_percent: Option<Spanned<f64>>,
     ingress_cycles: Option<Spanned<i64>>,
     egress_cycles: Option<Spanned<i64>>,
     #[serde(default)]
@@ -579,11 +582,32 @@ fn budgets(at: &Locator<'_>, b: RawBudget) -> Result<Vec<Budget>, ConfigError> {
             "egress-cycles",
         ),
         (&b.table_count, Limit::TableCount, "table-count"),
+        (&b.max_stages, Limit::MaxStages, "max-stages"),
     ] {
         if let Some(v) = v {
             out.push(Budget {
                 limit,
                 value: positive_int(at, v, what)?,
+                origin: at.origin(v.span()),
+            });
+        }
+    }
+    for (v, limit, what) in [
+        (
+            &b.max_sram_percent,
+            Limit::MaxSramPercent,
+            "max-sram-percent",
+        ),
+        (
+            &b.max_tcam_percent,
+            Limit::MaxTcamPercent,
+            "max-tcam-percent",
+        ),
+    ] {
+        if let Some(v) = v {
+            out.push(Budget {
+                limit,
+                value: positive(at, v, what)?,
                 origin: at.origin(v.span()),
             });
         }
@@ -792,6 +816,27 @@ mod tests {
         assert!(b
             .iter()
             .any(|x| x.limit == Limit::TableCount && x.value == 4.0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The resource budgets: stages a whole number, percentages any
+    /// positive number; zero is refused at its line.
+    #[test]
+    fn resource_budgets_are_read_and_checked() {
+        let dir = std::env::temp_dir().join(format!("p4cost-config-res-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(dir.join("a.p4"), "").expect("file");
+        let text = "[[program]]\npath = \"a.p4\"\n[program.budget]\nmax-stages = 10\n\
+                    max-sram-percent = 40.5\nmax-tcam-percent = 20\n";
+        let c = resolve(text, "p4cost.toml", &dir).expect("config");
+        let b = &c.programs[0].budgets;
+        let has = |l: Limit, v: f64| b.iter().any(|x| x.limit == l && x.value == v);
+        assert!(has(Limit::MaxStages, 10.0), "{b:?}");
+        assert!(has(Limit::MaxSramPercent, 40.5), "{b:?}");
+        assert!(has(Limit::MaxTcamPercent, 20.0), "{b:?}");
+        let bad = "[[program]]\npath = \"a.p4\"\n[program.budget]\nmax-sram-percent = 0\n";
+        let e = resolve(bad, "p4cost.toml", &dir).expect_err("zero is refused");
+        assert!(e.to_string().contains("max-sram-percent 0"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -8,7 +8,11 @@
 //! - [`Limit::GressCycles`]: the MAU cycles of ingress or egress (the
 //!   compiler's cycle rules: `tofino*-mau-cycles` on a context.json,
 //!   `tofino*-mau-estimate` on source or BMv2 JSON);
-//! - [`Limit::TableCount`]: the match tables a pipeline applies.
+//! - [`Limit::TableCount`]: the match tables a pipeline applies;
+//! - [`Limit::MaxStages`], [`Limit::MaxSramPercent`],
+//!   [`Limit::MaxTcamPercent`]: the stages and the pipe's memory the
+//!   placement estimate uses (`p4cost resources`; judged in
+//!   [`crate::check_resources`], with its `chip_memory` finding).
 //!
 //! A program a placement estimate cannot fit into its chip's stages
 //! fails too, whatever the budgets: a [`CHIP_STAGES`] verdict.
@@ -47,6 +51,12 @@ pub enum Limit {
     GressCycles(Gress),
     /// Match tables the pipeline applies (ingress and egress).
     TableCount,
+    /// MAU stages the estimated placement uses (the last used stage + 1).
+    MaxStages,
+    /// Percent of the pipe's SRAM the estimated placement uses.
+    MaxSramPercent,
+    /// Percent of the pipe's TCAM the estimated placement uses.
+    MaxTcamPercent,
 }
 
 impl Limit {
@@ -56,6 +66,8 @@ impl Limit {
             Limit::MaxLatency | Limit::ClassLatency { .. } => "ns",
             Limit::GressCycles(_) => "cycles",
             Limit::TableCount => "tables",
+            Limit::MaxStages => "stages",
+            Limit::MaxSramPercent | Limit::MaxTcamPercent => "%",
         }
     }
 
@@ -69,6 +81,9 @@ impl Limit {
             Limit::GressCycles(Gress::Ghost) => "ghost_cycles",
             Limit::GressCycles(_) => "ingress_cycles",
             Limit::TableCount => "table_count",
+            Limit::MaxStages => "max_stages",
+            Limit::MaxSramPercent => "max_sram_percent",
+            Limit::MaxTcamPercent => "max_tcam_percent",
         }
     }
 }
@@ -79,6 +94,7 @@ impl Limit {
 pub fn amount(v: f64, unit: &str) -> String {
     match unit {
         "ns" => format!("{v:.3} ns"),
+        "%" => format!("{v:.1} %"),
         "tables" if v == 1.0 => "1 table".to_string(),
         _ => format!("{v} {unit}"),
     }
@@ -404,8 +420,25 @@ fn judge_on(
     let several = main.len() > 1;
     // The MAU model's reports, computed once for all gress budgets.
     let mut mau: Option<Vec<Report>> = None;
+    // The memory report, computed once for all resource budgets.
+    let mut res: Option<Option<crate::resources::ResourceReport>> = None;
     for b in &t.budgets {
         match &b.limit {
+            Limit::MaxStages | Limit::MaxSramPercent | Limit::MaxTcamPercent => {
+                let r = match &mut res {
+                    Some(r) => r,
+                    None => {
+                        let r = crate::check_resources::report(t, b, &mut |f| push_no_fit(out, f))?;
+                        if let Some(r) = &r {
+                            out.extend(crate::check_resources::chip_memory(r));
+                        }
+                        res.insert(r)
+                    }
+                };
+                if let Some(r) = r {
+                    out.push(crate::check_resources::judge(b, r));
+                }
+            }
             Limit::MaxLatency => {
                 for r in main {
                     out.push(max_latency(session, t, b, r, several)?);

@@ -48,6 +48,9 @@ pub struct TableFact {
     /// Its stage in the estimated placement and why not earlier
     /// (`stages --explain`), for a Tofino program without the compiler's.
     pub stage: Option<String>,
+    /// Its memory under the Tofino placement estimate (`p4cost
+    /// resources`), one line; `None` for other targets.
+    pub memory: Option<String>,
 }
 
 /// A pipeline's totals over all its packet classes, placed at its parser.
@@ -154,7 +157,7 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         .filter(|m| m.name == f.model)
         .and_then(|m| m.linear());
     gather(&mut f, &reports, &program, lin.as_ref());
-    add_stages(&mut f, &program);
+    add_placement(&mut f, o, &program);
     if !budgets.is_empty() {
         let t = Target {
             options: o.clone(),
@@ -168,28 +171,73 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
     f
 }
 
-/// Each table's estimated stage and why not earlier, for a Tofino program
-/// without the compiler's placement (nothing otherwise, nor when the
-/// estimate fails: the hover then shows the costs alone).
-fn add_stages(f: &mut EditorFacts, program: &Program) {
+/// Each table's estimated stage, why it is not earlier (`stages
+/// --explain`) and its memory (`p4cost resources`), for a Tofino program
+/// without the compiler's placement, from one placement (nothing
+/// otherwise, nor when the estimate fails: the hover then shows the costs
+/// alone).
+fn add_placement(f: &mut EditorFacts, o: &PredictOptions, program: &Program) {
     if program.mau.is_some() || program.arch.tofino_generation().is_none() {
         return;
     }
-    let o = crate::stages::StagesOptions::default();
-    let Ok((_, _, Some(plan))) = crate::stages::figures(&o, "", program) else {
+    let so = crate::stages::StagesOptions {
+        pipe: o.pipe.clone(),
+        deps: o.deps,
+        ..Default::default()
+    };
+    let shown = crate::read::shown(&o.file);
+    let Ok((model, _, Some(plan))) = crate::stages::figures(&so, &shown, program) else {
         return;
     };
+    let by_name: HashMap<&str, usize> = f
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    let mut stages: Vec<Option<String>> = vec![None; f.tables.len()];
     for u in plan.gresses.iter().flat_map(|g| &g.why) {
-        if let Some(t) = f.tables.iter_mut().find(|t| t.name == u.unit) {
+        if let Some(&i) = by_name.get(u.unit.as_str()) {
             let at = if u.last_stage > u.stage {
                 format!("stages {}-{}", u.stage, u.last_stage)
             } else {
                 format!("stage {}", u.stage)
             };
-            t.stage
-                .get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
+            stages[i].get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
         }
     }
+    let mut memory: Vec<Option<String>> = vec![None; f.tables.len()];
+    if let Ok(m) = crate::resources::of(&model, &shown, program, &plan) {
+        for u in &m.units {
+            if let Some(&i) = by_name.get(u.name.as_str()) {
+                memory[i].get_or_insert_with(|| memory_line(u));
+            }
+        }
+    }
+    for ((t, s), m) in f.tables.iter_mut().zip(stages).zip(memory) {
+        t.stage = s;
+        t.memory = m;
+    }
+}
+
+/// `stages 0-1: 8 SRAM blocks, 0 TCAM blocks (estimate); Scholz 2020:
+/// 0.500 % of the chip's SRAM`.
+fn memory_line(u: &p4cost_model::mau_estimate::resources::UnitResources) -> String {
+    let stages = if u.first_stage == u.last_stage {
+        format!("stage {}", u.first_stage)
+    } else {
+        format!("stages {}-{}", u.first_stage, u.last_stage)
+    };
+    let sram: u32 = u.parts.iter().map(|x| x.sram_blocks).sum();
+    let scholz = match (u.sram_percent, u.tcam_percent) {
+        (Some(s), _) => format!("; Scholz 2020: {s:.3} % of the chip's SRAM"),
+        (_, Some(c)) => format!("; Scholz 2020: {c:.3} % of the chip's TCAM"),
+        _ => String::new(),
+    };
+    format!(
+        "{stages}: {sram} SRAM blocks, {} TCAM blocks (estimate){scholz}",
+        u.tcam_blocks
+    )
 }
 
 /// The files `program` was read from, bundled ones left out.
@@ -240,6 +288,7 @@ fn gather(
                         span: t.span.clone(),
                         applies: Vec::new(),
                         stage: None,
+                        memory: None,
                     }
                 });
             }

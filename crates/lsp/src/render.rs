@@ -246,8 +246,13 @@ fn table_markdown(t: &TableFact, model: &str) -> String {
         .as_ref()
         .map(|s| format!("\n\n{s}"))
         .unwrap_or_default();
+    let memory = t
+        .memory
+        .as_ref()
+        .map(|m| format!("\n\nmemory: {m}"))
+        .unwrap_or_default();
     format!(
-        "**table `{}`**: {} per packet that applies it ({model})\n\n`{}`{why}\n\napplied {} time(s){stage}",
+        "**table `{}`**: {} per packet that applies it ({model})\n\n`{}`{why}\n\napplied {} time(s){stage}{memory}",
         t.name,
         ns_label(t.ns),
         t.formula,

@@ -38,6 +38,7 @@ pub mod nfp;
 pub mod placement_why;
 pub mod plp;
 pub mod prediction;
+pub mod scholz;
 pub mod spec;
 pub mod tofino_linear;
 pub mod values;

@@ -15,13 +15,18 @@
 use serde::Serialize;
 
 use p4cost_analysis::deps::{self, DepGraph, DepKind, SharedContainers, UnitKind};
-use p4cost_ir::{
-    ControlId, ExternKind, ExternUse, Gress, MatchKind, MauPlacement, MauStage, Program,
-};
+use p4cost_ir::{ControlId, ExternKind, ExternUse, Gress, MauPlacement, MauStage, Program};
 
 use crate::placement_why::Trace;
 use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
+
+mod memory;
+pub mod resources;
+mod usage;
+
+use memory::{does_not_fit, fits, selector_of, take, unit_needs, uses_tcam, Fit, Needs, Used};
+pub use memory::{table_match_blocks, StageMemory};
 
 /// How a stage depends on the stage before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -106,38 +111,11 @@ pub struct GressPlan {
     pub stage_capacity: StageMemory,
 }
 
-/// Memory blocks in one stage: a unit's share, or a stage's capacity.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StageMemory {
-    /// The stage (0 for a capacity).
-    pub stage: u32,
-    /// SRAM blocks.
-    pub sram: u32,
-    /// TCAM blocks.
-    pub tcam: u32,
-}
-
 /// The estimate for one pipeline.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PipelinePlan {
     /// Ingress, then egress.
     pub gresses: Vec<GressPlan>,
-}
-
-/// What a unit needs from a stage.
-#[derive(Debug, Clone, Copy, Default)]
-struct Needs {
-    logical: u32,
-    ternary: u32,
-    gateway: u32,
-    meter_alus: u32,
-    /// Memory blocks per 1,024 entries for the unit's kind of memory.
-    sram_per_k: f64,
-    tcam_per_k: f64,
-    /// Fewest blocks a part takes.
-    sram_min: u32,
-    tcam_min: u32,
-    entries: u64,
 }
 
 /// What a unit adds to its stage's length.
@@ -159,16 +137,6 @@ impl Features {
         self.divide |= other.divide;
         self.stateful |= other.stateful;
     }
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Used {
-    logical: u32,
-    ternary: u32,
-    gateway: u32,
-    meter_alus: u32,
-    sram: u32,
-    tcam: u32,
 }
 
 /// The cycle model's figures for the estimated placement of `controls`:
@@ -356,6 +324,7 @@ fn place(
                         stage: s,
                         sram,
                         tcam,
+                        entries,
                     });
                     first.get_or_insert(s);
                     left = left.saturating_sub(entries);
@@ -405,6 +374,7 @@ fn place(
                     stage: i,
                     sram: x.sram,
                     tcam: x.tcam,
+                    entries: 0,
                 }
             })
             .collect(),
@@ -412,6 +382,7 @@ fn place(
             stage: 0,
             sram: p.resources.sram_blocks,
             tcam: p.resources.tcam_blocks,
+            entries: 0,
         },
     };
     let mut per_stage = vec![Features::default(); n_stages as usize];
@@ -686,215 +657,6 @@ fn stage_records(m: &MauCycles, _p: &Placement, gress: Gress, plan: &GressPlan) 
         .collect()
 }
 
-enum Fit {
-    /// Does not fit at all: what ran out.
-    No(&'static str),
-    /// Fits `entries` entries using `sram`, `tcam` blocks.
-    Part(u64, u32, u32),
-}
-
-fn fits(p: &Placement, st: &Used, need: &Needs, entries: u64) -> Fit {
-    let r = &p.resources;
-    if st.logical + need.logical > r.logical_tables {
-        return Fit::No("no logical table left");
-    }
-    if st.ternary + need.ternary > r.ternary_tables {
-        return Fit::No("no ternary logical table left");
-    }
-    if st.gateway + need.gateway > r.gateways {
-        return Fit::No("no gateway left");
-    }
-    if st.meter_alus + need.meter_alus > r.meter_alus {
-        return Fit::No("no meter/stateful ALU left");
-    }
-    let blocks = |per_k: f64, min: u32, e: u64| -> u32 {
-        if per_k <= 0.0 {
-            return 0;
-        }
-        ((per_k * e as f64 / 1024.0).ceil() as u32).max(min)
-    };
-    let sram_free = r.sram_blocks.saturating_sub(st.sram);
-    let tcam_free = r.tcam_blocks.saturating_sub(st.tcam);
-    let want_s = blocks(need.sram_per_k, need.sram_min, entries);
-    let want_t = blocks(need.tcam_per_k, need.tcam_min, entries);
-    if want_s <= sram_free && want_t <= tcam_free {
-        return Fit::Part(entries, want_s, want_t);
-    }
-    // The most entries the free memories hold.
-    let cap = |per_k: f64, free: u32, min: u32| -> u64 {
-        if per_k <= 0.0 {
-            u64::MAX
-        } else if free < min {
-            0
-        } else {
-            ((free as f64) * 1024.0 / per_k).floor() as u64
-        }
-    };
-    let fit = cap(need.sram_per_k, sram_free, need.sram_min)
-        .min(cap(need.tcam_per_k, tcam_free, need.tcam_min))
-        .min(entries);
-    if fit == 0 {
-        return Fit::No(if want_s > sram_free {
-            "SRAM blocks exhausted"
-        } else {
-            "TCAM blocks exhausted"
-        });
-    }
-    Fit::Part(
-        fit,
-        blocks(need.sram_per_k, need.sram_min, fit).min(sram_free),
-        blocks(need.tcam_per_k, need.tcam_min, fit).min(tcam_free),
-    )
-}
-
-fn take(st: &mut Used, need: &Needs, sram: u32, tcam: u32) {
-    st.logical += need.logical;
-    st.ternary += need.ternary;
-    st.gateway += need.gateway;
-    st.meter_alus += need.meter_alus;
-    st.sram += sram;
-    st.tcam += tcam;
-}
-
-/// True when a table matches in TCAM (any ternary, LPM or range key that
-/// is not implemented as ALPM, or no key at all).
-fn uses_tcam(t: &p4cost_ir::Table) -> bool {
-    let alpm = t
-        .annotations
-        .iter()
-        .any(|a| a.name == "alpm" || a.name == "atcam_partition_index")
-        || t.implementation
-            .as_deref()
-            .is_some_and(|i| i.contains("Alpm") || i.contains("alpm"));
-    if t.keys.is_empty() {
-        return true;
-    }
-    !alpm
-        && t.keys.iter().any(|k| {
-            matches!(
-                k.match_kind,
-                MatchKind::Ternary | MatchKind::Lpm | MatchKind::Range | MatchKind::Optional
-            )
-        })
-}
-
-fn table_entries(p: &Placement, t: &p4cost_ir::Table) -> u64 {
-    let annotated = t
-        .annotations
-        .iter()
-        .find(|a| a.name == "p4cost_entries")
-        .and_then(|a| a.body.trim().parse::<u64>().ok());
-    if t.keys.is_empty() {
-        return 1;
-    }
-    annotated
-        .or(t.size)
-        .or((t.const_entries > 0).then_some(t.const_entries))
-        .unwrap_or(p.default_table_size)
-}
-
-fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Needs {
-    let mm = &p.memories;
-    match &u.kind {
-        UnitKind::Gateway => Needs {
-            gateway: 1,
-            ..Needs::default()
-        },
-        UnitKind::Statements => Needs {
-            logical: 1,
-            ternary: 1,
-            meter_alus: stateful_count(program, u),
-            entries: 1,
-            ..Needs::default()
-        },
-        UnitKind::Table { table } => {
-            let t = program.table(*table);
-            let entries = table_entries(p, t);
-            let key_bits: u64 = t
-                .keys
-                .iter()
-                .filter(|k| k.match_kind != MatchKind::Selector)
-                .map(|k| u64::from(k.width_bits.unwrap_or(32)))
-                .sum();
-            let key_bytes: u64 = t
-                .keys
-                .iter()
-                .filter(|k| k.match_kind != MatchKind::Selector)
-                .map(|k| u64::from(k.width_bits.unwrap_or(32)).div_ceil(8))
-                .sum();
-            let tcam = uses_tcam(t);
-            let mut need = Needs {
-                logical: 1,
-                ternary: u32::from(tcam),
-                meter_alus: stateful_count(program, u),
-                entries,
-                ..Needs::default()
-            };
-            if t.keys.is_empty() {
-                return need;
-            }
-            if tcam {
-                let width = (key_bytes * 8).div_ceil(mm.tcam_bits).max(1);
-                need.tcam_per_k = width as f64 * 1024.0 / mm.tcam_entries as f64;
-                need.tcam_min = width as u32;
-            } else {
-                let entry_bits = key_bits + mm.exact_overhead_bits;
-                let per_word =
-                    (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word);
-                let width = entry_bits.div_ceil(mm.sram_word_bits).max(1);
-                // blocks per 1,024 entries
-                need.sram_per_k = width as f64 / per_word as f64;
-                need.sram_min = (width * mm.exact_min_ways) as u32;
-            }
-            need
-        }
-    }
-}
-
-/// Meter ALUs a unit takes: its distinct stateful, meter and selector
-/// objects.
-fn stateful_count(program: &Program, u: &deps::Unit) -> u32 {
-    let mut names: Vec<String> = Vec::new();
-    for c in u.externs.iter() {
-        if c.uses.needs_meter_alu() || c.uses == ExternUse::Meter {
-            let key = if c.instance.is_empty() {
-                c.ty.clone()
-            } else {
-                c.instance.clone()
-            };
-            if !names.contains(&key) {
-                names.push(key);
-            }
-        }
-    }
-    if let UnitKind::Table { table } = &u.kind {
-        let t = program.table(*table);
-        if selector_of(program, t).is_some() {
-            names.push("$selector".into());
-        }
-        for a in &t.attached {
-            if let Some(x) = program.externs.iter().find(|x| &x.name == a) {
-                if matches!(x.kind, ExternKind::Meter | ExternKind::Register) && !names.contains(a)
-                {
-                    names.push(a.clone());
-                }
-            }
-        }
-    }
-    names.len() as u32
-}
-
-fn selector_of<'p>(
-    program: &'p Program,
-    t: &p4cost_ir::Table,
-) -> Option<&'p p4cost_ir::ExternInstance> {
-    let imp = t.implementation.as_deref()?;
-    program
-        .externs
-        .iter()
-        .find(|x| x.kind == ExternKind::ActionSelector && imp.contains(x.name.as_str()))
-}
-
 fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
     let mut f = Features::default();
     match &u.kind {
@@ -933,30 +695,4 @@ fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
         }
     }
     f
-}
-
-/// The "does not fit" error: the chain of dependencies that overflows.
-fn does_not_fit(
-    model: &ModelSpec,
-    program: &Program,
-    control: ControlId,
-    graph: &DepGraph,
-    why: &[Option<usize>],
-    u: usize,
-    stage: u32,
-) -> ModelError {
-    let mut chain = vec![graph.units[u].name.clone()];
-    let mut cur = u;
-    while let Some(a) = why[cur] {
-        chain.push(graph.units[a].name.clone());
-        cur = a;
-    }
-    chain.reverse();
-    ModelError::DoesNotFit {
-        model: model.name.clone(),
-        control: program.control(control).name.clone(),
-        stages: model.mau().map_or(0, |m| m.stages),
-        needed: stage + 1,
-        chain,
-    }
 }

@@ -238,6 +238,11 @@ pub struct StageResources {
     pub gateways: u32,
     /// Meter ALUs, shared by stateful ALUs, meters, LPF/WRED and selectors.
     pub meter_alus: u32,
+    /// Map RAMs (one beside each SRAM block a counter, meter, register or
+    /// selector uses).
+    pub map_rams: u32,
+    /// Hash bits of the input crossbar (hash groups times bits per group).
+    pub hash_bits: u32,
 }
 
 /// How table entries take memory.
@@ -257,6 +262,15 @@ pub struct Memories {
     pub tcam_entries: u64,
     /// Bits per TCAM block entry.
     pub tcam_bits: u64,
+    /// Action data up to this many bits rides in the match result
+    /// (immediate); wider data takes action-data SRAM.
+    pub immediate_bits: u64,
+    /// Hash bits one way of an exact table takes to select a RAM line.
+    pub hash_way_bits: u64,
+    /// Bits of one counter cell (packets and bytes).
+    pub counter_cell_bits: u64,
+    /// Bits of one meter cell.
+    pub meter_cell_bits: u64,
 }
 
 /// The `placement` section of a `tofino_mau_estimate` model: how p4cost

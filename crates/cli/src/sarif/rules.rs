@@ -79,6 +79,30 @@ pub const BUDGETS: &[RuleDoc] = &[
         "Each table of the chain waits for the one before it (a match or action dependency). Break the chain: merge tables, move work to the egress control, or drop a dependency (`p4cost deps FILE` shows why each exists). The estimate can be pessimistic by a stage; compile the program for the compiler's verdict.",
     ),
     rule(
+        "max_stages",
+        "The estimated placement uses more MAU stages than its budget",
+        "Under the stage placement estimate, the program uses more MAU stages (the last used stage + 1, of any gress) than the `max-stages` budget of p4cost.toml.",
+        "The result names the dependency chain that reaches the last used stage. `p4cost stages FILE` shows each stage and why it depends on the one before; break the chain (merge tables, drop a dependency), or raise `max-stages`.",
+    ),
+    rule(
+        "max_sram_percent",
+        "The estimated placement uses more of the pipe's SRAM than its budget",
+        "Under the stage placement estimate, the program's tables (match entries, action data, counters, meters, registers) use more percent of the pipe's SRAM blocks than the `max-sram-percent` budget of p4cost.toml.",
+        "The result names the tables that take most, each with its percent. `p4cost resources FILE` lists every table's blocks; shrink the largest (`size`, action data wider than 32 bits), or raise `max-sram-percent`.",
+    ),
+    rule(
+        "max_tcam_percent",
+        "The estimated placement uses more of the pipe's TCAM than its budget",
+        "Under the stage placement estimate, the program's ternary, LPM and range tables use more percent of the pipe's TCAM blocks than the `max-tcam-percent` budget of p4cost.toml.",
+        "The result names the tables that take most, each with its percent. `p4cost resources FILE` lists every table's blocks; shrink the largest, match fewer key bits in TCAM, or raise `max-tcam-percent`.",
+    ),
+    rule(
+        "chip_memory",
+        "The program's memory exceeds what its pipe's stages hold",
+        "Under the stage placement estimate, the program's tables need more SRAM or TCAM blocks than all the pipe's stages hold together: the compiler would reject it wherever it placed them. The tables are in the message, largest first, with their blocks.",
+        "Shrink the largest tables (`size`, action data, counters), move exact tables out of TCAM, or split the program over pipes. `p4cost resources FILE` lists every table's blocks; compile the program for the compiler's verdict.",
+    ),
+    rule(
         "chain_drop_threshold",
         "A packet crosses a chain segment slower than its drop threshold (DL)",
         "In a `[[chain]]` of p4cost.toml, the predicted latency of a packet over one segment (a program, or a fixed delay) is above the segment's drop threshold `DL`: a time-critical packet that late is useless.",

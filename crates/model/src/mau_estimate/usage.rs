@@ -1,0 +1,255 @@
+//! What each unit of an estimated placement takes from its stages beyond
+//! its match memory (action data, counter/meter/register RAM, map RAMs,
+//! hash bits, gateways), from the program and the model file's
+//! `placement` section alone.
+
+use p4cost_analysis::deps::{Unit, UnitKind};
+use p4cost_ir::{ExternKind, MatchKind, Program, Table};
+
+use super::memory::{table_entries, uses_tcam};
+use crate::spec::{Memories, Placement};
+
+/// The match kind of a unit, as `resources` names it: `exact`,
+/// `ternary`, `lpm`, `range`, `alpm` (an LPM table the compiler makes
+/// algorithmic, in SRAM), `keyless`, `statements`, `gateway`.
+pub fn unit_kind(program: &Program, u: &Unit) -> &'static str {
+    match &u.kind {
+        UnitKind::Gateway => "gateway",
+        UnitKind::Statements => "statements",
+        UnitKind::Table { table } => table_kind(program.table(*table)),
+    }
+}
+
+fn table_kind(t: &Table) -> &'static str {
+    let has = |k: MatchKind| t.keys.iter().any(|x| x.match_kind == k);
+    if t.keys.is_empty() {
+        "keyless"
+    } else if !uses_tcam(t) {
+        if has(MatchKind::Lpm) || has(MatchKind::Ternary) {
+            "alpm"
+        } else {
+            "exact"
+        }
+    } else if has(MatchKind::Range) {
+        "range"
+    } else if has(MatchKind::Ternary) || has(MatchKind::Optional) {
+        "ternary"
+    } else {
+        "lpm"
+    }
+}
+
+/// Key bits of a table (selector inputs left out; a key of unknown width
+/// counts 32 bits, as the placement counts it).
+pub fn key_bits(t: &Table) -> u64 {
+    t.keys
+        .iter()
+        .filter(|k| k.match_kind != MatchKind::Selector)
+        .map(|k| u64::from(k.width_bits.unwrap_or(32)))
+        .sum()
+}
+
+/// Entries a unit holds (1 for gateways and statements).
+pub fn unit_entries(p: &Placement, program: &Program, u: &Unit) -> u64 {
+    match &u.kind {
+        UnitKind::Table { table } => table_entries(p, program.table(*table)),
+        _ => 1,
+    }
+}
+
+/// The widest action data of a table's actions, bits (a parameter of
+/// unknown width counts 32).
+pub fn action_data_bits(program: &Program, t: &Table) -> u64 {
+    t.actions
+        .iter()
+        .map(|&a| {
+            program
+                .action(a)
+                .params
+                .iter()
+                .map(|x| u64::from(x.width_bits.unwrap_or(32)))
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// SRAM blocks `entries` entries of `bits` action data take: none when
+/// the data fits in the match result (immediate); else entries packed
+/// into RAM words by the next power of two of their width (at least 8
+/// bits), a wider entry taking whole words.
+pub fn action_blocks(mm: &Memories, bits: u64, entries: u64) -> u32 {
+    if bits <= mm.immediate_bits || entries == 0 {
+        return 0;
+    }
+    let word = mm.sram_word_bits.max(1);
+    let per_block = mm.sram_words.max(1);
+    let slot = bits.next_power_of_two().max(8);
+    let blocks = if slot <= word {
+        entries.div_ceil(per_block * (word / slot))
+    } else {
+        entries.div_ceil(per_block) * bits.div_ceil(word)
+    };
+    u32::try_from(blocks).unwrap_or(u32::MAX)
+}
+
+/// SRAM blocks for `cells` cells of `bits` bits each (at least one block
+/// when there is a cell).
+pub fn cell_blocks(mm: &Memories, cells: u64, bits: u64) -> u32 {
+    if cells == 0 {
+        return 0;
+    }
+    let block_bits = mm.sram_words.max(1) * mm.sram_word_bits.max(1);
+    let blocks = cells
+        .saturating_mul(bits.max(1))
+        .div_ceil(block_bits)
+        .max(1);
+    u32::try_from(blocks).unwrap_or(u32::MAX)
+}
+
+/// Counter, meter and register RAM of a unit's part of `entries`
+/// entries: direct objects hold one cell per entry; indirect ones their
+/// declared cells, counted in the unit's first part only (`first`).
+/// Registers reached through a `RegisterAction` are not seen (the call
+/// names the action, not the register).
+pub fn stateful_blocks(
+    mm: &Memories,
+    program: &Program,
+    u: &Unit,
+    entries: u64,
+    first: bool,
+) -> u32 {
+    let mut names: Vec<&str> = u.externs.iter().map(|c| c.instance.as_str()).collect();
+    if let UnitKind::Table { table } = &u.kind {
+        names.extend(program.table(*table).attached.iter().map(String::as_str));
+    }
+    names.sort_unstable();
+    names.dedup();
+    let mut blocks = 0u32;
+    // The first instance of each name (controls may reuse one).
+    for x in names
+        .iter()
+        .filter_map(|n| program.externs.iter().find(|x| x.name == *n))
+    {
+        let bits = match x.kind {
+            ExternKind::Counter => mm.counter_cell_bits,
+            ExternKind::Meter => mm.meter_cell_bits,
+            ExternKind::Register => u64::from(x.width_bits.unwrap_or(32)),
+            _ => continue,
+        };
+        let cells = if x.direct {
+            entries
+        } else if first {
+            x.size.unwrap_or(0)
+        } else {
+            0
+        };
+        blocks = blocks.saturating_add(cell_blocks(mm, cells, bits));
+    }
+    blocks
+}
+
+/// Hash bits an exact-match part of `sram` match blocks takes: a RAM line
+/// select per way, plus the bits that pick a RAM within a way when a way
+/// holds several.
+pub fn hash_bits(mm: &Memories, sram: u32, width: u64) -> u32 {
+    if sram == 0 {
+        return 0;
+    }
+    let ways = mm.exact_min_ways.max(1);
+    let rams_per_way = u64::from(sram).div_ceil(ways * width.max(1)).max(1);
+    let select = u64::from(64 - (rams_per_way - 1).leading_zeros());
+    u32::try_from(ways * (mm.hash_way_bits + select)).unwrap_or(u32::MAX)
+}
+
+/// RAM words one exact entry of `key_bits` spans.
+pub fn exact_width(mm: &Memories, key_bits: u64) -> u64 {
+    (key_bits + mm.exact_overhead_bits)
+        .div_ceil(mm.sram_word_bits.max(1))
+        .max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mm() -> Memories {
+        let m = crate::model_by_name("tofino1-mau-estimate").expect("model");
+        m.placement().expect("placement").memories
+    }
+
+    /// 32 bits ride in the match result; 48 bits take a 64-bit slot, two
+    /// per 128-bit word: 100,000 entries need ceil(100000 / 2048) = 49
+    /// blocks; 200 bits take two words per entry.
+    #[test]
+    fn action_data_blocks() {
+        let m = mm();
+        assert_eq!(action_blocks(&m, 32, 100_000), 0);
+        assert_eq!(action_blocks(&m, 48, 100_000), 49);
+        assert_eq!(action_blocks(&m, 128, 1024), 1);
+        assert_eq!(action_blocks(&m, 200, 1024), 2);
+        assert_eq!(action_blocks(&m, 8 + 32, 1), 1);
+    }
+
+    /// Four ways of one RAM each take 4 x 10 line-select bits (the
+    /// compiler's figure for a 4-RAM exact table); eight RAMs, two per
+    /// way, one more bit per way.
+    #[test]
+    fn exact_hash_bits() {
+        let m = mm();
+        assert_eq!(hash_bits(&m, 4, 1), 40);
+        assert_eq!(hash_bits(&m, 8, 1), 44);
+        assert_eq!(hash_bits(&m, 0, 1), 0);
+    }
+
+    /// 65,536 64-bit counters fill 32 blocks of 1,024 x 128 bits.
+    #[test]
+    fn counter_cells() {
+        let m = mm();
+        assert_eq!(cell_blocks(&m, 65_536, 64), 32);
+        assert_eq!(cell_blocks(&m, 1, 64), 1);
+        assert_eq!(cell_blocks(&m, 0, 64), 0);
+    }
+
+    /// Two controls may each declare a counter `stats`: the unit's call
+    /// counts one instance (the first), not every instance of the name
+    /// (a regression: switch_tofino_x1's ACLs counted 21 blocks each).
+    #[test]
+    fn a_name_declared_twice_counts_once() {
+        use p4cost_ir::{ExternCall, ExternInstance, ExternUse, FileId, InputKind, Span};
+        let span = Span::file_start(FileId(0));
+        let mut program = Program::new("p", InputKind::P4Source);
+        for (direct, size) in [(true, None), (false, Some(1_000_000))] {
+            program.externs.push(ExternInstance {
+                name: "stats".into(),
+                kind: ExternKind::Counter,
+                size,
+                width_bits: None,
+                direct,
+                max_group_size: None,
+                span,
+            });
+        }
+        let u = Unit {
+            name: "tbl_count".into(),
+            kind: UnitKind::Statements,
+            span,
+            match_reads: Vec::new(),
+            action_reads: Vec::new(),
+            writes: Vec::new(),
+            nodes: Vec::new(),
+            externs: vec![ExternCall {
+                instance: "stats".into(),
+                ty: "Counter".into(),
+                method: "count".into(),
+                uses: ExternUse::Counter,
+                divides: false,
+                index_reads: Vec::new(),
+                result: None,
+                span,
+            }],
+        };
+        // The first `stats` is direct: 1,024 entries of 64 bits, one block.
+        assert_eq!(stateful_blocks(&mm(), &program, &u, 1024, true), 1);
+    }
+}

@@ -1,0 +1,199 @@
+//! `p4cost resources` (issue 28 items 2 and 3): the memory of the
+//! estimated placement per table and stage, the Scholz et al. 2020 share
+//! per table, and a program whose memory exceeds its pipe's as a finding
+//! of `resources` and `check`.
+
+mod common;
+use common::p4cost;
+use serde_json::Value;
+
+const OVERFLOW: &str = "p4-samples/tofino/resources/pipe_sram_overflow.p4";
+const L3: &str = "p4-samples/tofino/realistic/l3_router.p4";
+
+/// The human report of a program over its pipe's SRAM: exit 1, the four
+/// tables named.
+#[test]
+fn overflow_human() {
+    let r = p4cost(&["resources", OVERFLOW]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+}
+
+/// Per table the blocks the estimate gives and Table III's percent,
+/// recomputed here from the paper's coefficients; the pipe's totals are
+/// the sums of the stages'.
+#[test]
+fn json_figures() {
+    let v = common::json(&["resources", L3, "--format", "json"]);
+    assert_eq!(v["estimated"], true);
+    assert_eq!(v["limits"]["sram_blocks"], 80);
+    assert_eq!(v["limits"]["tcam_blocks"], 24);
+    assert_eq!(v["limits"]["stages"], 12);
+    let units = v["units"].as_array().expect("units");
+    let mut seen = 0;
+    for u in units {
+        let n = u["entries"].as_f64().expect("entries");
+        let k = u["key_bits"].as_f64().expect("key bits");
+        let want = match u["kind"].as_str() {
+            Some("exact") => Some(("sram_percent", n * (1.00e-6 * k - 2.09e-6))),
+            Some("ternary" | "lpm") => Some(("tcam_percent", n * (1.44e-5 * k + 4.81e-4))),
+            _ => None,
+        };
+        if let Some((key, pct)) = want {
+            let got = u[key].as_f64().expect("the Scholz share");
+            assert!(
+                (got - pct.max(0.0)).abs() < 1e-9,
+                "{}: {got} {pct}",
+                u["name"]
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3, "tables with a Scholz share: {seen}");
+    let stages = v["stages"].as_array().expect("stages");
+    let sum = |k: &str| {
+        stages
+            .iter()
+            .map(|s| s[k].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    assert_eq!(v["pipe"]["sram_blocks"].as_u64(), Some(sum("sram_blocks")));
+    assert_eq!(v["pipe"]["tcam_blocks"].as_u64(), Some(sum("tcam_blocks")));
+    let pct = v["pipe"]["sram_percent"].as_f64().expect("percent");
+    assert!((pct - sum("sram_blocks") as f64 * 100.0 / 960.0).abs() < 1e-9);
+    assert_eq!(v["overflows"].as_array().map(Vec::len), Some(0));
+}
+
+/// The same program in JSON: `overflows` names the pipe's SRAM and the
+/// tables, exit 1.
+#[test]
+fn overflow_json() {
+    let r = p4cost(&["resources", OVERFLOW, "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    let o = &v["overflows"][0];
+    assert_eq!(o["kind"], "pipe_memory");
+    assert_eq!(o["resource"], "sram_blocks");
+    assert_eq!(o["available"], 960);
+    assert!(o["needed"].as_u64().is_some_and(|n| n > 960));
+    let names: Vec<&str> = o["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for t in ["Ig.by_src", "Ig.by_dst", "Ig.by_id", "Ig.by_mac"] {
+        assert!(names.contains(&t), "{t} in {names:?}");
+    }
+    // 200,000 entries are past the 100,000 Scholz et al. measured.
+    let codes: Vec<&str> = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"scholz_extrapolated"), "{codes:?}");
+    assert!(codes.contains(&"estimated_placement"), "{codes:?}");
+}
+
+/// On Tofino 2 the same program fits: 20 stages of 80 SRAM blocks hold
+/// 1,600 (the model file's figures).
+#[test]
+fn tofino2_has_twenty_stages() {
+    let v = common::json(&[
+        "resources",
+        OVERFLOW,
+        "--model",
+        "tofino2-mau-estimate",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["limits"]["stages"], 20);
+    assert_eq!(v["pipe"]["sram_capacity"], 1600);
+    assert_eq!(v["pipe"]["sram_blocks"], 1048);
+    assert_eq!(v["overflows"].as_array().map(Vec::len), Some(0));
+}
+
+/// A context.json carries the compiler's placement: its memories are the
+/// compiler's resources.json, not an estimate (exit 2).
+#[test]
+fn context_json_is_refused() {
+    let r = p4cost(&[
+        "resources",
+        "tests/fixtures/tofino/compiled/tna_table_control_exact/context.json",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("resources.json"), "{}", r.stderr);
+}
+
+fn config(name: &str, program: &str, budget: &str) -> std::path::PathBuf {
+    let d = common::scratch(name);
+    std::fs::copy(common::root().join(program), d.join("prog.p4")).expect("copy");
+    std::fs::write(
+        d.join("p4cost.toml"),
+        format!("[[program]]\npath = \"prog.p4\"\n[program.budget]\n{budget}\n"),
+    )
+    .expect("toml");
+    d
+}
+
+/// `check` on the overflowing program: the `chip_memory` finding with its
+/// tables, and the `max-sram-percent` budget exceeded; exit 1.
+#[test]
+fn check_finds_the_overflow() {
+    let d = config("res-check-over", OVERFLOW, "max-sram-percent = 50");
+    let r = common::p4cost_in(&d, &["check", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    let results = v["results"].as_array().expect("results");
+    let mem = results
+        .iter()
+        .find(|x| x["budget"] == "chip_memory")
+        .expect("a chip_memory verdict");
+    assert_eq!(mem["status"], "over");
+    assert_eq!(mem["limit"], 960.0);
+    assert_eq!(mem["contributors"].as_array().map(Vec::len), Some(4));
+    let b = results
+        .iter()
+        .find(|x| x["budget"] == "max_sram_percent")
+        .expect("the budget's verdict");
+    assert_eq!(b["status"], "over");
+    assert!(b["predicted"].as_f64().is_some_and(|p| p > 100.0));
+    let human = common::p4cost_in(&d, &["check"]);
+    assert_eq!(human.code, 1);
+    assert!(
+        human
+            .stdout
+            .contains("does not fit: needs 1048 SRAM blocks"),
+        "{}",
+        human.stdout
+    );
+    assert!(human.stdout.contains("Ig.by_src 262"), "{}", human.stdout);
+}
+
+/// A budget alone: l3_router fits its pipe but not a 0.1 % SRAM budget, nor a
+/// one-stage budget; a generous budget holds (exit 0).
+#[test]
+fn check_resource_budgets() {
+    let d = config(
+        "res-check-budget",
+        L3,
+        "max-sram-percent = 0.1\nmax-stages = 1\nmax-tcam-percent = 99",
+    );
+    let r = common::p4cost_in(&d, &["check", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    let status = |k: &str| {
+        v["results"]
+            .as_array()
+            .and_then(|a| a.iter().find(|x| x["budget"] == k))
+            .map(|x| x["status"].clone())
+    };
+    assert_eq!(status("max_sram_percent"), Some("over".into()));
+    assert_eq!(status("max_stages"), Some("over".into()));
+    assert_eq!(status("max_tcam_percent"), Some("ok".into()));
+    assert_eq!(status("chip_memory"), None);
+    let ok = config("res-check-ok", L3, "max-sram-percent = 90\nmax-stages = 12");
+    let r = common::p4cost_in(&ok, &["check"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
