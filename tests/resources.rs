@@ -197,3 +197,57 @@ fn check_resource_budgets() {
     let r = common::p4cost_in(&ok, &["check"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 }
+
+const ALU: &str = "p4-samples/tofino/resources/alu_overflow.p4";
+
+/// A table whose action runs five stateful ALUs, where a Tofino 1 stage
+/// has four: no stage can hold it, whatever the stages left. `stages`,
+/// `resources` and `check` say so as a finding (exit 1) naming the table
+/// and both counts, not as an input error (exit 2).
+#[test]
+fn a_table_larger_than_any_stage_does_not_fit() {
+    let want =
+        "`Ig.count_all` in control `Ig` needs 5 meter/stateful ALUs in one stage, a stage has 4";
+    for cmd in ["stages", "resources"] {
+        let r = p4cost(&[cmd, ALU]);
+        assert_eq!(r.code, 1, "{cmd}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.contains(want) || r.stderr.contains(want),
+            "{cmd}: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+    let args = [
+        "check",
+        ALU,
+        "--no-config",
+        "--max-latency",
+        "1000",
+        "--model",
+        "tofino1-mau-estimate",
+    ];
+    let r = p4cost(&args);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("`Ig.count_all` needs 5 meter/stateful ALUs in one stage, a stage has 4: no stage can hold it"),
+        "{}",
+        r.stdout
+    );
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let r = p4cost(&json);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).expect("json");
+    let fit = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|x| x["budget"] == "chip_stages")
+        .expect("the finding");
+    assert_eq!(fit["status"], "over");
+    assert_eq!(fit["contributors"][0]["name"], "Ig.count_all");
+    assert!(fit["note"]
+        .as_str()
+        .is_some_and(|n| n.contains("no stage can hold it")));
+}

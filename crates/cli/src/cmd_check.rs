@@ -190,7 +190,12 @@ fn render_human(r: &CheckReport, snippets: &mut Snippets, detail: Detail) -> Str
         } else {
             format!("  [{}]", v.origin)
         };
-        if v.budget == CHIP_STAGES {
+        if let (true, Some(note)) = (v.budget == CHIP_STAGES, &v.note) {
+            s.push_str(&format!(
+                "FAIL {name}: does not fit: {note} ({})\n",
+                v.origin
+            ));
+        } else if v.budget == CHIP_STAGES {
             let chain: Vec<&str> = v.contributors.iter().map(|c| c.name.as_str()).collect();
             s.push_str(&format!(
                 "FAIL {name}: does not fit: needs {} stages, {} has {}\n       the chain that overflows: {}\n",

@@ -312,6 +312,9 @@ impl Builder {
 }
 
 fn verdict_text(v: &Verdict) -> String {
+    if let (true, Some(note)) = (v.budget == CHIP_STAGES, &v.note) {
+        return format!("{}: does not fit: {note} ({})", v.program, v.origin);
+    }
     if v.budget == CHIP_STAGES {
         let chain: Vec<&str> = v.contributors.iter().map(|c| c.name.as_str()).collect();
         return format!(

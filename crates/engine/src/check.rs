@@ -316,7 +316,10 @@ fn push_no_fit(out: &mut Vec<Verdict>, fit: &crate::error::NoFit) {
         origin: format!("the chip of model {} (control {})", fit.model, fit.control),
         class: None,
         headers: Vec::new(),
-        note: None,
+        note: fit
+            .too_large
+            .as_ref()
+            .map(|w| format!("`{}` {w}: no stage can hold it", fit.chain.join(""))),
         contributors: fit
             .chain
             .iter()

@@ -63,8 +63,13 @@ pub struct NoFit {
     pub stages: u32,
     /// Stages the placement reached.
     pub needed: u32,
-    /// The dependency chain that overflows, first unit to last.
+    /// The dependency chain that overflows, first unit to last (the one
+    /// table, when it is larger than any stage).
     pub chain: Vec<String>,
+    /// When one table needs more of a per-stage resource than any stage
+    /// has: what it needs and what a stage has (`needed` is then one
+    /// more than the chip's stages: no stage can hold it).
+    pub too_large: Option<String>,
 }
 
 impl Error {
@@ -102,6 +107,25 @@ impl Error {
                     stages,
                     needed,
                     chain,
+                    too_large: None,
+                }),
+            },
+            p4cost_model::ModelError::UnitTooLarge {
+                model,
+                control,
+                unit,
+                stages,
+                message: what,
+            } => Error::DoesNotFit {
+                message,
+                fit: Box::new(NoFit {
+                    program: shown.to_string(),
+                    model,
+                    control,
+                    stages,
+                    needed: stages + 1,
+                    chain: vec![unit],
+                    too_large: Some(what),
                 }),
             },
             _ => Error::Input(message),
@@ -169,6 +193,7 @@ mod tests {
         let Error::DoesNotFit { message, fit } = &e else {
             panic!("{e:?}");
         };
+        assert_eq!(fit.too_large, None);
         assert!(message.starts_with("p.p4: does not fit"), "{message}");
         assert!(message.ends_with("a -> b"), "{message}");
         assert_eq!(

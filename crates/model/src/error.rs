@@ -51,4 +51,20 @@ pub enum ModelError {
         /// The dependency chain, first unit to last.
         chain: Vec<String>,
     },
+    /// One table needs more of a per-stage resource than any stage has
+    /// (a table's meter/stateful ALUs or logical tables cannot be spread
+    /// over stages).
+    #[error("does not fit: `{unit}` in control `{control}` {message} (model `{model}`)")]
+    UnitTooLarge {
+        /// The model name.
+        model: String,
+        /// The control that holds the table.
+        control: String,
+        /// The table.
+        unit: String,
+        /// Stages of the chip.
+        stages: u32,
+        /// What it needs and what a stage has.
+        message: String,
+    },
 }

@@ -25,7 +25,10 @@ mod memory;
 pub mod resources;
 mod usage;
 
-use memory::{does_not_fit, fits, selector_of, take, unit_needs, uses_tcam, Fit, Needs, Used};
+use memory::{
+    does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, uses_tcam, Fit, Needs,
+    Used,
+};
 pub use memory::{table_match_blocks, StageMemory};
 
 /// How a stage depends on the stage before it.
@@ -283,13 +286,13 @@ fn place(
         }
         let need = needs[u];
         let r = &p.resources;
-        if need.meter_alus > r.meter_alus || need.logical > r.logical_tables {
-            return Err(ModelError::NotApplicable {
+        if let Some(message) = larger_than_a_stage(r, &need) {
+            return Err(ModelError::UnitTooLarge {
                 model: model.name.clone(),
-                message: format!(
-                    "`{}` needs {} meter/stateful ALUs in one stage, a stage has {}",
-                    graph.units[u].name, need.meter_alus, r.meter_alus
-                ),
+                control: program.control(control).name.clone(),
+                unit: graph.units[u].name.clone(),
+                stages: m.stages,
+                message,
             });
         }
         let mut s = earliest;

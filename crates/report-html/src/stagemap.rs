@@ -167,8 +167,13 @@ fn does_not_fit(f: &NoFit) -> Markup {
     let n = f.needed.max(f.stages);
     let width = 40 * n + 10;
     html! {
-        p.warn { "Does not fit: control " code { (f.control) } " needs at least " (f.needed)
-            " stages, the chip has " (f.stages) " (model " code { (f.model) } ")." }
+        @if let Some(what) = &f.too_large {
+            p.warn { "Does not fit: " code { (f.chain.join("")) } " in control " code { (f.control) }
+                " " (what) " (model " code { (f.model) } ")." }
+        } @else {
+            p.warn { "Does not fit: control " code { (f.control) } " needs at least " (f.needed)
+                " stages, the chip has " (f.stages) " (model " code { (f.model) } ")." }
+        }
         svg.stagemap.overflow width=(width) height="60" viewBox=(format!("0 0 {width} 60")) {
             @for s in 0..n {
                 rect class=(if s < f.stages { "fits" } else { "over" }) x=(5 + 40 * s) y="5" width="36" height="30" {

@@ -308,3 +308,23 @@ pub(super) fn does_not_fit(
         chain,
     }
 }
+
+/// What a unit needs in one stage beyond what any stage has (meter and
+/// stateful ALUs, logical tables: the compiler cannot spread one table's
+/// over stages), said as `needs 5 meter/stateful ALUs in one stage, a
+/// stage has 4`; `None` when a stage can hold it.
+pub(super) fn larger_than_a_stage(r: &crate::spec::StageResources, need: &Needs) -> Option<String> {
+    if need.meter_alus > r.meter_alus {
+        return Some(format!(
+            "needs {} meter/stateful ALUs in one stage, a stage has {}",
+            need.meter_alus, r.meter_alus
+        ));
+    }
+    if need.logical > r.logical_tables {
+        return Some(format!(
+            "needs {} logical tables in one stage, a stage has {}",
+            need.logical, r.logical_tables
+        ));
+    }
+    None
+}
