@@ -358,3 +358,53 @@ fn the_pass_models_warnings_are_known_codes() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("passes_not_measured"), "{}", r.stdout);
 }
+
+/// The extrapolation flag covers every class, listed or not: with the
+/// recirculating path left out of the listing (`--path ethernet` lists the
+/// one-pass path alone), a program whose other path takes three passes
+/// (the paper measured two) still warns, from the most calls along any
+/// way through the control; listing that path gives the class's exact
+/// count. recirculate_once.p4 (two passes at most) stays silent either way.
+#[test]
+fn passes_past_the_measured_are_flagged_for_classes_not_listed() {
+    let text = std::fs::read_to_string(common::root().join(RECIRC)).expect("sample");
+    let once = "        recirculate_preserving_field_list(0);\n";
+    assert!(text.contains(once), "the sample's recirculate call");
+    let twice = text.replacen(once, &format!("{once}{once}"), 1);
+    let dir = common::scratch("pass-models-unlisted");
+    let file = dir.join("recirculate_twice.p4");
+    std::fs::write(&file, twice).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let flagged = |file: &str, extra: &[&str]| -> Vec<String> {
+        let mut args = vec![
+            "predict",
+            file,
+            "--model",
+            "nfp4000",
+            "--format",
+            "json",
+            "--no-config",
+        ];
+        args.extend(extra);
+        let r = common::json(&args);
+        r["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .filter(|w| w["code"] == "passes_not_measured")
+            .map(|w| w["message"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let all = flagged(file, &[]);
+    assert!(
+        all.len() == 1 && all[0].contains("a class takes 3 passes"),
+        "{all:?}"
+    );
+    let left_out = flagged(file, &["--path", "ethernet"]);
+    assert!(
+        left_out.len() == 1 && left_out[0].contains("may take up to 3 passes"),
+        "{left_out:?}"
+    );
+    assert!(flagged(RECIRC, &[]).is_empty());
+    assert!(flagged(RECIRC, &["--path", "ethernet"]).is_empty());
+}

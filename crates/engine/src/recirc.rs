@@ -265,6 +265,14 @@ impl<'p> PassCounter<'p> {
         decided_here(&self.tested, self.written, self.flow, sig)
     }
 
+    /// The most passes any class of the control can take: 1 + the calls
+    /// along the way of most calls through the whole control, no
+    /// decision fixed (a bound for the classes a listing leaves out).
+    pub fn most_on_any_way(&self) -> u32 {
+        let calls = route::sites(self.flow, &self.weights, &[], &[], &HashMap::new()).len();
+        1 + u32::try_from(calls).unwrap_or(u32::MAX - 1)
+    }
+
     /// The passes and register operations of class `c` of a parse path
     /// deciding `decided`.
     pub fn count(

@@ -221,22 +221,39 @@ pub(super) fn run_passes(
     r.paths_listed = r.paths.len();
     r.decisions = sites.decisions;
     r.skipped = sites.skipped;
-    warns.extend(passes_warning(model, &k));
+    let unlisted = !crate::recirc::complete(&r);
+    warns.extend(passes_warning(model, &k, unlisted));
     charge_egress(&mut r, &common, model);
     r.recirc = Some(pricer.settings(packet_size));
     r.warnings = warns;
     Ok(r)
 }
 
-/// The warning for a class of more passes than the paper measured.
-fn passes_warning(model: &ModelSpec, k: &Counting<'_, '_>) -> Option<WarningOut> {
+/// The warning for a class of more passes than the paper measured: a
+/// listed class's, or, when classes are left out of the listing, the most
+/// any class of the control can take (every class, listed or not).
+fn passes_warning(model: &ModelSpec, k: &Counting<'_, '_>, unlisted: bool) -> Option<WarningOut> {
     let measured = k.pricer.measured_passes();
-    (k.most > measured).then(|| {
-        WarningOut::new(
+    if k.most > measured {
+        return Some(WarningOut::new(
             "passes_not_measured",
             format!(
                 "a class takes {} passes; model {}'s paper measured {measured}: more passes share the same capacity, an extrapolation",
                 k.most, model.name
+            ),
+        ));
+    }
+    let bound = if unlisted {
+        k.counter.most_on_any_way()
+    } else {
+        return None;
+    };
+    (bound > measured).then(|| {
+        WarningOut::new(
+            "passes_not_measured",
+            format!(
+                "a class left out of the listing may take up to {bound} passes (the most recirculate and resubmit calls along any way through the control); model {}'s paper measured {measured}: more would be an extrapolation (list every class to know)",
+                model.name
             ),
         )
     })
