@@ -408,3 +408,33 @@ fn passes_past_the_measured_are_flagged_for_classes_not_listed() {
     assert!(flagged(RECIRC, &[]).is_empty());
     assert!(flagged(RECIRC, &["--path", "ethernet"]).is_empty());
 }
+
+/// Without `--packet-size`, predict and throughput price a pass model at
+/// the same size: the one its file says the paper measured (nfp4000's
+/// recirculation sweep, bmv2-coarse's latency range), read here from the
+/// model files.
+#[test]
+fn predict_and_throughput_default_to_the_models_measured_size() {
+    let file = |p: &str| -> Value {
+        let text = std::fs::read_to_string(common::root().join(p)).expect("model file");
+        serde_json::from_str(&text).expect("json")
+    };
+    let nfp = file("models/nfp/nfp4000.json")["measured"]["packet_size_bytes"].clone();
+    let coarse =
+        file("models/bmv2/bmv2-coarse.json")["latency_per_pass_us"]["packet_size_bytes"].clone();
+    for (model, want) in [("nfp4000", nfp), ("bmv2-coarse", coarse)] {
+        assert!(want.is_u64(), "{model}: {want}");
+        let p = common::json(&[
+            "predict",
+            RECIRC,
+            "--model",
+            model,
+            "--format",
+            "json",
+            "--no-config",
+        ]);
+        assert_eq!(p["recirc"]["packet_size_bytes"], want, "predict {model}");
+        let t = common::json(&["throughput", RECIRC, "--model", model, "--format", "json"]);
+        assert_eq!(t["packet_size_bytes"], want, "throughput {model}");
+    }
+}

@@ -905,8 +905,9 @@ pub struct TargetArgs {
     /// ports: its first); 10g without --model].
     #[arg(long, value_enum)]
     pub port: Option<Port>,
-    /// Packet size in bytes, 64-16384 [default: 512]; the models were
-    /// trained on 100-1400.
+    /// Packet size in bytes, 64-16384 [default: 512; under nfp4000 and
+    /// bmv2-coarse the size the model was measured at: 134 and 1500]; the
+    /// latency models were trained on 100-1400.
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = packet_bytes)]
     pub packet_size: Option<u32>,
     /// Model name (see `p4cost models`) [default: tofino1-<port>].
@@ -1292,8 +1293,9 @@ pub struct ThroughputArgs {
     /// The throughput model: nfp4000 or bmv2-coarse [default: nfp4000].
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
-    /// Frame size in bytes (without preamble and gap) [default: 134, the
-    /// NFP paper's small packet; 1500 with bmv2-coarse].
+    /// Frame size in bytes (without preamble and gap) [default: the size
+    /// the model was measured at, from its file: 134 for nfp4000, 1500 for
+    /// bmv2-coarse; the same default as predict's].
     #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
     pub packet_size: Option<u32>,
     /// List at most this many packet classes under each parse path.

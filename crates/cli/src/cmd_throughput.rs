@@ -10,12 +10,6 @@ use p4cost_engine::recirc::{self, RecircClass, RecircReport};
 use crate::args::{Format, ThroughputArgs};
 use crate::exit::{CliError, Exit};
 
-/// The NFP paper's small packet, bytes.
-const DEFAULT_SIZE: u32 = 134;
-
-/// The BMv2 paper's large packet (its latency range's), bytes.
-const COARSE_DEFAULT_SIZE: u32 = 1500;
-
 /// Runs `throughput`.
 pub fn run(a: &ThroughputArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     let coarse = match a.model.as_deref() {
@@ -34,14 +28,13 @@ pub fn run(a: &ThroughputArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
     o.max_classes = a.max_classes;
     o.pipe.clone_from(&a.pipe);
     let text = if coarse {
-        let size = a.packet_size.unwrap_or(COARSE_DEFAULT_SIZE);
-        let r = recirc::coarse::throughput(&o, size)?;
+        let r = recirc::coarse::throughput(&o, a.packet_size)?;
         match a.format {
             Format::Human => crate::render_coarse::render(&r),
             Format::Json => crate::json_out::to_pretty(&r)?,
         }
     } else {
-        let r = recirc::throughput(&o, a.packet_size.unwrap_or(DEFAULT_SIZE))?;
+        let r = recirc::throughput(&o, a.packet_size)?;
         match a.format {
             Format::Human => render(&r),
             Format::Json => crate::json_out::to_pretty(&r)?,

@@ -491,7 +491,11 @@ pub fn reports(a: &PredictOptions) -> Result<Vec<Report>, Error> {
 /// other options before anything is read.
 pub fn settle(a: &PredictOptions) -> Result<(ModelSpec, u32), Error> {
     let model = resolve_model(a)?;
-    let packet_size = a.target.packet_size.unwrap_or(DEFAULT_PACKET_SIZE);
+    let packet_size = a
+        .target
+        .packet_size
+        .or_else(|| model.reference_packet_size())
+        .unwrap_or(DEFAULT_PACKET_SIZE);
     check_packet_size(packet_size)?;
     if a.class.is_some()
         && !matches!(

@@ -97,11 +97,13 @@ pub enum ThroughputReport {
     Bmv2Coarse(coarse::CoarseReport),
 }
 
-/// The model's report for `o` at `packet_size` bytes: predict's reports
+/// The model's report for `o` at `packet_size` bytes (`None`: the size
+/// the model was measured at, as `predict` defaults it): predict's reports
 /// with `--model nfp4000` ([`pass_reports`]), each class's figures as
 /// `predict` gives them.
-pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<RecircReport, Error> {
+pub fn throughput(o: &PredictOptions, packet_size: Option<u32>) -> Result<RecircReport, Error> {
     let model = p4cost_model::nfp::nfp4000().map_err(|e| Error::input(e.to_string()))?;
+    let packet_size = packet_size.unwrap_or(model.measured.packet_size_bytes);
     let reports = pass_reports(o, &model.name, packet_size)?;
     let pipelines = reports
         .iter()

@@ -548,6 +548,18 @@ impl ModelSpec {
         self.bmv2_coarse.as_ref()
     }
 
+    /// The packet size this model's figures were measured at, the default
+    /// of `--packet-size` under it: the NFP-4000's recirculation sweep's
+    /// small packet, the BMv2 latency range's packet; `None` for the
+    /// other kinds (p4cost's general default applies).
+    pub fn reference_packet_size(&self) -> Option<u32> {
+        if let Some(n) = self.nfp() {
+            return Some(n.measured.packet_size_bytes);
+        }
+        self.bmv2_coarse()
+            .map(|c| c.latency_per_pass_us.packet_size_bytes)
+    }
+
     /// A pass model (`nfp_recirc`, `bmv2_coarse`) holds its own section
     /// (checked when its file was read) and nothing else; no other kind
     /// holds either.

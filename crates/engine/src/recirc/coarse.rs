@@ -73,9 +73,10 @@ pub struct CoarseReport {
 /// The coarse BMv2 report for `o` at `packet_size` bytes: predict's
 /// reports with `--model bmv2-coarse` ([`super::pass_reports`]), each
 /// class's figures as `predict` gives them.
-pub fn throughput(o: &PredictOptions, packet_size: u32) -> Result<CoarseReport, Error> {
+pub fn throughput(o: &PredictOptions, packet_size: Option<u32>) -> Result<CoarseReport, Error> {
     let model =
         p4cost_model::bmv2_coarse::bmv2_coarse().map_err(|e| Error::input(e.to_string()))?;
+    let packet_size = packet_size.unwrap_or(model.latency_per_pass_us.packet_size_bytes);
     let reports = super::pass_reports(o, &model.name, packet_size)?;
     let pipelines = reports.iter().map(pipeline).collect();
     let l = &model.latency_per_pass_us;
