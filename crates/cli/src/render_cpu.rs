@@ -82,25 +82,9 @@ pub fn render(s: &mut String, r: &Report, c: &CpuOut) {
         class_ref(s, "slowest", &sum.slowest);
         class_ref(s, "fastest", &sum.fastest);
     }
-    s.push_str(&format!(
-        "\n{:>8}  {}\n",
-        "path", "headers, then its classes"
-    ));
+    listing_head(s);
     for p in &r.paths {
-        let headers: Vec<&str> = p
-            .headers
-            .iter()
-            .map(|h| h.trim_start_matches("hdr."))
-            .collect();
-        s.push_str(&format!(
-            "{:>8}  {}\n",
-            p.number.to_string(),
-            if headers.is_empty() {
-                "(no header)".to_string()
-            } else {
-                headers.join(" -> ")
-            }
-        ));
+        path_line(s, p);
         let Some(pc) = &p.classes else { continue };
         if pc.total.text != "1" || pc.truncated {
             s.push_str(&format!(
@@ -152,4 +136,31 @@ fn render_tables(s: &mut String, c: &CpuOut) {
             t.span.line
         ));
     }
+}
+
+/// The head of a class listing: `    path  headers, then its classes`
+/// (the CPU and pass models' tables).
+pub(crate) fn listing_head(s: &mut String) {
+    s.push_str(&format!(
+        "\n{:>8}  {}\n",
+        "path", "headers, then its classes"
+    ));
+}
+
+/// A listed path's line: its number and headers (`hdr.` left out).
+pub(crate) fn path_line(s: &mut String, p: &p4cost_engine::report::PathOut) {
+    let headers: Vec<&str> = p
+        .headers
+        .iter()
+        .map(|h| h.trim_start_matches("hdr."))
+        .collect();
+    s.push_str(&format!(
+        "{:>8}  {}\n",
+        p.number.to_string(),
+        if headers.is_empty() {
+            "(no header)".to_string()
+        } else {
+            headers.join(" -> ")
+        }
+    ));
 }

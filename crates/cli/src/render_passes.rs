@@ -74,25 +74,9 @@ pub fn render(s: &mut String, r: &Report, p: &PassesOut) {
         },
         p.formula
     ));
-    s.push_str(&format!(
-        "\n{:>8}  {}\n",
-        "path", "headers, then its classes"
-    ));
+    crate::render_cpu::listing_head(s);
     for path in &r.paths {
-        let headers: Vec<&str> = path
-            .headers
-            .iter()
-            .map(|h| h.trim_start_matches("hdr."))
-            .collect();
-        s.push_str(&format!(
-            "{:>8}  {}\n",
-            path.number.to_string(),
-            if headers.is_empty() {
-                "(no header)".to_string()
-            } else {
-                headers.join(" -> ")
-            }
-        ));
+        crate::render_cpu::path_line(s, path);
         let Some(pc) = &path.classes else { continue };
         if pc.truncated {
             s.push_str(&format!(

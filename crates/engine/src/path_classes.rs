@@ -19,6 +19,16 @@ pub const DEFAULT_MAX_CLASSES: usize = 8;
 /// otherwise.
 pub const DEFAULT_MAX_CLASSES_ONE_PATH: usize = 32;
 
+/// Classes listed under each path for `a`: `--max-classes`, else the
+/// default for one `--path` or for the listing.
+pub fn max_classes(a: &crate::PredictOptions) -> usize {
+    a.max_classes.unwrap_or(if a.path.is_some() {
+        DEFAULT_MAX_CLASSES_ONE_PATH
+    } else {
+        DEFAULT_MAX_CLASSES
+    })
+}
+
 /// A table a class may apply: one entry of the report's `tables`, which
 /// classes name by index (the name, term and site are written once, not
 /// once per class).

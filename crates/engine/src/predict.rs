@@ -1130,11 +1130,7 @@ impl ClassStage<'_, '_> {
             ingress_nodes,
             table_ns: self.table_ns,
             table_index: &table_index,
-            max: a.max_classes.unwrap_or(if a.path.is_some() {
-                crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
-            } else {
-                crate::path_classes::DEFAULT_MAX_CLASSES
-            }),
+            max: crate::path_classes::max_classes(a),
             filter: self.filter.zip(a.class.as_deref()),
         };
         let mut sites = crate::path_classes::ClassSites::default();

@@ -198,11 +198,7 @@ pub(super) fn run_passes(
         ingress_nodes,
         table_ns: &zeros,
         table_index: &table_index,
-        max: a.max_classes.unwrap_or(if a.path.is_some() {
-            crate::path_classes::DEFAULT_MAX_CLASSES_ONE_PATH
-        } else {
-            crate::path_classes::DEFAULT_MAX_CLASSES
-        }),
+        max: crate::path_classes::max_classes(a),
         filter: filter.as_ref().zip(a.class.as_deref()),
     };
     let mut sites = ClassSites::default();
