@@ -317,9 +317,8 @@ fn push_no_fit(out: &mut Vec<Verdict>, fit: &crate::error::NoFit) {
         class: None,
         headers: Vec::new(),
         note: fit
-            .too_large
-            .as_ref()
-            .map(|w| format!("`{}` {w}: no stage can hold it", fit.chain.join(""))),
+            .unit_too_large()
+            .map(|(unit, what)| format!("`{unit}` {what}: no stage can hold it")),
         contributors: fit
             .chain
             .iter()

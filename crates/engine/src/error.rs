@@ -72,6 +72,15 @@ pub struct NoFit {
     pub too_large: Option<String>,
 }
 
+impl NoFit {
+    /// The table no stage can hold and what it needs beyond a stage, when
+    /// that is why the program does not fit (else the chain overflows).
+    pub fn unit_too_large(&self) -> Option<(&str, &str)> {
+        let what = self.too_large.as_deref()?;
+        Some((self.chain.first().map_or("", String::as_str), what))
+    }
+}
+
 impl Error {
     /// An input or option error.
     pub fn input(message: impl Into<String>) -> Error {

@@ -167,8 +167,8 @@ fn does_not_fit(f: &NoFit) -> Markup {
     let n = f.needed.max(f.stages);
     let width = 40 * n + 10;
     html! {
-        @if let Some(what) = &f.too_large {
-            p.warn { "Does not fit: " code { (f.chain.join("")) } " in control " code { (f.control) }
+        @if let Some((unit, what)) = f.unit_too_large() {
+            p.warn { "Does not fit: " code { (unit) } " in control " code { (f.control) }
                 " " (what) " (model " code { (f.model) } ")." }
         } @else {
             p.warn { "Does not fit: control " code { (f.control) } " needs at least " (f.needed)

@@ -239,11 +239,10 @@ fn passes_warning(model: &ModelSpec, k: &Counting<'_, '_>, unlisted: bool) -> Op
             ),
         ));
     }
-    let bound = if unlisted {
-        k.counter.most_on_any_way()
-    } else {
+    if !unlisted {
         return None;
-    };
+    }
+    let bound = k.counter.most_on_any_way();
     (bound > measured).then(|| {
         WarningOut::new(
             "passes_not_measured",
