@@ -16,6 +16,7 @@ mod extrapolates;
 mod fitted;
 mod no_parser;
 mod passes;
+mod per_class;
 use crate::input::{self, LoadedInput};
 use crate::options::{PredictOptions, SortBy};
 use crate::path_stats::{Costed, PATH_CODES};

@@ -10,18 +10,17 @@
 
 use std::collections::HashMap;
 
-use p4cost_analysis::{
-    match_headers, ClassBudget, ClassLister, ListedClass, ParseSignatures, PathCount,
-};
+use p4cost_analysis::{ClassBudget, ClassLister, ListedClass, ParseSignatures, PathCount};
 use p4cost_ir::{Program, TableId};
 use p4cost_model::cpu_tables::{self, CpuSpec, Params, TableCost};
 use p4cost_model::{ModelSpec, Prediction};
 
-use super::{class_filter, insert_parse_warnings, Common};
+use super::per_class::{finish, shown_nodes, ClassRun};
+use super::Common;
 use crate::cpu_out::{ClassCpuOut, CpuClassRef, CpuOut, CpuSummaryOut, CpuTableOut};
 use crate::error::Error;
 use crate::options::PredictOptions;
-use crate::path_classes::{class_out, class_tables, ClassContext, ClassSites, PathClassesOut};
+use crate::path_classes::{class_out, ClassContext, ClassSites, PathClassesOut};
 use crate::report::{self, CountOut, Loc, Report, WarningOut};
 
 /// Most classes of one parse signature listed and priced one by one for
@@ -316,19 +315,14 @@ pub(super) fn run_cpu(
     mut common: Common<'_>,
 ) -> Result<Report, Error> {
     let (spec, params) = settle(a, model)?;
-    let parser = common.need_parser()?;
-    let control = common.class_control.ok_or_else(|| {
-        Error::input(format!(
-            "{}: no ingress control found: model {} prices the tables a packet class applies",
-            common.shown, model.name
-        ))
-    })?;
-    let filter = class_filter(a, &common)?;
-    let opts = Common::path_options(a);
-    let mut warns = std::mem::take(&mut common.warnings);
+    let mut run = ClassRun::begin(
+        a,
+        &mut common,
+        model,
+        "prices the tables a packet class applies",
+    )?;
     let program = common.program();
-    let (pg, graph_warnings) = common.parse_graph(parser, &opts)?;
-    insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
+    let mut warns = std::mem::take(&mut run.warns);
     warns.extend(settings_warnings(spec, &params));
     if a.target.packet_size.is_some() {
         warns.push(WarningOut::new(
@@ -339,10 +333,8 @@ pub(super) fn run_cpu(
             ),
         ));
     }
-    let ingress_nodes = common.egress.as_ref().map(|j| j.ingress_nodes);
-    let zeros = vec![0.0; program.tables.len()];
-    let (table_index, list) = class_tables(program, control, ingress_nodes, &zeros);
-    let priced = price_tables(a, spec, program, (&table_index, &list), &params)?;
+    let mut r = run.report(a, &common, model, packet_size);
+    let priced = price_tables(a, spec, program, (&run.table_index, &r.tables), &params)?;
     warns.extend(priced.warnings.iter().cloned());
     warns.extend(shared_l3(&priced.rows, &params));
     let pricer = Pricer {
@@ -351,37 +343,28 @@ pub(super) fn run_cpu(
         cost: &priced.cost,
     };
     let weights = pricer.weights();
-    let mut listers = listers(program, control, ingress_nodes, &weights)
+    let mut listers = listers(program, run.control, run.ingress_nodes, &weights)
         .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?;
-
-    let mut r = common.report(a, model, packet_size);
-    let total = pg.total();
-    r.path_count = total.value;
-    r.path_count_text = report::count_text(total);
-    r.path_count_saturated = total.saturated;
-    r.tables = list;
     let mut cache: HashMap<u64, SigClasses> = HashMap::new();
     let summary = if a.listed_only {
         None
     } else {
-        summarize(program, &mut listers, &pg, &pricer, &mut cache, &mut warns)
+        summarize(
+            program,
+            &mut listers,
+            &run.pg,
+            &pricer,
+            &mut cache,
+            &mut warns,
+        )
     };
-    let shown = shown_nodes(a, &common, &pg)?;
-    let cx = ClassContext {
-        program,
-        control,
-        ingress_nodes,
-        table_ns: &zeros,
-        table_index: &table_index,
-        max: crate::path_classes::max_classes(a),
-        filter: filter.as_ref().zip(a.class.as_deref()),
-    };
+    let cx = run.context(a, &common);
     let mut sites = ClassSites::default();
-    for (index, nodes) in &shown {
+    for (index, nodes) in &shown_nodes(a, &common, &run.pg)? {
         let out = listed_path(
             (&mut listers, &mut cache, &mut sites),
             &cx,
-            (&pg, *index, nodes),
+            (&run.pg, *index, nodes),
             &pricer,
             &mut warns,
         );
@@ -391,10 +374,11 @@ pub(super) fn run_cpu(
         r.paths
             .sort_by(|x, y| slowest_cycles(y).total_cmp(&slowest_cycles(x)));
     }
-    r.paths_listed = r.paths.len();
-    r.decisions = sites.decisions;
-    r.skipped = sites.skipped;
-    charge_egress(&mut r, &common, model);
+    let note = format!(
+        "a packet class pays the tables its control path applies, ingress then egress (model {} runs both on the CPU): see each class's cycles per packet",
+        model.name
+    );
+    finish(&mut r, sites, &common, note);
     r.cpu = Some(cpu_out(
         spec,
         &params,
@@ -404,20 +388,6 @@ pub(super) fn run_cpu(
     ));
     r.warnings = warns;
     Ok(r)
-}
-
-/// The control's note, and the egress control every class walks, charged.
-fn charge_egress(r: &mut Report, common: &Common<'_>, model: &ModelSpec) {
-    r.control.path_sensitive = true;
-    r.control.note = format!(
-        "a packet class pays the tables its control path applies, ingress then egress (model {} runs both on the CPU): see each class's cycles per packet",
-        model.name
-    );
-    if let Some(j) = &common.egress {
-        let mut e = super::egress_out(common.program(), j);
-        e.charged = true;
-        r.control.egress = Some(e);
-    }
 }
 
 /// One listed path with its classes priced (a warning instead of the
@@ -541,51 +511,6 @@ fn cpu_out(
 
 /// The composition rule, as the report states it.
 pub const COMPOSITION: &str = "no table: the baseline, Eq. (2) / c; one table: its kind's equation (Eqs. 5-7, with their core scaling); t >= 2 tables: Eq. (8) at t, / c, plus each table's excess over its own 1-entry value";
-
-/// The listed paths: `--path`'s first match, else the first `max_paths`.
-pub(super) fn shown_nodes(
-    a: &PredictOptions,
-    common: &Common<'_>,
-    pg: &p4cost_analysis::PathGraph<'_>,
-) -> Result<Vec<(PathCount, Vec<u32>)>, Error> {
-    if let Some(i) = a.path_index {
-        let nodes = pg
-            .nth(i)
-            .ok_or_else(|| Error::input(format!("{}: no parse path at index {i}", common.shown)))?;
-        let at = PathCount {
-            value: i,
-            saturated: false,
-        };
-        return Ok(vec![(at, nodes)]);
-    }
-    if let Some(want) = &a.path {
-        let (mp, _) = match_headers(pg, want, a.max_analysis_states)
-            .map_err(|e| common.budget(e))?
-            .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
-        let first = mp
-            .first()
-            .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
-        let nodes = mp.graph_nodes(&first);
-        return Ok(vec![(pg.index_of(&nodes), nodes)]);
-    }
-    let total = pg.total();
-    let n = if total.saturated {
-        a.max_paths as u128
-    } else {
-        total.value.min(a.max_paths as u128)
-    };
-    Ok((0..n)
-        .filter_map(|i| {
-            pg.nth(i).map(|nodes| {
-                let at = PathCount {
-                    value: i,
-                    saturated: false,
-                };
-                (at, nodes)
-            })
-        })
-        .collect())
-}
 
 /// The classes of one listed path, each with its cycles; the slowest over
 /// all its classes (within [`MAX_PRICED_CLASSES`]).

@@ -12,11 +12,12 @@ use p4cost_model::bmv2_coarse::{Bmv2Coarse, RangeUs};
 use p4cost_model::nfp::Nfp;
 use p4cost_model::{Breakdown, ModelSpec, Prediction};
 
-use super::{class_filter, insert_parse_warnings, Common};
+use super::per_class::{finish, shown_nodes, ClassRun};
+use super::Common;
 use crate::error::Error;
 use crate::options::PredictOptions;
 use crate::pass_out::{ClassPassOut, PassesOut};
-use crate::path_classes::{class_out, class_tables, ClassContext, ClassSites, PathClassesOut};
+use crate::path_classes::{class_out, ClassContext, ClassSites, PathClassesOut};
 use crate::recirc::{Counted, PassCounter};
 use crate::report::{self, CountOut, Report, WarningOut};
 
@@ -157,69 +158,49 @@ pub(super) fn run_passes(
             model.name
         )));
     }
-    let parser = common.need_parser()?;
-    let control = common.class_control.ok_or_else(|| {
-        Error::input(format!(
-            "{}: no ingress control found: model {} counts the passes of a packet class's control path",
-            common.shown, model.name
-        ))
-    })?;
-    let filter = class_filter(a, &common)?;
-    let opts = Common::path_options(a);
-    let mut warns = std::mem::take(&mut common.warnings);
+    let mut run = ClassRun::begin(
+        a,
+        &mut common,
+        model,
+        "counts the passes of a packet class's control path",
+    )?;
     let program = common.program();
-    let (pg, graph_warnings) = common.parse_graph(parser, &opts)?;
-    insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
+    let mut warns = std::mem::take(&mut run.warns);
     warns.extend(pricer.warnings(model, packet_size));
-    let ingress_nodes = common.egress.as_ref().map(|j| j.ingress_nodes);
-    let zeros = vec![0.0; program.tables.len()];
-    let (table_index, list) = class_tables(program, control, ingress_nodes, &zeros);
-    let lister = ClassLister::new(program, control, &ClassBudget::default())
+    let lister = ClassLister::new(program, run.control, &ClassBudget::default())
         .map_err(|e| Error::input(format!("{}: {e}", common.shown)))?;
     let mut k = Counting {
-        lister: match ingress_nodes {
+        lister: match run.ingress_nodes {
             Some(n) => lister.with_egress_from(n),
             None => lister,
         },
-        counter: PassCounter::new(program, control),
+        counter: PassCounter::new(program, run.control),
         pricer,
         size: packet_size,
         most: 1,
     };
-    let mut r = common.report(a, model, packet_size);
-    let total = pg.total();
-    r.path_count = total.value;
-    r.path_count_text = report::count_text(total);
-    r.path_count_saturated = total.saturated;
-    r.tables = list;
-    let cx = ClassContext {
-        program,
-        control,
-        ingress_nodes,
-        table_ns: &zeros,
-        table_index: &table_index,
-        max: crate::path_classes::max_classes(a),
-        filter: filter.as_ref().zip(a.class.as_deref()),
-    };
+    let mut r = run.report(a, &common, model, packet_size);
+    let cx = run.context(a, &common);
     let mut sites = ClassSites::default();
-    for (index, nodes) in &super::cpu::shown_nodes(a, &common, &pg)? {
+    for (index, nodes) in &shown_nodes(a, &common, &run.pg)? {
         r.paths.push(listed_path(
             &mut k,
             &cx,
             &mut sites,
-            (&pg, *index, nodes),
+            (&run.pg, *index, nodes),
             &mut warns,
         ));
     }
     if a.sort == crate::options::SortBy::Latency {
         r.paths.sort_by_key(|p| std::cmp::Reverse(most_passes(p)));
     }
-    r.paths_listed = r.paths.len();
-    r.decisions = sites.decisions;
-    r.skipped = sites.skipped;
+    let note = format!(
+        "a packet class pays a pipeline pass, plus one per recirculate or resubmit call on its control path, ingress then egress (model {}): see each class's recirc",
+        model.name
+    );
+    finish(&mut r, sites, &common, note);
     let unlisted = !crate::recirc::complete(&r);
     warns.extend(passes_warning(model, &k, unlisted));
-    charge_egress(&mut r, &common, model);
     r.recirc = Some(pricer.settings(packet_size));
     r.warnings = warns;
     Ok(r)
@@ -252,20 +233,6 @@ fn passes_warning(model: &ModelSpec, k: &Counting<'_, '_>, unlisted: bool) -> Op
             ),
         )
     })
-}
-
-/// The control's note, and the egress control every class walks, charged.
-fn charge_egress(r: &mut Report, common: &Common<'_>, model: &ModelSpec) {
-    r.control.path_sensitive = true;
-    r.control.note = format!(
-        "a packet class pays a pipeline pass, plus one per recirculate or resubmit call on its control path, ingress then egress (model {}): see each class's recirc",
-        model.name
-    );
-    if let Some(j) = &common.egress {
-        let mut e = super::egress_out(common.program(), j);
-        e.charged = true;
-        r.control.egress = Some(e);
-    }
 }
 
 /// A listed path's worst class's passes (1 without classes).
