@@ -36,7 +36,7 @@ fn the_sample_project_is_judged_on_predicts_figures() {
     // The program's own budget replaced the default one (320).
     assert_eq!(
         by("max_latency")["origin"],
-        "p4-samples/project/p4cost.toml:18:15"
+        "p4-samples/project/p4cost.toml:27:15"
     );
     // The class budget: the slowest class of the path predict --path picks.
     let p = common::json(&[
