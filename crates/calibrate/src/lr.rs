@@ -45,6 +45,7 @@ impl Naming {
             title: format!("{} ingress latency on a {port}G port (fitted, {what})", self.target),
             kind,
             target: self.target.clone(),
+            architectures: Vec::new(),
             port_gbps: Some(port),
             source: Source {
                 citation: format!("measurements in {}", self.data),

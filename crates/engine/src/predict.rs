@@ -662,27 +662,57 @@ fn set_entries(program: &mut Program, entries: &[crate::options::Entries]) -> Re
 /// on the model's target, not on the program's. An `unknown` architecture
 /// is warned about too: nothing says the program runs on the model's target.
 pub fn target_mismatch(model: &ModelSpec, arch: p4cost_ir::Arch) -> Option<WarningOut> {
-    // Model targets are named `tofino<generation>`.
-    let model_gen: Option<u8> = model
-        .target
-        .strip_prefix("tofino")
-        .and_then(|g| g.parse().ok());
-    let model_gen = model_gen?;
-    let why = match arch.tofino_generation() {
-        Some(g) if g == model_gen => return None,
-        Some(g) => format!(
-            "the program is written for {} (Tofino {g}); the model was measured on Tofino {model_gen}, whose parser and MAU timings differ",
-            arch.name()
-        ),
-        None if arch == p4cost_ir::Arch::Unknown => {
-            "the program's architecture was not recognised (no known architecture include)".to_string()
+    let why = match model_generation(model) {
+        Some(model_gen) => generation_mismatch(model_gen, arch)?,
+        None if model.architectures.is_empty() || model.architectures.contains(&arch) => {
+            return None
         }
-        None => format!("the program is written for {}", arch.name()),
+        None => {
+            let runs: Vec<&str> = model.architectures.iter().map(|a| a.name()).collect();
+            format!(
+                "{}; {} runs {}",
+                written_for(arch),
+                model.target,
+                runs.join(", ")
+            )
+        }
     };
     Some(WarningOut::new("target_mismatch", format!(
             "model {} is for {} but {why}: the prediction is what its parse graph and tables would cost on {}",
             model.name, model.target, model.target
         )))
+}
+
+/// A Tofino model's chip generation: its target is named
+/// `tofino<generation>`.
+fn model_generation(model: &ModelSpec) -> Option<u8> {
+    model
+        .target
+        .strip_prefix("tofino")
+        .and_then(|g| g.parse().ok())
+}
+
+/// Why a program of `arch` does not suit a model of Tofino `model_gen`
+/// (`None`: it does).
+fn generation_mismatch(model_gen: u8, arch: p4cost_ir::Arch) -> Option<String> {
+    match arch.tofino_generation() {
+        Some(g) if g == model_gen => None,
+        Some(g) => Some(format!(
+            "the program is written for {} (Tofino {g}); the model was measured on Tofino {model_gen}, whose parser and MAU timings differ",
+            arch.name()
+        )),
+        None => Some(written_for(arch)),
+    }
+}
+
+/// "the program is written for ARCH", or that its architecture was not
+/// recognised.
+fn written_for(arch: p4cost_ir::Arch) -> String {
+    if arch == p4cost_ir::Arch::Unknown {
+        "the program's architecture was not recognised (no known architecture include)".to_string()
+    } else {
+        format!("the program is written for {}", arch.name())
+    }
 }
 
 /// The linear model: one prediction per parse path.
@@ -1675,6 +1705,26 @@ mod target_tests {
         let mau = p4cost_model::model_by_name("tofino1-mau-cycles").expect("model");
         assert!(target_mismatch(&mau, Arch::Tna).is_none());
         assert!(target_mismatch(&mau, Arch::T2na).is_some());
+    }
+
+    /// A model of another target warns about the architectures its file
+    /// does not list: t4p4s runs v1model and PSA programs, the pass
+    /// models v1model ones.
+    #[test]
+    fn other_targets_warn_by_their_architectures() {
+        let t4p4s = p4cost_model::model_by_name("t4p4s").expect("model");
+        assert!(target_mismatch(&t4p4s, Arch::V1model).is_none());
+        assert!(target_mismatch(&t4p4s, Arch::Psa).is_none());
+        let w = target_mismatch(&t4p4s, Arch::Tna).expect("tna warned");
+        assert!(w.message.contains("written for tna"), "{}", w.message);
+        assert!(w.message.contains("runs v1model, psa"), "{}", w.message);
+        assert!(target_mismatch(&t4p4s, Arch::Unknown).is_some());
+        for name in ["nfp4000", "bmv2-coarse"] {
+            let m = p4cost_model::model_by_name(name).expect("model");
+            assert!(target_mismatch(&m, Arch::V1model).is_none(), "{name}");
+            assert!(target_mismatch(&m, Arch::Tna).is_some(), "{name}");
+            assert!(target_mismatch(&m, Arch::Psa).is_some(), "{name}");
+        }
     }
 }
 

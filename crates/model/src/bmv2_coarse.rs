@@ -61,6 +61,11 @@ pub struct Bmv2Coarse {
     pub title: String,
     /// The target.
     pub target: String,
+    /// The P4 architectures of the programs it runs
+    /// ([`crate::ModelSpec::architectures`]).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub architectures: Vec<p4cost_ir::Arch>,
     /// Provenance.
     pub source: Source,
     /// What it gives.
@@ -95,7 +100,7 @@ impl Bmv2Coarse {
     pub fn to_spec(&self) -> crate::ModelSpec {
         crate::spec::pass_model(
             crate::ModelKind::Bmv2Coarse,
-            (&self.name, &self.title, &self.target),
+            (&self.name, &self.title, &self.target, &self.architectures),
             (&self.source, &self.predicts, &self.notes),
             (None, Some(self.clone())),
         )

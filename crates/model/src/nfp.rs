@@ -44,6 +44,11 @@ pub struct Nfp {
     pub title: String,
     /// The device.
     pub target: String,
+    /// The P4 architectures of the programs it runs
+    /// ([`crate::ModelSpec::architectures`]).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub architectures: Vec<p4cost_ir::Arch>,
     /// Provenance.
     pub source: Source,
     /// What it gives.
@@ -82,7 +87,7 @@ impl Nfp {
     pub fn to_spec(&self) -> crate::ModelSpec {
         crate::spec::pass_model(
             crate::ModelKind::NfpRecirc,
-            (&self.name, &self.title, &self.target),
+            (&self.name, &self.title, &self.target, &self.architectures),
             (&self.source, &self.predicts, &self.notes),
             (Some(self.clone()), None),
         )

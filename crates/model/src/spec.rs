@@ -326,6 +326,13 @@ pub struct ModelSpec {
     pub kind: ModelKind,
     /// Target chip.
     pub target: String,
+    /// The P4 architectures (`v1model`, `psa`, ...) of the programs the
+    /// target runs; a program of another gets a `target_mismatch`
+    /// warning. Empty: not stated (a Tofino model's `target` names its
+    /// chip generation, which is checked instead).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub architectures: Vec<p4cost_ir::Arch>,
     /// Port speed the model was measured on; `None` for models that do
     /// not depend on the port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -390,11 +397,12 @@ pub struct ModelSpec {
 }
 
 /// A model of a pass kind (`nfp_recirc`, `bmv2_coarse`) holding its file
-/// whole: `(name, title, target)`, `(source, predicts, notes)`, and the
+/// whole: `(name, title, target, architectures)`, `(source, predicts,
+/// notes)`, and the
 /// section of its kind.
 pub(crate) fn pass_model(
     kind: ModelKind,
-    (name, title, target): (&str, &str, &str),
+    (name, title, target, architectures): (&str, &str, &str, &[p4cost_ir::Arch]),
     (source, predicts, notes): (&Source, &str, &[String]),
     (nfp, bmv2_coarse): (
         Option<crate::nfp::Nfp>,
@@ -407,6 +415,7 @@ pub(crate) fn pass_model(
         title: title.to_string(),
         kind,
         target: target.to_string(),
+        architectures: architectures.to_vec(),
         port_gbps: None,
         source: source.clone(),
         predicts: predicts.to_string(),
