@@ -615,6 +615,8 @@ fn budgets(at: &Locator<'_>, b: RawBudget) -> Result<Vec<Budget>, ConfigError> {
     Ok(out)
 }
 
+/// A `[[chain]]`: its hops resolved against `programs`, its segments,
+/// budget, packets and arrival curve checked.
 fn chain(
     at: &Locator<'_>,
     dir: &Path,
@@ -622,138 +624,12 @@ fn chain(
     programs: &[ProgramConfig],
 ) -> Result<Chain, ConfigError> {
     let name = c.name.get_ref().clone();
-    let mut hops: Vec<Hop> = Vec::new();
-    if c.hops.get_ref().is_empty() {
-        return Err(at.err(c.hops.span(), format!("chain `{name}` has no hops")));
-    }
-    let hops_span = c.hops.span();
-    for (i, h) in c.hops.into_inner().into_iter().enumerate() {
-        let hop = match (&h.program, &h.delay_ns) {
-            (Some(p), None) => {
-                let Some(pc) = programs.iter().find(|q| &q.name == p.get_ref()) else {
-                    let names: Vec<&str> = programs.iter().map(|q| q.name.as_str()).collect();
-                    return Err(at.err(
-                        p.span(),
-                        format!(
-                            "hop {}: no [[program]] named `{}` (programs: {})",
-                            i + 1,
-                            p.get_ref(),
-                            if names.is_empty() {
-                                "none".to_string()
-                            } else {
-                                names.join(", ")
-                            }
-                        ),
-                    ));
-                };
-                let mut s = pc.settings.clone();
-                s.target = target(at, dir, &h.model, &h.model_file, &h.port, &h.packet_size)?
-                    .over(&s.target);
-                Hop {
-                    name: h.name.clone().unwrap_or_else(|| pc.name.clone()),
-                    kind: HopKind::Program(Box::new(pc.options(&s))),
-                }
-            }
-            (None, Some(d)) => {
-                let x = *d.get_ref();
-                if !(x.is_finite() && x >= 0.0) {
-                    return Err(at.err(d.span(), format!("delay-ns {x}: a delay is 0 or more ns")));
-                }
-                if h.model.is_some()
-                    || h.model_file.is_some()
-                    || h.port.is_some()
-                    || h.packet_size.is_some()
-                {
-                    return Err(at.err(
-                        d.span(),
-                        "a delay hop takes no model, model-file, port or packet-size",
-                    ));
-                }
-                Hop {
-                    name: h.name.clone().unwrap_or_else(|| format!("delay {}", i + 1)),
-                    kind: HopKind::Delay { ns: x },
-                }
-            }
-            _ => {
-                return Err(at.err(
-                    hops_span.clone(),
-                    format!(
-                    "chain `{name}`, hop {}: give either `program = \"NAME\"` or `delay-ns = NS`",
-                    i + 1
-                ),
-                ))
-            }
-        };
-        if hops.iter().any(|x| x.name == hop.name) {
-            return Err(at.err(
-                hops_span.clone(),
-                format!(
-                    "chain `{name}`: two hops named `{}`; name them apart with `name`",
-                    hop.name
-                ),
-            ));
-        }
-        hops.push(hop);
-    }
-    let index = |s: &Spanned<String>| -> Result<usize, ConfigError> {
-        hops.iter()
-            .position(|h| &h.name == s.get_ref())
-            .ok_or_else(|| {
-                at.err(
-                    s.span(),
-                    format!(
-                        "chain `{name}` has no hop named `{}` (hops: {})",
-                        s.get_ref(),
-                        hops.iter()
-                            .map(|h| h.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })
-    };
-    let mut segments = Vec::new();
-    for s in &c.segments {
-        let from = index(&s.from)?;
-        let to = index(&s.to)?;
-        if from > to {
-            return Err(at.err(
-                s.to.span(),
-                format!(
-                    "segment ends at `{}`, before it starts at `{}`",
-                    s.to.get_ref(),
-                    s.from.get_ref()
-                ),
-            ));
-        }
-        let drop_ns = positive(at, &s.drop_ns, "drop-ns")?;
-        let priority_ns = s
-            .priority_ns
-            .as_ref()
-            .map(|p| positive(at, p, "priority-ns"))
-            .transpose()?;
-        if let (Some(pl), Some(p)) = (priority_ns, &s.priority_ns) {
-            if pl > drop_ns {
-                return Err(at.err(
-                    p.span(),
-                    format!(
-                        "priority-ns {pl} is above drop-ns {drop_ns}: the priority threshold PL must be at most the drop threshold DL"
-                    ),
-                ));
-            }
-        }
-        segments.push(Segment {
-            name: s
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("{}..{}", s.from.get_ref(), s.to.get_ref())),
-            from,
-            to,
-            priority_ns,
-            drop_ns,
-            origin: at.origin(s.drop_ns.span()),
-        });
-    }
+    let hops = chain_hops(at, dir, &name, c.hops, programs)?;
+    let segments = c
+        .segments
+        .iter()
+        .map(|s| segment(at, &name, s, &hops))
+        .collect::<Result<Vec<_>, _>>()?;
     let max_latency = c
         .max_latency
         .as_ref()
@@ -782,6 +658,162 @@ fn chain(
         packets: c.packets.into_iter().map(Spanned::into_inner).collect(),
         max_packets,
         arrival,
+    })
+}
+
+/// Chain `name`'s hops, in order: at least one, each a program or a
+/// delay, no two of one name.
+fn chain_hops(
+    at: &Locator<'_>,
+    dir: &Path,
+    name: &str,
+    raw: Spanned<Vec<RawHop>>,
+    programs: &[ProgramConfig],
+) -> Result<Vec<Hop>, ConfigError> {
+    if raw.get_ref().is_empty() {
+        return Err(at.err(raw.span(), format!("chain `{name}` has no hops")));
+    }
+    let hops_span = raw.span();
+    let mut hops: Vec<Hop> = Vec::new();
+    for (i, h) in raw.into_inner().into_iter().enumerate() {
+        let hop = match (&h.program, &h.delay_ns) {
+            (Some(p), None) => program_hop(at, dir, i, &h, p, programs)?,
+            (None, Some(d)) => delay_hop(at, i, &h, d)?,
+            _ => return Err(at.err(
+                hops_span.clone(),
+                format!(
+                    "chain `{name}`, hop {}: give either `program = \"NAME\"` or `delay-ns = NS`",
+                    i + 1
+                ),
+            )),
+        };
+        if hops.iter().any(|x| x.name == hop.name) {
+            return Err(at.err(
+                hops_span.clone(),
+                format!(
+                    "chain `{name}`: two hops named `{}`; name them apart with `name`",
+                    hop.name
+                ),
+            ));
+        }
+        hops.push(hop);
+    }
+    Ok(hops)
+}
+
+/// Hop `i` (from 0), the `[[program]]` named `p`, with the hop's own
+/// model, port and packet size over the program's.
+fn program_hop(
+    at: &Locator<'_>,
+    dir: &Path,
+    i: usize,
+    h: &RawHop,
+    p: &Spanned<String>,
+    programs: &[ProgramConfig],
+) -> Result<Hop, ConfigError> {
+    let Some(pc) = programs.iter().find(|q| &q.name == p.get_ref()) else {
+        let names: Vec<&str> = programs.iter().map(|q| q.name.as_str()).collect();
+        return Err(at.err(
+            p.span(),
+            format!(
+                "hop {}: no [[program]] named `{}` (programs: {})",
+                i + 1,
+                p.get_ref(),
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ));
+    };
+    let mut s = pc.settings.clone();
+    s.target = target(at, dir, &h.model, &h.model_file, &h.port, &h.packet_size)?.over(&s.target);
+    Ok(Hop {
+        name: h.name.clone().unwrap_or_else(|| pc.name.clone()),
+        kind: HopKind::Program(Box::new(pc.options(&s))),
+    })
+}
+
+/// Hop `i` (from 0), a fixed delay of `d` ns, which takes no model.
+fn delay_hop(at: &Locator<'_>, i: usize, h: &RawHop, d: &Spanned<f64>) -> Result<Hop, ConfigError> {
+    let x = *d.get_ref();
+    if !(x.is_finite() && x >= 0.0) {
+        return Err(at.err(d.span(), format!("delay-ns {x}: a delay is 0 or more ns")));
+    }
+    if h.model.is_some() || h.model_file.is_some() || h.port.is_some() || h.packet_size.is_some() {
+        return Err(at.err(
+            d.span(),
+            "a delay hop takes no model, model-file, port or packet-size",
+        ));
+    }
+    Ok(Hop {
+        name: h.name.clone().unwrap_or_else(|| format!("delay {}", i + 1)),
+        kind: HopKind::Delay { ns: x },
+    })
+}
+
+/// A segment of chain `name` between two of its `hops`, in order, with
+/// its thresholds (PL at most DL).
+fn segment(
+    at: &Locator<'_>,
+    name: &str,
+    s: &RawSegment,
+    hops: &[Hop],
+) -> Result<Segment, ConfigError> {
+    let index = |h: &Spanned<String>| -> Result<usize, ConfigError> {
+        hops.iter()
+            .position(|x| &x.name == h.get_ref())
+            .ok_or_else(|| {
+                let names: Vec<&str> = hops.iter().map(|x| x.name.as_str()).collect();
+                at.err(
+                    h.span(),
+                    format!(
+                        "chain `{name}` has no hop named `{}` (hops: {})",
+                        h.get_ref(),
+                        names.join(", ")
+                    ),
+                )
+            })
+    };
+    let from = index(&s.from)?;
+    let to = index(&s.to)?;
+    if from > to {
+        return Err(at.err(
+            s.to.span(),
+            format!(
+                "segment ends at `{}`, before it starts at `{}`",
+                s.to.get_ref(),
+                s.from.get_ref()
+            ),
+        ));
+    }
+    let drop_ns = positive(at, &s.drop_ns, "drop-ns")?;
+    let priority_ns = s
+        .priority_ns
+        .as_ref()
+        .map(|p| positive(at, p, "priority-ns"))
+        .transpose()?;
+    if let (Some(pl), Some(p)) = (priority_ns, &s.priority_ns) {
+        if pl > drop_ns {
+            return Err(at.err(
+                p.span(),
+                format!(
+                    "priority-ns {pl} is above drop-ns {drop_ns}: the priority threshold PL must be at most the drop threshold DL"
+                ),
+            ));
+        }
+    }
+    Ok(Segment {
+        name: s
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}..{}", s.from.get_ref(), s.to.get_ref())),
+        from,
+        to,
+        priority_ns,
+        drop_ns,
+        origin: at.origin(s.drop_ns.span()),
     })
 }
 
