@@ -257,118 +257,155 @@ pub fn judge(session: &mut Session, c: &Chain) -> Result<ChainVerdict, Error> {
         over: 0,
         prioritised: 0,
     };
-    'packet: for headers in packets {
-        let mut hops = Vec::with_capacity(c.hops.len());
-        for h in &c.hops {
-            match &h.kind {
-                HopKind::Delay { ns } => hops.push(HopFigure {
-                    hop: h.name.clone(),
-                    ns: *ns,
-                    model: None,
-                    rate_bps: None,
-                }),
-                HopKind::Program(o) => {
-                    let mut o = (**o).clone();
-                    o.path = Some(headers.clone());
-                    o.top = None;
-                    o.max_paths = 1;
-                    o.max_classes = Some(0);
-                    // The packet's path alone: not the figures over all
-                    // paths, which the chain does not read.
-                    o.listed_only = true;
-                    let rs = match session.reports(&o) {
-                        Ok(rs) => rs,
-                        Err(Error::NoPath(_)) => {
-                            out.not_crossing.push(headers);
-                            continue 'packet;
-                        }
-                        Err(e) => return Err(Error::input(format!("chain `{}`: {e}", c.name))),
-                    };
-                    let Some((r, p)) = rs.iter().find_map(|r| r.paths.first().map(|p| (r, p)))
-                    else {
-                        out.not_crossing.push(headers);
-                        continue 'packet;
-                    };
-                    let rate_bps = match c.arrival {
-                        Some(_) => Some(hop_rate(c, h, r, &o)?),
-                        None => None,
-                    };
-                    hops.push(HopFigure {
-                        hop: h.name.clone(),
-                        ns: p.latency_ns,
-                        model: Some(r.model.name.clone()),
-                        rate_bps,
-                    });
+    for headers in packets {
+        match packet_hops(session, c, &headers)? {
+            Some(hops) => {
+                let v = packet_verdict(c, headers, hops);
+                match v.status {
+                    "over" => out.over += 1,
+                    "priority" => out.prioritised += 1,
+                    _ => {}
                 }
+                out.packets.push(v);
             }
+            None => out.not_crossing.push(headers),
         }
-        let total_ns: f64 = hops.iter().map(|h| h.ns).sum();
-        let segments: Vec<SegmentVerdict> = c
-            .segments
-            .iter()
-            .map(|s| {
-                let part = hops.get(s.from..=s.to).unwrap_or(&[]);
-                let ns: f64 = part.iter().map(|h| h.ns).sum();
-                let delay_bound_ns = c.arrival.map(|f| hops_bound(part, f).1);
-                // With an arrival the bound is judged (none at all: late).
-                let judged = match delay_bound_ns {
-                    Some(b) => b.unwrap_or(f64::INFINITY),
-                    None => ns,
-                };
-                let status = if judged > s.drop_ns {
-                    "over"
-                } else if s.priority_ns.is_some_and(|pl| judged > pl) {
-                    "priority"
-                } else {
-                    "ok"
-                };
-                SegmentVerdict {
-                    segment: s.name.clone(),
-                    ns,
-                    delay_bound_ns: delay_bound_ns.flatten(),
-                    priority_ns: s.priority_ns,
-                    drop_ns: s.drop_ns,
-                    margin_ns: s.drop_ns - judged,
-                    status,
-                    origin: s.origin.clone(),
-                }
-            })
-            .collect();
-        let bound = c.arrival.map(|f| hops_bound(&hops, f).0);
-        let judged = match &bound {
-            Some(b) => b.delay_bound_ns.unwrap_or(f64::INFINITY),
-            None => total_ns,
-        };
-        let margin_ns = c.max_latency.as_ref().map(|m| m.0 - judged);
-        let status = if margin_ns.is_some_and(|m| m < 0.0)
-            || segments.iter().any(|s| s.status == "over")
-            || bound.as_ref().is_some_and(|b| b.unbounded.is_some())
-        {
-            "over"
-        } else if segments.iter().any(|s| s.status == "priority") {
-            "priority"
-        } else {
-            "ok"
-        };
-        match status {
-            "over" => out.over += 1,
-            "priority" => out.prioritised += 1,
-            _ => {}
-        }
-        out.packets.push(PacketVerdict {
-            headers,
-            hops,
-            total_ns,
-            bound,
-            margin_ns,
-            segments,
-            status,
-        });
     }
     // The worst packets first.
     out.packets
         .sort_by(|x, y| y.total_ns.total_cmp(&x.total_ns));
     Ok(out)
+}
+
+/// Each hop's figure for the packet extracting `headers`; `None` when a
+/// program hop has no parse path extracting them (the packet does not
+/// cross the chain).
+fn packet_hops(
+    session: &mut Session,
+    c: &Chain,
+    headers: &[String],
+) -> Result<Option<Vec<HopFigure>>, Error> {
+    let mut hops = Vec::with_capacity(c.hops.len());
+    for h in &c.hops {
+        let figure = match &h.kind {
+            HopKind::Delay { ns } => HopFigure {
+                hop: h.name.clone(),
+                ns: *ns,
+                model: None,
+                rate_bps: None,
+            },
+            HopKind::Program(o) => match program_hop(session, c, h, o, headers)? {
+                Some(f) => f,
+                None => return Ok(None),
+            },
+        };
+        hops.push(figure);
+    }
+    Ok(Some(hops))
+}
+
+/// Program hop `h`'s figure for the packet extracting `headers`: its
+/// path's latency alone (`None` without such a path).
+fn program_hop(
+    session: &mut Session,
+    c: &Chain,
+    h: &Hop,
+    o: &PredictOptions,
+    headers: &[String],
+) -> Result<Option<HopFigure>, Error> {
+    let mut o = o.clone();
+    o.path = Some(headers.to_vec());
+    o.top = None;
+    o.max_paths = 1;
+    o.max_classes = Some(0);
+    // The packet's path alone: not the figures over all paths, which the
+    // chain does not read.
+    o.listed_only = true;
+    let rs = match session.reports(&o) {
+        Ok(rs) => rs,
+        Err(Error::NoPath(_)) => return Ok(None),
+        Err(e) => return Err(Error::input(format!("chain `{}`: {e}", c.name))),
+    };
+    let Some((r, p)) = rs.iter().find_map(|r| r.paths.first().map(|p| (r, p))) else {
+        return Ok(None);
+    };
+    let rate_bps = match c.arrival {
+        Some(_) => Some(hop_rate(c, h, r, &o)?),
+        None => None,
+    };
+    Ok(Some(HopFigure {
+        hop: h.name.clone(),
+        ns: p.latency_ns,
+        model: Some(r.model.name.clone()),
+        rate_bps,
+    }))
+}
+
+/// One packet's verdict from its hops' figures: its total (or delay
+/// bound, with an arrival curve) against the chain's budget, and each
+/// segment's against its thresholds.
+fn packet_verdict(c: &Chain, headers: Vec<String>, hops: Vec<HopFigure>) -> PacketVerdict {
+    let total_ns: f64 = hops.iter().map(|h| h.ns).sum();
+    let segments: Vec<SegmentVerdict> = c
+        .segments
+        .iter()
+        .map(|s| segment_verdict(c, s, &hops))
+        .collect();
+    let bound = c.arrival.map(|f| hops_bound(&hops, f).0);
+    let judged = match &bound {
+        Some(b) => b.delay_bound_ns.unwrap_or(f64::INFINITY),
+        None => total_ns,
+    };
+    let margin_ns = c.max_latency.as_ref().map(|m| m.0 - judged);
+    let status = if margin_ns.is_some_and(|m| m < 0.0)
+        || segments.iter().any(|s| s.status == "over")
+        || bound.as_ref().is_some_and(|b| b.unbounded.is_some())
+    {
+        "over"
+    } else if segments.iter().any(|s| s.status == "priority") {
+        "priority"
+    } else {
+        "ok"
+    };
+    PacketVerdict {
+        headers,
+        hops,
+        total_ns,
+        bound,
+        margin_ns,
+        segments,
+        status,
+    }
+}
+
+/// Segment `s`'s verdict over its part of `hops`: its sum (or delay
+/// bound, with an arrival curve) against DL, then PL.
+fn segment_verdict(c: &Chain, s: &Segment, hops: &[HopFigure]) -> SegmentVerdict {
+    let part = hops.get(s.from..=s.to).unwrap_or(&[]);
+    let ns: f64 = part.iter().map(|h| h.ns).sum();
+    let delay_bound_ns = c.arrival.map(|f| hops_bound(part, f).1);
+    // With an arrival the bound is judged (none at all: late).
+    let judged = match delay_bound_ns {
+        Some(b) => b.unwrap_or(f64::INFINITY),
+        None => ns,
+    };
+    let status = if judged > s.drop_ns {
+        "over"
+    } else if s.priority_ns.is_some_and(|pl| judged > pl) {
+        "priority"
+    } else {
+        "ok"
+    };
+    SegmentVerdict {
+        segment: s.name.clone(),
+        ns,
+        delay_bound_ns: delay_bound_ns.flatten(),
+        priority_ns: s.priority_ns,
+        drop_ns: s.drop_ns,
+        margin_ns: s.drop_ns - judged,
+        status,
+        origin: s.origin.clone(),
+    }
 }
 
 /// A program hop's service rate, bit/s: its port's.
