@@ -448,65 +448,11 @@ fn judge_on(
             }
             Limit::TableCount => {
                 for r in main {
-                    let mut tables = r.control.tables.clone();
-                    if let Some(e) = &r.control.egress {
-                        tables.extend(e.tables.iter().cloned());
-                    }
-                    let n = tables.len() as f64;
-                    let over = n > b.value;
-                    let contributors = if over {
-                        tables
-                            .iter()
-                            .map(|name| Contributor {
-                                kind: "table",
-                                name: name.clone(),
-                                value: 1.0,
-                                span: None,
-                            })
-                            .collect()
-                    } else {
-                        Vec::new()
-                    };
-                    out.push(verdict(r, b, several, n, None, Vec::new(), contributors));
+                    out.push(table_count(r, b, several));
                 }
             }
             Limit::ClassLatency { headers } => {
-                let mut o = t.options.clone();
-                o.path = Some(headers.clone());
-                o.max_paths = 1;
-                let rs = session
-                    .reports(&o)
-                    .map_err(|e| Error::input(format!("{}: {e}", b.origin)))?;
-                let several = rs.len() > 1;
-                for r in &rs {
-                    let Some(p) = r.paths.first() else {
-                        continue;
-                    };
-                    let id = p.classes.as_ref().map(|c| c.slowest.id.clone());
-                    let predicted = p.latency_ns;
-                    let contributors = if predicted > b.value {
-                        let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
-                        latency_terms(
-                            session,
-                            t,
-                            pipe.filter(|_| several),
-                            Where::Headers(&p.headers),
-                        )?
-                    } else {
-                        Vec::new()
-                    };
-                    let mut v = verdict(
-                        r,
-                        b,
-                        several,
-                        predicted,
-                        id,
-                        p.headers.clone(),
-                        contributors,
-                    );
-                    v.selector = Some(headers.clone());
-                    out.push(v);
-                }
+                out.extend(class_latency(session, t, b, headers)?);
             }
             Limit::GressCycles(g) => {
                 let rs = match &mut mau {
@@ -516,32 +462,101 @@ fn judge_on(
                 };
                 let several = rs.len() > 1;
                 for r in rs.iter() {
-                    let gc = r.mau.as_ref().and_then(|m| match g {
-                        Gress::Egress => m.egress.as_ref(),
-                        Gress::Ghost => m.ghost.as_ref(),
-                        _ => m.ingress.as_ref(),
-                    });
-                    let cycles = gc.map_or(0.0, |g| f64::from(g.cycles));
-                    let contributors = match gc {
-                        Some(gc) if cycles > b.value => {
-                            stage_contributors(gc, |s| f64::from(s.cycles))
-                        }
-                        _ => Vec::new(),
-                    };
-                    out.push(verdict(
-                        r,
-                        b,
-                        several,
-                        cycles,
-                        None,
-                        Vec::new(),
-                        contributors,
-                    ));
+                    out.push(gress_cycles(r, b, *g, several));
                 }
             }
         }
     }
     Ok(())
+}
+
+/// Report `r`'s verdict on a `table-count` budget: its ingress and egress
+/// tables, named when over.
+fn table_count(r: &Report, b: &Budget, several: bool) -> Verdict {
+    let mut tables = r.control.tables.clone();
+    if let Some(e) = &r.control.egress {
+        tables.extend(e.tables.iter().cloned());
+    }
+    let n = tables.len() as f64;
+    let contributors = if n > b.value {
+        tables
+            .iter()
+            .map(|name| Contributor {
+                kind: "table",
+                name: name.clone(),
+                value: 1.0,
+                span: None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    verdict(r, b, several, n, None, Vec::new(), contributors)
+}
+
+/// The verdicts on a class budget: per pipeline, the slowest class of
+/// the parse path extracting exactly `headers`, with its largest terms
+/// when over.
+fn class_latency(
+    session: &mut Session,
+    t: &Target,
+    b: &Budget,
+    headers: &[String],
+) -> Result<Vec<Verdict>, Error> {
+    let mut o = t.options.clone();
+    o.path = Some(headers.to_vec());
+    o.max_paths = 1;
+    let rs = session
+        .reports(&o)
+        .map_err(|e| Error::input(format!("{}: {e}", b.origin)))?;
+    let several = rs.len() > 1;
+    let mut out = Vec::new();
+    for r in &rs {
+        let Some(p) = r.paths.first() else {
+            continue;
+        };
+        let id = p.classes.as_ref().map(|c| c.slowest.id.clone());
+        let predicted = p.latency_ns;
+        let contributors = if predicted > b.value {
+            let pipe = r.pipeline.as_ref().map(|p| p.name.as_str());
+            latency_terms(
+                session,
+                t,
+                pipe.filter(|_| several),
+                Where::Headers(&p.headers),
+            )?
+        } else {
+            Vec::new()
+        };
+        let mut v = verdict(
+            r,
+            b,
+            several,
+            predicted,
+            id,
+            p.headers.clone(),
+            contributors,
+        );
+        v.selector = Some(headers.to_vec());
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// MAU report `r`'s verdict on a gress-cycles budget: the gress's
+/// cycles, with its stages largest first when over.
+fn gress_cycles(r: &Report, b: &Budget, g: Gress, several: bool) -> Verdict {
+    let gc = r.mau.as_ref().and_then(|m| match g {
+        Gress::Egress => m.egress.as_ref(),
+        Gress::Ghost => m.ghost.as_ref(),
+        _ => m.ingress.as_ref(),
+    });
+    let cycles = gc.map_or(0.0, |g| f64::from(g.cycles));
+    let contributors = match gc {
+        Some(gc) if cycles > b.value => stage_contributors(gc, |s| f64::from(s.cycles)),
+        _ => Vec::new(),
+    };
+    verdict(r, b, several, cycles, None, Vec::new(), contributors)
 }
 
 /// The stages of a gress that add to its latency, largest first (at most
