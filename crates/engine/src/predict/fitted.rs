@@ -76,17 +76,7 @@ pub(super) fn run_fitted(
         opts.max_analysis_states,
     )
     .map_err(|e| common.budget(e))?;
-    let term = |(_, n, b): (bool, u32, u64)| fitted::parser_term(model, packet_size, n, b);
-    let mut weight = Vec::with_capacity(prod.nodes.len());
-    let mut step = Vec::with_capacity(prod.nodes.len());
-    for node in &prod.nodes {
-        let after = Counting
-            .step(node.before.0, &pg.visit(node.node))
-            .unwrap_or(node.before.0);
-        weight.push(term(after) - term(node.before.0));
-        let before = node.before.0;
-        step.push([after.2 - before.2, u64::from(after.1 - before.1)]);
-    }
+    let (weight, step) = node_weights(&pg, &prod, model, packet_size);
     if !a.listed_only {
         warns.extend(super::extrapolates::negative_state(
             program, &pg, &prod, &weight,
@@ -135,23 +125,7 @@ pub(super) fn run_fitted(
     )?;
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
 
-    let mut path_outs = Vec::with_capacity(shown.len());
-    let mut listed_codes = Vec::with_capacity(shown.len());
-    for (index, nodes) in &shown {
-        let path = pg.path(nodes);
-        if !path_fits(&path, packet_size) {
-            continue;
-        }
-        let pred = inputs(&path);
-        listed_codes.push(
-            pred.warnings
-                .iter()
-                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
-                .map(|w| w.code.clone())
-                .collect::<Vec<_>>(),
-        );
-        path_outs.push(report::path_out(program, *index, &path, &pred));
-    }
+    let (mut path_outs, mut listed_codes) = listed(program, &pg, &shown, packet_size, &inputs);
     if a.sort == SortBy::Latency {
         sort_by_latency(&mut path_outs, &mut listed_codes);
     }
@@ -176,6 +150,58 @@ pub(super) fn run_fitted(
     r.paths = path_outs;
     r.warnings = warns;
     Ok(r)
+}
+
+/// Each product node's additive parser term (the term after its state
+/// less the term before it) and its step in (counted bytes, counted
+/// states).
+fn node_weights(
+    pg: &p4cost_analysis::PathGraph<'_>,
+    prod: &Product<((bool, u32, u64), p4cost_analysis::Fit)>,
+    model: &ModelSpec,
+    packet_size: u32,
+) -> (Vec<f64>, Vec<[u64; 2]>) {
+    let term = |(_, n, b): (bool, u32, u64)| fitted::parser_term(model, packet_size, n, b);
+    let mut weight = Vec::with_capacity(prod.nodes.len());
+    let mut step = Vec::with_capacity(prod.nodes.len());
+    for node in &prod.nodes {
+        let before = node.before.0;
+        let after = Counting
+            .step(before, &pg.visit(node.node))
+            .unwrap_or(before);
+        weight.push(term(after) - term(before));
+        step.push([after.2 - before.2, u64::from(after.1 - before.1)]);
+    }
+    (weight, step)
+}
+
+/// The listed paths that fit in the packet, each predicted by `predict`,
+/// with the per-path warning codes of each.
+fn listed(
+    program: &p4cost_ir::Program,
+    pg: &p4cost_analysis::PathGraph<'_>,
+    shown: &[(p4cost_analysis::PathCount, Vec<u32>)],
+    packet_size: u32,
+    predict: &dyn Fn(&p4cost_analysis::ParsePath) -> p4cost_model::Prediction,
+) -> (Vec<report::PathOut>, Vec<Vec<String>>) {
+    let mut path_outs = Vec::with_capacity(shown.len());
+    let mut listed_codes = Vec::with_capacity(shown.len());
+    for (index, nodes) in shown {
+        let path = pg.path(nodes);
+        if !path_fits(&path, packet_size) {
+            continue;
+        }
+        let pred = predict(&path);
+        listed_codes.push(
+            pred.warnings
+                .iter()
+                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
+                .map(|w| w.code.clone())
+                .collect::<Vec<_>>(),
+        );
+        path_outs.push(report::path_out(program, *index, &path, &pred));
+    }
+    (path_outs, listed_codes)
 }
 
 /// Min, max and median over all paths.
