@@ -64,8 +64,60 @@ pub fn fit(
 ) -> Result<ModelSpec, CalibrateError> {
     let (port, rows) = rows_of_port(m, port)?;
     let mut notes = Vec::new();
+    let base = fit_base(&rows, port, &mut notes)?;
+    let states = fit_states(&rows, &base, &mut notes)?;
+    let reference = reference_entries(&rows);
+    // What the base and the parse states cost in a row, from the curves
+    // fitted so far (the suite's control programs parse their keys).
+    let parsed = ComponentSpec {
+        base: base.clone(),
+        states: states.clone(),
+        tables: Vec::new(),
+        reference_entries: None,
+        borrow: Vec::new(),
+    };
+    let mut tables = fit_tables(&rows, &parsed, reference, &mut notes)?;
+    let partial = ComponentSpec {
+        tables: tables.clone(),
+        ..parsed
+    };
+    fit_entries(&rows, &partial, reference, &mut tables, &mut notes)?;
+    let borrow = borrowed(&tables, &mut notes);
+    note_unfitted(&rows, &mut notes);
+    notes.insert(
+        0,
+        format!(
+            "Fitted by `p4cost fit --kind component` on {} measured rows at {port} Gbit/s of {}.",
+            rows.len(),
+            naming.data
+        ),
+    );
+    let mut model = naming.model(
+        ModelKind::Component,
+        port,
+        "component model",
+        "fitted by p4cost fit --kind component (function families by held-out sMAPE, breakpoints)",
+        "docs/models.md#component-models",
+        notes,
+    );
+    model.training = Some(training(&rows));
+    model.component = Some(ComponentSpec {
+        base,
+        states,
+        tables,
+        reference_entries: reference,
+        borrow,
+    });
+    naming.finish(model, &rows, "component")
+}
 
-    // Base.
+/// The base curve of packet size, on the baseline rows (no counted state,
+/// no table): at least 2.
+fn fit_base(
+    rows: &[&Measurement],
+    port: u32,
+    notes: &mut Vec<String>,
+) -> Result<Curve, CalibrateError> {
     let base_pts: Vec<Point> = rows
         .iter()
         .filter(|r| r.features.states() == 0 && r.features.tables.is_empty())
@@ -82,23 +134,30 @@ pub fn fit(
         )));
     }
     let base = curve_or(&base_pts, "the base curve")?;
-    let at_base = |r: &Measurement| base.eval(f64::from(r.features.packet_size));
     notes.push(format!(
         "base (by packet size): {} on {} rows, sMAPE {:.4} %",
         base.describe(),
         base.points,
         base.smape_percent
     ));
+    Ok(base)
+}
 
-    // States, by bytes per state.
+/// Per bytes per state H, the cost of n states of H bytes over the base,
+/// on the parser rows (no table, every state of one size).
+fn fit_states(
+    rows: &[&Measurement],
+    base: &Curve,
+    notes: &mut Vec<String>,
+) -> Result<Vec<AtWidth>, CalibrateError> {
     let mut by_h: BTreeMap<u64, Vec<Point>> = BTreeMap::new();
-    for r in &rows {
+    for r in rows {
         let f = &r.features;
         let Some(&h) = f.state_bytes.first() else {
             continue;
         };
         if f.tables.is_empty() && f.state_bytes.iter().all(|&b| b == h) {
-            let b = at_base(r);
+            let b = base.eval(f64::from(f.packet_size));
             by_h.entry(h).or_default().push(Point {
                 x: f.states() as f64,
                 y: r.latency_ns - b,
@@ -123,38 +182,38 @@ pub fn fit(
     if states.is_empty() {
         notes.push("no parser rows (states of one size, no table): parse states cost nothing under this model".into());
     }
+    Ok(states)
+}
 
-    // The reference entries: the most common among uniform table rows.
+/// The reference entries: the most common among uniform table rows (the
+/// fewest on a tie).
+fn reference_entries(rows: &[&Measurement]) -> Option<u64> {
     let mut entries_seen: BTreeMap<Option<u64>, usize> = BTreeMap::new();
-    for r in &rows {
+    for r in rows {
         if let Some((_, _, e)) = uniform_tables(&r.features) {
             *entries_seen.entry(e).or_default() += 1;
         }
     }
-    // What the base and the parse states cost in a row, from the curves
-    // fitted so far (the suite's control programs parse their keys).
-    let parsed = ComponentSpec {
-        base: base.clone(),
-        states: states.clone(),
-        tables: Vec::new(),
-        reference_entries: None,
-        borrow: Vec::new(),
-    };
-    let before_tables = |f: &Features| {
-        let (b, p, _) = parsed.terms(f);
-        b + p
-    };
-    let reference = entries_seen
+    entries_seen
         .iter()
         .max_by_key(|(e, n)| (**n, std::cmp::Reverse(**e)))
-        .and_then(|(e, _)| *e);
+        .and_then(|(e, _)| *e)
+}
 
-    // Tables by kind and key bits, at the reference entries.
+/// Per kind and key bits, the cost of n tables over what `parsed` prices
+/// the row's base and parse states at, on the control rows at the
+/// `reference` entries.
+fn fit_tables(
+    rows: &[&Measurement],
+    parsed: &ComponentSpec,
+    reference: Option<u64>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<TableCurves>, CalibrateError> {
     let mut by_kind: BTreeMap<&str, BTreeMap<u64, Vec<Point>>> = BTreeMap::new();
-    for r in &rows {
+    for r in rows {
         if let Some((kind, bits, e)) = uniform_tables(&r.features) {
             if e == reference {
-                let b = before_tables(&r.features);
+                let (b, p, _) = parsed.terms(&r.features);
                 by_kind
                     .entry(kind)
                     .or_default()
@@ -162,8 +221,8 @@ pub fn fit(
                     .or_default()
                     .push(Point {
                         x: r.features.tables.len() as f64,
-                        y: r.latency_ns - b,
-                        offset: b,
+                        y: r.latency_ns - (b + p),
+                        offset: b + p,
                     });
             }
         }
@@ -190,16 +249,21 @@ pub fn fit(
             entries: None,
         });
     }
-    // Entries: one table, other entries; its cost over the table curve's.
-    let partial = ComponentSpec {
-        base: base.clone(),
-        states: states.clone(),
-        tables: tables.clone(),
-        reference_entries: None,
-        borrow: Vec::new(),
-    };
+    Ok(tables)
+}
+
+/// Per kind, the cost of one table's entries over its cost at the
+/// reference (`partial` prices the rest of the row), on the rows of one
+/// table; fitted where at least 3 entry counts were measured.
+fn fit_entries(
+    rows: &[&Measurement],
+    partial: &ComponentSpec,
+    reference: Option<u64>,
+    tables: &mut [TableCurves],
+    notes: &mut Vec<String>,
+) -> Result<(), CalibrateError> {
     let mut entries_pts: BTreeMap<&str, Vec<Point>> = BTreeMap::new();
-    for r in &rows {
+    for r in rows {
         let f = &r.features;
         if f.tables.len() != 1 {
             continue;
@@ -218,7 +282,7 @@ pub fn fit(
             offset: b + p + c,
         });
     }
-    for t in &mut tables {
+    for t in tables {
         let Some(pts) = entries_pts.get(t.kind.as_str()) else {
             continue;
         };
@@ -239,30 +303,41 @@ pub fn fit(
         ));
         t.entries = Some(curve);
     }
-    // Kinds not measured borrow, as the linear fit does.
+    Ok(())
+}
+
+/// Kinds not measured borrow a measured kind's curves, as the linear fit
+/// does: `[kind, from]` pairs.
+fn borrowed(tables: &[TableCurves], notes: &mut Vec<String>) -> Vec<[String; 2]> {
     let mut borrow = Vec::new();
-    if !tables.is_empty() {
-        for (kind, order) in [
-            ("exact", ["lpm", "ternary"]),
-            ("lpm", ["ternary", "exact"]),
-            ("ternary", ["lpm", "exact"]),
-        ] {
-            if tables.iter().any(|t| t.kind == kind) {
-                continue;
-            }
-            if let Some(from) = order.iter().find(|o| tables.iter().any(|t| t.kind == **o)) {
-                notes.push(format!(
-                    "{kind} tables: not measured; use the {from} curves"
-                ));
-                borrow.push([kind.to_string(), from.to_string()]);
-            }
-        }
-    } else {
+    if tables.is_empty() {
         notes.push(
             "no control rows (tables of one kind and layout): tables cost nothing under this model"
                 .into(),
         );
+        return borrow;
     }
+    for (kind, order) in [
+        ("exact", ["lpm", "ternary"]),
+        ("lpm", ["ternary", "exact"]),
+        ("ternary", ["lpm", "exact"]),
+    ] {
+        if tables.iter().any(|t| t.kind == kind) {
+            continue;
+        }
+        if let Some(from) = order.iter().find(|o| tables.iter().any(|t| t.kind == **o)) {
+            notes.push(format!(
+                "{kind} tables: not measured; use the {from} curves"
+            ));
+            borrow.push([kind.to_string(), from.to_string()]);
+        }
+    }
+    borrow
+}
+
+/// A note on the rows of other shapes (mixed state sizes or tables),
+/// which no curve was fitted on.
+fn note_unfitted(rows: &[&Measurement], notes: &mut Vec<String>) {
     let used = rows
         .iter()
         .filter(|r| {
@@ -277,31 +352,6 @@ pub fn fit(
             rows.len() - used
         ));
     }
-    notes.insert(
-        0,
-        format!(
-            "Fitted by `p4cost fit --kind component` on {} measured rows at {port} Gbit/s of {}.",
-            rows.len(),
-            naming.data
-        ),
-    );
-    let mut model = naming.model(
-        ModelKind::Component,
-        port,
-        "component model",
-        "fitted by p4cost fit --kind component (function families by held-out sMAPE, breakpoints)",
-        "docs/models.md#component-models",
-        notes,
-    );
-    model.training = Some(training(&rows));
-    model.component = Some(ComponentSpec {
-        base,
-        states,
-        tables,
-        reference_entries: reference,
-        borrow,
-    });
-    naming.finish(model, &rows, "component")
 }
 
 #[cfg(test)]
