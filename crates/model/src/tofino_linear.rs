@@ -259,20 +259,50 @@ fn table_term(
     let feature = TableFeature::of(t);
     let key_bits = feature.total_key_bits();
     let tcam = feature.kind.tcam();
-    let mut untrained_kinds: Vec<&str> = Vec::new();
+    let untrained_kinds = untrained_kinds(t, &keys, tr, tcam, warnings);
+    let match_reason = match_class_reason(&keys, tcam, &untrained_kinds);
+    let (key_class, ns) = key_class(ctl, t, &keys, tcam, warnings);
+    let key_reason = key_class_reason(&keys, ctl.wide_key_min_bits);
+    range_warnings(tr, t, &keys, warnings);
+    action_warnings(program, t, warnings);
+
+    TableTerm {
+        name: t.name.clone(),
+        match_kind: match_kind_text(t),
+        match_class: if tcam { "lpm" } else { "exact" }.to_string(),
+        class_reason: format!("{match_reason}; {key_reason}"),
+        key_class: key_class.to_string(),
+        keys: keys.len(),
+        key_bits,
+        ns,
+        stages: t.stages.clone(),
+        span: t.span,
+    }
+}
+
+/// The match kinds of `keys` the model was not trained on, each once,
+/// with a warning when there is one.
+fn untrained_kinds<'k>(
+    t: &Table,
+    keys: &[&'k p4cost_ir::TableKey],
+    tr: &Training,
+    tcam: bool,
+    warnings: &mut Vec<Warning>,
+) -> Vec<&'k str> {
+    let mut untrained: Vec<&'k str> = Vec::new();
     for n in keys.iter().map(|k| k.match_kind.name()) {
-        if !tr.match_kinds.iter().any(|m| m == n) && !untrained_kinds.contains(&n) {
-            untrained_kinds.push(n);
+        if !tr.match_kinds.iter().any(|m| m == n) && !untrained.contains(&n) {
+            untrained.push(n);
         }
     }
-    if !untrained_kinds.is_empty() {
+    if !untrained.is_empty() {
         warnings.push(
             Warning::new(
                 "match_kind_not_modelled",
                 format!(
                     "table `{}` matches with {} (trained on {} only); {} coefficients are used",
                     t.name,
-                    untrained_kinds.join(", "),
+                    untrained.join(", "),
                     tr.match_kinds.join(" and "),
                     if tcam { "the LPM (TCAM)" } else { "the exact" }
                 ),
@@ -280,10 +310,21 @@ fn table_term(
             .at(t.span),
         );
     }
-    let cost = if tcam { &ctl.lpm } else { &ctl.exact };
+    untrained
+}
 
-    let match_reason = match_class_reason(&keys, tcam, &untrained_kinds);
-    let (key_class, ns) = match keys.as_slice() {
+/// The key class (`narrow`, `wide`) of a table with `keys` and its cost
+/// under the exact or LPM coefficients, with a warning for a table
+/// without keys or of one key of unknown width.
+fn key_class(
+    ctl: &ControlTerm,
+    t: &Table,
+    keys: &[&p4cost_ir::TableKey],
+    tcam: bool,
+    warnings: &mut Vec<Warning>,
+) -> (&'static str, f64) {
+    let cost = if tcam { &ctl.lpm } else { &ctl.exact };
+    match keys {
         [] => {
             warnings.push(
                 Warning::new(
@@ -315,9 +356,16 @@ fn table_term(
             }
         },
         _ => ("narrow", cost.narrow_key_ns),
-    };
-    let key_reason = key_class_reason(&keys, ctl.wide_key_min_bits);
+    }
+}
 
+/// Warnings for a key count, key widths and a size outside the training.
+fn range_warnings(
+    tr: &Training,
+    t: &Table,
+    keys: &[&p4cost_ir::TableKey],
+    warnings: &mut Vec<Warning>,
+) {
     if keys.len() as u32 > tr.keys_per_table[1] {
         warnings.push(
             Warning::new(
@@ -367,20 +415,6 @@ fn table_term(
                 .at(t.span),
             );
         }
-    }
-    action_warnings(program, t, warnings);
-
-    TableTerm {
-        name: t.name.clone(),
-        match_kind: match_kind_text(t),
-        match_class: if tcam { "lpm" } else { "exact" }.to_string(),
-        class_reason: format!("{match_reason}; {key_reason}"),
-        key_class: key_class.to_string(),
-        keys: keys.len(),
-        key_bits,
-        ns,
-        stages: t.stages.clone(),
-        span: t.span,
     }
 }
 
