@@ -762,32 +762,10 @@ fn run_linear(
     // program's list once; path-dependent ones are aggregated over all
     // paths below.
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
-    let tables = &common.tables;
-    // The tables' terms do not depend on the path: made once, not per path.
-    let empty = ParsePath { states: Vec::new() };
-    let control = tofino_linear::control_terms_of(
-        model,
-        &tofino_linear::Inputs {
-            program,
-            path: &empty,
-            tables,
-            packet_size,
-        },
-    );
-    let inputs = |path: &ParsePath| -> Prediction {
-        let inp = tofino_linear::Inputs {
-            program,
-            path,
-            tables,
-            packet_size,
-        };
-        match &control {
-            Some(ctl) => tofino_linear::predict_with_control(model, &inp, ctl),
-            None => tofino_linear::predict(model, &inp),
-        }
-    };
+    let pricer = LinearPricer::new(model, program, &common.tables, packet_size);
+    let inputs = |path: &ParsePath| pricer.predict(path);
     // L_B + L_C: the prediction of a path with no state.
-    let constant = inputs(&empty);
+    let constant = pricer.predict(&ParsePath { states: Vec::new() });
     let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
     for w in &constant.warnings {
         if !PATH_CODES.contains(&w.code.as_str()) {
@@ -808,22 +786,15 @@ fn run_linear(
         r.output_cut = Some(bare.cut_note(keep, fitting));
         listed.truncate(keep);
     }
-    let total = pg.total();
-    r.path_count = total.value;
-    r.path_count_text = report::count_text(total);
-    r.path_count_saturated = total.saturated;
+    linear_head(
+        &mut r,
+        (a, program),
+        (&pg, &costed, &lin),
+        &constant,
+        constant_ns,
+    );
     r.paths_listed = listed.outs.len();
     r.path_match = path_match;
-    r.left_out = costed.left_out.clone();
-    if !a.listed_only {
-        r.summary = Some(costed.summary(&lin, constant_ns));
-        r.state_terms = costed.state_terms(program);
-        r.rejects = Some(crate::path_stats::rejects(
-            &pg,
-            &lin,
-            constant.breakdown.base_ns,
-        ));
-    }
     a.cancel.check()?;
     // Packet classes: a class pays only the tables its control path
     // applies (the table terms of the prediction, by table; the egress
@@ -831,7 +802,7 @@ fn run_linear(
     // ingress).
     let per_class = match common.class_control {
         Some(control) => {
-            let table_ns = table_weights(program, tables, &constant);
+            let table_ns = table_weights(program, &common.tables, &constant);
             let stage = ClassStage {
                 a,
                 common: &common,
@@ -866,6 +837,86 @@ fn run_linear(
     r.paths = listed.outs;
     r.warnings = warns;
     Ok(r)
+}
+
+/// The linear model's prediction of a parse path, the tables' terms
+/// made once (they do not depend on the path).
+struct LinearPricer<'a> {
+    model: &'a ModelSpec,
+    program: &'a Program,
+    tables: &'a [TableId],
+    packet_size: u32,
+    control: Option<tofino_linear::ControlTerms>,
+}
+
+impl<'a> LinearPricer<'a> {
+    fn new(
+        model: &'a ModelSpec,
+        program: &'a Program,
+        tables: &'a [TableId],
+        packet_size: u32,
+    ) -> Self {
+        let empty = ParsePath { states: Vec::new() };
+        let control = tofino_linear::control_terms_of(
+            model,
+            &tofino_linear::Inputs {
+                program,
+                path: &empty,
+                tables,
+                packet_size,
+            },
+        );
+        LinearPricer {
+            model,
+            program,
+            tables,
+            packet_size,
+            control,
+        }
+    }
+
+    fn predict(&self, path: &ParsePath) -> Prediction {
+        let inp = tofino_linear::Inputs {
+            program: self.program,
+            path,
+            tables: self.tables,
+            packet_size: self.packet_size,
+        };
+        match &self.control {
+            Some(ctl) => tofino_linear::predict_with_control(self.model, &inp, ctl),
+            None => tofino_linear::predict(self.model, &inp),
+        }
+    }
+}
+
+/// The linear report's figures over all paths: the path count, the paths
+/// left out, and unless only the listed paths are asked for, the summary,
+/// the state terms and the rejects.
+fn linear_head(
+    r: &mut Report,
+    (a, program): (&PredictOptions, &Program),
+    (pg, costed, lin): (
+        &p4cost_analysis::PathGraph<'_>,
+        &Costed<'_, '_>,
+        &p4cost_model::spec::LinearTerms<'_>,
+    ),
+    constant: &Prediction,
+    constant_ns: f64,
+) {
+    let total = pg.total();
+    r.path_count = total.value;
+    r.path_count_text = report::count_text(total);
+    r.path_count_saturated = total.saturated;
+    r.left_out = costed.left_out.clone();
+    if !a.listed_only {
+        r.summary = Some(costed.summary(lin, constant_ns));
+        r.state_terms = costed.state_terms(program);
+        r.rejects = Some(crate::path_stats::rejects(
+            pg,
+            lin,
+            constant.breakdown.base_ns,
+        ));
+    }
 }
 
 /// The listed paths with their product nodes and path-dependent warning
