@@ -7,7 +7,8 @@
 //! VLAN and MPLS stacks and tunnels, and hundreds of tables applied under
 //! validity tests and hit/miss branches.
 //!
-//! Then a one-line edit of two real programs, switch_p4_16.p4 and
+//! Then a one-line edit of two real programs, switch_p4_16.p4 (a table's
+//! size, and a comment that moves every later declaration) and
 //! fabric_tna.p4 (`-DWITH_INT`), as the worker does it: loaded through the
 //! document's `Reuse` (the last parse's declarations taken back), then
 //! `ide::facts` with the document's class memo; each iteration is an edit
@@ -273,6 +274,14 @@ fn real(c: &mut Criterion) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let o = PredictOptions::new(root.join("programs/switch_p4_16.p4"));
     real_edit(c, "switch_p4_16.p4", &o, "size = 1024;", "size = 4096;");
+    // A comment typed: the text grows, every later declaration moves.
+    real_edit(
+        c,
+        "switch_p4_16.p4 (a comment, the rest moved)",
+        &o,
+        "size = 1024;",
+        "size = 1024; // reviewed",
+    );
     let tna = root.join("fabric-tna/p4src");
     let mut o = PredictOptions::new(tna.join("tna/fabric_tna.p4"));
     o.source.include_dirs = vec![tna];

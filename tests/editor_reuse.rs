@@ -267,3 +267,82 @@ fn class_figures_kept_between_edits_equal_a_cold_analysis() {
         "the comment and the line took the classes back: {hits}"
     );
 }
+
+/// `line` with the number after its `size = ` doubled (`times` 2) or
+/// halved (`times` 0).
+fn scale_size(line: &str, times: u64) -> Option<String> {
+    let at = line.find("size = ")? + "size = ".len();
+    let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
+    let n: u64 = line[at..at + digits].parse().ok()?;
+    let m = if times == 0 { n / 2 } else { n * times };
+    Some(format!("{}{m}{}", &line[..at], &line[at + digits..]))
+}
+
+/// The timed edit `k` of `tests/lsp_latency.rs`, by `k % 4`: a table's
+/// size doubled, a comment added to a statement, the size halved back,
+/// the comment deleted.
+fn timed_edit(k: usize, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let sized: Vec<usize> = (0..lines.len())
+        .filter(|&i| scale_size(&lines[i], 2).is_some())
+        .collect();
+    let statements: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(';') && !lines[i].starts_with('#'))
+        .collect();
+    let round = k / 4;
+    let table = sized[(round * 37) % sized.len()];
+    let statement = statements[(round * 997) % statements.len()];
+    match k % 4 {
+        0 => lines[table] = scale_size(&lines[table], 2).unwrap_or_default(),
+        1 => lines[statement].push_str(" // reviewed"),
+        2 => lines[table] = scale_size(&lines[table], 0).unwrap_or_default(),
+        _ => {
+            let cut = lines[statement].trim_end_matches(" // reviewed").len();
+            lines[statement].truncate(cut);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The 20 edits the latency test times, analysed as the language server's
+/// worker does (the document's `Reuse` and class memo), give after each
+/// edit the facts of a fresh analysis (every diagnostic, hint and hover is
+/// rendered from them); a comment added moves every later declaration,
+/// which is taken back, not parsed again.
+#[test]
+fn the_timed_edits_of_switch_p4_16_answer_as_a_fresh_analysis() {
+    let dir = scratch("timed-switch");
+    let file = dir.join("switch_p4_16.p4");
+    std::fs::copy(
+        root().join("tests/fixtures/programs/switch_p4_16.p4"),
+        &file,
+    )
+    .expect("copy");
+    let o = PredictOptions::new(&file);
+    let mut kept = o.clone();
+    kept.class_memo = p4cost_engine::class_memo::ClassMemo::new();
+    let mut text = std::fs::read_to_string(&file).expect("program");
+    let mut overlay = Overlay::new();
+    let mut reuse = input::Reuse::new();
+    let facts = |o: &PredictOptions, loaded| {
+        let mut s = Session::new();
+        s.preload(o, loaded);
+        format!("{:?}", ide::facts(&mut s, o, &[]))
+    };
+    for k in 0..=20 {
+        if k > 0 {
+            text = timed_edit(k - 1, &text);
+        }
+        overlay.set(file.clone(), Arc::from(text.as_str()));
+        let warm = input::load_text_reusing(&file, text.clone(), &o.source, &overlay, &mut reuse);
+        let (taken, parsed) = reuse.parse_counts();
+        let cold = input::load_text(&file, text.clone(), &o.source, &overlay);
+        assert_eq!(facts(&o, cold), facts(&kept, warm), "after edit {k}");
+        if k > 0 && (k - 1) % 4 == 1 {
+            assert_eq!(
+                parsed, 1,
+                "edit {k}: only the edited declaration ({taken} taken)"
+            );
+        }
+    }
+}

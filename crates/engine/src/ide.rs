@@ -45,12 +45,6 @@ pub struct TableFact {
     pub span: Loc,
     /// Each `t.apply()` of it.
     pub applies: Vec<Loc>,
-    /// Its stage in the estimated placement and why not earlier
-    /// (`stages --explain`), for a Tofino program without the compiler's.
-    pub stage: Option<String>,
-    /// Its memory under the Tofino placement estimate (`p4cost
-    /// resources`), one line; `None` for other targets.
-    pub memory: Option<String>,
 }
 
 /// A pipeline's totals over all its packet classes, placed at its parser.
@@ -116,6 +110,58 @@ pub struct EditorFacts {
     /// other file leaves these facts as they are. `None` when the input did
     /// not load, so that any change may matter.
     pub files: Option<Vec<std::path::PathBuf>>,
+    /// Each table's stage and memory under the placement estimate,
+    /// computed when first asked ([`EditorFacts::table_placement`]).
+    pub placement: Placement,
+}
+
+impl EditorFacts {
+    /// Table `i`'s stage in the estimated placement and why not earlier
+    /// (`stages --explain`), and its memory (`p4cost resources`), one
+    /// line each, for a Tofino program without the compiler's placement
+    /// (`None` otherwise, or when the estimate fails: the hover then shows
+    /// the costs alone). The placement runs at the first call (a hover),
+    /// not at every keystroke.
+    pub fn table_placement(&self, i: usize) -> (Option<&str>, Option<&str>) {
+        match self.placement.lines().get(i) {
+            Some((s, m)) => (s.as_deref(), m.as_deref()),
+            None => (None, None),
+        }
+    }
+}
+
+/// What the placement estimate is computed from, kept by the facts.
+struct PlacementInput {
+    loaded: std::sync::Arc<crate::input::LoadedInput>,
+    options: crate::stages::StagesOptions,
+    shown: String,
+    /// The facts' tables' names, in their order.
+    tables: Vec<String>,
+}
+
+/// Per table of the facts, its stage and memory lines under the placement
+/// estimate, computed once, when first asked (a Tofino program's
+/// placement costs as much as the rest of a keystroke's analysis).
+#[derive(Default)]
+pub struct Placement {
+    of: Option<PlacementInput>,
+    lines: std::sync::OnceLock<Vec<(Option<String>, Option<String>)>>,
+}
+
+impl Placement {
+    fn lines(&self) -> &[(Option<String>, Option<String>)] {
+        self.lines.get_or_init(|| match &self.of {
+            Some(p) => placement_lines(p),
+            None => Vec::new(),
+        })
+    }
+}
+
+/// The lines, computed (so two facts compare by what they show).
+impl std::fmt::Debug for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.lines()).finish()
+    }
 }
 
 /// The facts of `o`'s program (its input already preloaded into
@@ -137,14 +183,17 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
             return f;
         }
     };
-    let program = match session.load(o) {
-        Ok(l) => l.program.clone(),
+    // The program is read where the session keeps it (a keystroke's
+    // program is not copied again), until the budgets are judged.
+    let loaded = match session.shared(o) {
+        Ok(l) => l.clone(),
         Err(e) => {
             f.error = Some(e);
             return f;
         }
     };
-    f.files = Some(files_of(&program));
+    let program = &loaded.program;
+    f.files = Some(files_of(program));
     let spec = crate::predict::settle(o).ok().map(|(m, _)| m);
     f.model = reports
         .first()
@@ -156,8 +205,8 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
         .as_ref()
         .filter(|m| m.name == f.model)
         .and_then(|m| m.linear());
-    gather(&mut f, &reports, &program, lin.as_ref());
-    add_placement(&mut f, o, &program);
+    gather(&mut f, &reports, program, lin.as_ref());
+    f.placement = placement(&f, o, loaded);
     if !budgets.is_empty() {
         let t = Target {
             options: o.clone(),
@@ -171,31 +220,48 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
     f
 }
 
-/// Each table's estimated stage, why it is not earlier (`stages
-/// --explain`) and its memory (`p4cost resources`), for a Tofino program
-/// without the compiler's placement, from one placement (nothing
-/// otherwise, nor when the estimate fails: the hover then shows the costs
-/// alone).
-fn add_placement(f: &mut EditorFacts, o: &PredictOptions, program: &Program) {
+/// What the facts' placement lines are computed from: nothing for a
+/// program the compiler placed or not for Tofino.
+fn placement(
+    f: &EditorFacts,
+    o: &PredictOptions,
+    loaded: std::sync::Arc<crate::input::LoadedInput>,
+) -> Placement {
+    let program = &loaded.program;
     if program.mau.is_some() || program.arch.tofino_generation().is_none() {
-        return;
+        return Placement::default();
     }
-    let so = crate::stages::StagesOptions {
+    let options = crate::stages::StagesOptions {
         pipe: o.pipe.clone(),
         deps: o.deps,
         ..Default::default()
     };
-    let shown = crate::read::shown(&o.file);
-    let Ok((model, _, Some(plan))) = crate::stages::figures(&so, &shown, program) else {
-        return;
+    Placement {
+        of: Some(PlacementInput {
+            options,
+            shown: crate::read::shown(&o.file),
+            tables: f.tables.iter().map(|t| t.name.clone()).collect(),
+            loaded,
+        }),
+        lines: std::sync::OnceLock::new(),
+    }
+}
+
+/// Each table's estimated stage, why it is not earlier (`stages
+/// --explain`) and its memory (`p4cost resources`), from one placement
+/// (none when the estimate fails).
+fn placement_lines(p: &PlacementInput) -> Vec<(Option<String>, Option<String>)> {
+    let program = &p.loaded.program;
+    let mut lines = vec![(None, None); p.tables.len()];
+    let Ok((model, _, Some(plan))) = crate::stages::figures(&p.options, &p.shown, program) else {
+        return lines;
     };
-    let by_name: HashMap<&str, usize> = f
+    let by_name: HashMap<&str, usize> = p
         .tables
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.name.as_str(), i))
+        .map(|(i, t)| (t.as_str(), i))
         .collect();
-    let mut stages: Vec<Option<String>> = vec![None; f.tables.len()];
     for u in plan.gresses.iter().flat_map(|g| &g.why) {
         if let Some(&i) = by_name.get(u.unit.as_str()) {
             let at = if u.last_stage > u.stage {
@@ -203,21 +269,19 @@ fn add_placement(f: &mut EditorFacts, o: &PredictOptions, program: &Program) {
             } else {
                 format!("stage {}", u.stage)
             };
-            stages[i].get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
+            lines[i]
+                .0
+                .get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
         }
     }
-    let mut memory: Vec<Option<String>> = vec![None; f.tables.len()];
-    if let Ok(m) = crate::resources::of(&model, &shown, program, &plan) {
+    if let Ok(m) = crate::resources::of(&model, &p.shown, program, &plan) {
         for u in &m.units {
             if let Some(&i) = by_name.get(u.name.as_str()) {
-                memory[i].get_or_insert_with(|| memory_line(u));
+                lines[i].1.get_or_insert_with(|| memory_line(u));
             }
         }
     }
-    for ((t, s), m) in f.tables.iter_mut().zip(stages).zip(memory) {
-        t.stage = s;
-        t.memory = m;
-    }
+    lines
 }
 
 /// `stages 0-1: 8 SRAM blocks, 0 TCAM blocks (estimate); Scholz 2020:
@@ -287,8 +351,6 @@ fn gather(
                         why,
                         span: t.span.clone(),
                         applies: Vec::new(),
-                        stage: None,
-                        memory: None,
                     }
                 });
             }
@@ -486,5 +548,29 @@ mod tests {
             kept,
             want.map(|(c, m)| (c.to_string(), m.to_string())).to_vec()
         );
+    }
+
+    /// A Tofino program's placement runs when a table's stage is first
+    /// asked for, not with the facts, and then names each table's stage
+    /// and memory.
+    #[test]
+    fn the_placement_waits_for_a_hover() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../p4-samples/tofino/tc2_datacenter.p4");
+        let o = PredictOptions::new(&file);
+        let mut session = Session::new();
+        let f = facts(&mut session, &o, &[]);
+        assert!(f.error.is_none(), "{:?}", f.error);
+        assert!(!f.tables.is_empty());
+        assert!(f.placement.of.is_some(), "a Tofino program has one to run");
+        assert!(f.placement.lines.get().is_none(), "not run with the facts");
+        let placed: Vec<_> = (0..f.tables.len()).map(|i| f.table_placement(i)).collect();
+        assert!(
+            placed
+                .iter()
+                .any(|(s, m)| s.is_some_and(|s| s.contains("(estimated)")) && m.is_some()),
+            "{placed:?}"
+        );
+        assert_eq!(f.table_placement(f.tables.len()), (None, None));
     }
 }

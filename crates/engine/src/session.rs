@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::error::Error;
 use crate::input::{self, LoadedInput};
@@ -37,7 +38,9 @@ impl LoadKey {
 /// that fails is not read again.
 #[derive(Debug, Default)]
 pub struct Session {
-    loaded: HashMap<LoadKey, Result<LoadedInput, Error>>,
+    /// Shared, so what is built from a load (an editor's facts) can keep
+    /// it without a copy.
+    loaded: HashMap<LoadKey, Result<Arc<LoadedInput>, Error>>,
 }
 
 impl Session {
@@ -48,10 +51,15 @@ impl Session {
 
     /// The input `o` names, loaded once per session.
     pub fn load(&mut self, o: &PredictOptions) -> Result<&LoadedInput, Error> {
+        self.shared(o).map(|l| &**l)
+    }
+
+    /// [`Session::load`], shared: the caller keeps it without a copy.
+    pub fn shared(&mut self, o: &PredictOptions) -> Result<&Arc<LoadedInput>, Error> {
         let key = LoadKey::of(o);
         self.loaded
             .entry(key)
-            .or_insert_with(|| input::load_for_predict(o))
+            .or_insert_with(|| input::load_for_predict(o).map(Arc::new))
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -59,7 +67,7 @@ impl Session {
     /// Sets what loading `o`'s input gives (an editor's unsaved buffer,
     /// lowered by [`input::load_text`]), in place of reading it.
     pub fn preload(&mut self, o: &PredictOptions, loaded: Result<LoadedInput, Error>) {
-        self.loaded.insert(LoadKey::of(o), loaded);
+        self.loaded.insert(LoadKey::of(o), loaded.map(Arc::new));
     }
 
     /// [`crate::predict::reports`] of `o`, its input loaded once.

@@ -235,20 +235,18 @@ fn state_markdown(s: &StateFact, model: &str) -> String {
     )
 }
 
-fn table_markdown(t: &TableFact, model: &str) -> String {
+fn table_markdown(
+    t: &TableFact,
+    (stage, memory): (Option<&str>, Option<&str>),
+    model: &str,
+) -> String {
     let why = t
         .why
         .as_ref()
         .map(|w| format!("\n\n{w}"))
         .unwrap_or_default();
-    let stage = t
-        .stage
-        .as_ref()
-        .map(|s| format!("\n\n{s}"))
-        .unwrap_or_default();
-    let memory = t
-        .memory
-        .as_ref()
+    let stage = stage.map(|s| format!("\n\n{s}")).unwrap_or_default();
+    let memory = memory
         .map(|m| format!("\n\nmemory: {m}"))
         .unwrap_or_default();
     format!(
@@ -273,12 +271,13 @@ pub fn hover(path: &Path, text: &str, facts: &EditorFacts, pos: Position) -> Opt
             return Some(markdown(state_markdown(s, &facts.model), r));
         }
     }
-    for t in &facts.tables {
+    for (i, t) in facts.tables.iter().enumerate() {
         if let Some(r) = std::iter::once(&t.span)
             .chain(t.applies.iter())
             .find_map(hit)
         {
-            return Some(markdown(table_markdown(t, &facts.model), r));
+            let placed = facts.table_placement(i);
+            return Some(markdown(table_markdown(t, placed, &facts.model), r));
         }
     }
     for t in &facts.totals {

@@ -86,9 +86,19 @@ pub fn pass_models() -> Result<Vec<ModelSpec>, ModelError> {
 /// Every model `predict --model` takes: [`all_models`], then
 /// [`pass_models`].
 pub fn every_model() -> Result<Vec<ModelSpec>, ModelError> {
+    every_model_kept().map(<[ModelSpec]>::to_vec)
+}
+
+/// [`every_model`], read from the embedded files once per process (an
+/// editor asks for its model at every keystroke; the files never change).
+fn every_model_kept() -> Result<&'static [ModelSpec], ModelError> {
+    static ALL: std::sync::OnceLock<Vec<ModelSpec>> = std::sync::OnceLock::new();
+    if let Some(all) = ALL.get() {
+        return Ok(all);
+    }
     let mut all = all_models()?;
     all.extend(pass_models()?);
-    Ok(all)
+    Ok(ALL.get_or_init(|| all))
 }
 
 /// The file name (under `models/`) of the embedded model `name`.
@@ -107,7 +117,10 @@ pub fn model_file(name: &str) -> Option<&'static str> {
 
 /// The embedded model with this name.
 pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
-    let all = every_model()?;
+    let all = every_model_kept()?;
+    if let Some(m) = all.iter().find(|m| m.name == name) {
+        return Ok(m.clone());
+    }
     let known = all
         .iter()
         .map(|m| m.name.clone())
@@ -116,13 +129,11 @@ pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
     let hint = closest(name, all.iter().map(|m| m.name.as_str()))
         .map(|c| format!("; did you mean `{c}`?"))
         .unwrap_or_default();
-    all.into_iter()
-        .find(|m| m.name == name)
-        .ok_or(ModelError::Unknown {
-            name: name.to_string(),
-            hint,
-            known,
-        })
+    Err(ModelError::Unknown {
+        name: name.to_string(),
+        hint,
+        known,
+    })
 }
 
 /// The known name closest to `name`: equal but for case, or at most 3

@@ -1152,6 +1152,11 @@ impl Annotations {
     pub fn into_vec(self) -> Vec<Annotation> {
         self.0.map(|b| *b).unwrap_or_default()
     }
+
+    /// The annotations to change in place (none when empty).
+    pub(crate) fn as_vec_mut(&mut self) -> Option<&mut Vec<Annotation>> {
+        self.0.as_deref_mut()
+    }
 }
 
 impl From<Vec<Annotation>> for Annotations {

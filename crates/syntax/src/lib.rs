@@ -24,6 +24,7 @@ mod pieces;
 mod prescan;
 mod printer;
 mod reuse;
+mod shift;
 
 #[cfg(test)]
 mod tests;

@@ -1,15 +1,17 @@
 //! [`Reuse`]: the top-level declarations of the last successful parse,
 //! kept so that parsing an edited text again builds only what changed (an
 //! editor's keystroke). A declaration is taken back when the new text has
-//! the very bytes it was parsed from at the very offset (its spans are
-//! offsets into the text, so the same place means the same tree), and the
-//! parse budget it had then is no larger than the one it has now (a parse
-//! depends on nothing else: pest reads the item's own bytes only, and the
-//! budget grows with the text still to parse).
+//! the very bytes it was parsed from, at the same offset or moved by the
+//! edit's change of length (an edit before it: its spans are then moved
+//! by as much, [`Shift`]), and the parse budget it had then is no larger
+//! than the one it has now (a parse depends on nothing else: pest reads
+//! the item's own bytes only, and the budget grows with the text still to
+//! parse, which an edit before the item leaves as it was).
 
 use std::collections::HashMap;
 
 use crate::ast::Decl;
+use crate::shift::Shift;
 
 /// One program item of an earlier parse.
 #[derive(Debug, Clone)]
@@ -32,8 +34,9 @@ pub struct Reuse {
     items: HashMap<usize, Item>,
     /// Items being recorded by the parse running now.
     next: HashMap<usize, Item>,
-    /// Where the items the parse running now took back start.
-    taken_at: Vec<usize>,
+    /// Where the items the parse running now took back start, and where
+    /// they started in the last text.
+    taken_at: Vec<(usize, usize)>,
     /// How many items the last parse took back and how many it parsed.
     taken: usize,
     parsed: usize,
@@ -45,24 +48,43 @@ impl Reuse {
         Reuse::default()
     }
 
-    /// The item of the last parse that started at `pos`, if `text` has the
-    /// same bytes there and its budget is at least the one it had: its
-    /// declarations are appended to `out` and its end returned.
+    /// The item of the last parse that started at `pos`, or at `pos` less
+    /// the change of length (an edit before it moved it), if `text` has
+    /// the same bytes there and its budget is at least the one it had:
+    /// its declarations, moved to `pos`, are appended to `out` and its
+    /// end returned.
     pub(crate) fn take(&mut self, text: &str, pos: usize, out: &mut Vec<Decl>) -> Option<usize> {
-        let item = self.items.get(&pos)?;
-        let old = self.text.as_bytes().get(pos..item.end)?;
-        let new = text.as_bytes().get(pos..item.end)?;
-        if old != new || text.len() - pos < item.rest {
-            return None;
+        let moved = pos
+            .checked_add(self.text.len())
+            .and_then(|p| p.checked_sub(text.len()));
+        let from = [Some(pos), moved]
+            .into_iter()
+            .flatten()
+            .find(|&from| self.same_bytes(text, from, pos))?;
+        let mut item = self.items.remove(&from)?;
+        if from != pos {
+            let by = pos as i64 - from as i64;
+            item.decls.iter_mut().for_each(|d| d.shift(by));
+            item.end = item.end + pos - from;
         }
         out.extend(item.decls.iter().cloned());
         let end = item.end;
-        if let Some(item) = self.items.remove(&pos) {
-            self.next.insert(pos, item);
-        }
-        self.taken_at.push(pos);
+        self.next.insert(pos, item);
+        self.taken_at.push((pos, from));
         self.taken += 1;
         Some(end)
+    }
+
+    /// Whether the item that started at `from` in the last text has its
+    /// bytes at `pos` of `text` and no smaller budget there.
+    fn same_bytes(&self, text: &str, from: usize, pos: usize) -> bool {
+        let Some(item) = self.items.get(&from) else {
+            return false;
+        };
+        let len = item.end - from;
+        let old = self.text.as_bytes().get(from..item.end);
+        let new = text.as_bytes().get(pos..pos + len);
+        old.is_some() && old == new && text.len() - pos >= item.rest
     }
 
     /// Records the item parsed from `pos` to `end` of `text`, which built
@@ -91,9 +113,14 @@ impl Reuse {
     /// The parse failed: the items of the last successful parse stay
     /// (those it took back return).
     pub(crate) fn abandon(&mut self) {
-        for pos in self.taken_at.drain(..) {
-            if let Some(item) = self.next.remove(&pos) {
-                self.items.insert(pos, item);
+        for (pos, from) in self.taken_at.drain(..) {
+            if let Some(mut item) = self.next.remove(&pos) {
+                if from != pos {
+                    let by = from as i64 - pos as i64;
+                    item.decls.iter_mut().for_each(|d| d.shift(by));
+                    item.end = item.end + from - pos;
+                }
+                self.items.insert(from, item);
             }
         }
         self.next.clear();
@@ -153,9 +180,10 @@ control C(inout headers_t hdr) {
         // Same length, inside the control: the one item parsed again.
         let sized = PROGRAM.replace("size = 1024", "size = 2048");
         assert_eq!(same_as_fresh(&mut r, &sized), (5, 1));
-        // Longer, in the constant: what comes after moved.
+        // Longer, in the constant: what comes after moved, and is taken
+        // back with its spans moved.
         let longer = sized.replace("LIMIT = 8", "LIMIT = 80");
-        assert_eq!(same_as_fresh(&mut r, &longer), (2, 4));
+        assert_eq!(same_as_fresh(&mut r, &longer), (5, 1));
         // A syntax error keeps the last good items; the fix takes them.
         let broken = longer.replace("action drop() { }", "action drop() { ");
         same_as_fresh(&mut r, &broken);
@@ -164,8 +192,97 @@ control C(inout headers_t hdr) {
         // and are parsed again.
         let shorter = longer.replace("size = 2048", "size = 20");
         assert_eq!(same_as_fresh(&mut r, &shorter), (0, 6));
-        // A line inserted first moves everything.
+        // A line inserted first moves everything: only it is parsed.
         let moved = format!("const bit<8> FIRST = 1;\n{shorter}");
-        assert_eq!(same_as_fresh(&mut r, &moved), (0, 7));
+        assert_eq!(same_as_fresh(&mut r, &moved), (6, 1));
+        // A syntax error after a moving edit keeps the last good items
+        // where they were: the text put back takes them all.
+        let broken = format!("const bit<8> FIRST = 1;;\n{shorter}").replace("apply {", "apply ");
+        same_as_fresh(&mut r, &broken);
+        assert_eq!(same_as_fresh(&mut r, &moved), (7, 0));
+        // Deleted again: the rest moves back.
+        assert_eq!(same_as_fresh(&mut r, &shorter), (6, 0));
+    }
+
+    /// Declarations of every kind, with the constructs inside them that
+    /// carry spans (annotations of each form, entries, value sets, `for`
+    /// and `switch`, initializers, constructors, enums, typedefs).
+    const CONSTRUCTS: &str = r#"error { NoMatch, Other }
+match_kind { exact, ternary }
+typedef bit<48> mac_t;
+type bit<32> ip_t;
+@name("E") @pragma foo bar
+enum bit<8> E { A = 1, @hidden B = 2 }
+enum F { X, Y }
+struct s_t<T> { T a; @kv[k = 1, j = "x"] bit<8> b; }
+header_union u_t { bit<8> a; }
+extern Counter<W> { Counter(bit<32> n); void count(in W w); abstract void f(); }
+extern void ext_fn<T>(in T x, bit<8> d = 3);
+bit<8> add(in bit<8> a, in bit<8> b) { return a + b; }
+parser Pt(packet_in p);
+control Ct(inout bit<8> x);
+package Pkg(Pt p, Ct c);
+Counter<bit<8>>(32w1024) global_counter;
+Counter<bit<8>>(1) with_init = { void f() { } };
+control C(inout s_t<bit<8>> h)(bit<8> k) {
+    const bit<8> N = 8w3;
+    bit<16> v = (bit<16>) h.a[7:0] ++ 8w0;
+    action a(bit<8> x) { h.b = x > 1 ? x : (bit<8>) -x; h.a = {1, 2}[0]; }
+    table t {
+        key = { h.a : exact @name("k"); h.b & 0xf : ternary; }
+        actions = { a; @defaultonly NoAction; }
+        const entries = {
+            (1, 0x1 &&& 0xf) : a(1);
+            (2 .. 3, _) : a(2);
+            priority = 5 : (default, default) : a(3);
+        }
+        default_action = a(0);
+        size = 1024;
+        custom = { a = 1 };
+    }
+    apply {
+        @atomic { h.a = h.a |+| 1; }
+        for (bit<8> i = 0; i < 4; i = i + 1) { if (i == 2) { break; } else { continue; } }
+        for (bit<8> j in 0 .. 3) { h.b = h.b + j; }
+        switch (t.apply().action_run) { a: { h.a = 1; } default: { exit; } }
+        bit<8> w = h.a[3:0] ++ h.b[3:0];
+        h.a = h.b << 2 >> 1;
+        ext_fn<bit<8>>(x = h.a);
+        return;
+    }
+}
+parser P(packet_in pkt, out s_t<bit<8>> h) {
+    value_set<bit<8>>(4) pvs;
+    state start {
+        pkt.extract(h);
+        transition select(h.a, h.b) {
+            (1, 2): next; (pvs, _): accept; default: reject;
+        }
+    }
+    state next { transition accept; }
+}
+Pkg(P(), C(1)) main;
+"#;
+
+    /// A line inserted before every declaration moves all of them: each
+    /// is taken back with every span moved (the tree is a fresh parse's,
+    /// spans compared), and deleting the line moves them back.
+    #[test]
+    fn moved_declarations_are_taken_back_with_their_spans_moved() {
+        for text in [
+            CONSTRUCTS,
+            include_str!("../testdata/tna_router.p4"),
+            include_str!("../testdata/v1model_basic.p4"),
+        ] {
+            if let Err(e) = parse(text) {
+                panic!("{e} at {}", &text[e.offset..]);
+            }
+            let mut r = Reuse::new();
+            let (_, items) = same_as_fresh(&mut r, text);
+            assert!(items > 10, "{items} items");
+            let moved = format!("const bit<8> FIRST = 1;\n{text}");
+            assert_eq!(same_as_fresh(&mut r, &moved), (items, 1));
+            assert_eq!(same_as_fresh(&mut r, text), (items, 0));
+        }
     }
 }

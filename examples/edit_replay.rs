@@ -1,0 +1,118 @@
+//! Replays the language server's keystrokes without the transport, for a
+//! profiler: `edit_replay switch|fabric [EDITS]` loads the program, then
+//! applies EDITS (default 20) one-line edits as `tests/lsp_latency.rs`
+//! does, each loaded through the document's `Reuse` and analysed by
+//! `ide::facts` with its class memo, as the server's worker does. Prints
+//! each edit's milliseconds and their median. Under callgrind, the
+//! instructions of the edits alone are the run's minus a run with 0 edits.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use p4cost_engine::class_memo::ClassMemo;
+use p4cost_engine::overlay::Overlay;
+use p4cost_engine::{ide, input, PredictOptions, Session};
+
+/// `line` with the number after its `size = ` doubled (`times` 2) or
+/// halved (`times` 0).
+fn scale_size(line: &str, times: u64) -> Option<String> {
+    let at = line.find("size = ")? + "size = ".len();
+    let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
+    let n: u64 = line[at..at + digits].parse().ok()?;
+    let m = if times == 0 { n / 2 } else { n * times };
+    Some(format!("{}{m}{}", &line[..at], &line[at + digits..]))
+}
+
+/// `tests/lsp_latency.rs`'s edit `k` of switch_p4_16.p4.
+fn switch_edit(k: usize, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let sized: Vec<usize> = (0..lines.len())
+        .filter(|&i| scale_size(&lines[i], 2).is_some())
+        .collect();
+    let statements: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(';') && !lines[i].starts_with('#'))
+        .collect();
+    let round = k / 4;
+    let table = sized[(round * 37) % sized.len()];
+    let statement = statements[(round * 997) % statements.len()];
+    match k % 4 {
+        0 => lines[table] = scale_size(&lines[table], 2).unwrap_or_default(),
+        1 => lines[statement].push_str(" // reviewed"),
+        2 => lines[table] = scale_size(&lines[table], 0).unwrap_or_default(),
+        _ => {
+            let cut = lines[statement].trim_end_matches(" // reviewed").len();
+            lines[statement].truncate(cut);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// `tests/lsp_latency.rs`'s edit `k` of fabric_tna.p4.
+fn fabric_edit(k: usize, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let applies: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(".apply(") && lines[i].contains(';'))
+        .collect();
+    let round = k / 4;
+    let off = applies[round % applies.len()];
+    let noted = applies[(round * 7 + 3) % applies.len()];
+    match k % 4 {
+        0 => lines[off] = format!("//{}", lines[off]),
+        1 => lines[noted].push_str(" // reviewed"),
+        2 => lines[off] = lines[off].trim_start_matches("//").to_string(),
+        _ => {
+            let cut = lines[noted].trim_end_matches(" // reviewed").len();
+            lines[noted].truncate(cut);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().unwrap_or_else(|| "switch".to_string());
+    let edits: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (mut o, edit): (PredictOptions, fn(usize, &str) -> String) = match which.as_str() {
+        "fabric" => {
+            let tna = root.join("fabric-tna/p4src");
+            let mut o = PredictOptions::new(tna.join("tna/fabric_tna.p4"));
+            o.source.include_dirs = vec![tna];
+            o.source.defines = vec![("WITH_INT".to_string(), None)];
+            (o, fabric_edit)
+        }
+        _ => (
+            PredictOptions::new(root.join("programs/switch_p4_16.p4")),
+            switch_edit,
+        ),
+    };
+    o.class_memo = ClassMemo::new();
+    let mut text = std::fs::read_to_string(&o.file).expect("the program");
+    let mut overlay = Overlay::new();
+    let mut reuse = input::Reuse::new();
+    let mut took = Vec::new();
+    for k in 0..=edits {
+        if k > 0 {
+            text = edit(k - 1, &text);
+        }
+        let start = Instant::now();
+        overlay.set(o.file.clone(), Arc::from(text.as_str()));
+        let loaded =
+            input::load_text_reusing(&o.file, text.clone(), &o.source, &overlay, &mut reuse);
+        let mut session = Session::new();
+        session.preload(&o, loaded);
+        let f = ide::facts(&mut session, &o, &[]);
+        assert!(f.error.is_none(), "edit {k}: {:?}", f.error);
+        if k > 0 {
+            took.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let mut sorted = took.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    println!(
+        "{which}: median {median:.1} ms over {edits} edits {:?}",
+        took.iter().map(|t| t.round() as u64).collect::<Vec<_>>()
+    );
+}
