@@ -679,13 +679,15 @@ fn chain_hops(
         let hop = match (&h.program, &h.delay_ns) {
             (Some(p), None) => program_hop(at, dir, i, &h, p, programs)?,
             (None, Some(d)) => delay_hop(at, i, &h, d)?,
-            _ => return Err(at.err(
-                hops_span.clone(),
-                format!(
+            _ => {
+                return Err(at.err(
+                    hops_span.clone(),
+                    format!(
                     "chain `{name}`, hop {}: give either `program = \"NAME\"` or `delay-ns = NS`",
                     i + 1
                 ),
-            )),
+                ))
+            }
         };
         if hops.iter().any(|x| x.name == hop.name) {
             return Err(at.err(
