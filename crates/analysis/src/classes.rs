@@ -35,6 +35,7 @@
 //! input controls), and every budget ends in a [`ClassError`].
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use p4cost_ir::{
     ActionId, Cond, CondNode, ControlFlow, ControlId, NodeId, NodeKind, Program, TableId, TableNext,
@@ -1799,11 +1800,12 @@ fn times(a: PathCount, b: PathCount) -> PathCount {
 pub struct SkippedTable {
     /// The table.
     pub table: TableId,
-    /// Its name.
-    pub name: String,
+    /// Its name (shared by every class that skips it).
+    pub name: Arc<str>,
     /// Why: `hdr.ipv6 invalid on this path`, `on miss of acl`,
-    /// `action_run = drop`, `branch not taken: <condition>`.
-    pub reason: String,
+    /// `action_run = drop`, `branch not taken: <condition>` (shared by
+    /// every class that skips a table at the same step).
+    pub reason: Arc<str>,
 }
 
 /// What a class's control path took at a node with more than one way on.
@@ -1925,6 +1927,8 @@ pub struct ClassLister<'a> {
     control: ControlId,
     cc: ControlClasses<'a>,
     tables: Vec<TableId>,
+    /// The names of `tables`, made once and shared by every class listed.
+    names: TableNames,
     reach: Option<Reach>,
     budget: ClassBudget,
     /// Steps taken so far, against `budget.max_list_work`.
@@ -1972,11 +1976,13 @@ impl<'a> ClassLister<'a> {
             ),
             None => None,
         };
+        let names = TableNames::new(program, &tables);
         Ok(ClassLister {
             program,
             control,
             cc,
             tables,
+            names,
             reach,
             budget: *budget,
             work,
@@ -2047,6 +2053,7 @@ impl<'a> ClassLister<'a> {
             flow: &self.program.control(self.control).flow,
             cc: &self.cc,
             tables: &self.tables,
+            names: &self.names,
             reach,
             egress_from: self.egress_from,
             facts: &mut self.facts,
@@ -2096,10 +2103,11 @@ impl<'a> ClassLister<'a> {
                 Some(_) => self
                     .tables
                     .iter()
-                    .map(|&t| SkippedTable {
+                    .zip(&self.names.tables)
+                    .map(|(&t, name)| SkippedTable {
                         table: t,
-                        name: program.table(t).name.clone(),
-                        reason: "unreachable in the control".into(),
+                        name: name.clone(),
+                        reason: self.names.unreachable.clone(),
                     })
                     .collect(),
                 None => Vec::new(),
@@ -2150,6 +2158,7 @@ impl<'a> ClassLister<'a> {
                     flow,
                     cc: &self.cc,
                     tables: &self.tables,
+                    names: &self.names,
                     reach,
                     egress_from: self.egress_from,
                     facts: &mut self.facts,
@@ -2282,7 +2291,7 @@ struct StepFacts {
     /// Why a table reachable from the node but not from the way taken is
     /// skipped there (the same for every such table); made when first
     /// needed.
-    reason: Option<String>,
+    reason: Option<Arc<str>>,
 }
 
 /// [`StepFacts`] by (state, way taken).
@@ -2295,6 +2304,7 @@ struct Explainer<'e, 'a> {
     flow: &'a ControlFlow,
     cc: &'e ControlClasses<'a>,
     tables: &'e [TableId],
+    names: &'e TableNames,
     reach: &'e Reach,
     egress_from: Option<u32>,
     facts: &'e mut StepCache,
@@ -2357,11 +2367,11 @@ impl Explainer<'_, '_> {
                     let (k, chosen) = steps[si as usize];
                     self.reason(k, chosen)
                 }
-                None => "unreachable in the control".into(),
+                None => self.names.unreachable.clone(),
             };
             skipped.push(SkippedTable {
                 table: t,
-                name: table_name(self.program, t),
+                name: self.names.tables[i].clone(),
                 reason,
             });
         }
@@ -2382,17 +2392,39 @@ impl Explainer<'_, '_> {
     }
 
     /// Why a table is skipped at the step from `k` to `chosen`.
-    fn reason(&mut self, k: Key, chosen: Option<Key>) -> String {
+    fn reason(&mut self, k: Key, chosen: Option<Key>) -> Arc<str> {
         let (program, flow, cc, egress_from) = (self.program, self.flow, self.cc, self.egress_from);
         self.step(k, chosen);
         let Some(f) = self.facts.get_mut(&(k, chosen)) else {
-            return String::new(); // just inserted
+            return Arc::from(""); // just inserted
         };
         f.reason
             .get_or_insert_with(|| {
-                skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from)
+                skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from).into()
             })
             .clone()
+    }
+}
+
+/// The names a lister gives skipped tables, made once per lister: each
+/// class that skips a table shares its name, not a copy of it.
+#[derive(Debug)]
+struct TableNames {
+    /// Per table of the lister's `tables`, its name.
+    tables: Vec<Arc<str>>,
+    /// The reason of a table no step of the class could reach.
+    unreachable: Arc<str>,
+}
+
+impl TableNames {
+    fn new(program: &Program, tables: &[TableId]) -> TableNames {
+        TableNames {
+            tables: tables
+                .iter()
+                .map(|&t| Arc::from(table_name(program, t)))
+                .collect(),
+            unreachable: Arc::from("unreachable in the control"),
+        }
     }
 }
 

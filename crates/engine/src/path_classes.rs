@@ -4,8 +4,6 @@
 //! (conditions, hit/miss, `action_run`) and why every other table is
 //! skipped. Optionally only the classes a `--class` filter selects.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use p4cost_analysis::{ClassFilter, ClassLister, ListedClass, Outcome, PathCount, PathGraph};
@@ -106,12 +104,22 @@ pub struct ClassSites {
     pub decisions: Vec<DecisionOut>,
     /// Every table skipped by some listed class, with why.
     pub skipped: Vec<SkippedOut>,
-    /// By control node, the ways taken there met so far: outcome,
-    /// `forced`, index in `decisions` (outcomes whose texts are one share
-    /// an index).
-    decision_at: HashMap<usize, Vec<(Outcome, bool, u32)>>,
-    /// By table, the indexes in `skipped` of its entries.
-    skipped_at: HashMap<usize, Vec<u32>>,
+    /// By control node (its index), the ways taken there met so far:
+    /// outcome, `forced`, index in `decisions` (outcomes whose texts are
+    /// one share an index).
+    decision_at: Vec<Vec<(Outcome, bool, u32)>>,
+    /// By table (its index), the indexes in `skipped` of its entries.
+    skipped_at: Vec<Vec<u32>>,
+}
+
+/// `by[i]`, made (empty) if `by` is shorter: the lists are indexed by
+/// node or table index, dense and bounded by the program, so a lookup is
+/// an index, not a hash.
+fn at_index<T>(by: &mut Vec<Vec<T>>, i: usize) -> &mut Vec<T> {
+    if by.len() <= i {
+        by.resize_with(i + 1, Vec::new);
+    }
+    &mut by[i]
 }
 
 impl ClassSites {
@@ -123,7 +131,7 @@ impl ClassSites {
         d: &p4cost_analysis::Decision,
     ) -> Option<u32> {
         let node = d.node.index();
-        let known = self.decision_at.entry(node).or_default();
+        let known = at_index(&mut self.decision_at, node);
         if let Some(&(_, _, i)) = known
             .iter()
             .find(|(o, f, _)| *f == d.forced && *o == d.outcome)
@@ -153,7 +161,7 @@ impl ClassSites {
 
     /// The index of table `table` skipped for `reason`, added if new.
     fn skip(&mut self, program: &Program, table: TableId, reason: &str) -> Option<u32> {
-        let known = self.skipped_at.entry(table.index()).or_default();
+        let known = at_index(&mut self.skipped_at, table.index());
         let skipped = &mut self.skipped;
         if let Some(&i) = known
             .iter()

@@ -88,18 +88,23 @@ impl Input {
     }
 }
 
+/// The hasher of the run's maps (deterministic; their keys are the
+/// program's own names and paths).
+pub(crate) type FastHash = foldhash::fast::FixedState;
+
 /// All state of one run.
 #[derive(Default)]
 pub(crate) struct State {
     pub(crate) files: Vec<SourceFile>,
     pub(crate) lexed: Vec<Rc<Lexed>>,
     pub(crate) starts: Vec<Vec<usize>>,
-    pub(crate) by_key: HashMap<String, usize>,
-    pub(crate) macros: HashMap<Rc<str>, Rc<Macro>>,
+    pub(crate) by_key: HashMap<String, usize, FastHash>,
+    /// Looked up for every identifier token: foldhash, not SipHash.
+    pub(crate) macros: HashMap<Rc<str>, Rc<Macro>, FastHash>,
     pub(crate) out: OutBuf,
     pub(crate) warnings: Vec<PpWarning>,
     pub(crate) stack: Vec<usize>,
-    pub(crate) once: HashSet<usize>,
+    pub(crate) once: HashSet<usize, FastHash>,
     pub(crate) names: Vec<String>,
     pub(crate) cur_file: usize,
     pub(crate) depth: usize,

@@ -425,19 +425,35 @@ impl<'t> Builder<'t> {
         let trimmed = full.trim();
         let start = self.base + (raw.as_span().start() + lead) as u32;
         let span = Span::new(start, start + trimmed.len() as u32);
-        let exprs = P4Parser::parse(Rule::annotation_exprs, trimmed)
-            .ok()
-            .and_then(|mut pairs| pairs.next())
-            .and_then(|top| {
-                let sub = Builder::new(self.text, start);
-                let list = top.into_inner().find(|p| p.as_rule() == Rule::expr_list)?;
-                sub.expr_list(list).ok()
-            });
+        let exprs = self.body_exprs(trimmed, start);
         RawAnnotationBody {
             text: trimmed.to_string(),
             span,
             exprs,
         }
+    }
+
+    /// The annotation body `trimmed` (at `start`) as an expression list,
+    /// when it is one.
+    fn body_exprs(&self, trimmed: &str, start: u32) -> Option<Vec<Expr>> {
+        match string_body(trimmed) {
+            // The most common body, `@name("...")`: what the parse below
+            // makes of it, without parsing.
+            Some(inner) => Some(vec![Expr {
+                kind: ExprKind::Str(inner.to_string()),
+                span: Span::new(start, start + trim_trivia_end(trimmed).len() as u32),
+            }]),
+            None => self.parsed_body_exprs(trimmed, start),
+        }
+    }
+
+    /// [`Self::body_exprs`] by parsing the body with the grammar.
+    fn parsed_body_exprs(&self, trimmed: &str, start: u32) -> Option<Vec<Expr>> {
+        let mut pairs = P4Parser::parse(Rule::annotation_exprs, trimmed).ok()?;
+        let top = pairs.next()?;
+        let sub = Builder::new(self.text, start);
+        let list = top.into_inner().find(|p| p.as_rule() == Rule::expr_list)?;
+        sub.expr_list(list).ok()
     }
 
     fn kv_list(&self, p: Pair<'_, Rule>) -> Result<Vec<KeyValue>> {
@@ -2035,6 +2051,25 @@ fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
     ty
 }
 
+/// The value of `text` when it is exactly one string literal (as the
+/// grammar's `string_lit` reads it: `"`, then any characters with `\\`
+/// escaping the next one, then `"`), else `None`.
+fn string_body(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'"') {
+        return None;
+    }
+    let mut i = 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return (i + 1 == b.len()).then(|| text.get(1..i)).flatten(),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// `text` without trailing whitespace and comments.
 fn trim_trivia_end(text: &str) -> &str {
     let mut t = text.trim_end();
@@ -2127,4 +2162,46 @@ pub(crate) fn parse_int(text: &str) -> std::result::Result<IntLit, String> {
         width,
         radix,
     })
+}
+
+#[cfg(test)]
+mod string_body_tests {
+    use super::{string_body, Builder};
+
+    /// A body that is one string literal gets, without parsing, the
+    /// expressions (value and span) the grammar gives it; other bodies
+    /// are parsed.
+    #[test]
+    fn a_string_body_is_what_parsing_it_gives() {
+        let strings = [
+            r#""""#,
+            r#""ingress.acl""#,
+            r#""a \" b""#,
+            r#""a\\""#,
+            "\"two\nlines\"",
+            r#""http://x/y""#,
+            "\"one\nx//y\"",
+            r#""é ü""#,
+        ];
+        for text in strings {
+            let b = Builder::new(text, 7);
+            assert!(string_body(text).is_some(), "{text}");
+            let parsed = b.parsed_body_exprs(text, 7);
+            assert!(parsed.is_some(), "{text}");
+            assert_eq!(b.body_exprs(text, 7), parsed, "{text}");
+        }
+        let others = [
+            r#""a" "b""#,
+            r#""a", "b""#,
+            r#""a" + 1"#,
+            r#""a\""#,
+            r#""unclosed"#,
+            r#""a" // c"#,
+            "x",
+            "1, 2",
+        ];
+        for text in others {
+            assert_eq!(string_body(text), None, "{text}");
+        }
+    }
 }

@@ -8,6 +8,9 @@
 use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::collections::HashSet;
+
+/// The interned names of one thread.
+type NameSet = HashSet<Name, foldhash::fast::FixedState>;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -116,8 +119,10 @@ impl PartialEq<Name> for String {
 }
 
 thread_local! {
-    /// The names of the parse running on this thread (see [`intern`]).
-    static NAMES: RefCell<HashSet<Name>> = RefCell::new(HashSet::new());
+    /// The names of the parse running on this thread (see [`intern`]),
+    /// hashed with foldhash: every identifier of the program is looked up
+    /// here, and SipHash cost more than the rest of the lookup.
+    static NAMES: RefCell<NameSet> = RefCell::new(NameSet::default());
 }
 
 /// The shared [`Name`] for `text`: the same allocation for every call with
@@ -137,7 +142,7 @@ pub(crate) fn intern(text: &str) -> Name {
 /// Ends sharing on this thread: names made from now on are new allocations
 /// (those already handed out stay valid), and the table's memory is freed.
 pub(crate) fn forget_names() {
-    NAMES.with(|names| *names.borrow_mut() = HashSet::new());
+    NAMES.with(|names| *names.borrow_mut() = NameSet::default());
 }
 
 #[cfg(test)]

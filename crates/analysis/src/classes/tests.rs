@@ -189,13 +189,13 @@ fn validity_branches_give_one_class_per_parse_path() {
     let c = &l4.classes[0];
     assert_eq!(table_names(&p, &c.control_path.tables), vec!["ipv4_lpm"]);
     assert_eq!(c.skipped.len(), 1);
-    assert_eq!(c.skipped[0].name, "ipv6_lpm");
-    assert_eq!(c.skipped[0].reason, "hdr.ipv4 valid on this path");
+    assert_eq!(&*c.skipped[0].name, "ipv6_lpm");
+    assert_eq!(&*c.skipped[0].reason, "hdr.ipv4 valid on this path");
     let l6 = list_classes(&p, ControlId(0), &pg, &paths[1], 10, &budget).unwrap();
     let c = &l6.classes[0];
     assert_eq!(table_names(&p, &c.control_path.tables), vec!["ipv6_lpm"]);
-    assert_eq!(c.skipped[0].name, "ipv4_lpm");
-    assert_eq!(c.skipped[0].reason, "hdr.ipv4 invalid on this path");
+    assert_eq!(&*c.skipped[0].name, "ipv4_lpm");
+    assert_eq!(&*c.skipped[0].reason, "hdr.ipv4 invalid on this path");
 }
 
 #[test]
@@ -224,11 +224,7 @@ fn a_path_with_neither_header_skips_both_tables() {
     assert_eq!(l.classes.len(), 1);
     let c = &l.classes[0];
     assert!(c.control_path.tables.is_empty());
-    let why: Vec<(&str, &str)> = c
-        .skipped
-        .iter()
-        .map(|s| (s.name.as_str(), s.reason.as_str()))
-        .collect();
+    let why: Vec<(&str, &str)> = c.skipped.iter().map(|s| (&*s.name, &*s.reason)).collect();
     assert_eq!(
         why,
         vec![
@@ -286,10 +282,7 @@ fn a_hit_miss_fork_doubles_the_classes() {
         vec!["ipv4_lpm", "acl"]
     );
     let miss = &l.classes[1].skipped;
-    let why: Vec<(&str, &str)> = miss
-        .iter()
-        .map(|s| (s.name.as_str(), s.reason.as_str()))
-        .collect();
+    let why: Vec<(&str, &str)> = miss.iter().map(|s| (&*s.name, &*s.reason)).collect();
     assert_eq!(
         why,
         vec![
@@ -349,11 +342,7 @@ fn skip_reasons_follow_the_way_taken_past_plain_statements() {
         .iter()
         .find(|c| c.decisions.iter().any(|d| d.outcome == Outcome::Hit(true)))
         .expect("a class that hits acl");
-    let why: Vec<(&str, &str)> = hit
-        .skipped
-        .iter()
-        .map(|s| (s.name.as_str(), s.reason.as_str()))
-        .collect();
+    let why: Vec<(&str, &str)> = hit.skipped.iter().map(|s| (&*s.name, &*s.reason)).collect();
     assert_eq!(why, vec![("fallback", "on hit of acl")]);
 }
 
@@ -402,9 +391,9 @@ fn a_switch_on_action_run_forks_per_arm_and_names_the_arm_taken() {
         table_names(&p, &dropped.control_path.tables),
         vec!["classify"]
     );
-    assert_eq!(dropped.skipped[0].name, "nexthop");
+    assert_eq!(&*dropped.skipped[0].name, "nexthop");
     assert_eq!(
-        dropped.skipped[0].reason,
+        &*dropped.skipped[0].reason,
         "action_run = drop | (an action without a case) in classify"
     );
 }
@@ -445,7 +434,7 @@ fn set_valid_before_a_test_makes_it_undecidable() {
     .unwrap();
     assert_eq!(l.classes.len(), 2);
     assert_eq!(
-        l.classes[1].skipped[0].reason,
+        &*l.classes[1].skipped[0].reason,
         "branch not taken: hdr.ipv6.isValid()"
     );
     assert_eq!(l.classes[0].skipped, vec![]);
@@ -1247,11 +1236,7 @@ V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
             vec!["Ig.acl", "Ig.fwd", "Ig.cpu", "Ig.log"],
         ]
     );
-    let why: Vec<&str> = l.classes[0]
-        .skipped
-        .iter()
-        .map(|s| s.reason.as_str())
-        .collect();
+    let why: Vec<&str> = l.classes[0].skipped.iter().map(|s| &*s.reason).collect();
     assert_eq!(why, vec!["`dropped` is 1 on this path"]);
 }
 

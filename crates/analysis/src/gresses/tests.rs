@@ -239,9 +239,9 @@ Switch(pipe) main;
     let e6 = l.classes[0]
         .skipped
         .iter()
-        .find(|s| s.name == "Eg.e6")
+        .find(|s| &*s.name == "Eg.e6")
         .expect("e6 skipped");
-    assert_eq!(e6.reason, "hdr.ipv6 invalid on this path");
+    assert_eq!(&*e6.reason, "hdr.ipv6 invalid on this path");
 }
 
 /// An egress control that applies nothing joins nothing.

@@ -242,9 +242,11 @@ fn state_table(
         acc = Table { t: out, off: 0 };
     }
     // Kept until its readers are made: exactly as long as it is (a merge
-    // reserves room for both sides, which equal sums may not fill).
-    let t = acc.t.as_slice().to_vec();
-    *scratch = acc.t;
+    // reserves room for both sides, which equal sums may not fill). The
+    // allocator shrinks the buffer where it is, without copying it; the
+    // next merge takes a fresh scratch.
+    let mut t = acc.t;
+    t.shrink_to_fit();
     Table { t, off: 0 }
 }
 
