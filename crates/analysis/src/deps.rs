@@ -180,8 +180,14 @@ pub struct DepGraph {
 
 /// Fields the hardware keeps in one container, so that writing one of
 /// them conflicts with reading or writing another: `(suffix, container)`
-/// pairs, a field ending with `suffix` (`.$valid`, `.drop_ctl`) belongs to
-/// `container`. Empty for the compiler's field-level graph.
+/// pairs. A pseudo-field suffix (`.$valid`) matches every field ending with
+/// it: the validity bits of all headers. A field suffix (`.drop_ctl`,
+/// `.copy_to_cpu`) names a member of the architecture's intrinsic metadata
+/// (the deparser and traffic-manager flags bf-p4c packs together), and
+/// matches only a direct member of a control parameter (`ig_dprsr_md.drop_ctl`):
+/// those structs are flat, and a header or user-metadata field that happens
+/// to have the same name (`hdr.bridged_md.base.bypass_egress`) is a field of
+/// its own. Empty for the compiler's field-level graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SharedContainers(pub Vec<(String, String)>);
 
@@ -190,9 +196,18 @@ impl SharedContainers {
     pub fn of(&self, field: &str) -> Option<&str> {
         self.0
             .iter()
-            .find(|(suffix, _)| field.ends_with(suffix.as_str()))
+            .find(|(suffix, _)| shares(field, suffix))
             .map(|(_, c)| c.as_str())
     }
+}
+
+/// True when `field` belongs to the container of `suffix`, per
+/// [`SharedContainers`].
+fn shares(field: &str, suffix: &str) -> bool {
+    let Some(root) = field.strip_suffix(suffix) else {
+        return false;
+    };
+    suffix.starts_with(".$") || (!root.is_empty() && !root.contains(['.', '[']))
 }
 
 /// The graph is larger than allowed: more units than the bound, or more
@@ -1222,6 +1237,23 @@ fn prefixes(name: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn intrinsic_flags_share_a_container_and_header_fields_do_not() {
+        let shared = SharedContainers(vec![
+            (".$valid".into(), "validity".into()),
+            (".bypass_egress".into(), "flags".into()),
+        ]);
+        assert_eq!(shared.of("hdr.ipv4.$valid"), Some("validity"));
+        assert_eq!(shared.of("ig_tm_md.bypass_egress"), Some("flags"));
+        // A bridged header's field of the same name is not the TM flag
+        // (switch_tofino_x1's add_bridged_md and ingress_copp).
+        assert_eq!(shared.of("hdr.bridged_md.base.bypass_egress"), None);
+        assert_eq!(shared.of("local_md.flags.bypass_egress"), None);
+        assert_eq!(shared.of("hdr.stack[0].bypass_egress"), None);
+        assert_eq!(shared.of("bypass_egress"), None);
+        assert_eq!(shared.of("ig_tm_md.no_bypass_egress"), None);
+    }
 
     #[test]
     fn prefixes_split_at_members_and_indexes() {
