@@ -123,3 +123,26 @@ fn diff_tc2_to_tc3_human() {
         "--no-config",
     ]));
 }
+
+/// Hand-derived in tests/stages_explain.rs (issue 28): classify in stage
+/// 0; the gateway on ig_md.cls, match dependent on it, in stage 1 with fwd;
+/// 73 cycles.
+#[test]
+fn stages_explain_gateway_two_tables_human() {
+    insta::assert_snapshot!(ok(&[
+        "stages",
+        "--explain",
+        "p4-samples/tofino/deps/gateway_two_tables.p4"
+    ]));
+}
+
+/// Hand-derived in tests/stages_explain.rs (issue 28): classify and rw_dst
+/// (exclusive with fwd) in stage 0; the gateway and fwd in stage 1.
+#[test]
+fn stages_explain_gateway_three_tables_human() {
+    insta::assert_snapshot!(ok(&[
+        "stages",
+        "--explain",
+        "p4-samples/tofino/deps/gateway_three_tables.p4"
+    ]));
+}

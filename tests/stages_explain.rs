@@ -111,3 +111,91 @@ fn the_compilers_placement_has_no_reasons() {
     assert_eq!(v["placement"], "context");
     assert!(v.get("basis").is_none(), "{v}");
 }
+
+const GW2: &str = "p4-samples/tofino/deps/gateway_two_tables.p4";
+const GW3: &str = "p4-samples/tofino/deps/gateway_three_tables.p4";
+
+/// The ingress stages that are match dependent.
+fn match_stages(v: &Value) -> Vec<u64> {
+    v["mau"]["ingress"]["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .filter(|s| s["match_dependent"] == true)
+        .filter_map(|s| s["stage"].as_u64())
+        .collect()
+}
+
+/// Issue 28: a condition on what a table wrote. bf-p4c reads a gateway's
+/// condition at the input crossbar of the table it is attached to
+/// (table_dependency_graph.cpp, FindDataDependencyGraph::preorder(Table):
+/// the gateway rows are visited as ixbar reads), so `if (ig_md.cls == 1)`
+/// after classify, which writes ig_md.cls, is a match dependency: the
+/// gateway goes to stage 1, and fwd, which it controls, with it (a control
+/// dependency adds no stage, DependencyGraph::is_ctrl_edge). By hand:
+/// stages 0 (classify), 1 (gateway, fwd) and 6 (Tofino 1's corner) are
+/// match dependent; exact tables of 20 cycles, concurrent stages 1 cycle:
+/// 4 + 3 x 20 + 9 x 1 = 73 cycles.
+#[test]
+fn a_condition_on_what_a_table_wrote_is_a_match_dependency() {
+    let v = json(&["stages", GW2, "--explain", "--format", "json"]);
+    let c = entry(&v, "Ig.classify");
+    assert_eq!(
+        (c["stage"].as_u64(), c["why"]["reason"].as_str()),
+        (Some(0), Some("first_stage"))
+    );
+    let g = entry(&v, "if (ig_md.cls == 1)");
+    assert_eq!(g["kind"], "gateway");
+    assert_eq!(g["stage"], 1);
+    assert_eq!(g["why"]["kind"], "match");
+    assert_eq!(g["why"]["field"], "ig_md.cls");
+    assert_eq!(g["why"]["on"], "Ig.classify");
+    let f = entry(&v, "Ig.fwd");
+    assert_eq!(f["stage"], 1);
+    assert_eq!(f["why"]["kind"], "control");
+    assert_eq!(f["why"]["on"], "if (ig_md.cls == 1)");
+    assert_eq!(match_stages(&v), vec![0, 1, 6]);
+    assert_eq!(v["mau"]["ingress"]["cycles"], 4 + 3 * 20 + 9);
+}
+
+/// Issue 28: the same condition under one arm of a `switch` on classify's
+/// action, and on the other arm rw_dst, which writes the address fwd keys
+/// on. The arms are exclusive (bf-p4c: FindDataDependencyGraph is a
+/// control-flow visitor, so one branch's writes do not reach its sibling;
+/// TablesMutuallyExclusive in mau/table_mutex.h): fwd does not depend on
+/// rw_dst. rw_dst runs only on classify's default arm, a control
+/// dependency: stage 0 with classify. By hand: classify and rw_dst in stage
+/// 0, gateway and fwd in stage 1; 73 cycles as in the two-table program.
+#[test]
+fn exclusive_switch_arms_do_not_depend_and_the_condition_still_does() {
+    let v = json(&["stages", GW3, "--explain", "--format", "json"]);
+    assert_eq!(entry(&v, "Ig.classify")["stage"], 0);
+    assert_eq!(entry(&v, "Ig.rw_dst")["stage"], 0);
+    let g = entry(&v, "if (ig_md.cls == 1)");
+    assert_eq!(
+        (g["stage"].as_u64(), g["why"]["kind"].as_str()),
+        (Some(1), Some("match"))
+    );
+    assert_eq!(g["why"]["on"], "Ig.classify");
+    let f = entry(&v, "Ig.fwd");
+    assert_eq!(
+        (f["stage"].as_u64(), f["why"]["kind"].as_str()),
+        (Some(1), Some("control"))
+    );
+    assert_eq!(match_stages(&v), vec![0, 1, 6]);
+    assert_eq!(v["mau"]["ingress"]["cycles"], 73);
+    // No edge between the exclusive tables in the dependency graph.
+    let d = json(&["deps", GW3, "--format", "json"]);
+    let g0 = &d["graphs"][0];
+    let units = g0["units"].as_array().expect("units");
+    let idx = |n: &str| units.iter().position(|u| u["name"] == n).expect(n);
+    let (fwd, rw) = (idx("Ig.fwd"), idx("Ig.rw_dst"));
+    for e in g0["edges"].as_array().expect("edges") {
+        let pair = (e["from"].as_u64(), e["to"].as_u64());
+        assert!(
+            pair != (Some(rw as u64), Some(fwd as u64))
+                && pair != (Some(fwd as u64), Some(rw as u64)),
+            "{e}"
+        );
+    }
+}

@@ -36,7 +36,8 @@
 //! graph is linear in the control times the number of units / 64, bounded
 //! by [`DEFAULT_MAX_DEP_UNITS`].
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -179,8 +180,14 @@ pub struct DepGraph {
 
 /// Fields the hardware keeps in one container, so that writing one of
 /// them conflicts with reading or writing another: `(suffix, container)`
-/// pairs, a field ending with `suffix` (`.$valid`, `.drop_ctl`) belongs to
-/// `container`. Empty for the compiler's field-level graph.
+/// pairs. A pseudo-field suffix (`.$valid`) matches every field ending with
+/// it: the validity bits of all headers. A field suffix (`.drop_ctl`,
+/// `.copy_to_cpu`) names a member of the architecture's intrinsic metadata
+/// (the deparser and traffic-manager flags bf-p4c packs together), and
+/// matches only a direct member of a control parameter (`ig_dprsr_md.drop_ctl`):
+/// those structs are flat, and a header or user-metadata field that happens
+/// to have the same name (`hdr.bridged_md.base.bypass_egress`) is a field of
+/// its own. Empty for the compiler's field-level graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SharedContainers(pub Vec<(String, String)>);
 
@@ -189,9 +196,18 @@ impl SharedContainers {
     pub fn of(&self, field: &str) -> Option<&str> {
         self.0
             .iter()
-            .find(|(suffix, _)| field.ends_with(suffix.as_str()))
+            .find(|(suffix, _)| shares(field, suffix))
             .map(|(_, c)| c.as_str())
     }
+}
+
+/// True when `field` belongs to the container of `suffix`, per
+/// [`SharedContainers`].
+fn shares(field: &str, suffix: &str) -> bool {
+    let Some(root) = field.strip_suffix(suffix) else {
+        return false;
+    };
+    suffix.starts_with(".$") || (!root.is_empty() && !root.contains(['.', '[']))
 }
 
 /// The graph is larger than allowed: more units than the bound, or more
@@ -264,37 +280,81 @@ pub fn dependency_graph_with(
     limits: &DepLimits,
     shared: &SharedContainers,
 ) -> Result<DepGraph, TooManyUnits> {
-    let max_units = limits.max_units;
-    let too_many = |units: usize, nodes: usize, pairs: u64| TooManyUnits {
+    let flow = &program.control(control).flow;
+    let order = topo_order(program, control);
+    let n = flow.nodes.len();
+    let too_many = |units: usize, pairs: u64| TooManyUnits {
         units,
-        limit: max_units,
-        nodes,
+        limit: limits.max_units,
+        nodes: n,
         pairs,
         pair_limit: limits.max_pairs,
         reach_limit: limits.reach_bits(),
     };
-    let flow = &program.control(control).flow;
-    let order = topo_order(program, control);
-    let n = flow.nodes.len();
-
-    // Predecessor counts, to merge straight runs of statements.
-    let mut preds = vec![0u32; n];
-    for &id in &order {
-        for s in placed_successors(flow.node(id)) {
-            if let Some(p) = preds.get_mut(s.index()) {
-                *p += 1;
-            }
-        }
+    let folded = const_only_locals(program, flow, &order);
+    let (units, unit_of) = collect_units(program, flow, &order, &folded, limits.max_units)
+        .map_err(|units| too_many(units, 0))?;
+    let nu = units.len();
+    let words = nu.div_ceil(64).max(1);
+    if (n as u64).saturating_mul(words as u64 * 64) > limits.reach_bits() {
+        return Err(too_many(nu, 0));
     }
+    let g = Graph::new(program, flow, &order, units, unit_of, shared, words);
+    let mut best: BestEdges = HashMap::new();
+    g.data_edges(&mut best, limits.max_pairs)
+        .map_err(|pairs| too_many(nu, pairs))?;
+    g.control_edges(&mut best);
+    keep_nearest_control(&mut best);
+    let mut edges: Vec<DepEdge> = best
+        .into_iter()
+        .map(|((from, to), (kind, field))| DepEdge {
+            from,
+            to,
+            kind,
+            field,
+        })
+        .collect();
+    edges.sort_by_key(|e| (e.to, e.from));
+    let longest_match_chain = longest_match_chain(nu, &edges);
+    Ok(DepGraph {
+        control,
+        units: g.units,
+        edges,
+        longest_match_chain,
+    })
+}
 
-    // Local variables of the apply block that only ever get constants:
-    // the compiler propagates the constant into every use (a key reading
-    // `vrf` after `vrf = 0;` matches on 0), so the assignments place no
-    // table and make no dependency.
+/// The strongest edge offered so far per (from, to), with its field.
+type BestEdges = HashMap<(usize, usize), (DepKind, String)>;
+
+/// Keeps the strongest kind offered for a pair (the first field of it).
+fn offer(best: &mut BestEdges, from: usize, to: usize, kind: DepKind, field: &str) {
+    let e = best
+        .entry((from, to))
+        .or_insert_with(|| (kind, field.to_string()));
+    if kind < e.0 {
+        *e = (kind, field.to_string());
+    }
+}
+
+/// Local variables of the apply block that only ever get constants: the
+/// compiler propagates the constant into every use (a key reading `vrf`
+/// after `vrf = 0;` matches on 0), so the assignments place no table and
+/// make no dependency.
+fn const_only_locals<'a>(
+    program: &'a Program,
+    flow: &'a p4cost_ir::ControlFlow,
+    order: &[NodeId],
+) -> HashSet<&'a str> {
     let is_local = |w: &str| !w.contains(['.', '[']);
-    let mut non_const: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut const_only: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for &id in &order {
+    let mut non_const: HashSet<&str> = HashSet::new();
+    let mut const_only: HashSet<&str> = HashSet::new();
+    let action_writes = |non_const: &mut HashSet<&'a str>, a: ActionId| {
+        for w in program.action(a).writes.iter().filter(|w| is_local(w)) {
+            non_const.insert(w);
+        }
+    };
+    for &id in order {
         match &flow.node(id).kind {
             NodeKind::Statement {
                 what,
@@ -315,31 +375,44 @@ pub fn dependency_graph_with(
             NodeKind::Table { table, .. } => {
                 let t = program.table(*table);
                 for a in t.actions.iter().chain(t.default_action.iter()) {
-                    for w in program.action(*a).writes.iter().filter(|w| is_local(w)) {
-                        non_const.insert(w);
-                    }
+                    action_writes(&mut non_const, *a);
                 }
             }
-            NodeKind::Action { action, .. } => {
-                for w in program
-                    .action(*action)
-                    .writes
-                    .iter()
-                    .filter(|w| is_local(w))
-                {
-                    non_const.insert(w);
-                }
-            }
+            NodeKind::Action { action, .. } => action_writes(&mut non_const, *action),
             _ => {}
         }
     }
-    let folded = |w: &str| const_only.contains(w) && !non_const.contains(w);
+    const_only.retain(|w| !non_const.contains(w));
+    const_only
+}
 
-    // Units, in topological order of their first node.
+/// Predecessor counts of the nodes, to merge straight runs of statements.
+fn pred_counts(flow: &p4cost_ir::ControlFlow, order: &[NodeId]) -> Vec<u32> {
+    let mut preds = vec![0u32; flow.nodes.len()];
+    for &id in order {
+        for s in placed_successors(flow.node(id)) {
+            if let Some(p) = preds.get_mut(s.index()) {
+                *p += 1;
+            }
+        }
+    }
+    preds
+}
+
+/// The units in topological order of their first node, and the unit of
+/// each node; `Err(units)` past `max_units`.
+fn collect_units(
+    program: &Program,
+    flow: &p4cost_ir::ControlFlow,
+    order: &[NodeId],
+    folded: &HashSet<&str>,
+    max_units: usize,
+) -> Result<(Vec<Unit>, Vec<Option<usize>>), usize> {
+    let preds = pred_counts(flow, order);
     let mut units: Vec<Unit> = Vec::new();
-    let mut unit_of: Vec<Option<usize>> = vec![None; n];
+    let mut unit_of: Vec<Option<usize>> = vec![None; flow.nodes.len()];
     let mut table_unit: HashMap<TableId, usize> = HashMap::new();
-    for &id in &order {
+    for &id in order {
         if unit_of[id.index()].is_some() {
             continue;
         }
@@ -351,41 +424,8 @@ pub fn dependency_graph_with(
                     units[u].nodes.push(id);
                     continue;
                 }
-                let t = program.table(*table);
-                let mut match_reads = Names::default();
-                for k in &t.keys {
-                    if k.reads.is_empty() {
-                        match_reads.push(k.field.clone());
-                    }
-                    for r in &k.reads {
-                        match_reads.push(r.clone());
-                    }
-                }
-                let mut action_reads = Names::default();
-                let mut writes = Names::default();
-                let mut externs = Vec::new();
-                for a in t.actions.iter().chain(t.default_action.iter()) {
-                    let a = program.action(*a);
-                    for r in &a.reads {
-                        action_reads.push(r.clone());
-                    }
-                    for w in &a.writes {
-                        writes.push(w.clone());
-                    }
-                    externs.extend(a.externs.iter().cloned());
-                }
-                let u = units.len();
-                table_unit.insert(*table, u);
-                Unit {
-                    name: t.name.clone(),
-                    kind: UnitKind::Table { table: *table },
-                    span: node.span,
-                    match_reads: match_reads.0,
-                    action_reads: action_reads.0,
-                    writes: writes.0,
-                    nodes: vec![id],
-                    externs,
-                }
+                table_unit.insert(*table, units.len());
+                table_unit_of(program, *table, node, id)
             }
             NodeKind::Condition { reads, expr, .. } => Unit {
                 name: format!("if ({expr})"),
@@ -398,77 +438,10 @@ pub fn dependency_graph_with(
                 externs: vec![],
             },
             NodeKind::Action { .. } | NodeKind::Statement { .. } => {
-                // A straight run: this node and the following statement
-                // nodes that only it leads to.
-                let mut run = vec![id];
-                let mut cur = id;
-                while let Some(next) = single_next(flow.node(cur)) {
-                    let joins = preds.get(next.index()).copied().unwrap_or(0) > 1;
-                    let is_stmt = matches!(
-                        flow.node(next).kind,
-                        NodeKind::Action { .. } | NodeKind::Statement { .. }
-                    );
-                    if joins || !is_stmt || unit_of[next.index()].is_some() || run.contains(&next) {
-                        break;
-                    }
-                    run.push(next);
-                    cur = next;
-                }
-                let mut action_reads = Names::default();
-                let mut writes = Names::default();
-                let mut what = Vec::new();
-                let mut externs = Vec::new();
-                for &r in &run {
-                    match &flow.node(r).kind {
-                        NodeKind::Action { action, .. } => {
-                            let a = program.action(*action);
-                            what.push(a.name.clone());
-                            externs.extend(a.externs.iter().cloned());
-                            for x in &a.reads {
-                                action_reads.push(x.clone());
-                            }
-                            for x in &a.writes {
-                                writes.push(x.clone());
-                            }
-                        }
-                        NodeKind::Statement {
-                            what: w,
-                            writes: ws,
-                            ..
-                        } if w == "assign" && ws.iter().all(|x| folded(x)) => {}
-                        NodeKind::Statement {
-                            what: w,
-                            reads,
-                            writes: ws,
-                            externs: calls,
-                            ..
-                        } => {
-                            externs.extend(calls.iter().cloned());
-                            if w != "return" {
-                                what.push(w.to_string());
-                            }
-                            for x in reads {
-                                action_reads.push(x.clone());
-                            }
-                            for x in ws {
-                                writes.push(x.clone());
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                if what.is_empty() {
-                    continue;
-                }
-                Unit {
-                    name: statements_name(&what),
-                    kind: UnitKind::Statements,
-                    span: node.span,
-                    match_reads: vec![],
-                    action_reads: action_reads.0,
-                    writes: writes.0,
-                    nodes: run,
-                    externs,
+                let run = statement_run(flow, id, &preds, &unit_of);
+                match statements_unit(program, flow, run, folded) {
+                    Some(u) => u,
+                    None => continue,
                 }
             }
             NodeKind::Exit => continue,
@@ -479,17 +452,149 @@ pub fn dependency_graph_with(
         }
         units.push(u);
         if units.len() > max_units {
-            return Err(too_many(units.len(), n, 0));
+            return Err(units.len());
         }
     }
-    let nu = units.len();
-    let words = nu.div_ceil(64).max(1);
-    if (n as u64).saturating_mul(words as u64 * 64) > limits.reach_bits() {
-        return Err(too_many(nu, n, 0));
-    }
+    Ok((units, unit_of))
+}
 
-    // reach[node] = units strictly after the node on some path.
-    let mut reach: Vec<Vec<u64>> = vec![Vec::new(); n];
+/// The unit of a table: its keys' fields, and what its actions (the
+/// default included) read, write and call.
+fn table_unit_of(program: &Program, table: TableId, node: &p4cost_ir::Node, id: NodeId) -> Unit {
+    let t = program.table(table);
+    let mut match_reads = Names::default();
+    for k in &t.keys {
+        if k.reads.is_empty() {
+            match_reads.push(k.field.clone());
+        }
+        for r in &k.reads {
+            match_reads.push(r.clone());
+        }
+    }
+    let mut action_reads = Names::default();
+    let mut writes = Names::default();
+    let mut externs = Vec::new();
+    for a in t.actions.iter().chain(t.default_action.iter()) {
+        let a = program.action(*a);
+        for r in &a.reads {
+            action_reads.push(r.clone());
+        }
+        for w in &a.writes {
+            writes.push(w.clone());
+        }
+        externs.extend(a.externs.iter().cloned());
+    }
+    Unit {
+        name: t.name.clone(),
+        kind: UnitKind::Table { table },
+        span: node.span,
+        match_reads: match_reads.0,
+        action_reads: action_reads.0,
+        writes: writes.0,
+        nodes: vec![id],
+        externs,
+    }
+}
+
+/// A straight run: node `id` and the following statement nodes that only
+/// it leads to.
+fn statement_run(
+    flow: &p4cost_ir::ControlFlow,
+    id: NodeId,
+    preds: &[u32],
+    unit_of: &[Option<usize>],
+) -> Vec<NodeId> {
+    let mut run = vec![id];
+    let mut cur = id;
+    while let Some(next) = single_next(flow.node(cur)) {
+        let joins = preds.get(next.index()).copied().unwrap_or(0) > 1;
+        let is_stmt = matches!(
+            flow.node(next).kind,
+            NodeKind::Action { .. } | NodeKind::Statement { .. }
+        );
+        if joins || !is_stmt || unit_of[next.index()].is_some() || run.contains(&next) {
+            break;
+        }
+        run.push(next);
+        cur = next;
+    }
+    run
+}
+
+/// The unit of a statement run; `None` when nothing in it is placed (only
+/// folded constant assignments and returns).
+fn statements_unit(
+    program: &Program,
+    flow: &p4cost_ir::ControlFlow,
+    run: Vec<NodeId>,
+    folded: &HashSet<&str>,
+) -> Option<Unit> {
+    let mut action_reads = Names::default();
+    let mut writes = Names::default();
+    let mut what = Vec::new();
+    let mut externs = Vec::new();
+    for &r in &run {
+        match &flow.node(r).kind {
+            NodeKind::Action { action, .. } => {
+                let a = program.action(*action);
+                what.push(a.name.clone());
+                externs.extend(a.externs.iter().cloned());
+                for x in &a.reads {
+                    action_reads.push(x.clone());
+                }
+                for x in &a.writes {
+                    writes.push(x.clone());
+                }
+            }
+            NodeKind::Statement {
+                what: w,
+                writes: ws,
+                ..
+            } if w == "assign" && ws.iter().all(|x| folded.contains(x.as_str())) => {}
+            NodeKind::Statement {
+                what: w,
+                reads,
+                writes: ws,
+                externs: calls,
+                ..
+            } => {
+                externs.extend(calls.iter().cloned());
+                if w != "return" {
+                    what.push(w.to_string());
+                }
+                for x in reads {
+                    action_reads.push(x.clone());
+                }
+                for x in ws {
+                    writes.push(x.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    if what.is_empty() {
+        return None;
+    }
+    Some(Unit {
+        name: statements_name(&what),
+        kind: UnitKind::Statements,
+        span: flow.node(run[0]).span,
+        match_reads: vec![],
+        action_reads: action_reads.0,
+        writes: writes.0,
+        nodes: run,
+        externs,
+    })
+}
+
+/// reach[node] = units strictly after the node on some path.
+fn reach_sets(
+    flow: &p4cost_ir::ControlFlow,
+    order: &[NodeId],
+    unit_of: &[Option<usize>],
+    words: usize,
+) -> Vec<Vec<u64>> {
+    let mut reach: Vec<Vec<u64>> = vec![Vec::new(); flow.nodes.len()];
     for &id in order.iter().rev() {
         let mut bits = vec![0u64; words];
         for s in placed_successors(flow.node(id)) {
@@ -498,16 +603,23 @@ pub fn dependency_graph_with(
                 set(&mut bits, u);
             }
             if let Some(r) = reach.get(si) {
-                for (b, x) in bits.iter_mut().zip(r) {
-                    *b |= x;
-                }
+                or_into(&mut bits, r);
             }
         }
         reach[id.index()] = bits;
     }
-    // must[node] = units on every path from the node to the end (the
-    // node's own unit excluded); an `exit` or the end gives none.
-    let mut must: Vec<Vec<u64>> = vec![Vec::new(); n];
+    reach
+}
+
+/// must[node] = units on every path from the node to the end (the node's
+/// own unit excluded); an `exit` or the end gives none.
+fn must_sets(
+    flow: &p4cost_ir::ControlFlow,
+    order: &[NodeId],
+    unit_of: &[Option<usize>],
+    words: usize,
+) -> Vec<Vec<u64>> {
+    let mut must: Vec<Vec<u64>> = vec![Vec::new(); flow.nodes.len()];
     for &id in order.iter().rev() {
         let succ = flow.node(id).successors();
         let mut bits = if succ.is_empty() {
@@ -533,331 +645,77 @@ pub fn dependency_graph_with(
         }
         must[id.index()] = bits;
     }
-    // after[u] = units that can run after u.
-    let mut after: Vec<Vec<u64>> = vec![vec![0u64; words]; nu];
-    for (u, unit) in units.iter().enumerate() {
-        for &nid in unit.exits() {
-            if let Some(r) = reach.get(nid.index()) {
-                for (b, x) in after[u].iter_mut().zip(r) {
-                    *b |= x;
-                }
-            }
-        }
-    }
-    // `a` precedes `b` when b can run after a and not (only) the other way
-    // round; a table applied both before and after another keeps its
-    // first position.
-    let precedes =
-        |a: usize, b: usize| a != b && get(&after[a], b) && (a < b || !get(&after[b], a));
+    must
+}
 
-    // Field indexes.
-    let mut writers = FieldIndex::default();
-    let mut match_readers = FieldIndex::default();
-    let mut action_readers = FieldIndex::default();
-    let key = |f: &str| shared.of(f).map(|c| format!("$container:{c}"));
-    for (u, unit) in units.iter().enumerate() {
-        for w in &unit.writes {
-            writers.add(w, u);
-            if let Some(k) = key(w) {
-                writers.add(&k, u);
-            }
-        }
-        for r in &unit.match_reads {
-            match_readers.add(r, u);
-            if let Some(k) = key(r) {
-                match_readers.add(&k, u);
-            }
-        }
-        for r in &unit.action_reads {
-            action_readers.add(r, u);
-            if let Some(k) = key(r) {
-                action_readers.add(&k, u);
-            }
-        }
+/// `bits |= other`, word by word.
+fn or_into(bits: &mut [u64], other: &[u64]) {
+    for (b, x) in bits.iter_mut().zip(other) {
+        *b |= x;
     }
-    // Units touching `f` or its shared container.
-    let touching = |index: &FieldIndex, f: &str| -> Vec<usize> {
-        let mut v = index.overlapping(f);
-        if let Some(k) = key(f) {
-            for u in index.overlapping(&k) {
-                if !v.contains(&u) {
-                    v.push(u);
-                }
-            }
-        }
-        v
-    };
+}
 
-    // Outcomes of branching tables and gateways: which units each outcome
-    // leads to, and which of a table's actions can have run on it.
-    let mut outcomes: Vec<Vec<Outcome>> = vec![Vec::new(); nu];
-    for (a, unit) in units.iter().enumerate() {
-        for &nid in &unit.nodes {
-            let node = flow.node(nid);
-            let list: Vec<(String, Option<NodeId>, Option<Vec<ActionId>>)> = match &node.kind {
-                NodeKind::Table { next, table } => {
-                    let t = program.table(*table);
-                    match next {
-                        TableNext::Always { .. } => continue,
-                        TableNext::HitMiss { hit, miss } => {
-                            let on_miss = match (t.default_action, t.default_action_const) {
-                                (Some(d), true) => vec![d],
-                                (None, true) => vec![],
-                                (d, false) => t.actions.iter().copied().chain(d).collect(),
-                            };
-                            vec![
-                                ("hit".into(), *hit, Some(t.actions.clone())),
-                                ("miss".into(), *miss, Some(on_miss)),
-                            ]
-                        }
-                        TableNext::ByAction { arms, default } => {
-                            let mut v: Vec<(String, Option<NodeId>, Option<Vec<ActionId>>)> = arms
-                                .iter()
-                                .map(|(act, n)| {
-                                    (
-                                        format!("action {}", program.action(*act).name),
-                                        *n,
-                                        Some(vec![*act]),
-                                    )
-                                })
-                                .collect();
-                            let rest: Vec<ActionId> = t
-                                .actions
-                                .iter()
-                                .copied()
-                                .chain(t.default_action)
-                                .filter(|x| !arms.iter().any(|(a, _)| a == x))
-                                .collect();
-                            v.push(("default".into(), *default, Some(rest)));
-                            v
-                        }
-                    }
-                }
-                NodeKind::Condition {
-                    then_next,
-                    else_next,
-                    ..
-                } => vec![
-                    ("true".into(), *then_next, None),
-                    ("false".into(), *else_next, None),
-                ],
-                _ => continue,
-            };
-            for (label, next, actions) in list {
-                let mut always = vec![0u64; words];
-                if let Some(s) = next {
-                    if let Some(m) = must.get(s.index()) {
-                        for (b, x) in always.iter_mut().zip(m) {
-                            *b |= x;
-                        }
-                    }
-                    if let Some(u) = unit_of.get(s.index()).copied().flatten() {
-                        set(&mut always, u);
-                    }
-                }
-                let mut bits = vec![0u64; words];
-                if let Some(s) = next {
-                    if let Some(u) = unit_of.get(s.index()).copied().flatten() {
-                        set(&mut bits, u);
-                    }
-                    if let Some(r) = reach.get(s.index()) {
-                        for (b, x) in bits.iter_mut().zip(r) {
-                            *b |= x;
-                        }
-                    }
-                }
-                outcomes[a].push(Outcome {
-                    label,
-                    bits,
-                    always,
-                    actions,
-                });
-            }
-        }
-    }
-    // Whether what `a` writes to `field` can reach `b`: on a table that
-    // branches, only the actions of the outcomes leading to `b` count
-    // (a miss runs the default action only).
-    let writes_reaching = |a: usize, b: usize, field: &str| -> bool {
-        let outs = &outcomes[a];
-        let leading: Vec<&Outcome> = outs.iter().filter(|o| get(&o.bits, b)).collect();
-        if outs.is_empty() || leading.len() == outs.len() {
-            return true;
-        }
-        leading.iter().any(|o| match &o.actions {
-            None => true,
-            Some(acts) => acts.iter().any(|x| {
-                program.action(*x).writes.iter().any(|w| {
-                    overlaps(w, field) || shared.of(w).is_some_and(|c| shared.of(field) == Some(c))
-                })
-            }),
-        })
-    };
+/// A branch of a table or gateway: its label, where it goes, and the
+/// table's actions that can have run on it (`None` for a gateway).
+type Branch = (String, Option<NodeId>, Option<Vec<ActionId>>);
 
-    // Units that run on every path after `a` (any outcome).
-    let must_after_unit = |a: usize| -> Vec<u64> {
-        let mut bits = vec![u64::MAX; words];
-        for &nid in units[a].exits() {
-            let m = must.get(nid.index()).cloned().unwrap_or_default();
-            for (i, b) in bits.iter_mut().enumerate() {
-                *b &= m.get(i).copied().unwrap_or(0);
-            }
-        }
-        bits
-    };
-    // True when unit `b` writes `field` whatever it does: every action of
-    // a table (its default included), or a statement run.
-    let always_writes = |b: usize, field: &str| -> bool {
-        let covers = |w: &String| covers(w, field);
-        match &units[b].kind {
-            UnitKind::Gateway => false,
-            UnitKind::Statements => units[b].writes.iter().any(covers),
-            UnitKind::Table { table } => {
-                // With no default action declared, a miss runs NoAction.
-                let t = program.table(*table);
-                t.default_action.is_some()
-                    && t.actions
+/// The branches of a node: a table's hit/miss or action_run cases, a
+/// gateway's true/false; `None` for a node that does not branch.
+fn branches(program: &Program, node: &p4cost_ir::Node) -> Option<Vec<Branch>> {
+    match &node.kind {
+        NodeKind::Table { next, table } => {
+            let t = program.table(*table);
+            match next {
+                TableNext::Always { .. } => None,
+                TableNext::HitMiss { hit, miss } => {
+                    let on_miss = match (t.default_action, t.default_action_const) {
+                        (Some(d), true) => vec![d],
+                        (None, true) => vec![],
+                        (d, false) => t.actions.iter().copied().chain(d).collect(),
+                    };
+                    Some(vec![
+                        ("hit".into(), *hit, Some(t.actions.clone())),
+                        ("miss".into(), *miss, Some(on_miss)),
+                    ])
+                }
+                TableNext::ByAction { arms, default } => {
+                    let mut v: Vec<Branch> = arms
                         .iter()
-                        .chain(t.default_action.iter())
-                        .all(|x| program.action(*x).writes.iter().any(covers))
+                        .map(|(act, n)| {
+                            let label = format!("action {}", program.action(*act).name);
+                            (label, *n, Some(vec![*act]))
+                        })
+                        .collect();
+                    let rest: Vec<ActionId> = t
+                        .actions
+                        .iter()
+                        .copied()
+                        .chain(t.default_action)
+                        .filter(|x| !arms.iter().any(|(a, _)| a == x))
+                        .collect();
+                    v.push(("default".into(), *default, Some(rest)));
+                    Some(v)
+                }
             }
         }
-    };
-    // True when what `a` writes to `field` is dead on its way to `c`: a
-    // unit that always rewrites the field runs on every path after `a`'s
-    // outcomes that lead to `c`, and before `c` (or is `c`, for a
-    // write-write pair). The compiler removes such writes, so they make
-    // no dependency.
-    // The first unit after `a` (on outcome `oi`, `usize::MAX` for any) that
-    // always writes `field` and runs on every such path. Units that run on
-    // every path after `a` are ordered along each path, so the first is
-    // the one that kills `a`'s write, if any does. Cached per (a, oi,
-    // field): each write is looked at once.
-    let killers: std::cell::RefCell<HashMap<(usize, usize, String), Option<usize>>> =
-        std::cell::RefCell::new(HashMap::new());
-    let first_killer = |a: usize, oi: usize, field: &str| -> Option<usize> {
-        let key = (a, oi, field.to_string());
-        if let Some(k) = killers.borrow().get(&key) {
-            return *k;
-        }
-        let must_bits = if oi == usize::MAX {
-            must_after_unit(a)
-        } else {
-            outcomes[a][oi].always.clone()
-        };
-        let k = writers
-            .overlapping(field)
-            .into_iter()
-            .filter(|&b| b != a && get(&must_bits, b) && always_writes(b, field))
-            .min();
-        killers.borrow_mut().insert(key, k);
-        k
-    };
-    // True when what `a` writes to `field` is dead on its way to `c`: a
-    // unit that always rewrites the field runs on every path after `a`'s
-    // outcomes that lead to `c`, and before `c` (or is `c`, for a
-    // write-write pair). The compiler removes such writes, so they make
-    // no dependency.
-    let killed = |a: usize, c: usize, field: &str, c_may_kill: bool| -> bool {
-        // Only a write of this very field is killed (a field sharing its
-        // container is another field).
-        if !units[a].writes.iter().any(|w| overlaps(w, field)) {
-            return false;
-        }
-        let leading: Vec<usize> = if outcomes[a].is_empty() {
-            vec![usize::MAX]
-        } else {
-            (0..outcomes[a].len())
-                .filter(|&i| get(&outcomes[a][i].bits, c))
-                .collect()
-        };
-        !leading.is_empty()
-            && leading.iter().all(|&oi| match first_killer(a, oi, field) {
-                Some(k) if k == c => c_may_kill,
-                Some(k) => precedes(k, c),
-                None => false,
-            })
-    };
+        NodeKind::Condition {
+            then_next,
+            else_next,
+            ..
+        } => Some(vec![
+            ("true".into(), *then_next, None),
+            ("false".into(), *else_next, None),
+        ]),
+        _ => None,
+    }
+}
 
-    let mut best: HashMap<(usize, usize), (DepKind, String)> = HashMap::new();
-    let mut offer = |from: usize, to: usize, kind: DepKind, field: &str| {
-        let e = best
-            .entry((from, to))
-            .or_insert_with(|| (kind, field.to_string()));
-        if kind < e.0 {
-            *e = (kind, field.to_string());
-        }
-    };
-    // Pairs looked at, bounded so that a control where thousands of units
-    // touch one field ends with an error instead of running for minutes.
-    let mut checks: u64 = 0;
-    let mut charge = |n: usize| -> Result<(), TooManyUnits> {
-        checks += n as u64;
-        if checks > limits.max_pairs {
-            return Err(too_many(nu, n, checks));
-        }
-        Ok(())
-    };
-    for (b, unit) in units.iter().enumerate() {
-        // Earlier writers of what `b` reads at its match, reads in its
-        // actions, or writes (write-write: `b`'s own write may kill).
-        let uses = [
-            (&unit.match_reads, DepKind::Match, false),
-            (&unit.action_reads, DepKind::Action, false),
-            (&unit.writes, DepKind::Action, true),
-        ];
-        for (fields, kind, b_may_kill) in uses {
-            for f in fields {
-                let ws = touching(&writers, f);
-                charge(ws.len())?;
-                for a in ws {
-                    if precedes(a, b) && writes_reaching(a, b, f) && !killed(a, b, f, b_may_kill) {
-                        offer(a, b, kind, f);
-                    }
-                }
-            }
-        }
-        for w in &unit.writes {
-            for a in touching(&match_readers, w)
-                .into_iter()
-                .chain(touching(&action_readers, w))
-            {
-                if precedes(a, b) {
-                    offer(a, b, DepKind::ReverseRead, w);
-                }
-            }
-        }
-    }
-    // Control dependencies: units reached from some but not all outcomes.
-    for (a, outs) in outcomes.iter().enumerate() {
-        if outs.is_empty() {
-            continue;
-        }
-        let mut all = vec![u64::MAX; words];
-        for o in outs {
-            for (b, x) in all.iter_mut().zip(&o.bits) {
-                *b &= x;
-            }
-        }
-        for o in outs {
-            // Set bits of (reached on this outcome) and not (on all).
-            for (w, (&x, &y)) in o.bits.iter().zip(&all).enumerate() {
-                let mut word = x & !y;
-                while word != 0 {
-                    let b = w * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    if b < nu && precedes(a, b) {
-                        offer(a, b, DepKind::Control, &o.label);
-                    }
-                }
-            }
-        }
-    }
-    // Only the nearest controlling unit keeps a control edge: in structured
-    // code the units controlling B are nested, and the latest of them is
-    // the one whose outcome decides B (the compiler's next-table link).
+/// Only the nearest controlling unit keeps a control edge: in structured
+/// code the units controlling B are nested, and the latest of them is the
+/// one whose outcome decides B (the compiler's next-table link).
+fn keep_nearest_control(best: &mut BestEdges) {
     let mut nearest: HashMap<usize, usize> = HashMap::new();
-    for (&(from, to), (kind, _)) in &best {
+    for (&(from, to), (kind, _)) in best.iter() {
         if *kind == DepKind::Control {
             let e = nearest.entry(to).or_insert(from);
             if from > *e {
@@ -868,23 +726,15 @@ pub fn dependency_graph_with(
     best.retain(|&(from, to), (kind, _)| {
         *kind != DepKind::Control || nearest.get(&to) == Some(&from)
     });
-    let mut edges: Vec<DepEdge> = best
-        .into_iter()
-        .map(|((from, to), (kind, field))| DepEdge {
-            from,
-            to,
-            kind,
-            field,
-        })
-        .collect();
-    edges.sort_by_key(|e| (e.to, e.from));
+}
 
-    // Longest chain of match dependencies (units are topologically
-    // ordered by first node, and every edge goes forward in that order
-    // except for re-applied tables, which the DP skips).
+/// Longest chain of match dependencies (units are topologically ordered
+/// by first node, and every edge goes forward in that order except for
+/// re-applied tables, which the DP skips); `edges` sorted by (to, from).
+fn longest_match_chain(nu: usize, edges: &[DepEdge]) -> Vec<usize> {
     let mut len = vec![1usize; nu];
     let mut prev: Vec<Option<usize>> = vec![None; nu];
-    for e in &edges {
+    for e in edges {
         if e.kind == DepKind::Match && e.from < e.to && len[e.from] + 1 > len[e.to] {
             len[e.to] = len[e.from] + 1;
             prev[e.to] = Some(e.from);
@@ -903,12 +753,330 @@ pub fn dependency_graph_with(
         }
         chain.reverse();
     }
-    Ok(DepGraph {
-        control,
-        units,
-        edges,
-        longest_match_chain: chain,
-    })
+    chain
+}
+
+/// The units with what the edges are computed from: reachability, the
+/// outcomes of branching units, and indexes from fields to units.
+struct Graph<'a> {
+    program: &'a Program,
+    shared: &'a SharedContainers,
+    units: Vec<Unit>,
+    words: usize,
+    /// must[node], see [`must_sets`].
+    must: Vec<Vec<u64>>,
+    /// after[u] = units that can run after u.
+    after: Vec<Vec<u64>>,
+    outcomes: Vec<Vec<Outcome>>,
+    writers: FieldIndex,
+    match_readers: FieldIndex,
+    action_readers: FieldIndex,
+    /// [`Graph::first_killer`]'s cache, per (unit, outcome, field).
+    killers: RefCell<HashMap<(usize, usize, String), Option<usize>>>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(
+        program: &'a Program,
+        flow: &p4cost_ir::ControlFlow,
+        order: &[NodeId],
+        units: Vec<Unit>,
+        unit_of: Vec<Option<usize>>,
+        shared: &'a SharedContainers,
+        words: usize,
+    ) -> Graph<'a> {
+        let reach = reach_sets(flow, order, &unit_of, words);
+        let must = must_sets(flow, order, &unit_of, words);
+        let mut after: Vec<Vec<u64>> = vec![vec![0u64; words]; units.len()];
+        for (u, unit) in units.iter().enumerate() {
+            for &nid in unit.exits() {
+                if let Some(r) = reach.get(nid.index()) {
+                    or_into(&mut after[u], r);
+                }
+            }
+        }
+        let mut g = Graph {
+            program,
+            shared,
+            units,
+            words,
+            must,
+            after,
+            outcomes: Vec::new(),
+            writers: FieldIndex::default(),
+            match_readers: FieldIndex::default(),
+            action_readers: FieldIndex::default(),
+            killers: RefCell::new(HashMap::new()),
+        };
+        g.index_fields();
+        g.outcomes = g.outcomes_of(flow, &unit_of, &reach);
+        g
+    }
+
+    /// Fills the field indexes (a field sharing a container is indexed
+    /// under the container too).
+    fn index_fields(&mut self) {
+        for (u, unit) in self.units.iter().enumerate() {
+            let lists = [
+                (&unit.writes, &mut self.writers),
+                (&unit.match_reads, &mut self.match_readers),
+                (&unit.action_reads, &mut self.action_readers),
+            ];
+            for (fields, index) in lists {
+                for f in fields {
+                    index.add(f, u);
+                    if let Some(k) = container_key(self.shared, f) {
+                        index.add(&k, u);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Outcomes of branching tables and gateways: which units each outcome
+    /// leads to, and which of a table's actions can have run on it.
+    fn outcomes_of(
+        &self,
+        flow: &p4cost_ir::ControlFlow,
+        unit_of: &[Option<usize>],
+        reach: &[Vec<u64>],
+    ) -> Vec<Vec<Outcome>> {
+        let words = self.words;
+        let mut outcomes: Vec<Vec<Outcome>> = vec![Vec::new(); self.units.len()];
+        for (a, unit) in self.units.iter().enumerate() {
+            for &nid in &unit.nodes {
+                let Some(list) = branches(self.program, flow.node(nid)) else {
+                    continue;
+                };
+                for (label, next, actions) in list {
+                    let mut always = vec![0u64; words];
+                    let mut bits = vec![0u64; words];
+                    if let Some(s) = next {
+                        if let Some(m) = self.must.get(s.index()) {
+                            or_into(&mut always, m);
+                        }
+                        if let Some(u) = unit_of.get(s.index()).copied().flatten() {
+                            set(&mut always, u);
+                            set(&mut bits, u);
+                        }
+                        if let Some(r) = reach.get(s.index()) {
+                            or_into(&mut bits, r);
+                        }
+                    }
+                    outcomes[a].push(Outcome {
+                        label,
+                        bits,
+                        always,
+                        actions,
+                    });
+                }
+            }
+        }
+        outcomes
+    }
+
+    /// `a` precedes `b` when b can run after a and not (only) the other
+    /// way round; a table applied both before and after another keeps its
+    /// first position.
+    fn precedes(&self, a: usize, b: usize) -> bool {
+        a != b && get(&self.after[a], b) && (a < b || !get(&self.after[b], a))
+    }
+
+    /// Units touching `f` or its shared container.
+    fn touching(&self, index: &FieldIndex, f: &str) -> Vec<usize> {
+        let mut v = index.overlapping(f);
+        if let Some(k) = container_key(self.shared, f) {
+            for u in index.overlapping(&k) {
+                if !v.contains(&u) {
+                    v.push(u);
+                }
+            }
+        }
+        v
+    }
+
+    /// Whether what `a` writes to `field` can reach `b`: on a table that
+    /// branches, only the actions of the outcomes leading to `b` count (a
+    /// miss runs the default action only).
+    fn writes_reaching(&self, a: usize, b: usize, field: &str) -> bool {
+        let outs = &self.outcomes[a];
+        let leading: Vec<&Outcome> = outs.iter().filter(|o| get(&o.bits, b)).collect();
+        if outs.is_empty() || leading.len() == outs.len() {
+            return true;
+        }
+        let shared = self.shared;
+        leading.iter().any(|o| match &o.actions {
+            None => true,
+            Some(acts) => acts.iter().any(|x| {
+                self.program.action(*x).writes.iter().any(|w| {
+                    overlaps(w, field) || shared.of(w).is_some_and(|c| shared.of(field) == Some(c))
+                })
+            }),
+        })
+    }
+
+    /// Units that run on every path after `a` (any outcome).
+    fn must_after_unit(&self, a: usize) -> Vec<u64> {
+        let mut bits = vec![u64::MAX; self.words];
+        for &nid in self.units[a].exits() {
+            let m = self.must.get(nid.index()).cloned().unwrap_or_default();
+            for (i, b) in bits.iter_mut().enumerate() {
+                *b &= m.get(i).copied().unwrap_or(0);
+            }
+        }
+        bits
+    }
+
+    /// True when unit `b` writes `field` whatever it does: every action of
+    /// a table (its default included), or a statement run.
+    fn always_writes(&self, b: usize, field: &str) -> bool {
+        let covers = |w: &String| covers(w, field);
+        match &self.units[b].kind {
+            UnitKind::Gateway => false,
+            UnitKind::Statements => self.units[b].writes.iter().any(covers),
+            UnitKind::Table { table } => {
+                // With no default action declared, a miss runs NoAction.
+                let t = self.program.table(*table);
+                t.default_action.is_some()
+                    && t.actions
+                        .iter()
+                        .chain(t.default_action.iter())
+                        .all(|x| self.program.action(*x).writes.iter().any(covers))
+            }
+        }
+    }
+
+    /// The first unit after `a` (on outcome `oi`, `usize::MAX` for any)
+    /// that always writes `field` and runs on every such path. Units that
+    /// run on every path after `a` are ordered along each path, so the
+    /// first is the one that kills `a`'s write, if any does. Cached per
+    /// (a, oi, field): each write is looked at once.
+    fn first_killer(&self, a: usize, oi: usize, field: &str) -> Option<usize> {
+        let key = (a, oi, field.to_string());
+        if let Some(k) = self.killers.borrow().get(&key) {
+            return *k;
+        }
+        let must_bits = if oi == usize::MAX {
+            self.must_after_unit(a)
+        } else {
+            self.outcomes[a][oi].always.clone()
+        };
+        let k = self
+            .writers
+            .overlapping(field)
+            .into_iter()
+            .filter(|&b| b != a && get(&must_bits, b) && self.always_writes(b, field))
+            .min();
+        self.killers.borrow_mut().insert(key, k);
+        k
+    }
+
+    /// True when what `a` writes to `field` is dead on its way to `c`: a
+    /// unit that always rewrites the field runs on every path after `a`'s
+    /// outcomes that lead to `c`, and before `c` (or is `c`, for a
+    /// write-write pair). The compiler removes such writes, so they make
+    /// no dependency.
+    fn killed(&self, a: usize, c: usize, field: &str, c_may_kill: bool) -> bool {
+        // Only a write of this very field is killed (a field sharing its
+        // container is another field).
+        if !self.units[a].writes.iter().any(|w| overlaps(w, field)) {
+            return false;
+        }
+        let outs = &self.outcomes[a];
+        let leading: Vec<usize> = if outs.is_empty() {
+            vec![usize::MAX]
+        } else {
+            (0..outs.len()).filter(|&i| get(&outs[i].bits, c)).collect()
+        };
+        !leading.is_empty()
+            && leading
+                .iter()
+                .all(|&oi| match self.first_killer(a, oi, field) {
+                    Some(k) if k == c => c_may_kill,
+                    Some(k) => self.precedes(k, c),
+                    None => false,
+                })
+    }
+
+    /// Match, action and reverse-read edges. Pairs looked at are bounded
+    /// by `max_pairs`, so that a control where thousands of units touch
+    /// one field ends with an error (`Err(pairs)`) instead of running for
+    /// minutes.
+    fn data_edges(&self, best: &mut BestEdges, max_pairs: u64) -> Result<(), u64> {
+        let mut checks: u64 = 0;
+        for (b, unit) in self.units.iter().enumerate() {
+            // Earlier writers of what `b` reads at its match, reads in its
+            // actions, or writes (write-write: `b`'s own write may kill).
+            let uses = [
+                (&unit.match_reads, DepKind::Match, false),
+                (&unit.action_reads, DepKind::Action, false),
+                (&unit.writes, DepKind::Action, true),
+            ];
+            for (fields, kind, b_may_kill) in uses {
+                for f in fields {
+                    let ws = self.touching(&self.writers, f);
+                    checks += ws.len() as u64;
+                    if checks > max_pairs {
+                        return Err(checks);
+                    }
+                    for a in ws {
+                        if self.precedes(a, b)
+                            && self.writes_reaching(a, b, f)
+                            && !self.killed(a, b, f, b_may_kill)
+                        {
+                            offer(best, a, b, kind, f);
+                        }
+                    }
+                }
+            }
+            for w in &unit.writes {
+                for a in self
+                    .touching(&self.match_readers, w)
+                    .into_iter()
+                    .chain(self.touching(&self.action_readers, w))
+                {
+                    if self.precedes(a, b) {
+                        offer(best, a, b, DepKind::ReverseRead, w);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Control edges: units reached from some but not all outcomes.
+    fn control_edges(&self, best: &mut BestEdges) {
+        let nu = self.units.len();
+        for (a, outs) in self.outcomes.iter().enumerate() {
+            if outs.is_empty() {
+                continue;
+            }
+            let mut all = vec![u64::MAX; self.words];
+            for o in outs {
+                for (b, x) in all.iter_mut().zip(&o.bits) {
+                    *b &= x;
+                }
+            }
+            for o in outs {
+                // Set bits of (reached on this outcome) and not (on all).
+                for (w, (&x, &y)) in o.bits.iter().zip(&all).enumerate() {
+                    let mut word = x & !y;
+                    while word != 0 {
+                        let b = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        if b < nu && self.precedes(a, b) {
+                            offer(best, a, b, DepKind::Control, &o.label);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The index key of a field's shared container, if it has one.
+fn container_key(shared: &SharedContainers, f: &str) -> Option<String> {
+    shared.of(f).map(|c| format!("$container:{c}"))
 }
 
 /// A name for a statement run: `tbl_<action>` for one direct action call
@@ -1069,6 +1237,23 @@ fn prefixes(name: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn intrinsic_flags_share_a_container_and_header_fields_do_not() {
+        let shared = SharedContainers(vec![
+            (".$valid".into(), "validity".into()),
+            (".bypass_egress".into(), "flags".into()),
+        ]);
+        assert_eq!(shared.of("hdr.ipv4.$valid"), Some("validity"));
+        assert_eq!(shared.of("ig_tm_md.bypass_egress"), Some("flags"));
+        // A bridged header's field of the same name is not the TM flag
+        // (switch_tofino_x1's add_bridged_md and ingress_copp).
+        assert_eq!(shared.of("hdr.bridged_md.base.bypass_egress"), None);
+        assert_eq!(shared.of("local_md.flags.bypass_egress"), None);
+        assert_eq!(shared.of("hdr.stack[0].bypass_egress"), None);
+        assert_eq!(shared.of("bypass_egress"), None);
+        assert_eq!(shared.of("ig_tm_md.no_bypass_egress"), None);
+    }
 
     #[test]
     fn prefixes_split_at_members_and_indexes() {

@@ -145,11 +145,62 @@ impl<'a, 'o> Cx<'a, 'o> {
         Ok(Some(id))
     }
 
+    /// A direct call of a top-level action with directional parameters
+    /// (`add_bridged_md(hdr.bridged_md, local_md)`): p4c inlines the call
+    /// with the arguments for the parameters (`frontends/p4/inlining.cpp`),
+    /// so the copy lowered here reads and writes the caller's fields
+    /// (`hdr.bridged_md.src`) rather than the parameter's name. `None` for
+    /// an action of the control, a call with named arguments, or one whose
+    /// directional arguments are no places.
+    fn bind_global_action(
+        &mut self,
+        name: &str,
+        args: &[ast::Argument],
+        syms: &ControlSyms<'a>,
+    ) -> Result<Option<ir::ActionId>, FrontError> {
+        if syms.actions.contains_key(name) || args.iter().any(|a| a.name.is_some()) {
+            return Ok(None);
+        }
+        let Some(decl) = self.g.actions.get(name).copied() else {
+            return Ok(None);
+        };
+        let mut roots = HashMap::new();
+        for (p, a) in decl.params.iter().zip(args) {
+            if p.direction != ast::Direction::None && crate::names::is_place(&a.value) {
+                roots.insert(
+                    p.name.name.to_string(),
+                    syms.canon.name(expr_name(&a.value)),
+                );
+            }
+        }
+        if roots.is_empty() {
+            return Ok(None);
+        }
+        let bound: Vec<String> = roots.keys().cloned().collect();
+        let bound: Vec<&str> = bound.iter().map(String::as_str).collect();
+        let caller = ControlSyms {
+            canon: Canon { roots },
+            ..ControlSyms::default()
+        };
+        self.lower_action_bound(decl, &caller, &bound).map(Some)
+    }
+
     fn lower_action(
         &mut self,
         a: &'a ActionDecl,
         syms: &ControlSyms<'a>,
         _control: &str,
+    ) -> Result<ir::ActionId, FrontError> {
+        self.lower_action_bound(a, syms, &[])
+    }
+
+    /// Lowers action `a`; its parameters named in `bound` stand for the
+    /// caller's fields (per `syms.canon`), not for action data.
+    fn lower_action_bound(
+        &mut self,
+        a: &'a ActionDecl,
+        syms: &ControlSyms<'a>,
+        bound: &[&str],
     ) -> Result<ir::ActionId, FrontError> {
         let mut locals = syms.locals.clone();
         for p in &a.params {
@@ -170,7 +221,12 @@ impl<'a, 'o> Cx<'a, 'o> {
                     .and_then(|b| u32::try_from(b).ok()),
             })
             .collect();
-        let param_names: Vec<&str> = a.params.iter().map(|p| p.name.name.as_str()).collect();
+        let param_names: Vec<&str> = a
+            .params
+            .iter()
+            .map(|p| p.name.name.as_str())
+            .filter(|n| !bound.contains(n))
+            .collect();
         let mut body = ActionBody::default();
         self.walk_action(&a.body.stmts, syms, &param_names, &mut body);
         self.program.actions.push(ir::Action {
@@ -1162,7 +1218,10 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
         }
         if let ExprKind::Path(p) = &callee.kind {
-            if let Some(a) = self.resolve_action(&p.name.name, syms)? {
+            let bound = self.bind_global_action(&p.name.name, args, syms)?;
+            if let Some(a) =
+                bound.map_or_else(|| self.resolve_action(&p.name.name, syms), |a| Ok(Some(a)))?
+            {
                 return Ok(Some(b.push(ir::NodeKind::Action { action: a, next }, span)));
             }
         }

@@ -1000,3 +1000,31 @@ control C(inout m_t m) {
         via.writes
     );
 }
+
+#[test]
+fn a_direct_call_of_a_top_level_action_reads_and_writes_the_arguments() {
+    // p4c inlines `bridge(hdr.vlan, md, 7)` with the arguments for the
+    // directional parameters (frontends/p4/inlining.cpp): the call writes
+    // `hdr.vlan.*` and reads `md.l4_port`; the directionless `tag` stays
+    // action data.
+    let top = "action bridge(inout vlan_h v, in meta_t m, bit<3> tag) {\n\
+               v.setValid(); v.vid = (bit<12>)m.l4_port; v.pcp = tag; }\n\
+               control Ig(";
+    let src = TNA_PROGRAM.replacen("control Ig(", top, 1).replacen(
+        "acl_ctl.apply(hdr, ig_dprsr_md);",
+        "acl_ctl.apply(hdr, ig_dprsr_md); bridge(hdr.vlan, md, 7);",
+        1,
+    );
+    let p = load(&src);
+    let a = p
+        .actions
+        .iter()
+        .find(|a| a.name == "bridge")
+        .expect("bridge is lowered");
+    assert_eq!(
+        a.writes,
+        vec!["hdr.vlan.$valid", "hdr.vlan.vid", "hdr.vlan.pcp"],
+        "{a:?}"
+    );
+    assert_eq!(a.reads, vec!["md.l4_port"], "{a:?}");
+}
