@@ -203,7 +203,12 @@ fn add_placement(f: &mut EditorFacts, o: &PredictOptions, program: &Program) {
             } else {
                 format!("stage {}", u.stage)
             };
-            stages[i].get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
+            let split = u
+                .split
+                .as_deref()
+                .map_or(String::new(), |s| format!("; {s}"));
+            stages[i]
+                .get_or_insert_with(|| format!("{at} (estimated): {}{split}", u.why.sentence()));
         }
     }
     let mut memory: Vec<Option<String>> = vec![None; f.tables.len()];
