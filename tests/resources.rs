@@ -251,3 +251,90 @@ fn a_table_larger_than_any_stage_does_not_fit() {
         .as_str()
         .is_some_and(|n| n.contains("no stage can hold it")));
 }
+
+const ALPM_SPLIT: &str = "p4-samples/tofino/resources/alpm_and_split.p4";
+
+/// Tables larger than a stage and an ALPM table, placed by hand with the
+/// compiler's figures (Tofino 1: a stage has 80 SRAM and 24 TCAM blocks;
+/// a RAM is 1,024 words of 128 bits, a TCAM block 512 entries of 44 bits)
+/// in control-flow order, each table from stage 0 (no dependencies):
+///
+/// - `big_exact`, 300,000 entries of a 32-bit key: 32 + 4 overhead bits,
+///   floor(128 / 36) = 3 entries per word, 3,072 per RAM; stage 0's 80
+///   RAMs hold 245,760, the 54,240 left take ceil(54240 / 3072) = 18 RAMs
+///   of stage 1.
+/// - `routes`, LPM in TCAM, 30,720 entries of 32 bits (one block wide):
+///   60 blocks, 24 + 24 + 12 in stages 0, 1, 2 (12,288 + 12,288 + 6,144).
+/// - `alpm_routes`, `Alpm(number_partitions = 1024,
+///   subtrees_per_partition = 2)` (bf-p4c `SplitAlpm`): the pre-classifier
+///   has 1,024 x 2 = 2,048 entries of the whole key, 16 + 32 = 48 bits, two
+///   blocks wide: 2 x 2048 / 512 = 8 blocks, which stages 0 and 1 (TCAM
+///   full) cannot hold and stage 2 (12 free) can. Its ATCAM goes to stage
+///   3, match dependent: an entry is the 32 LPM bits twice (s0q1, s1q0)
+///   + 16 exact + 4 = 84 bits, three per two RAMs, 1,024 partitions one
+///   RAM deep: ceil(30720 / 1024 / 3) x 2 = 20 RAMs.
+///
+/// Ingress: stages 0 (first) and 3 (ATCAM) match dependent, and stage 6
+/// (always, Tofino 1); 1 and 2 action dependent (tables continued). Lengths
+/// 20, +2 for a TCAM in the group: 22 (stage 0, its group 0-2 holds the
+/// TCAM tables) + 2 + 2 + 20 (stage 3: the ATCAM is SRAM) + 1 + 1 + 20 +
+/// 5 x 1 + corner turn 4 = 77 cycles.
+#[test]
+fn tables_split_over_stages_and_alpm() {
+    let v = common::json(&["resources", ALPM_SPLIT, "--format", "json"]);
+    let unit = |n: &str| {
+        v["units"]
+            .as_array()
+            .expect("units")
+            .iter()
+            .find(|u| u["name"] == n)
+            .cloned()
+            .unwrap_or_else(|| panic!("no unit {n}"))
+    };
+    let parts = |u: &Value| -> Vec<(u64, u64, u64, u64)> {
+        u["parts"]
+            .as_array()
+            .expect("parts")
+            .iter()
+            .map(|p| {
+                let g = |k: &str| p[k].as_u64().expect(k);
+                (g("stage"), g("entries"), g("sram_blocks"), g("tcam_blocks"))
+            })
+            .collect()
+    };
+    assert_eq!(
+        parts(&unit("Ig.big_exact")),
+        [(0, 245_760, 80, 0), (1, 54_240, 18, 0)]
+    );
+    assert_eq!(
+        parts(&unit("Ig.routes")),
+        [(0, 12_288, 0, 24), (1, 12_288, 0, 24), (2, 6_144, 0, 12)]
+    );
+    let alpm = unit("Ig.alpm_routes");
+    assert_eq!(alpm["kind"], "alpm");
+    assert_eq!(parts(&alpm), [(2, 2_048, 0, 8), (3, 30_720, 20, 0)]);
+
+    let s = common::json(&["stages", ALPM_SPLIT, "--format", "json"]);
+    let ing = &s["mau"]["ingress"];
+    let matched: Vec<u64> = ing["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .filter(|x| x["match_dependent"] == true)
+        .map(|x| x["stage"].as_u64().expect("stage"))
+        .collect();
+    assert_eq!(matched, [0, 3, 6]);
+    assert_eq!(ing["cycles"], 77);
+
+    let r = p4cost(&["stages", "--explain", ALPM_SPLIT]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for want in [
+        "Ig.big_exact: first stage; split over stages 0-1: 245760 + 54240 entries",
+        "ALPM: pre-classifier (TCAM, 2048 entries) in stage 2, ATCAM partitions (30720 entries, \
+         SRAM) in stage 3, match dependent on it",
+        "Ig.alpm_routes's ATCAM partitions read the partition index its ALPM pre-classifier wrote \
+         (stage 2)",
+    ] {
+        assert!(r.stdout.contains(want), "{want}\n{}", r.stdout);
+    }
+}

@@ -76,7 +76,7 @@ fn match_blocks_against_the_compilers() {
             let Some(&(cs, ct)) = theirs.get(&t.name).filter(|c| c.0 + c.1 > 0) else {
                 continue;
             };
-            let (os, ot) = p4cost_model::mau_estimate::table_match_blocks(&p, t);
+            let (os, ot) = p4cost_model::mau_estimate::table_match_blocks(&p, &program, t);
             compared += 1;
             let (ours, comp) = (os + ot, cs + ct);
             if (os, ot) == (cs, ct) {

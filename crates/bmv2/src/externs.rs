@@ -75,6 +75,7 @@ fn push(
         width_bits,
         direct,
         max_group_size: None,
+        args: Vec::new(),
         span,
     });
     Ok(())

@@ -299,7 +299,11 @@ fn render_explain(out: &mut String, plan: Option<&PipelinePlan>) {
             } else {
                 u.stage.to_string()
             };
-            let _ = writeln!(out, "  {at:>5}  {}: {}", u.unit, u.why.sentence());
+            let split = u
+                .split
+                .as_deref()
+                .map_or(String::new(), |s| format!("; {s}"));
+            let _ = writeln!(out, "  {at:>5}  {}: {}{split}", u.unit, u.why.sentence());
         }
     }
 }

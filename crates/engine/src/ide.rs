@@ -269,9 +269,13 @@ fn placement_lines(p: &PlacementInput) -> Vec<(Option<String>, Option<String>)> 
             } else {
                 format!("stage {}", u.stage)
             };
+            let split = u
+                .split
+                .as_deref()
+                .map_or(String::new(), |s| format!("; {s}"));
             lines[i]
                 .0
-                .get_or_insert_with(|| format!("{at} (estimated): {}", u.why.sentence()));
+                .get_or_insert_with(|| format!("{at} (estimated): {}{split}", u.why.sentence()));
         }
     }
     if let Ok(m) = crate::resources::of(&model, &p.shown, program, &plan) {

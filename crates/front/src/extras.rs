@@ -189,9 +189,15 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
                 .and_then(|v| u64::try_from(v).ok()),
             _ => None,
         };
+        let args = if ty == "Alpm" {
+            alpm_args(i, |e| cx.g.eval(e, &no).and_then(|v| u64::try_from(v).ok()))
+        } else {
+            Vec::new()
+        };
         let span = cx.spans.ir(i.span);
         cx.program.externs.push(ir::ExternInstance {
             max_group_size,
+            args,
             name: i.name.name.to_string(),
             kind,
             size,
@@ -200,4 +206,31 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
             span,
         });
     }
+}
+
+/// The constant arguments of a TNA `Alpm(...)` by parameter name. Named
+/// arguments are taken by name; of positional ones bf-p4c reads only the
+/// first, as `number_partitions` (`bf-p4c/midend/alpm.cpp`,
+/// `SplitAlpm::values_through_impl`), and so does this.
+fn alpm_args(i: &Instantiation, eval: impl Fn(&ast::Expr) -> Option<u64>) -> Vec<(String, u64)> {
+    const NAMES: [&str; 4] = [
+        "number_partitions",
+        "subtrees_per_partition",
+        "atcam_subset_width",
+        "shift_granularity",
+    ];
+    let mut out = Vec::new();
+    for (n, a) in i.args.iter().enumerate() {
+        let name = match &a.name {
+            Some(id) => id.name.to_string(),
+            None if n == 0 => NAMES[0].to_string(),
+            None => continue,
+        };
+        if let Some(v) = eval(&a.value) {
+            if NAMES.contains(&name.as_str()) {
+                out.push((name, v));
+            }
+        }
+    }
+    out
 }

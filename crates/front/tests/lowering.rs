@@ -1028,3 +1028,39 @@ fn a_direct_call_of_a_top_level_action_reads_and_writes_the_arguments() {
     );
     assert_eq!(a.reads, vec!["md.l4_port"], "{a:?}");
 }
+
+/// `Alpm(...)` keeps its constant arguments by name (the ALPM split
+/// needs them); positional ones as bf-p4c reads them: the first only, as
+/// `number_partitions` (`SplitAlpm::values_through_impl`).
+#[test]
+fn alpm_constructor_arguments() {
+    let src = TNA_PROGRAM.replace(
+        "Pipeline(",
+        "const bit<32> PARTS = 2048;\n\
+         Alpm(number_partitions = PARTS, subtrees_per_partition = 4, atcam_subset_width = 18, \
+         shift_granularity = 2) named_alpm;\n\
+         Alpm(4096, 8) positional_alpm;\n\
+         Pipeline(",
+    );
+    let p = load(&src);
+    let args = |n: &str| {
+        p.externs
+            .iter()
+            .find(|e| e.name == n)
+            .unwrap_or_else(|| panic!("no {n}"))
+            .args
+            .clone()
+    };
+    let s = |k: &str, v: u64| (k.to_string(), v);
+    assert_eq!(
+        args("named_alpm"),
+        [
+            s("number_partitions", 2048),
+            s("subtrees_per_partition", 4),
+            s("atcam_subset_width", 18),
+            s("shift_granularity", 2)
+        ]
+    );
+    assert_eq!(args("positional_alpm"), [s("number_partitions", 4096)]);
+    assert!(args("hits").is_empty());
+}

@@ -161,6 +161,12 @@ pub struct ExternInstance {
     /// when the program gives it.
     #[serde(default)]
     pub max_group_size: Option<u64>,
+    /// Constructor arguments that name a compile-time constant, by
+    /// parameter name (kept for TNA's `Alpm(number_partitions = ...,
+    /// subtrees_per_partition = ..., atcam_subset_width = ...,
+    /// shift_granularity = ...)`; empty for every other extern).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<(String, u64)>,
     /// Declaration site.
     pub span: Span,
 }

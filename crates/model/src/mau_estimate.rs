@@ -21,13 +21,13 @@ use crate::placement_why::Trace;
 use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
+mod alpm;
 mod memory;
 pub mod resources;
 mod usage;
 
 use memory::{
-    does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, uses_tcam, Fit, Needs,
-    Used,
+    does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, Fit, Needs, Used,
 };
 pub use memory::{table_match_blocks, StageMemory};
 
@@ -229,6 +229,114 @@ pub fn estimate(
     ))
 }
 
+/// A part of a unit placed by [`fill`]: its first and last stage.
+struct Filled {
+    first: u32,
+    last: u32,
+}
+
+/// Places `need` in the stages from `from` on, a part per stage until its
+/// entries are placed; records the stages with no room before its first
+/// part (`full`, `limits_hit`). `Err(stage)`: it runs past the chip.
+#[allow(clippy::too_many_arguments)]
+fn fill(
+    p: &Placement,
+    n_stages: u32,
+    used: &mut [Used],
+    need: &Needs,
+    from: u32,
+    name: &str,
+    full: &mut Option<(u32, &'static str)>,
+    limits_hit: &mut Vec<String>,
+    memory: &mut Vec<StageMemory>,
+) -> Result<Filled, u32> {
+    let mut s = from;
+    let mut left = need.entries.max(1);
+    let mut first = None;
+    loop {
+        let Some(st) = used.get_mut(s as usize) else {
+            return Err(s);
+        };
+        match fits(p, st, need, left) {
+            Fit::No(what) => {
+                if first.is_none() {
+                    *full = Some((s, what));
+                    limits_hit.push(format!("{name} moved past stage {s}: {what}"));
+                }
+                if first.is_some() && s > from + n_stages {
+                    return Err(s);
+                }
+                s += 1;
+            }
+            Fit::Part(entries, sram, tcam) => {
+                take(st, need, sram, tcam);
+                memory.push(StageMemory {
+                    stage: s,
+                    sram,
+                    tcam,
+                    entries,
+                });
+                first.get_or_insert(s);
+                left = left.saturating_sub(entries);
+                if left == 0 {
+                    break;
+                }
+                s += 1;
+            }
+        }
+    }
+    Ok(Filled {
+        first: first.unwrap_or(s),
+        last: s,
+    })
+}
+
+/// The earliest stage unit `u`'s placed predecessors allow, recording the
+/// predecessor (`why_stage`) and edge (`trace.edge`) that set it.
+fn earliest_stage(
+    graph: &DepGraph,
+    incoming: &[usize],
+    span: &[(u32, u32)],
+    u: usize,
+    why_stage: &mut [Option<usize>],
+    trace: &mut Trace,
+) -> u32 {
+    let mut earliest = 0u32;
+    for &i in incoming {
+        let (a, kind) = (graph.edges[i].from, graph.edges[i].kind);
+        let at = match kind {
+            DepKind::Match | DepKind::Action => span[a].1 + 1,
+            DepKind::Control | DepKind::ReverseRead => span[a].0,
+        };
+        if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
+            earliest = at;
+            why_stage[u] = Some(a);
+            trace.edge[u] = Some(i);
+        }
+    }
+    trace.earliest[u] = earliest;
+    earliest
+}
+
+/// What a unit needs: one part, or an ALPM table's pre-classifier and
+/// ATCAM partitions (placed one after the other, match dependent).
+enum UnitNeed {
+    One(Needs),
+    Alpm(alpm::AlpmSplit),
+}
+
+fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
+    let one = unit_needs(p, program, u);
+    if let UnitKind::Table { table } = &u.kind {
+        if let Some(mut split) = alpm::split(p, program, program.table(*table), one.entries) {
+            // Its meter ALUs go with the ATCAM's result.
+            split.atcam.meter_alus = one.meter_alus;
+            return UnitNeed::Alpm(split);
+        }
+    }
+    UnitNeed::One(one)
+}
+
 /// Places one control's units and decides its stages' dependencies.
 #[allow(clippy::too_many_arguments)]
 fn place(
@@ -242,10 +350,10 @@ fn place(
 ) -> Result<GressPlan, ModelError> {
     let n_stages = m.stages;
     let nu = graph.units.len();
-    let needs: Vec<Needs> = graph
+    let needs: Vec<UnitNeed> = graph
         .units
         .iter()
-        .map(|u| unit_needs(p, program, u))
+        .map(|u| unit_need(p, program, u))
         .collect();
     // Edges into each unit from earlier units (indexes into `graph.edges`).
     let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
@@ -261,93 +369,103 @@ fn place(
     let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
     let mut limits_hit = Vec::new();
     let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
+    // Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
+    let mut alpm_at: Vec<Option<(u32, u32)>> = vec![None; nu];
     for u in 0..nu {
-        let mut earliest = 0u32;
-        for (i, a, kind) in incoming[u]
-            .iter()
-            .map(|&i| (i, graph.edges[i].from, graph.edges[i].kind))
-        {
-            let at = match kind {
-                DepKind::Match | DepKind::Action => span[a].1 + 1,
-                DepKind::Control | DepKind::ReverseRead => span[a].0,
-            };
-            if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
-                earliest = at;
-                why_stage[u] = Some(a);
-                trace.edge[u] = Some(i);
-            }
-        }
-        trace.earliest[u] = earliest;
+        let earliest = earliest_stage(graph, &incoming[u], &span, u, &mut why_stage, &mut trace);
         if matches!(graph.units[u].kind, UnitKind::Gateway) {
             // A gateway rides with the tables it controls (the compiler
             // merges it into one of them): placed below, once they are.
             span[u] = (earliest, earliest);
             continue;
         }
-        let need = needs[u];
-        let r = &p.resources;
-        if let Some(message) = larger_than_a_stage(r, &need) {
-            return Err(ModelError::UnitTooLarge {
-                model: model.name.clone(),
-                control: program.control(control).name.clone(),
-                unit: graph.units[u].name.clone(),
-                stages: m.stages,
-                message,
-            });
-        }
-        let mut s = earliest;
-        let mut left = need.entries.max(1);
-        let mut first = None;
-        loop {
-            let Some(st) = used.get_mut(s as usize) else {
-                return Err(does_not_fit(
-                    model, program, control, graph, &why_stage, u, s,
-                ));
-            };
-            let fit = fits(p, st, &need, left);
-            match fit {
-                Fit::No(what) => {
-                    if first.is_none() {
-                        trace.full[u] = Some((s, what));
-                        limits_hit.push(format!(
-                            "{} moved past stage {s}: {what}",
-                            graph.units[u].name
-                        ));
-                    }
-                    if first.is_some() && s > earliest + n_stages {
-                        return Err(does_not_fit(
-                            model, program, control, graph, &why_stage, u, s,
-                        ));
-                    }
-                    s += 1;
+        let too_large = |message| ModelError::UnitTooLarge {
+            model: model.name.clone(),
+            control: program.control(control).name.clone(),
+            unit: graph.units[u].name.clone(),
+            stages: m.stages,
+            message,
+        };
+        let no_fit = |s| does_not_fit(model, program, control, graph, &why_stage, u, s);
+        let name = graph.units[u].name.as_str();
+        let mut full = None;
+        let placed = match &needs[u] {
+            UnitNeed::One(need) => {
+                if let Some(message) = larger_than_a_stage(&p.resources, need) {
+                    return Err(too_large(message));
                 }
-                Fit::Part(entries, sram, tcam) => {
-                    take(st, &need, sram, tcam);
-                    memory[u].push(StageMemory {
-                        stage: s,
-                        sram,
-                        tcam,
-                        entries,
-                    });
-                    first.get_or_insert(s);
-                    left = left.saturating_sub(entries);
-                    if left == 0 {
-                        break;
-                    }
-                    s += 1;
-                }
+                let f = fill(
+                    p,
+                    n_stages,
+                    &mut used,
+                    need,
+                    earliest,
+                    name,
+                    &mut full,
+                    &mut limits_hit,
+                    &mut memory[u],
+                );
+                f.map(|f| (f.first, f.last))
             }
-        }
-        span[u] = (first.unwrap_or(s), s);
-        if s >= n_stages {
-            return Err(does_not_fit(
-                model, program, control, graph, &why_stage, u, s,
-            ));
+            UnitNeed::Alpm(split) => {
+                for need in [&split.pre, &split.atcam] {
+                    if let Some(message) = larger_than_a_stage(&p.resources, need) {
+                        return Err(too_large(message));
+                    }
+                }
+                // The pre-classifier has the table's key and only sets
+                // the partition index: its actions' dependencies (action,
+                // reverse-read) hold back the ATCAM, not it.
+                let pre_from = incoming[u]
+                    .iter()
+                    .map(|&i| &graph.edges[i])
+                    .filter_map(|e| match e.kind {
+                        DepKind::Match => Some(span[e.from].1 + 1),
+                        DepKind::Control => Some(span[e.from].0),
+                        DepKind::Action | DepKind::ReverseRead => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                let mut ignore = None;
+                fill(
+                    p,
+                    n_stages,
+                    &mut used,
+                    &split.pre,
+                    pre_from,
+                    name,
+                    &mut full,
+                    &mut limits_hit,
+                    &mut memory[u],
+                )
+                .and_then(|pre| {
+                    let from = (pre.last + 1).max(earliest);
+                    let at = fill(
+                        p,
+                        n_stages,
+                        &mut used,
+                        &split.atcam,
+                        from,
+                        name,
+                        &mut ignore,
+                        &mut limits_hit,
+                        &mut memory[u],
+                    )?;
+                    alpm_at[u] = Some((pre.last, at.first));
+                    Ok((pre.first, at.last))
+                })
+            }
+        };
+        trace.full[u] = full;
+        match placed {
+            Ok((_, last)) if last >= n_stages => return Err(no_fit(last)),
+            Ok(x) => span[u] = x,
+            Err(s) => return Err(no_fit(s)),
         }
     }
 
     place_gateways(p, graph, &mut span, &mut used, &mut trace, &mut limits_hit);
-    let stages = plan_stages(p, n_stages, graph, &incoming, &span);
+    let stages = plan_stages(p, n_stages, graph, &incoming, &span, &alpm_at);
     let chain_units = chain_to_last(&span, &why_stage);
     let chain = chain_units
         .iter()
@@ -364,7 +482,11 @@ fn place(
         stages,
         chain,
         limits_hit,
-        why: crate::placement_why::explain(graph, &span, &trace),
+        why: with_splits(
+            crate::placement_why::explain(graph, &span, &trace),
+            &memory,
+            &alpm_at,
+        ),
         features: Vec::new(),
         graph: None,
         unit_stages: Vec::new(),
@@ -395,6 +517,10 @@ fn place(
                 x.merge(features[u]);
             }
         }
+        // An ALPM pre-classifier is a TCAM table (bf-asm's USE_TCAM).
+        if let Some(x) = alpm_at[u].and_then(|(pre, _)| per_stage.get_mut(pre as usize)) {
+            x.tcam = true;
+        }
     }
     plan.features = per_stage;
     plan.unit_stages = span;
@@ -403,6 +529,46 @@ fn place(
         plan.chain_units.clear();
     }
     Ok(plan)
+}
+
+/// Fills each unit's `split`: an ALPM table's two parts, or the parts of
+/// a table larger than one stage (`TablePlacement`'s `need_more`: the
+/// entries left over go to the next stage), with their entries.
+fn with_splits(
+    mut why: Vec<crate::placement_why::UnitPlace>,
+    memory: &[Vec<StageMemory>],
+    alpm_at: &[Option<(u32, u32)>],
+) -> Vec<crate::placement_why::UnitPlace> {
+    let range = |a: u32, b: u32| {
+        if a == b {
+            format!("stage {a}")
+        } else {
+            format!("stages {a}-{b}")
+        }
+    };
+    for (u, w) in why.iter_mut().enumerate() {
+        let parts = memory.get(u).map_or(&[][..], Vec::as_slice);
+        if let Some((pre, atcam)) = alpm_at.get(u).copied().flatten() {
+            let entries = |f: &dyn Fn(&StageMemory) -> bool| -> u64 {
+                parts.iter().filter(|m| f(m)).map(|m| m.entries).sum()
+            };
+            w.split = Some(format!(
+                "ALPM: pre-classifier (TCAM, {} entries) in stage {pre}, ATCAM partitions \
+                 ({} entries, SRAM) in {}, match dependent on it",
+                entries(&|m| m.stage == pre && m.tcam > 0),
+                entries(&|m| m.stage >= atcam && m.tcam == 0),
+                range(atcam, w.last_stage)
+            ));
+        } else if parts.len() > 1 {
+            let each: Vec<String> = parts.iter().map(|m| m.entries.to_string()).collect();
+            w.split = Some(format!(
+                "split over {}: {} entries (more than one stage's memory holds)",
+                range(w.stage, w.last_stage),
+                each.join(" + ")
+            ));
+        }
+    }
+    why
 }
 
 /// Gateways go to the first stage of the units they control (their own
@@ -457,6 +623,7 @@ fn plan_stages(
     graph: &DepGraph,
     incoming: &[Vec<usize>],
     span: &[(u32, u32)],
+    alpm_at: &[Option<(u32, u32)>],
 ) -> Vec<StagePlan> {
     let mut units_in: Vec<Vec<usize>> = vec![Vec::new(); n_stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {
@@ -477,7 +644,15 @@ fn plan_stages(
                 "always match dependent on this chip".to_string(),
             )
         } else {
-            stage_dep(graph, incoming, span, &units_in[s as usize], last_match, s)
+            stage_dep(
+                graph,
+                incoming,
+                span,
+                alpm_at,
+                &units_in[s as usize],
+                last_match,
+                s,
+            )
         };
         if d.0 == StageDep::Match {
             last_match = s;
@@ -524,6 +699,7 @@ fn stage_dep(
     graph: &DepGraph,
     incoming: &[Vec<usize>],
     span: &[(u32, u32)],
+    alpm_at: &[Option<(u32, u32)>],
     here: &[usize],
     last_match: u32,
     s: u32,
@@ -531,6 +707,20 @@ fn stage_dep(
     let in_window = |a: usize| span[a].1 >= last_match && span[a].1 < s;
     let mut action: Option<String> = None;
     for &b in here {
+        // An ATCAM's first stage matches on the partition index its
+        // pre-classifier wrote (`SplitAlpm`: the ATCAM key holds it).
+        if let Some((pre, atcam)) = alpm_at[b] {
+            if atcam == s && pre >= last_match {
+                return (
+                    StageDep::Match,
+                    format!(
+                        "{}'s ATCAM partitions read the partition index its ALPM pre-classifier \
+                         wrote (stage {pre})",
+                        graph.units[b].name
+                    ),
+                );
+            }
+        }
         // A table continued from the previous stage waits for its action.
         if span[b].0 < s && action.is_none() {
             action = Some(format!(
@@ -667,7 +857,7 @@ fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
         UnitKind::Statements => f.tcam = true,
         UnitKind::Table { table } => {
             let t = program.table(*table);
-            f.tcam = uses_tcam(t);
+            f.tcam = memory::matches_in_tcam(program, t);
             if let Some(sel) = selector_of(program, t) {
                 f.selector = true;
                 f.wide_selector = sel

@@ -113,6 +113,12 @@ pub struct UnitPlace {
     pub last_stage: u32,
     /// Why not earlier.
     pub why: Why,
+    /// How it spans several stages, when it does: a table larger than a
+    /// stage's memory split into parts, or an ALPM table's pre-classifier
+    /// and ATCAM partitions (`split over stages 0-1: 245760 + 54240
+    /// entries`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<String>,
 }
 
 /// What the placement recorded per unit, from which [`explain`] builds the
@@ -157,6 +163,7 @@ pub fn explain(graph: &DepGraph, span: &[(u32, u32)], t: &Trace) -> Vec<UnitPlac
                 stage: first,
                 last_stage: last,
                 why: why_of(graph, span, t, u, earliest),
+                split: None,
             }
         })
         .collect()

@@ -92,6 +92,7 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             width_bits: e.width_bits,
             direct: e.direct,
             max_group_size: None,
+            args: Vec::new(),
             span,
         })
         .collect();

@@ -139,6 +139,13 @@ pub(super) fn uses_tcam(t: &p4cost_ir::Table) -> bool {
         })
 }
 
+/// [`uses_tcam`], knowing the program: an ALPM table whose
+/// `implementation` names an `Alpm` instance matches in SRAM (its
+/// pre-classifier aside, placed as its own part).
+pub(super) fn matches_in_tcam(program: &Program, t: &p4cost_ir::Table) -> bool {
+    uses_tcam(t) && !super::alpm::is_alpm(program, t)
+}
+
 pub(super) fn table_entries(p: &Placement, t: &p4cost_ir::Table) -> u64 {
     let annotated = t
         .annotations
@@ -169,14 +176,14 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
         },
         UnitKind::Table { table } => Needs {
             meter_alus: stateful_count(program, u),
-            ..table_needs(p, program.table(*table))
+            ..table_needs(p, program, program.table(*table))
         },
     }
 }
 
 /// What a table's match needs (its meter ALUs aside): a logical table
 /// (a ternary one in TCAM), its entries, and the blocks per 1,024 of them.
-fn table_needs(p: &Placement, t: &p4cost_ir::Table) -> Needs {
+fn table_needs(p: &Placement, program: &Program, t: &p4cost_ir::Table) -> Needs {
     let mm = &p.memories;
     let entries = table_entries(p, t);
     let key_bits: u64 = t
@@ -191,7 +198,7 @@ fn table_needs(p: &Placement, t: &p4cost_ir::Table) -> Needs {
         .filter(|k| k.match_kind != MatchKind::Selector)
         .map(|k| u64::from(k.width_bits.unwrap_or(32)).div_ceil(8))
         .sum();
-    let tcam = uses_tcam(t);
+    let tcam = matches_in_tcam(program, t);
     let mut need = Needs {
         logical: 1,
         ternary: u32::from(tcam),
@@ -221,12 +228,20 @@ fn table_needs(p: &Placement, t: &p4cost_ir::Table) -> Needs {
 /// alone in empty stages, summed over the stages it spans: what its
 /// placement takes whatever else shares its stages. At most 64 stages are
 /// filled (a table larger than that reports what they hold).
-pub fn table_match_blocks(p: &Placement, t: &p4cost_ir::Table) -> (u32, u32) {
-    let need = table_needs(p, t);
+pub fn table_match_blocks(p: &Placement, program: &Program, t: &p4cost_ir::Table) -> (u32, u32) {
+    if let Some(split) = super::alpm::split(p, program, t, table_entries(p, t)) {
+        let (a, b) = (blocks_alone(p, &split.pre), blocks_alone(p, &split.atcam));
+        return (a.0 + b.0, a.1 + b.1);
+    }
+    blocks_alone(p, &table_needs(p, program, t))
+}
+
+/// The blocks `need` takes placed alone in empty stages (at most 64).
+fn blocks_alone(p: &Placement, need: &Needs) -> (u32, u32) {
     let mut left = need.entries.max(1);
     let (mut sram, mut tcam) = (0u32, 0u32);
     for _ in 0..64 {
-        let Fit::Part(entries, s, c) = fits(p, &Used::default(), &need, left) else {
+        let Fit::Part(entries, s, c) = fits(p, &Used::default(), need, left) else {
             break;
         };
         sram += s;

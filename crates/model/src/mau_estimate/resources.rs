@@ -258,7 +258,14 @@ fn unit_resources(
     let mut parts = Vec::new();
     let memory = g.unit_memory.get(i).map_or(&[][..], Vec::as_slice);
     for (n, sm) in memory.iter().enumerate() {
-        let action = usage::action_blocks(mm, action_bits, sm.entries);
+        // An ALPM pre-classifier's part (TCAM) only sets the partition
+        // index: immediate data.
+        let pre_classifier = kind == "alpm" && sm.tcam > 0;
+        let action = if pre_classifier {
+            0
+        } else {
+            usage::action_blocks(mm, action_bits, sm.entries)
+        };
         let stateful = usage::stateful_blocks(mm, program, u, sm.entries, n == 0);
         parts.push(Part {
             stage: sm.stage,
@@ -288,6 +295,7 @@ fn unit_resources(
     let match_sram: u32 = memory.iter().map(|m| m.sram).sum();
     let action_sram: u32 = memory
         .iter()
+        .filter(|m| !(kind == "alpm" && m.tcam > 0))
         .map(|m| usage::action_blocks(mm, action_bits, m.entries))
         .sum();
     Some(UnitResources {

@@ -6,7 +6,7 @@
 use p4cost_analysis::deps::{Unit, UnitKind};
 use p4cost_ir::{ExternKind, MatchKind, Program, Table};
 
-use super::memory::{table_entries, uses_tcam};
+use super::memory::{matches_in_tcam, table_entries};
 use crate::spec::{Memories, Placement};
 
 /// The match kind of a unit, as `resources` names it: `exact`,
@@ -16,15 +16,15 @@ pub fn unit_kind(program: &Program, u: &Unit) -> &'static str {
     match &u.kind {
         UnitKind::Gateway => "gateway",
         UnitKind::Statements => "statements",
-        UnitKind::Table { table } => table_kind(program.table(*table)),
+        UnitKind::Table { table } => table_kind(program, program.table(*table)),
     }
 }
 
-fn table_kind(t: &Table) -> &'static str {
+fn table_kind(program: &Program, t: &Table) -> &'static str {
     let has = |k: MatchKind| t.keys.iter().any(|x| x.match_kind == k);
     if t.keys.is_empty() {
         "keyless"
-    } else if !uses_tcam(t) {
+    } else if !matches_in_tcam(program, t) {
         if has(MatchKind::Lpm) || has(MatchKind::Ternary) {
             "alpm"
         } else {
@@ -227,6 +227,7 @@ mod tests {
                 width_bits: None,
                 direct,
                 max_group_size: None,
+                args: Vec::new(),
                 span,
             });
         }
