@@ -13,7 +13,7 @@ fn classes_are_decided_by_validity_and_pay_only_their_tables() {
     // `hdr.ipv4.isValid() && hdr.udp.isValid()`: validity decides the
     // condition on every parse path, so each of the 18 paths is one class.
     let v = json(&["predict", TC2, "--format", "json", "--max-paths", "100"]);
-    assert_eq!(v["schema_version"], 14);
+    assert_eq!(v["schema_version"], 15);
     let c = &v["classes"];
     assert_eq!(c["count"]["text"], "18");
     assert_eq!(

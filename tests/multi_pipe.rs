@@ -19,7 +19,7 @@ fn str_list(v: &serde_json::Value) -> Vec<String> {
 #[test]
 fn default_json_reports_every_pipeline() {
     let v = json(&["predict", TWO, "--format", "json"]);
-    assert_eq!(v["schema_version"], 14);
+    assert_eq!(v["schema_version"], 15);
     assert_eq!(v["program"], TWO);
     let pipes = v["pipelines"].as_array().expect("pipelines array");
     assert_eq!(pipes.len(), 2);
@@ -51,7 +51,7 @@ fn default_json_reports_every_pipeline() {
         assert_eq!(r["paths"].as_array().expect("paths").len(), paths);
         assert_eq!(str_list(&r["control"]["tables"]), tables);
         // Each element is a whole report.
-        assert_eq!(r["schema_version"], 14);
+        assert_eq!(r["schema_version"], 15);
         assert_eq!(r["arch"], "tna");
     }
 }

@@ -222,7 +222,7 @@ fn json_report_has_the_documented_fields() {
             "missing tables[].{k} (classes[].tables[] index {i})"
         );
     }
-    assert_eq!(v["schema_version"], 14);
+    assert_eq!(v["schema_version"], 15);
     assert_eq!(v["port_gbps"], 10);
     assert_eq!(v["packet_size"], 512);
     // Spans point into the original file.

@@ -7,7 +7,7 @@ use p4cost_ir::{Program, Span};
 use p4cost_model::{GressCycles, Prediction};
 
 /// Version of the JSON report schema. Bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 14;
+pub const SCHEMA_VERSION: u32 = 15;
 
 /// Warning codes that say a model is used outside what it was trained or
 /// validated on (an extrapolation, an estimate, a target it does not
