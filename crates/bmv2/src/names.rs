@@ -26,7 +26,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use crate::doc::Value;
 
 use crate::access::J;
 use crate::error::Result;
@@ -355,8 +355,8 @@ fn quoted_paths(doc: &Value) -> Vec<Vec<String>> {
     while let Some((v, in_key_list)) = stack.pop() {
         match v {
             Value::Object(m) => {
-                for (k, x) in m {
-                    match (k.as_str(), x) {
+                for (k, x) in m.iter() {
+                    match (k, x) {
                         ("source_fragment", Value::String(s)) => texts.push(s),
                         ("name", Value::String(s)) if in_key_list => texts.push(s),
                         _ => stack.push((x, k == "key")),
