@@ -369,7 +369,13 @@ fn quoted_paths(doc: &Value) -> Vec<Vec<String>> {
     }
     let mut out = Vec::new();
     let mut seen: HashSet<Vec<String>> = HashSet::new();
+    // p4c quotes the same fragment many times (every use of a field):
+    // a text seen before gives only paths seen before.
+    let mut seen_texts: HashSet<&str> = HashSet::new();
     for t in texts {
+        if !seen_texts.insert(t) {
+            continue;
+        }
         for p in paths_in(t) {
             if seen.insert(p.clone()) {
                 out.push(p);
