@@ -161,3 +161,76 @@ fn context_stage_beyond_the_last_mau_stage_is_refused_with_its_path() {
         r.stderr
     );
 }
+
+/// Writes `text` as `name.json` and runs `p4cost predict` on it.
+fn run_text(name: &str, text: &str, limit: Duration) -> common::Run {
+    let dir = scratch(name);
+    let file = dir.join(format!("{name}.json"));
+    std::fs::write(&file, text).expect("write");
+    let t = Instant::now();
+    let r = p4cost(&["predict", file.to_str().unwrap(), "--format", "json"]);
+    assert!(t.elapsed() < limit, "{name} took {:?}", t.elapsed());
+    r
+}
+
+/// The report of `r` without the directory and file name it was given.
+fn report_of(r: &common::Run, name: &str) -> String {
+    assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+    r.stdout.replace(&format!("{name}/{name}.json"), "X/X.json")
+}
+
+#[test]
+fn bmv2_repeated_keys_keep_the_last_value_as_serde_json_does() {
+    // The reader parses into its own document (issue 26): a repeated key
+    // must still mean what it meant in a `serde_json::Value`, the last
+    // value (at the first key's place).
+    let text = fixture("tests/fixtures/bmv2/behavioral-model__simple_router.json").to_string();
+    let limit = Duration::from_secs(30);
+    let plain = report_of(&run_text("dup-plain", &text, limit), "dup-plain");
+    // The document's first key, repeated before it with a junk value.
+    let junk_first = text.replacen('{', r#"{"program": 5,"#, 1);
+    assert!(text.starts_with(r#"{"program":"#), "{}", &text[..40]);
+    let first = run_text("dup-first", &junk_first, limit);
+    assert_eq!(report_of(&first, "dup-first"), plain);
+    let junk_last = format!(
+        "{}, \"parsers\": 5}}",
+        text.trim_end().strip_suffix('}').unwrap()
+    );
+    let last = run_text("dup-last", &junk_last, limit);
+    assert_eq!(last.code, 2, "{}", last.stderr);
+    assert!(
+        last.stderr
+            .contains("parsers: expected an array, found number"),
+        "{}",
+        last.stderr
+    );
+}
+
+#[test]
+fn bmv2_with_an_escaped_key_is_still_read() {
+    // `header_types` written with an escape: the quick look for the key
+    // misses it, the general JSON path reads it to the same report.
+    let text = fixture("tests/fixtures/bmv2/behavioral-model__simple_router.json").to_string();
+    let limit = Duration::from_secs(30);
+    let plain = report_of(&run_text("esc-plain", &text, limit), "esc-plain");
+    let escaped = text.replacen("\"header_types\"", r#""header\u005ftypes""#, 1);
+    assert!(!escaped.contains("\"header_types\""));
+    let r = run_text("esc-key", &escaped, limit);
+    assert_eq!(report_of(&r, "esc-key"), plain);
+}
+
+#[test]
+fn bmv2_object_with_100k_members_is_read_quickly() {
+    // Objects are member lists searched in order; a huge one must not
+    // make lookups or the repeated-key check quadratic.
+    let mut doc = fixture("tests/fixtures/bmv2/behavioral-model__simple_router.json");
+    let junk: serde_json::Map<String, Value> =
+        (0..100_000).map(|i| (format!("k{i}"), json!(i))).collect();
+    doc["parsers"][0]
+        .as_object_mut()
+        .unwrap()
+        .extend(junk.clone());
+    doc.as_object_mut().unwrap().extend(junk);
+    let r = run_text("members100k", &doc.to_string(), Duration::from_secs(20));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -8,7 +8,7 @@
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-use serde_json::Value;
+use crate::doc::Value;
 
 use crate::error::{Bmv2Error, Result};
 
@@ -31,7 +31,7 @@ struct Node<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct J<'a> {
     /// The value.
-    pub v: &'a Value,
+    pub v: &'a Value<'a>,
     /// The parent's path (`None` at the root).
     parent: Option<Rc<Node<'a>>>,
     /// The step from the parent to this value (`None` at the root).
@@ -85,7 +85,7 @@ fn path_text(steps: &[Step<'_>]) -> String {
 
 impl<'a> J<'a> {
     /// The root of a document.
-    pub fn root(v: &'a Value) -> J<'a> {
+    pub fn root(v: &'a Value<'a>) -> J<'a> {
         J {
             v,
             parent: None,
@@ -96,7 +96,7 @@ impl<'a> J<'a> {
 
     /// The same path standing at another value (an expression's inner
     /// value, reported where the outer one is).
-    pub fn at_value(&self, v: &'a Value) -> J<'a> {
+    pub fn at_value(&self, v: &'a Value<'a>) -> J<'a> {
         J {
             v,
             parent: self.parent.clone(),
@@ -106,7 +106,7 @@ impl<'a> J<'a> {
     }
 
     /// The child of this value one `step` down.
-    fn child(&self, v: &'a Value, step: Step<'a>) -> J<'a> {
+    fn child(&self, v: &'a Value<'a>, step: Step<'a>) -> J<'a> {
         let node = self.node.get_or_init(|| {
             Rc::new(Node {
                 parent: self.parent.clone(),
@@ -202,7 +202,7 @@ impl<'a> J<'a> {
             .ok_or_else(|| self.expected("an object"))?;
         Ok(obj
             .iter()
-            .map(|(k, v)| (k.as_str(), self.child(v, Step::Key(k))))
+            .map(|(k, v)| (k, self.child(v, Step::Key(k))))
             .collect())
     }
 

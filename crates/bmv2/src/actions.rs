@@ -9,6 +9,7 @@ use p4cost_ir::{
 };
 
 use crate::access::J;
+use crate::doc::Value;
 use crate::error::Result;
 use crate::expr::{Exprs, Refs};
 use crate::hexstr;
@@ -106,7 +107,7 @@ impl Objects {
 
 /// The constant 0 or 1 an assignment's right-hand side is, if it is one
 /// ([`const_value`]): how a `bool` flag such as `hasReturned` is set.
-fn const_bit(v: &serde_json::Value) -> Option<bool> {
+fn const_bit(v: &Value) -> Option<bool> {
     match const_value(v)? {
         0 => Some(false),
         1 => Some(true),
@@ -117,7 +118,7 @@ fn const_bit(v: &serde_json::Value) -> Option<bool> {
 /// The non-negative constant an assignment's right-hand side is, if it is
 /// one: `{"type": "hexstr", "value": "0x06"}`, `{"type": "bool", ...}`
 /// (0 or 1), or either under p4c's `b2d` / `d2b` conversions.
-pub(crate) fn const_value(v: &serde_json::Value) -> Option<u128> {
+pub(crate) fn const_value(v: &Value) -> Option<u128> {
     let mut v = v;
     // p4c nests `expression` objects a few deep; a bound keeps odd input
     // linear.
@@ -503,35 +504,31 @@ pub(crate) fn read(
 #[cfg(test)]
 mod tests {
     use super::const_bit;
+    use crate::doc::Value;
     use serde_json::json;
+
+    fn bit(v: serde_json::Value) -> Option<bool> {
+        const_bit(&Value::from_serde(&v))
+    }
 
     #[test]
     fn constant_bits_in_the_forms_p4c_writes() {
         // `hasReturned = true` as p4c writes it for a bool scalar.
         let b2d = json!({"type": "expression", "value": {"type": "expression",
             "value": {"op": "b2d", "left": null, "right": {"type": "bool", "value": true}}}});
-        assert_eq!(const_bit(&b2d), Some(true));
+        assert_eq!(bit(b2d), Some(true));
+        assert_eq!(bit(json!({"type": "hexstr", "value": "0x00"})), Some(false));
         assert_eq!(
-            const_bit(&json!({"type": "hexstr", "value": "0x00"})),
-            Some(false)
-        );
-        assert_eq!(
-            const_bit(&json!({"type": "hexstr", "value": "0x0001"})),
+            bit(json!({"type": "hexstr", "value": "0x0001"})),
             Some(true)
         );
-        assert_eq!(
-            const_bit(&json!({"type": "bool", "value": false})),
-            Some(false)
-        );
+        assert_eq!(bit(json!({"type": "bool", "value": false})), Some(false));
         // Not a 0 / 1 constant: a plain write.
-        assert_eq!(const_bit(&json!({"type": "hexstr", "value": "0x02"})), None);
-        assert_eq!(
-            const_bit(&json!({"type": "field", "value": ["m", "f"]})),
-            None
-        );
+        assert_eq!(bit(json!({"type": "hexstr", "value": "0x02"})), None);
+        assert_eq!(bit(json!({"type": "field", "value": ["m", "f"]})), None);
         let sum = json!({"type": "expression", "value": {"op": "+",
             "left": {"type": "hexstr", "value": "0x00"}, "right": {"type": "hexstr", "value": "0x01"}}});
-        assert_eq!(const_bit(&sum), None);
+        assert_eq!(bit(sum), None);
     }
 }
 

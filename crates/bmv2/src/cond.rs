@@ -14,6 +14,7 @@
 use p4cost_ir::{CmpOp, Cond, CondNode};
 
 use crate::access::J;
+use crate::doc::Value;
 use crate::error::Result;
 use crate::expr::Exprs;
 use crate::hexstr;
@@ -398,8 +399,8 @@ fn leaf(e: &Exprs, j: &J) -> Result<(CondNode, Option<u32>)> {
         }
         other => {
             let text = match val.v {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Number(n) => n.to_string(),
+                Value::String(s) => s.to_string(),
+                Value::Number(n) => n.to_string(),
                 _ => other.to_string(),
             };
             (CondNode::Other { text, args: vec![] }, None)
@@ -422,7 +423,7 @@ mod tests {
 
     /// The condition of an already-built JSON value, with empty tables.
     fn cond_value(v: &Value) -> Cond {
-        with_empty_exprs(|e| cond_of(e, &J::root(v))).unwrap()
+        with_empty_exprs(|e| cond_of(e, &J::root(&crate::doc::Value::from_serde(v)))).unwrap()
     }
 
     #[test]
@@ -490,9 +491,13 @@ mod tests {
             m.insert("right".into(), v);
             v = Value::Object(m);
         }
-        let c = cond_value(&v);
+        let d = crate::doc::Value::from_serde(&v);
+        let c = with_empty_exprs(|e| cond_of(e, &J::root(&d))).unwrap();
+        assert!(c.is_well_formed());
         assert_eq!(c.nodes.len(), 10_001);
-        // Dropping a deep Value recurses in serde_json: leak it instead.
+        // Dropping a deep value recurses (a parsed one is at most 128
+        // deep): leak both instead.
+        std::mem::forget(d);
         std::mem::forget(v);
     }
 
@@ -502,7 +507,8 @@ mod tests {
             r#"{"op":"and","left":null,"right":{"type":"bool","value":true}}"#,
         )
         .unwrap();
-        let err = with_empty_exprs(|e| cond_of(e, &J::root(&v))).unwrap_err();
+        let err = with_empty_exprs(|e| cond_of(e, &J::root(&crate::doc::Value::from_serde(&v))))
+            .unwrap_err();
         assert_eq!(err.to_string(), "left: expected an operand, found null");
     }
 }

@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use crate::doc::Value;
 
 /// At most this many parser operations are looked at in all, per parser,
 /// to follow copies; past it, extracts keep the JSON's names (the answer
@@ -92,16 +92,16 @@ fn follow(
 }
 
 /// A state's `parser_ops`, empty when there are none.
-fn ops(state: &Value) -> &[Value] {
+fn ops<'a, 'b>(state: &'a Value<'b>) -> &'a [Value<'b>] {
     state
         .get("parser_ops")
         .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+        .unwrap_or(&[])
 }
 
 /// The header an `extract` of a plain header (not a stack's element or
 /// `next`) writes.
-fn extracted(op: &Value) -> Option<&str> {
+fn extracted<'a>(op: &'a Value<'_>) -> Option<&'a str> {
     if op.get("op").and_then(Value::as_str) != Some("extract") {
         return None;
     }
@@ -114,7 +114,7 @@ fn extracted(op: &Value) -> Option<&str> {
 
 /// `(destination, source)` of an `assign_header` or `assign_union`
 /// primitive.
-fn assignment(op: &Value) -> Option<(&str, &str)> {
+fn assignment<'a>(op: &'a Value<'_>) -> Option<(&'a str, &'a str)> {
     if op.get("op").and_then(Value::as_str) != Some("primitive") {
         return None;
     }
@@ -151,27 +151,30 @@ fn only_successor(state: &Value, ids: &HashMap<&str, usize>) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn targets(states: &Value) -> CopyOut {
-        let list: Vec<&Value> = states.as_array().expect("states").iter().collect();
+    use serde_json::Value as Json;
+
+    fn targets(states: &Json) -> CopyOut {
+        let doc = Value::from_serde(states);
+        let list: Vec<&Value> = doc.as_array().expect("states").iter().collect();
         let ids: HashMap<&str, usize> = list
             .iter()
             .enumerate()
-            .map(|(i, s)| (s["name"].as_str().expect("name"), i))
+            .map(|(i, s)| (s.get("name").and_then(Value::as_str).expect("name"), i))
             .collect();
         copy_out_targets(&list, &ids)
     }
 
-    fn extract(h: &str) -> Value {
+    fn extract(h: &str) -> Json {
         serde_json::json!({"op": "extract", "parameters": [{"type": "regular", "value": h}]})
     }
 
-    fn assign(op: &str, dst: &str, src: &str) -> Value {
+    fn assign(op: &str, dst: &str, src: &str) -> Json {
         serde_json::json!({"op": "primitive", "parameters": [{"op": op, "parameters": [
             {"type": "header", "value": dst}, {"type": "header", "value": src}]}]})
     }
 
-    fn state(name: &str, ops: Vec<Value>, next: &[Option<&str>]) -> Value {
-        let transitions: Vec<Value> = next
+    fn state(name: &str, ops: Vec<Json>, next: &[Option<&str>]) -> Json {
+        let transitions: Vec<Json> = next
             .iter()
             .map(|n| serde_json::json!({"type": "default", "next_state": n}))
             .collect();

@@ -7,6 +7,7 @@ use p4cost_ir::HeaderTypeId;
 
 use crate::access::J;
 use crate::actions::Objects;
+use crate::doc::Value;
 use crate::error::Result;
 use crate::headers::Headers;
 use crate::names::Names;
@@ -224,8 +225,8 @@ impl Exprs<'_> {
                 Text::atom(format!("{{{}}}", parts.join(", ")))
             }
             other => match val.v {
-                serde_json::Value::String(s) => Text::atom(s.clone()),
-                serde_json::Value::Number(n) => Text::atom(n.to_string()),
+                Value::String(s) => Text::atom(s.to_string()),
+                Value::Number(n) => Text::atom(n.to_string()),
                 _ => Text::atom(format!("<{other}>")),
             },
         })
@@ -262,7 +263,7 @@ impl Exprs<'_> {
     }
 
     /// The union (or union stack) name behind a union-valued expression.
-    fn union_name(&self, v: &serde_json::Value) -> Option<String> {
+    fn union_name(&self, v: &Value) -> Option<String> {
         match v.get("type")?.as_str()? {
             "header_union" => Some(v.get("value")?.as_str()?.to_string()),
             "expression" => {
@@ -323,9 +324,7 @@ impl Exprs<'_> {
                 // The validity bit, not the header's fields.
                 let rj = j.key("right")?;
                 let header = match (rj.v.get("type").and_then(|t| t.as_str()), rj.v.get("value")) {
-                    (Some("header" | "header_union"), Some(serde_json::Value::String(h))) => {
-                        Some(h.as_str())
-                    }
+                    (Some("header" | "header_union"), Some(Value::String(h))) => Some(h.as_ref()),
                     _ => None,
                 };
                 match header {
@@ -505,7 +504,11 @@ mod tests {
         with_exprs(|e| {
             let mut reads = Refs::default();
             let s = e
-                .value(&J::root(&v), &["port".to_string()], &mut reads)
+                .value(
+                    &J::root(&crate::doc::Value::from_serde(&v)),
+                    &["port".to_string()],
+                    &mut reads,
+                )
                 .unwrap();
             out = (s, reads.0);
         });
@@ -552,7 +555,13 @@ mod tests {
         .unwrap();
         with_exprs(|e| {
             let mut reads = Refs::default();
-            let w = e.lvalue(&J::root(&v), &[], &mut reads).unwrap();
+            let w = e
+                .lvalue(
+                    &J::root(&crate::doc::Value::from_serde(&v)),
+                    &[],
+                    &mut reads,
+                )
+                .unwrap();
             assert_eq!(w, "h2");
             assert_eq!(reads.0, vec!["h1.idx"]);
         });
@@ -563,7 +572,11 @@ mod tests {
         let v: Value = serde_json::from_str(r#"{"type":"runtime_data","value":3}"#).unwrap();
         with_exprs(|e| {
             let err = e
-                .value(&J::root(&v), &[], &mut Refs::default())
+                .value(
+                    &J::root(&crate::doc::Value::from_serde(&v)),
+                    &[],
+                    &mut Refs::default(),
+                )
                 .unwrap_err();
             assert_eq!(
                 err.to_string(),

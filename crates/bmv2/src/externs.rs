@@ -88,6 +88,7 @@ mod tests {
 
     fn run(text: &str) -> Result<Program> {
         let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let v = crate::doc::Value::from_serde(&v);
         let mut prog = Program::new("t", InputKind::Bmv2Json);
         let mut spans = Spans {
             json: prog.add_file("t.json"),

@@ -416,6 +416,7 @@ mod tests {
 
     fn run(text: &str) -> (Program, Result<Headers>) {
         let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let v = crate::doc::Value::from_serde(&v);
         let mut prog = Program::new("t", InputKind::Bmv2Json);
         let r = read(&J::root(&v), &mut prog, Span::file_start(FileId(0)));
         (prog, r)

@@ -35,6 +35,7 @@ mod actions;
 mod cond;
 mod copy_out;
 mod deparsers;
+mod doc;
 mod error;
 mod expr;
 mod externs;
@@ -45,8 +46,8 @@ mod parse_graph;
 mod pipelines;
 mod spans;
 
+use crate::doc::Value;
 use p4cost_ir::{Arch, ControlRole, Gress, InputKind, Pipeline, Program};
-use serde_json::Value;
 
 use crate::access::J;
 pub use crate::error::Bmv2Error;
@@ -57,7 +58,16 @@ use crate::spans::Spans;
 /// True when a JSON document looks like a BMv2 program description: an
 /// object with a `header_types` array and a `parsers` or `pipelines`
 /// array.
-pub fn looks_like_bmv2(v: &Value) -> bool {
+pub fn looks_like_bmv2(v: &serde_json::Value) -> bool {
+    let Some(obj) = v.as_object() else {
+        return false;
+    };
+    let is_array = |k: &str| obj.get(k).is_some_and(serde_json::Value::is_array);
+    is_array("header_types") && (is_array("parsers") || is_array("pipelines"))
+}
+
+/// [`looks_like_bmv2`] on the reader's own document.
+fn is_bmv2(v: &Value) -> bool {
     let Some(obj) = v.as_object() else {
         return false;
     };
@@ -65,12 +75,45 @@ pub fn looks_like_bmv2(v: &Value) -> bool {
     is_array("header_types") && (is_array("parsers") || is_array("pipelines"))
 }
 
+/// A JSON document parsed for the reader: strings borrowed from the text,
+/// objects as short member lists (cheaper to build, search and drop than
+/// a `serde_json::Value`). Parse once, then ask [`Document::is_bmv2`] and
+/// [`read_document`].
+#[derive(Debug)]
+pub struct Document<'a>(Value<'a>);
+
+impl<'a> Document<'a> {
+    /// Parses JSON text; a syntax error is serde_json's (its message, line
+    /// and column).
+    pub fn parse(json_text: &'a str) -> serde_json::Result<Document<'a>> {
+        Value::parse(json_text).map(Document)
+    }
+
+    /// True when the document looks like a BMv2 program description (see
+    /// [`looks_like_bmv2`]).
+    pub fn is_bmv2(&self) -> bool {
+        is_bmv2(&self.0)
+    }
+}
+
 /// Reads BMv2 JSON text. `file_name` names the JSON file; it becomes
 /// `files[0]` of the program and the span of entries without
 /// `source_info`.
 pub fn read(json_text: &str, file_name: &str) -> std::result::Result<Program, Bmv2Error> {
-    let v: Value = serde_json::from_str(json_text)?;
-    read_value(&v, file_name)
+    read_document(&Document::parse(json_text)?, file_name)
+}
+
+/// Reads an already parsed BMv2 JSON document.
+pub fn read_value(
+    v: &serde_json::Value,
+    file_name: &str,
+) -> std::result::Result<Program, Bmv2Error> {
+    read_tree(&Value::from_serde(v), file_name)
+}
+
+/// Reads a [`Document`] (see [`read`]).
+pub fn read_document(d: &Document<'_>, file_name: &str) -> std::result::Result<Program, Bmv2Error> {
+    read_tree(&d.0, file_name)
 }
 
 /// The stem of a path: `../x/simple_router.p4` -> `simple_router`.
@@ -94,9 +137,9 @@ fn detect_arch(prog: &Program) -> Arch {
     }
 }
 
-/// Reads an already parsed BMv2 JSON document.
-pub fn read_value(v: &Value, file_name: &str) -> std::result::Result<Program, Bmv2Error> {
-    if !looks_like_bmv2(v) {
+/// Reads the document `v`.
+fn read_tree(v: &Value, file_name: &str) -> std::result::Result<Program, Bmv2Error> {
+    if !is_bmv2(v) {
         return Err(Bmv2Error::NotBmv2 {
             reason: "expected an object with a `header_types` array and `parsers` or \
                      `pipelines` arrays"
@@ -155,7 +198,8 @@ fn name_controls_as_declared(v: &Value, prog: &mut Program) {
     // One control per pipeline, in order (`pipelines::read`).
     for (c, p) in prog.controls.iter_mut().zip(pipes) {
         let quoted = p
-            .pointer("/source_info/source_fragment")
+            .get("source_info")
+            .and_then(|s| s.get("source_fragment"))
             .and_then(Value::as_str);
         if let Some(name) = quoted.filter(|s| is_identifier(s)) {
             c.name = name.to_string();
@@ -276,11 +320,13 @@ mod tests {
 
     #[test]
     fn detection_needs_header_types_and_a_graph() {
-        let yes: Value = serde_json::from_str(r#"{"header_types": [], "parsers": []}"#).unwrap();
-        let no: Value = serde_json::from_str(r#"{"header_types": [], "tables": []}"#).unwrap();
+        let yes: serde_json::Value =
+            serde_json::from_str(r#"{"header_types": [], "parsers": []}"#).unwrap();
+        let no: serde_json::Value =
+            serde_json::from_str(r#"{"header_types": [], "tables": []}"#).unwrap();
         assert!(looks_like_bmv2(&yes));
         assert!(!looks_like_bmv2(&no));
-        assert!(!looks_like_bmv2(&Value::Null));
+        assert!(!looks_like_bmv2(&serde_json::Value::Null));
     }
 
     #[test]

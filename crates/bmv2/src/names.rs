@@ -26,7 +26,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use crate::doc::Value;
 
 use crate::access::J;
 use crate::error::Result;
@@ -355,8 +355,8 @@ fn quoted_paths(doc: &Value) -> Vec<Vec<String>> {
     while let Some((v, in_key_list)) = stack.pop() {
         match v {
             Value::Object(m) => {
-                for (k, x) in m {
-                    match (k.as_str(), x) {
+                for (k, x) in m.iter() {
+                    match (k, x) {
                         ("source_fragment", Value::String(s)) => texts.push(s),
                         ("name", Value::String(s)) if in_key_list => texts.push(s),
                         _ => stack.push((x, k == "key")),
@@ -369,7 +369,13 @@ fn quoted_paths(doc: &Value) -> Vec<Vec<String>> {
     }
     let mut out = Vec::new();
     let mut seen: HashSet<Vec<String>> = HashSet::new();
+    // p4c quotes the same fragment many times (every use of a field):
+    // a text seen before gives only paths seen before.
+    let mut seen_texts: HashSet<&str> = HashSet::new();
     for t in texts {
+        if !seen_texts.insert(t) {
+            continue;
+        }
         for p in paths_in(t) {
             if seen.insert(p.clone()) {
                 out.push(p);

@@ -10,6 +10,7 @@ use p4cost_ir::{
 
 use crate::access::J;
 use crate::actions::primitive_effects;
+use crate::doc::Value;
 use crate::error::Result;
 use crate::expr::{Exprs, Refs};
 use crate::hexstr;
@@ -41,7 +42,7 @@ fn read_parser(p: &J, prog: &Program, e: &Exprs, spans: &Spans) -> Result<Parser
     let start = *ids
         .get(init_name)
         .ok_or_else(|| init.invalid(format!("unknown parse state `{init_name}`")))?;
-    let values: Vec<&serde_json::Value> = states_j.iter().map(|s| s.v).collect();
+    let values: Vec<&Value> = states_j.iter().map(|s| s.v).collect();
     let index: HashMap<&str, usize> = ids.iter().map(|(&n, id)| (n, id.index())).collect();
     let copies = crate::copy_out::copy_out_targets(&values, &index);
     let mut states = Vec::with_capacity(states_j.len());

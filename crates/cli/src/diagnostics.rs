@@ -41,11 +41,21 @@ pub fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
 
 /// Source texts by file name, read once, for snippets.
 pub struct Snippets {
+    /// The files a snippet was asked of, by id.
     files: SimpleFiles<String, Arc<str>>,
     /// Each file's line index, by file id.
     indexes: Vec<LineIndex>,
-    ids: HashMap<String, Option<usize>>,
+    /// Every file looked up: `None` when it cannot be read.
+    ids: HashMap<String, Option<Known>>,
     color: bool,
+}
+
+/// A file read for snippets: its text alone until a snippet needs its
+/// lines (a large JSON file whose spans all point at its start is read
+/// but never indexed), then its id in `files`.
+enum Known {
+    Text(Arc<str>),
+    Id(usize),
 }
 
 impl Snippets {
@@ -62,9 +72,37 @@ impl Snippets {
     /// The file's id, reading it (or the bundled architecture file) the
     /// first time; `None` when it cannot be read.
     fn id(&mut self, file: &str) -> Option<usize> {
-        if let Some(id) = self.ids.get(file) {
-            return *id;
+        let text = match self.known(file)? {
+            Known::Id(id) => return Some(*id),
+            Known::Text(t) => t.clone(),
+        };
+        let id = self.add(file, text);
+        self.ids.insert(file.to_string(), Some(Known::Id(id)));
+        Some(id)
+    }
+
+    /// True when the file's text starts (after white space) with `{`: a
+    /// JSON document; `None` when it cannot be read.
+    fn opens_object(&mut self, file: &str) -> Option<bool> {
+        let opens = |t: &str| t.trim_start().starts_with('{');
+        let id = match self.known(file)? {
+            Known::Text(t) => return Some(opens(t)),
+            Known::Id(id) => *id,
+        };
+        Some(opens(self.text(id)?))
+    }
+
+    /// The file as read, reading it the first time.
+    fn known(&mut self, file: &str) -> Option<&Known> {
+        if !self.ids.contains_key(file) {
+            let text = Self::read(file).map(Known::Text);
+            self.ids.insert(file.to_string(), text);
         }
+        self.ids.get(file)?.as_ref()
+    }
+
+    /// The text of `file` (or of the bundled architecture file).
+    fn read(file: &str) -> Option<Arc<str>> {
         let text: Option<Arc<str>> = if let Some(name) = file.strip_prefix("<bundled>/") {
             p4cost_front::bundled_text(name).map(Arc::from)
         } else if file.starts_with('<')
@@ -81,16 +119,14 @@ impl Snippets {
                 .and_then(|b| String::from_utf8(b).ok())
                 .map(Arc::from)
         };
-        let id = text.map(|t| self.add(file, t));
-        self.ids.insert(file.to_string(), id);
-        id
+        text
     }
 
     /// Registers `text` as the content of `file` (what the engine read:
     /// stdin, a git revision), ahead of any read from the disk.
     pub fn add_text(&mut self, file: &str, text: Arc<str>) -> usize {
         let id = self.add(file, text);
-        self.ids.insert(file.to_string(), Some(id));
+        self.ids.insert(file.to_string(), Some(Known::Id(id)));
         id
     }
 
@@ -107,13 +143,13 @@ impl Snippets {
     /// when the file is unreadable or its text no longer has `loc` where
     /// the report says (the line of `lo` must be `loc.line`).
     pub fn range(&mut self, loc: &Loc) -> Option<(usize, Range<usize>)> {
-        let id = self.id(&loc.file)?;
-        let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
         // The JSON readers place what has no source location at the start
         // of the document: its first line (`{`) would show nothing.
-        if loc.lo == 0 && loc.hi == 0 && text.trim_start().starts_with('{') {
+        if loc.lo == 0 && loc.hi == 0 && self.opens_object(&loc.file)? {
             return None;
         }
+        let id = self.id(&loc.file)?;
+        let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
         let r = ix.first_line_range(text, loc)?;
         // An empty span still gets a caret: the character it starts at.
         let hi = if r.is_empty() {
@@ -271,6 +307,25 @@ mod tests {
         assert!(s.range(&loc("p.json", 2, 3, 4, 13)).is_some());
         s.add_text("a.p4", Arc::from("header h_t { bit<8> f; }\n"));
         assert_eq!(s.range(&loc("a.p4", 1, 1, 0, 0)).map(|x| x.1), Some(0..1));
+    }
+
+    #[test]
+    fn a_json_file_is_indexed_only_when_a_snippet_needs_its_lines() {
+        // issue 26: a 1.5 MB BMv2 JSON whose spans all sit at its start
+        // was read and line-indexed twice over for no snippet.
+        let dir = std::env::temp_dir().join(format!("p4cost-snippets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("p.json");
+        std::fs::write(&file, "{\n  \"parsers\": []\n}\n").unwrap();
+        let name = file.to_str().unwrap();
+        let mut s = Snippets::new(false);
+        assert!(s.range(&loc(name, 1, 1, 0, 0)).is_none());
+        assert!(s.indexes.is_empty(), "read, not indexed");
+        assert_eq!(s.range(&loc(name, 2, 3, 4, 13)).map(|x| x.1), Some(4..13));
+        assert_eq!(s.indexes.len(), 1);
+        assert!(s.range(&loc(name, 1, 1, 0, 0)).is_none());
+        assert_eq!(s.indexes.len(), 1, "indexed once");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -362,8 +362,20 @@ fn read_bytes(path: &Path, max: u64, tree: Option<&GitTree>) -> Result<(String, 
     }
 }
 
+/// The loaded input of a BMv2 reader's result.
+fn bmv2_program(
+    read: Result<p4cost_ir::Program, p4cost_bmv2::Bmv2Error>,
+    shown: &str,
+) -> Result<LoadedInput, Error> {
+    let program = read.map_err(|e| Error::input(format!("{shown}: {e}")))?;
+    Ok(LoadedInput {
+        program,
+        warnings: Vec::new(),
+    })
+}
+
 fn load_json(shown: &str, text: &str) -> Result<LoadedInput, Error> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+    let invalid = |e: serde_json::Error| {
         Error::at(Site {
             file: shown.to_string(),
             line: e.line() as u32,
@@ -371,14 +383,20 @@ fn load_json(shown: &str, text: &str) -> Result<LoadedInput, Error> {
             message: format!("invalid JSON: {e}"),
             text: Some(Arc::from(text)),
         })
-    })?;
+    };
+    // BMv2 JSON is read from the reader's own borrowed document (cheaper
+    // than a `serde_json::Value`); a text without the key it needs cannot
+    // be BMv2 JSON unless the key is escaped, which the general path
+    // below still reads.
+    if text.contains("\"header_types\"") {
+        let doc = p4cost_bmv2::Document::parse(text).map_err(invalid)?;
+        if doc.is_bmv2() {
+            return bmv2_program(p4cost_bmv2::read_document(&doc, shown), shown);
+        }
+    }
+    let v: serde_json::Value = serde_json::from_str(text).map_err(invalid)?;
     if p4cost_bmv2::looks_like_bmv2(&v) {
-        let program = p4cost_bmv2::read_value(&v, shown)
-            .map_err(|e| Error::input(format!("{shown}: {e}")))?;
-        return Ok(LoadedInput {
-            program,
-            warnings: Vec::new(),
-        });
+        return bmv2_program(p4cost_bmv2::read_value(&v, shown), shown);
     }
     if p4cost_tofino::looks_like_context(&v) {
         let program = p4cost_tofino::read_context_value(&v, shown)
