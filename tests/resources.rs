@@ -270,8 +270,8 @@ const ALPM_SPLIT: &str = "p4-samples/tofino/resources/alpm_and_split.p4";
 ///   has 1,024 x 2 = 2,048 entries of the whole key, 16 + 32 = 48 bits, two
 ///   blocks wide: 2 x 2048 / 512 = 8 blocks, which stages 0 and 1 (TCAM
 ///   full) cannot hold and stage 2 (12 free) can. Its ATCAM goes to stage
-///   3, match dependent: an entry is the 32 LPM bits twice (s0q1, s1q0)
-///   + 16 exact + 4 = 84 bits, three per two RAMs, 1,024 partitions one
+///   3, match dependent: an entry is the 32 LPM bits twice (s0q1, s1q0),
+///   plus 16 exact and 4, 84 bits, three per two RAMs, 1,024 partitions one
 ///   RAM deep: ceil(30720 / 1024 / 3) x 2 = 20 RAMs.
 ///
 /// Ingress: stages 0 (first) and 3 (ATCAM) match dependent, and stage 6
