@@ -227,9 +227,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .vars
                 .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
+        // Action data: the directionless parameters, which the control
+        // plane supplies; a directional one is bound where the action is
+        // listed or called (`fib_hit(local_md)`), as the compiler's
+        // context.json lists them.
         let params = a
             .params
             .iter()
+            .filter(|p| p.direction == ast::Direction::None)
             .map(|p| ir::Param {
                 name: p.name.name.to_string(),
                 width_bits: self

@@ -1116,3 +1116,25 @@ control Top(in bit<32> k)(bit<32> n) {
         .count();
     assert_eq!(warned, 1, "{:?}", l.warnings);
 }
+
+#[test]
+fn action_data_is_the_directionless_parameters() {
+    let src = r#"
+#include <core.p4>
+struct md_t { bit<16> nh; bit<1> routed; }
+action hit(inout md_t md, bit<16> nh, bit<8> label) { md.nh = nh; md.routed = 1; }
+control C(in bit<32> k, inout md_t md) {
+    table host { key = { k : exact; } actions = { hit(md); } size = 64; }
+    apply { host.apply(); }
+}
+"#;
+    let l = load_source("t.p4", src, &Options::default()).expect("loads");
+    let p = &l.program;
+    let hit = p.actions.iter().find(|a| a.name == "hit").expect("hit");
+    let params: Vec<(&str, Option<u32>)> = hit
+        .params
+        .iter()
+        .map(|x| (x.name.as_str(), x.width_bits))
+        .collect();
+    assert_eq!(params, [("nh", Some(16)), ("label", Some(8))]);
+}
