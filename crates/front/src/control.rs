@@ -30,6 +30,13 @@ pub struct ControlSyms<'a> {
     pub canon: Canon,
 }
 
+/// The constructor parameter values a control is lowered with.
+struct CtorValues {
+    values: HashMap<String, i128>,
+    /// See [`Locals::declaration_only`].
+    declaration_only: bool,
+}
+
 /// Lowers annotations to IR annotations.
 pub fn annotations(cx: &Cx<'_, '_>, anns: &[ast::Annotation]) -> Vec<ir::Annotation> {
     anns.iter()
@@ -62,18 +69,28 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// Lowers (once) the symbols of a control declaration.
     pub fn control_syms(&mut self, decl: &'a ControlDecl) -> Result<ControlSyms<'a>, FrontError> {
         let canon = effects::control_headers_param(&self.g, &decl.params);
-        self.control_syms_in(decl, decl.name.name.to_string(), canon)
+        // A top-level control's constructor arguments (in the package
+        // instantiation) are not followed: its parameters get their defaults.
+        let no = HashMap::new();
+        let values = crate::ctor::values(&self.g, &decl.ctor_params, &[], &no, &HashMap::new());
+        let values = CtorValues {
+            values,
+            declaration_only: self.declared.contains(decl.name.name.as_str()),
+        };
+        self.control_syms_in(decl, decl.name.name.to_string(), canon, values)
     }
 
     /// Lowers (once per `key`) the symbols of a control declaration with
     /// its parameters named by `canon`. A sub-control instance has its
     /// own key, so each instance has its own tables and actions, reading
-    /// and writing its caller's arguments, as the compiler makes them.
+    /// and writing its caller's arguments, as the compiler makes them,
+    /// and its constructor parameters have the instance's `values`.
     fn control_syms_in(
         &mut self,
         decl: &'a ControlDecl,
         key: String,
         canon: Canon,
+        values: CtorValues,
     ) -> Result<ControlSyms<'a>, FrontError> {
         if let Some(s) = self.control_cache.get(&key) {
             return Ok(s.clone());
@@ -89,6 +106,8 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
+        syms.locals.ctor_values = values.values;
+        syms.locals.declaration_only = values.declaration_only;
         for l in &decl.locals {
             match l {
                 LocalDecl::Var(v) => {
@@ -208,9 +227,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .vars
                 .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
+        // Action data: the directionless parameters, which the control
+        // plane supplies; a directional one is bound where the action is
+        // listed or called (`fib_hit(local_md)`), as the compiler's
+        // context.json lists them.
         let params = a
             .params
             .iter()
+            .filter(|p| p.direction == ast::Direction::None)
             .map(|p| ir::Param {
                 name: p.name.name.to_string(),
                 width_bits: self
@@ -629,12 +653,14 @@ impl<'a, 'o> Cx<'a, 'o> {
         let size = match t.custom("size") {
             Some(p) => match &p.kind {
                 TablePropertyKind::Custom { value, .. } => {
-                    match self.g.eval(value, &syms.locals.consts) {
+                    let values = &syms.locals.ctor_values;
+                    match self.g.eval_in(value, &syms.locals.consts, values) {
                         Some(v) if v >= 0 => Some(v as u64),
                         // A constructor parameter is compile-time known but
                         // differs per instance.
                         None if self.mentions_var(value, &syms.locals) => {
-                            self.warn(
+                            if !syms.locals.declaration_only {
+                                self.warn(
                                 value.span,
                                 format!(
                                     "table `{}`: size `{}` depends on a constructor parameter; treated as unknown",
@@ -642,6 +668,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                                     self.text(value.span)
                                 ),
                             );
+                            }
                             None
                         }
                         Some(v) => {
@@ -751,6 +778,26 @@ impl<'a, 'o> Cx<'a, 'o> {
             locals.vars.contains_key(root)
         });
         found
+    }
+
+    /// The constructor parameter values of the sub-control instance `name`
+    /// of `decl`: its local instantiation's arguments (evaluated in the
+    /// caller's scope), else a global instantiation's, else the defaults.
+    fn instance_values(
+        &self,
+        decl: &'a ControlDecl,
+        name: &str,
+        syms: &ControlSyms<'a>,
+    ) -> HashMap<String, i128> {
+        let no = HashMap::new();
+        let (args, consts, values) = match syms.inst_decls.get(name) {
+            Some(i) => (&i.args[..], &syms.locals.consts, &syms.locals.ctor_values),
+            None => match self.g.instances.get(name) {
+                Some(i) => (&i.args[..], &no, &HashMap::new()),
+                None => (&[][..], &no, &HashMap::new()),
+            },
+        };
+        crate::ctor::values(&self.g, &decl.ctor_params, args, consts, values)
     }
 
     /// Lowers a control declaration into an IR control.
@@ -1201,7 +1248,12 @@ impl<'a, 'o> Cx<'a, 'o> {
                         stack.pop();
                         charged?;
                     }
-                    let mut sub = self.control_syms_in(decl, key, Canon { roots })?;
+                    let values = CtorValues {
+                        values: self.instance_values(decl, &name, syms),
+                        // Under a declaration's own lowering, as it is.
+                        declaration_only: syms.locals.declaration_only,
+                    };
+                    let mut sub = self.control_syms_in(decl, key, Canon { roots }, values)?;
                     stack.push(decl.name.name.to_string());
                     self.instance_path.push(name.clone());
                     self.return_to.push(next);

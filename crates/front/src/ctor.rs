@@ -121,3 +121,59 @@ fn callee_name(mut e: &Expr) -> Option<String> {
         }
     }
 }
+
+/// The compile-time value of each constructor parameter of one instance:
+/// its argument (positional or named), evaluated in the instantiating
+/// scope (`consts` and `values`), else its default value. A parameter
+/// whose argument is not a compile-time constant gets no value.
+pub fn values<'a>(
+    g: &Globals<'a>,
+    params: &'a [Param],
+    args: &[Argument],
+    consts: &HashMap<&str, &'a Expr>,
+    values: &HashMap<String, i128>,
+) -> HashMap<String, i128> {
+    let mut out = HashMap::new();
+    for (i, p) in params.iter().enumerate() {
+        let arg = args
+            .iter()
+            .find(|a| a.name.as_ref().is_some_and(|n| n.name == p.name.name))
+            .or_else(|| args.get(i).filter(|a| a.name.is_none()));
+        let v = match (arg, &p.default) {
+            (Some(a), _) => g.eval_in(&a.value, consts, values),
+            (None, Some(d)) => g.eval_in(d, &HashMap::new(), &out),
+            (None, None) => None,
+        };
+        if let Some(v) = v {
+            out.insert(p.name.name.to_string(), v);
+        }
+    }
+    out
+}
+
+/// The parsers and controls a declaration instantiates (`T(...) t;` at the
+/// top level or in a parser or control), as opposed to a constructor call
+/// nested in arguments such as `Pipeline(Ig(), ...)`.
+pub fn declared(tree: &ast::Program) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    let mut add = |i: &ast::Instantiation| {
+        out.extend(type_name(&i.ty));
+    };
+    for d in &tree.decls {
+        match d {
+            ast::Decl::Instantiation(i) => add(i),
+            ast::Decl::Control(c) => c.locals.iter().for_each(|l| {
+                if let LocalDecl::Instantiation(i) = l {
+                    add(i)
+                }
+            }),
+            ast::Decl::Parser(p) => p.locals.iter().for_each(|l| {
+                if let LocalDecl::Instantiation(i) = l {
+                    add(i)
+                }
+            }),
+            _ => {}
+        }
+    }
+    out
+}

@@ -367,6 +367,7 @@ fn lower_tree(
         warned: pp_warnings.iter().cloned().collect(),
         warnings: pp_warnings,
         ctor: ctor::Bindings::new(),
+        declared: ctor::declared(&tree),
         taken,
         taken_emits: HashMap::new(),
     };

@@ -97,6 +97,9 @@ pub struct Cx<'a, 'o> {
     pub inlined: InlineBudget,
     /// Constructor parameters bound to parsers and controls.
     pub ctor: crate::ctor::Bindings,
+    /// Parsers and controls instantiated by a declaration (`T(...) t;`),
+    /// whose tables count through those instances (see [`crate::ctor`]).
+    pub declared: std::collections::HashSet<String>,
     /// Apply blocks taken out of the tree, lowered (and freed) once
     /// (see [`crate::bodies`]).
     pub taken: crate::bodies::TakenBodies,
@@ -311,6 +314,13 @@ pub struct Locals<'a> {
     /// Constructor parameters -> the parser or control type every
     /// instantiation binds them to (see [`crate::ctor`]).
     pub ctor_bound: HashMap<String, String>,
+    /// Constructor parameters -> the compile-time value this instance
+    /// gets (its argument, else the parameter's default).
+    pub ctor_values: HashMap<String, i128>,
+    /// The control's own lowering, apart from its declared instances
+    /// (which lower it again with their arguments): a constructor
+    /// parameter without a value is not reported here.
+    pub declaration_only: bool,
 }
 
 impl<'a> Locals<'a> {

@@ -176,14 +176,31 @@ impl<'a> Globals<'a> {
     /// Evaluates a compile-time integer expression. `locals` are constants
     /// in scope before the globals.
     pub fn eval(&self, e: &Expr, locals: &HashMap<&str, &'a Expr>) -> Option<i128> {
-        self.eval_depth(e, locals, 0)
+        self.eval_depth(e, locals, None, 0)
     }
 
-    fn eval_depth(&self, e: &Expr, locals: &HashMap<&str, &'a Expr>, depth: u32) -> Option<i128> {
+    /// [`Globals::eval`] with the values of constructor parameters
+    /// (`values`, looked up after `locals`, before the globals).
+    pub fn eval_in(
+        &self,
+        e: &Expr,
+        locals: &HashMap<&str, &'a Expr>,
+        values: &HashMap<String, i128>,
+    ) -> Option<i128> {
+        self.eval_depth(e, locals, Some(values), 0)
+    }
+
+    fn eval_depth(
+        &self,
+        e: &Expr,
+        locals: &HashMap<&str, &'a Expr>,
+        values: Option<&HashMap<String, i128>>,
+        depth: u32,
+    ) -> Option<i128> {
         if depth > 64 {
             return None;
         }
-        let ev = |x: &Expr| self.eval_depth(x, locals, depth + 1);
+        let ev = |x: &Expr| self.eval_depth(x, locals, values, depth + 1);
         match &e.kind {
             ExprKind::Int(lit) => match lit.value {
                 IntValue::Small(v) => {
@@ -199,6 +216,9 @@ impl<'a> Globals<'a> {
             ExprKind::Path(p) => {
                 if let Some(x) = locals.get(p.name.name.as_str()) {
                     return ev(x);
+                }
+                if let Some(v) = values.and_then(|m| m.get(p.name.name.as_str())) {
+                    return Some(*v);
                 }
                 if let Some(v) = self.const_values.get(p.name.name.as_str()) {
                     return Some(*v);

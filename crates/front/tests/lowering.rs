@@ -1064,3 +1064,77 @@ fn alpm_constructor_arguments() {
     assert_eq!(args("positional_alpm"), [s("number_partitions", 4096)]);
     assert!(args("hits").is_empty());
 }
+
+#[test]
+fn table_sizes_follow_each_instances_constructor_arguments() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../p4-samples/tofino");
+    let l = load_file(&dir.join("ctor_sizes.p4"), &Options::default()).expect("loads");
+    let p = &l.program;
+    let size = |n: &str| p.table(p.table_by_name(n).expect(n)).size;
+    // Positional, named, and the parameter's default.
+    assert_eq!(size("Ig.acl_a.acl"), Some(1024));
+    assert_eq!(size("Ig.acl_b.acl"), Some(2048));
+    assert_eq!(size("Ig.acl_c.acl"), Some(300));
+    // A global constant, a macro expression, and a parameter passed down.
+    assert_eq!(size("Ig.fib.host"), Some(4096));
+    assert_eq!(size("Ig.fib.lpm"), Some(8192));
+    assert_eq!(size("Ig.fib.fib_acl.acl"), Some(4096));
+    assert!(
+        !l.warnings.iter().any(|w| w.message.contains("size")),
+        "{:?}",
+        l.warnings
+    );
+}
+
+#[test]
+fn a_constructor_argument_that_is_not_constant_leaves_the_size_unknown() {
+    let src = r#"
+#include <core.p4>
+control Acl(in bit<32> k)(bit<32> table_size = 300) {
+    action deny() { }
+    table acl { key = { k : exact; } actions = { deny; } size = table_size; }
+    apply { acl.apply(); }
+}
+control Top(in bit<32> k)(bit<32> n) {
+    Acl(n) by_n;
+    Acl(n + 1) by_expr;
+    apply { by_n.apply(k); by_expr.apply(k); }
+}
+"#;
+    let l = load_source("t.p4", src, &Options::default()).expect("loads");
+    let p = &l.program;
+    let size = |n: &str| p.table(p.table_by_name(n).expect(n)).size;
+    // `n` has no value (Top's own arguments are not followed), so the
+    // argument is not its default either.
+    assert_eq!(size("Top.by_n.acl"), None);
+    assert_eq!(size("Top.by_expr.acl"), None);
+    // One warning at the table's declaration (repeats are merged).
+    let warned = l
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("depends on a constructor parameter"))
+        .count();
+    assert_eq!(warned, 1, "{:?}", l.warnings);
+}
+
+#[test]
+fn action_data_is_the_directionless_parameters() {
+    let src = r#"
+#include <core.p4>
+struct md_t { bit<16> nh; bit<1> routed; }
+action hit(inout md_t md, bit<16> nh, bit<8> label) { md.nh = nh; md.routed = 1; }
+control C(in bit<32> k, inout md_t md) {
+    table host { key = { k : exact; } actions = { hit(md); } size = 64; }
+    apply { host.apply(); }
+}
+"#;
+    let l = load_source("t.p4", src, &Options::default()).expect("loads");
+    let p = &l.program;
+    let hit = p.actions.iter().find(|a| a.name == "hit").expect("hit");
+    let params: Vec<(&str, Option<u32>)> = hit
+        .params
+        .iter()
+        .map(|x| (x.name.as_str(), x.width_bits))
+        .collect();
+    assert_eq!(params, [("nh", Some(16)), ("label", Some(8))]);
+}
