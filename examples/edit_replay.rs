@@ -14,39 +14,9 @@ use p4cost_engine::class_memo::ClassMemo;
 use p4cost_engine::overlay::Overlay;
 use p4cost_engine::{ide, input, PredictOptions, Session};
 
-/// `line` with the number after its `size = ` doubled (`times` 2) or
-/// halved (`times` 0).
-fn scale_size(line: &str, times: u64) -> Option<String> {
-    let at = line.find("size = ")? + "size = ".len();
-    let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
-    let n: u64 = line[at..at + digits].parse().ok()?;
-    let m = if times == 0 { n / 2 } else { n * times };
-    Some(format!("{}{m}{}", &line[..at], &line[at + digits..]))
-}
-
-/// `tests/lsp_latency.rs`'s edit `k` of switch_p4_16.p4.
-fn switch_edit(k: usize, text: &str) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let sized: Vec<usize> = (0..lines.len())
-        .filter(|&i| scale_size(&lines[i], 2).is_some())
-        .collect();
-    let statements: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].contains(';') && !lines[i].starts_with('#'))
-        .collect();
-    let round = k / 4;
-    let table = sized[(round * 37) % sized.len()];
-    let statement = statements[(round * 997) % statements.len()];
-    match k % 4 {
-        0 => lines[table] = scale_size(&lines[table], 2).unwrap_or_default(),
-        1 => lines[statement].push_str(" // reviewed"),
-        2 => lines[table] = scale_size(&lines[table], 0).unwrap_or_default(),
-        _ => {
-            let cut = lines[statement].trim_end_matches(" // reviewed").len();
-            lines[statement].truncate(cut);
-        }
-    }
-    lines.join("\n") + "\n"
-}
+#[path = "../tests/edits/switch.rs"]
+mod edits;
+use edits::switch_edit;
 
 /// `tests/lsp_latency.rs`'s edit `k` of fabric_tna.p4.
 fn fabric_edit(k: usize, text: &str) -> String {

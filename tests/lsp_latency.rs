@@ -89,42 +89,9 @@ fn time_edits(
     m
 }
 
-/// `line` with the number after its `size = ` multiplied by `times` (or
-/// divided when `times` is 0: by 2).
-fn scale_size(line: &str, times: u64) -> Option<String> {
-    let at = line.find("size = ")? + "size = ".len();
-    let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
-    let n: u64 = line[at..at + digits].parse().ok()?;
-    let m = if times == 0 { n / 2 } else { n * times };
-    Some(format!("{}{m}{}", &line[..at], &line[at + digits..]))
-}
-
-/// Edit `k` of `text`, by `k % 4`: a table's size doubled, a comment added
-/// to a statement, that size halved back, that comment deleted (so half
-/// the edits make the text longer, half shorter, as typing and deleting
-/// do); the tables and statements taken in turn over the whole file.
-fn switch_edit(k: usize, text: &str) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let sized: Vec<usize> = (0..lines.len())
-        .filter(|&i| scale_size(&lines[i], 2).is_some())
-        .collect();
-    let statements: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].contains(';') && !lines[i].starts_with('#'))
-        .collect();
-    let round = k / 4;
-    let table = sized[(round * 37) % sized.len()];
-    let statement = statements[(round * 997) % statements.len()];
-    match k % 4 {
-        0 => lines[table] = scale_size(&lines[table], 2).unwrap_or_default(),
-        1 => lines[statement].push_str(" // reviewed"),
-        2 => lines[table] = scale_size(&lines[table], 0).unwrap_or_default(),
-        _ => {
-            let cut = lines[statement].trim_end_matches(" // reviewed").len();
-            lines[statement].truncate(cut);
-        }
-    }
-    lines.join("\n") + "\n"
-}
+#[path = "edits/switch.rs"]
+mod edits;
+use edits::{scale_size, switch_edit};
 
 #[test]
 fn an_edit_of_switch_p4_16_is_answered_in_time() {
