@@ -123,6 +123,9 @@ fn resolve_model(a: &PredictOptions) -> Result<ModelSpec, Error> {
     Ok(m)
 }
 
+/// The paths of a graph that extract a given header sequence.
+type MatchedPaths = p4cost_analysis::Product<p4cost_analysis::SeqPos>;
+
 /// What both engines share for one pipeline: the loaded program and its
 /// program-level warnings, the pipeline, its ingress parser, control and
 /// tables.
@@ -307,6 +310,38 @@ impl<'a> Common<'a> {
             pg.parser_name(),
             want.join(",")
         ))
+    }
+
+    /// The graph nodes of path `i` (from 0), or the error naming how many
+    /// paths there are.
+    fn nth_path(&self, pg: &p4cost_analysis::PathGraph<'_>, i: u128) -> Result<Vec<u32>, Error> {
+        pg.nth(i).ok_or_else(|| {
+            Error::input(format!(
+                "{}: no parse path at index {i} of {} paths",
+                self.shown,
+                report::count_text(pg.total())
+            ))
+        })
+    }
+
+    /// The paths extracting exactly `want` (the product of the graph with
+    /// the header sequence), the graph nodes of the first, and whether a
+    /// leading Ethernet header was left out to match; the error of
+    /// [`Common::no_path`] when none does.
+    fn first_match(
+        &self,
+        pg: &p4cost_analysis::PathGraph<'_>,
+        want: &[String],
+        max_states: usize,
+    ) -> Result<(MatchedPaths, Vec<u32>, bool), Error> {
+        let (mp, skipped_ethernet) = match_headers(pg, want, max_states)
+            .map_err(|e| self.budget(e))?
+            .ok_or_else(|| self.no_path(pg, want, max_states))?;
+        let first = mp
+            .first()
+            .ok_or_else(|| self.no_path(pg, want, max_states))?;
+        let nodes = mp.graph_nodes(&first);
+        Ok((mp, nodes, skipped_ethernet))
     }
 
     /// The error for a parser past the analysis budget.
@@ -1454,13 +1489,7 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
 ) -> Result<(Vec<ListedPath>, Option<PathMatchOut>), Error> {
     let mut path_match = None;
     if let Some(i) = a.path_index {
-        let nodes = pg.nth(i).ok_or_else(|| {
-            Error::input(format!(
-                "{}: no parse path at index {i} of {} paths",
-                common.shown,
-                report::count_text(pg.total())
-            ))
-        })?;
+        let nodes = common.nth_path(pg, i)?;
         let at = PathCount {
             value: i,
             saturated: false,
@@ -1469,13 +1498,8 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     }
     let shown: Vec<ListedPath> = match (&a.path, a.top) {
         (Some(want), _) => {
-            let (mp, skipped_ethernet) = match_headers(pg, want, a.max_analysis_states)
-                .map_err(|e| common.budget(e))?
-                .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
-            let first = mp
-                .first()
-                .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
-            let nodes = mp.graph_nodes(&first);
+            let (mp, nodes, skipped_ethernet) =
+                common.first_match(pg, want, a.max_analysis_states)?;
             let p = pg.path(&nodes);
             if !path_fits(&p, packet_size) {
                 let need = p4cost_model::baseline::packet_header_bytes(&p);

@@ -5,7 +5,7 @@
 //! model keeps only its pricing function and its own warnings
 //! ([`super::cpu`], [`super::passes`]).
 
-use p4cost_analysis::{match_headers, ClassFilter, PathCount, PathGraph};
+use p4cost_analysis::{ClassFilter, PathCount, PathGraph};
 use p4cost_ir::ControlId;
 use p4cost_model::ModelSpec;
 
@@ -136,19 +136,10 @@ pub(super) fn shown_nodes(
     pg: &PathGraph<'_>,
 ) -> Result<Vec<(PathCount, Vec<u32>)>, Error> {
     if let Some(i) = a.path_index {
-        let nodes = pg
-            .nth(i)
-            .ok_or_else(|| Error::input(format!("{}: no parse path at index {i}", common.shown)))?;
-        return Ok(vec![(unsaturated(i), nodes)]);
+        return Ok(vec![(unsaturated(i), common.nth_path(pg, i)?)]);
     }
     if let Some(want) = &a.path {
-        let (mp, _) = match_headers(pg, want, a.max_analysis_states)
-            .map_err(|e| common.budget(e))?
-            .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
-        let first = mp
-            .first()
-            .ok_or_else(|| common.no_path(pg, want, a.max_analysis_states))?;
-        let nodes = mp.graph_nodes(&first);
+        let (_, nodes, _) = common.first_match(pg, want, a.max_analysis_states)?;
         return Ok(vec![(pg.index_of(&nodes), nodes)]);
     }
     let total = pg.total();
