@@ -791,6 +791,22 @@ pub struct StagesArgs {
     pub source: SourceArgs,
 }
 
+impl StagesArgs {
+    /// The engine's options these flags give (`stages` and `resources`
+    /// take the same).
+    pub fn options(&self) -> p4cost_engine::stages::StagesOptions {
+        p4cost_engine::stages::StagesOptions {
+            file: self.file.clone(),
+            source: self.source.options(),
+            model: self.model.clone(),
+            model_file: self.model_file.clone(),
+            pipe: self.pipe.clone(),
+            clock_ghz: self.clock_ghz,
+            deps: self.deps.options(),
+        }
+    }
+}
+
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {

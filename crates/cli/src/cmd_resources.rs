@@ -13,27 +13,18 @@ use serde::Serialize;
 use crate::args::{Format, StagesArgs};
 use crate::exit::{CliError, Exit};
 use p4cost_engine::resources::ResourceReport;
-use p4cost_engine::stages::StagesOptions;
 
 /// The tables (or JSON); exit 1 when a stage or the pipe overflows, or
 /// the placement needs more stages than the chip has (that sentence on
 /// stdout for a person, on stderr with `--format json`).
 pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let r = match p4cost_engine::resources::resources(&StagesOptions {
-        file: a.file.clone(),
-        source: a.source.options(),
-        model: a.model.clone(),
-        model_file: a.model_file.clone(),
-        pipe: a.pipe.clone(),
-        clock_ghz: a.clock_ghz,
-        deps: a.deps.options(),
-    }) {
+    let r = match crate::cmd_stages::fits(
+        p4cost_engine::resources::resources(&a.options()),
+        a.format,
+        out,
+    )? {
         Ok(r) => r,
-        Err(p4cost_engine::Error::DoesNotFit { message, .. }) if a.format == Format::Human => {
-            writeln!(out, "{message}").map_err(CliError::output)?;
-            return Ok(Exit::Failed);
-        }
-        Err(e) => return Err(e.into()),
+        Err(exit) => return Ok(exit),
     };
     let text = match a.format {
         Format::Human => render_human(&r),

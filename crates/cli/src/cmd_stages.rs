@@ -15,27 +15,34 @@ use serde::Serialize;
 
 use crate::args::{Format, StagesArgs};
 use crate::exit::{CliError, Exit};
-use p4cost_engine::stages::{self, StagesOptions};
+use p4cost_engine::stages;
+
+/// `result`, or for a program its chip cannot hold, the finding: with
+/// `--format human` its sentence on `out` and `Err(Exit::Failed)` (with
+/// JSON, there is no report: the error goes to stderr, exit 1). `stages`
+/// and `resources` answer a program that does not fit alike.
+pub(crate) fn fits<T>(
+    result: Result<T, p4cost_engine::Error>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Result<T, Exit>, CliError> {
+    match result {
+        Ok(t) => Ok(Ok(t)),
+        Err(p4cost_engine::Error::DoesNotFit { message, .. }) if format == Format::Human => {
+            writeln!(out, "{message}").map_err(CliError::output)?;
+            Ok(Err(Exit::Failed))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
 
 /// The per-stage table (or JSON); a program over its chip's stages is a
 /// finding, exit 1: the sentence with the chain that overflows, on stdout
 /// for a person, on stderr with `--format json` (there is no report).
 pub fn run(a: &StagesArgs, out: &mut dyn Write) -> Result<Exit, CliError> {
-    let st = match stages::stages(&StagesOptions {
-        file: a.file.clone(),
-        source: a.source.options(),
-        model: a.model.clone(),
-        model_file: a.model_file.clone(),
-        pipe: a.pipe.clone(),
-        clock_ghz: a.clock_ghz,
-        deps: a.deps.options(),
-    }) {
+    let st = match fits(stages::stages(&a.options()), a.format, out)? {
         Ok(st) => st,
-        Err(p4cost_engine::Error::DoesNotFit { message, .. }) if a.format == Format::Human => {
-            writeln!(out, "{message}").map_err(CliError::output)?;
-            return Ok(Exit::Failed);
-        }
-        Err(e) => return Err(e.into()),
+        Err(exit) => return Ok(exit),
     };
     let plan = st.plan.as_ref();
     let memory = p4cost_engine::resources::of_plan(&st)?;
