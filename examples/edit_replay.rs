@@ -14,30 +14,9 @@ use p4cost_engine::class_memo::ClassMemo;
 use p4cost_engine::overlay::Overlay;
 use p4cost_engine::{ide, input, PredictOptions, Session};
 
-#[path = "../tests/edits/switch.rs"]
+#[path = "../tests/edits/timed.rs"]
 mod edits;
-use edits::switch_edit;
-
-/// `tests/lsp_latency.rs`'s edit `k` of fabric_tna.p4.
-fn fabric_edit(k: usize, text: &str) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let applies: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].contains(".apply(") && lines[i].contains(';'))
-        .collect();
-    let round = k / 4;
-    let off = applies[round % applies.len()];
-    let noted = applies[(round * 7 + 3) % applies.len()];
-    match k % 4 {
-        0 => lines[off] = format!("//{}", lines[off]),
-        1 => lines[noted].push_str(" // reviewed"),
-        2 => lines[off] = lines[off].trim_start_matches("//").to_string(),
-        _ => {
-            let cut = lines[noted].trim_end_matches(" // reviewed").len();
-            lines[noted].truncate(cut);
-        }
-    }
-    lines.join("\n") + "\n"
-}
+use edits::{fabric_edit, switch_edit};
 
 fn main() {
     let mut args = std::env::args().skip(1);

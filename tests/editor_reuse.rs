@@ -268,7 +268,10 @@ fn class_figures_kept_between_edits_equal_a_cold_analysis() {
     );
 }
 
-#[path = "edits/switch.rs"]
+// Only the switch edits are replayed here; the fabric ones are timed in
+// tests/lsp_latency.rs.
+#[allow(dead_code)]
+#[path = "edits/timed.rs"]
 mod edits;
 use edits::switch_edit as timed_edit;
 

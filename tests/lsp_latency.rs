@@ -89,9 +89,9 @@ fn time_edits(
     m
 }
 
-#[path = "edits/switch.rs"]
+#[path = "edits/timed.rs"]
 mod edits;
-use edits::{scale_size, switch_edit};
+use edits::{fabric_edit, scale_size, switch_edit};
 
 #[test]
 fn an_edit_of_switch_p4_16_is_answered_in_time() {
@@ -129,29 +129,6 @@ fn fabric_tna(dir: &Path) -> PathBuf {
     )
     .expect("config");
     dir.join("p4src/tna/fabric_tna.p4")
-}
-
-/// Edit `k` of fabric_tna.p4, by `k % 4`: a control's application in
-/// the ingress or egress apply block commented out, a comment added to
-/// another, the application put back, the comment deleted.
-fn fabric_edit(k: usize, text: &str) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let applies: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].contains(".apply(") && lines[i].contains(';'))
-        .collect();
-    let round = k / 4;
-    let off = applies[round % applies.len()];
-    let noted = applies[(round * 7 + 3) % applies.len()];
-    match k % 4 {
-        0 => lines[off] = format!("//{}", lines[off]),
-        1 => lines[noted].push_str(" // reviewed"),
-        2 => lines[off] = lines[off].trim_start_matches("//").to_string(),
-        _ => {
-            let cut = lines[noted].trim_end_matches(" // reviewed").len();
-            lines[noted].truncate(cut);
-        }
-    }
-    lines.join("\n") + "\n"
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The timed edits of switch_p4_16.p4, shared by `tests/lsp_latency.rs`
-//! (timed over stdio), `tests/editor_reuse.rs` (answers equal a fresh
+//! The timed edits of switch_p4_16.p4 and fabric_tna.p4, shared by
+//! `tests/lsp_latency.rs` (timed over stdio), `tests/editor_reuse.rs` (answers equal a fresh
 //! analysis's) and `examples/edit_replay.rs` (the profiling driver), so all
 //! three replay the same keystrokes. Included with `#[path]`.
 
@@ -35,6 +35,29 @@ pub fn switch_edit(k: usize, text: &str) -> String {
         _ => {
             let cut = lines[statement].trim_end_matches(" // reviewed").len();
             lines[statement].truncate(cut);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// Edit `k` of fabric_tna.p4, by `k % 4`: a control's application in
+/// the ingress or egress apply block commented out, a comment added to
+/// another, the application put back, the comment deleted.
+pub fn fabric_edit(k: usize, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let applies: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(".apply(") && lines[i].contains(';'))
+        .collect();
+    let round = k / 4;
+    let off = applies[round % applies.len()];
+    let noted = applies[(round * 7 + 3) % applies.len()];
+    match k % 4 {
+        0 => lines[off] = format!("//{}", lines[off]),
+        1 => lines[noted].push_str(" // reviewed"),
+        2 => lines[off] = lines[off].trim_start_matches("//").to_string(),
+        _ => {
+            let cut = lines[noted].trim_end_matches(" // reviewed").len();
+            lines[noted].truncate(cut);
         }
     }
     lines.join("\n") + "\n"
