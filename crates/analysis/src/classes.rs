@@ -58,10 +58,7 @@ pub const DEFAULT_MAX_CONTROL_STATES: usize = 200_000;
 /// Default of [`ClassBudget::max_list_work`].
 pub const DEFAULT_MAX_LIST_WORK: usize = 1_000_000;
 
-const ONE: PathCount = PathCount {
-    value: 1,
-    saturated: false,
-};
+const ONE: PathCount = PathCount::exact(1);
 
 /// Limits of the class analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,19 +15,13 @@ pub fn control_tables(program: &Program, control: ControlId) -> Vec<TableId> {
 pub fn control_path_count(program: &Program, control: ControlId) -> PathCount {
     let flow = &program.control(control).flow;
     let Some(entry) = flow.entry else {
-        return PathCount {
-            value: 1,
-            saturated: false,
-        };
+        return PathCount::exact(1);
     };
     // The graph is acyclic: count by memoised iterative post-order.
     let n = flow.nodes.len();
     let mut memo: Vec<Option<PathCount>> = vec![None; n];
     let mut stack: Vec<(NodeId, bool)> = vec![(entry, false)];
-    let one = PathCount {
-        value: 1,
-        saturated: false,
-    };
+    let one = PathCount::exact(1);
     while let Some((id, expanded)) = stack.pop() {
         if id.index() >= n || memo[id.index()].is_some() {
             continue;

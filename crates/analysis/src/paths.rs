@@ -62,6 +62,14 @@ pub struct PathCount {
 }
 
 impl PathCount {
+    /// An exact count of `value` paths.
+    pub const fn exact(value: u128) -> PathCount {
+        PathCount {
+            value,
+            saturated: false,
+        }
+    }
+
     /// The saturating sum of two counts.
     pub fn plus(self, other: PathCount) -> PathCount {
         match self.value.checked_add(other.value) {
@@ -91,10 +99,7 @@ impl PathCount {
 impl PathCount {
     /// `self + 1` (a zero-based index as a one-based number).
     pub fn add_one(self) -> PathCount {
-        self.plus(PathCount {
-            value: 1,
-            saturated: false,
-        })
+        self.plus(PathCount::exact(1))
     }
 }
 

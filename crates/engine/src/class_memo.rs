@@ -106,10 +106,7 @@ mod tests {
     use super::*;
 
     fn entry(x: f64) -> Entry {
-        let count = crate::report::CountOut::of(p4cost_analysis::PathCount {
-            value: 1,
-            saturated: false,
-        });
+        let count = crate::report::CountOut::of(p4cost_analysis::PathCount::exact(1));
         Entry {
             classes: ClassesOut {
                 count: count.clone(),

@@ -512,12 +512,7 @@ impl<'g, 'p> Costed<'g, 'p> {
                 counts: h
                     .counts
                     .into_iter()
-                    .map(|value| {
-                        CountOut::of(PathCount {
-                            value,
-                            saturated: false,
-                        })
-                    })
+                    .map(|value| CountOut::of(PathCount::exact(value)))
                     .collect(),
             });
         Ok(match median {
@@ -830,15 +825,9 @@ mod tests {
 
     #[test]
     fn count_out_keeps_numbers_exact() {
-        let small = CountOut::of(PathCount {
-            value: 1 << 53,
-            saturated: false,
-        });
+        let small = CountOut::of(PathCount::exact(1 << 53));
         assert_eq!(small.value, Some(1 << 53));
-        let big = CountOut::of(PathCount {
-            value: (1 << 53) + 1,
-            saturated: false,
-        });
+        let big = CountOut::of(PathCount::exact((1 << 53) + 1));
         assert_eq!(big.value, None);
         assert_eq!(big.text, "9007199254740993");
     }

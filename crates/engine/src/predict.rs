@@ -1490,10 +1490,7 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     let mut path_match = None;
     if let Some(i) = a.path_index {
         let nodes = common.nth_path(pg, i)?;
-        let at = PathCount {
-            value: i,
-            saturated: false,
-        };
+        let at = PathCount::exact(i);
         return Ok((vec![(at, nodes)], None));
     }
     let shown: Vec<ListedPath> = match (&a.path, a.top) {

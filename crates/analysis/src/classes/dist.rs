@@ -355,10 +355,7 @@ mod tests {
     use super::*;
 
     fn n(v: u128) -> PathCount {
-        PathCount {
-            value: v,
-            saturated: false,
-        }
+        PathCount::exact(v)
     }
 
     #[test]

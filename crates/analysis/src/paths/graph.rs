@@ -67,10 +67,7 @@ pub struct PathGraph<'p> {
     start: u32,
 }
 
-const ONE: PathCount = PathCount {
-    value: 1,
-    saturated: false,
-};
+const ONE: PathCount = PathCount::exact(1);
 
 impl<'p> PathGraph<'p> {
     /// Unrolls the graph, cutting loop-closing edges (their state names go

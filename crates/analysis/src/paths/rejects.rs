@@ -180,10 +180,7 @@ impl PathGraph<'_> {
         tables[start as usize].push((
             a.initial(),
             Entry {
-                count: PathCount {
-                    value: 1,
-                    saturated: false,
-                },
+                count: PathCount::exact(1),
                 min: 0.0,
                 max: 0.0,
                 min_pred: None,

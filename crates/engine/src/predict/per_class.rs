@@ -136,7 +136,7 @@ pub(super) fn shown_nodes(
     pg: &PathGraph<'_>,
 ) -> Result<Vec<(PathCount, Vec<u32>)>, Error> {
     if let Some(i) = a.path_index {
-        return Ok(vec![(unsaturated(i), common.nth_path(pg, i)?)]);
+        return Ok(vec![(PathCount::exact(i), common.nth_path(pg, i)?)]);
     }
     if let Some(want) = &a.path {
         let (_, nodes, _) = common.first_match(pg, want, a.max_analysis_states)?;
@@ -149,14 +149,6 @@ pub(super) fn shown_nodes(
         total.value.min(a.max_paths as u128)
     };
     Ok((0..n)
-        .filter_map(|i| pg.nth(i).map(|nodes| (unsaturated(i), nodes)))
+        .filter_map(|i| pg.nth(i).map(|nodes| (PathCount::exact(i), nodes)))
         .collect())
-}
-
-/// Path index `i` as a count.
-fn unsaturated(i: u128) -> PathCount {
-    PathCount {
-        value: i,
-        saturated: false,
-    }
 }

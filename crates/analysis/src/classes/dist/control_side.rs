@@ -304,10 +304,7 @@ mod tests {
     use super::*;
 
     fn n(v: u128) -> PathCount {
-        PathCount {
-            value: v,
-            saturated: false,
-        }
+        PathCount::exact(v)
     }
 
     /// Shifting by offsets gives the table shifting entry by entry gives,
