@@ -753,121 +753,132 @@ impl ModelSpec {
         }
         match self.kind {
             ModelKind::NfpRecirc | ModelKind::Bmv2Coarse => self.check_passes(),
-            ModelKind::TofinoIngressLinear => {
-                let mut missing = Vec::new();
-                if self.base.is_none() {
-                    missing.push("base");
-                }
-                if self.parser.is_none() {
-                    missing.push("parser");
-                }
-                if self.training.is_none() {
-                    missing.push("training");
-                }
-                if self.port_gbps.is_none() {
-                    missing.push("port_gbps");
-                }
-                if !missing.is_empty() {
-                    return Err(format!(
-                        "kind {} needs {}",
-                        self.kind.name(),
-                        missing.join(", ")
-                    ));
-                }
-                if self.mau_cycles.is_some()
-                    || self.plp.is_some()
-                    || self.component.is_some()
-                    || self.cpu.is_some()
-                {
-                    return Err(format!(
-                        "kind {} has no mau_cycles, plp or component section",
-                        self.kind.name()
-                    ));
-                }
-                self.check_coefficients(root)
-            }
-            ModelKind::Plp | ModelKind::Component => {
-                let mut missing = Vec::new();
-                if self.training.is_none() {
-                    missing.push("training");
-                }
-                if self.port_gbps.is_none() {
-                    missing.push("port_gbps");
-                }
-                match (self.kind, &self.plp, &self.component) {
-                    (ModelKind::Plp, None, _) => missing.push("plp"),
-                    (ModelKind::Component, _, None) => missing.push("component"),
-                    _ => {}
-                }
-                if !missing.is_empty() {
-                    return Err(format!(
-                        "kind {} needs {}",
-                        self.kind.name(),
-                        missing.join(", ")
-                    ));
-                }
-                if self.base.is_some()
-                    || self.parser.is_some()
-                    || self.control.is_some()
-                    || self.mau_cycles.is_some()
-                    || self.placement.is_some()
-                    || self.cpu.is_some()
-                    || (self.plp.is_some() && self.component.is_some())
-                {
-                    return Err(format!(
-                        "kind {} takes only its own section and training (no base, parser, control, mau_cycles, placement or the other fitted kind)",
-                        self.kind.name()
-                    ));
-                }
-                if let Some(p) = &self.plp {
-                    p.check()?;
-                }
-                if let Some(c) = &self.component {
-                    c.check()?;
-                }
-                Ok(())
-            }
+            ModelKind::TofinoIngressLinear => self.check_linear_sections(root),
+            ModelKind::Plp | ModelKind::Component => self.check_fitted_sections(),
             ModelKind::CpuTables => self.check_cpu(root),
             ModelKind::TofinoMauCycles | ModelKind::TofinoMauEstimate => {
-                if (self.kind == ModelKind::TofinoMauEstimate) != self.placement.is_some() {
-                    return Err(format!(
-                        "kind {} {} a placement section",
-                        self.kind.name(),
-                        if self.placement.is_some() {
-                            "takes no"
-                        } else {
-                            "needs"
-                        }
-                    ));
-                }
-                let Some(m) = &self.mau_cycles else {
-                    return Err(format!("kind {} needs mau_cycles", self.kind.name()));
-                };
-                if self.base.is_some()
-                    || self.parser.is_some()
-                    || self.control.is_some()
-                    || self.training.is_some()
-                    || self.plp.is_some()
-                    || self.component.is_some()
-                    || self.cpu.is_some()
-                {
-                    return Err(format!(
-                        "kind {} takes no linear or fitted terms (base, parser, control, training, plp, component)",
-                        self.kind.name()
-                    ));
-                }
-                let [lo, hi] = m.clock_ghz_range;
-                let at = format!("{root}.mau_cycles");
-                values::clock(&format!("{at}.default_clock_ghz"), m.default_clock_ghz)?;
-                values::clock(&format!("{at}.clock_ghz_range[0]"), lo)?;
-                values::clock(&format!("{at}.clock_ghz_range[1]"), hi)?;
-                if lo > hi {
-                    return Err(format!(
-                        "{at}.clock_ghz_range: {lo} GHz after {hi} GHz: the range must be ordered"
-                    ));
-                }
-                Ok(())
+                self.check_mau_sections(root)
             }
         }
+    }
+
+    /// The sections a `tofino_ingress_linear` model needs and the ones it must not have.
+    fn check_linear_sections(&self, root: &str) -> Result<(), String> {
+        let mut missing = Vec::new();
+        if self.base.is_none() {
+            missing.push("base");
+        }
+        if self.parser.is_none() {
+            missing.push("parser");
+        }
+        if self.training.is_none() {
+            missing.push("training");
+        }
+        if self.port_gbps.is_none() {
+            missing.push("port_gbps");
+        }
+        if !missing.is_empty() {
+            return Err(format!(
+                "kind {} needs {}",
+                self.kind.name(),
+                missing.join(", ")
+            ));
+        }
+        if self.mau_cycles.is_some()
+            || self.plp.is_some()
+            || self.component.is_some()
+            || self.cpu.is_some()
+        {
+            return Err(format!(
+                "kind {} has no mau_cycles, plp or component section",
+                self.kind.name()
+            ));
+        }
+        self.check_coefficients(root)
+    }
+
+    /// The sections a fitted `plp` or `component` model needs and the ones it must not have.
+    fn check_fitted_sections(&self) -> Result<(), String> {
+        let mut missing = Vec::new();
+        if self.training.is_none() {
+            missing.push("training");
+        }
+        if self.port_gbps.is_none() {
+            missing.push("port_gbps");
+        }
+        match (self.kind, &self.plp, &self.component) {
+            (ModelKind::Plp, None, _) => missing.push("plp"),
+            (ModelKind::Component, _, None) => missing.push("component"),
+            _ => {}
+        }
+        if !missing.is_empty() {
+            return Err(format!(
+                "kind {} needs {}",
+                self.kind.name(),
+                missing.join(", ")
+            ));
+        }
+        if self.base.is_some()
+            || self.parser.is_some()
+            || self.control.is_some()
+            || self.mau_cycles.is_some()
+            || self.placement.is_some()
+            || self.cpu.is_some()
+            || (self.plp.is_some() && self.component.is_some())
+        {
+            return Err(format!(
+                "kind {} takes only its own section and training (no base, parser, control, mau_cycles, placement or the other fitted kind)",
+                self.kind.name()
+            ));
+        }
+        if let Some(p) = &self.plp {
+            p.check()?;
+        }
+        if let Some(c) = &self.component {
+            c.check()?;
+        }
+        Ok(())
+    }
+
+    /// The `mau_cycles` (and, for the estimate, `placement`) sections of a Tofino MAU model.
+    fn check_mau_sections(&self, root: &str) -> Result<(), String> {
+        if (self.kind == ModelKind::TofinoMauEstimate) != self.placement.is_some() {
+            return Err(format!(
+                "kind {} {} a placement section",
+                self.kind.name(),
+                if self.placement.is_some() {
+                    "takes no"
+                } else {
+                    "needs"
+                }
+            ));
+        }
+        let Some(m) = &self.mau_cycles else {
+            return Err(format!("kind {} needs mau_cycles", self.kind.name()));
+        };
+        if self.base.is_some()
+            || self.parser.is_some()
+            || self.control.is_some()
+            || self.training.is_some()
+            || self.plp.is_some()
+            || self.component.is_some()
+            || self.cpu.is_some()
+        {
+            return Err(format!(
+                "kind {} takes no linear or fitted terms (base, parser, control, training, plp, component)",
+                self.kind.name()
+            ));
+        }
+        let [lo, hi] = m.clock_ghz_range;
+        let at = format!("{root}.mau_cycles");
+        values::clock(&format!("{at}.default_clock_ghz"), m.default_clock_ghz)?;
+        values::clock(&format!("{at}.clock_ghz_range[0]"), lo)?;
+        values::clock(&format!("{at}.clock_ghz_range[1]"), hi)?;
+        if lo > hi {
+            return Err(format!(
+                "{at}.clock_ghz_range: {lo} GHz after {hi} GHz: the range must be ordered"
+            ));
+        }
+        Ok(())
     }
 }
