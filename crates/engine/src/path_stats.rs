@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use p4cost_analysis::{BudgetExceeded, Fit, FitsPacket, PathCount, PathGraph, Product};
 use p4cost_model::baseline::{self, FirstHeaderSeen};
-use p4cost_model::spec::LinearTerms;
+use p4cost_model::spec::{LinearTerms, Training};
 
 use crate::report::Loc;
 use crate::report::{count_text, CountOut};
@@ -559,127 +559,9 @@ impl<'g, 'p> Costed<'g, 'p> {
         packet_size: u32,
         listed: &[Vec<String>],
     ) -> Vec<PathWarningOut> {
-        let tr = lin.training;
-        let total = self.prod.total();
         let mut out = Vec::new();
-        let on_listed = |code: &str| -> Vec<usize> {
-            listed
-                .iter()
-                .enumerate()
-                .filter(|(_, codes)| codes.iter().any(|c| c == code))
-                .map(|(i, _)| i)
-                .collect()
-        };
-        let path_no = |path: &[u32]| {
-            let idx = self.pg.index_of(&self.prod.graph_nodes(path));
-            format!("path {}", count_text(idx.add_one()))
-        };
-
-        // Counted bytes per state outside the training range.
-        let [lo, hi] = tr.header_bytes_per_state;
-        let odd: Vec<bool> = (0..self.prod.nodes.len())
-            .map(|i| self.counted[i] && (self.counted_bytes[i] < lo || self.counted_bytes[i] > hi))
-            .collect();
-        let (n, _) = self.prod.through(&odd);
-        if n.value > 0 || n.saturated {
-            let mut parts = Vec::new();
-            let live: Vec<usize> = (0..odd.len())
-                .filter(|&i| odd[i] && self.prod.count(i as u32).value > 0)
-                .collect();
-            let pick = |best: Option<usize>, what: &str, parts: &mut Vec<String>| {
-                if let Some(i) = best {
-                    let mut only = vec![false; odd.len()];
-                    only[i] = true;
-                    if let (_, Some(p)) = self.prod.through(&only) {
-                        parts.push(format!(
-                            "{what} `{}` {} B ({})",
-                            self.pg.visit(self.prod.nodes[i].node).name,
-                            self.counted_bytes[i],
-                            path_no(&p)
-                        ));
-                    }
-                }
-            };
-            let big = live
-                .iter()
-                .copied()
-                .filter(|&i| self.counted_bytes[i] > hi)
-                .max_by_key(|&i| (self.counted_bytes[i], std::cmp::Reverse(i)));
-            let small = live
-                .iter()
-                .copied()
-                .filter(|&i| self.counted_bytes[i] < lo)
-                .min_by_key(|&i| (self.counted_bytes[i], i));
-            pick(big, "largest", &mut parts);
-            pick(small, "smallest", &mut parts);
-            let span = big
-                .or(small)
-                .map(|i| Loc::new(program, self.pg.visit(self.prod.nodes[i].node).span));
-            out.push(PathWarningOut {
-                code: "header_size_out_of_range".to_string(),
-                message: format!(
-                    "states extracting outside the trained {lo}-{hi} B per state: {}",
-                    parts.join("; ")
-                ),
-                applies_to: CountOut::of(n),
-                paths: on_listed("header_size_out_of_range"),
-                span,
-            });
-        }
-
-        // Counted states per path.
-        let ones: Vec<f64> = self
-            .counted
-            .iter()
-            .map(|c| if *c { 1.0 } else { 0.0 })
-            .collect();
-        let ones_int: Vec<u64> = self.counted.iter().map(|c| u64::from(*c)).collect();
-        let most = self.prod.extreme(&ones, true);
-        let states_above = |t: u32| -> Option<PathCount> {
-            self.prod
-                .count_sum_above(&ones_int, u64::from(t), MEDIAN_BUDGET)
-        };
-        if let Some(m) = &most {
-            let [slo, shi] = tr.states_after_ethernet;
-            if m.value > f64::from(shi) {
-                out.push(PathWarningOut {
-                    code: "too_many_states".to_string(),
-                    message: format!(
-                        "up to {} parse states after Ethernet ({}); the model was trained on {slo}-{shi}",
-                        m.value,
-                        path_no(&m.path)
-                    ),
-                    applies_to: states_above(shi).map_or_else(CountOut::unknown, CountOut::of),
-                    paths: on_listed("too_many_states"),
-                    span: None,
-                });
-            }
-            if let Some(nl) = lin.nonlinear {
-                let (applies, why) = if packet_size > nl.packet_size_above_bytes {
-                    (CountOut::of(total), format!("packet size {packet_size} B"))
-                } else if m.value > f64::from(nl.states_above) {
-                    (
-                        states_above(nl.states_above).map_or_else(CountOut::unknown, CountOut::of),
-                        format!("up to {} parse states ({})", m.value, path_no(&m.path)),
-                    )
-                } else {
-                    (CountOut::of(PathCount::default()), String::new())
-                };
-                if !why.is_empty() {
-                    out.push(PathWarningOut {
-                        code: "nonlinear_region".to_string(),
-                        message: format!(
-                            "beyond {} B or {} parse states ({why}): {}",
-                            nl.packet_size_above_bytes, nl.states_above, nl.why
-                        ),
-                        applies_to: applies,
-                        paths: on_listed("nonlinear_region"),
-                        span: None,
-                    });
-                }
-            }
-        }
-
+        out.extend(self.header_size_warning(program, lin.training, listed));
+        self.state_count_warnings(lin, packet_size, listed, &mut out);
         // Headers longer than the packet: left out of every figure, said
         // once.
         if let Some(l) = &self.left_out {
@@ -687,12 +569,155 @@ impl<'g, 'p> Costed<'g, 'p> {
                 code: "packet_smaller_than_headers".to_string(),
                 message: l.message(),
                 applies_to: l.paths.clone(),
-                paths: on_listed("packet_smaller_than_headers"),
+                paths: on_listed(listed, "packet_smaller_than_headers"),
                 span: None,
             });
         }
         out
     }
+
+    /// "path N", N the 1-based index of `path` among all parse paths.
+    fn path_no(&self, path: &[u32]) -> String {
+        let idx = self.pg.index_of(&self.prod.graph_nodes(path));
+        format!("path {}", count_text(idx.add_one()))
+    }
+
+    /// The warning for counted states extracting a number of bytes outside
+    /// the training range, naming the largest and smallest such state.
+    fn header_size_warning(
+        &self,
+        program: &p4cost_ir::Program,
+        tr: &Training,
+        listed: &[Vec<String>],
+    ) -> Option<PathWarningOut> {
+        let [lo, hi] = tr.header_bytes_per_state;
+        let odd: Vec<bool> = (0..self.prod.nodes.len())
+            .map(|i| self.counted[i] && (self.counted_bytes[i] < lo || self.counted_bytes[i] > hi))
+            .collect();
+        let (n, _) = self.prod.through(&odd);
+        if n.value == 0 && !n.saturated {
+            return None;
+        }
+        let live: Vec<usize> = (0..odd.len())
+            .filter(|&i| odd[i] && self.prod.count(i as u32).value > 0)
+            .collect();
+        let big = live
+            .iter()
+            .copied()
+            .filter(|&i| self.counted_bytes[i] > hi)
+            .max_by_key(|&i| (self.counted_bytes[i], std::cmp::Reverse(i)));
+        let small = live
+            .iter()
+            .copied()
+            .filter(|&i| self.counted_bytes[i] < lo)
+            .min_by_key(|&i| (self.counted_bytes[i], i));
+        let mut parts = Vec::new();
+        parts.extend(big.and_then(|i| self.extreme_state(i, "largest")));
+        parts.extend(small.and_then(|i| self.extreme_state(i, "smallest")));
+        let span = big
+            .or(small)
+            .map(|i| Loc::new(program, self.pg.visit(self.prod.nodes[i].node).span));
+        Some(PathWarningOut {
+            code: "header_size_out_of_range".to_string(),
+            message: format!(
+                "states extracting outside the trained {lo}-{hi} B per state: {}",
+                parts.join("; ")
+            ),
+            applies_to: CountOut::of(n),
+            paths: on_listed(listed, "header_size_out_of_range"),
+            span,
+        })
+    }
+
+    /// "`what` `state` N B (path K)", K a path through product node `i`.
+    fn extreme_state(&self, i: usize, what: &str) -> Option<String> {
+        let mut only = vec![false; self.prod.nodes.len()];
+        only[i] = true;
+        let (_, p) = self.prod.through(&only);
+        p.map(|p| {
+            format!(
+                "{what} `{}` {} B ({})",
+                self.pg.visit(self.prod.nodes[i].node).name,
+                self.counted_bytes[i],
+                self.path_no(&p)
+            )
+        })
+    }
+
+    /// The warnings on the number of counted parse states per path: more
+    /// than the training saw, and the model's nonlinear region.
+    fn state_count_warnings(
+        &self,
+        lin: &LinearTerms<'_>,
+        packet_size: u32,
+        listed: &[Vec<String>],
+        out: &mut Vec<PathWarningOut>,
+    ) {
+        let ones: Vec<f64> = self
+            .counted
+            .iter()
+            .map(|c| if *c { 1.0 } else { 0.0 })
+            .collect();
+        let ones_int: Vec<u64> = self.counted.iter().map(|c| u64::from(*c)).collect();
+        let Some(m) = self.prod.extreme(&ones, true) else {
+            return;
+        };
+        let states_above = |t: u32| -> Option<PathCount> {
+            self.prod
+                .count_sum_above(&ones_int, u64::from(t), MEDIAN_BUDGET)
+        };
+        let [slo, shi] = lin.training.states_after_ethernet;
+        if m.value > f64::from(shi) {
+            out.push(PathWarningOut {
+                code: "too_many_states".to_string(),
+                message: format!(
+                    "up to {} parse states after Ethernet ({}); the model was trained on {slo}-{shi}",
+                    m.value,
+                    self.path_no(&m.path)
+                ),
+                applies_to: states_above(shi).map_or_else(CountOut::unknown, CountOut::of),
+                paths: on_listed(listed, "too_many_states"),
+                span: None,
+            });
+        }
+        let Some(nl) = lin.nonlinear else {
+            return;
+        };
+        let (applies, why) = if packet_size > nl.packet_size_above_bytes {
+            (
+                CountOut::of(self.prod.total()),
+                format!("packet size {packet_size} B"),
+            )
+        } else if m.value > f64::from(nl.states_above) {
+            (
+                states_above(nl.states_above).map_or_else(CountOut::unknown, CountOut::of),
+                format!("up to {} parse states ({})", m.value, self.path_no(&m.path)),
+            )
+        } else {
+            return;
+        };
+        out.push(PathWarningOut {
+            code: "nonlinear_region".to_string(),
+            message: format!(
+                "beyond {} B or {} parse states ({why}): {}",
+                nl.packet_size_above_bytes, nl.states_above, nl.why
+            ),
+            applies_to: applies,
+            paths: on_listed(listed, "nonlinear_region"),
+            span: None,
+        });
+    }
+}
+
+/// The indices of the listed paths (each a list of warning codes) that
+/// carry warning `code`.
+fn on_listed(listed: &[Vec<String>], code: &str) -> Vec<usize> {
+    listed
+        .iter()
+        .enumerate()
+        .filter(|(_, codes)| codes.iter().any(|c| c == code))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The paths of `pg` whose packet headers exceed `packet_size` (`fit`
