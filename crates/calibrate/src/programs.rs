@@ -92,6 +92,20 @@ fn bench_header(name: &str, bytes: u32) -> String {
 /// The P4 text of `spec`.
 pub fn program_text(spec: &ProgramSpec, arch: Arch) -> String {
     let mut s = String::new();
+    write_preamble(&mut s, spec, arch);
+    write_types(&mut s, spec);
+    write_parser(&mut s, spec, arch);
+    write_ingress(&mut s, spec, arch);
+    match arch {
+        Arch::Tna => s.push_str(TNA_TAIL),
+        Arch::V1model => s.push_str(V1MODEL_TAIL),
+    }
+    s
+}
+
+/// The opening comment (what the program is, its parse path) and the
+/// architecture's includes.
+fn write_preamble(s: &mut String, spec: &ProgramSpec, arch: Arch) {
     let _ = writeln!(
         s,
         "/* {}.p4: p4cost profiling program ({} sweep, {}).",
@@ -114,6 +128,11 @@ pub fn program_text(spec: &ProgramSpec, arch: Arch) -> String {
         Arch::Tna => "#include <tna.p4>\n\n",
         Arch::V1model => "#include <v1model.p4>\n\n",
     });
+}
+
+/// The headers (ethernet, one per parse state, the key header) and the
+/// header and metadata structs.
+fn write_types(s: &mut String, spec: &ProgramSpec) {
     s.push_str("header ethernet_h {\n    bit<48> dst_addr;\n    bit<48> src_addr;\n    bit<16> ether_type;\n}\n\n");
     for (i, b) in spec.states.iter().enumerate() {
         s.push_str(&bench_header(&format!("h{}_h", i + 1), *b));
@@ -134,8 +153,10 @@ pub fn program_text(spec: &ProgramSpec, arch: Arch) -> String {
         s.push_str("    keys_h keys;\n");
     }
     s.push_str("}\n\nstruct metadata_t {\n}\n\n");
+}
 
-    // The parser: start -> ethernet -> h1 -> ... -> hN -> keys -> accept.
+/// The parser: start -> ethernet -> h1 -> ... -> hN -> keys -> accept.
+fn write_parser(s: &mut String, spec: &ProgramSpec, arch: Arch) {
     let mut chain: Vec<(String, String)> = (1..=spec.states.len())
         .map(|i| (format!("parse_h{i}"), format!("hdr.h{i}")))
         .collect();
@@ -163,8 +184,10 @@ pub fn program_text(spec: &ProgramSpec, arch: Arch) -> String {
         );
     }
     s.push_str("}\n\n");
+}
 
-    // The ingress control.
+/// The ingress control: a port swap, or the spec's tables on the key header.
+fn write_ingress(s: &mut String, spec: &ProgramSpec, arch: Arch) {
     let (params, set_port, port_t) = match arch {
         Arch::Tna => (
             "inout headers_t hdr,\n                inout metadata_t meta,\n                in ingress_intrinsic_metadata_t ig_intr_md,\n                in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,\n                inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,\n                inout ingress_intrinsic_metadata_for_tm_t ig_tm_md",
@@ -212,11 +235,6 @@ pub fn program_text(spec: &ProgramSpec, arch: Arch) -> String {
             s.push_str("        }\n    }\n}\n\n");
         }
     }
-    match arch {
-        Arch::Tna => s.push_str(TNA_TAIL),
-        Arch::V1model => s.push_str(V1MODEL_TAIL),
-    }
-    s
 }
 
 const TNA_TAIL: &str = "control IngressDeparser(packet_out pkt,
