@@ -108,73 +108,12 @@ pub(super) fn pass_terms(
     }
     let mut figures = Vec::new();
     if let (Some(n), Some(t)) = (m.nfp(), &k.throughput) {
-        let me = &n.measured;
-        let line = n.line_rate_bps;
-        let on = n.onset_passes_pps();
-        let sat = n.saturated_passes_pps();
-        e.equation = format!(
-            "p = 1 + recirculate and resubmit calls; capacities in passes per second from the paper's {} B point at {} passes: onset {} x {} bit/s / (8 x {} B) = {:.3} Mpps, settled {} x {} bit/s / (8 x {} B) = {:.3} Mpps (docs/models.md#nfp-4000-recirculation)",
-            me.packet_size_bytes, me.passes, me.passes, me.onset_bps, me.packet_size_bytes, on / 1e6,
-            me.passes, me.saturated_bps, me.packet_size_bytes, sat / 1e6
-        );
-        figures.push(figure(
-            "loss-free throughput",
-            t.loss_free_bps,
-            "bit/s",
-            format!(
-                "min({line} bit/s, {:.3} Mpps / {p} x 8 x {size} B)",
-                on / 1e6
-            ),
-        ));
-        figures.push(figure(
-            "received past it",
-            t.received_past_bps,
-            "bit/s",
-            format!(
-                "min(loss-free, {line} bit/s, {:.3} Mpps / {p} x 8 x {size} B)",
-                sat / 1e6
-            ),
-        ));
-        figures.push(figure(
-            "smallest frame lossless at line rate",
-            t.smallest_lossless_size_bytes,
-            "B",
-            format!("{p} x {line} bit/s / (8 x {:.3} Mpps)", sat / 1e6),
-        ));
+        e.equation = nfp_equation(n);
+        figures = nfp_figures(n, t, p, size);
     }
     if let (Some(b), Some(c)) = (m.bmv2_coarse(), &k.coarse) {
-        let l = &b.latency_per_pass_us;
-        let pps = b.pass_rate_pps(size);
         e.equation = "COARSE: latency = p x latency_per_pass_us; rate = (packet rate at the size, linear in the size between the measured points, held outside) / p (docs/models.md#bmv2-simple_switch-coarse)".to_string();
-        figures.push(figure(
-            "latency, low end",
-            c.latency_us.min,
-            "us",
-            format!("{p} x {} us", l.min),
-        ));
-        figures.push(figure(
-            "latency, high end",
-            c.latency_us.max,
-            "us",
-            format!("{p} x {} us", l.max),
-        ));
-        figures.push(figure(
-            "packet rate",
-            c.packets_per_second,
-            "packets/s",
-            format!("{:.1} pps at {size} B / {p}", pps),
-        ));
-        figures.push(figure(
-            "throughput",
-            c.throughput_bps,
-            "bit/s",
-            format!("{:.1} pps x 8 x {size} B", c.packets_per_second),
-        ));
-        let g = &k.register_ops;
-        figures.push(figure("register calls", f64::from(g.reads + g.writes + g.other), "calls", format!(
-            "{} read(s) + {} write(s) + {} other; the paper's register logic added {}-{} us (not added)",
-            g.reads, g.writes, g.other, b.register_logic_us.min, b.register_logic_us.max
-        )));
+        figures = coarse_figures(b, c, &k.register_ops, p, size);
     }
     e.total_ns = round3(e.terms.iter().map(|t| t.ns).sum());
     e.predicted_ns = round3(latency_ns);
@@ -183,4 +122,98 @@ pub(super) fn pass_terms(
         figures,
     });
     Ok(())
+}
+
+/// The NFP recirculation equation, with the paper's measured point.
+fn nfp_equation(n: &p4cost_model::nfp::Nfp) -> String {
+    let me = &n.measured;
+    let on = n.onset_passes_pps();
+    let sat = n.saturated_passes_pps();
+    format!(
+        "p = 1 + recirculate and resubmit calls; capacities in passes per second from the paper's {} B point at {} passes: onset {} x {} bit/s / (8 x {} B) = {:.3} Mpps, settled {} x {} bit/s / (8 x {} B) = {:.3} Mpps (docs/models.md#nfp-4000-recirculation)",
+        me.packet_size_bytes, me.passes, me.passes, me.onset_bps, me.packet_size_bytes, on / 1e6,
+        me.passes, me.saturated_bps, me.packet_size_bytes, sat / 1e6
+    )
+}
+
+/// The NFP figures of one class: its loss-free throughput, what is received
+/// past it and the smallest frame lossless at line rate.
+fn nfp_figures(
+    n: &p4cost_model::nfp::Nfp,
+    t: &p4cost_model::nfp::Throughput,
+    p: f64,
+    size: u32,
+) -> Vec<PassFigure> {
+    let mut figures = Vec::new();
+    let line = n.line_rate_bps;
+    let on = n.onset_passes_pps();
+    let sat = n.saturated_passes_pps();
+    figures.push(figure(
+        "loss-free throughput",
+        t.loss_free_bps,
+        "bit/s",
+        format!(
+            "min({line} bit/s, {:.3} Mpps / {p} x 8 x {size} B)",
+            on / 1e6
+        ),
+    ));
+    figures.push(figure(
+        "received past it",
+        t.received_past_bps,
+        "bit/s",
+        format!(
+            "min(loss-free, {line} bit/s, {:.3} Mpps / {p} x 8 x {size} B)",
+            sat / 1e6
+        ),
+    ));
+    figures.push(figure(
+        "smallest frame lossless at line rate",
+        t.smallest_lossless_size_bytes,
+        "B",
+        format!("{p} x {line} bit/s / (8 x {:.3} Mpps)", sat / 1e6),
+    ));
+    figures
+}
+
+/// The BMv2 coarse figures of one class: its latency range, packet rate,
+/// throughput and register calls.
+fn coarse_figures(
+    b: &p4cost_model::bmv2_coarse::Bmv2Coarse,
+    c: &p4cost_model::bmv2_coarse::Coarse,
+    g: &crate::recirc::RegisterOps,
+    p: f64,
+    size: u32,
+) -> Vec<PassFigure> {
+    let mut figures = Vec::new();
+    let l = &b.latency_per_pass_us;
+    let pps = b.pass_rate_pps(size);
+    figures.push(figure(
+        "latency, low end",
+        c.latency_us.min,
+        "us",
+        format!("{p} x {} us", l.min),
+    ));
+    figures.push(figure(
+        "latency, high end",
+        c.latency_us.max,
+        "us",
+        format!("{p} x {} us", l.max),
+    ));
+    figures.push(figure(
+        "packet rate",
+        c.packets_per_second,
+        "packets/s",
+        format!("{:.1} pps at {size} B / {p}", pps),
+    ));
+    figures.push(figure(
+        "throughput",
+        c.throughput_bps,
+        "bit/s",
+        format!("{:.1} pps x 8 x {size} B", c.packets_per_second),
+    ));
+    figures.push(figure("register calls", f64::from(g.reads + g.writes + g.other), "calls", format!(
+        "{} read(s) + {} write(s) + {} other; the paper's register logic added {}-{} us (not added)",
+        g.reads, g.writes, g.other, b.register_logic_us.min, b.register_logic_us.max
+    )));
+    figures
 }
