@@ -888,6 +888,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Block(bl) => self.build_seq_owned(bl.stmts, next, syms, b, stack),
             StmtKind::If(i) => {
                 let IfStmt { cond, then, els } = *i;
+                if let Some(taken) = crate::ctor::constant_condition(&self.g, &cond, &syms.locals) {
+                    // Only the branch taken is in the program.
+                    return match (taken, els) {
+                        (true, _) => self.build_stmt_owned(then, next, syms, b, stack),
+                        (false, Some(e)) => self.build_stmt_owned(e, next, syms, b, stack),
+                        (false, None) => Ok(next),
+                    };
+                }
                 let then_id = self.build_stmt_owned(then, next, syms, b, stack)?;
                 let else_id = match els {
                     Some(e) => self.build_stmt_owned(e, next, syms, b, stack)?,
@@ -974,6 +982,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             )),
             StmtKind::If(i) => {
                 let IfStmt { cond, then, els } = &**i;
+                if let Some(taken) = crate::ctor::constant_condition(&self.g, cond, &syms.locals) {
+                    // Only the branch taken is in the program.
+                    return match (taken, els) {
+                        (true, _) => self.build_stmt(then, next, syms, b, stack),
+                        (false, Some(e)) => self.build_stmt(e, next, syms, b, stack),
+                        (false, None) => Ok(next),
+                    };
+                }
                 let then_id = self.build_stmt(then, next, syms, b, stack)?;
                 let else_id = match els {
                     Some(e) => self.build_stmt(e, next, syms, b, stack)?,

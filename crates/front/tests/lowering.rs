@@ -1138,3 +1138,73 @@ control C(in bit<32> k, inout md_t md) {
         .collect();
     assert_eq!(params, [("nh", Some(16)), ("label", Some(8))]);
 }
+
+#[test]
+fn an_if_on_a_constructor_parameter_keeps_only_the_branch_taken() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> x; }
+struct headers_t { h_t a; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition accept; }
+}
+control Fib(inout headers_t hdr)(bool local_enable = false, bool v6 = true) {
+    action nop() { }
+    table local_host { key = { hdr.a.x : exact; } actions = { nop; } }
+    table host { key = { hdr.a.x : exact; } actions = { nop; } }
+    table guarded { key = { hdr.a.x : exact; } actions = { nop; } }
+    apply {
+        if (local_enable) { local_host.apply(); } else { host.apply(); }
+        if (v6 && hdr.a.x == 1) { guarded.apply(); }
+    }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    Fib() by_default;
+    Fib(true) positional;
+    Fib(v6 = false, local_enable = !false) named;
+    apply { by_default.apply(hdr); positional.apply(hdr); named.apply(hdr); }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let p = load(src);
+    let ig = p.controls.iter().find(|c| c.name == "Ig").expect("Ig");
+    let mut applied: Vec<String> = ig
+        .flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Table { table, .. } => Some(p.table(*table).name.clone()),
+            _ => None,
+        })
+        .collect();
+    applied.sort();
+    assert_eq!(
+        applied,
+        [
+            "Ig.by_default.guarded",
+            "Ig.by_default.host",
+            "Ig.named.local_host",
+            "Ig.positional.guarded",
+            "Ig.positional.local_host",
+        ]
+    );
+    // `v6 && hdr.a.x == 1` with `v6` true is decided by the field: it
+    // stays a condition (one per instance that keeps it), and
+    // `local_enable` is never one.
+    let conditions: Vec<&str> = ig
+        .flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Condition { expr, .. } => Some(expr.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(conditions, ["v6 && hdr.a.x == 1"; 2]);
+}
