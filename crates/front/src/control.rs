@@ -106,6 +106,15 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
+        if !values.declaration_only {
+            let seen = self
+                .instance_values
+                .entry(decl.name.name.to_string())
+                .or_default();
+            if !seen.contains(&values.values) {
+                seen.push(values.values.clone());
+            }
+        }
         syms.locals.ctor_values = values.values;
         syms.locals.declaration_only = values.declaration_only;
         for l in &decl.locals {
