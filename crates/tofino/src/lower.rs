@@ -4,11 +4,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use p4cost_ir::{
     Action, ActionId, Annotation, Arch, Control, ControlFlow, ControlId, ControlRole,
-    ExternInstance, FileId, Gress, InputKind, MatchKind, MauPlacement, Node, NodeId, NodeKind,
-    Param, Pipeline, Primitive, Program, Span, Table, TableId, TableKey, TableNext,
+    ExternInstance, ExternKind, FileId, Gress, InputKind, MatchKind, MauPlacement, Node, NodeId,
+    NodeKind, Param, Pipeline, Primitive, Program, Span, Table, TableId, TableKey, TableNext,
 };
 
-use crate::context::{ContextData, CtxAction, StageSource};
+use crate::context::{ContextData, CtxAction, MatchTable, StageSource};
 use crate::estimate::{self, Chip};
 
 /// The architecture for a context `target`.
@@ -173,6 +173,10 @@ fn tables(p: &mut Program, data: &ContextData, control_of: &[(Gress, ControlId)]
                 span,
             });
         }
+        let mut implementation = t.implementation.clone();
+        if let Some(args) = &t.alpm {
+            mark_alpm(p, t, args, &mut implementation, &mut annotations, span);
+        }
         p.tables.push(Table {
             name: t.name.clone(),
             control: control_for(t.gress),
@@ -192,12 +196,57 @@ fn tables(p: &mut Program, data: &ContextData, control_of: &[(Gress, ControlId)]
             default_action,
             default_action_const: false,
             const_entries: t.static_entries,
-            implementation: t.implementation.clone(),
+            implementation,
             attached: Vec::new(),
             stages: t.stages.clone(),
             annotations,
             span,
         });
+    }
+}
+
+/// Marks an algorithmic LPM table as the source marks it, so that the
+/// model splits it into its pre-classifier (TCAM) and ATCAM partitions
+/// (SRAM): an `Alpm` extern instance `<table>$alpm` holding the context's
+/// parameters, named by the table's `implementation`; or, when the table
+/// has an implementation already (an action profile), `@alpm(1)` with
+/// `@alpm_partitions` / `@alpm_subtrees_per_partition`.
+fn mark_alpm(
+    p: &mut Program,
+    t: &MatchTable,
+    args: &[(String, u64)],
+    implementation: &mut Option<String>,
+    annotations: &mut Vec<Annotation>,
+    span: Span,
+) {
+    if implementation.is_none() {
+        let name = format!("{}$alpm", t.name);
+        p.externs.push(ExternInstance {
+            name: name.clone(),
+            kind: ExternKind::Other("Alpm".into()),
+            size: None,
+            width_bits: None,
+            direct: false,
+            max_group_size: None,
+            args: args.to_vec(),
+            span,
+        });
+        *implementation = Some(name);
+        return;
+    }
+    let ann = |name: &str, body: String| Annotation {
+        name: name.into(),
+        body,
+        span,
+    };
+    annotations.push(ann("alpm", "1".into()));
+    for (arg, name) in [
+        ("number_partitions", "alpm_partitions"),
+        ("subtrees_per_partition", "alpm_subtrees_per_partition"),
+    ] {
+        if let Some((_, v)) = args.iter().find(|(k, _)| k == arg) {
+            annotations.push(ann(name, v.to_string()));
+        }
     }
 }
 
