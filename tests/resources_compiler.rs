@@ -99,12 +99,14 @@ fn match_blocks_against_the_compilers() {
          a factor of 2 or 3 blocks on {within}"
     );
     // The present agreement (see the printout): 123 tables, equal on 63,
-    // within tolerance on 120. The misses: small exact tables the compiler
-    // gives 1 RAM where the model's `exact_min_ways` takes 4 (about 50),
-    // two ALPM tables the context does not mark as such (the model puts
-    // them in TCAM), a range table (TCAM range expansion), and tables the
+    // within tolerance on 122. The ALPM tables (marked from the context's
+    // `algorithmic_lpm`) compare pre-classifier TCAM and ATCAM SRAM with
+    // the compiler's: switch_tofino_x1 ipv4_lpm 40+4 against 41+4,
+    // ipv6_lpm64 54+16 against 56+16. The misses: small exact tables the
+    // compiler gives 1 RAM where the model's `exact_min_ways` takes 4
+    // (about 50), a range table (TCAM range expansion), and tables the
     // compiler sized up or down. Lower figures mean the model got worse.
     assert_eq!(compared, 123, "tables compared");
     assert!(equal >= 63, "equal on {equal} of {compared}");
-    assert!(within >= 120, "within tolerance on {within} of {compared}");
+    assert!(within >= 122, "within tolerance on {within} of {compared}");
 }

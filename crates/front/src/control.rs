@@ -106,6 +106,15 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
         }
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
+        if !values.declaration_only {
+            let seen = self
+                .instance_values
+                .entry(decl.name.name.to_string())
+                .or_default();
+            if !seen.contains(&values.values) {
+                seen.push(values.values.clone());
+            }
+        }
         syms.locals.ctor_values = values.values;
         syms.locals.declaration_only = values.declaration_only;
         for l in &decl.locals {
@@ -888,6 +897,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Block(bl) => self.build_seq_owned(bl.stmts, next, syms, b, stack),
             StmtKind::If(i) => {
                 let IfStmt { cond, then, els } = *i;
+                if let Some(taken) = crate::ctor::constant_condition(&self.g, &cond, &syms.locals) {
+                    // Only the branch taken is in the program.
+                    return match (taken, els) {
+                        (true, _) => self.build_stmt_owned(then, next, syms, b, stack),
+                        (false, Some(e)) => self.build_stmt_owned(e, next, syms, b, stack),
+                        (false, None) => Ok(next),
+                    };
+                }
                 let then_id = self.build_stmt_owned(then, next, syms, b, stack)?;
                 let else_id = match els {
                     Some(e) => self.build_stmt_owned(e, next, syms, b, stack)?,
@@ -974,6 +991,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             )),
             StmtKind::If(i) => {
                 let IfStmt { cond, then, els } = &**i;
+                if let Some(taken) = crate::ctor::constant_condition(&self.g, cond, &syms.locals) {
+                    // Only the branch taken is in the program.
+                    return match (taken, els) {
+                        (true, _) => self.build_stmt(then, next, syms, b, stack),
+                        (false, Some(e)) => self.build_stmt(e, next, syms, b, stack),
+                        (false, None) => Ok(next),
+                    };
+                }
                 let then_id = self.build_stmt(then, next, syms, b, stack)?;
                 let else_id = match els {
                     Some(e) => self.build_stmt(e, next, syms, b, stack)?,

@@ -11,8 +11,10 @@
 
 use std::collections::HashMap;
 
-use p4cost_syntax::ast::{self, Argument, Expr, ExprKind, LocalDecl, Param};
+use p4cost_syntax::ast::{self, Argument, BinaryOp, Expr, ExprKind, LocalDecl, Param, UnaryOp};
 
+use crate::lower::Locals;
+use crate::names::{reads, NameList};
 use crate::scope::Globals;
 
 /// Declaration name -> constructor parameter name -> the parser or control
@@ -176,4 +178,58 @@ pub fn declared(tree: &ast::Program) -> std::collections::HashSet<String> {
         }
     }
     out
+}
+
+/// The value of an `if` condition known once this instance's constructor
+/// arguments are substituted (`if (local_host_enable)` with the
+/// parameter bound to `false`), as p4c's constant folding finds it after
+/// specializing the instance: `!`, and `&&` / `||` whose left operand is
+/// constant (the right one is then evaluated only if it decides), over
+/// compile-time expressions. `None` when the condition reads a variable,
+/// a parameter of the apply block, a field, or a constructor parameter
+/// without a value.
+pub fn constant_condition(g: &Globals<'_>, cond: &Expr, locals: &Locals<'_>) -> Option<bool> {
+    fold_condition(g, cond, locals, 0)
+}
+
+fn fold_condition(g: &Globals<'_>, e: &Expr, locals: &Locals<'_>, depth: u32) -> Option<bool> {
+    if depth > 64 {
+        return None;
+    }
+    let fold = |x: &Expr| fold_condition(g, x, locals, depth + 1);
+    match &e.kind {
+        ExprKind::Unary {
+            op: UnaryOp::Not,
+            expr,
+        } => fold(expr).map(|v| !v),
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+        } => match fold(lhs)? {
+            false => Some(false),
+            true => fold(rhs),
+        },
+        ExprKind::Binary {
+            op: BinaryOp::Or,
+            lhs,
+            rhs,
+        } => match fold(lhs)? {
+            true => Some(true),
+            false => fold(rhs),
+        },
+        _ => {
+            let mut names = NameList::default();
+            reads(e, &|_| false, &mut names);
+            let runtime = names.iter().any(|n| {
+                let root = n.split(['.', '[']).next().unwrap_or(n);
+                locals.vars.contains_key(root) && !locals.ctor_values.contains_key(root)
+            });
+            if runtime {
+                return None;
+            }
+            g.eval_in(e, &locals.consts, &locals.ctor_values)
+                .map(|v| v != 0)
+        }
+    }
 }

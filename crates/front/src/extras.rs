@@ -123,24 +123,30 @@ fn flatten(cx: &Cx<'_, '_>, name: &str, shape: &Shape<'_>, order: &mut Order, de
 
 /// Records every extern instance declared at the top level or in a
 /// parser or control (parser and control instances are not externs).
+/// The size of one declared in a control follows the control's instances:
+/// its arguments are evaluated with each instance's constructor values
+/// (`Meter(table_size, ...)` in `IngressMirrorMeter(...)(table_size)`);
+/// where instances disagree, the figure is unknown, with a warning (the
+/// program model has one record per declaration).
 pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
-    let mut found: Vec<&'a Instantiation> = Vec::new();
+    let mut found: Vec<(&'a Instantiation, Option<&'a ControlDecl>)> = Vec::new();
     for d in &program.decls {
-        match d {
-            Decl::Instantiation(i) => found.push(i),
-            Decl::Control(ControlDecl { locals, .. })
-            | Decl::Parser(ast::ParserDecl { locals, .. }) => {
-                for l in locals {
-                    if let LocalDecl::Instantiation(i) = l {
-                        found.push(i);
-                    }
-                }
+        let (locals, ctl) = match d {
+            Decl::Instantiation(i) => {
+                found.push((i, None));
+                continue;
             }
-            _ => {}
+            Decl::Control(c) => (&c.locals, Some(c)),
+            Decl::Parser(p) => (&p.locals, None),
+            _ => continue,
+        };
+        for l in locals {
+            if let LocalDecl::Instantiation(i) = l {
+                found.push((i, ctl));
+            }
         }
     }
-    let no = HashMap::new();
-    for i in found {
+    for (i, ctl) in found {
         let (ty, type_args) = match &i.ty.kind {
             TypeKind::Name(p) => (p.name.name.as_str(), &[][..]),
             TypeKind::Specialized { base, args } => (base.name.name.as_str(), args.as_slice()),
@@ -149,63 +155,154 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
         if !cx.g.externs.contains_key(ty) {
             continue;
         }
-        let arg = |n: usize| {
-            i.args
-                .get(n)
-                .and_then(|a| cx.g.eval(&a.value, &no))
-                .and_then(|v| u64::try_from(v).ok())
+        let width = type_args
+            .first()
+            .and_then(|t| cx.g.shape(t, 0).ok())
+            .and_then(|s| cx.g.fixed_bits(&s))
+            .and_then(|b| u32::try_from(b).ok());
+        let (kind, width_bits, direct) = match ty {
+            "register" | "Register" => (ir::ExternKind::Register, width, false),
+            "DirectRegister" => (ir::ExternKind::Register, width, true),
+            "counter" | "Counter" => (ir::ExternKind::Counter, None, false),
+            "direct_counter" | "DirectCounter" => (ir::ExternKind::Counter, None, true),
+            "meter" | "Meter" => (ir::ExternKind::Meter, None, false),
+            "direct_meter" | "DirectMeter" => (ir::ExternKind::Meter, None, true),
+            "action_profile" | "ActionProfile" => (ir::ExternKind::ActionProfile, None, false),
+            "action_selector" | "ActionSelector" => (ir::ExternKind::ActionSelector, None, false),
+            other => (ir::ExternKind::Other(other.to_string()), None, false),
         };
-        let width = || {
-            type_args
-                .first()
-                .and_then(|t| cx.g.shape(t, 0).ok())
-                .and_then(|s| cx.g.fixed_bits(&s))
-                .and_then(|b| u32::try_from(b).ok())
-        };
-        let (kind, size, width_bits, direct) = match ty {
-            "register" | "Register" => (ir::ExternKind::Register, arg(0), width(), false),
-            "DirectRegister" => (ir::ExternKind::Register, None, width(), true),
-            "counter" | "Counter" => (ir::ExternKind::Counter, arg(0), None, false),
-            "direct_counter" | "DirectCounter" => (ir::ExternKind::Counter, None, None, true),
-            "meter" | "Meter" => (ir::ExternKind::Meter, arg(0), None, false),
-            "direct_meter" | "DirectMeter" => (ir::ExternKind::Meter, None, None, true),
-            "action_profile" | "ActionProfile" => {
-                (ir::ExternKind::ActionProfile, arg(0), None, false)
-            }
-            // v1model: action_selector(algorithm, size, output width).
-            "action_selector" => (ir::ExternKind::ActionSelector, arg(1), None, false),
-            // TNA's constructors vary by SDE version; the size is not
-            // reliably one argument.
-            "ActionSelector" => (ir::ExternKind::ActionSelector, None, None, false),
-            other => (ir::ExternKind::Other(other.to_string()), None, None, false),
-        };
-        // TNA's `ActionSelector(profile, hash, mode, max_group_size,
-        // num_groups)` gives the group size; older forms do not.
-        let max_group_size = match (ty, i.args.len()) {
-            ("ActionSelector", 5) => i
-                .args
-                .get(3)
-                .and_then(|a| cx.g.eval(&a.value, &no))
-                .and_then(|v| u64::try_from(v).ok()),
-            _ => None,
-        };
-        let args = if ty == "Alpm" {
-            alpm_args(i, |e| cx.g.eval(e, &no).and_then(|v| u64::try_from(v).ok()))
-        } else {
-            Vec::new()
-        };
+        let per_instance: Vec<Sizes> = scopes(cx, ctl)
+            .iter()
+            .map(|(consts, values)| {
+                let eval = |e: &ast::Expr| {
+                    cx.g.eval_in(e, consts, values)
+                        .and_then(|v| u64::try_from(v).ok())
+                };
+                sizes(i, ty, eval)
+            })
+            .collect();
+        let sizes = agreed(cx, i, ctl, per_instance);
         let span = cx.spans.ir(i.span);
         cx.program.externs.push(ir::ExternInstance {
-            max_group_size,
-            args,
+            max_group_size: sizes.max_group_size,
+            args: sizes.args,
             name: i.name.name.to_string(),
             kind,
-            size,
+            size: sizes.size,
             width_bits,
             direct,
             span,
         });
     }
+}
+
+/// The figures of an extern instance its constructor arguments give.
+#[derive(Clone, PartialEq, Default)]
+struct Sizes {
+    size: Option<u64>,
+    max_group_size: Option<u64>,
+    args: Vec<(String, u64)>,
+}
+
+/// Local constants and constructor parameter values.
+type Scope<'a> = (HashMap<&'a str, &'a ast::Expr>, HashMap<String, i128>);
+
+/// The constants and constructor values an extern declared in `ctl` (or
+/// at the top level, or in a parser: `None`) is evaluated with: one pair
+/// per instance of the control lowered for a pipeline, else the
+/// declaration's defaults.
+fn scopes<'a>(cx: &Cx<'a, '_>, ctl: Option<&'a ControlDecl>) -> Vec<Scope<'a>> {
+    let Some(c) = ctl else {
+        return vec![(HashMap::new(), HashMap::new())];
+    };
+    let consts: HashMap<&'a str, &'a ast::Expr> = c
+        .locals
+        .iter()
+        .filter_map(|l| match l {
+            LocalDecl::Const(k) => Some((k.name.name.as_str(), &k.value)),
+            _ => None,
+        })
+        .collect();
+    let values = match cx.instance_values.get(c.name.name.as_str()) {
+        Some(v) if !v.is_empty() => v.clone(),
+        _ => {
+            let no = HashMap::new();
+            let defaults = crate::ctor::values(&cx.g, &c.ctor_params, &[], &no, &HashMap::new());
+            vec![defaults]
+        }
+    };
+    values.into_iter().map(|v| (consts.clone(), v)).collect()
+}
+
+/// The size, group size and `Alpm` arguments of `i` (of type `ty`).
+fn sizes(i: &Instantiation, ty: &str, eval: impl Fn(&ast::Expr) -> Option<u64>) -> Sizes {
+    let arg = |n: usize| i.args.get(n).and_then(|a| eval(&a.value));
+    let size = match ty {
+        "register" | "Register" | "counter" | "Counter" | "meter" | "Meter" => arg(0),
+        "action_profile" | "ActionProfile" => arg(0),
+        // v1model: action_selector(algorithm, size, output width).
+        "action_selector" => arg(1),
+        // TNA's constructors vary by SDE version; the size is not
+        // reliably one argument.
+        _ => None,
+    };
+    // TNA's `ActionSelector(profile, hash, mode, max_group_size,
+    // num_groups)` gives the group size; older forms do not.
+    let max_group_size = match (ty, i.args.len()) {
+        ("ActionSelector", 5) => arg(3),
+        _ => None,
+    };
+    let args = if ty == "Alpm" {
+        alpm_args(i, eval)
+    } else {
+        Vec::new()
+    };
+    Sizes {
+        size,
+        max_group_size,
+        args,
+    }
+}
+
+/// The figures every instance agrees on; a warning names the ones that
+/// differ, which are unknown.
+fn agreed(
+    cx: &mut Cx<'_, '_>,
+    i: &Instantiation,
+    ctl: Option<&ControlDecl>,
+    mut per_instance: Vec<Sizes>,
+) -> Sizes {
+    let first = per_instance.pop().unwrap_or_default();
+    if per_instance.iter().all(|s| *s == first) {
+        return first;
+    }
+    let same = |f: &dyn Fn(&Sizes) -> Option<u64>| {
+        let v = f(&first);
+        per_instance
+            .iter()
+            .all(|s| f(s) == v)
+            .then_some(v)
+            .flatten()
+    };
+    let out = Sizes {
+        size: same(&|s| s.size),
+        max_group_size: same(&|s| s.max_group_size),
+        args: first
+            .args
+            .iter()
+            .filter(|a| per_instance.iter().all(|s| s.args.contains(a)))
+            .cloned()
+            .collect(),
+    };
+    let control = ctl.map(|c| c.name.name.as_str()).unwrap_or_default();
+    cx.warn(
+        i.span,
+        format!(
+            "`{}`: its constructor arguments differ between the instances of control `{control}`; the figures that differ are treated as unknown",
+            i.name.name
+        ),
+    );
+    out
 }
 
 /// The constant arguments of a TNA `Alpm(...)` by parameter name. Named

@@ -368,6 +368,7 @@ fn lower_tree(
         warnings: pp_warnings,
         ctor: ctor::Bindings::new(),
         declared: ctor::declared(&tree),
+        instance_values: HashMap::new(),
         taken,
         taken_emits: HashMap::new(),
     };

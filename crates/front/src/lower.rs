@@ -100,6 +100,11 @@ pub struct Cx<'a, 'o> {
     /// Parsers and controls instantiated by a declaration (`T(...) t;`),
     /// whose tables count through those instances (see [`crate::ctor`]).
     pub declared: std::collections::HashSet<String>,
+    /// Control declaration name -> the distinct constructor parameter
+    /// values of its instances lowered for a pipeline (not under a
+    /// declaration's own lowering), for the externs it declares
+    /// (see [`crate::extras::externs`]).
+    pub instance_values: HashMap<String, Vec<HashMap<String, i128>>>,
     /// Apply blocks taken out of the tree, lowered (and freed) once
     /// (see [`crate::bodies`]).
     pub taken: crate::bodies::TakenBodies,

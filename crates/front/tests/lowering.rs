@@ -1138,3 +1138,139 @@ control C(in bit<32> k, inout md_t md) {
         .collect();
     assert_eq!(params, [("nh", Some(16)), ("label", Some(8))]);
 }
+
+#[test]
+fn an_if_on_a_constructor_parameter_keeps_only_the_branch_taken() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> x; }
+struct headers_t { h_t a; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition accept; }
+}
+control Fib(inout headers_t hdr)(bool local_enable = false, bool v6 = true) {
+    action nop() { }
+    table local_host { key = { hdr.a.x : exact; } actions = { nop; } }
+    table host { key = { hdr.a.x : exact; } actions = { nop; } }
+    table guarded { key = { hdr.a.x : exact; } actions = { nop; } }
+    apply {
+        if (local_enable) { local_host.apply(); } else { host.apply(); }
+        if (v6 && hdr.a.x == 1) { guarded.apply(); }
+    }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    Fib() by_default;
+    Fib(true) positional;
+    Fib(v6 = false, local_enable = !false) named;
+    apply { by_default.apply(hdr); positional.apply(hdr); named.apply(hdr); }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let p = load(src);
+    let ig = p.controls.iter().find(|c| c.name == "Ig").expect("Ig");
+    let mut applied: Vec<String> = ig
+        .flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Table { table, .. } => Some(p.table(*table).name.clone()),
+            _ => None,
+        })
+        .collect();
+    applied.sort();
+    assert_eq!(
+        applied,
+        [
+            "Ig.by_default.guarded",
+            "Ig.by_default.host",
+            "Ig.named.local_host",
+            "Ig.positional.guarded",
+            "Ig.positional.local_host",
+        ]
+    );
+    // `v6 && hdr.a.x == 1` with `v6` true is decided by the field: it
+    // stays a condition (one per instance that keeps it), and
+    // `local_enable` is never one.
+    let conditions: Vec<&str> = ig
+        .flow
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Condition { expr, .. } => Some(expr.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(conditions, ["v6 && hdr.a.x == 1"; 2]);
+}
+
+#[test]
+fn extern_sizes_follow_the_instances_constructor_arguments() {
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+const bit<32> BASE = 512;
+header h_t { bit<8> x; }
+struct headers_t { h_t a; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition accept; }
+}
+control Stats(inout headers_t hdr)(bit<32> cells, bit<32> unused = 7) {
+    const bit<32> TWICE = 2;
+    register<bit<32>>(cells * TWICE) reg;
+    counter(cells, CounterType.packets) ctr;
+    meter(unused, MeterType.packets) mtr;
+    apply { ctr.count((bit<32>)hdr.a.x); }
+}
+control Twice(inout headers_t hdr)(bit<32> cells = 64, bit<32> same = 16) {
+    counter(cells, CounterType.packets) twice_ctr;
+    meter(same, MeterType.packets) twice_mtr;
+    apply { twice_ctr.count((bit<32>)hdr.a.x); twice_mtr.execute_meter((bit<32>)hdr.a.x, hdr.a.x); }
+}
+control Unused(inout headers_t hdr)(bit<32> cells = 99) {
+    counter(cells, CounterType.packets) unused_ctr;
+    apply { }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    Stats(BASE * 2) stats;
+    Twice() t1;
+    Twice(cells = 128) t2;
+    apply { stats.apply(hdr); t1.apply(hdr); t2.apply(hdr); }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let l = load_source("t.p4", src, &Options::default()).expect("loads");
+    let size = |n: &str| {
+        let x: Vec<_> = l.program.externs.iter().filter(|e| e.name == n).collect();
+        assert_eq!(x.len(), 1, "{n}: one record");
+        x[0].size
+    };
+    // The instance's argument (through a local constant too), and a
+    // default the instance leaves.
+    assert_eq!(size("reg"), Some(2048));
+    assert_eq!(size("ctr"), Some(1024));
+    assert_eq!(size("mtr"), Some(7));
+    // Two instances: the argument they agree on, and unknown where they
+    // differ (64 and 128), with a warning at the declaration.
+    assert_eq!(size("twice_mtr"), Some(16));
+    assert_eq!(size("twice_ctr"), None);
+    let warned: Vec<_> = l
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("differ between the instances"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", l.warnings);
+    assert!(warned[0].message.contains("twice_ctr"));
+    // A control no pipeline instantiates: its declaration's defaults.
+    assert_eq!(size("unused_ctr"), Some(99));
+}

@@ -71,6 +71,10 @@ pub(crate) struct MatchTable {
     pub implementation: Option<String>,
     pub stages: Vec<i32>,
     pub hidden: bool,
+    /// An algorithmic LPM table (`match_attributes.match_type`
+    /// `algorithmic_lpm`): its parameters under the `Alpm` extern's
+    /// constructor names (see [`read_alpm`]).
+    pub alpm: Option<Vec<(String, u64)>>,
 }
 
 /// A stateful or indirect object of the context: a register, counter,
@@ -555,7 +559,53 @@ fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<Mat
         implementation,
         stages,
         hidden,
+        alpm: read_alpm(m, loc)?,
     }))
+}
+
+/// The parameters of an algorithmic LPM table, `None` for any other: the
+/// ALPM record carries `max_subtrees_per_partition`, `atcam_subset_width`
+/// and `shift_granularity`, its `atcam_table` the `number_partitions`
+/// (`bf-asm/atcam_match.cpp`); returned as the `Alpm` constructor's
+/// parameter names, each one present in the file.
+fn read_alpm(m: &Map<String, Value>, loc: &Loc) -> Result<Option<Vec<(String, u64)>>, Fault> {
+    let Some(ma) = json::opt(m, "match_attributes") else {
+        return Ok(None);
+    };
+    let ma_loc = loc.key("match_attributes");
+    let ma = json::object(ma, &ma_loc)?;
+    let is_alpm = match json::opt(ma, "match_type") {
+        Some(t) => json::string(t, &ma_loc.key("match_type"))? == "algorithmic_lpm",
+        None => false,
+    };
+    if !is_alpm {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut take =
+        |obj: &Map<String, Value>, at: &Loc, key: &str, name: &str| match json::opt(obj, key) {
+            Some(v) => json::uint64(v, &at.key(key)).map(|n| out.push((name.to_string(), n))),
+            None => Ok(()),
+        };
+    take(
+        ma,
+        &ma_loc,
+        "max_subtrees_per_partition",
+        "subtrees_per_partition",
+    )?;
+    take(ma, &ma_loc, "atcam_subset_width", "atcam_subset_width")?;
+    take(ma, &ma_loc, "shift_granularity", "shift_granularity")?;
+    if let Some(atcam) = json::opt(ma, "atcam_table") {
+        let a_loc = ma_loc.key("atcam_table");
+        let am = json::object(atcam, &a_loc)?;
+        if let Some(aa) = json::opt(am, "match_attributes") {
+            let aa_loc = a_loc.key("match_attributes");
+            let aa = json::object(aa, &aa_loc)?;
+            take(aa, &aa_loc, "number_partitions", "number_partitions")?;
+        }
+    }
+    out.sort();
+    Ok(Some(out))
 }
 
 fn read_stage_characteristics(v: &Value, loc: &Loc) -> Result<StageSource, Fault> {
@@ -680,6 +730,86 @@ mod tests {
         assert!(data.stage_use[&(Gress::Egress, 6)].tcam);
         assert!(!data.stage_use[&(Gress::Egress, 7)].tcam);
         assert_eq!(data.stages, StageSource::Absent);
+    }
+
+    #[test]
+    fn algorithmic_lpm_tables_carry_their_parameters() {
+        // As bf-asm writes them (atcam_match.cpp): subtrees, subset width
+        // and shift on the ALPM record, partitions on its atcam_table.
+        let alpm = |subtrees: Value| {
+            doc(json!([{
+                "name": "ipv4_lpm", "table_type": "match", "direction": "ingress",
+                "match_key_fields": [
+                    {"name": "vrf", "bit_width": 10, "match_type": "exact"},
+                    {"name": "ip_dst_addr", "bit_width": 32, "match_type": "lpm"}],
+                "match_attributes": {"match_type": "algorithmic_lpm",
+                    "max_subtrees_per_partition": subtrees, "atcam_subset_width": 18,
+                    "shift_granularity": 1,
+                    "atcam_table": {"match_attributes": {"match_type": "algorithmic_tcam",
+                        "number_partitions": 1024}}},
+                "actions": []
+            }, {
+                "name": "plain", "table_type": "match", "direction": "ingress",
+                "match_attributes": {"match_type": "ternary"}, "actions": []
+            }]))
+        };
+        let data = read(&alpm(json!(2))).unwrap();
+        let s = |n: &str, v: u64| (n.to_string(), v);
+        assert_eq!(
+            data.match_tables[0].alpm,
+            Some(vec![
+                s("atcam_subset_width", 18),
+                s("number_partitions", 1024),
+                s("shift_granularity", 1),
+                s("subtrees_per_partition", 2),
+            ])
+        );
+        assert_eq!(data.match_tables[1].alpm, None);
+        // Lowered: an `Alpm` instance the table's implementation names.
+        let p = crate::lower::lower(data, "context.json");
+        let imp = p.tables[0].implementation.as_deref();
+        assert_eq!(imp, Some("ipv4_lpm$alpm"));
+        let x = p.externs.iter().find(|x| Some(x.name.as_str()) == imp);
+        assert_eq!(
+            x.map(|x| (&x.kind, x.args.len())),
+            Some((&ExternKind::Other("Alpm".into()), 4))
+        );
+        assert_eq!(p.tables[1].implementation, None);
+        match read(&alpm(json!("2"))) {
+            Err(Fault::Type { path, .. }) => assert_eq!(
+                path,
+                "tables[0].match_attributes.max_subtrees_per_partition"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_algorithmic_lpm_table_with_a_profile_is_marked_by_annotations() {
+        let d = doc(json!([{
+            "name": "t", "table_type": "match", "direction": "ingress",
+            "action_profile": "prof",
+            "match_attributes": {"match_type": "algorithmic_lpm",
+                "max_subtrees_per_partition": 4,
+                "atcam_table": {"match_attributes": {"number_partitions": 2048}}},
+            "actions": []
+        }]));
+        let p = crate::lower::lower(read(&d).unwrap(), "context.json");
+        let t = &p.tables[0];
+        assert_eq!(t.implementation.as_deref(), Some("prof"));
+        let anns: Vec<(&str, &str)> = t
+            .annotations
+            .iter()
+            .map(|a| (a.name.as_str(), a.body.as_str()))
+            .collect();
+        assert_eq!(
+            anns,
+            [
+                ("alpm", "1"),
+                ("alpm_partitions", "2048"),
+                ("alpm_subtrees_per_partition", "4")
+            ]
+        );
     }
 
     #[test]

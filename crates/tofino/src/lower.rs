@@ -4,11 +4,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use p4cost_ir::{
     Action, ActionId, Annotation, Arch, Control, ControlFlow, ControlId, ControlRole,
-    ExternInstance, FileId, Gress, InputKind, MatchKind, MauPlacement, Node, NodeId, NodeKind,
-    Param, Pipeline, Primitive, Program, Span, Table, TableId, TableKey, TableNext,
+    ExternInstance, ExternKind, FileId, Gress, InputKind, MatchKind, MauPlacement, Node, NodeId,
+    NodeKind, Param, Pipeline, Primitive, Program, Span, Table, TableId, TableKey, TableNext,
 };
 
-use crate::context::{ContextData, StageSource};
+use crate::context::{ContextData, CtxAction, MatchTable, StageSource};
 use crate::estimate::{self, Chip};
 
 /// The architecture for a context `target`.
@@ -82,8 +82,28 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             data.externs.len()
         ));
     }
-    p.externs = data
-        .externs
+    p.externs = externs(&data, span);
+    let control_of = controls(&mut p, &data, span);
+    tables(&mut p, &data, &control_of, span);
+    for (_, cid) in &control_of {
+        chain(&mut p, *cid, span);
+    }
+    let control_for = |g: Gress| control_of.iter().find(|(cg, _)| *cg == g).map(|(_, c)| *c);
+    p.pipelines.push(Pipeline {
+        name: "pipe".into(),
+        ingress: control_for(Gress::Ingress),
+        egress: control_for(Gress::Egress),
+        ..Pipeline::default()
+    });
+
+    p.mau = placement(&mut p, &data);
+    p
+}
+
+/// The context's extern instances (registers, counters, meters, selectors,
+/// action profiles).
+fn externs(data: &ContextData, span: Span) -> Vec<ExternInstance> {
+    data.externs
         .iter()
         .map(|e| ExternInstance {
             name: e.name.clone(),
@@ -95,8 +115,11 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             args: Vec::new(),
             span,
         })
-        .collect();
+        .collect()
+}
 
+/// One control per gress that has tables (ingress and egress always).
+fn controls(p: &mut Program, data: &ContextData, span: Span) -> Vec<(Gress, ControlId)> {
     // Controls, one per gress that has tables (ingress and egress always).
     let mut gresses = vec![Gress::Ingress, Gress::Egress];
     for t in &data.match_tables {
@@ -114,7 +137,7 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
         };
         let id = ControlId(p.controls.len() as u32);
         p.controls.push(Control {
-            name: control_name(&data, *g, fallback),
+            name: control_name(data, *g, fallback),
             role,
             gress: *g,
             flow: ControlFlow::default(),
@@ -122,74 +145,19 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
         });
         control_of.push((*g, id));
     }
-    let control_for = |g: Gress| control_of.iter().find(|(cg, _)| *cg == g).map(|(_, c)| *c);
+    control_of
+}
 
-    // Actions (shared by name across tables) and tables.
-    let mut action_ids: BTreeMap<String, ActionId> = BTreeMap::new();
-    // Per action: the reads and writes it already has, so merging the
-    // same action from another table stays linear.
-    let mut action_refs: Vec<(HashSet<String>, HashSet<String>)> = Vec::new();
+/// The actions (shared by name across tables) and the match tables.
+fn tables(p: &mut Program, data: &ContextData, control_of: &[(Gress, ControlId)], span: Span) {
+    let control_for = |g: Gress| control_of.iter().find(|(cg, _)| *cg == g).map(|(_, c)| *c);
+    let mut actions = Actions::default();
     for t in &data.match_tables {
         let mut ids = Vec::new();
         let mut ids_seen: HashSet<ActionId> = HashSet::new();
         let mut default_action = None;
         for a in &t.actions {
-            let id = match action_ids.get(&a.name) {
-                Some(id) => {
-                    if let (Some(existing), Some((reads, writes))) = (
-                        p.actions.get_mut(id.index()),
-                        action_refs.get_mut(id.index()),
-                    ) {
-                        for r in &a.reads {
-                            if reads.insert(r.clone()) {
-                                existing.reads.push(r.clone());
-                            }
-                        }
-                        for w in &a.writes {
-                            if writes.insert(w.clone()) {
-                                existing.writes.push(w.clone());
-                            }
-                        }
-                    }
-                    *id
-                }
-                None => {
-                    let id = ActionId(p.actions.len() as u32);
-                    p.actions.push(Action {
-                        name: a.name.clone(),
-                        params: a
-                            .params
-                            .iter()
-                            .map(|(n, w)| Param {
-                                name: n.clone(),
-                                width_bits: *w,
-                            })
-                            .collect(),
-                        reads: a.reads.clone(),
-                        writes: a.writes.clone(),
-                        // context.json lists operations, not their operands.
-                        validity: Vec::new(),
-                        flags: Vec::new(),
-                        primitives: a
-                            .ops
-                            .iter()
-                            .map(|op| Primitive {
-                                op: op.clone(),
-                                span,
-                            })
-                            .collect(),
-                        externs: Vec::new(),
-                        annotations: Vec::new(),
-                        span,
-                    });
-                    action_ids.insert(a.name.clone(), id);
-                    action_refs.push((
-                        a.reads.iter().cloned().collect(),
-                        a.writes.iter().cloned().collect(),
-                    ));
-                    id
-                }
-            };
+            let id = actions.id(p, a, span);
             if ids_seen.insert(id) {
                 ids.push(id);
             }
@@ -204,6 +172,10 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
                 body: String::new(),
                 span,
             });
+        }
+        let mut implementation = t.implementation.clone();
+        if let Some(args) = &t.alpm {
+            mark_alpm(p, t, args, &mut implementation, &mut annotations, span);
         }
         p.tables.push(Table {
             name: t.name.clone(),
@@ -224,55 +196,166 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             default_action,
             default_action_const: false,
             const_entries: t.static_entries,
-            implementation: t.implementation.clone(),
+            implementation,
             attached: Vec::new(),
             stages: t.stages.clone(),
             annotations,
             span,
         });
     }
+}
 
-    // Each control: a chain of its tables in stage order (unplaced last).
-    for (_, cid) in &control_of {
-        let mut order: Vec<(i32, usize)> = p
-            .tables
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.control == Some(*cid))
-            .map(|(i, t)| (t.stages.first().copied().unwrap_or(i32::MAX), i))
-            .collect();
-        order.sort();
-        let n = order.len();
-        let nodes: Vec<Node> = order
-            .iter()
-            .enumerate()
-            .map(|(k, (_, ti))| Node {
-                kind: NodeKind::Table {
-                    table: TableId(*ti as u32),
-                    next: TableNext::Always {
-                        next: (k + 1 < n).then(|| NodeId((k + 1) as u32)),
-                    },
-                },
-                span,
-            })
-            .collect();
-        if let Some(c) = p.controls.get_mut(cid.index()) {
-            c.flow = ControlFlow {
-                entry: (!nodes.is_empty()).then_some(NodeId(0)),
-                nodes,
-            };
+/// Marks an algorithmic LPM table as the source marks it, so that the
+/// model splits it into its pre-classifier (TCAM) and ATCAM partitions
+/// (SRAM): an `Alpm` extern instance `<table>$alpm` holding the context's
+/// parameters, named by the table's `implementation`; or, when the table
+/// has an implementation already (an action profile), `@alpm(1)` with
+/// `@alpm_partitions` / `@alpm_subtrees_per_partition`.
+fn mark_alpm(
+    p: &mut Program,
+    t: &MatchTable,
+    args: &[(String, u64)],
+    implementation: &mut Option<String>,
+    annotations: &mut Vec<Annotation>,
+    span: Span,
+) {
+    if implementation.is_none() {
+        let name = format!("{}$alpm", t.name);
+        p.externs.push(ExternInstance {
+            name: name.clone(),
+            kind: ExternKind::Other("Alpm".into()),
+            size: None,
+            width_bits: None,
+            direct: false,
+            max_group_size: None,
+            args: args.to_vec(),
+            span,
+        });
+        *implementation = Some(name);
+        return;
+    }
+    let ann = |name: &str, body: String| Annotation {
+        name: name.into(),
+        body,
+        span,
+    };
+    annotations.push(ann("alpm", "1".into()));
+    for (arg, name) in [
+        ("number_partitions", "alpm_partitions"),
+        ("subtrees_per_partition", "alpm_subtrees_per_partition"),
+    ] {
+        if let Some((_, v)) = args.iter().find(|(k, _)| k == arg) {
+            annotations.push(ann(name, v.to_string()));
         }
     }
-    p.pipelines.push(Pipeline {
-        name: "pipe".into(),
-        ingress: control_for(Gress::Ingress),
-        egress: control_for(Gress::Egress),
-        ..Pipeline::default()
-    });
+}
 
+/// The program's actions, one per name across the tables that list it.
+#[derive(Default)]
+struct Actions {
+    ids: BTreeMap<String, ActionId>,
+    /// Per action: the reads and writes it already has, so merging the
+    /// same action from another table stays linear.
+    refs: Vec<(HashSet<String>, HashSet<String>)>,
+}
+
+impl Actions {
+    /// The id of action `a`: a new action, or the one of its name with
+    /// `a`'s reads and writes added.
+    fn id(&mut self, p: &mut Program, a: &CtxAction, span: Span) -> ActionId {
+        if let Some(id) = self.ids.get(&a.name) {
+            if let (Some(existing), Some((reads, writes))) =
+                (p.actions.get_mut(id.index()), self.refs.get_mut(id.index()))
+            {
+                for r in &a.reads {
+                    if reads.insert(r.clone()) {
+                        existing.reads.push(r.clone());
+                    }
+                }
+                for w in &a.writes {
+                    if writes.insert(w.clone()) {
+                        existing.writes.push(w.clone());
+                    }
+                }
+            }
+            return *id;
+        }
+        let id = ActionId(p.actions.len() as u32);
+        p.actions.push(Action {
+            name: a.name.clone(),
+            params: a
+                .params
+                .iter()
+                .map(|(n, w)| Param {
+                    name: n.clone(),
+                    width_bits: *w,
+                })
+                .collect(),
+            reads: a.reads.clone(),
+            writes: a.writes.clone(),
+            // context.json lists operations, not their operands.
+            validity: Vec::new(),
+            flags: Vec::new(),
+            primitives: a
+                .ops
+                .iter()
+                .map(|op| Primitive {
+                    op: op.clone(),
+                    span,
+                })
+                .collect(),
+            externs: Vec::new(),
+            annotations: Vec::new(),
+            span,
+        });
+        self.ids.insert(a.name.clone(), id);
+        self.refs.push((
+            a.reads.iter().cloned().collect(),
+            a.writes.iter().cloned().collect(),
+        ));
+        id
+    }
+}
+
+/// Control `cid`'s flow: a chain of its tables in stage order (unplaced
+/// last).
+fn chain(p: &mut Program, cid: ControlId, span: Span) {
+    let mut order: Vec<(i32, usize)> = p
+        .tables
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.control == Some(cid))
+        .map(|(i, t)| (t.stages.first().copied().unwrap_or(i32::MAX), i))
+        .collect();
+    order.sort();
+    let n = order.len();
+    let nodes: Vec<Node> = order
+        .iter()
+        .enumerate()
+        .map(|(k, (_, ti))| Node {
+            kind: NodeKind::Table {
+                table: TableId(*ti as u32),
+                next: TableNext::Always {
+                    next: (k + 1 < n).then(|| NodeId((k + 1) as u32)),
+                },
+            },
+            span,
+        })
+        .collect();
+    if let Some(c) = p.controls.get_mut(cid.index()) {
+        c.flow = ControlFlow {
+            entry: (!nodes.is_empty()).then_some(NodeId(0)),
+            nodes,
+        };
+    }
+}
+
+/// The stage characteristics: the compiler's, else estimated from the
+/// match-dependence flags, else none (with a note).
+fn placement(p: &mut Program, data: &ContextData) -> Option<MauPlacement> {
     // Stage characteristics.
     let chip = Chip::for_target(&data.target);
-    p.mau = match &data.stages {
+    match &data.stages {
         StageSource::Compiler(stages) => Some(MauPlacement {
             stages: stages.clone(),
             estimated: false,
@@ -299,6 +382,5 @@ pub(crate) fn lower(data: ContextData, file_name: &str) -> Program {
             );
             None
         }
-    };
-    p
+    }
 }
