@@ -27,6 +27,16 @@ pub(crate) fn blank(text: &str) -> Cow<'_, str> {
     // An annotation name was just read: a `(` after trivia opens its raw body.
     let mut after_annotation = false;
     while i < b.len() {
+        if !after_annotation {
+            // Only these bytes start anything but a plain token or blank.
+            match b[i..]
+                .iter()
+                .position(|&c| matches!(c, b'/' | b'#' | b'"' | b'@'))
+            {
+                Some(p) => i += p,
+                None => break,
+            }
+        }
         let c = b[i];
         let next = b.get(i + 1).copied();
         let (end, blanked) = match c {
