@@ -449,7 +449,9 @@ impl<'t> Builder<'t> {
 
     /// [`Self::body_exprs`] by parsing the body with the grammar.
     fn parsed_body_exprs(&self, trimmed: &str, start: u32) -> Option<Vec<Expr>> {
-        let mut pairs = P4Parser::parse(Rule::annotation_exprs, trimmed).ok()?;
+        // The raw body keeps its comments (the grammar skips none).
+        let blanked = crate::trivia::blank(trimmed);
+        let mut pairs = P4Parser::parse(Rule::annotation_exprs, &blanked).ok()?;
         let top = pairs.next()?;
         let sub = Builder::new(self.text, start);
         let list = top.into_inner().find(|p| p.as_rule() == Rule::expr_list)?;

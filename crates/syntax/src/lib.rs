@@ -25,6 +25,7 @@ mod prescan;
 mod printer;
 mod reuse;
 mod shift;
+mod trivia;
 
 #[cfg(test)]
 mod tests;
@@ -124,6 +125,10 @@ fn parse_items_sharing_names(
             message: "input is larger than 4 GiB".to_string(),
         });
     }
+    // Comments and `#` lines as blanks, every byte at its offset: the
+    // grammar then only skips whitespace (see `trivia`).
+    let blanked = trivia::blank(text);
+    let text: &str = &blanked;
     prescan::check_nesting(text)?;
     // One top-level declaration at a time: pest's token queue (80 bytes
     // per parse-tree node) then only ever holds one declaration, not the

@@ -33,7 +33,8 @@ use crate::grammar::{P4Parser, Rule};
 /// The parser or control declaration with a body that starts at byte `pos`
 /// of `text` (after optional trivia), and the offset just past its closing
 /// brace; `None` if there is none there or it does not parse (the caller
-/// then parses the item as a whole).
+/// then parses the item as a whole).  `text` has its comments blanked
+/// (see `trivia`), as everything the grammar parses.
 pub(crate) fn container(text: &str, pos: usize) -> Option<(Decl, usize)> {
     let (Piece::Head(head), mut pos) = piece(text, pos, Rule::container_head_item, 0)? else {
         return None;
@@ -369,6 +370,7 @@ fn empty_stmt(text: &str, pos: usize, rule: Rule, depth: u32) -> Option<(Piece, 
 #[cfg(test)]
 mod tests {
     use super::container;
+    use crate::trivia::blank;
 
     /// Parser and control declarations with a body are parsed in pieces;
     /// anything else (another declaration, a prototype such as v1model's
@@ -381,7 +383,7 @@ mod tests {
             "  // c\n @name(\"x\") @pragma stage 1\n control C() { apply { } }",
             "/* a */ control C() { apply { } }",
         ] {
-            assert!(container(yes, 0).is_some(), "{yes}");
+            assert!(container(&blank(yes), 0).is_some(), "{yes}");
         }
         for no in [
             "header h_t { bit<8> f; }",
