@@ -2391,10 +2391,11 @@ impl Explainer<'_, '_> {
     /// Why a table is skipped at the step from `k` to `chosen`.
     fn reason(&mut self, k: Key, chosen: Option<Key>) -> Arc<str> {
         let (program, flow, cc, egress_from) = (self.program, self.flow, self.cc, self.egress_from);
-        self.step(k, chosen);
-        let Some(f) = self.facts.get_mut(&(k, chosen)) else {
-            return Arc::from(""); // just inserted
-        };
+        // One lookup: the step's facts, made here when no step made them.
+        let f = self
+            .facts
+            .entry((k, chosen))
+            .or_insert_with(|| step_facts(program, flow, cc, k, chosen));
         f.reason
             .get_or_insert_with(|| {
                 skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from).into()

@@ -441,7 +441,7 @@ pub fn class_brief(
     let conds: Vec<String> = class_decisions_of(c, decisions)
         .filter(|d| !d.forced && d.at.starts_with("if "))
         .map(|d| {
-            let cond = d.at.trim_start_matches("if ");
+            let cond = trim_prefixes(&d.at, "if ");
             if d.outcome == "true" {
                 cond.to_string()
             } else {
@@ -478,11 +478,24 @@ fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[Decisio
         let at = outcome_at.binary_search_by_key(&t.name.as_str(), |&(at, _)| at);
         if let Ok(i) = at {
             out.push('[');
-            out.push_str(outcome_at[i].1.trim_start_matches("action_run = "));
+            out.push_str(trim_prefixes(outcome_at[i].1, "action_run = "));
             out.push(']');
         }
     }
     out
+}
+
+/// `s` without every leading `prefix` (as `str::trim_start_matches`
+/// strips them, without building a string searcher per call: this runs
+/// for every decision of every class rendered).
+fn trim_prefixes<'s>(mut s: &'s str, prefix: &str) -> &'s str {
+    if prefix.is_empty() {
+        return s;
+    }
+    while let Some(rest) = s.strip_prefix(prefix) {
+        s = rest;
+    }
+    s
 }
 
 /// The report's entries of the tables `c` applies, in order (an index
@@ -527,4 +540,19 @@ fn brief_name(t: &ClassTableOut) -> &str {
 /// `acl.acl`): the first component is the control every table shares.
 fn short(name: &str) -> &str {
     name.split_once('.').map_or(name, |(_, rest)| rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trim_prefixes;
+
+    /// The same as `str::trim_start_matches` with a string pattern.
+    #[test]
+    fn trims_every_leading_prefix_as_trim_start_matches() {
+        for s in ["if x", "if if x", "x", "", "if ", "action_run = a", "iff x"] {
+            for p in ["if ", "action_run = ", "x", ""] {
+                assert_eq!(trim_prefixes(s, p), s.trim_start_matches(p), "{s:?} {p:?}");
+            }
+        }
+    }
 }

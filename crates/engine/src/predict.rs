@@ -1007,7 +1007,7 @@ fn list_paths<'g>(
                 .map(|w| w.code.clone())
                 .collect::<Vec<_>>(),
         );
-        let out = report::path_out(program, *index, &path, &pred);
+        let out = report::path_out(program, *index, &path, pred);
         bare.add(&out);
         listed.outs.push(out);
         listed.nodes.push(nodes);
@@ -1711,7 +1711,7 @@ fn run_mau(
         })?
     };
     let pred = mp.ingress_prediction(program, &common.tables);
-    let path_out = report::path_out(program, shown_index, &shown_path, &pred);
+    let path_out = report::path_out(program, shown_index, &shown_path, pred);
 
     if a.target.packet_size.is_some() {
         warns.push(WarningOut::new(

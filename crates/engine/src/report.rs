@@ -481,12 +481,17 @@ pub fn path_out(
     program: &Program,
     index: p4cost_analysis::PathCount,
     path: &p4cost_analysis::ParsePath,
-    pred: &Prediction,
+    pred: Prediction,
 ) -> PathOut {
+    let Prediction {
+        latency_ns,
+        breakdown,
+        warnings,
+    } = pred;
     let states = path
         .states
         .iter()
-        .zip(&pred.breakdown.states)
+        .zip(&breakdown.states)
         .map(|(st, term)| StateOut {
             name: st.name.clone(),
             extracts: st.extracts.iter().map(|e| e.display_name()).collect(),
@@ -497,21 +502,21 @@ pub fn path_out(
             span: Loc::new(program, term.span),
         })
         .collect();
-    let tables = pred
-        .breakdown
+    // The prediction's own strings move into the report, none copied.
+    let tables = breakdown
         .tables
-        .iter()
+        .into_iter()
         .map(|t| TableOut {
-            name: t.name.clone(),
-            match_kind: t.match_kind.clone(),
-            match_class: t.match_class.clone(),
-            class_reason: t.class_reason.clone(),
-            key_class: t.key_class.clone(),
+            span: Loc::new(program, t.span),
+            name: t.name,
+            match_kind: t.match_kind,
+            match_class: t.match_class,
+            class_reason: t.class_reason,
+            key_class: t.key_class,
             keys: t.keys,
             key_bits: t.key_bits,
             latency_ns: t.ns,
-            stages: t.stages.clone(),
-            span: Loc::new(program, t.span),
+            stages: t.stages,
         })
         .collect();
     PathOut {
@@ -520,15 +525,15 @@ pub fn path_out(
         headers: path.header_names(),
         metadata: path.metadata_names(),
         states,
-        latency_ns: pred.latency_ns,
-        min_latency_ns: pred.latency_ns,
+        latency_ns,
+        min_latency_ns: latency_ns,
         breakdown: BreakdownOut {
-            base_ns: pred.breakdown.base_ns,
-            parser_ns: pred.breakdown.parser_ns,
-            control_ns: pred.breakdown.control_ns,
+            base_ns: breakdown.base_ns,
+            parser_ns: breakdown.parser_ns,
+            control_ns: breakdown.control_ns,
             tables,
         },
-        warnings: pred.warnings.iter().map(|w| w.code.clone()).collect(),
+        warnings: warnings.into_iter().map(|w| w.code).collect(),
         classes: None,
     }
 }

@@ -415,7 +415,7 @@ fn listed_path(
         },
         warnings: Vec::new(),
     };
-    let mut out = report::path_out(cx.program, index, &pg.path(nodes), &pred);
+    let mut out = report::path_out(cx.program, index, &pg.path(nodes), pred);
     match path_classes(listers, cx, sites, (pg, nodes, out.number), pricer, cache) {
         Ok(pc) => out.classes = Some(pc),
         Err(e) => warns.push(WarningOut::new(

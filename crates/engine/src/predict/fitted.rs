@@ -199,7 +199,7 @@ fn listed(
                 .map(|w| w.code.clone())
                 .collect::<Vec<_>>(),
         );
-        path_outs.push(report::path_out(program, *index, &path, &pred));
+        path_outs.push(report::path_out(program, *index, &path, pred));
     }
     (path_outs, listed_codes)
 }

@@ -256,7 +256,7 @@ fn listed_path(
     match path_classes(k, cx, sites, (pg, nodes, number), warns) {
         Ok(pc) => {
             let pred = prediction(pc.slowest.latency_ns);
-            let mut out = report::path_out(cx.program, index, &pg.path(nodes), &pred);
+            let mut out = report::path_out(cx.program, index, &pg.path(nodes), pred);
             out.min_latency_ns = pc
                 .classes
                 .iter()
@@ -270,7 +270,7 @@ fn listed_path(
                 "classes_not_listed",
                 format!("classes of path {number} not listed: {e}"),
             ));
-            report::path_out(cx.program, index, &pg.path(nodes), &prediction(0.0))
+            report::path_out(cx.program, index, &pg.path(nodes), prediction(0.0))
         }
     }
 }

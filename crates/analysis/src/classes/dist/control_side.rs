@@ -9,6 +9,8 @@
 //! which writes a new table anyway) or where an addition could saturate
 //! (then it is applied entry by entry as before, equal sums merged).
 
+use std::rc::Rc;
+
 use p4cost_ir::NodeKind;
 
 use super::super::{ControlClasses, Key, KeyMap, ONE};
@@ -32,20 +34,17 @@ const END: u32 = u32::MAX;
 
 /// An ascending table of (weight, paths) whose weights are each `off`
 /// more than stored. Invariant: `v + off` does not overflow for any stored
-/// `v` (so [`Table::get`] is exact).
+/// `v` (so reading an entry with its offset is exact).
+///
+/// The entries are shared: a state with one successor whose table others
+/// read too holds the same entries with its own offset, not a copy.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Table {
-    t: Vec<(i64, PathCount)>,
+    t: Rc<Vec<(i64, PathCount)>>,
     off: i64,
 }
 
 impl Table {
-    /// Entry `i` with the offset applied.
-    fn get(&self, i: usize) -> (i64, PathCount) {
-        let (v, c) = self.t[i];
-        (v + self.off, c)
-    }
-
     /// Adds `w` to every weight, as [`shift`] does entry by entry: by the
     /// offset when neither end of the table can saturate (the weights
     /// ascend, so then none can), else applied in place.
@@ -67,13 +66,15 @@ impl Table {
         }
         let mut t = self.take();
         shift(&mut t, w);
-        self.t = t;
+        self.t = Rc::new(t);
     }
 
-    /// The entries with the offset applied.
+    /// The entries with the offset applied (copied when another table
+    /// shares them).
     fn take(&mut self) -> Vec<(i64, PathCount)> {
         let off = std::mem::take(&mut self.off);
-        let mut t = std::mem::take(&mut self.t);
+        let t = std::mem::take(&mut self.t);
+        let mut t = Rc::try_unwrap(t).unwrap_or_else(|shared| (*shared).clone());
         if off != 0 {
             for e in &mut t {
                 e.0 += off;
@@ -121,7 +122,7 @@ pub(super) fn control_sides(
     let mut tables: Vec<Table> = vec![Table::default(); n];
     let mut entries = 0usize;
     let end = Table {
-        t: vec![(0, ONE)],
+        t: Rc::new(vec![(0, ONE)]),
         off: 0,
     };
     let mut scratch = Vec::new();
@@ -209,20 +210,16 @@ fn state_table(
     end: &Table,
     scratch: &mut Vec<(i64, PathCount)>,
 ) -> Table {
-    let side = |tables: &[Table], s: u32| {
-        if s == END {
-            end.clone()
-        } else {
-            tables[s as usize].clone()
-        }
-    };
     let (first, rest) = match succ {
         [] => return Table::default(),
         [s] => {
-            let mut out = if *s != END && readers[*s as usize] == 1 {
+            // The last reader takes the table over, another shares it.
+            let mut out = if *s == END {
+                end.clone()
+            } else if readers[*s as usize] == 1 {
                 std::mem::take(&mut tables[*s as usize])
             } else {
-                side(tables, *s)
+                tables[*s as usize].clone()
             };
             out.shift(w);
             return out;
@@ -237,17 +234,23 @@ fn state_table(
         let a = if i == 0 { at(first) } else { &acc };
         merge_into(&mut out, a, at(s), if last { w } else { 0 });
         if i > 0 {
-            *scratch = std::mem::take(&mut acc.t);
+            *scratch = std::mem::take(&mut acc).take();
         }
-        acc = Table { t: out, off: 0 };
+        acc = Table {
+            t: Rc::new(out),
+            off: 0,
+        };
     }
     // Kept until its readers are made: exactly as long as it is (a merge
     // reserves room for both sides, which equal sums may not fill). The
     // allocator shrinks the buffer where it is, without copying it; the
     // next merge takes a fresh scratch.
-    let mut t = acc.t;
+    let mut t = acc.take();
     t.shrink_to_fit();
-    Table { t, off: 0 }
+    Table {
+        t: Rc::new(t),
+        off: 0,
+    }
 }
 
 /// Adds `w` to every weight of the ascending table `t` in place (entries
@@ -286,16 +289,25 @@ fn push_sum(out: &mut Vec<(i64, PathCount)>, v: i64, c: PathCount) {
 fn merge_into(out: &mut Vec<(i64, PathCount)>, a: &Table, b: &Table, w: i64) {
     out.clear();
     out.reserve(a.len() + b.len());
+    // Each side's entries with its offset, read straight from the slices.
+    let (ta, oa, tb, ob) = (&a.t[..], a.off, &b.t[..], b.off);
     let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let take_a = j == b.len() || (i < a.len() && a.get(i).0 <= b.get(j).0);
-        let (v, c) = if take_a { a.get(i) } else { b.get(j) };
-        if take_a {
+    while let (Some(&(va, ca)), Some(&(vb, cb))) = (ta.get(i), tb.get(j)) {
+        let (va, vb) = (va + oa, vb + ob);
+        let (v, c) = if va <= vb {
             i += 1;
+            (va, ca)
         } else {
             j += 1;
-        }
+            (vb, cb)
+        };
         push_sum(out, v.saturating_add(w), c);
+    }
+    for &(v, c) in &ta[i..] {
+        push_sum(out, (v + oa).saturating_add(w), c);
+    }
+    for &(v, c) in &tb[j..] {
+        push_sum(out, (v + ob).saturating_add(w), c);
     }
 }
 
@@ -322,7 +334,7 @@ mod tests {
         for ws in steps {
             let mut eager = start.clone();
             let mut lazy = Table {
-                t: start.clone(),
+                t: Rc::new(start.clone()),
                 off: 0,
             };
             for &w in ws {
@@ -337,11 +349,11 @@ mod tests {
     #[test]
     fn merges_apply_the_offset() {
         let a = Table {
-            t: vec![(10, n(2)), (12, n(1))],
+            t: Rc::new(vec![(10, n(2)), (12, n(1))]),
             off: 0,
         };
         let b = Table {
-            t: vec![(0, n(1)), (5, n(1))],
+            t: Rc::new(vec![(0, n(1)), (5, n(1))]),
             off: 10,
         };
         let mut out = Vec::new();
@@ -350,5 +362,28 @@ mod tests {
         merge_into(&mut out, &a, &b, i64::MAX - 12);
         let top = (i64::MAX, n(2));
         assert_eq!(out, vec![(i64::MAX - 2, n(3)), top]);
+    }
+
+    /// Two states reading one table share its entries, each with its own
+    /// offset, a saturating shift of one leaving the other as it was.
+    #[test]
+    fn shared_tables_keep_their_own_offsets() {
+        let base = vec![(-4, n(1)), (3, n(2)), (i64::MAX - 1, n(3))];
+        let mut tables = vec![Table {
+            t: Rc::new(base.clone()),
+            off: 0,
+        }];
+        let end = Table::default();
+        let mut scratch = Vec::new();
+        let mut one = state_table(&mut tables, &[2], &[0], -6, &end, &mut scratch);
+        let mut two = state_table(&mut tables, &[2], &[0], 5, &end, &mut scratch);
+        assert!(Rc::ptr_eq(&one.t, &tables[0].t), "shared, not copied");
+        let mut eager_one = base.clone();
+        shift(&mut eager_one, -6);
+        let mut eager_two = base.clone();
+        shift(&mut eager_two, 5);
+        assert_eq!(two.take(), eager_two);
+        assert_eq!(one.take(), eager_one);
+        assert_eq!(tables[0].take(), base);
     }
 }
