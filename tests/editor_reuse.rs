@@ -319,7 +319,8 @@ fn the_timed_edits_of_switch_p4_16_answer_as_a_fresh_analysis() {
 /// fabric_tna.p4's 20 timed edits, then edits of what its includes see:
 /// a macro the root defines before `#include "shared/size.p4"` (which
 /// that file then redefines, with a warning), taken out again, and
-/// size.p4's own text changed in its buffer. After each, the facts
+/// size.p4's own text changed in its buffer, a typedef and a header
+/// field the unchanged controls use changed in theirs. After each, the facts
 /// through the document's `Reuse` (its preprocessed includes taken back
 /// when the state they start from is the same) and class memo are a fresh
 /// analysis's.
@@ -381,4 +382,36 @@ fn the_timed_edits_of_fabric_tna_and_its_includes_macro_context_answer_as_a_fres
         &mut reuse,
         "a size in size.p4's buffer doubled",
     );
+    // A typedef and a header field the unchanged controls use, changed in
+    // their includes' buffers: keys and extracts read the new widths.
+    for (file, from, to) in [
+        (
+            "shared/define.p4",
+            "typedef bit<32> next_id_t;",
+            "typedef bit<16> next_id_t;",
+        ),
+        (
+            "shared/header.p4",
+            "bit<16> ether_type;",
+            "bit<8> ether_type;",
+        ),
+    ] {
+        let path = dir.join(file);
+        let old = std::fs::read_to_string(&path).expect("include");
+        let new = old.replacen(from, to, 1);
+        assert_ne!(new, old, "{file} has `{from}`");
+        overlay.set(path, Arc::from(new.as_str()));
+        step(
+            &text,
+            &overlay,
+            &mut reuse,
+            &format!("`{from}` -> `{to}` in {file}"),
+        );
+        step(
+            &text.replacen("\n", "\n\n", 1),
+            &overlay,
+            &mut reuse,
+            "then a line inserted in the root",
+        );
+    }
 }
