@@ -268,12 +268,10 @@ fn class_figures_kept_between_edits_equal_a_cold_analysis() {
     );
 }
 
-// Only the switch edits are replayed here; the fabric ones are timed in
-// tests/lsp_latency.rs.
 #[allow(dead_code)]
 #[path = "edits/timed.rs"]
 mod edits;
-use edits::switch_edit as timed_edit;
+use edits::{fabric_edit, switch_edit as timed_edit};
 
 /// The 20 edits the latency test times, analysed as the language server's
 /// worker does (the document's `Reuse` and class memo), give after each
@@ -315,5 +313,105 @@ fn the_timed_edits_of_switch_p4_16_answer_as_a_fresh_analysis() {
                 "edit {k}: only the edited declaration ({taken} taken)"
             );
         }
+    }
+}
+
+/// fabric_tna.p4's 20 timed edits, then edits of what its includes see:
+/// a macro the root defines before `#include "shared/size.p4"` (which
+/// that file then redefines, with a warning), taken out again, and
+/// size.p4's own text changed in its buffer, a typedef and a header
+/// field the unchanged controls use changed in theirs. After each, the facts
+/// through the document's `Reuse` (its preprocessed includes taken back
+/// when the state they start from is the same) and class memo are a fresh
+/// analysis's.
+#[test]
+fn the_timed_edits_of_fabric_tna_and_its_includes_macro_context_answer_as_a_fresh_analysis() {
+    let dir = scratch("timed-fabric");
+    let file = fabric_tna(&dir);
+    let mut o = PredictOptions::new(&file);
+    o.source.include_dirs = vec![dir.clone()];
+    o.source.defines = vec![("WITH_INT".to_string(), None)];
+    let mut kept = o.clone();
+    kept.class_memo = p4cost_engine::class_memo::ClassMemo::new();
+    let mut text = std::fs::read_to_string(&file).expect("program");
+    let mut overlay = Overlay::new();
+    let mut reuse = input::Reuse::new();
+    let facts = |o: &PredictOptions, loaded| {
+        let mut s = Session::new();
+        s.preload(o, loaded);
+        format!("{:?}", ide::facts(&mut s, o, &[]))
+    };
+    let step = |text: &str, overlay: &Overlay, reuse: &mut input::Reuse, what: &str| {
+        let warm = input::load_text_reusing(&file, text.to_string(), &o.source, overlay, reuse);
+        let cold = input::load_text(&file, text.to_string(), &o.source, overlay);
+        assert_eq!(facts(&o, cold), facts(&kept, warm), "after {what}");
+    };
+    for k in 0..=20 {
+        if k > 0 {
+            text = fabric_edit(k - 1, &text);
+        }
+        overlay.set(file.clone(), Arc::from(text.as_str()));
+        step(&text, &overlay, &mut reuse, &format!("edit {k}"));
+    }
+    assert!(
+        reuse.include_hits() >= 20 * 10,
+        "each edit took the includes back: {}",
+        reuse.include_hits()
+    );
+    let size_include = "#include \"shared/size.p4\"";
+    let redefined = text.replacen(
+        size_include,
+        &format!("#define PORT_VLAN_TABLE_SIZE 64\n{size_include}"),
+        1,
+    );
+    assert_ne!(redefined, text, "fabric_tna.p4 includes shared/size.p4");
+    for (t, what) in [
+        (&redefined, "a macro size.p4 defines, defined before it"),
+        (&text, "that macro taken out"),
+    ] {
+        overlay.set(file.clone(), Arc::from(t.as_str()));
+        step(t, &overlay, &mut reuse, what);
+    }
+    let size = dir.join("shared/size.p4");
+    let sizes = std::fs::read_to_string(&size).expect("size.p4");
+    let changed = sizes.replacen("1024", "2048", 1);
+    overlay.set(size, Arc::from(changed.as_str()));
+    step(
+        &text,
+        &overlay,
+        &mut reuse,
+        "a size in size.p4's buffer doubled",
+    );
+    // A typedef and a header field the unchanged controls use, changed in
+    // their includes' buffers: keys and extracts read the new widths.
+    for (file, from, to) in [
+        (
+            "shared/define.p4",
+            "typedef bit<32> next_id_t;",
+            "typedef bit<16> next_id_t;",
+        ),
+        (
+            "shared/header.p4",
+            "bit<16> ether_type;",
+            "bit<8> ether_type;",
+        ),
+    ] {
+        let path = dir.join(file);
+        let old = std::fs::read_to_string(&path).expect("include");
+        let new = old.replacen(from, to, 1);
+        assert_ne!(new, old, "{file} has `{from}`");
+        overlay.set(path, Arc::from(new.as_str()));
+        step(
+            &text,
+            &overlay,
+            &mut reuse,
+            &format!("`{from}` -> `{to}` in {file}"),
+        );
+        step(
+            &text.replacen("\n", "\n\n", 1),
+            &overlay,
+            &mut reuse,
+            "then a line inserted in the root",
+        );
     }
 }

@@ -162,10 +162,12 @@ pub fn load_file_text_from(
 
 /// What an editor keeps between the analyses of one document so that a
 /// keystroke redoes only what it changed: the top-level declarations of
-/// the last successful parse (see [`p4cost_syntax::Reuse`]).
+/// the last successful parse (see [`p4cost_syntax::Reuse`]) and the
+/// preprocessed includes of the root file (see [`p4cost_pp::IncludeCache`]).
 #[derive(Debug, Default)]
 pub struct Reuse {
     parse: p4cost_syntax::Reuse,
+    includes: p4cost_pp::IncludeCache,
 }
 
 impl Reuse {
@@ -178,6 +180,11 @@ impl Reuse {
     /// one before, and how many it parsed.
     pub fn parse_counts(&self) -> (usize, usize) {
         self.parse.counts()
+    }
+
+    /// How many includes the loads through it took back preprocessed.
+    pub fn include_hits(&self) -> usize {
+        self.includes.hits()
     }
 }
 
@@ -192,8 +199,11 @@ pub fn load_file_text_reusing(
     reuse: &mut Reuse,
 ) -> Result<Loaded, FrontError> {
     let ppo = pp_options(opts);
-    let mut pp = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle).with_files(files);
-    let out = pp.run_file_text(path, text).map_err(pp_error)?;
+    let out = p4cost_pp::Preprocessor::new(&ppo, &ArchBundle)
+        .with_files(files)
+        .with_include_cache(&mut reuse.includes)
+        .run_file_text(path, text)
+        .map_err(pp_error)?;
     lower_output_reusing(&out, &file_stem(path), opts, Some(&mut reuse.parse))
 }
 

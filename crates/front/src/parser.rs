@@ -606,143 +606,12 @@ fn lower_call<'a>(
         ("extract", true) if !args.is_empty() => {
             let target = &args[0].value;
             if matches!(target.kind, ExprKind::DontCare) {
-                // `p.extract<H>(_)` reads an `H` and throws it away: the
-                // parser moves past sizeof(H) bits.
-                let bits = type_args
-                    .first()
-                    .and_then(|t| cx.g.shape(t, 0).ok())
-                    .and_then(|s| cx.g.fixed_bits(&s));
-                if bits.is_none() {
-                    cx.warn(
-                        call.span,
-                        "extract into `_` of a type without a known width: the bits skipped are unknown",
-                    );
-                }
+                let bits = skipped_bits(cx, call, type_args);
                 ops.push(ir::ParserOp::Advance { bits, span });
                 return Ok(());
             }
-            let is_stack = |cx: &Cx<'a, '_>, px: &Px<'a>, e: &Expr| {
-                matches!(
-                    resolve_access(&cx.g, &px.locals, e).map(|a| a.shape),
-                    Some(Shape::Stack(..))
-                )
-            };
-            // `stack.next.m` / `stack[i].m`: one member of a header union
-            // held in a stack. The stack element is what is filled; the
-            // member's width is what is read.
-            let mut member_shape = None;
-            let target = match &target.kind {
-                ExprKind::Member { base: elem, .. }
-                    if matches!(&elem.kind,
-                        ExprKind::Member { base: s, member } if member.name == "next" && is_stack(cx, px, s))
-                        || matches!(&elem.kind, ExprKind::Index { base: s, .. } if is_stack(cx, px, s)) =>
-                {
-                    match resolve_access(&cx.g, &px.locals, elem).map(|a| a.shape) {
-                        Some(Shape::Aggregate(u)) if u.kind == ast::StructKind::HeaderUnion => {
-                            member_shape =
-                                resolve_access(&cx.g, &px.locals, target).map(|a| a.shape);
-                            elem.as_ref()
-                        }
-                        _ => target,
-                    }
-                }
-                _ => target,
-            };
-            let (base, stack) = match &target.kind {
-                // `.next` is the stack operation only on a stack: a header
-                // may well have a field called `next`.
-                ExprKind::Member { base, member }
-                    if member.name == "next" && is_stack(cx, px, base) =>
-                {
-                    (base.as_ref(), Some(ir::StackAccess::Next))
-                }
-                ExprKind::Index { base, index } => {
-                    match cx
-                        .g
-                        .eval(index, &px.locals.consts)
-                        .and_then(|i| u32::try_from(i).ok())
-                    {
-                        Some(i) => (base.as_ref(), Some(ir::StackAccess::Index(i))),
-                        None => {
-                            if is_stack(cx, px, base) {
-                                cx.warn(
-                                    index.span,
-                                    format!("extract into `{}` with an index that is not a compile-time constant: which stack element is filled is not tracked", cx.text(target.span)),
-                                );
-                            }
-                            (base.as_ref(), None)
-                        }
-                    }
-                }
-                _ => (target, None),
-            };
-            let header = px.rename.name(&expr_name(base));
-            let access = resolve_access(&cx.g, &px.locals, base).map(|a| a.shape);
-            let dynamic_index = stack.is_none() && matches!(target.kind, ExprKind::Index { .. });
-            let (elem, stack_size) = match (access, stack) {
-                (Some(Shape::Stack(e, n)), Some(_)) => (*e, Some(n)),
-                (Some(Shape::Stack(e, n)), None) if dynamic_index => (*e, Some(n)),
-                (Some(s), None) => (s, None),
-                (Some(_), Some(_)) => {
-                    return Err(cx.err(target.span, format!("`{header}` is not a header stack")));
-                }
-                (None, _) => {
-                    return Err(cx.err(
-                        target.span,
-                        format!(
-                            "cannot tell which header `{}` is: {}",
-                            cx.text(target.span),
-                            crate::lower::explain_unresolved(&cx.g, &px.locals, base)
-                        ),
-                    ));
-                }
-            };
-            // Inside a sub-parser, a parameter bound to the caller's
-            // `stack[i]` is that stack element.
-            let element = match &base.kind {
-                ExprKind::Path(p) if stack.is_none() => px.rename.element(&p.name.name),
-                _ => None,
-            };
-            let (header, stack, stack_size) = match element {
-                Some(e) => (e.stack, Some(ir::StackAccess::Index(e.index)), Some(e.size)),
-                None => (header, stack, stack_size),
-            };
-            let Shape::Aggregate(d) = elem else {
-                return Err(cx.err(
-                    target.span,
-                    format!("`{}` is not a header", cx.text(target.span)),
-                ));
-            };
-            let read = member_shape.unwrap_or(Shape::Aggregate(d));
-            let bits = cx.g.fixed_bits(&read).unwrap_or(0);
-            let max = cx.g.max_bits(&read).unwrap_or(bits);
-            let varbit_max_bits = if args.len() >= 2 { max - bits } else { 0 };
-            let instance = cx.instance(&header, d, stack_size, base.span);
-            let origin = instance
-                .map(|i| cx.program.header_type(cx.program.header(i).ty).origin)
-                .unwrap_or(ir::Origin::Program);
-            // A program header landing in a metadata parameter is metadata.
-            let root = header.split(['.', '[']).next().unwrap_or(&header);
-            let origin = if origin == ir::Origin::Program && px.metadata_params.contains(root) {
-                ir::Origin::Metadata
-            } else {
-                origin
-            };
-            // The headers parameter is shown as `hdr` (canonical naming).
-            let header = match (&px.headers_param, header.strip_prefix(root)) {
-                (Some(hp), Some(rest)) if hp == root && root != "hdr" => format!("hdr{rest}"),
-                _ => header,
-            };
-            let _ = type_args;
-            ops.push(ir::ParserOp::Extract {
-                header,
-                instance,
-                stack,
-                bits,
-                varbit_max_bits,
-                origin,
-                span,
-            });
+            let op = lower_extract(cx, px, target, args.len() >= 2, span)?;
+            ops.push(op);
         }
         ("advance", true) if !args.is_empty() => {
             let bits =
@@ -751,60 +620,260 @@ fn lower_call<'a>(
             ops.push(ir::ParserOp::Advance { bits, span });
         }
         ("port_metadata_unpack", false) => {
-            // Tofino reads the whole port-metadata block whatever T is.
-            let no = HashMap::new();
-            let bits =
-                cx.g.consts
-                    .get("PORT_METADATA_SIZE")
-                    .and_then(|c| cx.g.eval(&c.value, &no))
-                    .and_then(|v| u64::try_from(v).ok())
-                    .or_else(|| {
-                        type_args
-                            .first()
-                            .and_then(|t| cx.g.shape(t, 0).ok())
-                            .and_then(|s| cx.g.fixed_bits(&s))
-                    });
+            let bits = port_metadata_bits(cx, type_args);
             ops.push(ir::ParserOp::Advance { bits, span });
         }
-        _ => {
-            for a in args {
-                lookaheads(cx, px, &a.value, ops);
-            }
-            let mut r = Vec::new();
-            for a in args {
-                r.extend(cx.reads_of(&a.value));
-            }
-            if method == "apply" && is_member {
-                let sub = cx.text(callee.span);
-                let root = match &callee.kind {
-                    ExprKind::Member { base, .. } => expr_name(base),
-                    _ => String::new(),
-                };
-                let why =
-                    if crate::subparser::resolve_sub_parser(cx, &px.locals, &px.instances, callee)
-                        .is_some()
-                    {
-                        "it is applied where p4cost cannot split the state"
-                    } else if px.locals.vars.contains_key(&root) {
-                        "it is a parameter, and which parser is passed in is not tracked"
-                    } else {
-                        "it is not a parser of this program"
-                    };
-                cx.warn(
-                    call.span,
-                    format!("sub-parser call `{sub}`: its states are not followed ({why}); the headers it extracts are not counted"),
-                );
-            }
-            ops.push(ir::ParserOp::Statement {
-                what: format!("call {}", cx.text(callee.span)).into(),
-                reads: r,
-                writes: vec![],
-                constant: None,
-                span,
-            });
-        }
+        _ => lower_other_call(
+            cx,
+            px,
+            call,
+            callee,
+            args,
+            method == "apply" && is_member,
+            ops,
+        ),
     }
     Ok(())
+}
+
+/// `p.extract<H>(_)` reads an `H` and throws it away: the parser moves
+/// past sizeof(H) bits (unknown, with a warning, when `H` has no known
+/// width).
+fn skipped_bits(cx: &mut Cx<'_, '_>, call: &Expr, type_args: &[ast::Type]) -> Option<u64> {
+    let bits = type_args
+        .first()
+        .and_then(|t| cx.g.shape(t, 0).ok())
+        .and_then(|s| cx.g.fixed_bits(&s));
+    if bits.is_none() {
+        cx.warn(
+            call.span,
+            "extract into `_` of a type without a known width: the bits skipped are unknown",
+        );
+    }
+    bits
+}
+
+/// Tofino's `port_metadata_unpack` reads the whole port-metadata block
+/// whatever T is: `PORT_METADATA_SIZE`, else T's width.
+fn port_metadata_bits(cx: &Cx<'_, '_>, type_args: &[ast::Type]) -> Option<u64> {
+    let no = HashMap::new();
+    cx.g.consts
+        .get("PORT_METADATA_SIZE")
+        .and_then(|c| cx.g.eval(&c.value, &no))
+        .and_then(|v| u64::try_from(v).ok())
+        .or_else(|| {
+            type_args
+                .first()
+                .and_then(|t| cx.g.shape(t, 0).ok())
+                .and_then(|s| cx.g.fixed_bits(&s))
+        })
+}
+
+/// Whether `e` is a header stack.
+fn is_stack<'a>(cx: &Cx<'a, '_>, px: &Px<'a>, e: &Expr) -> bool {
+    matches!(
+        resolve_access(&cx.g, &px.locals, e).map(|a| a.shape),
+        Some(Shape::Stack(..))
+    )
+}
+
+/// `stack.next.m` / `stack[i].m`: one member of a header union held in a
+/// stack. The stack element is what is filled (returned as the target);
+/// the member's shape is what is read (returned beside it).
+fn union_member_target<'a, 'e>(
+    cx: &Cx<'a, '_>,
+    px: &Px<'a>,
+    target: &'e Expr,
+) -> (&'e Expr, Option<Shape<'a>>) {
+    let ExprKind::Member { base: elem, .. } = &target.kind else {
+        return (target, None);
+    };
+    let in_stack = matches!(&elem.kind,
+        ExprKind::Member { base: s, member } if member.name == "next" && is_stack(cx, px, s))
+        || matches!(&elem.kind, ExprKind::Index { base: s, .. } if is_stack(cx, px, s));
+    if !in_stack {
+        return (target, None);
+    }
+    match resolve_access(&cx.g, &px.locals, elem).map(|a| a.shape) {
+        Some(Shape::Aggregate(u)) if u.kind == ast::StructKind::HeaderUnion => (
+            elem.as_ref(),
+            resolve_access(&cx.g, &px.locals, target).map(|a| a.shape),
+        ),
+        _ => (target, None),
+    }
+}
+
+/// The header an extract fills and which element of a stack: `.next`
+/// (the stack operation only on a stack: a header may well have a field
+/// called `next`), a constant index, or an index not known at compile
+/// time (`None`, with a warning).
+fn stack_access<'e>(
+    cx: &mut Cx<'_, '_>,
+    px: &Px<'_>,
+    target: &'e Expr,
+) -> (&'e Expr, Option<ir::StackAccess>) {
+    match &target.kind {
+        ExprKind::Member { base, member } if member.name == "next" && is_stack(cx, px, base) => {
+            (base.as_ref(), Some(ir::StackAccess::Next))
+        }
+        ExprKind::Index { base, index } => {
+            match cx
+                .g
+                .eval(index, &px.locals.consts)
+                .and_then(|i| u32::try_from(i).ok())
+            {
+                Some(i) => (base.as_ref(), Some(ir::StackAccess::Index(i))),
+                None => {
+                    if is_stack(cx, px, base) {
+                        cx.warn(
+                            index.span,
+                            format!("extract into `{}` with an index that is not a compile-time constant: which stack element is filled is not tracked", cx.text(target.span)),
+                        );
+                    }
+                    (base.as_ref(), None)
+                }
+            }
+        }
+        _ => (target, None),
+    }
+}
+
+/// The extract of `target` (`varbit`: a second argument, the variable
+/// part's length, was given).
+fn lower_extract<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    target: &'a Expr,
+    varbit: bool,
+    span: ir::Span,
+) -> Result<ir::ParserOp, FrontError> {
+    let (target, member_shape) = union_member_target(cx, px, target);
+    let (base, stack) = stack_access(cx, px, target);
+    let header = px.rename.name(&expr_name(base));
+    let access = resolve_access(&cx.g, &px.locals, base).map(|a| a.shape);
+    let dynamic_index = stack.is_none() && matches!(target.kind, ExprKind::Index { .. });
+    let (elem, stack_size) = match (access, stack) {
+        (Some(Shape::Stack(e, n)), Some(_)) => (*e, Some(n)),
+        (Some(Shape::Stack(e, n)), None) if dynamic_index => (*e, Some(n)),
+        (Some(s), None) => (s, None),
+        (Some(_), Some(_)) => {
+            return Err(cx.err(target.span, format!("`{header}` is not a header stack")));
+        }
+        (None, _) => {
+            return Err(cx.err(
+                target.span,
+                format!(
+                    "cannot tell which header `{}` is: {}",
+                    cx.text(target.span),
+                    crate::lower::explain_unresolved(&cx.g, &px.locals, base)
+                ),
+            ));
+        }
+    };
+    // Inside a sub-parser, a parameter bound to the caller's
+    // `stack[i]` is that stack element.
+    let element = match &base.kind {
+        ExprKind::Path(p) if stack.is_none() => px.rename.element(&p.name.name),
+        _ => None,
+    };
+    let (header, stack, stack_size) = match element {
+        Some(e) => (e.stack, Some(ir::StackAccess::Index(e.index)), Some(e.size)),
+        None => (header, stack, stack_size),
+    };
+    let Shape::Aggregate(d) = elem else {
+        return Err(cx.err(
+            target.span,
+            format!("`{}` is not a header", cx.text(target.span)),
+        ));
+    };
+    let read = member_shape.unwrap_or(Shape::Aggregate(d));
+    let bits = cx.g.fixed_bits(&read).unwrap_or(0);
+    let max = cx.g.max_bits(&read).unwrap_or(bits);
+    let varbit_max_bits = if varbit { max - bits } else { 0 };
+    let instance = cx.instance(&header, d, stack_size, base.span);
+    let (header, origin) = extract_origin(cx, px, header, instance);
+    Ok(ir::ParserOp::Extract {
+        header,
+        instance,
+        stack,
+        bits,
+        varbit_max_bits,
+        origin,
+        span,
+    })
+}
+
+/// An extracted header's canonical name and origin: a program header
+/// landing in a metadata parameter is metadata, and the headers
+/// parameter is shown as `hdr`.
+fn extract_origin(
+    cx: &Cx<'_, '_>,
+    px: &Px<'_>,
+    header: String,
+    instance: Option<ir::HeaderId>,
+) -> (String, ir::Origin) {
+    let origin = instance
+        .map(|i| cx.program.header_type(cx.program.header(i).ty).origin)
+        .unwrap_or(ir::Origin::Program);
+    let root = header.split(['.', '[']).next().unwrap_or(&header);
+    let origin = if origin == ir::Origin::Program && px.metadata_params.contains(root) {
+        ir::Origin::Metadata
+    } else {
+        origin
+    };
+    let header = match (&px.headers_param, header.strip_prefix(root)) {
+        (Some(hp), Some(rest)) if hp == root && root != "hdr" => format!("hdr{rest}"),
+        _ => header,
+    };
+    (header, origin)
+}
+
+/// Any other call: a statement reading its arguments (after their
+/// lookaheads); a sub-parser `apply` that reaches here is not followed,
+/// with a warning saying why.
+fn lower_other_call<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    call: &'a Expr,
+    callee: &'a Expr,
+    args: &'a [ast::Argument],
+    applies: bool,
+    ops: &mut Vec<ir::ParserOp>,
+) {
+    for a in args {
+        lookaheads(cx, px, &a.value, ops);
+    }
+    let mut r = Vec::new();
+    for a in args {
+        r.extend(cx.reads_of(&a.value));
+    }
+    if applies {
+        let sub = cx.text(callee.span);
+        let root = match &callee.kind {
+            ExprKind::Member { base, .. } => expr_name(base),
+            _ => String::new(),
+        };
+        let why = if crate::subparser::resolve_sub_parser(cx, &px.locals, &px.instances, callee)
+            .is_some()
+        {
+            "it is applied where p4cost cannot split the state"
+        } else if px.locals.vars.contains_key(&root) {
+            "it is a parameter, and which parser is passed in is not tracked"
+        } else {
+            "it is not a parser of this program"
+        };
+        cx.warn(
+            call.span,
+            format!("sub-parser call `{sub}`: its states are not followed ({why}); the headers it extracts are not counted"),
+        );
+    }
+    ops.push(ir::ParserOp::Statement {
+        what: format!("call {}", cx.text(callee.span)).into(),
+        reads: r,
+        writes: vec![],
+        constant: None,
+        span: cx.spans.ir(call.span),
+    });
 }
 
 fn lower_transition<'a>(

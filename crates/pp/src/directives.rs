@@ -7,6 +7,7 @@ use std::rc::Rc;
 use crate::engine::{dir_of, read_file, Cond, Lexed, Preprocessor};
 use crate::error::{ErrLoc, PpError, PpWarning};
 use crate::expr;
+use crate::include_cache::Probe;
 use crate::lexer::{Kind, Tok};
 use crate::macros::parse_define;
 use crate::source_map::line_col;
@@ -359,6 +360,9 @@ impl Preprocessor<'_> {
                 ),
             });
         }
+        if self.st.stack.len() == 1 && self.st.cur_file == 0 && hash_tok.file == 0 {
+            return self.enter_cached(idx, hash_tok.src);
+        }
         self.enter(idx)
     }
 
@@ -383,17 +387,24 @@ impl Preprocessor<'_> {
             dirs.iter().map(|d| d.join(name)).collect()
         };
         for p in candidates {
-            if self.files.is_file(&p) {
+            let found = self.files.is_file(&p);
+            self.probe(|| Probe::IsFile(p.clone(), found));
+            if found {
                 let key = self.files.key(&p);
+                self.probe(|| Probe::Key(p.clone(), key.clone()));
                 if let Some(&i) = self.st.by_key.get(&key) {
+                    self.st.used_root |= i == 0;
                     return Ok(i);
                 }
                 let shown = p.display().to_string();
                 let max = self.opts.limits.max_file_bytes;
                 let text = read_file(self.files, &p, &shown, max, self.loc_tok(hash_tok))?;
+                self.probe(|| Probe::Read(p.clone(), text.clone()));
                 return self.register(key, shown, text, false, Some(dir_of(&p)));
             }
-            if let Some(why) = self.files.refusal(&p) {
+            let refused = self.files.refusal(&p);
+            self.probe(|| Probe::Refusal(p.clone(), refused));
+            if let Some(why) = refused {
                 return Err(PpError::Io {
                     loc: self.loc_tok(hash_tok),
                     path: p.display().to_string(),

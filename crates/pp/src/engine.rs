@@ -114,6 +114,11 @@ pub(crate) struct State {
     pub(crate) includes: usize,
     /// Bytes of source entered so far (each inclusion counted).
     pub(crate) entered_bytes: u64,
+    /// The questions to the files while an include is recorded for the
+    /// cache (see [`crate::include_cache`]).
+    pub(crate) probes: Option<Vec<crate::include_cache::Probe>>,
+    /// An include resolved to the root file while one was recorded.
+    pub(crate) used_root: bool,
 }
 
 /// A C-style preprocessor for P4 sources. Each `run_*` call starts from a clean state (only the
@@ -123,6 +128,8 @@ pub struct Preprocessor<'a> {
     pub(crate) bundled: &'a dyn Bundled,
     pub(crate) files: &'a dyn crate::Files,
     pub(crate) st: State,
+    /// Includes of the root file kept from earlier runs.
+    pub(crate) cache: Option<&'a mut crate::IncludeCache>,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -133,7 +140,17 @@ impl<'a> Preprocessor<'a> {
             bundled,
             files: &crate::Disk,
             st: State::default(),
+            cache: None,
         }
+    }
+
+    /// Takes back from `cache` the includes of the root file that an
+    /// earlier run through it preprocessed from the same state, and keeps
+    /// this run's there (see [`crate::IncludeCache`]): the output is a
+    /// fresh run's.
+    pub fn with_include_cache(mut self, cache: &'a mut crate::IncludeCache) -> Self {
+        self.cache = Some(cache);
+        self
     }
 
     /// Reads files (the root of [`Self::run_file`] and every include) from

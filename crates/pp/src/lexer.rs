@@ -22,7 +22,7 @@ pub(crate) enum Kind {
 }
 
 /// The set of macro names a token may no longer expand ("painted blue").
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct HideSet(Option<Rc<Vec<Rc<str>>>>);
 
 impl HideSet {
@@ -81,7 +81,7 @@ impl HideSet {
 }
 
 /// A preprocessing token with its origin.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Tok {
     pub kind: Kind,
     pub text: Rc<str>,

@@ -18,6 +18,7 @@ mod engine;
 mod error;
 mod expand;
 mod expr;
+mod include_cache;
 mod lexer;
 mod macros;
 mod source_map;
@@ -26,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 pub use engine::Preprocessor;
 pub use error::{ErrLoc, PpError, PpWarning};
+pub use include_cache::IncludeCache;
 pub use source_map::{Location, SourceMap};
 
 /// Command-line style settings: `-D` definitions, `-I` directories and resource limits.

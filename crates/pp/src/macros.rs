@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::lexer::{lex_snippet, HideSet, Kind, Tok};
 
 /// What kind of macro a name is bound to.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum MacroKind {
     /// `#define NAME body`
     Object,
@@ -23,7 +23,7 @@ pub(crate) enum MacroKind {
 }
 
 /// A macro definition.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Macro {
     pub name: Rc<str>,
     pub kind: MacroKind,
