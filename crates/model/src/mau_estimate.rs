@@ -196,6 +196,12 @@ pub fn estimate(
             .map(|[s, c]| (s.clone(), c.clone()))
             .collect(),
     );
+    let cx = Cx {
+        model,
+        m,
+        p,
+        program,
+    };
     let mut gresses = Vec::new();
     let mut records = Vec::new();
     for &(gress, control) in controls {
@@ -206,7 +212,7 @@ pub fn estimate(
                     message: format!("control `{}`: {e}", program.control(control).name),
                 }
             })?;
-        let mut plan = place(model, m, p, program, gress, control, &graph)?;
+        let mut plan = place(cx, gress, control, &graph)?;
         plan.graph = Some(graph);
         let recs = stage_records(m, p, gress, &plan);
         // Stages the egress minimum made match dependent.
@@ -337,184 +343,287 @@ fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
     UnitNeed::One(one)
 }
 
-/// Places one control's units and decides its stages' dependencies.
-#[allow(clippy::too_many_arguments)]
-fn place(
-    model: &ModelSpec,
-    m: &MauCycles,
-    p: &Placement,
-    program: &Program,
+/// What every placement step reads: the model, its two sections and the
+/// program.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    model: &'a ModelSpec,
+    m: &'a MauCycles,
+    p: &'a Placement,
+    program: &'a Program,
+}
+
+/// One control's placement in progress: its units, what each needs, and
+/// where the units placed so far went.
+struct GressState<'g> {
     gress: Gress,
     control: ControlId,
-    graph: &DepGraph,
-) -> Result<GressPlan, ModelError> {
-    let n_stages = m.stages;
-    let nu = graph.units.len();
-    let needs: Vec<UnitNeed> = graph
-        .units
-        .iter()
-        .map(|u| unit_need(p, program, u))
-        .collect();
-    // Edges into each unit from earlier units (indexes into `graph.edges`).
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
-    for (i, e) in graph.edges.iter().enumerate() {
-        if e.from < e.to {
-            incoming[e.to].push(i);
-        }
-    }
-    // stages[u] = stages the unit occupies (first..=last).
-    let mut span: Vec<(u32, u32)> = vec![(0, 0); nu];
-    let mut why_stage: Vec<Option<usize>> = vec![None; nu];
-    let mut trace = Trace::new(nu);
-    let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
-    let mut limits_hit = Vec::new();
-    let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
-    // Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
-    let mut alpm_at: Vec<Option<(u32, u32)>> = vec![None; nu];
-    for u in 0..nu {
-        let earliest = earliest_stage(graph, &incoming[u], &span, u, &mut why_stage, &mut trace);
-        if matches!(graph.units[u].kind, UnitKind::Gateway) {
-            // A gateway rides with the tables it controls (the compiler
-            // merges it into one of them): placed below, once they are.
-            span[u] = (earliest, earliest);
-            continue;
-        }
-        let too_large = |message| ModelError::UnitTooLarge {
-            model: model.name.clone(),
-            control: program.control(control).name.clone(),
-            unit: graph.units[u].name.clone(),
-            stages: m.stages,
-            message,
-        };
-        let no_fit = |s| does_not_fit(model, program, control, graph, &why_stage, u, s);
-        let name = graph.units[u].name.as_str();
-        let mut full = None;
-        let placed = match &needs[u] {
-            UnitNeed::One(need) => {
-                if let Some(message) = larger_than_a_stage(&p.resources, need) {
-                    return Err(too_large(message));
-                }
-                let f = fill(
-                    p,
-                    n_stages,
-                    &mut used,
-                    need,
-                    earliest,
-                    name,
-                    &mut full,
-                    &mut limits_hit,
-                    &mut memory[u],
-                );
-                f.map(|f| (f.first, f.last))
+    graph: &'g DepGraph,
+    needs: Vec<UnitNeed>,
+    /// Edges into each unit from earlier units (indexes into
+    /// `graph.edges`).
+    incoming: Vec<Vec<usize>>,
+    /// Per unit, the stages it occupies (first..=last).
+    span: Vec<(u32, u32)>,
+    /// Per unit, the predecessor that set its earliest stage.
+    why_stage: Vec<Option<usize>>,
+    trace: Trace,
+    limits_hit: Vec<String>,
+    /// Per unit, its blocks in each stage it occupies.
+    memory: Vec<Vec<StageMemory>>,
+    /// Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
+    alpm_at: Vec<Option<(u32, u32)>>,
+}
+
+impl<'g> GressState<'g> {
+    fn new(cx: Cx<'_>, gress: Gress, control: ControlId, graph: &'g DepGraph) -> Self {
+        let nu = graph.units.len();
+        let needs = graph
+            .units
+            .iter()
+            .map(|u| unit_need(cx.p, cx.program, u))
+            .collect();
+        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
+        for (i, e) in graph.edges.iter().enumerate() {
+            if e.from < e.to {
+                incoming[e.to].push(i);
             }
-            UnitNeed::Alpm(split) => {
-                for need in [&split.pre, &split.atcam] {
-                    if let Some(message) = larger_than_a_stage(&p.resources, need) {
-                        return Err(too_large(message));
-                    }
-                }
-                // The pre-classifier has the table's key and only sets
-                // the partition index: its actions' dependencies (action,
-                // reverse-read) hold back the ATCAM, not it.
-                let pre_from = incoming[u]
-                    .iter()
-                    .map(|&i| &graph.edges[i])
-                    .filter_map(|e| match e.kind {
-                        DepKind::Match => Some(span[e.from].1 + 1),
-                        DepKind::Control => Some(span[e.from].0),
-                        DepKind::Action | DepKind::ReverseRead => None,
-                    })
-                    .max()
-                    .unwrap_or(0);
-                let mut ignore = None;
-                fill(
-                    p,
-                    n_stages,
-                    &mut used,
-                    &split.pre,
-                    pre_from,
-                    name,
-                    &mut full,
-                    &mut limits_hit,
-                    &mut memory[u],
-                )
-                .and_then(|pre| {
-                    let from = (pre.last + 1).max(earliest);
-                    let at = fill(
-                        p,
-                        n_stages,
-                        &mut used,
-                        &split.atcam,
-                        from,
-                        name,
-                        &mut ignore,
-                        &mut limits_hit,
-                        &mut memory[u],
-                    )?;
-                    alpm_at[u] = Some((pre.last, at.first));
-                    Ok((pre.first, at.last))
-                })
-            }
-        };
-        trace.full[u] = full;
-        match placed {
-            Ok((_, last)) if last >= n_stages => return Err(no_fit(last)),
-            Ok(x) => span[u] = x,
-            Err(s) => return Err(no_fit(s)),
+        }
+        GressState {
+            gress,
+            control,
+            graph,
+            needs,
+            incoming,
+            span: vec![(0, 0); nu],
+            why_stage: vec![None; nu],
+            trace: Trace::new(nu),
+            limits_hit: Vec::new(),
+            memory: vec![Vec::new(); nu],
+            alpm_at: vec![None; nu],
         }
     }
 
-    place_gateways(p, graph, &mut span, &mut used, &mut trace, &mut limits_hit);
-    let stages = plan_stages(p, n_stages, graph, &incoming, &span, &alpm_at);
-    let chain_units = chain_to_last(&span, &why_stage);
-    let chain = chain_units
-        .iter()
-        .map(|&u| graph.units[u].name.clone())
-        .collect();
-    let features: Vec<Features> = graph
-        .units
-        .iter()
-        .map(|u| unit_features(p, program, u))
-        .collect();
-    let mut plan = GressPlan {
-        gress,
-        control: program.control(control).name.clone(),
-        stages,
-        chain,
-        limits_hit,
-        why: with_splits(
-            crate::placement_why::explain(graph, &span, &trace),
-            &memory,
-            &alpm_at,
-        ),
-        features: Vec::new(),
-        graph: None,
-        unit_stages: Vec::new(),
-        chain_units,
-        unit_memory: memory,
-        stage_memory: (0..n_stages)
-            .map(|i| {
-                let x = used.get(i as usize).copied().unwrap_or_default();
-                StageMemory {
-                    stage: i,
-                    sram: x.sram,
-                    tcam: x.tcam,
-                    entries: 0,
-                }
+    /// Places unit `u` (every earlier unit placed) in `used`'s stages.
+    fn place_unit(&mut self, cx: Cx<'_>, used: &mut [Used], u: usize) -> Result<(), ModelError> {
+        let earliest = earliest_stage(
+            self.graph,
+            &self.incoming[u],
+            &self.span,
+            u,
+            &mut self.why_stage,
+            &mut self.trace,
+        );
+        if matches!(self.graph.units[u].kind, UnitKind::Gateway) {
+            // A gateway rides with the tables it controls (the compiler
+            // merges it into one of them): placed below, once they are.
+            self.span[u] = (earliest, earliest);
+            return Ok(());
+        }
+        let mut full = None;
+        let placed = match &self.needs[u] {
+            UnitNeed::One(need) => {
+                let need = *need;
+                self.check_size(cx, u, &need)?;
+                self.place_one(cx, used, u, &need, earliest, &mut full)
+            }
+            UnitNeed::Alpm(split) => {
+                let (pre, atcam) = (split.pre, split.atcam);
+                self.check_size(cx, u, &pre)?;
+                self.check_size(cx, u, &atcam)?;
+                self.place_alpm(cx, used, u, (&pre, &atcam), earliest, &mut full)
+            }
+        };
+        self.trace.full[u] = full;
+        match placed {
+            Ok((_, last)) if last >= cx.m.stages => Err(self.no_fit(cx, u, last)),
+            Ok(x) => {
+                self.span[u] = x;
+                Ok(())
+            }
+            Err(s) => Err(self.no_fit(cx, u, s)),
+        }
+    }
+
+    /// The "too large for any stage" error when `need` is.
+    fn check_size(&self, cx: Cx<'_>, u: usize, need: &Needs) -> Result<(), ModelError> {
+        match larger_than_a_stage(&cx.p.resources, need) {
+            None => Ok(()),
+            Some(message) => Err(ModelError::UnitTooLarge {
+                model: cx.model.name.clone(),
+                control: cx.program.control(self.control).name.clone(),
+                unit: self.graph.units[u].name.clone(),
+                stages: cx.m.stages,
+                message,
+            }),
+        }
+    }
+
+    /// The "does not fit" error of unit `u` reaching stage `s`.
+    fn no_fit(&self, cx: Cx<'_>, u: usize, s: u32) -> ModelError {
+        does_not_fit(
+            cx.model,
+            cx.program,
+            self.control,
+            self.graph,
+            &self.why_stage,
+            u,
+            s,
+        )
+    }
+
+    /// Places a one-part unit from stage `from` on: its first and last
+    /// stage, or the stage it ran past the chip at.
+    fn place_one(
+        &mut self,
+        cx: Cx<'_>,
+        used: &mut [Used],
+        u: usize,
+        need: &Needs,
+        from: u32,
+        full: &mut Option<(u32, &'static str)>,
+    ) -> Result<(u32, u32), u32> {
+        let name = self.graph.units[u].name.as_str();
+        let f = fill(
+            cx.p,
+            cx.m.stages,
+            used,
+            need,
+            from,
+            name,
+            full,
+            &mut self.limits_hit,
+            &mut self.memory[u],
+        )?;
+        Ok((f.first, f.last))
+    }
+
+    /// Places an ALPM unit's pre-classifier, then its ATCAM partitions
+    /// after it and not before `earliest`.
+    fn place_alpm(
+        &mut self,
+        cx: Cx<'_>,
+        used: &mut [Used],
+        u: usize,
+        (pre, atcam): (&Needs, &Needs),
+        earliest: u32,
+        full: &mut Option<(u32, &'static str)>,
+    ) -> Result<(u32, u32), u32> {
+        let name = self.graph.units[u].name.as_str();
+        let pre_from = self.pre_classifier_from(u);
+        let mut ignore = None;
+        let n_stages = cx.m.stages;
+        let memory = &mut self.memory[u];
+        let limits_hit = &mut self.limits_hit;
+        let pre = fill(
+            cx.p, n_stages, used, pre, pre_from, name, full, limits_hit, memory,
+        )?;
+        let from = (pre.last + 1).max(earliest);
+        let at = fill(
+            cx.p,
+            n_stages,
+            used,
+            atcam,
+            from,
+            name,
+            &mut ignore,
+            limits_hit,
+            memory,
+        )?;
+        self.alpm_at[u] = Some((pre.last, at.first));
+        Ok((pre.first, at.last))
+    }
+
+    /// The earliest stage of an ALPM unit's pre-classifier: it has the
+    /// table's key and only sets the partition index, so its actions'
+    /// dependencies (action, reverse-read) hold back the ATCAM, not it.
+    fn pre_classifier_from(&self, u: usize) -> u32 {
+        self.incoming[u]
+            .iter()
+            .map(|&i| &self.graph.edges[i])
+            .filter_map(|e| match e.kind {
+                DepKind::Match => Some(self.span[e.from].1 + 1),
+                DepKind::Control => Some(self.span[e.from].0),
+                DepKind::Action | DepKind::ReverseRead => None,
             })
-            .collect(),
-        stage_capacity: StageMemory {
-            stage: 0,
-            sram: p.resources.sram_blocks,
-            tcam: p.resources.tcam_blocks,
-            entries: 0,
-        },
-    };
-    let mut per_stage = vec![Features::default(); n_stages as usize];
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The gress's plan once every unit is placed (gateways included),
+    /// `used` holding the stages' blocks.
+    fn finish(self, cx: Cx<'_>, used: &[Used]) -> GressPlan {
+        let (p, n_stages) = (cx.p, cx.m.stages);
+        let graph = self.graph;
+        let span = self.span;
+        let stages = plan_stages(p, n_stages, graph, &self.incoming, &span, &self.alpm_at);
+        let chain_units = chain_to_last(&span, &self.why_stage);
+        let chain = chain_units
+            .iter()
+            .map(|&u| graph.units[u].name.clone())
+            .collect();
+        let why = with_splits(
+            crate::placement_why::explain(graph, &span, &self.trace),
+            &self.memory,
+            &self.alpm_at,
+        );
+        let mut plan = GressPlan {
+            gress: self.gress,
+            control: cx.program.control(self.control).name.clone(),
+            stages,
+            chain,
+            limits_hit: self.limits_hit,
+            why,
+            features: stage_features(cx, graph, &span, &self.alpm_at),
+            graph: None,
+            unit_stages: Vec::new(),
+            chain_units,
+            unit_memory: self.memory,
+            stage_memory: stage_blocks(n_stages, used),
+            stage_capacity: StageMemory {
+                stage: 0,
+                sram: p.resources.sram_blocks,
+                tcam: p.resources.tcam_blocks,
+                entries: 0,
+            },
+        };
+        plan.unit_stages = span;
+        if plan.stages.is_empty() {
+            plan.chain.clear();
+            plan.chain_units.clear();
+        }
+        plan
+    }
+}
+
+/// Per stage of the chip, the blocks `used` holds.
+fn stage_blocks(n_stages: u32, used: &[Used]) -> Vec<StageMemory> {
+    (0..n_stages)
+        .map(|i| {
+            let x = used.get(i as usize).copied().unwrap_or_default();
+            StageMemory {
+                stage: i,
+                sram: x.sram,
+                tcam: x.tcam,
+                entries: 0,
+            }
+        })
+        .collect()
+}
+
+/// Per stage, what its units hold that lengthens it.
+fn stage_features(
+    cx: Cx<'_>,
+    graph: &DepGraph,
+    span: &[(u32, u32)],
+    alpm_at: &[Option<(u32, u32)>],
+) -> Vec<Features> {
+    let mut per_stage = vec![Features::default(); cx.m.stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {
+        let f = unit_features(cx.p, cx.program, &graph.units[u]);
         for s in a..=b {
             if let Some(x) = per_stage.get_mut(s as usize) {
-                x.merge(features[u]);
+                x.merge(f);
             }
         }
         // An ALPM pre-classifier is a TCAM table (bf-asm's USE_TCAM).
@@ -522,15 +631,31 @@ fn place(
             x.tcam = true;
         }
     }
-    plan.features = per_stage;
-    plan.unit_stages = span;
-    if plan.stages.is_empty() {
-        plan.chain.clear();
-        plan.chain_units.clear();
-    }
-    Ok(plan)
+    per_stage
 }
 
+/// Places one control's units and decides its stages' dependencies.
+fn place(
+    cx: Cx<'_>,
+    gress: Gress,
+    control: ControlId,
+    graph: &DepGraph,
+) -> Result<GressPlan, ModelError> {
+    let mut st = GressState::new(cx, gress, control, graph);
+    let mut used: Vec<Used> = vec![Used::default(); cx.m.stages as usize + 64];
+    for u in 0..graph.units.len() {
+        st.place_unit(cx, &mut used, u)?;
+    }
+    place_gateways(
+        cx.p,
+        graph,
+        &mut st.span,
+        &mut used,
+        &mut st.trace,
+        &mut st.limits_hit,
+    );
+    Ok(st.finish(cx, &used))
+}
 /// Fills each unit's `split`: an ALPM table's two parts, or the parts of
 /// a table larger than one stage (`TablePlacement`'s `need_more`: the
 /// entries left over go to the next stage), with their entries.
