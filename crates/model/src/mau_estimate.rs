@@ -17,7 +17,7 @@ use serde::Serialize;
 use p4cost_analysis::deps::{self, DepGraph, DepKind, SharedContainers, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, Gress, MauPlacement, MauStage, Program};
 
-use crate::placement_why::Trace;
+use crate::placement_why::{TakenBy, Trace};
 use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
@@ -202,9 +202,8 @@ pub fn estimate(
         p,
         program,
     };
-    let mut gresses = Vec::new();
-    let mut records = Vec::new();
-    for &(gress, control) in controls {
+    let mut graphs = Vec::new();
+    for &(_, control) in controls {
         let graph =
             deps::dependency_graph_with(program, control, limits, &shared).map_err(|e| {
                 ModelError::NotApplicable {
@@ -212,9 +211,14 @@ pub fn estimate(
                     message: format!("control `{}`: {e}", program.control(control).name),
                 }
             })?;
-        let mut plan = place(cx, gress, control, &graph)?;
+        graphs.push(graph);
+    }
+    let plans = place(cx, controls, &graphs)?;
+    let mut gresses = Vec::new();
+    let mut records = Vec::new();
+    for (mut plan, graph) in plans.into_iter().zip(graphs) {
         plan.graph = Some(graph);
-        let recs = stage_records(m, p, gress, &plan);
+        let recs = stage_records(m, p, plan.gress, &plan);
         // Stages the egress minimum made match dependent.
         for (sp, r) in plan.stages.iter_mut().zip(&recs) {
             if r.match_dependent && sp.dependency != StageDep::Match {
@@ -297,31 +301,27 @@ fn fill(
     })
 }
 
-/// The earliest stage unit `u`'s placed predecessors allow, recording the
-/// predecessor (`why_stage`) and edge (`trace.edge`) that set it.
+/// The earliest stage a unit's placed predecessors (`incoming`, edges
+/// into it) allow, with the predecessor and edge that set it.
 fn earliest_stage(
     graph: &DepGraph,
     incoming: &[usize],
     span: &[(u32, u32)],
-    u: usize,
-    why_stage: &mut [Option<usize>],
-    trace: &mut Trace,
-) -> u32 {
+) -> (u32, Option<(usize, usize)>) {
     let mut earliest = 0u32;
+    let mut by = None;
     for &i in incoming {
         let (a, kind) = (graph.edges[i].from, graph.edges[i].kind);
         let at = match kind {
             DepKind::Match | DepKind::Action => span[a].1 + 1,
             DepKind::Control | DepKind::ReverseRead => span[a].0,
         };
-        if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
+        if at > earliest || (at == earliest && by.is_none() && at > 0) {
             earliest = at;
-            why_stage[u] = Some(a);
-            trace.edge[u] = Some(i);
+            by = Some((a, i));
         }
     }
-    trace.earliest[u] = earliest;
-    earliest
+    (earliest, by)
 }
 
 /// What a unit needs: one part, or an ALPM table's pre-classifier and
@@ -373,6 +373,14 @@ struct GressState<'g> {
     memory: Vec<Vec<StageMemory>>,
     /// Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
     alpm_at: Vec<Option<(u32, u32)>>,
+    /// The next unit to place (units go in control-flow order).
+    next: usize,
+    /// Per unit, the match and action dependencies in the longest chain
+    /// of them below it: how many stages at least follow it.
+    below: Vec<u32>,
+    /// Per stage, what this gress's units take of it (`used` holds every
+    /// gress's).
+    own: Vec<Used>,
 }
 
 impl<'g> GressState<'g> {
@@ -401,19 +409,49 @@ impl<'g> GressState<'g> {
             limits_hit: Vec::new(),
             memory: vec![Vec::new(); nu],
             alpm_at: vec![None; nu],
+            next: 0,
+            below: chain_below(graph),
+            own: vec![Used::default(); cx.m.stages as usize + 64],
         }
+    }
+
+    /// True when every unit is placed.
+    fn done(&self) -> bool {
+        self.next >= self.graph.units.len()
+    }
+
+    /// Places the next unit, adding what it takes to `own`.
+    fn place_next(&mut self, cx: Cx<'_>, used: &mut [Used]) -> Result<(), ModelError> {
+        let before = used.to_vec();
+        let u = self.next;
+        self.place_unit(cx, used, u)?;
+        self.next += 1;
+        add_taken(&mut self.own, used, &before);
+        Ok(())
+    }
+
+    /// The first stage the next unit would take in `used` (its earliest
+    /// stage for a gateway, which takes nothing until its tables are
+    /// placed).
+    fn next_stage(&self, cx: Cx<'_>, used: &[Used]) -> u32 {
+        let u = self.next;
+        let (earliest, _) = earliest_stage(self.graph, &self.incoming[u], &self.span);
+        let (need, from) = match &self.needs[u] {
+            _ if matches!(self.graph.units[u].kind, UnitKind::Gateway) => return earliest,
+            UnitNeed::One(need) => (need, earliest),
+            UnitNeed::Alpm(split) => (&split.pre, self.pre_classifier_from(u)),
+        };
+        first_room(cx.p, used, need, from)
     }
 
     /// Places unit `u` (every earlier unit placed) in `used`'s stages.
     fn place_unit(&mut self, cx: Cx<'_>, used: &mut [Used], u: usize) -> Result<(), ModelError> {
-        let earliest = earliest_stage(
-            self.graph,
-            &self.incoming[u],
-            &self.span,
-            u,
-            &mut self.why_stage,
-            &mut self.trace,
-        );
+        let (earliest, by) = earliest_stage(self.graph, &self.incoming[u], &self.span);
+        if let Some((a, i)) = by {
+            self.why_stage[u] = Some(a);
+            self.trace.edge[u] = Some(i);
+        }
+        self.trace.earliest[u] = earliest;
         if matches!(self.graph.units[u].kind, UnitKind::Gateway) {
             // A gateway rides with the tables it controls (the compiler
             // merges it into one of them): placed below, once they are.
@@ -634,27 +672,159 @@ fn stage_features(
     per_stage
 }
 
-/// Places one control's units and decides its stages' dependencies.
+/// Places the units of every gress in the same stages, which they share
+/// (bf-p4c `TablePlacement`: one work list of both gresses' tables, one
+/// stage's resources for both), and decides each gress's stages'
+/// dependencies, which stay its own.
+///
+/// Each gress's units go in its control-flow order; between the gresses,
+/// the next unit placed is the one that goes to the lower stage, then the
+/// one with the longer chain of dependencies below it, then the earlier
+/// gress (`DecidePlacement::is_better`: `CALC_STAGE`, then the downward
+/// dependency chain).
 fn place(
     cx: Cx<'_>,
-    gress: Gress,
-    control: ControlId,
-    graph: &DepGraph,
-) -> Result<GressPlan, ModelError> {
-    let mut st = GressState::new(cx, gress, control, graph);
+    controls: &[(Gress, ControlId)],
+    graphs: &[DepGraph],
+) -> Result<Vec<GressPlan>, ModelError> {
+    let mut states: Vec<GressState> = controls
+        .iter()
+        .zip(graphs)
+        .map(|(&(gress, control), graph)| GressState::new(cx, gress, control, graph))
+        .collect();
     let mut used: Vec<Used> = vec![Used::default(); cx.m.stages as usize + 64];
-    for u in 0..graph.units.len() {
-        st.place_unit(cx, &mut used, u)?;
+    while let Some(g) = pick_gress(cx, &states, &used) {
+        states[g].place_next(cx, &mut used)?;
+        let u = states[g].next - 1;
+        let taken = taken_by(cx, &states, g, u);
+        states[g].trace.taken_by[u] = taken;
     }
-    place_gateways(
-        cx.p,
-        graph,
-        &mut st.span,
-        &mut used,
-        &mut st.trace,
-        &mut st.limits_hit,
-    );
-    Ok(st.finish(cx, &used))
+    for st in &mut states {
+        let before = used.clone();
+        place_gateways(
+            cx.p,
+            st.graph,
+            &mut st.span,
+            &mut used,
+            &mut st.trace,
+            &mut st.limits_hit,
+        );
+        add_taken(&mut st.own, &used, &before);
+    }
+    Ok(states
+        .into_iter()
+        .map(|st| {
+            let own = st.own.clone();
+            st.finish(cx, &own)
+        })
+        .collect())
+}
+
+/// The gress whose next unit goes first (see [`place`]); `None` when all
+/// are placed.
+fn pick_gress(cx: Cx<'_>, states: &[GressState], used: &[Used]) -> Option<usize> {
+    states
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| !st.done())
+        .min_by_key(|&(g, st)| {
+            let below = st.below[st.next];
+            (st.next_stage(cx, used), std::cmp::Reverse(below), g)
+        })
+        .map(|(g, _)| g)
+}
+
+/// The first stage from `from` on with room for a part of `need` (the
+/// chip's stages and the 64 past them that `used` has).
+fn first_room(p: &Placement, used: &[Used], need: &Needs, from: u32) -> u32 {
+    let left = need.entries.max(1);
+    (from..used.len() as u32)
+        .find(|&s| matches!(fits(p, &used[s as usize], need, left), Fit::Part(..)))
+        .unwrap_or(used.len() as u32)
+}
+
+/// Per unit, the match and action dependencies in the longest chain of
+/// them that starts at it (edges go from earlier units to later ones).
+fn chain_below(graph: &DepGraph) -> Vec<u32> {
+    let nu = graph.units.len();
+    let mut out: Vec<Vec<(usize, u32)>> = vec![Vec::new(); nu];
+    for e in graph.edges.iter().filter(|e| e.from < e.to) {
+        let step = u32::from(matches!(e.kind, DepKind::Match | DepKind::Action));
+        out[e.from].push((e.to, step));
+    }
+    let mut below = vec![0u32; nu];
+    for u in (0..nu).rev() {
+        below[u] = out[u]
+            .iter()
+            .map(|&(v, step)| below[v] + step)
+            .max()
+            .unwrap_or(0);
+    }
+    below
+}
+
+/// Adds to `own` what `after` holds beyond `before`, stage by stage.
+fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
+    for ((o, a), b) in own.iter_mut().zip(after).zip(before) {
+        o.logical += a.logical - b.logical;
+        o.ternary += a.ternary - b.ternary;
+        o.gateway += a.gateway - b.gateway;
+        o.meter_alus += a.meter_alus - b.meter_alus;
+        o.sram += a.sram - b.sram;
+        o.tcam += a.tcam - b.tcam;
+    }
+}
+
+/// When unit `u` of gress `g` was moved past a full stage that would have
+/// held it without the other gresses' units, the gress that took it and
+/// what of it.
+fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<TakenBy> {
+    let st = &states[g];
+    let (s, what) = st.trace.full[u]?;
+    let need = match &st.needs[u] {
+        UnitNeed::One(need) => need,
+        UnitNeed::Alpm(split) => &split.pre,
+    };
+    let alone = st.own.get(s as usize)?;
+    if !matches!(fits(cx.p, alone, need, need.entries.max(1)), Fit::Part(..)) {
+        return None;
+    }
+    let (other, holds) = states
+        .iter()
+        .enumerate()
+        .filter(|&(h, _)| h != g)
+        .filter_map(|(_, o)| Some((o, o.own.get(s as usize)?)))
+        .max_by_key(|(_, x)| held(what, x))?;
+    Some(TakenBy {
+        gress: other.gress,
+        holds: describe_held(what, holds),
+    })
+}
+
+/// How much of the resource `what` ran out of `x` holds.
+fn held(what: &str, x: &Used) -> u32 {
+    match what {
+        "no logical table left" => x.logical,
+        "no ternary logical table left" => x.ternary,
+        "no gateway left" => x.gateway,
+        "no meter/stateful ALU left" => x.meter_alus,
+        "TCAM blocks exhausted" => x.tcam,
+        _ => x.sram,
+    }
+}
+
+/// `9 logical tables`, `40 SRAM blocks`: what `x` holds of `what`.
+fn describe_held(what: &str, x: &Used) -> String {
+    let n = held(what, x);
+    let unit = match what {
+        "no logical table left" => "logical tables",
+        "no ternary logical table left" => "ternary logical tables",
+        "no gateway left" => "gateways",
+        "no meter/stateful ALU left" => "meter/stateful ALUs",
+        "TCAM blocks exhausted" => "TCAM blocks",
+        _ => "SRAM blocks",
+    };
+    format!("{n} {unit}")
 }
 /// Fills each unit's `split`: an ALPM table's two parts, or the parts of
 /// a table larger than one stage (`TablePlacement`'s `need_more`: the
