@@ -22,7 +22,10 @@ const KNOWN_MISSES: &[(&str, &str, &str)] = &[
     (
         "switch_tofino_x1",
         "egress",
-        "258 / 12 by the compiler, 201 / 9 estimated",
+        "258 / 12 by the compiler, 184 / 8 estimated: the compiler's egress reaches stage 11, \
+         all match dependent; ours ends at 9 with stages 5 and 8 action dependent (egress_ipv4_acl \
+         split over stages 4-5 where ingress's TCAM tables fill stage 4, the compiler puts it \
+         whole in 5; egress_system_acl one stage after meter_action, the compiler two)",
     ),
     (
         "fabric-int",

@@ -17,7 +17,7 @@ use serde::Serialize;
 use p4cost_analysis::deps::{self, DepGraph, DepKind, SharedContainers, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, Gress, MauPlacement, MauStage, Program};
 
-use crate::placement_why::Trace;
+use crate::placement_why::{TakenBy, Trace};
 use crate::spec::{MauCycles, ModelSpec, Placement};
 use crate::ModelError;
 
@@ -196,9 +196,14 @@ pub fn estimate(
             .map(|[s, c]| (s.clone(), c.clone()))
             .collect(),
     );
-    let mut gresses = Vec::new();
-    let mut records = Vec::new();
-    for &(gress, control) in controls {
+    let cx = Cx {
+        model,
+        m,
+        p,
+        program,
+    };
+    let mut graphs = Vec::new();
+    for &(_, control) in controls {
         let graph =
             deps::dependency_graph_with(program, control, limits, &shared).map_err(|e| {
                 ModelError::NotApplicable {
@@ -206,9 +211,14 @@ pub fn estimate(
                     message: format!("control `{}`: {e}", program.control(control).name),
                 }
             })?;
-        let mut plan = place(model, m, p, program, gress, control, &graph)?;
+        graphs.push(graph);
+    }
+    let plans = place(cx, controls, &graphs)?;
+    let mut gresses = Vec::new();
+    let mut records = Vec::new();
+    for (mut plan, graph) in plans.into_iter().zip(graphs) {
         plan.graph = Some(graph);
-        let recs = stage_records(m, p, gress, &plan);
+        let recs = stage_records(m, p, plan.gress, &plan);
         // Stages the egress minimum made match dependent.
         for (sp, r) in plan.stages.iter_mut().zip(&recs) {
             if r.match_dependent && sp.dependency != StageDep::Match {
@@ -291,31 +301,27 @@ fn fill(
     })
 }
 
-/// The earliest stage unit `u`'s placed predecessors allow, recording the
-/// predecessor (`why_stage`) and edge (`trace.edge`) that set it.
+/// The earliest stage a unit's placed predecessors (`incoming`, edges
+/// into it) allow, with the predecessor and edge that set it.
 fn earliest_stage(
     graph: &DepGraph,
     incoming: &[usize],
     span: &[(u32, u32)],
-    u: usize,
-    why_stage: &mut [Option<usize>],
-    trace: &mut Trace,
-) -> u32 {
+) -> (u32, Option<(usize, usize)>) {
     let mut earliest = 0u32;
+    let mut by = None;
     for &i in incoming {
         let (a, kind) = (graph.edges[i].from, graph.edges[i].kind);
         let at = match kind {
             DepKind::Match | DepKind::Action => span[a].1 + 1,
             DepKind::Control | DepKind::ReverseRead => span[a].0,
         };
-        if at > earliest || (at == earliest && why_stage[u].is_none() && at > 0) {
+        if at > earliest || (at == earliest && by.is_none() && at > 0) {
             earliest = at;
-            why_stage[u] = Some(a);
-            trace.edge[u] = Some(i);
+            by = Some((a, i));
         }
     }
-    trace.earliest[u] = earliest;
-    earliest
+    (earliest, by)
 }
 
 /// What a unit needs: one part, or an ALPM table's pre-classifier and
@@ -337,184 +343,325 @@ fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
     UnitNeed::One(one)
 }
 
-/// Places one control's units and decides its stages' dependencies.
-#[allow(clippy::too_many_arguments)]
-fn place(
-    model: &ModelSpec,
-    m: &MauCycles,
-    p: &Placement,
-    program: &Program,
+/// What every placement step reads: the model, its two sections and the
+/// program.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    model: &'a ModelSpec,
+    m: &'a MauCycles,
+    p: &'a Placement,
+    program: &'a Program,
+}
+
+/// One control's placement in progress: its units, what each needs, and
+/// where the units placed so far went.
+struct GressState<'g> {
     gress: Gress,
     control: ControlId,
-    graph: &DepGraph,
-) -> Result<GressPlan, ModelError> {
-    let n_stages = m.stages;
-    let nu = graph.units.len();
-    let needs: Vec<UnitNeed> = graph
-        .units
-        .iter()
-        .map(|u| unit_need(p, program, u))
-        .collect();
-    // Edges into each unit from earlier units (indexes into `graph.edges`).
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
-    for (i, e) in graph.edges.iter().enumerate() {
-        if e.from < e.to {
-            incoming[e.to].push(i);
-        }
-    }
-    // stages[u] = stages the unit occupies (first..=last).
-    let mut span: Vec<(u32, u32)> = vec![(0, 0); nu];
-    let mut why_stage: Vec<Option<usize>> = vec![None; nu];
-    let mut trace = Trace::new(nu);
-    let mut used: Vec<Used> = vec![Used::default(); n_stages as usize + 64];
-    let mut limits_hit = Vec::new();
-    let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
-    // Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
-    let mut alpm_at: Vec<Option<(u32, u32)>> = vec![None; nu];
-    for u in 0..nu {
-        let earliest = earliest_stage(graph, &incoming[u], &span, u, &mut why_stage, &mut trace);
-        if matches!(graph.units[u].kind, UnitKind::Gateway) {
-            // A gateway rides with the tables it controls (the compiler
-            // merges it into one of them): placed below, once they are.
-            span[u] = (earliest, earliest);
-            continue;
-        }
-        let too_large = |message| ModelError::UnitTooLarge {
-            model: model.name.clone(),
-            control: program.control(control).name.clone(),
-            unit: graph.units[u].name.clone(),
-            stages: m.stages,
-            message,
-        };
-        let no_fit = |s| does_not_fit(model, program, control, graph, &why_stage, u, s);
-        let name = graph.units[u].name.as_str();
-        let mut full = None;
-        let placed = match &needs[u] {
-            UnitNeed::One(need) => {
-                if let Some(message) = larger_than_a_stage(&p.resources, need) {
-                    return Err(too_large(message));
-                }
-                let f = fill(
-                    p,
-                    n_stages,
-                    &mut used,
-                    need,
-                    earliest,
-                    name,
-                    &mut full,
-                    &mut limits_hit,
-                    &mut memory[u],
-                );
-                f.map(|f| (f.first, f.last))
+    graph: &'g DepGraph,
+    needs: Vec<UnitNeed>,
+    /// Edges into each unit from earlier units (indexes into
+    /// `graph.edges`).
+    incoming: Vec<Vec<usize>>,
+    /// Per unit, the stages it occupies (first..=last).
+    span: Vec<(u32, u32)>,
+    /// Per unit, the predecessor that set its earliest stage.
+    why_stage: Vec<Option<usize>>,
+    trace: Trace,
+    limits_hit: Vec<String>,
+    /// Per unit, its blocks in each stage it occupies.
+    memory: Vec<Vec<StageMemory>>,
+    /// Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
+    alpm_at: Vec<Option<(u32, u32)>>,
+    /// The next unit to place (units go in control-flow order).
+    next: usize,
+    /// Per unit, the match and action dependencies in the longest chain
+    /// of them below it: how many stages at least follow it.
+    below: Vec<u32>,
+    /// Per stage, what this gress's units take of it (`used` holds every
+    /// gress's).
+    own: Vec<Used>,
+}
+
+impl<'g> GressState<'g> {
+    fn new(cx: Cx<'_>, gress: Gress, control: ControlId, graph: &'g DepGraph) -> Self {
+        let nu = graph.units.len();
+        let needs = graph
+            .units
+            .iter()
+            .map(|u| unit_need(cx.p, cx.program, u))
+            .collect();
+        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
+        for (i, e) in graph.edges.iter().enumerate() {
+            if e.from < e.to {
+                incoming[e.to].push(i);
             }
-            UnitNeed::Alpm(split) => {
-                for need in [&split.pre, &split.atcam] {
-                    if let Some(message) = larger_than_a_stage(&p.resources, need) {
-                        return Err(too_large(message));
-                    }
-                }
-                // The pre-classifier has the table's key and only sets
-                // the partition index: its actions' dependencies (action,
-                // reverse-read) hold back the ATCAM, not it.
-                let pre_from = incoming[u]
-                    .iter()
-                    .map(|&i| &graph.edges[i])
-                    .filter_map(|e| match e.kind {
-                        DepKind::Match => Some(span[e.from].1 + 1),
-                        DepKind::Control => Some(span[e.from].0),
-                        DepKind::Action | DepKind::ReverseRead => None,
-                    })
-                    .max()
-                    .unwrap_or(0);
-                let mut ignore = None;
-                fill(
-                    p,
-                    n_stages,
-                    &mut used,
-                    &split.pre,
-                    pre_from,
-                    name,
-                    &mut full,
-                    &mut limits_hit,
-                    &mut memory[u],
-                )
-                .and_then(|pre| {
-                    let from = (pre.last + 1).max(earliest);
-                    let at = fill(
-                        p,
-                        n_stages,
-                        &mut used,
-                        &split.atcam,
-                        from,
-                        name,
-                        &mut ignore,
-                        &mut limits_hit,
-                        &mut memory[u],
-                    )?;
-                    alpm_at[u] = Some((pre.last, at.first));
-                    Ok((pre.first, at.last))
-                })
-            }
-        };
-        trace.full[u] = full;
-        match placed {
-            Ok((_, last)) if last >= n_stages => return Err(no_fit(last)),
-            Ok(x) => span[u] = x,
-            Err(s) => return Err(no_fit(s)),
+        }
+        GressState {
+            gress,
+            control,
+            graph,
+            needs,
+            incoming,
+            span: vec![(0, 0); nu],
+            why_stage: vec![None; nu],
+            trace: Trace::new(nu),
+            limits_hit: Vec::new(),
+            memory: vec![Vec::new(); nu],
+            alpm_at: vec![None; nu],
+            next: 0,
+            below: chain_below(graph),
+            own: vec![Used::default(); cx.m.stages as usize + 64],
         }
     }
 
-    place_gateways(p, graph, &mut span, &mut used, &mut trace, &mut limits_hit);
-    let stages = plan_stages(p, n_stages, graph, &incoming, &span, &alpm_at);
-    let chain_units = chain_to_last(&span, &why_stage);
-    let chain = chain_units
-        .iter()
-        .map(|&u| graph.units[u].name.clone())
-        .collect();
-    let features: Vec<Features> = graph
-        .units
-        .iter()
-        .map(|u| unit_features(p, program, u))
-        .collect();
-    let mut plan = GressPlan {
-        gress,
-        control: program.control(control).name.clone(),
-        stages,
-        chain,
-        limits_hit,
-        why: with_splits(
-            crate::placement_why::explain(graph, &span, &trace),
-            &memory,
-            &alpm_at,
-        ),
-        features: Vec::new(),
-        graph: None,
-        unit_stages: Vec::new(),
-        chain_units,
-        unit_memory: memory,
-        stage_memory: (0..n_stages)
-            .map(|i| {
-                let x = used.get(i as usize).copied().unwrap_or_default();
-                StageMemory {
-                    stage: i,
-                    sram: x.sram,
-                    tcam: x.tcam,
-                    entries: 0,
-                }
+    /// True when every unit is placed.
+    fn done(&self) -> bool {
+        self.next >= self.graph.units.len()
+    }
+
+    /// Places the next unit, adding what it takes to `own`.
+    fn place_next(&mut self, cx: Cx<'_>, used: &mut [Used]) -> Result<(), ModelError> {
+        let before = used.to_vec();
+        let u = self.next;
+        self.place_unit(cx, used, u)?;
+        self.next += 1;
+        add_taken(&mut self.own, used, &before);
+        Ok(())
+    }
+
+    /// The first stage the next unit would take in `used` (its earliest
+    /// stage for a gateway, which takes nothing until its tables are
+    /// placed).
+    fn next_stage(&self, cx: Cx<'_>, used: &[Used]) -> u32 {
+        let u = self.next;
+        let (earliest, _) = earliest_stage(self.graph, &self.incoming[u], &self.span);
+        let (need, from) = match &self.needs[u] {
+            _ if matches!(self.graph.units[u].kind, UnitKind::Gateway) => return earliest,
+            UnitNeed::One(need) => (need, earliest),
+            UnitNeed::Alpm(split) => (&split.pre, self.pre_classifier_from(u)),
+        };
+        first_room(cx.p, used, need, from)
+    }
+
+    /// Places unit `u` (every earlier unit placed) in `used`'s stages.
+    fn place_unit(&mut self, cx: Cx<'_>, used: &mut [Used], u: usize) -> Result<(), ModelError> {
+        let (earliest, by) = earliest_stage(self.graph, &self.incoming[u], &self.span);
+        if let Some((a, i)) = by {
+            self.why_stage[u] = Some(a);
+            self.trace.edge[u] = Some(i);
+        }
+        self.trace.earliest[u] = earliest;
+        if matches!(self.graph.units[u].kind, UnitKind::Gateway) {
+            // A gateway rides with the tables it controls (the compiler
+            // merges it into one of them): placed below, once they are.
+            self.span[u] = (earliest, earliest);
+            return Ok(());
+        }
+        let mut full = None;
+        let placed = match &self.needs[u] {
+            UnitNeed::One(need) => {
+                let need = *need;
+                self.check_size(cx, u, &need)?;
+                self.place_one(cx, used, u, &need, earliest, &mut full)
+            }
+            UnitNeed::Alpm(split) => {
+                let (pre, atcam) = (split.pre, split.atcam);
+                self.check_size(cx, u, &pre)?;
+                self.check_size(cx, u, &atcam)?;
+                self.place_alpm(cx, used, u, (&pre, &atcam), earliest, &mut full)
+            }
+        };
+        self.trace.full[u] = full;
+        match placed {
+            Ok((_, last)) if last >= cx.m.stages => Err(self.no_fit(cx, u, last)),
+            Ok(x) => {
+                self.span[u] = x;
+                Ok(())
+            }
+            Err(s) => Err(self.no_fit(cx, u, s)),
+        }
+    }
+
+    /// The "too large for any stage" error when `need` is.
+    fn check_size(&self, cx: Cx<'_>, u: usize, need: &Needs) -> Result<(), ModelError> {
+        match larger_than_a_stage(&cx.p.resources, need) {
+            None => Ok(()),
+            Some(message) => Err(ModelError::UnitTooLarge {
+                model: cx.model.name.clone(),
+                control: cx.program.control(self.control).name.clone(),
+                unit: self.graph.units[u].name.clone(),
+                stages: cx.m.stages,
+                message,
+            }),
+        }
+    }
+
+    /// The "does not fit" error of unit `u` reaching stage `s`.
+    fn no_fit(&self, cx: Cx<'_>, u: usize, s: u32) -> ModelError {
+        does_not_fit(
+            cx.model,
+            cx.program,
+            self.control,
+            self.graph,
+            &self.why_stage,
+            u,
+            s,
+        )
+    }
+
+    /// Places a one-part unit from stage `from` on: its first and last
+    /// stage, or the stage it ran past the chip at.
+    fn place_one(
+        &mut self,
+        cx: Cx<'_>,
+        used: &mut [Used],
+        u: usize,
+        need: &Needs,
+        from: u32,
+        full: &mut Option<(u32, &'static str)>,
+    ) -> Result<(u32, u32), u32> {
+        let name = self.graph.units[u].name.as_str();
+        let f = fill(
+            cx.p,
+            cx.m.stages,
+            used,
+            need,
+            from,
+            name,
+            full,
+            &mut self.limits_hit,
+            &mut self.memory[u],
+        )?;
+        Ok((f.first, f.last))
+    }
+
+    /// Places an ALPM unit's pre-classifier, then its ATCAM partitions
+    /// after it and not before `earliest`.
+    fn place_alpm(
+        &mut self,
+        cx: Cx<'_>,
+        used: &mut [Used],
+        u: usize,
+        (pre, atcam): (&Needs, &Needs),
+        earliest: u32,
+        full: &mut Option<(u32, &'static str)>,
+    ) -> Result<(u32, u32), u32> {
+        let name = self.graph.units[u].name.as_str();
+        let pre_from = self.pre_classifier_from(u);
+        let mut ignore = None;
+        let n_stages = cx.m.stages;
+        let memory = &mut self.memory[u];
+        let limits_hit = &mut self.limits_hit;
+        let pre = fill(
+            cx.p, n_stages, used, pre, pre_from, name, full, limits_hit, memory,
+        )?;
+        let from = (pre.last + 1).max(earliest);
+        let at = fill(
+            cx.p,
+            n_stages,
+            used,
+            atcam,
+            from,
+            name,
+            &mut ignore,
+            limits_hit,
+            memory,
+        )?;
+        self.alpm_at[u] = Some((pre.last, at.first));
+        Ok((pre.first, at.last))
+    }
+
+    /// The earliest stage of an ALPM unit's pre-classifier: it has the
+    /// table's key and only sets the partition index, so its actions'
+    /// dependencies (action, reverse-read) hold back the ATCAM, not it.
+    fn pre_classifier_from(&self, u: usize) -> u32 {
+        self.incoming[u]
+            .iter()
+            .map(|&i| &self.graph.edges[i])
+            .filter_map(|e| match e.kind {
+                DepKind::Match => Some(self.span[e.from].1 + 1),
+                DepKind::Control => Some(self.span[e.from].0),
+                DepKind::Action | DepKind::ReverseRead => None,
             })
-            .collect(),
-        stage_capacity: StageMemory {
-            stage: 0,
-            sram: p.resources.sram_blocks,
-            tcam: p.resources.tcam_blocks,
-            entries: 0,
-        },
-    };
-    let mut per_stage = vec![Features::default(); n_stages as usize];
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The gress's plan once every unit is placed (gateways included),
+    /// `used` holding the stages' blocks.
+    fn finish(self, cx: Cx<'_>, used: &[Used]) -> GressPlan {
+        let (p, n_stages) = (cx.p, cx.m.stages);
+        let graph = self.graph;
+        let span = self.span;
+        let stages = plan_stages(p, n_stages, graph, &self.incoming, &span, &self.alpm_at);
+        let chain_units = chain_to_last(&span, &self.why_stage);
+        let chain = chain_units
+            .iter()
+            .map(|&u| graph.units[u].name.clone())
+            .collect();
+        let why = with_splits(
+            crate::placement_why::explain(graph, &span, &self.trace),
+            &self.memory,
+            &self.alpm_at,
+        );
+        let mut plan = GressPlan {
+            gress: self.gress,
+            control: cx.program.control(self.control).name.clone(),
+            stages,
+            chain,
+            limits_hit: self.limits_hit,
+            why,
+            features: stage_features(cx, graph, &span, &self.alpm_at),
+            graph: None,
+            unit_stages: Vec::new(),
+            chain_units,
+            unit_memory: self.memory,
+            stage_memory: stage_blocks(n_stages, used),
+            stage_capacity: StageMemory {
+                stage: 0,
+                sram: p.resources.sram_blocks,
+                tcam: p.resources.tcam_blocks,
+                entries: 0,
+            },
+        };
+        plan.unit_stages = span;
+        if plan.stages.is_empty() {
+            plan.chain.clear();
+            plan.chain_units.clear();
+        }
+        plan
+    }
+}
+
+/// Per stage of the chip, the blocks `used` holds.
+fn stage_blocks(n_stages: u32, used: &[Used]) -> Vec<StageMemory> {
+    (0..n_stages)
+        .map(|i| {
+            let x = used.get(i as usize).copied().unwrap_or_default();
+            StageMemory {
+                stage: i,
+                sram: x.sram,
+                tcam: x.tcam,
+                entries: 0,
+            }
+        })
+        .collect()
+}
+
+/// Per stage, what its units hold that lengthens it.
+fn stage_features(
+    cx: Cx<'_>,
+    graph: &DepGraph,
+    span: &[(u32, u32)],
+    alpm_at: &[Option<(u32, u32)>],
+) -> Vec<Features> {
+    let mut per_stage = vec![Features::default(); cx.m.stages as usize];
     for (u, &(a, b)) in span.iter().enumerate() {
+        let f = unit_features(cx.p, cx.program, &graph.units[u]);
         for s in a..=b {
             if let Some(x) = per_stage.get_mut(s as usize) {
-                x.merge(features[u]);
+                x.merge(f);
             }
         }
         // An ALPM pre-classifier is a TCAM table (bf-asm's USE_TCAM).
@@ -522,15 +669,163 @@ fn place(
             x.tcam = true;
         }
     }
-    plan.features = per_stage;
-    plan.unit_stages = span;
-    if plan.stages.is_empty() {
-        plan.chain.clear();
-        plan.chain_units.clear();
-    }
-    Ok(plan)
+    per_stage
 }
 
+/// Places the units of every gress in the same stages, which they share
+/// (bf-p4c `TablePlacement`: one work list of both gresses' tables, one
+/// stage's resources for both), and decides each gress's stages'
+/// dependencies, which stay its own.
+///
+/// Each gress's units go in its control-flow order; between the gresses,
+/// the next unit placed is the one that goes to the lower stage, then the
+/// one with the longer chain of dependencies below it, then the earlier
+/// gress (`DecidePlacement::is_better`: `CALC_STAGE`, then the downward
+/// dependency chain).
+fn place(
+    cx: Cx<'_>,
+    controls: &[(Gress, ControlId)],
+    graphs: &[DepGraph],
+) -> Result<Vec<GressPlan>, ModelError> {
+    let mut states: Vec<GressState> = controls
+        .iter()
+        .zip(graphs)
+        .map(|(&(gress, control), graph)| GressState::new(cx, gress, control, graph))
+        .collect();
+    let mut used: Vec<Used> = vec![Used::default(); cx.m.stages as usize + 64];
+    while let Some(g) = pick_gress(cx, &states, &used) {
+        states[g].place_next(cx, &mut used)?;
+        let u = states[g].next - 1;
+        let taken = taken_by(cx, &states, g, u);
+        states[g].trace.taken_by[u] = taken;
+    }
+    for st in &mut states {
+        let before = used.clone();
+        place_gateways(
+            cx.p,
+            st.graph,
+            &mut st.span,
+            &mut used,
+            &mut st.trace,
+            &mut st.limits_hit,
+        );
+        add_taken(&mut st.own, &used, &before);
+    }
+    Ok(states
+        .into_iter()
+        .map(|st| {
+            let own = st.own.clone();
+            st.finish(cx, &own)
+        })
+        .collect())
+}
+
+/// The gress whose next unit goes first (see [`place`]); `None` when all
+/// are placed.
+fn pick_gress(cx: Cx<'_>, states: &[GressState], used: &[Used]) -> Option<usize> {
+    states
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| !st.done())
+        .min_by_key(|&(g, st)| {
+            let below = st.below[st.next];
+            (st.next_stage(cx, used), std::cmp::Reverse(below), g)
+        })
+        .map(|(g, _)| g)
+}
+
+/// The first stage from `from` on with room for a part of `need` (the
+/// chip's stages and the 64 past them that `used` has).
+fn first_room(p: &Placement, used: &[Used], need: &Needs, from: u32) -> u32 {
+    let left = need.entries.max(1);
+    (from..used.len() as u32)
+        .find(|&s| matches!(fits(p, &used[s as usize], need, left), Fit::Part(..)))
+        .unwrap_or(used.len() as u32)
+}
+
+/// Per unit, the match and action dependencies in the longest chain of
+/// them that starts at it (edges go from earlier units to later ones).
+fn chain_below(graph: &DepGraph) -> Vec<u32> {
+    let nu = graph.units.len();
+    let mut out: Vec<Vec<(usize, u32)>> = vec![Vec::new(); nu];
+    for e in graph.edges.iter().filter(|e| e.from < e.to) {
+        let step = u32::from(matches!(e.kind, DepKind::Match | DepKind::Action));
+        out[e.from].push((e.to, step));
+    }
+    let mut below = vec![0u32; nu];
+    for u in (0..nu).rev() {
+        below[u] = out[u]
+            .iter()
+            .map(|&(v, step)| below[v] + step)
+            .max()
+            .unwrap_or(0);
+    }
+    below
+}
+
+/// Adds to `own` what `after` holds beyond `before`, stage by stage.
+fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
+    for ((o, a), b) in own.iter_mut().zip(after).zip(before) {
+        o.logical += a.logical - b.logical;
+        o.ternary += a.ternary - b.ternary;
+        o.gateway += a.gateway - b.gateway;
+        o.meter_alus += a.meter_alus - b.meter_alus;
+        o.sram += a.sram - b.sram;
+        o.tcam += a.tcam - b.tcam;
+    }
+}
+
+/// When unit `u` of gress `g` was moved past a full stage that would have
+/// held it without the other gresses' units, the gress that took it and
+/// what of it.
+fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<TakenBy> {
+    let st = &states[g];
+    let (s, what) = st.trace.full[u]?;
+    let need = match &st.needs[u] {
+        UnitNeed::One(need) => need,
+        UnitNeed::Alpm(split) => &split.pre,
+    };
+    let alone = st.own.get(s as usize)?;
+    if !matches!(fits(cx.p, alone, need, need.entries.max(1)), Fit::Part(..)) {
+        return None;
+    }
+    let (other, holds) = states
+        .iter()
+        .enumerate()
+        .filter(|&(h, _)| h != g)
+        .filter_map(|(_, o)| Some((o, o.own.get(s as usize)?)))
+        .max_by_key(|(_, x)| held(what, x))?;
+    Some(TakenBy {
+        gress: other.gress,
+        holds: describe_held(what, holds),
+    })
+}
+
+/// How much of the resource `what` ran out of `x` holds.
+fn held(what: &str, x: &Used) -> u32 {
+    match what {
+        "no logical table left" => x.logical,
+        "no ternary logical table left" => x.ternary,
+        "no gateway left" => x.gateway,
+        "no meter/stateful ALU left" => x.meter_alus,
+        "TCAM blocks exhausted" => x.tcam,
+        _ => x.sram,
+    }
+}
+
+/// `9 logical tables`, `40 SRAM blocks`: what `x` holds of `what`.
+fn describe_held(what: &str, x: &Used) -> String {
+    let n = held(what, x);
+    let unit = match what {
+        "no logical table left" => "logical tables",
+        "no ternary logical table left" => "ternary logical tables",
+        "no gateway left" => "gateways",
+        "no meter/stateful ALU left" => "meter/stateful ALUs",
+        "TCAM blocks exhausted" => "TCAM blocks",
+        _ => "SRAM blocks",
+    };
+    format!("{n} {unit}")
+}
 /// Fills each unit's `split`: an ALPM table's two parts, or the parts of
 /// a table larger than one stage (`TablePlacement`'s `need_more`: the
 /// entries left over go to the next stage), with their entries.

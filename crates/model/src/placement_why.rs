@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use p4cost_analysis::deps::{DepGraph, DepKind, UnitKind};
+use p4cost_ir::Gress;
 
 /// Why a unit is in its stage.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -39,6 +40,10 @@ pub enum Why {
         full_stage: u32,
         /// What ran out there.
         what: String,
+        /// The other gress whose units took it, when the stage would have
+        /// held this unit without them (the gresses share every stage).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        taken_by: Option<TakenBy>,
     },
     /// A gateway goes with a table it controls (the compiler merges it
     /// into one, `TablePlacement::gateway_merge`): placed in that table's
@@ -82,21 +87,50 @@ impl Why {
                 earliest,
                 full_stage,
                 what,
+                taken_by,
             } if earliest == full_stage => format!(
-                "resources: its dependencies allow stage {earliest}, which is full ({what})"
+                "resources: its dependencies allow stage {earliest}, which is full ({what}{})",
+                TakenBy::clause(taken_by.as_ref())
             ),
             Why::Resource {
                 earliest,
                 full_stage,
                 what,
+                taken_by,
             } => format!(
                 "resources: its dependencies allow stage {earliest}; stages {earliest}-{full_stage} \
-                 are full (stage {full_stage}: {what})"
+                 are full (stage {full_stage}: {what}{})",
+                TakenBy::clause(taken_by.as_ref())
             ),
             Why::WithTable { table, earliest } => format!(
                 "placed with {table}, the table it controls (its condition allows stage {earliest})"
             ),
         }
+    }
+}
+
+/// The other gress's share of a stage that was full for a unit.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct TakenBy {
+    /// The gress.
+    pub gress: Gress,
+    /// What its units hold of the resource that ran out (`9 logical
+    /// tables`).
+    pub holds: String,
+}
+
+impl TakenBy {
+    /// `; egress tables hold 9 logical tables of it`.
+    fn clause(t: Option<&TakenBy>) -> String {
+        t.map_or(String::new(), |t| {
+            let g = match t.gress {
+                Gress::Ingress => "ingress",
+                Gress::Egress => "egress",
+                Gress::Ghost => "ghost",
+                Gress::Unknown => "the other gress's",
+            };
+            format!("; {g} tables hold {} of it", t.holds)
+        })
     }
 }
 
@@ -133,6 +167,9 @@ pub struct Trace {
     pub full: Vec<Option<(u32, &'static str)>>,
     /// For a gateway, the controlled unit whose stage it took.
     pub with: Vec<Option<usize>>,
+    /// The other gress that took what ran out in `full`'s stage, when the
+    /// unit would have fit there without it.
+    pub taken_by: Vec<Option<TakenBy>>,
 }
 
 impl Trace {
@@ -143,6 +180,7 @@ impl Trace {
             edge: vec![None; n],
             full: vec![None; n],
             with: vec![None; n],
+            taken_by: vec![None; n],
         }
     }
 }
@@ -183,6 +221,7 @@ fn why_of(graph: &DepGraph, span: &[(u32, u32)], t: &Trace, u: usize, earliest: 
                 earliest,
                 full_stage,
                 what: what.to_string(),
+                taken_by: t.taken_by.get(u).cloned().flatten(),
             };
         }
     }
