@@ -171,7 +171,7 @@ fn render_human(r: &ResourceReport) -> String {
     for o in &res.stage_over {
         let _ = writeln!(
             out,
-            "caveat: {} (as the estimate placed them: it packs each gress's match memory on its own; the compiler would move tables to later stages)",
+            "caveat: {} (as the estimate placed them: it places each gress on its own and leaves direct counters, meters and registers' SRAM and hash bits out of a stage's fullness; the compiler would move tables to later stages)",
             overflow_text(o)
         );
     }

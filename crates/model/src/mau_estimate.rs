@@ -23,6 +23,7 @@ use crate::ModelError;
 
 mod alpm;
 mod memory;
+mod overflow;
 pub mod resources;
 mod usage;
 
@@ -30,6 +31,7 @@ use memory::{
     does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, Fit, Needs, Used,
 };
 pub use memory::{table_match_blocks, StageMemory};
+pub use overflow::{stage_ranges, FullStages};
 
 /// How a stage depends on the stage before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -257,9 +259,11 @@ fn fill(
         let Some(st) = used.get_mut(s as usize) else {
             return Err(s);
         };
-        match fits(p, st, need, left) {
+        match fits(p, st, need, left, first.is_none()) {
             Fit::No(what) => {
+                st.lacked(what);
                 if first.is_none() {
+                    let what = what.sentence();
                     *full = Some((s, what));
                     limits_hit.push(format!("{name} moved past stage {s}: {what}"));
                 }
@@ -268,16 +272,19 @@ fn fill(
                 }
                 s += 1;
             }
-            Fit::Part(entries, sram, tcam) => {
-                take(st, need, sram, tcam);
+            Fit::Part(t) => {
+                take(st, need, &t);
+                if let Some(what) = t.limited_by {
+                    st.lacked(what);
+                }
                 memory.push(StageMemory {
                     stage: s,
-                    sram,
-                    tcam,
-                    entries,
+                    sram: t.sram,
+                    tcam: t.tcam,
+                    entries: t.entries,
                 });
                 first.get_or_insert(s);
-                left = left.saturating_sub(entries);
+                left = left.saturating_sub(t.entries);
                 if left == 0 {
                     break;
                 }
@@ -329,8 +336,11 @@ fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
     let one = unit_needs(p, program, u);
     if let UnitKind::Table { table } = &u.kind {
         if let Some(mut split) = alpm::split(p, program, program.table(*table), one.entries) {
-            // Its meter ALUs go with the ATCAM's result.
+            // Its meter ALUs, action data and counters go with the
+            // ATCAM's result.
             split.atcam.meter_alus = one.meter_alus;
+            split.atcam.action_bits = one.action_bits;
+            split.atcam.cells = one.cells;
             return UnitNeed::Alpm(split);
         }
     }
@@ -371,6 +381,10 @@ fn place(
     let mut memory: Vec<Vec<StageMemory>> = vec![Vec::new(); nu];
     // Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
     let mut alpm_at: Vec<Option<(u32, u32)>> = vec![None; nu];
+    // Past the chip: by a chain of dependencies (the error at once), or
+    // by stages that filled up (the error once every unit is placed).
+    let mut watch = overflow::Watch::default();
+    let mut past = false;
     for u in 0..nu {
         let earliest = earliest_stage(graph, &incoming[u], &span, u, &mut why_stage, &mut trace);
         if matches!(graph.units[u].kind, UnitKind::Gateway) {
@@ -391,7 +405,7 @@ fn place(
         let mut full = None;
         let placed = match &needs[u] {
             UnitNeed::One(need) => {
-                if let Some(message) = larger_than_a_stage(&p.resources, need) {
+                if let Some(message) = larger_than_a_stage(p, need) {
                     return Err(too_large(message));
                 }
                 let f = fill(
@@ -409,7 +423,7 @@ fn place(
             }
             UnitNeed::Alpm(split) => {
                 for need in [&split.pre, &split.atcam] {
-                    if let Some(message) = larger_than_a_stage(&p.resources, need) {
+                    if let Some(message) = larger_than_a_stage(p, need) {
                         return Err(too_large(message));
                     }
                 }
@@ -457,11 +471,22 @@ fn place(
             }
         };
         trace.full[u] = full;
+        let by_chain = |w: &mut overflow::Watch| w.by_chain(graph, &incoming, &needs, u, n_stages);
         match placed {
-            Ok((_, last)) if last >= n_stages => return Err(no_fit(last)),
-            Ok(x) => span[u] = x,
-            Err(s) => return Err(no_fit(s)),
+            Ok(x) if x.1 < n_stages => span[u] = x,
+            Ok((_, last)) if by_chain(&mut watch) => return Err(no_fit(last)),
+            Ok(x) => (span[u], past) = (x, true),
+            Err(s) if by_chain(&mut watch) => return Err(no_fit(s)),
+            Err(s) => {
+                let at = full_at(p, graph, &needs, &memory, &used, n_stages);
+                return Err(at.error(model, &program.control(control).name, &watch, s + 1));
+            }
         }
+    }
+    if past {
+        let needed = span.iter().map(|s| s.1 + 1).max().unwrap_or(n_stages);
+        let at = full_at(p, graph, &needs, &memory, &used, n_stages);
+        return Err(at.error(model, &program.control(control).name, &watch, needed));
     }
 
     place_gateways(p, graph, &mut span, &mut used, &mut trace, &mut limits_hit);
@@ -529,6 +554,25 @@ fn place(
         plan.chain_units.clear();
     }
     Ok(plan)
+}
+
+/// What [`overflow::Placed`] reads of a placement that ran past the chip.
+fn full_at<'a>(
+    p: &'a Placement,
+    graph: &'a DepGraph,
+    needs: &'a [UnitNeed],
+    memory: &'a [Vec<StageMemory>],
+    used: &'a [Used],
+    n_stages: u32,
+) -> overflow::Placed<'a> {
+    overflow::Placed {
+        p,
+        graph,
+        needs,
+        memory,
+        used,
+        n_stages,
+    }
 }
 
 /// Fills each unit's `split`: an ALPM table's two parts, or the parts of

@@ -175,7 +175,8 @@ pub struct Resources {
     /// program does not fit, wherever its tables go (findings).
     pub overflows: Vec<Overflow>,
     /// Stages over a limit as the estimate placed them (it places each
-    /// gress on its own and packs match memory only; the compiler would
+    /// gress on its own and leaves direct counters, meters and registers'
+    /// SRAM and hash bits out of a stage's fullness; the compiler would
     /// move tables to later stages): caveats, not findings.
     pub stage_over: Vec<Overflow>,
 }
