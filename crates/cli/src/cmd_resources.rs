@@ -171,7 +171,7 @@ fn render_human(r: &ResourceReport) -> String {
     for o in &res.stage_over {
         let _ = writeln!(
             out,
-            "caveat: {} (as the estimate placed them: it packs match memory only; the compiler would move tables to later stages)",
+            "caveat: {} (as the estimate placed them: it leaves direct counters, meters and registers' SRAM and hash bits out of a stage's fullness; the compiler would move tables to later stages)",
             overflow_text(o)
         );
     }

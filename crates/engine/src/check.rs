@@ -318,18 +318,37 @@ fn push_no_fit(out: &mut Vec<Verdict>, fit: &crate::error::NoFit) {
         headers: Vec::new(),
         note: fit
             .unit_too_large()
-            .map(|(unit, what)| format!("`{unit}` {what}: no stage can hold it")),
-        contributors: fit
-            .chain
+            .map(|(unit, what)| format!("`{unit}` {what}: no stage can hold it"))
+            .or_else(|| fit.stages_full()),
+        contributors: no_fit_terms(fit),
+    });
+}
+
+/// The terms of a [`CHIP_STAGES`] verdict: the chain that overflows, or
+/// when stages filled up the tables that take the resource, with their
+/// share.
+fn no_fit_terms(fit: &crate::error::NoFit) -> Vec<Contributor> {
+    if let Some(f) = &fit.full {
+        return f
+            .tables
             .iter()
-            .map(|u| Contributor {
-                kind: "chain",
-                name: u.clone(),
-                value: 1.0,
+            .map(|(name, amount)| Contributor {
+                kind: "table",
+                name: name.clone(),
+                value: f64::from(*amount),
                 span: None,
             })
-            .collect(),
-    });
+            .collect();
+    }
+    fit.chain
+        .iter()
+        .map(|u| Contributor {
+            kind: "chain",
+            name: u.clone(),
+            value: 1.0,
+            span: None,
+        })
+        .collect()
 }
 
 /// The MAU reports of `t` for gress budget `b`: refused, unasked, for a

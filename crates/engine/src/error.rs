@@ -70,9 +70,26 @@ pub struct NoFit {
     /// has: what it needs and what a stage has (`needed` is then one
     /// more than the chip's stages: no stage can hold it).
     pub too_large: Option<String>,
+    /// When the stages filled up (the dependencies alone fit): the
+    /// resource, the stages it fills and the tables that take it
+    /// (`chain` is then empty).
+    pub full: Option<Box<p4cost_model::mau_estimate::FullStages>>,
 }
 
 impl NoFit {
+    /// `needs 14 stages, the chip has 12: SRAM blocks fill stages 0-11:
+    /// ...`, when full stages are why the program does not fit.
+    pub fn stages_full(&self) -> Option<String> {
+        let f = self.full.as_ref()?;
+        Some(format!(
+            "control `{}` needs {} stages, the chip has {}: {}",
+            self.control,
+            self.needed,
+            self.stages,
+            f.sentence()
+        ))
+    }
+
     /// The table no stage can hold and what it needs beyond a stage, when
     /// that is why the program does not fit (else the chain overflows).
     pub fn unit_too_large(&self) -> Option<(&str, &str)> {
@@ -117,6 +134,26 @@ impl Error {
                     needed,
                     chain,
                     too_large: None,
+                    full: None,
+                }),
+            },
+            p4cost_model::ModelError::StagesFull {
+                model,
+                control,
+                stages,
+                needed,
+                full,
+            } => Error::DoesNotFit {
+                message,
+                fit: Box::new(NoFit {
+                    program: shown.to_string(),
+                    model,
+                    control,
+                    stages,
+                    needed,
+                    chain: Vec::new(),
+                    too_large: None,
+                    full: Some(full),
                 }),
             },
             p4cost_model::ModelError::UnitTooLarge {
@@ -135,6 +172,7 @@ impl Error {
                     needed: stages + 1,
                     chain: vec![unit],
                     too_large: Some(what),
+                    full: None,
                 }),
             },
             _ => Error::Input(message),

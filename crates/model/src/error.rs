@@ -51,6 +51,21 @@ pub enum ModelError {
         /// The dependency chain, first unit to last.
         chain: Vec<String>,
     },
+    /// The program needs more stages than the chip has because its
+    /// stages filled up: its dependencies alone fit.
+    #[error("does not fit: control `{control}` needs at least {needed} stages, the chip has {stages} (model `{model}`): {}", full.sentence())]
+    StagesFull {
+        /// The model name.
+        model: String,
+        /// The control that overflows.
+        control: String,
+        /// Stages of the chip.
+        stages: u32,
+        /// Stages the placement reached.
+        needed: u32,
+        /// The resource, the stages it fills, the tables that take it.
+        full: Box<crate::mau_estimate::FullStages>,
+    },
     /// One table needs more of a per-stage resource than any stage has
     /// (a table's meter/stateful ALUs or logical tables cannot be spread
     /// over stages).

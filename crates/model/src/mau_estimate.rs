@@ -23,6 +23,7 @@ use crate::ModelError;
 
 mod alpm;
 mod memory;
+mod overflow;
 pub mod resources;
 mod usage;
 
@@ -30,6 +31,7 @@ use memory::{
     does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, Fit, Needs, Used,
 };
 pub use memory::{table_match_blocks, StageMemory};
+pub use overflow::{stage_ranges, FullStages};
 
 /// How a stage depends on the stage before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -267,9 +269,11 @@ fn fill(
         let Some(st) = used.get_mut(s as usize) else {
             return Err(s);
         };
-        match fits(p, st, need, left) {
+        match fits(p, st, need, left, first.is_none()) {
             Fit::No(what) => {
+                st.lacked(what);
                 if first.is_none() {
+                    let what = what.sentence();
                     *full = Some((s, what));
                     limits_hit.push(format!("{name} moved past stage {s}: {what}"));
                 }
@@ -278,16 +282,19 @@ fn fill(
                 }
                 s += 1;
             }
-            Fit::Part(entries, sram, tcam) => {
-                take(st, need, sram, tcam);
+            Fit::Part(t) => {
+                take(st, need, &t);
+                if let Some(what) = t.limited_by {
+                    st.lacked(what);
+                }
                 memory.push(StageMemory {
                     stage: s,
-                    sram,
-                    tcam,
-                    entries,
+                    sram: t.sram,
+                    tcam: t.tcam,
+                    entries: t.entries,
                 });
                 first.get_or_insert(s);
-                left = left.saturating_sub(entries);
+                left = left.saturating_sub(t.entries);
                 if left == 0 {
                     break;
                 }
@@ -335,8 +342,11 @@ fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
     let one = unit_needs(p, program, u);
     if let UnitKind::Table { table } = &u.kind {
         if let Some(mut split) = alpm::split(p, program, program.table(*table), one.entries) {
-            // Its meter ALUs go with the ATCAM's result.
+            // Its meter ALUs, action data and counters go with the
+            // ATCAM's result.
             split.atcam.meter_alus = one.meter_alus;
+            split.atcam.action_bits = one.action_bits;
+            split.atcam.cells = one.cells;
             return UnitNeed::Alpm(split);
         }
     }
@@ -381,6 +391,11 @@ struct GressState<'g> {
     /// Per stage, what this gress's units take of it (`used` holds every
     /// gress's).
     own: Vec<Used>,
+    /// Past the chip: by a chain of dependencies (the error at once), or
+    /// by stages that filled up (the error once every unit is placed).
+    watch: overflow::Watch,
+    /// A unit was placed past the chip's last stage, not by its chain.
+    past: bool,
 }
 
 impl<'g> GressState<'g> {
@@ -412,6 +427,8 @@ impl<'g> GressState<'g> {
             next: 0,
             below: chain_below(graph),
             own: vec![Used::default(); cx.m.stages as usize + 64],
+            watch: overflow::Watch::default(),
+            past: false,
         }
     }
 
@@ -461,31 +478,53 @@ impl<'g> GressState<'g> {
         let mut full = None;
         let placed = match &self.needs[u] {
             UnitNeed::One(need) => {
-                let need = *need;
+                let need = need.clone();
                 self.check_size(cx, u, &need)?;
                 self.place_one(cx, used, u, &need, earliest, &mut full)
             }
             UnitNeed::Alpm(split) => {
-                let (pre, atcam) = (split.pre, split.atcam);
+                let (pre, atcam) = (split.pre.clone(), split.atcam.clone());
                 self.check_size(cx, u, &pre)?;
                 self.check_size(cx, u, &atcam)?;
                 self.place_alpm(cx, used, u, (&pre, &atcam), earliest, &mut full)
             }
         };
         self.trace.full[u] = full;
+        let n_stages = cx.m.stages;
+        let (graph, incoming, needs) = (self.graph, &self.incoming, &self.needs);
+        let by_chain = |w: &mut overflow::Watch| w.by_chain(graph, incoming, needs, u, n_stages);
         match placed {
-            Ok((_, last)) if last >= cx.m.stages => Err(self.no_fit(cx, u, last)),
-            Ok(x) => {
-                self.span[u] = x;
-                Ok(())
-            }
-            Err(s) => Err(self.no_fit(cx, u, s)),
+            Ok(x) if x.1 < n_stages => self.span[u] = x,
+            Ok((_, last)) if by_chain(&mut self.watch) => return Err(self.no_fit(cx, u, last)),
+            Ok(x) => (self.span[u], self.past) = (x, true),
+            Err(s) if by_chain(&mut self.watch) => return Err(self.no_fit(cx, u, s)),
+            Err(s) => return Err(self.stages_full(cx, used, s + 1)),
         }
+        Ok(())
+    }
+
+    /// The "does not fit" error of stages that filled up, the gress
+    /// needing `needed` stages.
+    fn stages_full(&self, cx: Cx<'_>, used: &[Used], needed: u32) -> ModelError {
+        let at = full_at(
+            cx.p,
+            self.graph,
+            &self.needs,
+            &self.memory,
+            used,
+            cx.m.stages,
+        );
+        at.error(
+            cx.model,
+            &cx.program.control(self.control).name,
+            &self.watch,
+            needed,
+        )
     }
 
     /// The "too large for any stage" error when `need` is.
     fn check_size(&self, cx: Cx<'_>, u: usize, need: &Needs) -> Result<(), ModelError> {
-        match larger_than_a_stage(&cx.p.resources, need) {
+        match larger_than_a_stage(cx.p, need) {
             None => Ok(()),
             Some(message) => Err(ModelError::UnitTooLarge {
                 model: cx.model.name.clone(),
@@ -699,6 +738,10 @@ fn place(
         let taken = taken_by(cx, &states, g, u);
         states[g].trace.taken_by[u] = taken;
     }
+    if let Some(st) = states.iter().find(|st| st.past) {
+        let needed = st.span.iter().map(|s| s.1 + 1).max().unwrap_or(cx.m.stages);
+        return Err(st.stages_full(cx, &used, needed));
+    }
     for st in &mut states {
         let before = used.clone();
         place_gateways(
@@ -739,7 +782,7 @@ fn pick_gress(cx: Cx<'_>, states: &[GressState], used: &[Used]) -> Option<usize>
 fn first_room(p: &Placement, used: &[Used], need: &Needs, from: u32) -> u32 {
     let left = need.entries.max(1);
     (from..used.len() as u32)
-        .find(|&s| matches!(fits(p, &used[s as usize], need, left), Fit::Part(..)))
+        .find(|&s| matches!(fits(p, &used[s as usize], need, left, true), Fit::Part(..)))
         .unwrap_or(used.len() as u32)
 }
 
@@ -772,6 +815,7 @@ fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
         o.meter_alus += a.meter_alus - b.meter_alus;
         o.sram += a.sram - b.sram;
         o.tcam += a.tcam - b.tcam;
+        o.map_rams += a.map_rams - b.map_rams;
     }
 }
 
@@ -786,7 +830,10 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
         UnitNeed::Alpm(split) => &split.pre,
     };
     let alone = st.own.get(s as usize)?;
-    if !matches!(fits(cx.p, alone, need, need.entries.max(1)), Fit::Part(..)) {
+    if !matches!(
+        fits(cx.p, alone, need, need.entries.max(1), true),
+        Fit::Part(..)
+    ) {
         return None;
     }
     let (other, holds) = states
@@ -809,6 +856,7 @@ fn held(what: &str, x: &Used) -> u32 {
         "no gateway left" => x.gateway,
         "no meter/stateful ALU left" => x.meter_alus,
         "TCAM blocks exhausted" => x.tcam,
+        "map RAMs exhausted" => x.map_rams,
         _ => x.sram,
     }
 }
@@ -822,10 +870,31 @@ fn describe_held(what: &str, x: &Used) -> String {
         "no gateway left" => "gateways",
         "no meter/stateful ALU left" => "meter/stateful ALUs",
         "TCAM blocks exhausted" => "TCAM blocks",
+        "map RAMs exhausted" => "map RAMs",
         _ => "SRAM blocks",
     };
     format!("{n} {unit}")
 }
+
+/// What [`overflow::Placed`] reads of a placement that ran past the chip.
+fn full_at<'a>(
+    p: &'a Placement,
+    graph: &'a DepGraph,
+    needs: &'a [UnitNeed],
+    memory: &'a [Vec<StageMemory>],
+    used: &'a [Used],
+    n_stages: u32,
+) -> overflow::Placed<'a> {
+    overflow::Placed {
+        p,
+        graph,
+        needs,
+        memory,
+        used,
+        n_stages,
+    }
+}
+
 /// Fills each unit's `split`: an ALPM table's two parts, or the parts of
 /// a table larger than one stage (`TablePlacement`'s `need_more`: the
 /// entries left over go to the next stage), with their entries.

@@ -182,7 +182,11 @@ fn does_not_fit(f: &NoFit) -> Markup {
                 text x=(9 + 40 * s) y="52" { (s) }
             }
         }
-        p { "The chain that overflows: " span.chaintext { (f.chain.join(" → ")) } }
+        @if let Some(full) = &f.full {
+            p { "The stages filled up: " (full.sentence()) "." }
+        } @else {
+            p { "The chain that overflows: " span.chaintext { (f.chain.join(" → ")) } }
+        }
     }
 }
 

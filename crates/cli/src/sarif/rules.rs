@@ -75,8 +75,8 @@ pub const BUDGETS: &[RuleDoc] = &[
     rule(
         "chip_stages",
         "The program does not fit into its chip's MAU stages",
-        "Under a stage placement estimate (`tofino1-mau-estimate`, `tofino2-mau-estimate`), the program's control needs more MAU stages than the chip has: the compiler would reject it. The chain of dependencies that overflows is in the message, first table to last.",
-        "Each table of the chain waits for the one before it (a match or action dependency). Break the chain: merge tables, move work to the egress control, or drop a dependency (`p4cost deps FILE` shows why each exists). The estimate can be pessimistic by a stage; compile the program for the compiler's verdict.",
+        "Under a stage placement estimate (`tofino1-mau-estimate`, `tofino2-mau-estimate`), the program's control needs more MAU stages than the chip has: the compiler would reject it. When its dependencies alone need more stages, the chain that overflows is in the message, first table to last; when they fit but the stages filled up, the message names the resource (SRAM or TCAM blocks, map RAMs, logical tables, meter/stateful ALUs), the stages it fills and the tables that take it.",
+        "A chain: each table waits for the one before it (a match or action dependency); break it: merge tables, move work to the egress control, or drop a dependency (`p4cost deps FILE` shows why each exists). Full stages: shrink the tables named (`size`, action data wider than 32 bits) or merge small tables (`p4cost resources FILE` lists each table's share). The estimate can be pessimistic by a stage; compile the program for the compiler's verdict.",
     ),
     rule(
         "max_stages",

@@ -21,7 +21,7 @@ const DEFAULT_SUBTREES: u64 = 2;
 const ATCAM_MAX_WIDTH: u64 = 2;
 
 /// The two tables an ALPM table becomes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(super) struct AlpmSplit {
     /// The pre-classifier: TCAM, `partitions * subtrees` entries over the
     /// table's whole key.

@@ -1,10 +1,16 @@
 //! Memory side of the placement estimate: what a unit needs from a stage
-//! (logical tables, gateways, meter ALUs, SRAM and TCAM blocks for its
-//! entries), whether a stage still holds it, and the "does not fit" error.
+//! (logical tables, gateways, meter ALUs; SRAM blocks for its match
+//! entries, action data and indirect counters, meters and registers; TCAM
+//! blocks; map RAMs), whether a stage still holds it, and the "does not
+//! fit" error. The blocks a part takes are the ones `resources` reports
+//! for it ([`super::usage`]), but for the SRAM of direct counters, meters
+//! and registers, left out of a stage's fullness ([`part_of`] says why),
+//! and the hash bits.
 
 use p4cost_analysis::deps::{self, DepGraph, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, MatchKind, Program};
 
+use super::usage;
 use crate::spec::{ModelSpec, Placement};
 use crate::ModelError;
 
@@ -22,7 +28,7 @@ pub struct StageMemory {
 }
 
 /// What a unit needs from a stage.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Needs {
     pub(super) logical: u32,
     pub(super) ternary: u32,
@@ -35,6 +41,11 @@ pub(super) struct Needs {
     pub(super) sram_min: u32,
     pub(super) tcam_min: u32,
     pub(super) entries: u64,
+    /// Widest action data of its actions, bits (in SRAM beside the match
+    /// when wider than the match result holds).
+    pub(super) action_bits: u64,
+    /// Its counters, meters and registers.
+    pub(super) cells: usage::Cells,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -45,76 +56,218 @@ pub(super) struct Used {
     pub(super) meter_alus: u32,
     pub(super) sram: u32,
     pub(super) tcam: u32,
+    pub(super) map_rams: u32,
+    /// Per resource ([`Full::index`]), how many times it was what a unit
+    /// lacked here: the unit went to a later stage, or put only part of
+    /// its entries here.
+    pub(super) ran_out: [u32; 7],
+}
+
+impl Used {
+    /// Records that `what` was lacking in this stage.
+    pub(super) fn lacked(&mut self, what: Full) {
+        let n = &mut self.ran_out[what.index()];
+        *n = n.saturating_add(1);
+    }
+}
+
+/// What one part of a unit takes from its stage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Taken {
+    /// Entries the part holds.
+    pub(super) entries: u64,
+    /// SRAM blocks of match entries.
+    pub(super) sram: u32,
+    /// SRAM blocks of action data, counters, meters and registers.
+    pub(super) other_sram: u32,
+    pub(super) tcam: u32,
+    pub(super) map_rams: u32,
+    /// What kept the part from holding more entries (`None`: it holds
+    /// all that were left).
+    pub(super) limited_by: Option<Full>,
+}
+
+/// A per-stage resource that can run out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Full {
+    Logical,
+    Ternary,
+    Gateway,
+    MeterAlu,
+    Sram,
+    Tcam,
+    MapRams,
+}
+
+impl Full {
+    /// Every resource, in the order [`Full::index`] numbers them.
+    pub(super) const ALL: [Full; 7] = [
+        Full::Logical,
+        Full::Ternary,
+        Full::Gateway,
+        Full::MeterAlu,
+        Full::Sram,
+        Full::Tcam,
+        Full::MapRams,
+    ];
+
+    pub(super) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// What a stage lacks, as `stages --explain` says it.
+    pub(super) fn sentence(self) -> &'static str {
+        match self {
+            Full::Logical => "no logical table left",
+            Full::Ternary => "no ternary logical table left",
+            Full::Gateway => "no gateway left",
+            Full::MeterAlu => "no meter/stateful ALU left",
+            Full::Sram => "SRAM blocks exhausted",
+            Full::Tcam => "TCAM blocks exhausted",
+            Full::MapRams => "map RAMs exhausted",
+        }
+    }
+
+    /// Its key, as `resources` names the figure (`sram_blocks`, ...).
+    pub(super) fn key(self) -> &'static str {
+        match self {
+            Full::Logical => "logical_tables",
+            Full::Ternary => "ternary_tables",
+            Full::Gateway => "gateways",
+            Full::MeterAlu => "meter_alus",
+            Full::Sram => "sram_blocks",
+            Full::Tcam => "tcam_blocks",
+            Full::MapRams => "map_rams",
+        }
+    }
+
+    /// Its name in a sentence (`SRAM blocks`).
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Full::Logical => "logical tables",
+            Full::Ternary => "ternary logical tables",
+            Full::Gateway => "gateways",
+            Full::MeterAlu => "meter/stateful ALUs",
+            Full::Sram => "SRAM blocks",
+            Full::Tcam => "TCAM blocks",
+            Full::MapRams => "map RAMs",
+        }
+    }
+
+    /// What `need`'s part `t` takes of it.
+    pub(super) fn amount(self, need: &Needs, t: &Taken) -> u32 {
+        match self {
+            Full::Logical => need.logical,
+            Full::Ternary => need.ternary,
+            Full::Gateway => need.gateway,
+            Full::MeterAlu => need.meter_alus,
+            Full::Sram => t.sram.saturating_add(t.other_sram),
+            Full::Tcam => t.tcam,
+            Full::MapRams => t.map_rams,
+        }
+    }
 }
 
 pub(super) enum Fit {
     /// Does not fit at all: what ran out.
-    No(&'static str),
-    /// Fits `entries` entries using `sram`, `tcam` blocks.
-    Part(u64, u32, u32),
+    No(Full),
+    /// Fits a part of the entries, taking this.
+    Part(Taken),
 }
 
-pub(super) fn fits(p: &Placement, st: &Used, need: &Needs, entries: u64) -> Fit {
-    let r = &p.resources;
-    if st.logical + need.logical > r.logical_tables {
-        return Fit::No("no logical table left");
-    }
-    if st.ternary + need.ternary > r.ternary_tables {
-        return Fit::No("no ternary logical table left");
-    }
-    if st.gateway + need.gateway > r.gateways {
-        return Fit::No("no gateway left");
-    }
-    if st.meter_alus + need.meter_alus > r.meter_alus {
-        return Fit::No("no meter/stateful ALU left");
-    }
-    let blocks = |per_k: f64, min: u32, e: u64| -> u32 {
+/// What `entries` entries of `need` take; `first`: the unit's first part
+/// (which holds its indirect counters, meters and registers).
+pub(super) fn part_of(p: &Placement, need: &Needs, entries: u64, first: bool) -> Taken {
+    let blocks = |per_k: f64, min: u32| -> u32 {
         if per_k <= 0.0 {
             return 0;
         }
-        ((per_k * e as f64 / 1024.0).ceil() as u32).max(min)
+        ((per_k * entries as f64 / 1024.0).ceil() as u32).max(min)
     };
-    let sram_free = r.sram_blocks.saturating_sub(st.sram);
-    let tcam_free = r.tcam_blocks.saturating_sub(st.tcam);
-    let want_s = blocks(need.sram_per_k, need.sram_min, entries);
-    let want_t = blocks(need.tcam_per_k, need.tcam_min, entries);
-    if want_s <= sram_free && want_t <= tcam_free {
-        return Fit::Part(entries, want_s, want_t);
+    let mm = &p.memories;
+    let sram = blocks(need.sram_per_k, need.sram_min);
+    let cells = need.cells.blocks(mm, entries, first);
+    // SRAM: match entries, action data and indirect counters, meters and
+    // registers; direct ones take their map RAMs here but not SRAM
+    // blocks: with them, switch_tofino_x1's ingress (its dependencies
+    // alone take 12 stages) runs past stage 11 in this first-fit order,
+    // where bf-p4c, placing the longest chain first, fits it.
+    Taken {
+        entries,
+        sram,
+        other_sram: usage::action_blocks(mm, need.action_bits, entries)
+            .saturating_add(need.cells.indirect_blocks(first)),
+        tcam: blocks(need.tcam_per_k, need.tcam_min),
+        map_rams: cells,
+        limited_by: None,
     }
-    // The most entries the free memories hold.
-    let cap = |per_k: f64, free: u32, min: u32| -> u64 {
-        if per_k <= 0.0 {
-            u64::MAX
-        } else if free < min {
-            0
-        } else {
-            ((free as f64) * 1024.0 / per_k).floor() as u64
-        }
-    };
-    let fit = cap(need.sram_per_k, sram_free, need.sram_min)
-        .min(cap(need.tcam_per_k, tcam_free, need.tcam_min))
-        .min(entries);
-    if fit == 0 {
-        return Fit::No(if want_s > sram_free {
-            "SRAM blocks exhausted"
-        } else {
-            "TCAM blocks exhausted"
-        });
-    }
-    Fit::Part(
-        fit,
-        blocks(need.sram_per_k, need.sram_min, fit).min(sram_free),
-        blocks(need.tcam_per_k, need.tcam_min, fit).min(tcam_free),
-    )
 }
 
-pub(super) fn take(st: &mut Used, need: &Needs, sram: u32, tcam: u32) {
+/// What of a stage that has `st` in use runs out when `t` is added, if
+/// anything.
+fn ran_out(r: &crate::spec::StageResources, st: &Used, t: &Taken) -> Option<Full> {
+    let sram = st.sram.saturating_add(t.sram).saturating_add(t.other_sram);
+    if sram > r.sram_blocks {
+        Some(Full::Sram)
+    } else if st.tcam.saturating_add(t.tcam) > r.tcam_blocks {
+        Some(Full::Tcam)
+    } else if st.map_rams.saturating_add(t.map_rams) > r.map_rams {
+        Some(Full::MapRams)
+    } else {
+        None
+    }
+}
+
+/// Whether a stage with `st` in use holds `entries` of `need`'s entries,
+/// or how many of them (the most its free memories hold); `first`: no part
+/// of the unit is placed yet.
+pub(super) fn fits(p: &Placement, st: &Used, need: &Needs, entries: u64, first: bool) -> Fit {
+    let r = &p.resources;
+    if st.logical + need.logical > r.logical_tables {
+        return Fit::No(Full::Logical);
+    }
+    if st.ternary + need.ternary > r.ternary_tables {
+        return Fit::No(Full::Ternary);
+    }
+    if st.gateway + need.gateway > r.gateways {
+        return Fit::No(Full::Gateway);
+    }
+    if st.meter_alus + need.meter_alus > r.meter_alus {
+        return Fit::No(Full::MeterAlu);
+    }
+    let all = part_of(p, need, entries, first);
+    if ran_out(r, st, &all).is_none() {
+        return Fit::Part(all);
+    }
+    // The most entries the free memories hold: what a part takes grows
+    // with its entries, so the largest that fits is found by halving.
+    let (mut lo, mut hi) = (0u64, entries);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if ran_out(r, st, &part_of(p, need, mid, first)).is_none() {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let limited_by = ran_out(r, st, &part_of(p, need, lo + 1, first)).unwrap_or(Full::Sram);
+    if lo == 0 {
+        return Fit::No(limited_by);
+    }
+    Fit::Part(Taken {
+        limited_by: Some(limited_by),
+        ..part_of(p, need, lo, first)
+    })
+}
+
+pub(super) fn take(st: &mut Used, need: &Needs, t: &Taken) {
     st.logical += need.logical;
     st.ternary += need.ternary;
     st.gateway += need.gateway;
     st.meter_alus += need.meter_alus;
-    st.sram += sram;
-    st.tcam += tcam;
+    st.sram = st.sram.saturating_add(t.sram).saturating_add(t.other_sram);
+    st.tcam = st.tcam.saturating_add(t.tcam);
+    st.map_rams = st.map_rams.saturating_add(t.map_rams);
 }
 
 /// True when a table matches in TCAM (any ternary, LPM or range key that
@@ -172,12 +325,19 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
             ternary: 1,
             meter_alus: stateful_count(program, u),
             entries: 1,
+            cells: usage::cells(&p.memories, program, u),
             ..Needs::default()
         },
-        UnitKind::Table { table } => Needs {
-            meter_alus: stateful_count(program, u),
-            ..table_needs(p, program, program.table(*table))
-        },
+        UnitKind::Table { table } => {
+            let t = program.table(*table);
+            let mm = &p.memories;
+            Needs {
+                meter_alus: stateful_count(program, u),
+                action_bits: usage::action_data_bits(program, t),
+                cells: usage::cells(mm, program, u),
+                ..table_needs(p, program, t)
+            }
+        }
     }
 }
 
@@ -240,14 +400,14 @@ pub fn table_match_blocks(p: &Placement, program: &Program, t: &p4cost_ir::Table
 fn blocks_alone(p: &Placement, need: &Needs) -> (u32, u32) {
     let mut left = need.entries.max(1);
     let (mut sram, mut tcam) = (0u32, 0u32);
-    for _ in 0..64 {
-        let Fit::Part(entries, s, c) = fits(p, &Used::default(), need, left) else {
+    for i in 0..64 {
+        let Fit::Part(t) = fits(p, &Used::default(), need, left, i == 0) else {
             break;
         };
-        sram += s;
-        tcam += c;
-        left = left.saturating_sub(entries);
-        if left == 0 || entries == 0 {
+        sram += t.sram;
+        tcam += t.tcam;
+        left = left.saturating_sub(t.entries);
+        if left == 0 || t.entries == 0 {
             break;
         }
     }
@@ -326,9 +486,12 @@ pub(super) fn does_not_fit(
 
 /// What a unit needs in one stage beyond what any stage has (meter and
 /// stateful ALUs, logical tables: the compiler cannot spread one table's
-/// over stages), said as `needs 5 meter/stateful ALUs in one stage, a
-/// stage has 4`; `None` when a stage can hold it.
-pub(super) fn larger_than_a_stage(r: &crate::spec::StageResources, need: &Needs) -> Option<String> {
+/// over stages; the memory of its smallest first part, which holds its
+/// indirect counters, meters and registers whole), said as `needs 5
+/// meter/stateful ALUs in one stage, a stage has 4`; `None` when a stage
+/// can hold it.
+pub(super) fn larger_than_a_stage(p: &Placement, need: &Needs) -> Option<String> {
+    let r = &p.resources;
     if need.meter_alus > r.meter_alus {
         return Some(format!(
             "needs {} meter/stateful ALUs in one stage, a stage has {}",
@@ -341,5 +504,16 @@ pub(super) fn larger_than_a_stage(r: &crate::spec::StageResources, need: &Needs)
             need.logical, r.logical_tables
         ));
     }
-    None
+    let one = part_of(p, need, 1, true);
+    let what = ran_out(r, &Used::default(), &one)?;
+    let has = match what {
+        Full::Sram => r.sram_blocks,
+        Full::Tcam => r.tcam_blocks,
+        _ => r.map_rams,
+    };
+    Some(format!(
+        "needs {} {} in one stage, a stage has {has}",
+        what.amount(need, &one),
+        what.name()
+    ))
 }

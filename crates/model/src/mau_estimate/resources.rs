@@ -174,8 +174,9 @@ pub struct Resources {
     /// The pipe's SRAM or TCAM over what all its stages hold: the
     /// program does not fit, wherever its tables go (findings).
     pub overflows: Vec<Overflow>,
-    /// Stages over a limit as the estimate placed them (it packs match
-    /// memory only, both gresses together; the compiler would move tables
+    /// Stages over a limit as the estimate placed them (both gresses
+    /// together; it leaves direct counters, meters and registers' SRAM and
+    /// hash bits out of a stage's fullness; the compiler would move tables
     /// to later stages): caveats, not findings.
     pub stage_over: Vec<Overflow>,
 }

@@ -107,26 +107,52 @@ pub fn cell_blocks(mm: &Memories, cells: u64, bits: u64) -> u32 {
     u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
-/// Counter, meter and register RAM of a unit's part of `entries`
-/// entries: direct objects hold one cell per entry; indirect ones their
-/// declared cells, counted in the unit's first part only (`first`).
+/// A unit's counters, meters and registers, as the RAM they take.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cells {
+    /// Bits per entry of each direct object (a cell per match entry).
+    direct: Vec<u64>,
+    /// SRAM blocks of its indirect objects (their declared cells).
+    indirect: u32,
+}
+
+impl Cells {
+    /// SRAM blocks of its indirect objects, in the unit's first part.
+    pub fn indirect_blocks(&self, first: bool) -> u32 {
+        if first {
+            self.indirect
+        } else {
+            0
+        }
+    }
+
+    /// SRAM blocks (each with its map RAM) of a part of `entries`
+    /// entries: direct objects hold one cell per entry, indirect ones are
+    /// counted in the unit's first part only (`first`).
+    pub fn blocks(&self, mm: &Memories, entries: u64, first: bool) -> u32 {
+        let direct = self.direct.iter().fold(0u32, |a, &bits| {
+            a.saturating_add(cell_blocks(mm, entries, bits))
+        });
+        if first {
+            direct.saturating_add(self.indirect)
+        } else {
+            direct
+        }
+    }
+}
+
+/// The counters, meters and registers unit `u` calls or has attached
+/// (each name once, its first instance: controls may reuse one).
 /// Registers reached through a `RegisterAction` are not seen (the call
 /// names the action, not the register).
-pub fn stateful_blocks(
-    mm: &Memories,
-    program: &Program,
-    u: &Unit,
-    entries: u64,
-    first: bool,
-) -> u32 {
+pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
     let mut names: Vec<&str> = u.externs.iter().map(|c| c.instance.as_str()).collect();
     if let UnitKind::Table { table } = &u.kind {
         names.extend(program.table(*table).attached.iter().map(String::as_str));
     }
     names.sort_unstable();
     names.dedup();
-    let mut blocks = 0u32;
-    // The first instance of each name (controls may reuse one).
+    let mut out = Cells::default();
     for x in names
         .iter()
         .filter_map(|n| program.externs.iter().find(|x| x.name == *n))
@@ -137,16 +163,26 @@ pub fn stateful_blocks(
             ExternKind::Register => u64::from(x.width_bits.unwrap_or(32)),
             _ => continue,
         };
-        let cells = if x.direct {
-            entries
-        } else if first {
-            x.size.unwrap_or(0)
+        if x.direct {
+            out.direct.push(bits);
         } else {
-            0
-        };
-        blocks = blocks.saturating_add(cell_blocks(mm, cells, bits));
+            let b = cell_blocks(mm, x.size.unwrap_or(0), bits);
+            out.indirect = out.indirect.saturating_add(b);
+        }
     }
-    blocks
+    out
+}
+
+/// Counter, meter and register RAM of a unit's part of `entries`
+/// entries ([`Cells::blocks`]).
+pub fn stateful_blocks(
+    mm: &Memories,
+    program: &Program,
+    u: &Unit,
+    entries: u64,
+    first: bool,
+) -> u32 {
+    cells(mm, program, u).blocks(mm, entries, first)
 }
 
 /// Hash bits an exact-match part of `sram` match blocks takes: a RAM line
