@@ -4,13 +4,18 @@
 //! stage's dependency on the one before, and hands the resulting per-stage
 //! figures to the one MAU cycle computation ([`crate::mau_cycles`]).
 //!
-//! Placement: units in control-flow order; a unit goes to the first stage
+//! Placement: of the units whose predecessors are placed, the one its
+//! dependencies allow earliest, then the one with the longest chain below
+//! it, then control-flow order (the compiler's work list); a unit goes to the first stage
 //! at or after every earlier unit it depends on (one stage later for match,
 //! action and write-write dependencies, the same stage allowed for control
 //! and write-after-read ones) whose remaining resources hold it; a table
 //! whose entries do not fit in one stage's memories continues in the next
 //! stages. Every number comes from the model file's `placement` and
 //! `mau_cycles` sections.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
@@ -203,6 +208,7 @@ pub fn estimate(
         m,
         p,
         program,
+        match_sram_only: false,
     };
     let mut graphs = Vec::new();
     for &(_, control) in controls {
@@ -215,7 +221,7 @@ pub fn estimate(
             })?;
         graphs.push(graph);
     }
-    let plans = place(cx, controls, &graphs)?;
+    let plans = place_or_pack_match(cx, controls, &graphs)?;
     let mut gresses = Vec::new();
     let mut records = Vec::new();
     for (mut plan, graph) in plans.into_iter().zip(graphs) {
@@ -338,6 +344,24 @@ enum UnitNeed {
     Alpm(alpm::AlpmSplit),
 }
 
+impl UnitNeed {
+    /// Leaves out what takes SRAM beside the match entries: action data,
+    /// counters, meters and registers.
+    fn match_sram_only(&mut self) {
+        let strip = |n: &mut Needs| {
+            n.action_bits = 0;
+            n.cells = Default::default();
+        };
+        match self {
+            UnitNeed::One(n) => strip(n),
+            UnitNeed::Alpm(split) => {
+                strip(&mut split.pre);
+                strip(&mut split.atcam);
+            }
+        }
+    }
+}
+
 fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
     let one = unit_needs(p, program, u);
     if let UnitKind::Table { table } = &u.kind {
@@ -361,6 +385,9 @@ struct Cx<'a> {
     m: &'a MauCycles,
     p: &'a Placement,
     program: &'a Program,
+    /// A stage's SRAM fullness counts match entries only, not action
+    /// data, counters, meters and registers (see [`place_or_pack_match`]).
+    match_sram_only: bool,
 }
 
 /// One control's placement in progress: its units, what each needs, and
@@ -383,8 +410,17 @@ struct GressState<'g> {
     memory: Vec<Vec<StageMemory>>,
     /// Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
     alpm_at: Vec<Option<(u32, u32)>>,
-    /// The next unit to place (units go in control-flow order).
-    next: usize,
+    /// The units whose predecessors are all placed, the next to place
+    /// first: the lowest stage its dependencies allow, then the longest
+    /// chain of dependencies below it, then control-flow order.
+    ready: BinaryHeap<Reverse<(u32, Reverse<u32>, usize)>>,
+    /// Per unit, how many of the edges into it come from units not yet
+    /// placed.
+    waiting: Vec<u32>,
+    /// Per unit, the units its edges go to.
+    outgoing: Vec<Vec<usize>>,
+    /// The unit placed last.
+    last: usize,
     /// Per unit, the match and action dependencies in the longest chain
     /// of them below it: how many stages at least follow it.
     below: Vec<u32>,
@@ -404,14 +440,28 @@ impl<'g> GressState<'g> {
         let needs = graph
             .units
             .iter()
-            .map(|u| unit_need(cx.p, cx.program, u))
+            .map(|u| {
+                let mut need = unit_need(cx.p, cx.program, u);
+                if cx.match_sram_only {
+                    need.match_sram_only();
+                }
+                need
+            })
             .collect();
         let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
+        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); nu];
         for (i, e) in graph.edges.iter().enumerate() {
             if e.from < e.to {
                 incoming[e.to].push(i);
+                outgoing[e.from].push(e.to);
             }
         }
+        let below = chain_below(graph);
+        let waiting: Vec<u32> = incoming.iter().map(|i| i.len() as u32).collect();
+        let ready = (0..nu)
+            .filter(|&u| waiting[u] == 0)
+            .map(|u| Reverse((0, Reverse(below[u]), u)))
+            .collect();
         GressState {
             gress,
             control,
@@ -424,8 +474,11 @@ impl<'g> GressState<'g> {
             limits_hit: Vec::new(),
             memory: vec![Vec::new(); nu],
             alpm_at: vec![None; nu],
-            next: 0,
-            below: chain_below(graph),
+            ready,
+            waiting,
+            outgoing,
+            last: 0,
+            below,
             own: vec![Used::default(); cx.m.stages as usize + 64],
             watch: overflow::Watch::default(),
             past: false,
@@ -434,16 +487,33 @@ impl<'g> GressState<'g> {
 
     /// True when every unit is placed.
     fn done(&self) -> bool {
-        self.next >= self.graph.units.len()
+        self.ready.is_empty()
     }
 
-    /// Places the next unit, adding what it takes to `own`.
+    /// The unit to place next (see `ready`).
+    fn next(&self) -> usize {
+        self.ready.peek().map_or(0, |Reverse((_, _, u))| *u)
+    }
+
+    /// Places the next unit, adding what it takes to `own`, and makes
+    /// ready the units that waited only for it.
     fn place_next(&mut self, cx: Cx<'_>, used: &mut [Used]) -> Result<(), ModelError> {
+        let Some(Reverse((_, _, u))) = self.ready.pop() else {
+            return Ok(());
+        };
         let before = used.to_vec();
-        let u = self.next;
         self.place_unit(cx, used, u)?;
-        self.next += 1;
+        self.last = u;
         add_taken(&mut self.own, used, &before);
+        for i in 0..self.outgoing[u].len() {
+            let v = self.outgoing[u][i];
+            self.waiting[v] -= 1;
+            if self.waiting[v] == 0 {
+                let (earliest, _) = earliest_stage(self.graph, &self.incoming[v], &self.span);
+                self.ready
+                    .push(Reverse((earliest, Reverse(self.below[v]), v)));
+            }
+        }
         Ok(())
     }
 
@@ -451,7 +521,7 @@ impl<'g> GressState<'g> {
     /// stage for a gateway, which takes nothing until its tables are
     /// placed).
     fn next_stage(&self, cx: Cx<'_>, used: &[Used]) -> u32 {
-        let u = self.next;
+        let u = self.next();
         let (earliest, _) = earliest_stage(self.graph, &self.incoming[u], &self.span);
         let (need, from) = match &self.needs[u] {
             _ if matches!(self.graph.units[u].kind, UnitKind::Gateway) => return earliest,
@@ -498,27 +568,35 @@ impl<'g> GressState<'g> {
             Ok((_, last)) if by_chain(&mut self.watch) => return Err(self.no_fit(cx, u, last)),
             Ok(x) => (self.span[u], self.past) = (x, true),
             Err(s) if by_chain(&mut self.watch) => return Err(self.no_fit(cx, u, s)),
-            Err(s) => return Err(self.stages_full(cx, used, s + 1)),
+            Err(s) => return Err(self.stages_full(cx, used, s + 1, &[])),
         }
         Ok(())
     }
 
+    /// What [`overflow::Placed`] reads of this gress, `used` the stages
+    /// every gress shares.
+    fn placed<'a>(&'a self, p: &'a Placement, used: &'a [Used], n: u32) -> overflow::Placed<'a> {
+        full_at(p, self.graph, &self.needs, &self.memory, used, n)
+    }
+
     /// The "does not fit" error of stages that filled up, the gress
-    /// needing `needed` stages.
-    fn stages_full(&self, cx: Cx<'_>, used: &[Used], needed: u32) -> ModelError {
-        let at = full_at(
-            cx.p,
-            self.graph,
-            &self.needs,
-            &self.memory,
-            used,
-            cx.m.stages,
-        );
-        at.error(
+    /// needing `needed` stages, `others` sharing them.
+    fn stages_full(
+        &self,
+        cx: Cx<'_>,
+        used: &[Used],
+        needed: u32,
+        others: &[&GressState],
+    ) -> ModelError {
+        let n = cx.m.stages;
+        let others: Vec<overflow::Placed<'_>> =
+            others.iter().map(|g| g.placed(cx.p, used, n)).collect();
+        self.placed(cx.p, used, n).error(
             cx.model,
             &cx.program.control(self.control).name,
             &self.watch,
             needed,
+            &others,
         )
     }
 
@@ -711,20 +789,80 @@ fn stage_features(
     per_stage
 }
 
+/// [`place`], and when SRAM filled the chip's stages while the program's
+/// dependencies fit them, [`place`] again counting only match entries in
+/// a stage's SRAM. Our packing is greedier than the compiler's (which
+/// tries other orders, splits and action-data layouts), so memory that
+/// overflows the stages only with action data, counters and registers is
+/// not proof that the program does not fit: the lighter placement is
+/// reported, with a caveat giving what the full count needed. SRAM over
+/// what all the chip's stages hold, other resources, and a packing that
+/// overflows even on match entries keep the error.
+fn place_or_pack_match(
+    cx: Cx<'_>,
+    controls: &[(Gress, ControlId)],
+    graphs: &[DepGraph],
+) -> Result<Vec<GressPlan>, ModelError> {
+    let mut sram_total = 0;
+    let strict = match place(cx, controls, graphs, &mut sram_total) {
+        Err(e @ ModelError::StagesFull { .. }) => e,
+        other => return other,
+    };
+    let ModelError::StagesFull {
+        control,
+        needed,
+        full,
+        ..
+    } = &strict
+    else {
+        return Err(strict);
+    };
+    let pipe_sram = cx.m.stages.saturating_mul(cx.p.resources.sram_blocks);
+    if full.resource != "sram_blocks"
+        || full.dependency_stages > cx.m.stages
+        || sram_total > pipe_sram
+    {
+        return Err(strict);
+    }
+    let light = Cx {
+        match_sram_only: true,
+        ..cx
+    };
+    let Ok(mut plans) = place(light, controls, graphs, &mut sram_total) else {
+        return Err(strict);
+    };
+    let note = format!(
+        "SRAM with action data, counters and registers: the estimate's packing needs {needed} \
+         stages ({}); placed counting match entries only (the compiler packs tighter: compile to \
+         know)",
+        full.sentence()
+    );
+    for plan in plans.iter_mut().filter(|p| &p.control == control) {
+        plan.limits_hit.push(note.clone());
+    }
+    Ok(plans)
+}
+
 /// Places the units of every gress in the same stages, which they share
 /// (bf-p4c `TablePlacement`: one work list of both gresses' tables, one
 /// stage's resources for both), and decides each gress's stages'
 /// dependencies, which stay its own.
 ///
-/// Each gress's units go in its control-flow order; between the gresses,
-/// the next unit placed is the one that goes to the lower stage, then the
+/// Each gress takes its ready units (predecessors placed) lowest allowed
+/// stage first, then longest chain below, then control-flow order;
+/// between the gresses, the next unit placed is the one that goes to the
+/// lower stage, then the
 /// one with the longer chain of dependencies below it, then the earlier
 /// gress (`DecidePlacement::is_better`: `CALC_STAGE`, then the downward
 /// dependency chain).
+///
+/// `sram_total`: set to the SRAM blocks every stage holds together when
+/// the placement ran past the chip's stages.
 fn place(
     cx: Cx<'_>,
     controls: &[(Gress, ControlId)],
     graphs: &[DepGraph],
+    sram_total: &mut u32,
 ) -> Result<Vec<GressPlan>, ModelError> {
     let mut states: Vec<GressState> = controls
         .iter()
@@ -734,13 +872,19 @@ fn place(
     let mut used: Vec<Used> = vec![Used::default(); cx.m.stages as usize + 64];
     while let Some(g) = pick_gress(cx, &states, &used) {
         states[g].place_next(cx, &mut used)?;
-        let u = states[g].next - 1;
+        let u = states[g].last;
         let taken = taken_by(cx, &states, g, u);
         states[g].trace.taken_by[u] = taken;
     }
-    if let Some(st) = states.iter().find(|st| st.past) {
+    if let Some(g) = states.iter().position(|st| st.past) {
+        *sram_total = used.iter().fold(0u32, |t, u| t.saturating_add(u.sram));
+        let st = &states[g];
         let needed = st.span.iter().map(|s| s.1 + 1).max().unwrap_or(cx.m.stages);
-        return Err(st.stages_full(cx, &used, needed));
+        let others: Vec<&GressState> = (0..states.len())
+            .filter(|&h| h != g)
+            .map(|h| &states[h])
+            .collect();
+        return Err(st.stages_full(cx, &used, needed, &others));
     }
     for st in &mut states {
         let before = used.clone();
@@ -771,7 +915,7 @@ fn pick_gress(cx: Cx<'_>, states: &[GressState], used: &[Used]) -> Option<usize>
         .enumerate()
         .filter(|(_, st)| !st.done())
         .min_by_key(|&(g, st)| {
-            let below = st.below[st.next];
+            let below = st.below[st.next()];
             (st.next_stage(cx, used), std::cmp::Reverse(below), g)
         })
         .map(|(g, _)| g)

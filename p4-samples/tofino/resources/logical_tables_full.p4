@@ -3,9 +3,11 @@
  * logical_tables_full.p4 -- sixteen small exact tables s0-s15 that depend
  * on nothing, then a chain of twelve, c0 -> ... -> c11, each matching on
  * what the one before wrote. The chain alone takes stages 0-11 of a
- * Tofino 1, but s0-s15 take stage 0's 16 logical table IDs first: c0
- * goes to stage 1 and c11 to stage 12. It does not fit because logical
- * tables fill stage 0 (tests/resources.rs, full_stages_name_the_resource).
+ * Tofino 1. In control-flow order s0-s15 would take stage 0's 16 logical
+ * table IDs and push c11 to stage 12; the compiler places the table with
+ * the longest chain below it first, so c0 takes stage 0 beside s0-s14 and
+ * s15 goes to stage 1: it fits (tests/resources.rs,
+ * full_stages_name_the_resource; on Tofino 2, explain_names_the_full_stage).
  */
 #include <core.p4>
 #include <tna.p4>

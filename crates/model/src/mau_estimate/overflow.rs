@@ -166,26 +166,30 @@ pub(super) struct Placed<'a> {
 
 impl Placed<'_> {
     /// The "does not fit" error of control `control` whose placement
-    /// reached `needed` stages because its stages filled up.
+    /// reached `needed` stages because its stages filled up; `others`,
+    /// the other gresses placed in the same stages, whose tables take
+    /// their share too.
     pub(super) fn error(
         &self,
         model: &ModelSpec,
         control: &str,
         watch: &Watch,
         needed: u32,
+        others: &[Placed<'_>],
     ) -> ModelError {
         ModelError::StagesFull {
             model: model.name.clone(),
             control: control.to_string(),
             stages: self.n_stages,
             needed,
-            full: Box::new(self.full_stages(watch.dependency_needed())),
+            full: Box::new(self.full_stages(watch.dependency_needed(), others)),
         }
     }
 
     /// The resource that ran out in the most of the chip's stages, those
-    /// stages, and each unit's share of it there.
-    pub(super) fn full_stages(&self, dependency_stages: u32) -> FullStages {
+    /// stages, and each unit's share of it there (this gress's and
+    /// `others`').
+    pub(super) fn full_stages(&self, dependency_stages: u32, others: &[Placed<'_>]) -> FullStages {
         let chip = &self.used[..(self.n_stages as usize).min(self.used.len())];
         let stages_of = |k: Full| -> Vec<u32> {
             (0..chip.len() as u32)
@@ -198,12 +202,9 @@ impl Placed<'_> {
             .max_by_key(|&k| (stages_of(k).len(), usize::MAX - k.index()))
             .unwrap_or(Full::Sram);
         let stages = stages_of(what);
-        let mut tables: Vec<(String, u32)> = Vec::new();
-        for (u, parts) in self.memory.iter().enumerate() {
-            let amount = self.share(u, parts, what, &stages);
-            if amount > 0 {
-                tables.push((self.graph.units[u].name.clone(), amount));
-            }
+        let mut tables = self.tables_in(what, &stages);
+        for o in others {
+            tables.extend(o.tables_in(what, &stages));
         }
         tables.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         FullStages {
@@ -213,6 +214,18 @@ impl Placed<'_> {
             tables,
             dependency_stages,
         }
+    }
+
+    /// Each unit taking some of `what` in `stages`, and how much.
+    fn tables_in(&self, what: Full, stages: &[u32]) -> Vec<(String, u32)> {
+        let mut tables = Vec::new();
+        for (u, parts) in self.memory.iter().enumerate() {
+            let amount = self.share(u, parts, what, stages);
+            if amount > 0 {
+                tables.push((self.graph.units[u].name.clone(), amount));
+            }
+        }
+        tables
     }
 
     /// What unit `u`'s `parts` take of `what` in `stages`.
