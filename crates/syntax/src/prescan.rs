@@ -187,7 +187,7 @@ fn token(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
 }
 
 /// The offset of the `\n` ending the line that contains `i` (or the end).
-fn skip_line(b: &[u8], i: usize) -> usize {
+pub(crate) fn skip_line(b: &[u8], i: usize) -> usize {
     b[i..]
         .iter()
         .position(|&c| c == b'\n')
@@ -195,7 +195,7 @@ fn skip_line(b: &[u8], i: usize) -> usize {
 }
 
 /// The first offset at or after `from` where `pat` occurs.
-fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
+pub(crate) fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
     b.get(from..)?
         .windows(pat.len())
         .position(|w| w == pat)

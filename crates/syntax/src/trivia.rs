@@ -17,6 +17,8 @@
 
 use std::borrow::Cow;
 
+use crate::prescan::{find, skip_line as line_end};
+
 /// `text` with its comments and `#` lines (outside strings and raw
 /// annotation bodies) replaced by spaces, line breaks kept; borrowed when
 /// there is nothing to blank.
@@ -153,22 +155,6 @@ fn closes_invalid_header(b: &[u8], i: usize) -> bool {
         .take_while(|&&c| c == b' ' || c == b'\t')
         .count();
     rest.get(blanks) == Some(&b'}')
-}
-
-/// The offset of the `\n` ending the line that contains `i` (or the end).
-fn line_end(b: &[u8], i: usize) -> usize {
-    b[i..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(b.len(), |p| i + p)
-}
-
-/// The first offset at or after `from` where `pat` occurs.
-fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(pat.len())
-        .position(|w| w == pat)
-        .map(|p| from + p)
 }
 
 #[cfg(test)]
