@@ -789,15 +789,16 @@ fn stage_features(
     per_stage
 }
 
-/// [`place`], and when SRAM filled the chip's stages while the program's
-/// dependencies fit them, [`place`] again counting only match entries in
-/// a stage's SRAM. Our packing is greedier than the compiler's (which
+/// [`place`], and when the stages filled up (any resource: a table that
+/// action data pushed later crowds the next stages' other resources)
+/// while the program's dependencies fit them, [`place`] again counting
+/// only match entries in a stage's SRAM. Our packing is greedier than the compiler's (which
 /// tries other orders, splits and action-data layouts), so memory that
 /// overflows the stages only with action data, counters and registers is
 /// not proof that the program does not fit: the lighter placement is
 /// reported, with a caveat giving what the full count needed. SRAM over
-/// what all the chip's stages hold, other resources, and a packing that
-/// overflows even on match entries keep the error.
+/// what all the chip's stages hold, a chain longer than the chip, and a
+/// packing that overflows even on match entries keep the error.
 fn place_or_pack_match(
     cx: Cx<'_>,
     controls: &[(Gress, ControlId)],
@@ -818,10 +819,7 @@ fn place_or_pack_match(
         return Err(strict);
     };
     let pipe_sram = cx.m.stages.saturating_mul(cx.p.resources.sram_blocks);
-    if full.resource != "sram_blocks"
-        || full.dependency_stages > cx.m.stages
-        || sram_total > pipe_sram
-    {
+    if full.dependency_stages > cx.m.stages || sram_total > pipe_sram {
         return Err(strict);
     }
     let light = Cx {
@@ -832,9 +830,9 @@ fn place_or_pack_match(
         return Err(strict);
     };
     let note = format!(
-        "SRAM with action data, counters and registers: the estimate's packing needs {needed} \
-         stages ({}); placed counting match entries only (the compiler packs tighter: compile to \
-         know)",
+        "counting the SRAM of action data, counters and registers, the estimate's packing needs \
+         {needed} stages ({}); placed counting match entries only in a stage's SRAM (the compiler \
+         packs tighter: compile to know)",
         full.sentence()
     );
     for plan in plans.iter_mut().filter(|p| &p.control == control) {
