@@ -805,29 +805,26 @@ fn place_or_pack_match(
     graphs: &[DepGraph],
 ) -> Result<Vec<GressPlan>, ModelError> {
     let mut sram_total = 0;
-    let strict = match place(cx, controls, graphs, &mut sram_total) {
-        Err(e @ ModelError::StagesFull { .. }) => e,
-        other => return other,
-    };
-    let ModelError::StagesFull {
+    let strict = place(cx, controls, graphs, &mut sram_total);
+    let Err(ModelError::StagesFull {
         control,
         needed,
         full,
         ..
-    } = &strict
+    }) = &strict
     else {
-        return Err(strict);
+        return strict;
     };
     let pipe_sram = cx.m.stages.saturating_mul(cx.p.resources.sram_blocks);
     if full.dependency_stages > cx.m.stages || sram_total > pipe_sram {
-        return Err(strict);
+        return strict;
     }
     let light = Cx {
         match_sram_only: true,
         ..cx
     };
-    let Ok(mut plans) = place(light, controls, graphs, &mut sram_total) else {
-        return Err(strict);
+    let Ok(mut plans) = place(light, controls, graphs, &mut 0) else {
+        return strict;
     };
     let note = format!(
         "counting the SRAM of action data, counters and registers, the estimate's packing needs \
