@@ -340,7 +340,12 @@ fn no_fit_terms(fit: &crate::error::NoFit) -> Vec<Contributor> {
             })
             .collect();
     }
-    fit.chain
+    chain_terms(&fit.chain)
+}
+
+/// A dependency chain's units as verdict terms, one each.
+pub(crate) fn chain_terms(chain: &[String]) -> Vec<Contributor> {
+    chain
         .iter()
         .map(|u| Contributor {
             kind: "chain",

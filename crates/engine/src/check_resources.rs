@@ -117,17 +117,7 @@ fn longest_chain(r: &ResourceReport) -> Vec<Contributor> {
     plan.gresses
         .iter()
         .max_by_key(|g| last(g))
-        .map(|g| {
-            g.chain
-                .iter()
-                .map(|u| Contributor {
-                    kind: "chain",
-                    name: u.clone(),
-                    value: 1.0,
-                    span: None,
-                })
-                .collect()
-        })
+        .map(|g| crate::check::chain_terms(&g.chain))
         .unwrap_or_default()
 }
 
