@@ -268,6 +268,61 @@ fn class_figures_kept_between_edits_equal_a_cold_analysis() {
     );
 }
 
+/// Definitions in the root file that unchanged controls use: a
+/// `#define` used by later tables, a constant and a typedef; each changed
+/// alone, with the controls that use them left as they are. The facts
+/// through the document's `Reuse` and class memo are a cold analysis's
+/// (a changed `#define` re-expands every use after it, a changed const or
+/// typedef lowers again what reads it).
+#[test]
+fn root_definitions_used_by_unchanged_controls_answer_as_a_fresh_analysis() {
+    let dir = scratch("defs-switch");
+    let file = dir.join("switch_p4_16.p4");
+    std::fs::copy(
+        root().join("tests/fixtures/programs/switch_p4_16.p4"),
+        &file,
+    )
+    .expect("copy");
+    let o = PredictOptions::new(&file);
+    let edits = [
+        (
+            "#define V1MODEL_VERSION 20200408\n",
+            "#define V1MODEL_VERSION 20200408\n#define SIZE_A 1024\n\
+             typedef bit<12> label_t;\nconst bit<32> SIZE_B = 512;\n",
+        ),
+        ("size = 1024;", "size = SIZE_A;"),
+        ("size = 1024;", "size = SIZE_A;"),
+        ("size = 1024;", "size = SIZE_B;"),
+        ("bit<16> if_label;", "label_t if_label;"),
+        ("#define SIZE_A 1024", "#define SIZE_A 4096"),
+        ("const bit<32> SIZE_B = 512;", "const bit<32> SIZE_B = 64;"),
+        ("typedef bit<12> label_t;", "typedef bit<8> label_t;"),
+        ("#define SIZE_A 4096", "#define SIZE_A 16"),
+        ("#define SIZE_A 16\n", "\n#define SIZE_A 16\n"),
+    ];
+    // The loads and facts through one `Reuse`, each edit changing the program.
+    let mut overlay = Overlay::new();
+    let mut reuse = input::Reuse::new();
+    let mut text = std::fs::read_to_string(&file).expect("program");
+    let program = |text: &str, overlay: &Overlay| {
+        let loaded = input::load_text(&file, text.to_string(), &o.source, overlay);
+        format!("{:?}", loaded.expect("loads").program)
+    };
+    let mut before = program(&text, &overlay);
+    for (from, to) in edits {
+        let at = text.find(from).expect("the text to edit");
+        text = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+        overlay.set(file.clone(), Arc::from(text.as_str()));
+        let what = format!("`{from}` -> `{to}`");
+        agree(&o, &overlay, &mut reuse, &text, true, &what);
+        let now = program(&text, &overlay);
+        assert_ne!(now, before, "{what} changes the program");
+        before = now;
+    }
+    // And with the class memo, as the language server keeps it.
+    memo_agrees(&o, &edits);
+}
+
 #[allow(dead_code)]
 #[path = "edits/timed.rs"]
 mod edits;

@@ -1478,6 +1478,7 @@ impl PredictArgs {
                 })
                 .collect(),
             listed_only: false,
+            path_classes: true,
             histogram_bins: 0,
             warnings: p4cost_engine::warnings::WarningPolicy::default(),
             lints: self.lints.options(),

@@ -173,6 +173,9 @@ pub fn facts(session: &mut Session, o: &PredictOptions, budgets: &[Budget]) -> E
     // an analysis (switch_p4_16: 0.44 -> 0.24 s) and changes no figure.
     let mut shown = o.clone();
     shown.max_classes = Some(0);
+    // Nor does it render a listed path's classes (`PathOut::classes`):
+    // switch_p4_16's keystroke spent a tenth of its analysis on them.
+    shown.path_classes = false;
     let reports = match session.reports(&shown) {
         Ok(r) => r,
         Err(e) => {
@@ -552,6 +555,38 @@ mod tests {
             kept,
             want.map(|(c, m)| (c.to_string(), m.to_string())).to_vec()
         );
+    }
+
+    /// The facts, which list no path's classes, are those gathered from
+    /// a report that lists them.
+    #[test]
+    fn the_facts_are_those_of_reports_with_the_paths_classes() {
+        for sample in [
+            "tofino/classes/hit_miss_action_run.p4",
+            "tofino/tc2_datacenter.p4",
+        ] {
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../p4-samples")
+                .join(sample);
+            let o = PredictOptions::new(&file);
+            let mut session = Session::new();
+            let f = facts(&mut session, &o, &[]);
+            assert!(f.error.is_none(), "{sample}: {:?}", f.error);
+            let mut with = o.clone();
+            with.max_classes = Some(0);
+            let reports = session.reports(&with).expect("reports");
+            assert!(reports
+                .iter()
+                .any(|r| r.paths.iter().any(|p| p.classes.is_some())));
+            let program = &session.load(&o).expect("loaded").program.clone();
+            let spec = crate::predict::settle(&o).ok().map(|(m, _)| m);
+            let lin = spec.as_ref().and_then(|m| m.linear());
+            let mut g = EditorFacts::default();
+            gather(&mut g, &reports, program, lin.as_ref());
+            let shown =
+                |f: &EditorFacts| format!("{:?}", (&f.states, &f.tables, &f.totals, &f.notes));
+            assert_eq!(shown(&f), shown(&g), "{sample}");
+        }
     }
 
     /// A Tofino program's placement runs when a table's stage is first

@@ -234,6 +234,13 @@ pub struct PredictOptions {
     /// over all paths): what a chain asks of a hop for each packet. The
     /// listed paths' figures are the same either way.
     pub listed_only: bool,
+    /// Give each listed path its classes (`PathOut::classes`) and the
+    /// report its class tables, decisions and skipped tables. Off, the
+    /// listed paths keep their fastest and slowest class figures and
+    /// everything over all paths stays: what the editor shows, which
+    /// renders no class of a listed path (a keystroke of switch_p4_16
+    /// spent a tenth of its analysis listing them).
+    pub path_classes: bool,
     /// Bins of the latency histogram over packet classes in the summary
     /// (`SummaryOut::histogram`, counted exactly); 0: none.
     pub histogram_bins: usize,
@@ -286,6 +293,7 @@ impl PredictOptions {
             source: SourceOptions::default(),
             entries: Vec::new(),
             listed_only: false,
+            path_classes: true,
             histogram_bins: 0,
             warnings: crate::warnings::WarningPolicy::default(),
             lints: LintOptions::default(),

@@ -1065,7 +1065,9 @@ impl ClassStage<'_, '_> {
             r.classes = Some(e.classes);
             r.summary = Some(e.summary);
             set_extremes(listed, &parse_ns, &e.extremes);
-            self.list_afresh(costed.pg, &parse_ns, listed, r, warns);
+            if self.a.path_classes {
+                self.list_afresh(costed.pg, &parse_ns, listed, r, warns);
+            }
             return true;
         }
         // One walk of the control, with the table terms as weights: the
@@ -1142,6 +1144,7 @@ impl ClassStage<'_, '_> {
         }
         // Every listed path's classes (with --class, those it selects).
         match lister {
+            Ok(_) if !self.a.path_classes => {}
             Ok(mut lister) => {
                 self.list_classes(&mut lister, costed.pg, &parse_ns, listed, r, warns);
             }
@@ -1830,6 +1833,45 @@ mod listed_only_tests {
                 assert_eq!(a.headers, b.headers);
                 assert_eq!(a.latency_ns, b.latency_ns);
                 assert_eq!(a.min_latency_ns, b.min_latency_ns);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod path_classes_tests {
+    use crate::options::PredictOptions;
+
+    /// Without `path_classes`, no listed path has its classes and the
+    /// report has no class tables, decisions or skipped tables; every
+    /// other figure is the full report's, whether the class figures were
+    /// computed or taken from the memo.
+    #[test]
+    fn only_the_listed_paths_classes_are_left_out() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../p4-samples/tofino/classes/hit_miss_action_run.p4");
+        let mut o = PredictOptions::new(&file);
+        o.max_classes = Some(0);
+        let mut full = super::reports(&o).expect("full report");
+        for f in &mut full {
+            assert!(f.paths.iter().all(|p| p.classes.is_some()));
+            assert!(!f.tables.is_empty(), "the full report has class tables");
+            f.tables.clear();
+            f.decisions.clear();
+            f.skipped.clear();
+            f.paths.iter_mut().for_each(|p| p.classes = None);
+        }
+        o.path_classes = false;
+        o.class_memo = crate::class_memo::ClassMemo::new();
+        let computed = super::reports(&o).expect("report without path classes");
+        let memo = super::reports(&o).expect("the same, from the memo");
+        assert_eq!(o.class_memo.hits(), 1, "the second took the classes back");
+        let json = |r: &crate::report::Report| serde_json::to_string(r).expect("json");
+        for lean in [computed, memo] {
+            assert_eq!(full.len(), lean.len());
+            for (f, l) in full.iter().zip(&lean) {
+                assert!(l.tables.is_empty() && l.decisions.is_empty() && l.skipped.is_empty());
+                assert_eq!(json(f), json(l));
             }
         }
     }

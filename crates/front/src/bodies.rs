@@ -94,6 +94,21 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
 /// How often each of `names` occurs as a whole identifier in `text`.
 fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap<&'n str, usize> {
     let mut out: HashMap<&'n str, usize> = HashMap::new();
+    // Only a word with a name's first byte and a name's length is looked
+    // up (most words of a program are neither: hashing each was a tenth
+    // of lowering switch_p4_16).
+    let mut first = [false; 256];
+    let mut lengths = [false; 64];
+    let mut long = false;
+    for name in names.keys() {
+        if let Some(&b) = name.as_bytes().first() {
+            first[b as usize] = true;
+        }
+        match lengths.get_mut(name.len()) {
+            Some(l) => *l = true,
+            None => long = true,
+        }
+    }
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -102,6 +117,10 @@ fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap
             let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
+            }
+            let len_fits = lengths.get(i - start).copied().unwrap_or(long);
+            if !first[b as usize] || !len_fits {
+                continue;
             }
             let word = text.get(start..i).unwrap_or("");
             if let Some((name, _)) = names.get_key_value(word) {
@@ -128,6 +147,22 @@ mod tests {
         let mut names: Vec<String> = take_lowered_once(&mut tree, src).into_keys().collect();
         names.sort();
         names
+    }
+
+    /// Every whole-word mention counts, whatever the other words' first
+    /// bytes and lengths, a name longer than 63 bytes included.
+    #[test]
+    fn mentions_are_counted_as_whole_words() {
+        let long = "L".repeat(70);
+        let names: HashMap<&str, usize> = [("Ab", 1), ("Ingress", 1), (long.as_str(), 1)]
+            .into_iter()
+            .collect();
+        let text =
+            format!("Ab Abc xAb Ab_ 0xAb Ab(Ingress) Ingress2 /* Ingress */ {long} {long}L Ab");
+        let counts = identifier_counts(&text, &names);
+        assert_eq!(counts.get("Ab"), Some(&3));
+        assert_eq!(counts.get("Ingress"), Some(&2));
+        assert_eq!(counts.get(long.as_str()), Some(&1));
     }
 
     const HEAD: &str = "control C_t(); package Pkg(C_t a, C_t b); package Top(Pkg p);\n";

@@ -484,6 +484,35 @@ impl<'a> Preprocessor<'a> {
         Ok(())
     }
 
+    /// Copies the next token of the file to the output when nothing is
+    /// pending and it is no macro's name (a punctuator, a number, or an
+    /// identifier no macro has): what [`Preprocessor::expand_next`] and
+    /// [`Preprocessor::emit_tok`] do with it, without making the full
+    /// token (its own text and hide set). Most of a program's tokens are
+    /// such; `false` (nothing done) for any other, or at the line's end.
+    fn pass_plain(&mut self, inp: &mut Input) -> Result<bool, PpError> {
+        if !inp.stack.is_empty() {
+            return Ok(false);
+        }
+        let Some(cur) = inp.cur.as_mut() else {
+            return Ok(false);
+        };
+        let Some(&t) = cur.lx.toks.get(cur.pos) else {
+            return Ok(false);
+        };
+        let text = t.text(&cur.lx.sp.clean);
+        if t.kind == Kind::Newline || (t.kind == Kind::Ident && self.st.macros.contains_key(text)) {
+            return Ok(false);
+        }
+        self.emit_gap(&cur.lx, cur.last_end, t.start(), false);
+        cur.last_end = t.end();
+        cur.pos += 1;
+        let src = cur.lx.sp.orig(t.start());
+        self.st.out.push(text, cur.lx.file, src, true);
+        self.check_output(cur.lx.file as usize, src)?;
+        Ok(true)
+    }
+
     // ----- the main loop -----
 
     pub(crate) fn process_file(&mut self, f: usize) -> Result<(), PpError> {
@@ -519,7 +548,13 @@ impl<'a> Preprocessor<'a> {
                         last_end,
                     }),
                 };
-                while let Some(t) = self.expand_next(&mut inp)? {
+                loop {
+                    if self.pass_plain(&mut inp)? {
+                        continue;
+                    }
+                    let Some(t) = self.expand_next(&mut inp)? else {
+                        break;
+                    };
                     self.emit_tok(&t);
                     self.check_output(t.file as usize, t.src)?;
                 }

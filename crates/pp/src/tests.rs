@@ -96,6 +96,19 @@ fn text_without_directives_is_unchanged_and_maps_identically() {
     assert_eq!(o.map.segment_count(), 1);
 }
 
+/// Plain tokens (copied to the output as they are) and macro names
+/// side by side: the output and where each token maps are those of
+/// tokens expanded one by one, comments and splices included.
+#[test]
+fn plain_tokens_between_macros_keep_text_and_places() {
+    let o = run("#define W w\nx W/**/y+W z\na\\\nb c // d\n").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.text.lines().nth(1), Some("x w    y+w z"));
+    assert_eq!(where_is(&o, "y"), ("test.p4".into(), 2, 8));
+    assert_eq!(where_is(&o, "z"), ("test.p4".into(), 2, 12));
+    assert_eq!(where_is(&o, "ab"), ("test.p4".into(), 3, 1));
+    assert_eq!(where_is(&o, "c"), ("test.p4".into(), 4, 3));
+}
+
 #[test]
 fn comments_become_spaces_and_keep_lines() {
     let o = run("a /* x\ny */ b // c\nd").unwrap_or_else(|e| panic!("{e}"));
