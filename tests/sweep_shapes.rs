@@ -51,3 +51,24 @@ fn a_backslash_with_blanks_before_the_newline_continues_a_macro() {
     let r = run("splice-blanks", "p.p4", &tna(top, ingress), &["predict"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn an_unknown_directive_is_ignored_as_p4c_ignores_it() {
+    // p4c preprocesses with `cpp -x assembler-with-cpp` (unknown directives
+    // pass through) and its lexer skips lines starting with `#`, so a
+    // `#`-commented block or a tool's marker line is accepted.
+    let top = "#####\n# tool:strip_begin(internal note)\n#enum bit<8> unused_t {\n#    A = 1\n#}\n";
+    let r = run(
+        "unknown-directive",
+        "p.p4",
+        &tna(top, "apply { md.x = 1; }"),
+        &["predict"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The report's front-end warnings name the first of the run only.
+    assert!(
+        r.stdout.contains("unknown directive #tool ignored") && !r.stdout.contains("#enum"),
+        "{}",
+        r.stdout
+    );
+}
