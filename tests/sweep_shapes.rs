@@ -72,3 +72,32 @@ fn an_unknown_directive_is_ignored_as_p4c_ignores_it() {
         r.stdout
     );
 }
+
+#[test]
+fn check_of_a_program_whose_every_parse_path_rejects_is_a_no_packet_finding() {
+    // Every parse path ends in reject: no class to hold to a budget. That is
+    // a finding about the program (as when no path fits the packet), not a
+    // complaint that the model has no per-class latency.
+    let text = tna("", "apply { md.x = 1; }").replace(
+        "pkt.extract(hdr.eth); transition accept;",
+        "pkt.extract(hdr.eth); transition reject;",
+    );
+    let r = run(
+        "all-reject",
+        "p.p4",
+        &text,
+        &["check", "--no-config", "--max-latency", "1000"],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("no parse path reaches accept"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("gives no latency per packet class"),
+        "{}",
+        r.stderr
+    );
+}
