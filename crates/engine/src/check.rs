@@ -153,8 +153,9 @@ pub struct Verdict {
     pub selector: Option<Vec<String>>,
     /// `ns`, `cycles` or `tables`.
     pub unit: &'static str,
-    /// `ok`, `over`, or `no_packet` (no parse path fits in the packet:
-    /// no packet of that size is parsed, a finding like `over`).
+    /// `ok`, `over`, or `no_packet` (no parse path fits in the packet, or
+    /// every parse path ends in reject: no packet is parsed, a finding like
+    /// `over`).
     pub status: &'static str,
     /// The figure.
     pub predicted: f64,
@@ -689,6 +690,19 @@ fn verdict(
     }
 }
 
+/// When a per-class model found no parse path that reaches accept (every
+/// one rejects), the sentence that says so.
+fn no_accepted_path(r: &Report) -> Option<String> {
+    let s = r.summary.as_ref()?;
+    if s.max.is_some() || s.paths.value != Some(0) {
+        return None;
+    }
+    let rejected = r.rejects.as_ref().map_or("no", |j| j.count.text.as_str());
+    Some(format!(
+        "no parse path reaches accept: {rejected} parse paths end in reject, so no packet class is predicted"
+    ))
+}
+
 fn max_latency(
     session: &mut Session,
     t: &Target,
@@ -721,6 +735,14 @@ fn max_latency(
         v.status = NO_PACKET;
         v.margin = b.value;
         v.note = Some(l.message());
+        return Ok(v);
+    }
+    if let Some(note) = no_accepted_path(r) {
+        // Every parse path ends in reject: no packet reaches the controls.
+        let mut v = verdict(r, b, several, 0.0, None, Vec::new(), Vec::new());
+        v.status = NO_PACKET;
+        v.margin = b.value;
+        v.note = Some(note);
         return Ok(v);
     }
     let Some(max) = r.summary.as_ref().and_then(|s| s.max.as_ref()) else {

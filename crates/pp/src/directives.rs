@@ -12,6 +12,9 @@ use crate::lexer::{Kind, Tok};
 use crate::macros::parse_define;
 use crate::source_map::line_col;
 
+/// How the warning about an ignored unknown directive starts.
+const UNKNOWN_DIRECTIVE: &str = "unknown directive ";
+
 impl Preprocessor<'_> {
     // ----- directives -----
 
@@ -123,10 +126,23 @@ impl Preprocessor<'_> {
                 self.line_directive(lx, toks, hash_tok, eol)?;
             }
             other => {
-                return Err(PpError::Directive {
-                    loc: dloc(self),
-                    message: format!("unknown directive #{other}"),
-                })
+                // p4c runs `cpp -x assembler-with-cpp`, which passes an unknown directive
+                // through, and its lexer skips every line that starts with `#`: the line is
+                // dropped, with a warning (a misspelt directive would otherwise go unseen),
+                // one for a run of them in a file (a `#`-comment banner).
+                let loc = dloc(self);
+                let repeated = self.st.warnings.last().is_some_and(|w| {
+                    w.loc.path == loc.path && w.message.starts_with(UNKNOWN_DIRECTIVE)
+                });
+                if !repeated {
+                    self.st.warnings.push(PpWarning {
+                        loc,
+                        message: format!(
+                            "{UNKNOWN_DIRECTIVE}#{other} ignored, and any after it in this file \
+                             (p4c ignores lines that start with an unknown directive)"
+                        ),
+                    });
+                }
             }
         }
         Ok(())

@@ -204,7 +204,25 @@ impl Spliced {
     }
 }
 
-/// Removes every backslash-newline (also backslash-CR-LF).
+/// Length of the backslash-newline starting at `i`, or 0: a backslash, any spaces and tabs (as
+/// GCC's and Clang's preprocessors allow, with a warning: an editing slip there still continues
+/// the line), then LF or CR-LF.
+fn splice_len(b: &[u8], i: usize) -> usize {
+    if b.get(i) != Some(&b'\\') {
+        return 0;
+    }
+    let mut j = i + 1;
+    while matches!(b.get(j), Some(b' ' | b'\t' | b'\x0b' | b'\x0c')) {
+        j += 1;
+    }
+    match (b.get(j), b.get(j + 1)) {
+        (Some(b'\n'), _) => j + 1 - i,
+        (Some(b'\r'), Some(b'\n')) => j + 2 - i,
+        _ => 0,
+    }
+}
+
+/// Removes every backslash-newline (also backslash-CR-LF, and with blanks before the newline).
 pub(crate) fn splice(text: &str) -> Spliced {
     if !text.contains('\\') {
         return Spliced {
@@ -218,19 +236,13 @@ pub(crate) fn splice(text: &str) -> Spliced {
     let mut seg = 0;
     let mut i = 0;
     while i < b.len() {
-        if b.get(i) == Some(&b'\\') {
-            let skip = match (b.get(i + 1), b.get(i + 2)) {
-                (Some(b'\n'), _) => 2,
-                (Some(b'\r'), Some(b'\n')) => 3,
-                _ => 0,
-            };
-            if skip > 0 {
-                clean.push_str(&text[seg..i]);
-                i += skip;
-                seg = i;
-                map.push((clean.len(), i));
-                continue;
-            }
+        let skip = splice_len(b, i);
+        if skip > 0 {
+            clean.push_str(&text[seg..i]);
+            i += skip;
+            seg = i;
+            map.push((clean.len(), i));
+            continue;
         }
         i += 1;
     }
@@ -454,6 +466,15 @@ mod tests {
         assert_eq!(sp.orig(1), 1);
         assert_eq!(sp.orig(2), 4);
         assert_eq!(sp.orig(4), 9);
+    }
+
+    #[test]
+    fn splices_over_blanks_before_the_newline() {
+        // GCC and Clang continue the line (with a warning) when blanks follow the backslash.
+        let sp = splice("ab\\  \t\ncd\\ \r\nef\\ x");
+        assert_eq!(sp.clean, "abcdef\\ x");
+        assert_eq!(sp.orig(2), 7);
+        assert_eq!(sp.orig(4), 13);
     }
 
     #[test]

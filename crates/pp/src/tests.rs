@@ -452,13 +452,30 @@ fn error_and_warning_directives() {
 }
 
 #[test]
-fn pragma_passes_through_and_unknown_directive_fails() {
+fn pragma_passes_through_and_unknown_directive_is_dropped_with_a_warning() {
     let o = run("#pragma p4 thing(1)\nx").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(o.text, "#pragma p4 thing(1)\nx");
+    // p4c's `cpp -x assembler-with-cpp` passes `#frob` through and its lexer
+    // skips the line: the line is gone, and p4cost says so.
+    let o = run("a\n  #frob x\n# copybara:strip(y)\n####\n#}\nb").unwrap_or_else(|e| panic!("{e}"));
+    // `####` is no directive (`##` is one token) and passes through, as in
+    // cpp; the parser blanks every `#` line as p4c's lexer skips it.
+    assert_eq!(norm(&o.text), "a #### b");
+    let w: Vec<String> = o.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(
-        err("\n  #frob x").to_string(),
-        "test.p4:2:3: unknown directive #frob"
+        w,
+        [
+            "test.p4:2:3: warning: unknown directive #frob ignored, and any after it in this file \
+          (p4c ignores lines that start with an unknown directive)"
+        ]
     );
+    // Another warning in between: the next unknown directive is named again.
+    let o = run("#frob\n#warning w\n#knob\n").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.warnings.len(), 3);
+    assert!(o.warnings[2].message.contains("#knob"));
+    // In a skipped group it is not even looked at.
+    let o = run("#if 0\n#frob\n#endif\nx").unwrap_or_else(|e| panic!("{e}"));
+    assert!(o.warnings.is_empty());
     assert_eq!(pp("#\nx"), "x");
 }
 
