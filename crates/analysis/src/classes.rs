@@ -988,6 +988,9 @@ pub struct ControlClasses<'a> {
     tables: &'a [p4cost_ir::Table],
     /// Where a state settles ([`Self::settle`]), memoised.
     settled: std::cell::RefCell<KeyMap<Option<Key>>>,
+    /// The successors of the states the listing and the witnesses' ranks
+    /// walk ([`Self::succ_kept`]): each listed path walks them again.
+    succ_kept: std::cell::RefCell<KeyMap<Arc<[Option<Key>]>>>,
     table_w: std::borrow::Cow<'a, [f64]>,
     memo: KeyMap<ControlEntry>,
     limit: usize,
@@ -1064,6 +1067,7 @@ impl<'a> ControlClasses<'a> {
             order,
             tables: &program.tables,
             settled: std::cell::RefCell::new(KeyMap::default()),
+            succ_kept: std::cell::RefCell::new(KeyMap::default()),
             table_w,
             memo: KeyMap::default(),
             limit,
@@ -1097,6 +1101,18 @@ impl<'a> ControlClasses<'a> {
     /// passed on the way, which compilers rewrite freely (p4c drops dead
     /// assignments, makes statements into `tbl_*` tables and `return` into a
     /// flag and a test).
+    /// [`Self::succ`], made once per state for the walks that come back
+    /// to a state for every listed path (the listing, the witnesses'
+    /// ranks); the DP's own walks visit a state once and keep nothing.
+    fn succ_kept(&self, k: Key) -> Arc<[Option<Key>]> {
+        if let Some(s) = self.succ_kept.borrow().get(&k) {
+            return s.clone();
+        }
+        let s: Arc<[Option<Key>]> = self.succ(k).into();
+        self.succ_kept.borrow_mut().insert(k, s.clone());
+        s
+    }
+
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
         let mut out: Vec<Option<Key>> = Vec::new();
         let mut meet: Vec<Option<Key>> = Vec::new();
@@ -1377,7 +1393,7 @@ impl<'a> ControlClasses<'a> {
         for k in self.witness_keys(sig, max) {
             let e = &self.memo[&k];
             let chosen = if max { e.max_via } else { e.min_via };
-            for s in self.succ(k) {
+            for &s in self.succ_kept(k).iter() {
                 if s == chosen {
                     break;
                 }
@@ -2124,12 +2140,12 @@ impl<'a> ClassLister<'a> {
         // Depth-first over control states; the trail is the path so far.
         struct Frame {
             key: Key,
-            succ: Vec<Option<Key>>,
+            succ: Arc<[Option<Key>]>,
             next: usize,
         }
         let mut stack = vec![Frame {
             key: root,
-            succ: self.cc.succ(root),
+            succ: self.cc.succ_kept(root),
             next: 0,
         }];
         let mut on_stack = KeySet::default();
@@ -2175,7 +2191,7 @@ impl<'a> ClassLister<'a> {
                     continue; // cycle edge (cut)
                 }
                 on_stack.insert(k);
-                let succ = self.cc.succ(k);
+                let succ = self.cc.succ_kept(k);
                 stack.push(Frame {
                     key: k,
                     succ,
