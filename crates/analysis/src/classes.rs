@@ -2371,15 +2371,22 @@ impl Explainer<'_, '_> {
             }
         }
         let mut skipped = Vec::with_capacity(self.tables.len().saturating_sub(path.tables.len()));
+        // Many tables are skipped at one step: its reason looked up once.
+        let mut reason_at: Vec<Option<Arc<str>>> = vec![None; steps.len()];
         for (i, &t) in self.tables.iter().enumerate() {
             if applied[i / 64] >> (i % 64) & 1 == 1 {
                 continue;
             }
             let reason = match why[i] {
-                Some(si) => {
-                    let (k, chosen) = steps[si as usize];
-                    self.reason(k, chosen)
-                }
+                Some(si) => match &reason_at[si as usize] {
+                    Some(r) => r.clone(),
+                    None => {
+                        let (k, chosen) = steps[si as usize];
+                        let r = self.reason(k, chosen);
+                        reason_at[si as usize] = Some(r.clone());
+                        r
+                    }
+                },
                 None => self.names.unreachable.clone(),
             };
             skipped.push(SkippedTable {
