@@ -2031,15 +2031,40 @@ impl<'a> ClassLister<'a> {
         parse_path: &[u32],
         max: bool,
     ) -> Result<(f64, ListedClass), ClassError> {
+        let sig = self.signature(pg, parse_path)?;
+        self.extreme_of(sig, max)
+    }
+
+    /// [`Self::list`] and [`Self::extreme`] of one parse path, its
+    /// signature worked out once: the listing's classes and its lightest
+    /// (`max` false) or heaviest class.
+    pub fn list_and_extreme(
+        &mut self,
+        pg: &PathGraph<'_>,
+        parse_path: &[u32],
+        (max_classes, keep): (usize, &dyn Fn(&ListedClass) -> bool),
+        max: bool,
+    ) -> Result<(ClassListing, (f64, ListedClass)), ClassError> {
+        let sig = self.signature(pg, parse_path)?;
+        let listing = self.list_of(sig, max_classes, keep)?;
+        Ok((listing, self.extreme_of(sig, max)?))
+    }
+
+    /// The signature of `parse_path`, once its nodes are checked.
+    fn signature(&self, pg: &PathGraph<'_>, parse_path: &[u32]) -> Result<u64, ClassError> {
         if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
             return Err(ClassError::BadParsePath { node });
         }
-        let sig = path_signature(pg, &self.cc.h, parse_path);
+        Ok(path_signature(pg, &self.cc.h, parse_path))
+    }
+
+    /// [`Self::extreme`] of a path whose signature is `sig`.
+    fn extreme_of(&mut self, sig: u64, max: bool) -> Result<(f64, ListedClass), ClassError> {
         let e = self.cc.eval(sig)?;
         let value = if max { e.max } else { e.min };
         let (Some(reach), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
             // No table on any way: the one class `list` gives.
-            let only = self.list(pg, parse_path, 1, &|_| true)?.classes;
+            let only = self.list_of(sig, 1, &|_| true)?.classes;
             let class = only.into_iter().next().unwrap_or(ListedClass {
                 index: 0,
                 control_path: ControlPath::default(),
@@ -2091,11 +2116,18 @@ impl<'a> ClassLister<'a> {
         max: usize,
         keep: &dyn Fn(&ListedClass) -> bool,
     ) -> Result<ClassListing, ClassError> {
-        if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
-            return Err(ClassError::BadParsePath { node });
-        }
+        let sig = self.signature(pg, parse_path)?;
+        self.list_of(sig, max, keep)
+    }
+
+    /// [`Self::list`] of a path whose signature is `sig`.
+    fn list_of(
+        &mut self,
+        sig: u64,
+        max: usize,
+        keep: &dyn Fn(&ListedClass) -> bool,
+    ) -> Result<ClassListing, ClassError> {
         let program = self.program;
-        let sig = path_signature(pg, &self.cc.h, parse_path);
         let total = self.cc.eval(sig)?.count;
         let c = program.control(self.control);
         let flow = &c.flow;

@@ -279,13 +279,12 @@ pub fn path_classes(
         Some((f, _)) => f.matches(program, cx.control, c),
         None => true,
     };
-    let l = lister
-        .list(pg, nodes, cx.max, &keep)
+    // The listing, and the slowest class wherever the listing stops: what
+    // the path's maximum stands for (its weight, not a sum made again, so
+    // the figures are one).
+    let (l, (weight, slowest)) = lister
+        .list_and_extreme(pg, nodes, (cx.max, &keep), true)
         .map_err(|e| e.to_string())?;
-    // The slowest class, wherever the listing stops: what the path's
-    // maximum stands for (its weight, not a sum made again, so the
-    // figures are one).
-    let (weight, slowest) = lister.extreme(pg, nodes, true).map_err(|e| e.to_string())?;
     let path_no = count_text(number);
     let classes = l
         .classes
