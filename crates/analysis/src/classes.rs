@@ -2062,7 +2062,7 @@ impl<'a> ClassLister<'a> {
     fn extreme_of(&mut self, sig: u64, max: bool) -> Result<(f64, ListedClass), ClassError> {
         let e = self.cc.eval(sig)?;
         let value = if max { e.max } else { e.min };
-        let (Some(reach), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
+        let (Some(_), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
             // No table on any way: the one class `list` gives.
             let only = self.list_of(sig, 1, &|_| true)?.classes;
             let class = only.into_iter().next().unwrap_or(ListedClass {
@@ -2086,17 +2086,7 @@ impl<'a> ClassLister<'a> {
                 limit: self.budget.max_list_work,
             });
         }
-        let mut class = Explainer {
-            program: self.program,
-            flow: &self.program.control(self.control).flow,
-            cc: &self.cc,
-            tables: &self.tables,
-            names: &self.names,
-            reach,
-            egress_from: self.egress_from,
-            facts: &mut self.facts,
-        }
-        .explain(&steps);
+        let mut class = self.explain_steps(&steps);
         let rank = self.cc.witness_rank(sig, max);
         class.index = if rank.saturated {
             u128::MAX
@@ -2120,6 +2110,52 @@ impl<'a> ClassLister<'a> {
         self.list_of(sig, max, keep)
     }
 
+    /// The class of one complete control path (each state with the way it
+    /// took), explained with the facts the lister keeps; without the
+    /// tables' reach (callers check it first) the one class of
+    /// [`Self::only_class`].
+    fn explain_steps(&mut self, steps: &[(Key, Option<Key>)]) -> ListedClass {
+        let Some(reach) = self.reach.as_ref() else {
+            return self.only_class();
+        };
+        Explainer {
+            program: self.program,
+            flow: &self.program.control(self.control).flow,
+            cc: &self.cc,
+            tables: &self.tables,
+            names: &self.names,
+            reach,
+            egress_from: self.egress_from,
+            facts: &mut self.facts,
+        }
+        .explain(steps)
+    }
+
+    /// The one class of a path on which the control applies no table:
+    /// every table skipped as unreachable (none named when the lister had
+    /// no budget left to say why).
+    fn only_class(&self) -> ListedClass {
+        let skipped = match self.reach {
+            Some(_) => self
+                .tables
+                .iter()
+                .zip(&self.names.tables)
+                .map(|(&t, name)| SkippedTable {
+                    table: t,
+                    name: name.clone(),
+                    reason: self.names.unreachable.clone(),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        ListedClass {
+            index: 0,
+            control_path: ControlPath::default(),
+            decisions: Vec::new(),
+            skipped,
+        }
+    }
+
     /// [`Self::list`] of a path whose signature is `sig`.
     fn list_of(
         &mut self,
@@ -2130,7 +2166,6 @@ impl<'a> ClassLister<'a> {
         let program = self.program;
         let total = self.cc.eval(sig)?.count;
         let c = program.control(self.control);
-        let flow = &c.flow;
         let limit = self.budget.max_list_work;
         let over = || ClassError::ListWork {
             control: c.name.clone(),
@@ -2142,27 +2177,9 @@ impl<'a> ClassLister<'a> {
             classes: Vec::new(),
             truncated: false,
         };
-        let (Some(root), Some(reach)) = (self.cc.root(sig), self.reach.as_ref()) else {
+        let (Some(root), Some(_)) = (self.cc.root(sig), self.reach.as_ref()) else {
             // No table on any way (or no budget left to say why): one class.
-            let skipped = match self.reach {
-                Some(_) => self
-                    .tables
-                    .iter()
-                    .zip(&self.names.tables)
-                    .map(|(&t, name)| SkippedTable {
-                        table: t,
-                        name: name.clone(),
-                        reason: self.names.unreachable.clone(),
-                    })
-                    .collect(),
-                None => Vec::new(),
-            };
-            let only = ListedClass {
-                index: 0,
-                control_path: ControlPath::default(),
-                decisions: Vec::new(),
-                skipped,
-            };
+            let only = self.only_class();
             if max > 0 && keep(&only) {
                 out.classes.push(only);
             }
@@ -2198,17 +2215,7 @@ impl<'a> ClassLister<'a> {
                     .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
                     .collect();
                 self.work = self.work.saturating_add(steps.len());
-                let mut class = Explainer {
-                    program,
-                    flow,
-                    cc: &self.cc,
-                    tables: &self.tables,
-                    names: &self.names,
-                    reach,
-                    egress_from: self.egress_from,
-                    facts: &mut self.facts,
-                }
-                .explain(&steps);
+                let mut class = self.explain_steps(&steps);
                 class.index = seen;
                 seen += 1;
                 if keep(&class) {
