@@ -988,6 +988,9 @@ pub struct ControlClasses<'a> {
     tables: &'a [p4cost_ir::Table],
     /// Where a state settles ([`Self::settle`]), memoised.
     settled: std::cell::RefCell<KeyMap<Option<Key>>>,
+    /// The successors of the states the listing and the witnesses' ranks
+    /// walk ([`Self::succ_kept`]): each listed path walks them again.
+    succ_kept: std::cell::RefCell<KeyMap<Arc<[Option<Key>]>>>,
     table_w: std::borrow::Cow<'a, [f64]>,
     memo: KeyMap<ControlEntry>,
     limit: usize,
@@ -1064,6 +1067,7 @@ impl<'a> ControlClasses<'a> {
             order,
             tables: &program.tables,
             settled: std::cell::RefCell::new(KeyMap::default()),
+            succ_kept: std::cell::RefCell::new(KeyMap::default()),
             table_w,
             memo: KeyMap::default(),
             limit,
@@ -1097,6 +1101,18 @@ impl<'a> ControlClasses<'a> {
     /// passed on the way, which compilers rewrite freely (p4c drops dead
     /// assignments, makes statements into `tbl_*` tables and `return` into a
     /// flag and a test).
+    /// [`Self::succ`], made once per state for the walks that come back
+    /// to a state for every listed path (the listing, the witnesses'
+    /// ranks); the DP's own walks visit a state once and keep nothing.
+    fn succ_kept(&self, k: Key) -> Arc<[Option<Key>]> {
+        if let Some(s) = self.succ_kept.borrow().get(&k) {
+            return s.clone();
+        }
+        let s: Arc<[Option<Key>]> = self.succ(k).into();
+        self.succ_kept.borrow_mut().insert(k, s.clone());
+        s
+    }
+
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
         let mut out: Vec<Option<Key>> = Vec::new();
         let mut meet: Vec<Option<Key>> = Vec::new();
@@ -1377,7 +1393,7 @@ impl<'a> ControlClasses<'a> {
         for k in self.witness_keys(sig, max) {
             let e = &self.memo[&k];
             let chosen = if max { e.max_via } else { e.min_via };
-            for s in self.succ(k) {
+            for &s in self.succ_kept(k).iter() {
                 if s == chosen {
                     break;
                 }
@@ -2015,15 +2031,40 @@ impl<'a> ClassLister<'a> {
         parse_path: &[u32],
         max: bool,
     ) -> Result<(f64, ListedClass), ClassError> {
+        let sig = self.signature(pg, parse_path)?;
+        self.extreme_of(sig, max)
+    }
+
+    /// [`Self::list`] and [`Self::extreme`] of one parse path, its
+    /// signature worked out once: the listing's classes and its lightest
+    /// (`max` false) or heaviest class.
+    pub fn list_and_extreme(
+        &mut self,
+        pg: &PathGraph<'_>,
+        parse_path: &[u32],
+        (max_classes, keep): (usize, &dyn Fn(&ListedClass) -> bool),
+        max: bool,
+    ) -> Result<(ClassListing, (f64, ListedClass)), ClassError> {
+        let sig = self.signature(pg, parse_path)?;
+        let listing = self.list_of(sig, max_classes, keep)?;
+        Ok((listing, self.extreme_of(sig, max)?))
+    }
+
+    /// The signature of `parse_path`, once its nodes are checked.
+    fn signature(&self, pg: &PathGraph<'_>, parse_path: &[u32]) -> Result<u64, ClassError> {
         if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
             return Err(ClassError::BadParsePath { node });
         }
-        let sig = path_signature(pg, &self.cc.h, parse_path);
+        Ok(path_signature(pg, &self.cc.h, parse_path))
+    }
+
+    /// [`Self::extreme`] of a path whose signature is `sig`.
+    fn extreme_of(&mut self, sig: u64, max: bool) -> Result<(f64, ListedClass), ClassError> {
         let e = self.cc.eval(sig)?;
         let value = if max { e.max } else { e.min };
-        let (Some(reach), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
+        let (Some(_), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
             // No table on any way: the one class `list` gives.
-            let only = self.list(pg, parse_path, 1, &|_| true)?.classes;
+            let only = self.list_of(sig, 1, &|_| true)?.classes;
             let class = only.into_iter().next().unwrap_or(ListedClass {
                 index: 0,
                 control_path: ControlPath::default(),
@@ -2045,17 +2086,7 @@ impl<'a> ClassLister<'a> {
                 limit: self.budget.max_list_work,
             });
         }
-        let mut class = Explainer {
-            program: self.program,
-            flow: &self.program.control(self.control).flow,
-            cc: &self.cc,
-            tables: &self.tables,
-            names: &self.names,
-            reach,
-            egress_from: self.egress_from,
-            facts: &mut self.facts,
-        }
-        .explain(&steps);
+        let mut class = self.explain_steps(&steps);
         let rank = self.cc.witness_rank(sig, max);
         class.index = if rank.saturated {
             u128::MAX
@@ -2075,14 +2106,66 @@ impl<'a> ClassLister<'a> {
         max: usize,
         keep: &dyn Fn(&ListedClass) -> bool,
     ) -> Result<ClassListing, ClassError> {
-        if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
-            return Err(ClassError::BadParsePath { node });
+        let sig = self.signature(pg, parse_path)?;
+        self.list_of(sig, max, keep)
+    }
+
+    /// The class of one complete control path (each state with the way it
+    /// took), explained with the facts the lister keeps; without the
+    /// tables' reach (callers check it first) the one class of
+    /// [`Self::only_class`].
+    fn explain_steps(&mut self, steps: &[(Key, Option<Key>)]) -> ListedClass {
+        let Some(reach) = self.reach.as_ref() else {
+            return self.only_class();
+        };
+        Explainer {
+            program: self.program,
+            flow: &self.program.control(self.control).flow,
+            cc: &self.cc,
+            tables: &self.tables,
+            names: &self.names,
+            reach,
+            egress_from: self.egress_from,
+            facts: &mut self.facts,
         }
+        .explain(steps)
+    }
+
+    /// The one class of a path on which the control applies no table:
+    /// every table skipped as unreachable (none named when the lister had
+    /// no budget left to say why).
+    fn only_class(&self) -> ListedClass {
+        let skipped = match self.reach {
+            Some(_) => self
+                .tables
+                .iter()
+                .zip(&self.names.tables)
+                .map(|(&t, name)| SkippedTable {
+                    table: t,
+                    name: name.clone(),
+                    reason: self.names.unreachable.clone(),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        ListedClass {
+            index: 0,
+            control_path: ControlPath::default(),
+            decisions: Vec::new(),
+            skipped,
+        }
+    }
+
+    /// [`Self::list`] of a path whose signature is `sig`.
+    fn list_of(
+        &mut self,
+        sig: u64,
+        max: usize,
+        keep: &dyn Fn(&ListedClass) -> bool,
+    ) -> Result<ClassListing, ClassError> {
         let program = self.program;
-        let sig = path_signature(pg, &self.cc.h, parse_path);
         let total = self.cc.eval(sig)?.count;
         let c = program.control(self.control);
-        let flow = &c.flow;
         let limit = self.budget.max_list_work;
         let over = || ClassError::ListWork {
             control: c.name.clone(),
@@ -2094,27 +2177,9 @@ impl<'a> ClassLister<'a> {
             classes: Vec::new(),
             truncated: false,
         };
-        let (Some(root), Some(reach)) = (self.cc.root(sig), self.reach.as_ref()) else {
+        let (Some(root), Some(_)) = (self.cc.root(sig), self.reach.as_ref()) else {
             // No table on any way (or no budget left to say why): one class.
-            let skipped = match self.reach {
-                Some(_) => self
-                    .tables
-                    .iter()
-                    .zip(&self.names.tables)
-                    .map(|(&t, name)| SkippedTable {
-                        table: t,
-                        name: name.clone(),
-                        reason: self.names.unreachable.clone(),
-                    })
-                    .collect(),
-                None => Vec::new(),
-            };
-            let only = ListedClass {
-                index: 0,
-                control_path: ControlPath::default(),
-                decisions: Vec::new(),
-                skipped,
-            };
+            let only = self.only_class();
             if max > 0 && keep(&only) {
                 out.classes.push(only);
             }
@@ -2124,12 +2189,12 @@ impl<'a> ClassLister<'a> {
         // Depth-first over control states; the trail is the path so far.
         struct Frame {
             key: Key,
-            succ: Vec<Option<Key>>,
+            succ: Arc<[Option<Key>]>,
             next: usize,
         }
         let mut stack = vec![Frame {
             key: root,
-            succ: self.cc.succ(root),
+            succ: self.cc.succ_kept(root),
             next: 0,
         }];
         let mut on_stack = KeySet::default();
@@ -2150,17 +2215,7 @@ impl<'a> ClassLister<'a> {
                     .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
                     .collect();
                 self.work = self.work.saturating_add(steps.len());
-                let mut class = Explainer {
-                    program,
-                    flow,
-                    cc: &self.cc,
-                    tables: &self.tables,
-                    names: &self.names,
-                    reach,
-                    egress_from: self.egress_from,
-                    facts: &mut self.facts,
-                }
-                .explain(&steps);
+                let mut class = self.explain_steps(&steps);
                 class.index = seen;
                 seen += 1;
                 if keep(&class) {
@@ -2175,7 +2230,7 @@ impl<'a> ClassLister<'a> {
                     continue; // cycle edge (cut)
                 }
                 on_stack.insert(k);
-                let succ = self.cc.succ(k);
+                let succ = self.cc.succ_kept(k);
                 stack.push(Frame {
                     key: k,
                     succ,
@@ -2355,15 +2410,22 @@ impl Explainer<'_, '_> {
             }
         }
         let mut skipped = Vec::with_capacity(self.tables.len().saturating_sub(path.tables.len()));
+        // Many tables are skipped at one step: its reason looked up once.
+        let mut reason_at: Vec<Option<Arc<str>>> = vec![None; steps.len()];
         for (i, &t) in self.tables.iter().enumerate() {
             if applied[i / 64] >> (i % 64) & 1 == 1 {
                 continue;
             }
             let reason = match why[i] {
-                Some(si) => {
-                    let (k, chosen) = steps[si as usize];
-                    self.reason(k, chosen)
-                }
+                Some(si) => match &reason_at[si as usize] {
+                    Some(r) => r.clone(),
+                    None => {
+                        let (k, chosen) = steps[si as usize];
+                        let r = self.reason(k, chosen);
+                        reason_at[si as usize] = Some(r.clone());
+                        r
+                    }
+                },
                 None => self.names.unreachable.clone(),
             };
             skipped.push(SkippedTable {

@@ -279,13 +279,12 @@ pub fn path_classes(
         Some((f, _)) => f.matches(program, cx.control, c),
         None => true,
     };
-    let l = lister
-        .list(pg, nodes, cx.max, &keep)
+    // The listing, and the slowest class wherever the listing stops: what
+    // the path's maximum stands for (its weight, not a sum made again, so
+    // the figures are one).
+    let (l, (weight, slowest)) = lister
+        .list_and_extreme(pg, nodes, (cx.max, &keep), true)
         .map_err(|e| e.to_string())?;
-    // The slowest class, wherever the listing stops: what the path's
-    // maximum stands for (its weight, not a sum made again, so the
-    // figures are one).
-    let (weight, slowest) = lister.extreme(pg, nodes, true).map_err(|e| e.to_string())?;
     let path_no = count_text(number);
     let classes = l
         .classes
@@ -438,32 +437,30 @@ pub fn class_brief(
     tables: &[ClassTableOut],
     decisions: &[DecisionOut],
 ) -> String {
-    let conds: Vec<String> = class_decisions_of(c, decisions)
-        .filter(|d| !d.forced && d.at.starts_with("if "))
-        .map(|d| {
-            let cond = trim_prefixes(&d.at, "if ");
-            if d.outcome == "true" {
-                cond.to_string()
-            } else {
-                format!("!{cond}")
-            }
-        })
-        .collect();
-    let tables = brief_tables(c, tables, decisions);
-    if conds.is_empty() {
-        tables
-    } else {
-        format!("{tables}; {}", conds.join("; "))
+    // Written into one string: no string per condition (this runs for
+    // every class rendered).
+    let mut out = brief_tables(c, tables, decisions);
+    for d in class_decisions_of(c, decisions).filter(|d| !d.forced && d.at.starts_with("if ")) {
+        out.push_str("; ");
+        if d.outcome != "true" {
+            out.push('!');
+        }
+        out.push_str(trim_prefixes(&d.at, "if "));
     }
+    out
 }
 
 fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[DecisionOut]) -> String {
     if c.tables.is_empty() {
         return "none".to_string();
     }
-    // The first way taken at each site, by its text, sorted for lookup:
-    // a search per table, not a pass over the decisions per table.
+    // The first way taken at each table, by its text, sorted for lookup:
+    // a search per table, not a pass over the decisions per table. A
+    // condition's site (`if ...`) names no table (unless a table's name
+    // starts so, which no compiler writes), so conditions are left out.
+    let if_named = class_tables_of(c, tables).any(|t| t.name.starts_with("if "));
     let mut outcome_at: Vec<(&str, &str)> = class_decisions_of(c, decisions)
+        .filter(|d| if_named || !d.at.starts_with("if "))
         .map(|d| (d.at.as_str(), d.outcome.as_str()))
         .collect();
     outcome_at.sort_by_key(|&(at, _)| at); // stable: the first stays first
@@ -544,7 +541,67 @@ fn short(name: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::trim_prefixes;
+    use super::{class_brief, trim_prefixes, ClassTableOut, DecisionOut, PathClassOut};
+    use crate::report::Loc;
+
+    fn loc() -> Loc {
+        Loc {
+            file: "p.p4".into(),
+            line: 1,
+            col: 1,
+            lo: 0,
+            hi: 0,
+        }
+    }
+
+    /// A class's brief: its tables with the way taken after each, then the
+    /// unforced conditions, negated on their false way; a table's way is
+    /// found by its name even when the name starts as a condition's site.
+    #[test]
+    fn briefs_name_tables_with_their_way_then_conditions() {
+        let table = |name: &str| ClassTableOut {
+            name: name.into(),
+            latency_ns: 1.0,
+            span: loc(),
+            gress: "ingress",
+        };
+        let decision = |at: &str, outcome: &str, forced: bool| DecisionOut {
+            at: at.into(),
+            outcome: outcome.into(),
+            forced,
+            span: loc(),
+            gress: "ingress",
+        };
+        let tables = vec![table("ig.acl"), table("ig.fwd"), table("if odd")];
+        let decisions = vec![
+            decision("if (x == 1)", "false", false),
+            decision("ig.acl", "miss", false),
+            decision("if y", "true", true),
+            decision("ig.fwd", "action_run = drop", false),
+            decision("if z", "true", false),
+            decision("if odd", "hit", false),
+        ];
+        let class = |tables: Vec<u32>, decisions: Vec<u32>| PathClassOut {
+            id: "1.1".into(),
+            latency_ns: 0.0,
+            tables,
+            decisions,
+            skipped: Vec::new(),
+            cpu: None,
+            recirc: None,
+        };
+        let c = class(vec![0, 1], vec![0, 1, 2, 3, 4]);
+        assert_eq!(
+            class_brief(&c, &tables, &decisions),
+            "acl[miss], fwd[drop]; !(x == 1); z"
+        );
+        let odd = class(vec![2], vec![5]);
+        assert_eq!(class_brief(&odd, &tables, &decisions), "if odd[hit]; !odd");
+        assert_eq!(
+            class_brief(&class(vec![], vec![4]), &tables, &decisions),
+            "none; z"
+        );
+    }
 
     /// The same as `str::trim_start_matches` with a string pattern.
     #[test]

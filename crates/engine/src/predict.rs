@@ -831,47 +831,87 @@ fn run_linear(
     r.paths_listed = listed.outs.len();
     r.path_match = path_match;
     a.cancel.check()?;
-    // Packet classes: a class pays only the tables its control path
-    // applies (the table terms of the prediction, by table; the egress
-    // tables it walks through weigh nothing, as the model measures
-    // ingress).
-    let per_class = match common.class_control {
-        Some(control) => {
-            let table_ns = table_weights(program, &common.tables, &constant);
-            let stage = ClassStage {
-                a,
-                common: &common,
-                control,
-                table_ns: &table_ns,
-                filter: filter.as_ref(),
-                byte_budget,
-                packet_size,
-            };
-            stage.price(
-                &costed,
-                &lin,
-                constant.breakdown.base_ns,
-                &mut listed,
-                &mut r,
-                &mut warns,
-            )
-        }
-        None => false,
+    let stage = LinearClasses {
+        a,
+        model,
+        common: &common,
+        filter: filter.as_ref(),
+        byte_budget,
+        packet_size,
     };
-    if a.sort == SortBy::Latency {
-        sort_by_latency(&mut listed.outs, &mut listed.codes);
+    Ok(stage.finish((&costed, &lin, &constant), listed, r, warns))
+}
+
+/// What the classes and the end of a linear report need besides the
+/// listing: the options, the model, the program and the output bounds.
+struct LinearClasses<'x, 'p> {
+    a: &'x PredictOptions,
+    model: &'x ModelSpec,
+    common: &'x Common<'p>,
+    filter: Option<&'x p4cost_analysis::ClassFilter>,
+    byte_budget: Option<u64>,
+    packet_size: u32,
+}
+
+impl LinearClasses<'_, '_> {
+    /// Prices the listed paths' classes (when the program has a control
+    /// classes walk), then sorts the paths, gives the warnings over all
+    /// paths and the control's note, and puts the listing in the report.
+    fn finish(
+        &self,
+        (costed, lin, constant): (
+            &Costed<'_, '_>,
+            &p4cost_model::spec::LinearTerms<'_>,
+            &Prediction,
+        ),
+        mut listed: Listed<'_>,
+        mut r: Report,
+        mut warns: Vec<WarningOut>,
+    ) -> Report {
+        let (a, common, packet_size) = (self.a, self.common, self.packet_size);
+        let program = common.program();
+        // Packet classes: a class pays only the tables its control path
+        // applies (the table terms of the prediction, by table; the egress
+        // tables it walks through weigh nothing, as the model measures
+        // ingress).
+        let per_class = match common.class_control {
+            Some(control) => {
+                let table_ns = table_weights(program, &common.tables, constant);
+                let stage = ClassStage {
+                    a,
+                    common,
+                    control,
+                    table_ns: &table_ns,
+                    filter: self.filter,
+                    byte_budget: self.byte_budget,
+                    packet_size,
+                };
+                stage.price(
+                    costed,
+                    lin,
+                    constant.breakdown.base_ns,
+                    &mut listed,
+                    &mut r,
+                    &mut warns,
+                )
+            }
+            None => false,
+        };
+        if a.sort == SortBy::Latency {
+            sort_by_latency(&mut listed.outs, &mut listed.codes);
+        }
+        if !a.listed_only {
+            r.path_warnings = costed.warnings(program, lin, packet_size, &listed.codes);
+        }
+        if let (true, Some(j)) = (per_class, &common.egress) {
+            r.control.egress = Some(egress_out(program, j));
+        }
+        r.control.path_sensitive = per_class;
+        r.control.note = control_note(self.model, per_class);
+        r.paths = listed.outs;
+        r.warnings = warns;
+        r
     }
-    if !a.listed_only {
-        r.path_warnings = costed.warnings(program, &lin, packet_size, &listed.codes);
-    }
-    if let (true, Some(j)) = (per_class, &common.egress) {
-        r.control.egress = Some(egress_out(program, j));
-    }
-    r.control.path_sensitive = per_class;
-    r.control.note = control_note(model, per_class);
-    r.paths = listed.outs;
-    r.warnings = warns;
-    Ok(r)
 }
 
 /// The linear model's prediction of a parse path, the tables' terms

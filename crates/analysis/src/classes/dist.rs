@@ -140,6 +140,11 @@ struct Sides {
     /// Each control side's total, once (parts share sides).
     totals: Vec<u128>,
     parts: Vec<(Vec<(f64, u128)>, usize)>,
+    /// Each part's parse paths (saturating sum).
+    part_totals: Vec<u128>,
+    /// Every figure is finite, so a part's least and greatest sums bound
+    /// all of its sums (a NaN is never compared past).
+    ends_decide: bool,
 }
 
 impl Sides {
@@ -161,7 +166,7 @@ impl Sides {
             .iter()
             .map(|c| c.iter().map(|e| e.1).fold(0, u128::saturating_add))
             .collect();
-        let parts = d
+        let parts: Vec<(Vec<(f64, u128)>, usize)> = d
             .parts
             .iter()
             .map(|p| {
@@ -169,10 +174,19 @@ impl Sides {
                 (sorted(v), p.control)
             })
             .collect();
+        let part_totals = parts
+            .iter()
+            .map(|(p, _)| p.iter().map(|e| e.1).fold(0, u128::saturating_add))
+            .collect();
+        let finite = |v: &[(f64, u128)]| v.iter().all(|e| e.0.is_finite());
+        let ends_decide =
+            controls.iter().all(|c| finite(c)) && parts.iter().all(|(p, _)| finite(p));
         Sides {
             controls,
             totals,
             parts,
+            part_totals,
+            ends_decide,
         }
     }
 
@@ -198,10 +212,25 @@ impl Sides {
     /// Classes whose sum is at most `x`: per part, parse values rising
     /// while the control values that still fit fall (f64 addition is
     /// monotone in each argument), one merge.
+    ///
+    /// A part whose least sum is over `x` adds nothing, and one whose
+    /// greatest sum is at most `x` adds all its classes without a merge
+    /// (as the search closes in, most parts are one or the other).
     fn at_most(&self, x: f64) -> u128 {
         let mut n = 0u128;
-        for (p, ci) in &self.parts {
+        for ((p, ci), &p_total) in self.parts.iter().zip(&self.part_totals) {
             let c = &self.controls[*ci];
+            if let (true, Some(p0), Some(pl), Some(c0), Some(cl)) =
+                (self.ends_decide, p.first(), p.last(), c.first(), c.last())
+            {
+                if p0.0 + c0.0 > x {
+                    continue;
+                }
+                if pl.0 + cl.0 <= x {
+                    n = n.saturating_add(p_total.saturating_mul(self.totals[*ci]));
+                    continue;
+                }
+            }
             let (mut j, mut fit) = (c.len(), self.totals[*ci]);
             for (pv, pn) in p {
                 while j > 0 && pv + c[j - 1].0 > x {
@@ -424,5 +453,68 @@ mod tests {
         assert!(ClassDistribution::<1>::default()
             .histogram(4, |v| v[0] as f64, |q| q as f64)
             .is_none());
+    }
+
+    /// Counting at or below a figure skips the merge of a part wholly
+    /// below or above it: the counts are the expanded product's at every
+    /// figure, saturating counts included, and with a NaN figure (no part
+    /// judged by its ends) the merge's own count.
+    #[test]
+    fn counts_at_or_below_match_the_expanded_product() {
+        let big = u128::MAX / 2;
+        let d = ClassDistribution::<1> {
+            parts: vec![
+                DistributionPart {
+                    parse: vec![([0], n(2)), ([3], n(1))],
+                    control: 0,
+                },
+                DistributionPart {
+                    parse: vec![([40], n(big)), ([50], n(3))],
+                    control: 1,
+                },
+                DistributionPart {
+                    parse: vec![([7], n(1))],
+                    control: 1,
+                },
+            ],
+            controls: vec![vec![(1, n(1)), (2, n(4))], vec![(0, n(3)), (9, n(1))]],
+        };
+        let sides = Sides::new(&d, |v| v[0] as f64, |q| q as f64);
+        assert!(sides.ends_decide);
+        let joint = d.joint();
+        for x in -1..=62 {
+            let want = joint
+                .iter()
+                .filter(|((v, w), _)| v[0] as i64 + w <= x)
+                .fold(0u128, |a, (_, c)| a.saturating_add(c.value));
+            assert_eq!(sides.at_most(x as f64), want, "x = {x}");
+        }
+        let nan = Sides::new(
+            &d,
+            |v| if v[0] == 50 { f64::NAN } else { v[0] as f64 },
+            |q| q as f64,
+        );
+        assert!(!nan.ends_decide);
+        let merged = |s: &Sides, x: f64| {
+            let mut n = 0u128;
+            for (p, ci) in &s.parts {
+                let c = &s.controls[*ci];
+                let (mut j, mut fit) = (c.len(), s.totals[*ci]);
+                for (pv, pn) in p {
+                    while j > 0 && pv + c[j - 1].0 > x {
+                        j -= 1;
+                        fit = fit.saturating_sub(c[j].1);
+                    }
+                    if j == 0 {
+                        break;
+                    }
+                    n = n.saturating_add(pn.saturating_mul(fit));
+                }
+            }
+            n
+        };
+        for x in -1..=62 {
+            assert_eq!(nan.at_most(x as f64), merged(&nan, x as f64), "x = {x}");
+        }
     }
 }

@@ -1106,6 +1106,13 @@ proptest! {
                     let tables: f64 = c.control_path.tables.iter().map(|t| tw[t.index()]).sum();
                     prop_assert_eq!(tables, want);
                     prop_assert_eq!(Some(&c), l.classes.get(c.index as usize));
+                    // Both at once: the same listing and the same extreme.
+                    let (both, (w2, c2)) = lister
+                        .list_and_extreme(&pg, &path, (1000, &|_| true), max)
+                        .unwrap();
+                    prop_assert_eq!(&both.classes, &l.classes);
+                    prop_assert_eq!((both.total, both.truncated), (l.total, l.truncated));
+                    prop_assert_eq!((w2, &c2), (w, &c));
                 }
             }
         }
