@@ -560,3 +560,33 @@ fn every_fabric_tna_profile_gets_a_placement() {
         );
     }
 }
+
+/// `split_or_defer.p4` (its comment works the figures by hand): `b` does
+/// not fit whole in stage 0 and waits, whole, for stage 1, where its
+/// parts split from stage 0 would have ended; `c`, larger than any
+/// stage, is split over stages 1-2 (6,144 + 9,216 entries); `d`, with an
+/// indirect meter, is never split: it passes stages 0-2 and goes whole to
+/// stage 3.
+#[test]
+fn split_or_defer_places_by_hand() {
+    let r = p4cost(&[
+        "stages",
+        "--explain",
+        "p4-samples/tofino/resources/split_or_defer.p4",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "      0  Ig.a: first stage",
+        "      1  Ig.b: resources: its dependencies allow stage 0",
+        "    1-2  Ig.c: match dependency: reads md.a written by Ig.a (stage 0); split over \
+         stages 1-2: 6144 + 9216 entries",
+        "      3  Ig.d: resources: its dependencies allow stage 0",
+        "resource limit: Ig.b moved past stage 0: TCAM blocks exhausted (it fits whole in \
+         stage 1, no later than its parts split from stage 0 would end)",
+        "resource limit: Ig.d moved past stage 2: TCAM blocks exhausted (its indirect meter \
+         or register keeps it in one stage)",
+    ] {
+        assert!(r.stdout.contains(want), "{want}\n{}", r.stdout);
+    }
+    assert!(!r.stdout.contains("egress tables hold 0"), "{}", r.stdout);
+}

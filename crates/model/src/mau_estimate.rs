@@ -4,15 +4,18 @@
 //! stage's dependency on the one before, and hands the resulting per-stage
 //! figures to the one MAU cycle computation ([`crate::mau_cycles`]).
 //!
-//! Placement: of the units whose predecessors are placed, the one its
-//! dependencies allow earliest, then the one with the longest chain below
-//! it, then control-flow order (the compiler's work list); a unit goes to the first stage
-//! at or after every earlier unit it depends on (one stage later for match,
-//! action and write-write dependencies, the same stage allowed for control
-//! and write-after-read ones) whose remaining resources hold it; a table
-//! whose entries do not fit in one stage's memories continues in the next
-//! stages. Every number comes from the model file's `placement` and
-//! `mau_cycles` sections.
+//! Placement: of the units whose predecessors are placed, the one that
+//! goes to the lowest stage, then the one with the longest chain below
+//! it, then control-flow order (the compiler's work list, stage by
+//! stage); a unit goes to the first stage at or after every earlier unit
+//! it depends on (one stage later for match, action and write-write
+//! dependencies, the same stage allowed for control and write-after-read
+//! ones) whose remaining resources hold it; a table whose entries do not
+//! fit in one stage's memories continues in the next stages, unless a
+//! later stage holds it whole no later than its parts would end, or it
+//! cannot be split (an indirect meter or register on Tofino 1). Every
+//! number comes from the model file's `placement` and `mau_cycles`
+//! sections.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,7 +36,7 @@ pub mod resources;
 mod usage;
 
 use memory::{
-    does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, Fit, Needs, Used,
+    does_not_fit, fits, larger_than_a_stage, selector_of, take, unit_needs, Fit, Full, Needs, Used,
 };
 pub use memory::{table_match_blocks, StageMemory};
 pub use overflow::{stage_ranges, FullStages};
@@ -253,10 +256,103 @@ struct Filled {
     last: u32,
 }
 
-/// Places `need` in the stages from `from` on, a part per stage until its
-/// entries are placed; records the stages with no room before its first
-/// part (`full`, `limits_hit`). `Err(stage)`: it runs past the chip.
-#[allow(clippy::too_many_arguments)]
+/// Where [`fill`] records what a unit's placement did: the last stage
+/// it was moved past (`full`), the `resource limit` lines, the unit's
+/// parts, and its gress's share of each stage (`own`).
+struct Sink<'a> {
+    full: &'a mut Option<(u32, &'static str)>,
+    limits_hit: &'a mut Vec<String>,
+    memory: &'a mut Vec<StageMemory>,
+    own: &'a mut [Used],
+}
+
+/// Why a unit's first part is not in a stage its dependencies allow.
+#[derive(Clone, Copy)]
+enum Passed {
+    /// The stage lacks `Full` for any part of it.
+    Full(Full),
+    /// The stage holds a part only, and the unit stays in one stage.
+    OneStage(Full),
+    /// The stage holds a part only, and the whole unit fits a later stage
+    /// that the parts split from here would reach anyway.
+    Deferred(Full, u32),
+}
+
+impl Passed {
+    /// What the stage lacked.
+    fn lacked(self) -> Full {
+        match self {
+            Passed::Full(f) | Passed::OneStage(f) | Passed::Deferred(f, _) => f,
+        }
+    }
+}
+
+/// The stage of a unit's first part from `from` on (`used.len()` when
+/// none holds it), calling `passed` for each stage passed over, as bf-p4c
+/// decides stage by stage (`TablePlacement::try_place_table`): a stage
+/// that holds all its entries takes them; one that holds only a part
+/// takes it (the compiler's `need_more` split) unless the unit cannot be
+/// split (`one_stage`) or a later stage holds it whole no later than the
+/// split's last part would be placed: the compiler prefers a placement
+/// that is not `need_more` (`DecidePlacement::is_better`, `NEED_MORE`;
+/// its backtracking keeps, per stage, a whole placement over a split
+/// one), and the tables after it wait for its last part either way.
+fn first_stage(
+    p: &Placement,
+    used: &[Used],
+    need: &Needs,
+    from: u32,
+    passed: &mut dyn FnMut(u32, Passed),
+) -> u32 {
+    let all = need.entries.max(1);
+    let mut s = from;
+    while let Some(st) = used.get(s as usize) {
+        let lacked = match fits(p, st, need, all, true) {
+            Fit::No(what) => Passed::Full(what),
+            Fit::Part(t) => match t.limited_by {
+                None => return s,
+                Some(what) if need.one_stage => Passed::OneStage(what),
+                Some(what) => match whole_before_split_ends(p, used, need, s) {
+                    Some(w) => Passed::Deferred(what, w),
+                    None => return s,
+                },
+            },
+        };
+        passed(s, lacked);
+        s += 1;
+    }
+    s
+}
+
+/// The first stage after `s` that holds all of `need`'s entries, when it
+/// is no later than the last part of `need` split over the stages from
+/// `s` on would be.
+fn whole_before_split_ends(p: &Placement, used: &[Used], need: &Needs, s: u32) -> Option<u32> {
+    let all = need.entries.max(1);
+    let mut left = all;
+    let mut first = true;
+    let mut at = s;
+    while let Some(st) = used.get(at as usize) {
+        if at > s && matches!(fits(p, st, need, all, true), Fit::Part(t) if t.limited_by.is_none())
+        {
+            return Some(at);
+        }
+        if let Fit::Part(t) = fits(p, st, need, left, first) {
+            first = false;
+            left = left.saturating_sub(t.entries);
+            if left == 0 {
+                return None;
+            }
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Places `need` in the stages from `from` on: its first part where
+/// [`first_stage`] says, then a part per stage until its entries are
+/// placed; records the stages passed over before its first part (`full`,
+/// `limits_hit`). `Err(stage)`: it runs past the chip.
 fn fill(
     p: &Placement,
     n_stages: u32,
@@ -264,11 +360,34 @@ fn fill(
     need: &Needs,
     from: u32,
     name: &str,
-    full: &mut Option<(u32, &'static str)>,
-    limits_hit: &mut Vec<String>,
-    memory: &mut Vec<StageMemory>,
+    sink: Sink<'_>,
 ) -> Result<Filled, u32> {
-    let mut s = from;
+    let Sink {
+        full,
+        limits_hit,
+        memory,
+        own,
+    } = sink;
+    let mut passed = Vec::new();
+    let mut s = first_stage(p, used, need, from, &mut |s, why| passed.push((s, why)));
+    for (at, why) in passed {
+        if let Some(st) = used.get_mut(at as usize) {
+            st.lacked(why.lacked());
+        }
+        let what = why.lacked().sentence();
+        *full = Some((at, what));
+        limits_hit.push(match why {
+            Passed::Full(_) => format!("{name} moved past stage {at}: {what}"),
+            Passed::OneStage(_) => format!(
+                "{name} moved past stage {at}: {what} (its indirect meter or register keeps it \
+                 in one stage)"
+            ),
+            Passed::Deferred(_, w) => format!(
+                "{name} moved past stage {at}: {what} (it fits whole in stage {w}, no later \
+                 than its parts split from stage {at} would end)"
+            ),
+        });
+    }
     let mut left = need.entries.max(1);
     let mut first = None;
     loop {
@@ -278,18 +397,16 @@ fn fill(
         match fits(p, st, need, left, first.is_none()) {
             Fit::No(what) => {
                 st.lacked(what);
-                if first.is_none() {
-                    let what = what.sentence();
-                    *full = Some((s, what));
-                    limits_hit.push(format!("{name} moved past stage {s}: {what}"));
-                }
-                if first.is_some() && s > from + n_stages {
+                if s > from + n_stages {
                     return Err(s);
                 }
                 s += 1;
             }
             Fit::Part(t) => {
                 take(st, need, &t);
+                if let Some(o) = own.get_mut(s as usize) {
+                    take(o, need, &t);
+                }
                 if let Some(what) = t.limited_by {
                     st.lacked(what);
                 }
@@ -371,6 +488,7 @@ fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
             split.atcam.meter_alus = one.meter_alus;
             split.atcam.action_bits = one.action_bits;
             split.atcam.cells = one.cells;
+            split.atcam.one_stage = one.one_stage;
             return UnitNeed::Alpm(split);
         }
     }
@@ -411,8 +529,9 @@ struct GressState<'g> {
     /// Per ALPM unit, its pre-classifier's stage and the ATCAM's first.
     alpm_at: Vec<Option<(u32, u32)>>,
     /// The units whose predecessors are all placed, the next to place
-    /// first: the lowest stage its dependencies allow, then the longest
-    /// chain of dependencies below it, then control-flow order.
+    /// first: the lowest stage it goes to (a lower bound kept up to date
+    /// by [`Self::settle`]), then the longest chain of dependencies below
+    /// it, then control-flow order.
     ready: BinaryHeap<Reverse<(u32, Reverse<u32>, usize)>>,
     /// Per unit, how many of the edges into it come from units not yet
     /// placed.
@@ -501,10 +620,8 @@ impl<'g> GressState<'g> {
         let Some(Reverse((_, _, u))) = self.ready.pop() else {
             return Ok(());
         };
-        let before = used.to_vec();
         self.place_unit(cx, used, u)?;
         self.last = u;
-        add_taken(&mut self.own, used, &before);
         for i in 0..self.outgoing[u].len() {
             let v = self.outgoing[u][i];
             self.waiting[v] -= 1;
@@ -517,11 +634,35 @@ impl<'g> GressState<'g> {
         Ok(())
     }
 
-    /// The first stage the next unit would take in `used` (its earliest
-    /// stage for a gateway, which takes nothing until its tables are
-    /// placed).
-    fn next_stage(&self, cx: Cx<'_>, used: &[Used]) -> u32 {
-        let u = self.next();
+    /// Brings the next unit's key up to date: a ready unit is keyed by the
+    /// stage it would take when it became ready, and stages only fill
+    /// up, so a key is a lower bound of the unit's stage. The top unit's
+    /// stage in `used` is computed again and, when later than its key,
+    /// it goes back with that stage, until the top's key is its stage:
+    /// the next unit is then the one that goes to the lowest stage now,
+    /// then the one with the longest chain below it (bf-p4c decides stage
+    /// by stage: of the tables it can place in the current stage, the
+    /// most critical first, `DecidePlacement::is_better`).
+    fn settle(&mut self, cx: Cx<'_>, used: &[Used]) {
+        while let Some(&Reverse((key, below, u))) = self.ready.peek() {
+            let at = self.stage_of(cx, used, u);
+            if at <= key {
+                return;
+            }
+            self.ready.pop();
+            self.ready.push(Reverse((at, below, u)));
+        }
+    }
+
+    /// The stage the next unit goes to, once [`Self::settle`]d.
+    fn next_stage(&self) -> u32 {
+        self.ready.peek().map_or(0, |Reverse((at, _, _))| *at)
+    }
+
+    /// The first stage unit `u` (ready) would take in `used` (its
+    /// earliest stage for a gateway, which takes nothing until its tables
+    /// are placed).
+    fn stage_of(&self, cx: Cx<'_>, used: &[Used], u: usize) -> u32 {
         let (earliest, _) = earliest_stage(self.graph, &self.incoming[u], &self.span);
         let (need, from) = match &self.needs[u] {
             _ if matches!(self.graph.units[u].kind, UnitKind::Gateway) => return earliest,
@@ -639,17 +780,13 @@ impl<'g> GressState<'g> {
         full: &mut Option<(u32, &'static str)>,
     ) -> Result<(u32, u32), u32> {
         let name = self.graph.units[u].name.as_str();
-        let f = fill(
-            cx.p,
-            cx.m.stages,
-            used,
-            need,
-            from,
-            name,
+        let sink = Sink {
             full,
-            &mut self.limits_hit,
-            &mut self.memory[u],
-        )?;
+            limits_hit: &mut self.limits_hit,
+            memory: &mut self.memory[u],
+            own: &mut self.own,
+        };
+        let f = fill(cx.p, cx.m.stages, used, need, from, name, sink)?;
         Ok((f.first, f.last))
     }
 
@@ -668,23 +805,21 @@ impl<'g> GressState<'g> {
         let pre_from = self.pre_classifier_from(u);
         let mut ignore = None;
         let n_stages = cx.m.stages;
-        let memory = &mut self.memory[u];
-        let limits_hit = &mut self.limits_hit;
-        let pre = fill(
-            cx.p, n_stages, used, pre, pre_from, name, full, limits_hit, memory,
-        )?;
+        let sink = Sink {
+            full,
+            limits_hit: &mut self.limits_hit,
+            memory: &mut self.memory[u],
+            own: &mut self.own,
+        };
+        let pre = fill(cx.p, n_stages, used, pre, pre_from, name, sink)?;
         let from = (pre.last + 1).max(earliest);
-        let at = fill(
-            cx.p,
-            n_stages,
-            used,
-            atcam,
-            from,
-            name,
-            &mut ignore,
-            limits_hit,
-            memory,
-        )?;
+        let sink = Sink {
+            full: &mut ignore,
+            limits_hit: &mut self.limits_hit,
+            memory: &mut self.memory[u],
+            own: &mut self.own,
+        };
+        let at = fill(cx.p, n_stages, used, atcam, from, name, sink)?;
         self.alpm_at[u] = Some((pre.last, at.first));
         Ok((pre.first, at.last))
     }
@@ -865,7 +1000,13 @@ fn place(
         .map(|(&(gress, control), graph)| GressState::new(cx, gress, control, graph))
         .collect();
     let mut used: Vec<Used> = vec![Used::default(); cx.m.stages as usize + 64];
-    while let Some(g) = pick_gress(cx, &states, &used) {
+    loop {
+        for st in states.iter_mut() {
+            st.settle(cx, &used);
+        }
+        let Some(g) = pick_gress(&states) else {
+            break;
+        };
         states[g].place_next(cx, &mut used)?;
         let u = states[g].last;
         let taken = taken_by(cx, &states, g, u);
@@ -902,27 +1043,24 @@ fn place(
         .collect())
 }
 
-/// The gress whose next unit goes first (see [`place`]); `None` when all
-/// are placed.
-fn pick_gress(cx: Cx<'_>, states: &[GressState], used: &[Used]) -> Option<usize> {
+/// The gress whose next unit goes first (see [`place`]), every gress
+/// [`GressState::settle`]d; `None` when all are placed.
+fn pick_gress(states: &[GressState]) -> Option<usize> {
     states
         .iter()
         .enumerate()
         .filter(|(_, st)| !st.done())
         .min_by_key(|&(g, st)| {
             let below = st.below[st.next()];
-            (st.next_stage(cx, used), std::cmp::Reverse(below), g)
+            (st.next_stage(), std::cmp::Reverse(below), g)
         })
         .map(|(g, _)| g)
 }
 
-/// The first stage from `from` on with room for a part of `need` (the
+/// The stage of `need`'s first part from `from` on ([`first_stage`]; the
 /// chip's stages and the 64 past them that `used` has).
 fn first_room(p: &Placement, used: &[Used], need: &Needs, from: u32) -> u32 {
-    let left = need.entries.max(1);
-    (from..used.len() as u32)
-        .find(|&s| matches!(fits(p, &used[s as usize], need, left, true), Fit::Part(..)))
-        .unwrap_or(used.len() as u32)
+    first_stage(p, used, need, from, &mut |_, _| {})
 }
 
 /// Per unit, the match and action dependencies in the longest chain of
@@ -969,9 +1107,11 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
         UnitNeed::Alpm(split) => &split.pre,
     };
     let alone = st.own.get(s as usize)?;
+    // Alone, the stage would have held it whole (a stage that holds part
+    // of it may be passed over too, [`first_stage`]).
     if !matches!(
         fits(cx.p, alone, need, need.entries.max(1), true),
-        Fit::Part(..)
+        Fit::Part(t) if t.limited_by.is_none()
     ) {
         return None;
     }
@@ -981,6 +1121,9 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
         .filter(|&(h, _)| h != g)
         .filter_map(|(_, o)| Some((o, o.own.get(s as usize)?)))
         .max_by_key(|(_, x)| held(what, x))?;
+    if held(what, holds) == 0 {
+        return None;
+    }
     Some(TakenBy {
         gress: other.gress,
         holds: describe_held(what, holds),

@@ -289,6 +289,12 @@ pub struct Placement {
     /// A selector whose largest group holds more members than this is
     /// wide.
     pub wide_selector_members: u64,
+    /// Whether a table with an indirect meter or register (stateful ALU)
+    /// may be split over stages (Tofino 2: yes; Tofino 1: no, the table
+    /// stays in one stage, bf-p4c `TablePlacement::can_split`). Absent:
+    /// no.
+    #[serde(default)]
+    pub split_indirect_stateful: bool,
     /// Fields the compiler packs into one container: `[suffix, container]`
     /// (a field ending with the suffix belongs to the container).
     pub shared_containers: Vec<[String; 2]>,

@@ -46,6 +46,10 @@ pub(super) struct Needs {
     pub(super) action_bits: u64,
     /// Its counters, meters and registers.
     pub(super) cells: usage::Cells,
+    /// It cannot be split over stages: all its entries go in one stage
+    /// (an indirect meter or register on a chip that cannot split one,
+    /// [`stays_in_one_stage`]).
+    pub(super) one_stage: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -197,10 +201,22 @@ pub(super) fn part_of(p: &Placement, need: &Needs, entries: u64, first: bool) ->
         sram,
         other_sram: usage::action_blocks(mm, need.action_bits, entries)
             .saturating_add(need.cells.indirect_blocks(first)),
-        tcam: blocks(need.tcam_per_k, need.tcam_min),
+        tcam: tcam_blocks(mm, need, entries),
         map_rams: cells,
         limited_by: None,
     }
+}
+
+/// TCAM blocks of `entries` entries of `need`: whole rows of its width
+/// (`tcam_min` blocks side by side) of 512 entries each, as the compiler
+/// allocates them (a part of 819 entries of a 10-block-wide key takes two
+/// rows, 20 blocks).
+fn tcam_blocks(mm: &crate::spec::Memories, need: &Needs, entries: u64) -> u32 {
+    if need.tcam_per_k <= 0.0 {
+        return 0;
+    }
+    let rows = entries.div_ceil(mm.tcam_entries.max(1)).max(1);
+    u32::try_from(rows.saturating_mul(u64::from(need.tcam_min.max(1)))).unwrap_or(u32::MAX)
 }
 
 /// What of a stage that has `st` in use runs out when `t` is added, if
@@ -335,6 +351,7 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
                 meter_alus: stateful_count(program, u),
                 action_bits: usage::action_data_bits(program, t),
                 cells: usage::cells(mm, program, u),
+                one_stage: !p.split_indirect_stateful && stays_in_one_stage(program, u),
                 ..table_needs(p, program, t)
             }
         }
@@ -412,6 +429,40 @@ fn blocks_alone(p: &Placement, need: &Needs) -> (u32, u32) {
         }
     }
     (sram, tcam)
+}
+
+/// True when unit `u` uses an indirect meter, register (a stateful ALU),
+/// LPF or WRED: bf-p4c cannot split such a table over stages on Tofino
+/// (`TablePlacement::can_split` is false for every indirect attached
+/// table there, and only counters, action data and selectors are
+/// duplicated into each stage, `can_duplicate`), so a table with one
+/// that does not fit whole in a stage goes whole to a later one.
+pub(super) fn stays_in_one_stage(program: &Program, u: &deps::Unit) -> bool {
+    let direct = |name: &str| {
+        program
+            .externs
+            .iter()
+            .find(|x| x.name == name)
+            .is_some_and(|x| x.direct)
+    };
+    let calls = u.externs.iter().any(|c| {
+        matches!(
+            c.uses,
+            ExternUse::StatefulAlu | ExternUse::Meter | ExternUse::Lpf | ExternUse::Wred
+        ) && !c.ty.starts_with("Direct")
+            && !direct(&c.instance)
+    });
+    let attached = match &u.kind {
+        UnitKind::Table { table } => program.table(*table).attached.iter().any(|a| {
+            program.externs.iter().any(|x| {
+                &x.name == a
+                    && matches!(x.kind, ExternKind::Meter | ExternKind::Register)
+                    && !x.direct
+            })
+        }),
+        _ => false,
+    };
+    calls || attached
 }
 
 /// Meter ALUs a unit takes: its distinct stateful, meter and selector
@@ -504,15 +555,26 @@ pub(super) fn larger_than_a_stage(p: &Placement, need: &Needs) -> Option<String>
             need.logical, r.logical_tables
         ));
     }
-    let one = part_of(p, need, 1, true);
+    // A table that stays in one stage needs all its entries there.
+    let least = if need.one_stage {
+        need.entries.max(1)
+    } else {
+        1
+    };
+    let one = part_of(p, need, least, true);
     let what = ran_out(r, &Used::default(), &one)?;
     let has = match what {
         Full::Sram => r.sram_blocks,
         Full::Tcam => r.tcam_blocks,
         _ => r.map_rams,
     };
+    let whole = if need.one_stage {
+        " (its indirect meter or register keeps it in one stage)"
+    } else {
+        ""
+    };
     Some(format!(
-        "needs {} {} in one stage, a stage has {has}",
+        "needs {} {} in one stage{whole}, a stage has {has}",
         what.amount(need, &one),
         what.name()
     ))
