@@ -560,3 +560,34 @@ fn every_fabric_tna_profile_gets_a_placement() {
         );
     }
 }
+
+/// A direct counter's SRAM and its two-port spare bank count in the
+/// stage of its table (arithmetic in the sample's header): `counted`
+/// holds 22,528 entries in stage 0 (8 match + 11 counter + 1 spare = the
+/// 20 blocks `big`'s 60 leave) and 2,048 in stage 1 (4 match blocks,
+/// 1 counter + 1 spare); no stage over 80. Before, its counter took map
+/// RAMs but no SRAM in the fill: the whole table went to stage 0.
+#[test]
+fn direct_counter_sram_fills_the_stage() {
+    let file = "p4-samples/tofino/resources/direct_counter_sram.p4";
+    let v = common::json(&["resources", file, "--format", "json"]);
+    let units = v["units"].as_array().expect("units");
+    let counted = units
+        .iter()
+        .find(|u| u["name"] == "Ig.counted")
+        .expect("Ig.counted");
+    let parts: Vec<(u64, u64, u64, u64)> = counted["parts"]
+        .as_array()
+        .expect("parts")
+        .iter()
+        .map(|p| {
+            let f = |k: &str| p[k].as_u64().expect(k);
+            (f("stage"), f("entries"), f("sram_blocks"), f("map_rams"))
+        })
+        .collect();
+    assert_eq!(parts, [(0, 22_528, 20, 12), (1, 2_048, 6, 2)]);
+    assert_eq!(counted["match_sram_blocks"], 12);
+    assert_eq!(counted["stateful_sram_blocks"], 14);
+    assert_eq!(v["stages"][0]["sram_blocks"], 80);
+    assert_eq!(v["stage_over"].as_array().map(Vec::len), Some(0));
+}

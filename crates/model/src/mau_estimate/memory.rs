@@ -3,9 +3,7 @@
 //! entries, action data and indirect counters, meters and registers; TCAM
 //! blocks; map RAMs), whether a stage still holds it, and the "does not
 //! fit" error. The blocks a part takes are the ones `resources` reports
-//! for it ([`super::usage`]), but for the SRAM of direct counters, meters
-//! and registers, left out of a stage's fullness ([`part_of`] says why),
-//! and the hash bits.
+//! for it ([`super::usage`]), but for the hash bits.
 
 use p4cost_analysis::deps::{self, DepGraph, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, MatchKind, Program};
@@ -46,6 +44,9 @@ pub(super) struct Needs {
     pub(super) action_bits: u64,
     /// Its counters, meters and registers.
     pub(super) cells: usage::Cells,
+    /// Their direct objects' SRAM is left out of a stage's fullness (a
+    /// lighter count, `SramCount::NoDirectCells`; map RAMs stay).
+    pub(super) direct_sram_out: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -187,16 +188,20 @@ pub(super) fn part_of(p: &Placement, need: &Needs, entries: u64, first: bool) ->
     let mm = &p.memories;
     let sram = blocks(need.sram_per_k, need.sram_min);
     let cells = need.cells.blocks(mm, entries, first);
-    // SRAM: match entries, action data and indirect counters, meters and
-    // registers; direct ones take their map RAMs here but not SRAM
-    // blocks: with them, switch_tofino_x1's ingress (its dependencies
-    // alone take 12 stages) runs past stage 11 in this first-fit order,
-    // where bf-p4c, placing the longest chain first, fits it.
+    // SRAM: match entries, action data, and counters, meters and
+    // registers (direct ones a cell per entry of the part, indirect ones
+    // in the first part), each of those with its map RAMs (bf-p4c's
+    // `StageUseEstimate` counts both in a stage's `srams` and `maprams`).
     Taken {
         entries,
         sram,
-        other_sram: usage::action_blocks(mm, need.action_bits, entries)
-            .saturating_add(need.cells.indirect_blocks(first)),
+        other_sram: usage::action_blocks(mm, need.action_bits, entries).saturating_add(
+            if need.direct_sram_out {
+                need.cells.indirect_blocks(first)
+            } else {
+                cells
+            },
+        ),
         tcam: blocks(need.tcam_per_k, need.tcam_min),
         map_rams: cells,
         limited_by: None,

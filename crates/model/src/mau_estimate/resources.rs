@@ -175,9 +175,10 @@ pub struct Resources {
     /// program does not fit, wherever its tables go (findings).
     pub overflows: Vec<Overflow>,
     /// Stages over a limit as the estimate placed them (both gresses
-    /// together; it leaves direct counters, meters and registers' SRAM and
-    /// hash bits out of a stage's fullness; the compiler would move tables
-    /// to later stages): caveats, not findings.
+    /// together; it leaves hash bits out of a stage's fullness, and direct
+    /// counters, meters and registers' SRAM when it places again without
+    /// them; the compiler would move tables to later stages): caveats, not
+    /// findings.
     pub stage_over: Vec<Overflow>,
 }
 

@@ -93,8 +93,11 @@ pub fn action_blocks(mm: &Memories, bits: u64, entries: u64) -> u32 {
     u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
-/// SRAM blocks for `cells` cells of `bits` bits each (at least one block
-/// when there is a cell).
+/// SRAM blocks (each with its map RAM) a counter, meter or register of
+/// `cells` cells of `bits` bits each takes: its cells packed into blocks,
+/// plus the spare bank of a two-port table (bf-p4c
+/// `Memories::mems_needed(.., is_twoport)`, `StageUseEstimate`'s
+/// "spare bank"); none when there is no cell.
 pub fn cell_blocks(mm: &Memories, cells: u64, bits: u64) -> u32 {
     if cells == 0 {
         return 0;
@@ -103,7 +106,7 @@ pub fn cell_blocks(mm: &Memories, cells: u64, bits: u64) -> u32 {
     let blocks = cells
         .saturating_mul(bits.max(1))
         .div_ceil(block_bits)
-        .max(1);
+        .saturating_add(mm.two_port_spare_blocks);
     u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
@@ -238,12 +241,16 @@ mod tests {
         assert_eq!(hash_bits(&m, 0, 1), 0);
     }
 
-    /// 65,536 64-bit counters fill 32 blocks of 1,024 x 128 bits.
+    /// 65,536 64-bit counters fill 32 blocks of 1,024 x 128 bits, and
+    /// the two-port spare bank makes 33 (bf-p4c: 65536 / (1024 * 2) plus
+    /// one); one counter 1 + 1; a 32-bit register of 4,096 cells
+    /// 4096 / (1024 * 4) plus one, 2.
     #[test]
     fn counter_cells() {
         let m = mm();
-        assert_eq!(cell_blocks(&m, 65_536, 64), 32);
-        assert_eq!(cell_blocks(&m, 1, 64), 1);
+        assert_eq!(cell_blocks(&m, 65_536, 64), 33);
+        assert_eq!(cell_blocks(&m, 1, 64), 2);
+        assert_eq!(cell_blocks(&m, 4096, 32), 2);
         assert_eq!(cell_blocks(&m, 0, 64), 0);
     }
 
@@ -286,7 +293,8 @@ mod tests {
                 span,
             }],
         };
-        // The first `stats` is direct: 1,024 entries of 64 bits, one block.
-        assert_eq!(stateful_blocks(&mm(), &program, &u, 1024, true), 1);
+        // The first `stats` is direct: 1,024 entries of 64 bits, one
+        // block, and the spare bank.
+        assert_eq!(stateful_blocks(&mm(), &program, &u, 1024, true), 2);
     }
 }
