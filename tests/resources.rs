@@ -591,3 +591,28 @@ fn direct_counter_sram_fills_the_stage() {
     assert_eq!(v["stages"][0]["sram_blocks"], 80);
     assert_eq!(v["stage_over"].as_array().map(Vec::len), Some(0));
 }
+
+/// Hash bits count in a stage's fullness (arithmetic in the sample's
+/// header): ten 4-way exact tables take 400 of stage 0's 416 bits, the
+/// eleventh goes to stage 1 and `--explain` says why. Before, all eleven
+/// went to stage 0 (440 of 416, only a caveat).
+#[test]
+fn hash_bits_fill_the_stage() {
+    let file = "p4-samples/tofino/resources/hash_bits_full.p4";
+    let v = common::json(&["resources", file, "--format", "json"]);
+    assert_eq!(v["stages"][0]["hash_bits"], 400);
+    assert_eq!(v["stages"][1]["hash_bits"], 40);
+    assert_eq!(
+        v["stages"][1]["units"],
+        serde_json::json!(["ingress:Ig.t10"])
+    );
+    assert_eq!(v["stage_over"].as_array().map(Vec::len), Some(0));
+    let r = p4cost(&["stages", "--explain", file]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("Ig.t10: resources: its dependencies allow stage 0, which is full (hash bits exhausted)"),
+        "{}",
+        r.stdout
+    );
+}

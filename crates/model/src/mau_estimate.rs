@@ -981,6 +981,7 @@ fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
         o.sram += a.sram - b.sram;
         o.tcam += a.tcam - b.tcam;
         o.map_rams += a.map_rams - b.map_rams;
+        o.hash_bits += a.hash_bits - b.hash_bits;
     }
 }
 
@@ -1022,6 +1023,7 @@ fn held(what: &str, x: &Used) -> u32 {
         "no meter/stateful ALU left" => x.meter_alus,
         "TCAM blocks exhausted" => x.tcam,
         "map RAMs exhausted" => x.map_rams,
+        "hash bits exhausted" => x.hash_bits,
         _ => x.sram,
     }
 }
@@ -1036,6 +1038,7 @@ fn describe_held(what: &str, x: &Used) -> String {
         "no meter/stateful ALU left" => "meter/stateful ALUs",
         "TCAM blocks exhausted" => "TCAM blocks",
         "map RAMs exhausted" => "map RAMs",
+        "hash bits exhausted" => "hash bits",
         _ => "SRAM blocks",
     };
     format!("{n} {unit}")

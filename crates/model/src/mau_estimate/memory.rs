@@ -2,8 +2,8 @@
 //! (logical tables, gateways, meter ALUs; SRAM blocks for its match
 //! entries, action data and indirect counters, meters and registers; TCAM
 //! blocks; map RAMs), whether a stage still holds it, and the "does not
-//! fit" error. The blocks a part takes are the ones `resources` reports
-//! for it ([`super::usage`]), but for the hash bits.
+//! fit" error. The blocks and hash bits a part takes are the ones
+//! `resources` reports for it ([`super::usage`]).
 
 use p4cost_analysis::deps::{self, DepGraph, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, MatchKind, Program};
@@ -44,6 +44,11 @@ pub(super) struct Needs {
     pub(super) action_bits: u64,
     /// Its counters, meters and registers.
     pub(super) cells: usage::Cells,
+    /// RAM words one exact entry spans when the unit matches exact in
+    /// SRAM (its parts take hash bits, [`usage::hash_bits`]); 0 otherwise.
+    pub(super) hash_width: u64,
+    /// Its hash ways ([`usage::exact_ways`]).
+    pub(super) hash_ways: u64,
     /// Their direct objects' SRAM is left out of a stage's fullness (a
     /// lighter count, `SramCount::NoDirectCells`; map RAMs stay).
     pub(super) direct_sram_out: bool,
@@ -58,10 +63,11 @@ pub(super) struct Used {
     pub(super) sram: u32,
     pub(super) tcam: u32,
     pub(super) map_rams: u32,
+    pub(super) hash_bits: u32,
     /// Per resource ([`Full::index`]), how many times it was what a unit
     /// lacked here: the unit went to a later stage, or put only part of
     /// its entries here.
-    pub(super) ran_out: [u32; 7],
+    pub(super) ran_out: [u32; Full::ALL.len()],
 }
 
 impl Used {
@@ -83,6 +89,8 @@ pub(super) struct Taken {
     pub(super) other_sram: u32,
     pub(super) tcam: u32,
     pub(super) map_rams: u32,
+    /// Hash bits of its exact-match ways.
+    pub(super) hash_bits: u32,
     /// What kept the part from holding more entries (`None`: it holds
     /// all that were left).
     pub(super) limited_by: Option<Full>,
@@ -98,11 +106,12 @@ pub(super) enum Full {
     Sram,
     Tcam,
     MapRams,
+    HashBits,
 }
 
 impl Full {
     /// Every resource, in the order [`Full::index`] numbers them.
-    pub(super) const ALL: [Full; 7] = [
+    pub(super) const ALL: [Full; 8] = [
         Full::Logical,
         Full::Ternary,
         Full::Gateway,
@@ -110,6 +119,7 @@ impl Full {
         Full::Sram,
         Full::Tcam,
         Full::MapRams,
+        Full::HashBits,
     ];
 
     pub(super) fn index(self) -> usize {
@@ -126,6 +136,7 @@ impl Full {
             Full::Sram => "SRAM blocks exhausted",
             Full::Tcam => "TCAM blocks exhausted",
             Full::MapRams => "map RAMs exhausted",
+            Full::HashBits => "hash bits exhausted",
         }
     }
 
@@ -139,6 +150,7 @@ impl Full {
             Full::Sram => "sram_blocks",
             Full::Tcam => "tcam_blocks",
             Full::MapRams => "map_rams",
+            Full::HashBits => "hash_bits",
         }
     }
 
@@ -152,6 +164,7 @@ impl Full {
             Full::Sram => "SRAM blocks",
             Full::Tcam => "TCAM blocks",
             Full::MapRams => "map RAMs",
+            Full::HashBits => "hash bits",
         }
     }
 
@@ -165,6 +178,7 @@ impl Full {
             Full::Sram => t.sram.saturating_add(t.other_sram),
             Full::Tcam => t.tcam,
             Full::MapRams => t.map_rams,
+            Full::HashBits => t.hash_bits,
         }
     }
 }
@@ -204,6 +218,11 @@ pub(super) fn part_of(p: &Placement, need: &Needs, entries: u64, first: bool) ->
         ),
         tcam: blocks(need.tcam_per_k, need.tcam_min),
         map_rams: cells,
+        hash_bits: if need.hash_width > 0 {
+            usage::hash_bits(mm, sram, need.hash_width, need.hash_ways)
+        } else {
+            0
+        },
         limited_by: None,
     }
 }
@@ -218,6 +237,8 @@ fn ran_out(r: &crate::spec::StageResources, st: &Used, t: &Taken) -> Option<Full
         Some(Full::Tcam)
     } else if st.map_rams.saturating_add(t.map_rams) > r.map_rams {
         Some(Full::MapRams)
+    } else if st.hash_bits.saturating_add(t.hash_bits) > r.hash_bits {
+        Some(Full::HashBits)
     } else {
         None
     }
@@ -273,6 +294,7 @@ pub(super) fn take(st: &mut Used, need: &Needs, t: &Taken) {
     st.sram = st.sram.saturating_add(t.sram).saturating_add(t.other_sram);
     st.tcam = st.tcam.saturating_add(t.tcam);
     st.map_rams = st.map_rams.saturating_add(t.map_rams);
+    st.hash_bits = st.hash_bits.saturating_add(t.hash_bits);
 }
 
 /// True when a table matches in TCAM (any ternary, LPM or range key that
@@ -336,10 +358,17 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
         UnitKind::Table { table } => {
             let t = program.table(*table);
             let mm = &p.memories;
+            let exact = usage::unit_kind(program, u) == "exact";
             Needs {
                 meter_alus: stateful_count(program, u),
                 action_bits: usage::action_data_bits(program, t),
                 cells: usage::cells(mm, program, u),
+                hash_width: if exact {
+                    usage::exact_width(mm, usage::key_bits(t))
+                } else {
+                    0
+                },
+                hash_ways: usage::exact_ways(mm, usage::key_bits(t), table_entries(p, t)),
                 ..table_needs(p, program, t)
             }
         }
@@ -379,12 +408,11 @@ fn table_needs(p: &Placement, program: &Program, t: &p4cost_ir::Table) -> Needs 
         need.tcam_min = width as u32;
     } else {
         let entry_bits = key_bits + mm.exact_overhead_bits;
-        let per_word =
-            (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word);
+        let per_word = usage::exact_per_word(mm, key_bits);
         let width = entry_bits.div_ceil(mm.sram_word_bits).max(1);
         // blocks per 1,024 entries
         need.sram_per_k = width as f64 / per_word as f64;
-        need.sram_min = (width * mm.exact_min_ways) as u32;
+        need.sram_min = (width * usage::exact_ways(mm, key_bits, entries)) as u32;
     }
     need
 }
@@ -514,6 +542,7 @@ pub(super) fn larger_than_a_stage(p: &Placement, need: &Needs) -> Option<String>
     let has = match what {
         Full::Sram => r.sram_blocks,
         Full::Tcam => r.tcam_blocks,
+        Full::HashBits => r.hash_bits,
         _ => r.map_rams,
     };
     Some(format!(
