@@ -590,3 +590,61 @@ fn split_or_defer_places_by_hand() {
     }
     assert!(!r.stdout.contains("egress tables hold 0"), "{}", r.stdout);
 }
+
+/// A direct counter's SRAM and its two-port spare bank count in the
+/// stage of its table (arithmetic in the sample's header): `counted`
+/// takes 8 match + 12 counter + 1 spare = 21 blocks, one more than the 20
+/// `big`'s 60 leave in stage 0; split, its parts would end in stage 1, so
+/// it waits there whole (the compiler keeps a table whole when splitting
+/// ends no sooner). Before, its counter took map RAMs but no SRAM in the
+/// fill: the whole table went to stage 0 at 68 blocks.
+#[test]
+fn direct_counter_sram_fills_the_stage() {
+    let file = "p4-samples/tofino/resources/direct_counter_sram.p4";
+    let v = common::json(&["resources", file, "--format", "json"]);
+    let units = v["units"].as_array().expect("units");
+    let counted = units
+        .iter()
+        .find(|u| u["name"] == "Ig.counted")
+        .expect("Ig.counted");
+    let parts: Vec<(u64, u64, u64, u64)> = counted["parts"]
+        .as_array()
+        .expect("parts")
+        .iter()
+        .map(|p| {
+            let f = |k: &str| p[k].as_u64().expect(k);
+            (f("stage"), f("entries"), f("sram_blocks"), f("map_rams"))
+        })
+        .collect();
+    assert_eq!(parts, [(1, 24_576, 21, 13)]);
+    assert_eq!(counted["match_sram_blocks"], 8);
+    assert_eq!(counted["stateful_sram_blocks"], 13);
+    assert_eq!(v["stages"][0]["sram_blocks"], 60);
+    assert_eq!(v["stages"][1]["sram_blocks"], 21);
+    assert_eq!(v["stage_over"].as_array().map(Vec::len), Some(0));
+}
+
+/// Hash bits count in a stage's fullness (arithmetic in the sample's
+/// header): ten 4-way exact tables take 400 of stage 0's 416 bits, the
+/// eleventh goes to stage 1 and `--explain` says why. Before, all eleven
+/// went to stage 0 (440 of 416, only a caveat).
+#[test]
+fn hash_bits_fill_the_stage() {
+    let file = "p4-samples/tofino/resources/hash_bits_full.p4";
+    let v = common::json(&["resources", file, "--format", "json"]);
+    assert_eq!(v["stages"][0]["hash_bits"], 400);
+    assert_eq!(v["stages"][1]["hash_bits"], 40);
+    assert_eq!(
+        v["stages"][1]["units"],
+        serde_json::json!(["ingress:Ig.t10"])
+    );
+    assert_eq!(v["stage_over"].as_array().map(Vec::len), Some(0));
+    let r = p4cost(&["stages", "--explain", file]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("Ig.t10: resources: its dependencies allow stage 0, which is full (hash bits exhausted)"),
+        "{}",
+        r.stdout
+    );
+}

@@ -98,15 +98,17 @@ fn match_blocks_against_the_compilers() {
         "match blocks (SRAM+TCAM) of {compared} tables: equal on {equal}, same memory within \
          a factor of 2 or 3 blocks on {within}"
     );
-    // The present agreement (see the printout): 123 tables, equal on 63,
-    // within tolerance on 122. The ALPM tables (marked from the context's
-    // `algorithmic_lpm`) compare pre-classifier TCAM and ATCAM SRAM with
-    // the compiler's: switch_tofino_x1 ipv4_lpm 40+4 against 41+4,
-    // ipv6_lpm64 54+16 against 56+16. The misses: small exact tables the
-    // compiler gives 1 RAM where the model's `exact_min_ways` takes 4
-    // (about 50), a range table (TCAM range expansion), and tables the
-    // compiler sized up or down. Lower figures mean the model got worse.
+    // The present agreement (see the printout): 123 tables, equal on 93,
+    // within tolerance on 122 (63 equal before exact tables of a key
+    // narrower than 10 bits took one way, bf-p4c's identity hash). The
+    // ALPM tables (marked from the context's `algorithmic_lpm`) compare
+    // pre-classifier TCAM and ATCAM SRAM with the compiler's:
+    // switch_tofino_x1 ipv4_lpm 40+4 against 41+4, ipv6_lpm64 54+16
+    // against 56+16. The misses: small exact tables the compiler gives
+    // fewer RAMs than the model's `exact_min_ways` takes, a range table
+    // (TCAM range expansion), and tables the compiler sized up or down.
+    // Lower figures mean the model got worse.
     assert_eq!(compared, 123, "tables compared");
-    assert!(equal >= 63, "equal on {equal} of {compared}");
+    assert!(equal >= 93, "equal on {equal} of {compared}");
     assert!(within >= 122, "within tolerance on {within} of {compared}");
 }

@@ -211,7 +211,7 @@ pub fn estimate(
         m,
         p,
         program,
-        match_sram_only: false,
+        sram: SramCount::All,
     };
     let mut graphs = Vec::new();
     for &(_, control) in controls {
@@ -462,12 +462,15 @@ enum UnitNeed {
 }
 
 impl UnitNeed {
-    /// Leaves out what takes SRAM beside the match entries: action data,
-    /// counters, meters and registers.
-    fn match_sram_only(&mut self) {
-        let strip = |n: &mut Needs| {
-            n.action_bits = 0;
-            n.cells = Default::default();
+    /// Leaves out of its SRAM what `count` says.
+    fn count_sram(&mut self, count: SramCount) {
+        let strip = |n: &mut Needs| match count {
+            SramCount::All => {}
+            SramCount::NoDirectCells => n.direct_sram_out = true,
+            SramCount::MatchOnly => {
+                n.action_bits = 0;
+                n.cells = Default::default();
+            }
         };
         match self {
             UnitNeed::One(n) => strip(n),
@@ -503,9 +506,20 @@ struct Cx<'a> {
     m: &'a MauCycles,
     p: &'a Placement,
     program: &'a Program,
-    /// A stage's SRAM fullness counts match entries only, not action
-    /// data, counters, meters and registers (see [`place_or_pack_match`]).
-    match_sram_only: bool,
+    /// What a stage's SRAM fullness counts (see [`place_or_pack_match`]).
+    sram: SramCount,
+}
+
+/// What a stage's SRAM fullness counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SramCount {
+    /// Match entries, action data, counters, meters and registers.
+    All,
+    /// All but the SRAM of direct counters, meters and registers (their
+    /// map RAMs stay).
+    NoDirectCells,
+    /// Match entries only.
+    MatchOnly,
 }
 
 /// One control's placement in progress: its units, what each needs, and
@@ -561,9 +575,7 @@ impl<'g> GressState<'g> {
             .iter()
             .map(|u| {
                 let mut need = unit_need(cx.p, cx.program, u);
-                if cx.match_sram_only {
-                    need.match_sram_only();
-                }
+                need.count_sram(cx.sram);
                 need
             })
             .collect();
@@ -926,8 +938,10 @@ fn stage_features(
 
 /// [`place`], and when the stages filled up (any resource: a table that
 /// action data pushed later crowds the next stages' other resources)
-/// while the program's dependencies fit them, [`place`] again counting
-/// only match entries in a stage's SRAM. Our packing is greedier than the compiler's (which
+/// while the program's dependencies fit them, [`place`] again leaving
+/// the SRAM of direct counters, meters and registers out of a stage's
+/// fullness, and failing that counting only match entries in a stage's
+/// SRAM. Our packing is greedier than the compiler's (which
 /// tries other orders, splits and action-data layouts), so memory that
 /// overflows the stages only with action data, counters and registers is
 /// not proof that the program does not fit: the lighter placement is
@@ -954,23 +968,35 @@ fn place_or_pack_match(
     if full.dependency_stages > cx.m.stages || sram_total > pipe_sram {
         return strict;
     }
-    let light = Cx {
-        match_sram_only: true,
-        ..cx
-    };
-    let Ok(mut plans) = place(light, controls, graphs, &mut 0) else {
-        return strict;
-    };
-    let note = format!(
-        "counting the SRAM of action data, counters and registers, the estimate's packing needs \
-         {needed} stages ({}); placed counting match entries only in a stage's SRAM (the compiler \
-         packs tighter: compile to know)",
-        full.sentence()
-    );
-    for plan in plans.iter_mut().filter(|p| &p.control == control) {
-        plan.limits_hit.push(note.clone());
+    // Lighter counts, in turn: without the SRAM of direct counters, meters
+    // and registers (a cell per entry, which our first-fit order spreads
+    // worse than the compiler), then match entries only.
+    for (sram, counted) in [
+        (
+            SramCount::NoDirectCells,
+            "direct counters, meters and registers",
+        ),
+        (SramCount::MatchOnly, "action data, counters and registers"),
+    ] {
+        let light = Cx { sram, ..cx };
+        let Ok(mut plans) = place(light, controls, graphs, &mut 0) else {
+            continue;
+        };
+        let left = match sram {
+            SramCount::NoDirectCells => "leaving their SRAM out of a stage's fullness",
+            _ => "counting match entries only in a stage's SRAM",
+        };
+        let note = format!(
+            "counting the SRAM of {counted}, the estimate's packing needs {needed} stages ({}); \
+             placed {left} (the compiler packs tighter: compile to know)",
+            full.sentence()
+        );
+        for plan in plans.iter_mut().filter(|p| &p.control == control) {
+            plan.limits_hit.push(note.clone());
+        }
+        return Ok(plans);
     }
-    Ok(plans)
+    strict
 }
 
 /// Places the units of every gress in the same stages, which they share
@@ -1093,6 +1119,7 @@ fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
         o.sram += a.sram - b.sram;
         o.tcam += a.tcam - b.tcam;
         o.map_rams += a.map_rams - b.map_rams;
+        o.hash_bits += a.hash_bits - b.hash_bits;
     }
 }
 
@@ -1139,6 +1166,7 @@ fn held(what: &str, x: &Used) -> u32 {
         "no meter/stateful ALU left" => x.meter_alus,
         "TCAM blocks exhausted" => x.tcam,
         "map RAMs exhausted" => x.map_rams,
+        "hash bits exhausted" => x.hash_bits,
         _ => x.sram,
     }
 }
@@ -1153,6 +1181,7 @@ fn describe_held(what: &str, x: &Used) -> String {
         "no meter/stateful ALU left" => "meter/stateful ALUs",
         "TCAM blocks exhausted" => "TCAM blocks",
         "map RAMs exhausted" => "map RAMs",
+        "hash bits exhausted" => "hash bits",
         _ => "SRAM blocks",
     };
     format!("{n} {unit}")

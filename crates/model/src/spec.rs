@@ -271,6 +271,10 @@ pub struct Memories {
     pub counter_cell_bits: u64,
     /// Bits of one meter cell.
     pub meter_cell_bits: u64,
+    /// SRAM blocks (each with its map RAM) a counter, meter or register
+    /// takes beyond its cells: the spare bank of a two-port (synthetic
+    /// read-modify-write) table.
+    pub two_port_spare_blocks: u64,
 }
 
 /// The `placement` section of a `tofino_mau_estimate` model: how p4cost

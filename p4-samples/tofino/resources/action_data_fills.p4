@@ -1,7 +1,8 @@
 /* -*- P4_16 -*- */
 /*
  * action_data_fills.p4 -- a chain of twelve match-dependent tables c0-c11
- * (each on what the one before wrote, a few SRAM blocks each: stages 0-11
+ * (each on what the one before wrote, a 16-bit key: 4 ways of one SRAM
+ * block each: stages 0-11
  * of a Tofino 1, what the chip has) and one independent table `wide` of
  * 65,536 entries with 512 bits of action data: 65,536 x 512 / (1,024 x
  * 128) = 256 SRAM blocks of action data beside its match entries. The
@@ -23,7 +24,7 @@ header ipv4_h {
     bit<8> ttl; bit<8> proto; bit<16> csum; bit<32> src; bit<32> dst;
 }
 struct header_t { ethernet_h ethernet; ipv4_h ipv4; }
-struct md_t { bit<8> x0; bit<8> x1; bit<8> x2; bit<8> x3; bit<8> x4; bit<8> x5; bit<8> x6; bit<8> x7; bit<8> x8; bit<8> x9; bit<8> x10; bit<8> x11; bit<512> wide_data; }
+struct md_t { bit<16> x0; bit<16> x1; bit<16> x2; bit<16> x3; bit<16> x4; bit<16> x5; bit<16> x6; bit<16> x7; bit<16> x8; bit<16> x9; bit<16> x10; bit<16> x11; bit<512> wide_data; }
 struct emd_t {}
 
 parser IgParser(packet_in pkt, out header_t hdr, out md_t md,
@@ -44,29 +45,29 @@ control Ig(inout header_t hdr, inout md_t md, in ingress_intrinsic_metadata_t ig
            in ingress_intrinsic_metadata_from_parser_t pr,
            inout ingress_intrinsic_metadata_for_deparser_t dp,
            inout ingress_intrinsic_metadata_for_tm_t tm) {
-    action set_x0(bit<8> v) { md.x0 = v; }
+    action set_x0(bit<16> v) { md.x0 = v; }
     table c0 { key = { hdr.ipv4.dst : exact; } actions = { set_x0; NoAction; } size = 1024; }
-    action set_x1(bit<8> v) { md.x1 = v; }
+    action set_x1(bit<16> v) { md.x1 = v; }
     table c1 { key = { md.x0 : exact; } actions = { set_x1; NoAction; } size = 1024; }
-    action set_x2(bit<8> v) { md.x2 = v; }
+    action set_x2(bit<16> v) { md.x2 = v; }
     table c2 { key = { md.x1 : exact; } actions = { set_x2; NoAction; } size = 1024; }
-    action set_x3(bit<8> v) { md.x3 = v; }
+    action set_x3(bit<16> v) { md.x3 = v; }
     table c3 { key = { md.x2 : exact; } actions = { set_x3; NoAction; } size = 1024; }
-    action set_x4(bit<8> v) { md.x4 = v; }
+    action set_x4(bit<16> v) { md.x4 = v; }
     table c4 { key = { md.x3 : exact; } actions = { set_x4; NoAction; } size = 1024; }
-    action set_x5(bit<8> v) { md.x5 = v; }
+    action set_x5(bit<16> v) { md.x5 = v; }
     table c5 { key = { md.x4 : exact; } actions = { set_x5; NoAction; } size = 1024; }
-    action set_x6(bit<8> v) { md.x6 = v; }
+    action set_x6(bit<16> v) { md.x6 = v; }
     table c6 { key = { md.x5 : exact; } actions = { set_x6; NoAction; } size = 1024; }
-    action set_x7(bit<8> v) { md.x7 = v; }
+    action set_x7(bit<16> v) { md.x7 = v; }
     table c7 { key = { md.x6 : exact; } actions = { set_x7; NoAction; } size = 1024; }
-    action set_x8(bit<8> v) { md.x8 = v; }
+    action set_x8(bit<16> v) { md.x8 = v; }
     table c8 { key = { md.x7 : exact; } actions = { set_x8; NoAction; } size = 1024; }
-    action set_x9(bit<8> v) { md.x9 = v; }
+    action set_x9(bit<16> v) { md.x9 = v; }
     table c9 { key = { md.x8 : exact; } actions = { set_x9; NoAction; } size = 1024; }
-    action set_x10(bit<8> v) { md.x10 = v; }
+    action set_x10(bit<16> v) { md.x10 = v; }
     table c10 { key = { md.x9 : exact; } actions = { set_x10; NoAction; } size = 1024; }
-    action set_x11(bit<8> v) { md.x11 = v; }
+    action set_x11(bit<16> v) { md.x11 = v; }
     table c11 { key = { md.x10 : exact; } actions = { set_x11; NoAction; } size = 1024; }
     action set_wide(bit<512> d) { md.wide_data = d; }
     table wide {

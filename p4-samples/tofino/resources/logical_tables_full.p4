@@ -1,7 +1,8 @@
 /* -*- P4_16 -*- */
 /*
  * logical_tables_full.p4 -- sixteen small exact tables s0-s15 that depend
- * on nothing, then a chain of twelve, c0 -> ... -> c11, each matching on
+ * on nothing (an 8-bit key: one hash way each, 16 x 10 of a stage's 416
+ * hash bits), then a chain of twelve, c0 -> ... -> c11, each matching on
  * what the one before wrote. The chain alone takes stages 0-11 of a
  * Tofino 1. In control-flow order s0-s15 would take stage 0's 16 logical
  * table IDs and push c11 to stage 12; the compiler places the table with
@@ -39,22 +40,22 @@ control Ig(inout header_t hdr, inout md_t md, in ingress_intrinsic_metadata_t ig
            in ingress_intrinsic_metadata_from_parser_t pr,
            inout ingress_intrinsic_metadata_for_deparser_t dp,
            inout ingress_intrinsic_metadata_for_tm_t tm) {
-    table s0 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s1 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s2 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s3 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s4 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s5 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s6 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s7 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s8 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s9 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s10 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s11 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s12 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s13 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s14 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
-    table s15 { key = { hdr.ipv4.src : exact; } actions = { NoAction; } size = 1024; }
+    table s0 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s1 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s2 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s3 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s4 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s5 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s6 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s7 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s8 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s9 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s10 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s11 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s12 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s13 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s14 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
+    table s15 { key = { hdr.ipv4.ttl : exact; } actions = { NoAction; } size = 1024; }
     action set_x0(bit<8> v) { md.x0 = v; }
     table c0 { key = { hdr.ipv4.dst : exact; } actions = { set_x0; NoAction; } size = 1024; }
     action set_x1(bit<8> v) { md.x1 = v; }

@@ -2,10 +2,8 @@
 //! (logical tables, gateways, meter ALUs; SRAM blocks for its match
 //! entries, action data and indirect counters, meters and registers; TCAM
 //! blocks; map RAMs), whether a stage still holds it, and the "does not
-//! fit" error. The blocks a part takes are the ones `resources` reports
-//! for it ([`super::usage`]), but for the SRAM of direct counters, meters
-//! and registers, left out of a stage's fullness ([`part_of`] says why),
-//! and the hash bits.
+//! fit" error. The blocks and hash bits a part takes are the ones
+//! `resources` reports for it ([`super::usage`]).
 
 use p4cost_analysis::deps::{self, DepGraph, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, MatchKind, Program};
@@ -50,6 +48,14 @@ pub(super) struct Needs {
     /// (an indirect meter or register on a chip that cannot split one,
     /// [`stays_in_one_stage`]).
     pub(super) one_stage: bool,
+    /// RAM words one exact entry spans when the unit matches exact in
+    /// SRAM (its parts take hash bits, [`usage::hash_bits`]); 0 otherwise.
+    pub(super) hash_width: u64,
+    /// Its hash ways ([`usage::exact_ways`]).
+    pub(super) hash_ways: u64,
+    /// Their direct objects' SRAM is left out of a stage's fullness (a
+    /// lighter count, `SramCount::NoDirectCells`; map RAMs stay).
+    pub(super) direct_sram_out: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -61,10 +67,11 @@ pub(super) struct Used {
     pub(super) sram: u32,
     pub(super) tcam: u32,
     pub(super) map_rams: u32,
+    pub(super) hash_bits: u32,
     /// Per resource ([`Full::index`]), how many times it was what a unit
     /// lacked here: the unit went to a later stage, or put only part of
     /// its entries here.
-    pub(super) ran_out: [u32; 7],
+    pub(super) ran_out: [u32; Full::ALL.len()],
 }
 
 impl Used {
@@ -86,6 +93,8 @@ pub(super) struct Taken {
     pub(super) other_sram: u32,
     pub(super) tcam: u32,
     pub(super) map_rams: u32,
+    /// Hash bits of its exact-match ways.
+    pub(super) hash_bits: u32,
     /// What kept the part from holding more entries (`None`: it holds
     /// all that were left).
     pub(super) limited_by: Option<Full>,
@@ -101,11 +110,12 @@ pub(super) enum Full {
     Sram,
     Tcam,
     MapRams,
+    HashBits,
 }
 
 impl Full {
     /// Every resource, in the order [`Full::index`] numbers them.
-    pub(super) const ALL: [Full; 7] = [
+    pub(super) const ALL: [Full; 8] = [
         Full::Logical,
         Full::Ternary,
         Full::Gateway,
@@ -113,6 +123,7 @@ impl Full {
         Full::Sram,
         Full::Tcam,
         Full::MapRams,
+        Full::HashBits,
     ];
 
     pub(super) fn index(self) -> usize {
@@ -129,6 +140,7 @@ impl Full {
             Full::Sram => "SRAM blocks exhausted",
             Full::Tcam => "TCAM blocks exhausted",
             Full::MapRams => "map RAMs exhausted",
+            Full::HashBits => "hash bits exhausted",
         }
     }
 
@@ -142,6 +154,7 @@ impl Full {
             Full::Sram => "sram_blocks",
             Full::Tcam => "tcam_blocks",
             Full::MapRams => "map_rams",
+            Full::HashBits => "hash_bits",
         }
     }
 
@@ -155,6 +168,7 @@ impl Full {
             Full::Sram => "SRAM blocks",
             Full::Tcam => "TCAM blocks",
             Full::MapRams => "map RAMs",
+            Full::HashBits => "hash bits",
         }
     }
 
@@ -168,6 +182,7 @@ impl Full {
             Full::Sram => t.sram.saturating_add(t.other_sram),
             Full::Tcam => t.tcam,
             Full::MapRams => t.map_rams,
+            Full::HashBits => t.hash_bits,
         }
     }
 }
@@ -191,18 +206,27 @@ pub(super) fn part_of(p: &Placement, need: &Needs, entries: u64, first: bool) ->
     let mm = &p.memories;
     let sram = blocks(need.sram_per_k, need.sram_min);
     let cells = need.cells.blocks(mm, entries, first);
-    // SRAM: match entries, action data and indirect counters, meters and
-    // registers; direct ones take their map RAMs here but not SRAM
-    // blocks: with them, switch_tofino_x1's ingress (its dependencies
-    // alone take 12 stages) runs past stage 11 in this first-fit order,
-    // where bf-p4c, placing the longest chain first, fits it.
+    // SRAM: match entries, action data, and counters, meters and
+    // registers (direct ones a cell per entry of the part, indirect ones
+    // in the first part), each of those with its map RAMs (bf-p4c's
+    // `StageUseEstimate` counts both in a stage's `srams` and `maprams`).
     Taken {
         entries,
         sram,
-        other_sram: usage::action_blocks(mm, need.action_bits, entries)
-            .saturating_add(need.cells.indirect_blocks(first)),
+        other_sram: usage::action_blocks(mm, need.action_bits, entries).saturating_add(
+            if need.direct_sram_out {
+                need.cells.indirect_blocks(first)
+            } else {
+                cells
+            },
+        ),
         tcam: tcam_blocks(mm, need, entries),
         map_rams: cells,
+        hash_bits: if need.hash_width > 0 {
+            usage::hash_bits(mm, sram, need.hash_width, need.hash_ways)
+        } else {
+            0
+        },
         limited_by: None,
     }
 }
@@ -229,6 +253,8 @@ fn ran_out(r: &crate::spec::StageResources, st: &Used, t: &Taken) -> Option<Full
         Some(Full::Tcam)
     } else if st.map_rams.saturating_add(t.map_rams) > r.map_rams {
         Some(Full::MapRams)
+    } else if st.hash_bits.saturating_add(t.hash_bits) > r.hash_bits {
+        Some(Full::HashBits)
     } else {
         None
     }
@@ -284,6 +310,7 @@ pub(super) fn take(st: &mut Used, need: &Needs, t: &Taken) {
     st.sram = st.sram.saturating_add(t.sram).saturating_add(t.other_sram);
     st.tcam = st.tcam.saturating_add(t.tcam);
     st.map_rams = st.map_rams.saturating_add(t.map_rams);
+    st.hash_bits = st.hash_bits.saturating_add(t.hash_bits);
 }
 
 /// True when a table matches in TCAM (any ternary, LPM or range key that
@@ -347,11 +374,18 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
         UnitKind::Table { table } => {
             let t = program.table(*table);
             let mm = &p.memories;
+            let exact = usage::unit_kind(program, u) == "exact";
             Needs {
                 meter_alus: stateful_count(program, u),
                 action_bits: usage::action_data_bits(program, t),
                 cells: usage::cells(mm, program, u),
                 one_stage: !p.split_indirect_stateful && stays_in_one_stage(program, u),
+                hash_width: if exact {
+                    usage::exact_width(mm, usage::key_bits(t))
+                } else {
+                    0
+                },
+                hash_ways: usage::exact_ways(mm, usage::key_bits(t), table_entries(p, t)),
                 ..table_needs(p, program, t)
             }
         }
@@ -391,12 +425,11 @@ fn table_needs(p: &Placement, program: &Program, t: &p4cost_ir::Table) -> Needs 
         need.tcam_min = width as u32;
     } else {
         let entry_bits = key_bits + mm.exact_overhead_bits;
-        let per_word =
-            (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word);
+        let per_word = usage::exact_per_word(mm, key_bits);
         let width = entry_bits.div_ceil(mm.sram_word_bits).max(1);
         // blocks per 1,024 entries
         need.sram_per_k = width as f64 / per_word as f64;
-        need.sram_min = (width * mm.exact_min_ways) as u32;
+        need.sram_min = (width * usage::exact_ways(mm, key_bits, entries)) as u32;
     }
     need
 }
@@ -566,6 +599,7 @@ pub(super) fn larger_than_a_stage(p: &Placement, need: &Needs) -> Option<String>
     let has = match what {
         Full::Sram => r.sram_blocks,
         Full::Tcam => r.tcam_blocks,
+        Full::HashBits => r.hash_bits,
         _ => r.map_rams,
     };
     let whole = if need.one_stage {

@@ -22,7 +22,7 @@ const NAMED: usize = 8;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FullStages {
     /// The resource that ran out most often (`sram_blocks`,
-    /// `tcam_blocks`, `map_rams`, `logical_tables`,
+    /// `tcam_blocks`, `map_rams`, `hash_bits`, `logical_tables`,
     /// `ternary_tables`, `gateways`, `meter_alus`).
     pub resource: &'static str,
     /// Its name in a sentence (`SRAM blocks`).

@@ -175,9 +175,10 @@ pub struct Resources {
     /// program does not fit, wherever its tables go (findings).
     pub overflows: Vec<Overflow>,
     /// Stages over a limit as the estimate placed them (both gresses
-    /// together; it leaves direct counters, meters and registers' SRAM and
-    /// hash bits out of a stage's fullness; the compiler would move tables
-    /// to later stages): caveats, not findings.
+    /// together; it leaves hash bits out of a stage's fullness, and direct
+    /// counters, meters and registers' SRAM when it places again without
+    /// them; the compiler would move tables to later stages): caveats, not
+    /// findings.
     pub stage_over: Vec<Overflow>,
 }
 
@@ -256,6 +257,7 @@ fn unit_resources(
     let key_bits = table.map_or(0, usage::key_bits);
     let action_bits = table.map_or(0, |t| usage::action_data_bits(program, t));
     let width = usage::exact_width(mm, key_bits);
+    let ways = usage::exact_ways(mm, key_bits, usage::unit_entries(p, program, u));
     let mut parts = Vec::new();
     let memory = g.unit_memory.get(i).map_or(&[][..], Vec::as_slice);
     for (n, sm) in memory.iter().enumerate() {
@@ -275,7 +277,7 @@ fn unit_resources(
             tcam_blocks: sm.tcam,
             map_rams: stateful,
             hash_bits: if kind == "exact" {
-                usage::hash_bits(mm, sm.sram, width)
+                usage::hash_bits(mm, sm.sram, width, ways)
             } else {
                 0
             },

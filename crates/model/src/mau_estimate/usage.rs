@@ -93,8 +93,11 @@ pub fn action_blocks(mm: &Memories, bits: u64, entries: u64) -> u32 {
     u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
-/// SRAM blocks for `cells` cells of `bits` bits each (at least one block
-/// when there is a cell).
+/// SRAM blocks (each with its map RAM) a counter, meter or register of
+/// `cells` cells of `bits` bits each takes: its cells packed into blocks,
+/// plus the spare bank of a two-port table (bf-p4c
+/// `Memories::mems_needed(.., is_twoport)`, `StageUseEstimate`'s
+/// "spare bank"); none when there is no cell.
 pub fn cell_blocks(mm: &Memories, cells: u64, bits: u64) -> u32 {
     if cells == 0 {
         return 0;
@@ -103,7 +106,7 @@ pub fn cell_blocks(mm: &Memories, cells: u64, bits: u64) -> u32 {
     let blocks = cells
         .saturating_mul(bits.max(1))
         .div_ceil(block_bits)
-        .max(1);
+        .saturating_add(mm.two_port_spare_blocks);
     u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
@@ -185,17 +188,37 @@ pub fn stateful_blocks(
     cells(mm, program, u).blocks(mm, entries, first)
 }
 
-/// Hash bits an exact-match part of `sram` match blocks takes: a RAM line
-/// select per way, plus the bits that pick a RAM within a way when a way
-/// holds several.
-pub fn hash_bits(mm: &Memories, sram: u32, width: u64) -> u32 {
+/// Hash bits an exact-match part of `sram` match blocks and `ways` hash
+/// ways takes: a RAM line select per way, plus the bits that pick a RAM
+/// within a way when a way holds several.
+pub fn hash_bits(mm: &Memories, sram: u32, width: u64, ways: u64) -> u32 {
     if sram == 0 {
         return 0;
     }
-    let ways = mm.exact_min_ways.max(1);
+    let ways = ways.max(1);
     let rams_per_way = u64::from(sram).div_ceil(ways * width.max(1)).max(1);
     let select = u64::from(64 - (rams_per_way - 1).leading_zeros());
     u32::try_from(ways * (mm.hash_way_bits + select)).unwrap_or(u32::MAX)
+}
+
+/// Exact entries of `key_bits` one RAM word holds.
+pub fn exact_per_word(mm: &Memories, key_bits: u64) -> u64 {
+    let entry_bits = key_bits + mm.exact_overhead_bits;
+    (mm.sram_word_bits / entry_bits.max(1)).clamp(1, mm.exact_max_entries_per_word)
+}
+
+/// Hash ways of an exact table of `entries` entries of `key_bits`: one
+/// when the key is narrower than a RAM's line select (log2 of its words)
+/// and the entries fit one RAM deep, bf-p4c's identity hash
+/// (`StageUseEstimate::calculate_way_sizes`); else `exact_min_ways`.
+pub fn exact_ways(mm: &Memories, key_bits: u64, entries: u64) -> u64 {
+    let line_select = u64::from(64 - (mm.sram_words.max(1) - 1).leading_zeros());
+    let one_deep = exact_per_word(mm, key_bits).saturating_mul(mm.sram_words);
+    if key_bits < line_select && entries <= one_deep {
+        1
+    } else {
+        mm.exact_min_ways.max(1)
+    }
 }
 
 /// RAM words one exact entry of `key_bits` spans.
@@ -233,17 +256,34 @@ mod tests {
     #[test]
     fn exact_hash_bits() {
         let m = mm();
-        assert_eq!(hash_bits(&m, 4, 1), 40);
-        assert_eq!(hash_bits(&m, 8, 1), 44);
-        assert_eq!(hash_bits(&m, 0, 1), 0);
+        assert_eq!(hash_bits(&m, 4, 1, 4), 40);
+        assert_eq!(hash_bits(&m, 8, 1, 4), 44);
+        assert_eq!(hash_bits(&m, 0, 1, 4), 0);
+        assert_eq!(hash_bits(&m, 1, 1, 1), 10);
     }
 
-    /// 65,536 64-bit counters fill 32 blocks of 1,024 x 128 bits.
+    /// A 9-bit key is narrower than a 1,024-word RAM's 10 line-select
+    /// bits: 512 entries (at most 9 per word: 9,216 one RAM deep) take one
+    /// way (identity hash); a 10-bit key, or 9,217 entries, four.
+    #[test]
+    fn identity_hash_takes_one_way() {
+        let m = mm();
+        assert_eq!(exact_ways(&m, 9, 512), 1);
+        assert_eq!(exact_ways(&m, 9, 9216), 1);
+        assert_eq!(exact_ways(&m, 9, 9217), 4);
+        assert_eq!(exact_ways(&m, 10, 512), 4);
+    }
+
+    /// 65,536 64-bit counters fill 32 blocks of 1,024 x 128 bits, and
+    /// the two-port spare bank makes 33 (bf-p4c: 65536 / (1024 * 2) plus
+    /// one); one counter 1 + 1; a 32-bit register of 4,096 cells
+    /// 4096 / (1024 * 4) plus one, 2.
     #[test]
     fn counter_cells() {
         let m = mm();
-        assert_eq!(cell_blocks(&m, 65_536, 64), 32);
-        assert_eq!(cell_blocks(&m, 1, 64), 1);
+        assert_eq!(cell_blocks(&m, 65_536, 64), 33);
+        assert_eq!(cell_blocks(&m, 1, 64), 2);
+        assert_eq!(cell_blocks(&m, 4096, 32), 2);
         assert_eq!(cell_blocks(&m, 0, 64), 0);
     }
 
@@ -286,7 +326,8 @@ mod tests {
                 span,
             }],
         };
-        // The first `stats` is direct: 1,024 entries of 64 bits, one block.
-        assert_eq!(stateful_blocks(&mm(), &program, &u, 1024, true), 1);
+        // The first `stats` is direct: 1,024 entries of 64 bits, one
+        // block, and the spare bank.
+        assert_eq!(stateful_blocks(&mm(), &program, &u, 1024, true), 2);
     }
 }
