@@ -1784,13 +1784,20 @@ impl<'t> Builder<'t> {
         // The flat operand/operator sequence becomes a tree at most as deep
         // as it has operators; checking that count first also bounds the
         // recursion of the Pratt parser (one level per prefix operator).
-        let ops = p
-            .clone()
-            .into_inner()
-            .filter(|c| !is_primary(c.as_rule()))
-            .count();
+        let mut ops = 0;
+        let mut only_postfix = true;
+        for c in p.clone().into_inner() {
+            let r = c.as_rule();
+            if !is_primary(r) {
+                ops += 1;
+                only_postfix &= is_postfix(r);
+            }
+        }
         self.nested(at, || {
             self.with_ops(at, ops, || {
+                if only_postfix {
+                    return self.postfix_chain(p.into_inner());
+                }
                 pratt()
                     .map_primary(|x| self.primary(x))
                     .map_prefix(|op, rhs| self.prefix(op, rhs?))
@@ -1799,6 +1806,20 @@ impl<'t> Builder<'t> {
                     .parse(p.into_inner())
             })
         })
+    }
+
+    /// An operand and its postfix operators (`hdr.ip.ttl`, `t.apply()`,
+    /// most expressions), applied left to right as the Pratt parser
+    /// would (they all bind tightest), without its per-expression set-up.
+    fn postfix_chain(&self, mut kids: Pairs<'_, Rule>) -> Result<Expr> {
+        let Some(first) = kids.next() else {
+            return Err(internal_at(self.base as usize, "empty expression"));
+        };
+        let mut e = self.primary(first)?;
+        for op in kids {
+            e = self.postfix(e, op)?;
+        }
+        Ok(e)
     }
 
     fn int_expr(&self, p: Pair<'_, Rule>) -> Result<Expr> {
@@ -2038,6 +2059,14 @@ fn is_primary(r: Rule) -> bool {
     )
 }
 
+/// True for the postfix operators of an `expr` sequence.
+fn is_postfix(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::member | Rule::index | Rule::call | Rule::generic_call | Rule::specialize
+    )
+}
+
 fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
     let mut ty = core;
     for (size, sspan) in sizes.into_iter().rev() {
@@ -2074,7 +2103,29 @@ fn string_body(text: &str) -> Option<&str> {
 
 /// `text` without trailing whitespace and comments.
 fn trim_trivia_end(text: &str) -> &str {
-    let mut t = text.trim_end();
+    let t = text.trim_end();
+    // Every node's span is trimmed, and almost none ends in a comment:
+    // one backward pass over the last line finds no `//` and no closing
+    // `*/`, and the general walk below is skipped.
+    if t.ends_with("*/") {
+        return trim_comments_end(t);
+    }
+    let mut prev = 0u8;
+    for &c in t.as_bytes().iter().rev() {
+        if c == b'\n' {
+            return t;
+        }
+        if c == b'/' && prev == b'/' {
+            return trim_comments_end(t);
+        }
+        prev = c;
+    }
+    t
+}
+
+/// [`trim_trivia_end`] of `t`, already without trailing whitespace, whose
+/// last line may hold a comment.
+fn trim_comments_end(mut t: &str) -> &str {
     loop {
         if t.ends_with("*/") {
             match t.rfind("/*") {
@@ -2204,6 +2255,70 @@ mod string_body_tests {
         ];
         for text in others {
             assert_eq!(string_body(text), None, "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::{pratt, trim_comments_end, trim_trivia_end, Builder, Kids};
+    use crate::grammar::{P4Parser, Rule};
+    use pest::Parser;
+
+    /// The one-pass trim gives what the general comment walk gives.
+    #[test]
+    fn trimming_matches_the_comment_walk() {
+        let texts = [
+            "a ",
+            "a // c",
+            "@pragma x y // z  ",
+            "a\n/* x */",
+            "a /* x */ \n",
+            "x = \"//\";",
+            "f(\"a//b\") // c",
+            "a\nb // c\nd",
+            "a\nb\n// c",
+            "*/",
+            "/",
+            "",
+            "ab/ /c",
+        ];
+        for t in texts {
+            assert_eq!(trim_trivia_end(t), trim_comments_end(t.trim_end()), "{t:?}");
+        }
+    }
+
+    /// An operand with postfix operators only, built without the Pratt
+    /// parser, is the tree the Pratt parser builds.
+    #[test]
+    fn postfix_chains_match_the_pratt_parser() {
+        let exprs = [
+            "a",
+            "hdr.ip.ttl",
+            "t.apply()",
+            "a[1].b[2:0]",
+            "x[3 +: 4]",
+            "f<bit<8>>(x, y)",
+            "P<bit>.apply",
+            "(a + b).c",
+            "8w5",
+            "\"s\"",
+            "{ a, b }.f",
+        ];
+        for text in exprs {
+            let mut top = P4Parser::parse(Rule::annotation_exprs, text).expect(text);
+            let list = top.next().expect(text).into_inner().next().expect(text);
+            let e = Kids::new(list).expect(Rule::expr).expect(text);
+            let b = Builder::new(text, 0);
+            let fast = b.expr(e.clone()).expect(text);
+            let slow = pratt()
+                .map_primary(|x| b.primary(x))
+                .map_prefix(|op, rhs| b.prefix(op, rhs?))
+                .map_postfix(|lhs, op| b.postfix(lhs?, op))
+                .map_infix(|lhs, op, rhs| b.infix(lhs?, op, rhs?))
+                .parse(e.into_inner())
+                .expect(text);
+            assert_eq!(fast, slow, "{text}");
         }
     }
 }
