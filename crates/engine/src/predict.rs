@@ -560,6 +560,32 @@ pub fn reports_of(
     mut loaded: LoadedInput,
 ) -> Result<Vec<Report>, Error> {
     set_entries(&mut loaded.program, &a.entries)?;
+    reports_in(a, model, packet_size, &mut loaded)
+}
+
+/// [`reports_of`] of an input borrowed (a [`crate::session::Session`]'s,
+/// not copied for each question), its `--entries` already set or none
+/// asked for. The controls the analysis adds (each ingress joined to its
+/// egress) are taken off again, so `loaded` is left as it was.
+pub(crate) fn reports_in(
+    a: &PredictOptions,
+    model: ModelSpec,
+    packet_size: u32,
+    loaded: &mut LoadedInput,
+) -> Result<Vec<Report>, Error> {
+    let controls = loaded.program.controls.len();
+    let reports = reports_joined(a, model, packet_size, loaded);
+    loaded.program.controls.truncate(controls);
+    reports
+}
+
+/// The body of [`reports_in`]: it adds the joined controls to `loaded`.
+fn reports_joined(
+    a: &PredictOptions,
+    model: ModelSpec,
+    packet_size: u32,
+    loaded: &mut LoadedInput,
+) -> Result<Vec<Report>, Error> {
     let (model, chosen) = model_for_input(a, model, &loaded.program)?;
     let groups = selected_groups(a, &loaded.program)?;
     // Each group's ingress control joined to its egress control: the
@@ -589,7 +615,7 @@ pub fn reports_of(
     let mut reports = Vec::new();
     for (group, joined) in groups.iter().zip(joined) {
         a.cancel.check()?;
-        let mut common = Common::new(a, &loaded, group, joined)?;
+        let mut common = Common::new(a, loaded, group, joined)?;
         if let Some(w) = target_mismatch(&model, common.program().arch) {
             common.warnings.insert(0, w);
         }
