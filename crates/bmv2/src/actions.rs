@@ -211,42 +211,15 @@ pub(crate) fn primitive_effects(
     names: &[String],
     span: Span,
 ) -> Result<Effects> {
-    let mut fx = Effects::default();
-    // Parameters already accounted for.
-    let mut done = vec![false; params.len()];
-    let write = |fx: &mut Effects, done: &mut [bool], i: usize| -> Result<Option<String>> {
-        let Some(p) = params.get(i) else {
-            return Ok(None);
-        };
-        done[i] = true;
-        let w = e.lvalue(p, names, &mut fx.reads)?;
-        fx.writes.add(w.clone());
-        Ok(Some(w))
-    };
-    let object = |done: &mut [bool], i: usize| -> Result<String> {
-        match params.get(i) {
-            Some(p) => {
-                done[i] = true;
-                Ok(p.key_str("value")?.to_string())
-            }
-            None => Ok(String::new()),
-        }
-    };
-    let call = |instance: String, ty: &str, method: &str, uses: ExternUse| ExternCall {
-        instance,
-        ty: ty.to_string(),
-        method: method.to_string(),
-        uses,
-        divides: false,
-        index_reads: Vec::new(),
-        result: None,
+    let mut c = PrimitiveCall {
+        e,
+        params,
+        names,
         span,
+        // Parameters already accounted for.
+        done: vec![false; params.len()],
+        fx: Effects::default(),
     };
-    let first_is_extern = params
-        .first()
-        .and_then(|p| p.v.get("type"))
-        .and_then(|t| t.as_str())
-        == Some("extern");
     match op {
         "assign"
         | "assign_VL"
@@ -255,124 +228,235 @@ pub(crate) fn primitive_effects(
         | "assign_union"
         | "assign_header_stack"
         | "assign_union_stack" => {
-            write(&mut fx, &mut done, 0)?;
+            c.write(0)?;
         }
-        "add_header" | "remove_header" | "setValid" | "setInvalid" => {
-            if let Some(p) = params.first() {
-                done[0] = true;
-                let h = e.lvalue(p, names, &mut fx.reads)?;
-                fx.writes.add(format!("{h}.$valid"));
-                fx.sets_validity = Some((h, matches!(op, "add_header" | "setValid")));
-            }
-        }
+        "add_header" | "remove_header" | "setValid" | "setInvalid" => c.set_validity(op)?,
         "push" | "pop" => {
             // A stack shift reads what it writes.
-            if let Some(w) = write(&mut fx, &mut done, 0)? {
-                fx.reads.add(w);
+            if let Some(w) = c.write(0)? {
+                c.fx.reads.add(w);
             }
         }
-        "mark_to_drop" | "drop" => {
-            // Sets the egress port to the drop port; reads nothing.
-            let sm = match params.first() {
-                Some(p) => {
-                    done[0] = true;
-                    e.lvalue(p, names, &mut fx.reads)?
-                }
-                None => e.names.header("standard_metadata"),
-            };
-            fx.writes.add(format!("{sm}.egress_spec"));
-        }
-        "register_read" => {
-            let dst = write(&mut fx, &mut done, 0)?;
-            let r = object(&mut done, 1)?;
-            let mut c = call(r, "register", "read", ExternUse::StatefulAlu);
-            c.index_reads = index_reads(e, params, 2, names, &mut done, &mut fx)?;
-            c.result = dst;
-            fx.externs.push(c);
-        }
-        "register_write" => {
-            let r = object(&mut done, 0)?;
-            let mut c = call(r, "register", "write", ExternUse::StatefulAlu);
-            c.index_reads = index_reads(e, params, 1, names, &mut done, &mut fx)?;
-            fx.externs.push(c);
-        }
-        "count" => {
-            let c = object(&mut done, 0)?;
-            fx.externs
-                .push(call(c, "counter", "count", ExternUse::Counter));
-        }
-        "execute_meter" => {
-            let m = object(&mut done, 0)?;
-            write(&mut fx, &mut done, 2)?;
-            fx.externs
-                .push(call(m, "meter", "execute_meter", ExternUse::Meter));
-        }
-        "modify_field_with_hash_based_offset" => {
-            write(&mut fx, &mut done, 0)?;
-            // The calculation (parameter 2) is read below: its inputs.
-            let calc = params
-                .get(2)
-                .and_then(|p| p.v.get("value"))
-                .and_then(|v| v.as_str())
-                .unwrap_or_default();
-            fx.externs
-                .push(call(calc.to_string(), "hash", "hash", ExternUse::Hash));
-        }
-        "modify_field_rng_uniform" => {
-            write(&mut fx, &mut done, 0)?;
-            fx.externs
-                .push(call(String::new(), "random", "random", ExternUse::Random));
-        }
-        "clone_ingress_pkt_to_egress" | "clone_egress_pkt_to_egress" => {
-            list_reads(e, params, 1, false, &mut done, &mut fx)?;
-            fx.externs
-                .push(call(String::new(), "clone", op, ExternUse::Mirror));
-        }
-        "resubmit" | "recirculate" => {
-            list_reads(e, params, 0, false, &mut done, &mut fx)?;
-            fx.externs
-                .push(call(String::new(), op, op, ExternUse::Resubmit));
-        }
-        "generate_digest" => {
-            list_reads(e, params, 1, true, &mut done, &mut fx)?;
-            fx.externs
-                .push(call(String::new(), "digest", "digest", ExternUse::Digest));
-        }
-        _ if first_is_extern => {
-            // `_<type>_<method>(instance, ...)`.
-            let inst = object(&mut done, 0)?;
-            let ty = e
-                .objects
-                .extern_types
-                .get(&inst)
-                .cloned()
-                .unwrap_or_default();
-            let method = op
-                .strip_prefix('_')
-                .and_then(|r| r.strip_prefix(ty.as_str()))
-                .and_then(|r| r.strip_prefix('_'))
-                .filter(|_| !ty.is_empty())
-                .unwrap_or(op)
-                .to_string();
-            let uses = if op.contains("checksum") || op.contains("Checksum") {
-                ExternUse::Checksum
-            } else {
-                ExternUse::of_type(&ty)
-            };
-            fx.externs.push(call(inst, &ty, &method, uses));
-        }
-        _ if op.contains("checksum") => {
-            fx.externs
-                .push(call(String::new(), op, op, ExternUse::Checksum));
-        }
-        _ => {}
+        "mark_to_drop" | "drop" => c.mark_to_drop()?,
+        _ => c.extern_primitive(op)?,
     }
-    for (i, p) in params.iter().enumerate() {
-        if !done[i] {
-            e.value(p, names, &mut fx.reads)?;
+    c.finish()
+}
+
+/// One primitive call being read by [`primitive_effects`]: its
+/// parameters, which of them are accounted for, and the effects so far.
+struct PrimitiveCall<'c, 'h, 'a> {
+    e: &'c Exprs<'h>,
+    params: &'c [J<'a>],
+    names: &'c [String],
+    span: Span,
+    done: Vec<bool>,
+    fx: Effects,
+}
+
+impl PrimitiveCall<'_, '_, '_> {
+    /// Parameter `i` as a written lvalue (its own reads included).
+    fn write(&mut self, i: usize) -> Result<Option<String>> {
+        let Some(p) = self.params.get(i) else {
+            return Ok(None);
+        };
+        self.done[i] = true;
+        let w = self.e.lvalue(p, self.names, &mut self.fx.reads)?;
+        self.fx.writes.add(w.clone());
+        Ok(Some(w))
+    }
+
+    /// The extern object named by parameter `i` (empty when absent).
+    fn object(&mut self, i: usize) -> Result<String> {
+        match self.params.get(i) {
+            Some(p) => {
+                self.done[i] = true;
+                Ok(p.key_str("value")?.to_string())
+            }
+            None => Ok(String::new()),
         }
     }
-    Ok(fx)
+
+    /// An extern call at the primitive's site.
+    fn call(&self, instance: String, ty: &str, method: &str, uses: ExternUse) -> ExternCall {
+        ExternCall {
+            instance,
+            ty: ty.to_string(),
+            method: method.to_string(),
+            uses,
+            divides: false,
+            index_reads: Vec::new(),
+            result: None,
+            span: self.span,
+        }
+    }
+
+    /// Adds an extern call to the effects.
+    fn push_call(&mut self, instance: String, ty: &str, method: &str, uses: ExternUse) {
+        let c = self.call(instance, ty, method, uses);
+        self.fx.externs.push(c);
+    }
+
+    /// The fields index parameter `i` reads (see [`index_reads`]).
+    fn index_reads(&mut self, i: usize) -> Result<Vec<String>> {
+        index_reads(
+            self.e,
+            self.params,
+            i,
+            self.names,
+            &mut self.done,
+            &mut self.fx,
+        )
+    }
+
+    /// The reads of the field list at parameter `i` (see [`list_reads`]).
+    fn list_reads(&mut self, i: usize, learn: bool) -> Result<()> {
+        list_reads(self.e, self.params, i, learn, &mut self.done, &mut self.fx)
+    }
+
+    /// The primitives that call externs: registers, counters, meters,
+    /// hashes, random, clones, resubmits, digests, extern methods and
+    /// checksums (any other primitive only reads its parameters).
+    fn extern_primitive(&mut self, op: &str) -> Result<()> {
+        let first_is_extern = self
+            .params
+            .first()
+            .and_then(|p| p.v.get("type"))
+            .and_then(|t| t.as_str())
+            == Some("extern");
+        match op {
+            "register_read" => self.register_read()?,
+            "register_write" => self.register_write()?,
+            "count" => {
+                let o = self.object(0)?;
+                self.push_call(o, "counter", "count", ExternUse::Counter);
+            }
+            "execute_meter" => {
+                let m = self.object(0)?;
+                self.write(2)?;
+                self.push_call(m, "meter", "execute_meter", ExternUse::Meter);
+            }
+            "modify_field_with_hash_based_offset" => self.hash_based_offset()?,
+            "modify_field_rng_uniform" => {
+                self.write(0)?;
+                self.push_call(String::new(), "random", "random", ExternUse::Random);
+            }
+            "clone_ingress_pkt_to_egress" | "clone_egress_pkt_to_egress" => {
+                self.list_reads(1, false)?;
+                self.push_call(String::new(), "clone", op, ExternUse::Mirror);
+            }
+            "resubmit" | "recirculate" => {
+                self.list_reads(0, false)?;
+                self.push_call(String::new(), op, op, ExternUse::Resubmit);
+            }
+            "generate_digest" => {
+                self.list_reads(1, true)?;
+                self.push_call(String::new(), "digest", "digest", ExternUse::Digest);
+            }
+            _ if first_is_extern => self.extern_method(op)?,
+            _ if op.contains("checksum") => {
+                self.push_call(String::new(), op, op, ExternUse::Checksum);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `add_header`/`remove_header`/`setValid`/`setInvalid`: writes
+    /// `<header>.$valid`.
+    fn set_validity(&mut self, op: &str) -> Result<()> {
+        if let Some(p) = self.params.first() {
+            self.done[0] = true;
+            let h = self.e.lvalue(p, self.names, &mut self.fx.reads)?;
+            self.fx.writes.add(format!("{h}.$valid"));
+            self.fx.sets_validity = Some((h, matches!(op, "add_header" | "setValid")));
+        }
+        Ok(())
+    }
+
+    /// `mark_to_drop`/`drop`: sets the egress port to the drop port; reads
+    /// nothing.
+    fn mark_to_drop(&mut self) -> Result<()> {
+        let sm = match self.params.first() {
+            Some(p) => {
+                self.done[0] = true;
+                self.e.lvalue(p, self.names, &mut self.fx.reads)?
+            }
+            None => self.e.names.header("standard_metadata"),
+        };
+        self.fx.writes.add(format!("{sm}.egress_spec"));
+        Ok(())
+    }
+
+    /// `register_read(dst, register, index)`.
+    fn register_read(&mut self) -> Result<()> {
+        let dst = self.write(0)?;
+        let r = self.object(1)?;
+        let mut c = self.call(r, "register", "read", ExternUse::StatefulAlu);
+        c.index_reads = self.index_reads(2)?;
+        c.result = dst;
+        self.fx.externs.push(c);
+        Ok(())
+    }
+
+    /// `register_write(register, index, value)`.
+    fn register_write(&mut self) -> Result<()> {
+        let r = self.object(0)?;
+        let mut c = self.call(r, "register", "write", ExternUse::StatefulAlu);
+        c.index_reads = self.index_reads(1)?;
+        self.fx.externs.push(c);
+        Ok(())
+    }
+
+    /// `modify_field_with_hash_based_offset(dst, base, calculation, size)`.
+    fn hash_based_offset(&mut self) -> Result<()> {
+        self.write(0)?;
+        // The calculation (parameter 2) is read below: its inputs.
+        let calc = self
+            .params
+            .get(2)
+            .and_then(|p| p.v.get("value"))
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        self.push_call(calc.to_string(), "hash", "hash", ExternUse::Hash);
+        Ok(())
+    }
+
+    /// `_<type>_<method>(instance, ...)`: a method of an extern instance.
+    fn extern_method(&mut self, op: &str) -> Result<()> {
+        let inst = self.object(0)?;
+        let ty = self
+            .e
+            .objects
+            .extern_types
+            .get(&inst)
+            .cloned()
+            .unwrap_or_default();
+        let method = op
+            .strip_prefix('_')
+            .and_then(|r| r.strip_prefix(ty.as_str()))
+            .and_then(|r| r.strip_prefix('_'))
+            .filter(|_| !ty.is_empty())
+            .unwrap_or(op)
+            .to_string();
+        let uses = if op.contains("checksum") || op.contains("Checksum") {
+            ExternUse::Checksum
+        } else {
+            ExternUse::of_type(&ty)
+        };
+        self.push_call(inst, &ty, &method, uses);
+        Ok(())
+    }
+
+    /// The reads of every parameter not yet accounted for, and the effects.
+    fn finish(mut self) -> Result<Effects> {
+        for (i, p) in self.params.iter().enumerate() {
+            if !self.done[i] {
+                self.e.value(p, self.names, &mut self.fx.reads)?;
+            }
+        }
+        Ok(self.fx)
+    }
 }
 
 /// Reads of a field-list parameter (a digest's learn list, a clone's or

@@ -125,7 +125,37 @@ struct RawHeader {
 pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Headers> {
     let mut h = Headers::default();
     let type_items = root.key_items("header_types")?;
-    // Pass 1: type names, so instances can refer to them.
+    read_type_ids(&mut h, &type_items)?;
+    let raw = read_raw_headers(root, &mut h)?;
+    read_header_types(&type_items, &raw, &mut h, prog, json_span)?;
+    read_union_types(root, &mut h, prog, json_span)?;
+    // Elements of stacks are represented by the stack instance.
+    let mut in_stack: HashSet<u64> = HashSet::new();
+    let stacks = read_stacks(root, &mut h, &mut in_stack, json_span)?;
+    // Unions, and union stacks whose elements (and their members) are
+    // represented by the union stack instance.
+    let unions = root.opt_items("header_unions")?;
+    let union_headers = read_union_header_ids(&unions)?;
+    let mut union_in_stack: HashSet<u64> = HashSet::new();
+    let union_stacks = read_union_stacks(
+        root,
+        &mut h,
+        &union_headers,
+        &mut in_stack,
+        &mut union_in_stack,
+        json_span,
+    )?;
+    let mut instances = plain_instances(&raw, &in_stack, json_span);
+    instances.extend(stacks);
+    push_unions(&unions, &mut h, &union_in_stack, &mut instances, json_span)?;
+    instances.extend(union_stacks);
+    index_instances(&mut h, &instances);
+    prog.headers = instances;
+    Ok(h)
+}
+
+/// Pass 1: the header type names, so instances can refer to them.
+fn read_type_ids(h: &mut Headers, type_items: &[J]) -> Result<()> {
     for (i, t) in type_items.iter().enumerate() {
         let name = t.key_str("name")?;
         if h.type_ids
@@ -137,16 +167,24 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
                 .invalid(format!("duplicate header type `{name}`")));
         }
     }
-    // Instances.
+    Ok(())
+}
+
+/// The header type named at `ty_j`, which must be declared.
+fn known_type(h: &Headers, ty_j: &J) -> Result<HeaderTypeId> {
+    let ty_name = ty_j.str()?;
+    h.type_ids
+        .get(ty_name)
+        .copied()
+        .ok_or_else(|| ty_j.invalid(format!("unknown header type `{ty_name}`")))
+}
+
+/// The `headers` instances, each with its type recorded in `h`.
+fn read_raw_headers(root: &J, h: &mut Headers) -> Result<Vec<RawHeader>> {
     let mut raw = Vec::new();
     for item in root.key_items("headers")? {
         let name = item.key_str("name")?;
-        let ty_j = item.key("header_type")?;
-        let ty_name = ty_j.str()?;
-        let ty = *h
-            .type_ids
-            .get(ty_name)
-            .ok_or_else(|| ty_j.invalid(format!("unknown header type `{ty_name}`")))?;
+        let ty = known_type(h, &item.key("header_type")?)?;
         let metadata = match item.opt("metadata")? {
             Some(m) => m.bool()?,
             None => false,
@@ -163,68 +201,36 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             metadata,
         });
     }
-    // Types, now that we know which are used as metadata.
-    let scalars_ty = raw.iter().find(|r| r.name == "scalars").map(|r| r.ty);
-    // Per type: (used by an instance, every such instance is metadata).
-    let mut usage: Vec<(bool, bool)> = vec![(false, true); type_items.len()];
-    for r in &raw {
+    Ok(raw)
+}
+
+/// Per type: whether some instance uses it and every such instance is
+/// metadata.
+fn metadata_only_types(raw: &[RawHeader], types: usize) -> Vec<bool> {
+    let mut usage: Vec<(bool, bool)> = vec![(false, true); types];
+    for r in raw {
         if let Some(u) = usage.get_mut(r.ty.index()) {
             u.0 = true;
             u.1 &= r.metadata;
         }
     }
+    usage.into_iter().map(|(used, meta)| used && meta).collect()
+}
+
+/// The header types, now that we know which are used as metadata.
+fn read_header_types(
+    type_items: &[J],
+    raw: &[RawHeader],
+    h: &mut Headers,
+    prog: &mut Program,
+    json_span: Span,
+) -> Result<()> {
+    let scalars_ty = raw.iter().find(|r| r.name == "scalars").map(|r| r.ty);
+    let metadata_only = metadata_only_types(raw, type_items.len());
     for (i, t) in type_items.iter().enumerate() {
         let name = t.key_str("name")?;
         let id = HeaderTypeId(i as u32);
-        let metadata_only = usage.get(i).is_some_and(|&(used, meta)| used && meta);
-        let max_length = match t.opt("max_length")? {
-            Some(m) => Some(m.u64()?),
-            None => None,
-        };
-        let mut fields = Vec::new();
-        let mut varbit_at = None;
-        let mut fixed: u64 = 0;
-        for f in t.key_items("fields")? {
-            let parts = f.items()?;
-            let (Some(fname), Some(width)) = (parts.first(), parts.get(1)) else {
-                return Err(f.invalid("a field needs a name and a width"));
-            };
-            let fname = fname.str()?;
-            if fname == "$valid$" {
-                continue;
-            }
-            let (w, varbit) = match width.v.as_str() {
-                Some("*") => {
-                    if varbit_at.is_some() {
-                        return Err(width.invalid("more than one variable-length field"));
-                    }
-                    varbit_at = Some(fields.len());
-                    (0, true)
-                }
-                Some(other) => {
-                    return Err(width.invalid(format!("field width `{other}` is not `*`")))
-                }
-                None => {
-                    let w = width.u32()?;
-                    fixed += u64::from(w);
-                    (w, false)
-                }
-            };
-            fields.push(Field {
-                name: fname.to_string(),
-                width_bits: w,
-                varbit,
-                span: json_span,
-            });
-        }
-        if let Some(at) = varbit_at {
-            // `max_length` is the whole header's maximum size in bytes.
-            let max_bits = max_length.unwrap_or(0).saturating_mul(8);
-            let var = u32::try_from(max_bits.saturating_sub(fixed)).unwrap_or(u32::MAX);
-            if let Some(f) = fields.get_mut(at) {
-                f.width_bits = var;
-            }
-        }
+        let fields = read_fields(t, json_span)?;
         for f in &fields {
             h.field_width
                 .entry((id, f.name.clone()))
@@ -243,7 +249,7 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
         };
         prog.header_types.push(HeaderType {
             name: name.to_string(),
-            kind: if metadata_only {
+            kind: if metadata_only.get(i).copied().unwrap_or(false) {
                 HeaderKind::Struct
             } else {
                 HeaderKind::Header
@@ -253,7 +259,63 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             span: json_span,
         });
     }
-    // Union types: kind Union, members become instances of their own.
+    Ok(())
+}
+
+/// The fields of header type `t` (`$valid$` left out), its one
+/// variable-length field sized from `max_length`.
+fn read_fields(t: &J, json_span: Span) -> Result<Vec<Field>> {
+    let max_length = match t.opt("max_length")? {
+        Some(m) => Some(m.u64()?),
+        None => None,
+    };
+    let mut fields = Vec::new();
+    let mut varbit_at = None;
+    let mut fixed: u64 = 0;
+    for f in t.key_items("fields")? {
+        let parts = f.items()?;
+        let (Some(fname), Some(width)) = (parts.first(), parts.get(1)) else {
+            return Err(f.invalid("a field needs a name and a width"));
+        };
+        let fname = fname.str()?;
+        if fname == "$valid$" {
+            continue;
+        }
+        let (w, varbit) = match width.v.as_str() {
+            Some("*") => {
+                if varbit_at.is_some() {
+                    return Err(width.invalid("more than one variable-length field"));
+                }
+                varbit_at = Some(fields.len());
+                (0, true)
+            }
+            Some(other) => return Err(width.invalid(format!("field width `{other}` is not `*`"))),
+            None => {
+                let w = width.u32()?;
+                fixed += u64::from(w);
+                (w, false)
+            }
+        };
+        fields.push(Field {
+            name: fname.to_string(),
+            width_bits: w,
+            varbit,
+            span: json_span,
+        });
+    }
+    if let Some(at) = varbit_at {
+        // `max_length` is the whole header's maximum size in bytes.
+        let max_bits = max_length.unwrap_or(0).saturating_mul(8);
+        let var = u32::try_from(max_bits.saturating_sub(fixed)).unwrap_or(u32::MAX);
+        if let Some(f) = fields.get_mut(at) {
+            f.width_bits = var;
+        }
+    }
+    Ok(fields)
+}
+
+/// Union types: kind Union, members become instances of their own.
+fn read_union_types(root: &J, h: &mut Headers, prog: &mut Program, json_span: Span) -> Result<()> {
     for ut in root.opt_items("header_union_types")? {
         let name = ut.key_str("name")?;
         let mut members = Vec::new();
@@ -262,11 +324,7 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             let (Some(mname), Some(mty)) = (parts.first(), parts.get(1)) else {
                 return Err(m.invalid("a union member needs a name and a header type"));
             };
-            let mty_name = mty.str()?;
-            let ty = *h
-                .type_ids
-                .get(mty_name)
-                .ok_or_else(|| mty.invalid(format!("unknown header type `{mty_name}`")))?;
+            let ty = known_type(h, mty)?;
             let mname = mname.str()?;
             h.union_member_type
                 .entry((name.to_string(), mname.to_string()))
@@ -285,25 +343,29 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
         });
         h.union_members.insert(name.to_string(), members);
     }
-    let union_type_id = |h: &Headers, j: &J, name: &str| -> Result<HeaderTypeId> {
-        match (h.union_members.get(name), h.type_ids.get(name)) {
-            (Some(_), Some(id)) => Ok(*id),
-            _ => Err(j.invalid(format!("unknown header union type `{name}`"))),
-        }
-    };
+    Ok(())
+}
 
-    // Elements of stacks are represented by the stack instance.
-    let mut in_stack: HashSet<u64> = HashSet::new();
-    let mut instances: Vec<HeaderInstance> = Vec::new();
+/// The id of the header union type `name` (named at `j`), which must be
+/// declared.
+fn union_type_id(h: &Headers, j: &J, name: &str) -> Result<HeaderTypeId> {
+    match (h.union_members.get(name), h.type_ids.get(name)) {
+        (Some(_), Some(id)) => Ok(*id),
+        _ => Err(j.invalid(format!("unknown header union type `{name}`"))),
+    }
+}
+
+/// The `header_stacks` instances; their element ids go into `in_stack`.
+fn read_stacks(
+    root: &J,
+    h: &mut Headers,
+    in_stack: &mut HashSet<u64>,
+    json_span: Span,
+) -> Result<Vec<HeaderInstance>> {
     let mut stacks = Vec::new();
     for s in root.opt_items("header_stacks")? {
         let name = s.key_str("name")?;
-        let ty_j = s.key("header_type")?;
-        let ty_name = ty_j.str()?;
-        let ty = *h
-            .type_ids
-            .get(ty_name)
-            .ok_or_else(|| ty_j.invalid(format!("unknown header type `{ty_name}`")))?;
+        let ty = known_type(h, &s.key("header_type")?)?;
         let ids_j = s.key("header_ids")?;
         let ids = ids_j.items()?;
         check_stack_size(&ids_j, ids.len())?;
@@ -319,11 +381,13 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             span: json_span,
         });
     }
-    // Unions, and union stacks whose elements (and their members) are
-    // represented by the union stack instance.
-    let unions = root.opt_items("header_unions")?;
+    Ok(stacks)
+}
+
+/// Union instance id -> the ids of its member header instances.
+fn read_union_header_ids(unions: &[J]) -> Result<HashMap<u64, Vec<u64>>> {
     let mut union_headers: HashMap<u64, Vec<u64>> = HashMap::new();
-    for u in &unions {
+    for u in unions {
         let id = u.key("id")?.u64()?;
         let mut ids = Vec::new();
         for hid in u.key_items("header_ids")? {
@@ -331,13 +395,25 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
         }
         union_headers.insert(id, ids);
     }
-    let mut union_in_stack: HashSet<u64> = HashSet::new();
+    Ok(union_headers)
+}
+
+/// The `header_union_stacks` instances; their union ids go into
+/// `union_in_stack` and those unions' member headers into `in_stack`.
+fn read_union_stacks(
+    root: &J,
+    h: &mut Headers,
+    union_headers: &HashMap<u64, Vec<u64>>,
+    in_stack: &mut HashSet<u64>,
+    union_in_stack: &mut HashSet<u64>,
+    json_span: Span,
+) -> Result<Vec<HeaderInstance>> {
     let mut union_stacks = Vec::new();
     for us in root.opt_items("header_union_stacks")? {
         let name = us.key_str("name")?;
         let ut_j = us.key("union_type")?;
         let ut = ut_j.str()?;
-        let ty = union_type_id(&h, &ut_j, ut)?;
+        let ty = union_type_id(h, &ut_j, ut)?;
         let ids_j = us.key("header_union_ids")?;
         let ids = ids_j.items()?;
         check_stack_size(&ids_j, ids.len())?;
@@ -357,7 +433,17 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             span: json_span,
         });
     }
-    for r in &raw {
+    Ok(union_stacks)
+}
+
+/// The IR instances of the `headers` that are not stack elements.
+fn plain_instances(
+    raw: &[RawHeader],
+    in_stack: &HashSet<u64>,
+    json_span: Span,
+) -> Vec<HeaderInstance> {
+    let mut instances = Vec::new();
+    for r in raw {
         if r.json_id.is_some_and(|id| in_stack.contains(&id)) {
             continue;
         }
@@ -369,12 +455,23 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             span: json_span,
         });
     }
-    instances.extend(stacks);
-    for u in &unions {
+    instances
+}
+
+/// Records every union's type in `h` and pushes the unions that are not
+/// union stack elements onto `instances`.
+fn push_unions(
+    unions: &[J],
+    h: &mut Headers,
+    union_in_stack: &HashSet<u64>,
+    instances: &mut Vec<HeaderInstance>,
+    json_span: Span,
+) -> Result<()> {
+    for u in unions {
         let name = u.key_str("name")?;
         let ut_j = u.key("union_type")?;
         let ut = ut_j.str()?;
-        let ty = union_type_id(&h, &ut_j, ut)?;
+        let ty = union_type_id(h, &ut_j, ut)?;
         h.union_type_of.insert(name.to_string(), ut.to_string());
         if union_in_stack.contains(&u.key("id")?.u64()?) {
             continue;
@@ -387,15 +484,17 @@ pub(crate) fn read(root: &J, prog: &mut Program, json_span: Span) -> Result<Head
             span: json_span,
         });
     }
-    instances.extend(union_stacks);
+    Ok(())
+}
+
+/// Indexes the instances by name; the first instance of a name wins, as in
+/// `Program::header_by_name`.
+fn index_instances(h: &mut Headers, instances: &[HeaderInstance]) {
     for (i, inst) in instances.iter().enumerate() {
-        // The first instance of a name wins, as in `Program::header_by_name`.
         h.instance_ids
             .entry(inst.name.clone())
             .or_insert(HeaderId(i as u32));
     }
-    prog.headers = instances;
-    Ok(h)
 }
 
 /// Refuses a stack of more than [`MAX_STACK_SIZE`] elements.

@@ -415,6 +415,60 @@ fn read_table(
     let name = t.key_str("name")?;
     let span = spans.of(prog, t)?;
     let mut annotations = Vec::new();
+    let mut keys = read_keys(t, e, span, &mut annotations)?;
+    let size = match t.opt("max_size")? {
+        Some(s) => Some(s.u64()?),
+        None => None,
+    };
+    // Action names (for next_tables) paired with their ids.
+    let action_names: Vec<&str> = t
+        .opt_items("actions")?
+        .iter()
+        .map(|a| a.str())
+        .collect::<Result<_>>()?;
+    let table_actions = read_table_actions(t, actions, &action_names)?;
+    let (default_action, default_action_const) = read_default_entry(t, actions)?;
+    let const_entries = t.opt_items("entries")?.len() as u64;
+    let implementation = t.opt_key_str("action_profile")?.map(str::to_string);
+    if let Some(ap) = &implementation {
+        push_selector_keys(ap, profiles, span, &mut keys, &mut annotations);
+    }
+    let attached = read_direct_externs(t, name, direct, span, &mut annotations)?;
+    // p4c turns each direct action call into a keyless one-action table.
+    let short = name.rsplit('.').next().unwrap_or(name);
+    if keys.is_empty() && table_actions.len() == 1 && short.starts_with("tbl_") {
+        let body = action_names
+            .first()
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        annotations.push(annotation("action_call", body, span));
+    }
+    let next = read_next_tables(t, names, actions, &action_names, &table_actions)?;
+    let table = Table {
+        name: name.to_string(),
+        control: None,
+        keys,
+        size,
+        actions: table_actions,
+        default_action,
+        default_action_const,
+        const_entries,
+        implementation,
+        attached,
+        stages: Vec::new(),
+        annotations,
+        span,
+    };
+    Ok((table, next))
+}
+
+/// The table's `key` list; a masked key adds a `key_mask` annotation.
+fn read_keys(
+    t: &J,
+    e: &Exprs,
+    span: p4cost_ir::Span,
+    annotations: &mut Vec<Annotation>,
+) -> Result<Vec<TableKey>> {
     let mut keys = Vec::new();
     for k in t.opt_items("key")? {
         let mt = k.key_str("match_type")?;
@@ -444,16 +498,16 @@ fn read_table(
             span,
         });
     }
-    let size = match t.opt("max_size")? {
-        Some(s) => Some(s.u64()?),
-        None => None,
-    };
-    // Action names (for next_tables) paired with their ids.
-    let action_names: Vec<&str> = t
-        .opt_items("actions")?
-        .iter()
-        .map(|a| a.str())
-        .collect::<Result<_>>()?;
+    Ok(keys)
+}
+
+/// The table's actions: by `action_ids` when present, else by the names in
+/// `actions`.
+fn read_table_actions(
+    t: &J,
+    actions: &ActionIndex,
+    action_names: &[&str],
+) -> Result<Vec<ActionId>> {
     let mut table_actions: Vec<ActionId> = Vec::new();
     match t.opt("action_ids")? {
         Some(ids) => {
@@ -474,22 +528,11 @@ fn read_table(
             }
         }
     }
-    // First position of each name and each action, for constant-time
-    // lookups below.
-    let mut name_at: HashMap<&str, usize> = HashMap::new();
-    for (i, n) in action_names.iter().enumerate() {
-        name_at.entry(n).or_insert(i);
-    }
-    let mut action_at: HashMap<ActionId, usize> = HashMap::new();
-    for (i, a) in table_actions.iter().enumerate() {
-        action_at.entry(*a).or_insert(i);
-    }
-    let action_of_name = |n: &str| -> Option<ActionId> {
-        name_at
-            .get(n)
-            .and_then(|&i| table_actions.get(i).copied())
-            .or_else(|| actions.by_name(n))
-    };
+    Ok(table_actions)
+}
+
+/// The `default_entry`'s action and whether it is constant.
+fn read_default_entry(t: &J, actions: &ActionIndex) -> Result<(Option<ActionId>, bool)> {
     let default_action_const = match t.opt("default_entry")? {
         Some(d) => d.opt("action_const")?.map(|c| c.bool()).transpose()? == Some(true),
         None => false,
@@ -506,24 +549,43 @@ fn read_table(
         }
         None => None,
     };
-    let const_entries = t.opt_items("entries")?.len() as u64;
-    let implementation = t.opt_key_str("action_profile")?.map(str::to_string);
-    if let Some(ap) = &implementation {
-        if let Some(Some(inputs)) = profiles.get(ap) {
-            annotations.push(annotation("action_selector", ap.clone(), span));
-            // p4c moves `selector` keys into the selector's inputs; put
-            // them back so the table matches the source's key list.
-            for (field, width, read) in inputs {
-                keys.push(TableKey {
-                    field: field.clone(),
-                    width_bits: *width,
-                    match_kind: MatchKind::Selector,
-                    reads: vec![read.clone()],
-                    span,
-                });
-            }
+    Ok((default_action, default_action_const))
+}
+
+/// An action selector's inputs as `Selector` keys, with an
+/// `action_selector` annotation, when profile `ap` has a selector.
+fn push_selector_keys(
+    ap: &str,
+    profiles: &HashMap<String, Option<SelectorInputs>>,
+    span: p4cost_ir::Span,
+    keys: &mut Vec<TableKey>,
+    annotations: &mut Vec<Annotation>,
+) {
+    if let Some(Some(inputs)) = profiles.get(ap) {
+        annotations.push(annotation("action_selector", ap.to_string(), span));
+        // p4c moves `selector` keys into the selector's inputs; put
+        // them back so the table matches the source's key list.
+        for (field, width, read) in inputs {
+            keys.push(TableKey {
+                field: field.clone(),
+                width_bits: *width,
+                match_kind: MatchKind::Selector,
+                reads: vec![read.clone()],
+                span,
+            });
         }
     }
+}
+
+/// The table's direct counter and meter (its attached externs), each
+/// with its annotation.
+fn read_direct_externs(
+    t: &J,
+    name: &str,
+    direct: &Direct,
+    span: p4cost_ir::Span,
+    annotations: &mut Vec<Annotation>,
+) -> Result<Vec<String>> {
     let mut attached = Vec::new();
     if t.opt("with_counters")?.map(|c| c.bool()).transpose()? == Some(true) {
         annotations.push(annotation("direct_counter", String::new(), span));
@@ -535,16 +597,18 @@ fn read_table(
         annotations.push(annotation("direct_meter", m.to_string(), span));
         attached.push(m.to_string());
     }
-    // p4c turns each direct action call into a keyless one-action table.
-    let short = name.rsplit('.').next().unwrap_or(name);
-    if keys.is_empty() && table_actions.len() == 1 && short.starts_with("tbl_") {
-        let body = action_names
-            .first()
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        annotations.push(annotation("action_call", body, span));
-    }
+    Ok(attached)
+}
 
+/// Where the table goes next: `base_default_next` and `next_tables`, by
+/// hit/miss or by action.
+fn read_next_tables(
+    t: &J,
+    names: &NodeNames,
+    actions: &ActionIndex,
+    action_names: &[&str],
+    table_actions: &[ActionId],
+) -> Result<TableNext> {
     let base = match t.opt("base_default_next")? {
         Some(j) => names.resolve(&j)?,
         None => None,
@@ -554,54 +618,77 @@ fn read_table(
     let is_hit_miss = entries
         .iter()
         .any(|(k, _)| *k == "__HIT__" || *k == "__MISS__");
-    let next = if is_hit_miss {
-        let mut hit = base;
-        let mut miss = base;
-        for (k, j) in &entries {
-            match *k {
-                "__HIT__" => hit = names.resolve(j)?,
-                "__MISS__" => miss = names.resolve(j)?,
-                other => {
-                    return Err(j.invalid(format!(
-                        "`{other}` mixed with __HIT__/__MISS__ in next_tables"
-                    )))
-                }
+    if is_hit_miss {
+        hit_miss_next(&entries, names, base)
+    } else {
+        by_action_next(&entries, names, actions, action_names, table_actions, base)
+    }
+}
+
+/// `next_tables` keyed by `__HIT__` and `__MISS__` (either defaulting to
+/// `base`).
+fn hit_miss_next(
+    entries: &[(&str, J)],
+    names: &NodeNames,
+    base: Option<NodeId>,
+) -> Result<TableNext> {
+    let mut hit = base;
+    let mut miss = base;
+    for (k, j) in entries {
+        match *k {
+            "__HIT__" => hit = names.resolve(j)?,
+            "__MISS__" => miss = names.resolve(j)?,
+            other => {
+                return Err(j.invalid(format!(
+                    "`{other}` mixed with __HIT__/__MISS__ in next_tables"
+                )))
             }
         }
-        TableNext::HitMiss { hit, miss }
-    } else {
-        let mut arms: Vec<(ActionId, Option<NodeId>)> = Vec::new();
-        for (k, j) in &entries {
-            let a = action_of_name(k)
-                .ok_or_else(|| j.invalid(format!("next_tables names unknown action `{k}`")))?;
-            arms.push((a, names.resolve(j)?));
-        }
-        // Keep the table's action order.
-        arms.sort_by_key(|(a, _)| action_at.get(a).copied().unwrap_or(usize::MAX));
-        let first = arms.first().map(|(_, n)| *n);
-        match first {
-            None => TableNext::Always { next: base },
-            Some(n) if arms.iter().all(|(_, m)| *m == n) => TableNext::Always { next: n },
-            Some(_) => TableNext::ByAction {
-                arms,
-                default: base,
-            },
-        }
+    }
+    Ok(TableNext::HitMiss { hit, miss })
+}
+
+/// `next_tables` keyed by action name, in the table's action order; one
+/// next node for every action is `Always`.
+fn by_action_next(
+    entries: &[(&str, J)],
+    names: &NodeNames,
+    actions: &ActionIndex,
+    action_names: &[&str],
+    table_actions: &[ActionId],
+    base: Option<NodeId>,
+) -> Result<TableNext> {
+    // First position of each name and each action, for constant-time
+    // lookups below.
+    let mut name_at: HashMap<&str, usize> = HashMap::new();
+    for (i, n) in action_names.iter().enumerate() {
+        name_at.entry(n).or_insert(i);
+    }
+    let mut action_at: HashMap<ActionId, usize> = HashMap::new();
+    for (i, a) in table_actions.iter().enumerate() {
+        action_at.entry(*a).or_insert(i);
+    }
+    let action_of_name = |n: &str| -> Option<ActionId> {
+        name_at
+            .get(n)
+            .and_then(|&i| table_actions.get(i).copied())
+            .or_else(|| actions.by_name(n))
     };
-    let table = Table {
-        name: name.to_string(),
-        control: None,
-        keys,
-        size,
-        actions: table_actions,
-        default_action,
-        default_action_const,
-        const_entries,
-        implementation,
-        attached,
-        stages: Vec::new(),
-        annotations,
-        span,
-    };
-    Ok((table, next))
+    let mut arms: Vec<(ActionId, Option<NodeId>)> = Vec::new();
+    for (k, j) in entries {
+        let a = action_of_name(k)
+            .ok_or_else(|| j.invalid(format!("next_tables names unknown action `{k}`")))?;
+        arms.push((a, names.resolve(j)?));
+    }
+    // Keep the table's action order.
+    arms.sort_by_key(|(a, _)| action_at.get(a).copied().unwrap_or(usize::MAX));
+    let first = arms.first().map(|(_, n)| *n);
+    Ok(match first {
+        None => TableNext::Always { next: base },
+        Some(n) if arms.iter().all(|(_, m)| *m == n) => TableNext::Always { next: n },
+        Some(_) => TableNext::ByAction {
+            arms,
+            default: base,
+        },
+    })
 }
