@@ -648,3 +648,26 @@ fn hash_bits_fill_the_stage() {
         r.stdout
     );
 }
+
+/// A program whose chain fits the chip and whose tables the pipe's
+/// logical table IDs hold (28 of 12 x 16), yet no packing fits:
+/// `heads_crowd_stage0.p4`'s seventeen heads each have a chain of eleven
+/// stages below them, so all must be in stage 0, which has 16 IDs. The
+/// fallbacks that place a program our packing overflows (lighter counts,
+/// limits scaled by the overshoot) must not hide it: stage 0's window
+/// needs 17 IDs, so it stays a finding, naming logical tables.
+#[test]
+fn crowded_stage_does_not_fit() {
+    let out = no_fit("p4-samples/tofino/resources/heads_crowd_stage0.p4");
+    assert!(
+        out.contains(
+            "needs at least 13 stages, the chip has 12 (model `tofino1-mau-estimate`): logical \
+             tables fill stage 0"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("its dependencies alone need 12 stages"),
+        "{out}"
+    );
+}

@@ -938,23 +938,25 @@ fn stage_features(
 
 /// [`place`], and when the stages filled up (any resource: a table that
 /// action data pushed later crowds the next stages' other resources)
-/// while the program's dependencies fit them, [`place`] again leaving
-/// the SRAM of direct counters, meters and registers out of a stage's
-/// fullness, and failing that counting only match entries in a stage's
-/// SRAM. Our packing is greedier than the compiler's (which
-/// tries other orders, splits and action-data layouts), so memory that
-/// overflows the stages only with action data, counters and registers is
+/// while the program's dependencies fit them and the chip's stages
+/// together hold what every table takes ([`pipe_holds`]), [`place`] again
+/// leaving the SRAM of direct counters, meters and registers out of a
+/// stage's fullness, then counting only match entries in a stage's SRAM,
+/// then with every per-stage limit scaled by the packing's overshoot
+/// ([`place_scaled`]). Our packing is greedier than the compiler's (which
+/// tries other orders, splits and action-data layouts, with
+/// backtracking), so stages that fill up while the pipe's totals fit are
 /// not proof that the program does not fit: the lighter placement is
-/// reported, with a caveat giving what the full count needed. SRAM over
-/// what all the chip's stages hold, a chain longer than the chip, and a
-/// packing that overflows even on match entries keep the error.
+/// reported, with a caveat giving what the full count needed. A resource
+/// over what all the chip's stages hold, and a chain longer than the
+/// chip, keep the error.
 fn place_or_pack_match(
     cx: Cx<'_>,
     controls: &[(Gress, ControlId)],
     graphs: &[DepGraph],
 ) -> Result<Vec<GressPlan>, ModelError> {
-    let mut sram_total = 0;
-    let strict = place(cx, controls, graphs, &mut sram_total);
+    let mut total = Used::default();
+    let strict = place(cx, controls, graphs, &mut total);
     let Err(ModelError::StagesFull {
         control,
         needed,
@@ -964,8 +966,10 @@ fn place_or_pack_match(
     else {
         return strict;
     };
-    let pipe_sram = cx.m.stages.saturating_mul(cx.p.resources.sram_blocks);
-    if full.dependency_stages > cx.m.stages || sram_total > pipe_sram {
+    if full.dependency_stages > cx.m.stages
+        || !pipe_holds(cx, &total)
+        || !windows_hold(cx, controls, graphs)
+    {
         return strict;
     }
     // Lighter counts, in turn: without the SRAM of direct counters, meters
@@ -979,7 +983,7 @@ fn place_or_pack_match(
         (SramCount::MatchOnly, "action data, counters and registers"),
     ] {
         let light = Cx { sram, ..cx };
-        let Ok(mut plans) = place(light, controls, graphs, &mut 0) else {
+        let Ok(mut plans) = place(light, controls, graphs, &mut Used::default()) else {
             continue;
         };
         let left = match sram {
@@ -996,7 +1000,145 @@ fn place_or_pack_match(
         }
         return Ok(plans);
     }
-    strict
+    place_scaled(cx, controls, graphs, *needed, full).map_or(strict, Ok)
+}
+
+/// Whether the chip's stages together hold `total` (what every unit took,
+/// summed over the stages the packing used, past the chip's included):
+/// each resource at most the chip's stages times a stage's limit.
+fn pipe_holds(cx: Cx<'_>, total: &Used) -> bool {
+    let r = &cx.p.resources;
+    let n = cx.m.stages;
+    let holds = |used: u32, per_stage: u32| used <= n.saturating_mul(per_stage);
+    holds(total.logical, r.logical_tables)
+        && holds(total.ternary, r.ternary_tables)
+        && holds(total.meter_alus, r.meter_alus)
+        && holds(total.sram, r.sram_blocks)
+        && holds(total.tcam, r.tcam_blocks)
+        && holds(total.map_rams, r.map_rams)
+        && holds(total.hash_bits, r.hash_bits)
+}
+
+/// Whether the chip's logical and ternary table IDs and meter/stateful
+/// ALUs can hold every unit within the stages its dependencies leave it: from its first stage were
+/// resources unlimited ([`overflow::dependency_stages`]) to the chip's
+/// last less the stages its chain below needs. The units whose stages all
+/// lie in stages `a..=b` need at most `b - a + 1` stages' worth; when some
+/// window holds more, no packing fits (sixteen tables that each head a
+/// chain as long as the chip all need stage 0). O(stages^2 x units).
+fn windows_hold(cx: Cx<'_>, controls: &[(Gress, ControlId)], graphs: &[DepGraph]) -> bool {
+    let n = cx.m.stages;
+    // (first stage, last stage, [logical IDs, ternary IDs, meter ALUs]).
+    let mut units: Vec<(u32, u32, [u64; 3])> = Vec::new();
+    for (&(gress, control), graph) in controls.iter().zip(graphs) {
+        let st = GressState::new(cx, gress, control, graph);
+        let at = overflow::dependency_stages(graph, &st.incoming, &st.needs);
+        for (u, need) in st.needs.iter().enumerate() {
+            let ids = |x: &Needs| [x.logical, x.ternary, x.meter_alus].map(u64::from);
+            let takes = match need {
+                UnitNeed::One(x) => ids(x),
+                UnitNeed::Alpm(a) => {
+                    let (p, q) = (ids(&a.pre), ids(&a.atcam));
+                    [p[0] + q[0], p[1] + q[1], p[2] + q[2]]
+                }
+            };
+            let last = n.saturating_sub(1).saturating_sub(st.below[u]);
+            let first = at.get(u).map_or(0, |x| x.0);
+            units.push((first, last, takes));
+        }
+    }
+    let r = &cx.p.resources;
+    let per_stage = [r.logical_tables, r.ternary_tables, r.meter_alus].map(u64::from);
+    for a in 0..n {
+        for b in a..n {
+            let mut sum = [0u64; 3];
+            for (_, _, takes) in units.iter().filter(|x| x.0 >= a && x.1 <= b) {
+                for (s, t) in sum.iter_mut().zip(takes) {
+                    *s = s.saturating_add(*t);
+                }
+            }
+            let k = u64::from(b - a + 1);
+            if sum.iter().zip(per_stage).any(|(s, p)| *s > k * p) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The last lighter placement: [`place`] with every per-stage limit
+/// scaled by the stages the packing needed over the chip's (13 of 12: a
+/// stage holds 13/12 of its logical tables, blocks, ...), the packing's
+/// own overshoot spread over the stages, again while it overflows (at
+/// most once per resource); `None` when it still overflows or fails
+/// otherwise (a table too large for any stage). `resources` lists the
+/// stages it fills past the chip's limits.
+fn place_scaled(
+    cx: Cx<'_>,
+    controls: &[(Gress, ControlId)],
+    graphs: &[DepGraph],
+    needed: u32,
+    first: &FullStages,
+) -> Option<Vec<GressPlan>> {
+    let mut p = cx.p.clone();
+    let mut over = needed;
+    for _ in 0..Full::ALL.len() {
+        scale(&mut p.resources, over, cx.m.stages);
+        let light = Cx { p: &p, ..cx };
+        match place(light, controls, graphs, &mut Used::default()) {
+            Ok(mut plans) => {
+                let note = scaled_note(&cx.p.resources, &p.resources, needed, first);
+                for plan in &mut plans {
+                    plan.limits_hit.push(note.clone());
+                }
+                return Some(plans);
+            }
+            Err(ModelError::StagesFull {
+                needed: n, full, ..
+            }) if full.dependency_stages <= cx.m.stages => over = n,
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// The caveat of a [`place_scaled`] placement.
+fn scaled_note(
+    chip: &crate::spec::StageResources,
+    used: &crate::spec::StageResources,
+    needed: u32,
+    first: &FullStages,
+) -> String {
+    format!(
+        "the estimate's packing needs {needed} stages ({}) though the chip's stages together hold \
+         every table's resources; placed with each stage's limits scaled to {} logical tables, \
+         {} SRAM and {} TCAM blocks (the chip's {}, {}, {}): the compiler packs tighter, compile \
+         to know",
+        first.sentence(),
+        used.logical_tables,
+        used.sram_blocks,
+        used.tcam_blocks,
+        chip.logical_tables,
+        chip.sram_blocks,
+        chip.tcam_blocks,
+    )
+}
+
+/// `r` with every per-stage limit scaled by `needed / stages`, rounded up.
+fn scale(r: &mut crate::spec::StageResources, needed: u32, stages: u32) {
+    let (n, d) = (u64::from(needed), u64::from(stages.max(1)));
+    let by = |x: &mut u32| {
+        let v = (u64::from(*x) * n).div_ceil(d);
+        *x = u32::try_from(v).unwrap_or(u32::MAX / 4);
+    };
+    by(&mut r.logical_tables);
+    by(&mut r.ternary_tables);
+    by(&mut r.gateways);
+    by(&mut r.meter_alus);
+    by(&mut r.sram_blocks);
+    by(&mut r.tcam_blocks);
+    by(&mut r.map_rams);
+    by(&mut r.hash_bits);
 }
 
 /// Places the units of every gress in the same stages, which they share
@@ -1012,13 +1154,13 @@ fn place_or_pack_match(
 /// gress (`DecidePlacement::is_better`: `CALC_STAGE`, then the downward
 /// dependency chain).
 ///
-/// `sram_total`: set to the SRAM blocks every stage holds together when
-/// the placement ran past the chip's stages.
+/// `total`: set to what every stage holds together (each resource summed)
+/// when the placement ran past the chip's stages.
 fn place(
     cx: Cx<'_>,
     controls: &[(Gress, ControlId)],
     graphs: &[DepGraph],
-    sram_total: &mut u32,
+    total: &mut Used,
 ) -> Result<Vec<GressPlan>, ModelError> {
     let mut states: Vec<GressState> = controls
         .iter()
@@ -1039,7 +1181,7 @@ fn place(
         states[g].trace.taken_by[u] = taken;
     }
     if let Some(g) = states.iter().position(|st| st.past) {
-        *sram_total = used.iter().fold(0u32, |t, u| t.saturating_add(u.sram));
+        *total = sum_used(&used);
         let st = &states[g];
         let needed = st.span.iter().map(|s| s.1 + 1).max().unwrap_or(cx.m.stages);
         let others: Vec<&GressState> = (0..states.len())
@@ -1067,6 +1209,22 @@ fn place(
             st.finish(cx, &own)
         })
         .collect())
+}
+
+/// Every resource of `used`, summed over its stages.
+fn sum_used(used: &[Used]) -> Used {
+    let mut t = Used::default();
+    for u in used {
+        t.logical = t.logical.saturating_add(u.logical);
+        t.ternary = t.ternary.saturating_add(u.ternary);
+        t.gateway = t.gateway.saturating_add(u.gateway);
+        t.meter_alus = t.meter_alus.saturating_add(u.meter_alus);
+        t.sram = t.sram.saturating_add(u.sram);
+        t.tcam = t.tcam.saturating_add(u.tcam);
+        t.map_rams = t.map_rams.saturating_add(u.map_rams);
+        t.hash_bits = t.hash_bits.saturating_add(u.hash_bits);
+    }
+    t
 }
 
 /// The gress whose next unit goes first (see [`place`]), every gress
@@ -1563,4 +1721,63 @@ fn unit_features(p: &Placement, program: &Program, u: &deps::Unit) -> Features {
         }
     }
     f
+}
+
+#[cfg(test)]
+mod fallback_tests {
+    use super::{scale, sum_used, Used};
+    use crate::spec::StageResources;
+
+    /// Scaled by 13/12 and rounded up: 16 IDs -> 17.34 -> 18, 80 blocks
+    /// -> 86.7 -> 87, 24 -> 26, 416 bits -> 450.7 -> 451; 12/12 leaves
+    /// every limit as it is.
+    #[test]
+    fn scale_rounds_each_limit_up() {
+        let chip = StageResources {
+            logical_tables: 16,
+            ternary_tables: 8,
+            sram_blocks: 80,
+            tcam_blocks: 24,
+            gateways: 16,
+            meter_alus: 4,
+            map_rams: 48,
+            hash_bits: 416,
+        };
+        let mut r = chip;
+        scale(&mut r, 13, 12);
+        assert_eq!(
+            (
+                r.logical_tables,
+                r.ternary_tables,
+                r.sram_blocks,
+                r.tcam_blocks
+            ),
+            (18, 9, 87, 26)
+        );
+        assert_eq!(
+            (r.gateways, r.meter_alus, r.map_rams, r.hash_bits),
+            (18, 5, 52, 451)
+        );
+        let mut same = chip;
+        scale(&mut same, 12, 12);
+        assert_eq!(same, chip);
+    }
+
+    #[test]
+    fn sum_used_adds_every_stage() {
+        let a = Used {
+            logical: 3,
+            sram: 10,
+            tcam: 2,
+            ..Used::default()
+        };
+        let b = Used {
+            logical: 4,
+            sram: 5,
+            hash_bits: 40,
+            ..Used::default()
+        };
+        let t = sum_used(&[a, b]);
+        assert_eq!((t.logical, t.sram, t.tcam, t.hash_bits), (7, 15, 2, 40));
+    }
 }
