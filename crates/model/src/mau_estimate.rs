@@ -1007,16 +1007,12 @@ fn place_or_pack_match(
 /// summed over the stages the packing used, past the chip's included):
 /// each resource at most the chip's stages times a stage's limit.
 fn pipe_holds(cx: Cx<'_>, total: &Used) -> bool {
-    let r = &cx.p.resources;
-    let n = cx.m.stages;
-    let holds = |used: u32, per_stage: u32| used <= n.saturating_mul(per_stage);
-    holds(total.logical, r.logical_tables)
-        && holds(total.ternary, r.ternary_tables)
-        && holds(total.meter_alus, r.meter_alus)
-        && holds(total.sram, r.sram_blocks)
-        && holds(total.tcam, r.tcam_blocks)
-        && holds(total.map_rams, r.map_rams)
-        && holds(total.hash_bits, r.hash_bits)
+    let mut r = cx.p.resources;
+    // Gateways are not a pipe total: the gateway pass places them after.
+    Full::ALL
+        .into_iter()
+        .filter(|&f| f != Full::Gateway)
+        .all(|f| total.of(f) <= cx.m.stages.saturating_mul(*f.limit(&mut r)))
 }
 
 /// Whether the chip's logical and ternary table IDs and meter/stateful
@@ -1127,18 +1123,11 @@ fn scaled_note(
 /// `r` with every per-stage limit scaled by `needed / stages`, rounded up.
 fn scale(r: &mut crate::spec::StageResources, needed: u32, stages: u32) {
     let (n, d) = (u64::from(needed), u64::from(stages.max(1)));
-    let by = |x: &mut u32| {
+    for f in Full::ALL {
+        let x = f.limit(r);
         let v = (u64::from(*x) * n).div_ceil(d);
         *x = u32::try_from(v).unwrap_or(u32::MAX / 4);
-    };
-    by(&mut r.logical_tables);
-    by(&mut r.ternary_tables);
-    by(&mut r.gateways);
-    by(&mut r.meter_alus);
-    by(&mut r.sram_blocks);
-    by(&mut r.tcam_blocks);
-    by(&mut r.map_rams);
-    by(&mut r.hash_bits);
+    }
 }
 
 /// Places the units of every gress in the same stages, which they share
@@ -1215,14 +1204,10 @@ fn place(
 fn sum_used(used: &[Used]) -> Used {
     let mut t = Used::default();
     for u in used {
-        t.logical = t.logical.saturating_add(u.logical);
-        t.ternary = t.ternary.saturating_add(u.ternary);
-        t.gateway = t.gateway.saturating_add(u.gateway);
-        t.meter_alus = t.meter_alus.saturating_add(u.meter_alus);
-        t.sram = t.sram.saturating_add(u.sram);
-        t.tcam = t.tcam.saturating_add(u.tcam);
-        t.map_rams = t.map_rams.saturating_add(u.map_rams);
-        t.hash_bits = t.hash_bits.saturating_add(u.hash_bits);
+        for f in Full::ALL {
+            let x = t.of_mut(f);
+            *x = x.saturating_add(u.of(f));
+        }
     }
     t
 }
@@ -1270,14 +1255,9 @@ fn chain_below(graph: &DepGraph) -> Vec<u32> {
 /// Adds to `own` what `after` holds beyond `before`, stage by stage.
 fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
     for ((o, a), b) in own.iter_mut().zip(after).zip(before) {
-        o.logical += a.logical - b.logical;
-        o.ternary += a.ternary - b.ternary;
-        o.gateway += a.gateway - b.gateway;
-        o.meter_alus += a.meter_alus - b.meter_alus;
-        o.sram += a.sram - b.sram;
-        o.tcam += a.tcam - b.tcam;
-        o.map_rams += a.map_rams - b.map_rams;
-        o.hash_bits += a.hash_bits - b.hash_bits;
+        for f in Full::ALL {
+            *o.of_mut(f) += a.of(f) - b.of(f);
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use p4cost_analysis::deps::{self, DepGraph, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, MatchKind, Program};
 
 use super::usage;
-use crate::spec::{ModelSpec, Placement};
+use crate::spec::{ModelSpec, Placement, StageResources};
 use crate::ModelError;
 
 /// Memory blocks in one stage: a unit's share, or a stage's capacity.
@@ -79,6 +79,34 @@ impl Used {
     pub(super) fn lacked(&mut self, what: Full) {
         let n = &mut self.ran_out[what.index()];
         *n = n.saturating_add(1);
+    }
+
+    /// How much of `what` is in use.
+    pub(super) fn of(&self, what: Full) -> u32 {
+        match what {
+            Full::Logical => self.logical,
+            Full::Ternary => self.ternary,
+            Full::Gateway => self.gateway,
+            Full::MeterAlu => self.meter_alus,
+            Full::Sram => self.sram,
+            Full::Tcam => self.tcam,
+            Full::MapRams => self.map_rams,
+            Full::HashBits => self.hash_bits,
+        }
+    }
+
+    /// The count of `what` in use, to change.
+    pub(super) fn of_mut(&mut self, what: Full) -> &mut u32 {
+        match what {
+            Full::Logical => &mut self.logical,
+            Full::Ternary => &mut self.ternary,
+            Full::Gateway => &mut self.gateway,
+            Full::MeterAlu => &mut self.meter_alus,
+            Full::Sram => &mut self.sram,
+            Full::Tcam => &mut self.tcam,
+            Full::MapRams => &mut self.map_rams,
+            Full::HashBits => &mut self.hash_bits,
+        }
     }
 }
 
@@ -155,6 +183,20 @@ impl Full {
             Full::Tcam => "tcam_blocks",
             Full::MapRams => "map_rams",
             Full::HashBits => "hash_bits",
+        }
+    }
+
+    /// A stage's limit of it in `r`, to read or change.
+    pub(super) fn limit(self, r: &mut StageResources) -> &mut u32 {
+        match self {
+            Full::Logical => &mut r.logical_tables,
+            Full::Ternary => &mut r.ternary_tables,
+            Full::Gateway => &mut r.gateways,
+            Full::MeterAlu => &mut r.meter_alus,
+            Full::Sram => &mut r.sram_blocks,
+            Full::Tcam => &mut r.tcam_blocks,
+            Full::MapRams => &mut r.map_rams,
+            Full::HashBits => &mut r.hash_bits,
         }
     }
 
