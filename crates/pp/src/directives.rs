@@ -113,39 +113,47 @@ impl Preprocessor<'_> {
                 });
             }
             "line" => self.line_directive(lx, rest, hash_tok, eol)?,
-            "pragma" => {
-                if rest.first().is_some_and(|t| t.is_ident("once")) {
-                    self.st.once.insert(self.st.cur_file);
-                } else if let Some(text) = lx.sp.clean.get(hash_tok.start..line_end) {
-                    let file = self.st.cur_file as u32;
-                    self.st.out.push(text, file, hash_tok.src, true);
-                }
-            }
+            "pragma" => self.pragma(lx, rest, hash_tok, line_end),
             _ if name_tok.kind == Kind::Number => {
                 // GNU line marker `# 12 "file"`
                 self.line_directive(lx, toks, hash_tok, eol)?;
             }
-            other => {
-                // p4c runs `cpp -x assembler-with-cpp`, which passes an unknown directive
-                // through, and its lexer skips every line that starts with `#`: the line is
-                // dropped, with a warning (a misspelt directive would otherwise go unseen),
-                // one for a run of them in a file (a `#`-comment banner).
-                let loc = dloc(self);
-                let repeated = self.st.warnings.last().is_some_and(|w| {
-                    w.loc.path == loc.path && w.message.starts_with(UNKNOWN_DIRECTIVE)
-                });
-                if !repeated {
-                    self.st.warnings.push(PpWarning {
-                        loc,
-                        message: format!(
-                            "{UNKNOWN_DIRECTIVE}#{other} ignored, and any after it in this file \
-                             (p4c ignores lines that start with an unknown directive)"
-                        ),
-                    });
-                }
-            }
+            other => self.unknown_directive(hash_tok, other),
         }
         Ok(())
+    }
+
+    /// `#pragma once` marks the file; any other pragma goes to the output
+    /// as written (the P4 front end reads `#pragma`s).
+    fn pragma(&mut self, lx: &Rc<Lexed>, rest: &[Tok], hash_tok: &Tok, line_end: usize) {
+        if rest.first().is_some_and(|t| t.is_ident("once")) {
+            self.st.once.insert(self.st.cur_file);
+        } else if let Some(text) = lx.sp.clean.get(hash_tok.start..line_end) {
+            let file = self.st.cur_file as u32;
+            self.st.out.push(text, file, hash_tok.src, true);
+        }
+    }
+
+    /// An unknown directive `#other`: p4c runs `cpp -x assembler-with-cpp`,
+    /// which passes it through, and its lexer skips every line that starts
+    /// with `#`: the line is dropped, with a warning (a misspelt directive
+    /// would otherwise go unseen), one for a run of them in a file (a
+    /// `#`-comment banner).
+    fn unknown_directive(&mut self, hash_tok: &Tok, other: &str) {
+        let loc = self.loc_tok(hash_tok);
+        let repeated =
+            self.st.warnings.last().is_some_and(|w| {
+                w.loc.path == loc.path && w.message.starts_with(UNKNOWN_DIRECTIVE)
+            });
+        if !repeated {
+            self.st.warnings.push(PpWarning {
+                loc,
+                message: format!(
+                    "{UNKNOWN_DIRECTIVE}#{other} ignored, and any after it in this file \
+                     (p4c ignores lines that start with an unknown directive)"
+                ),
+            });
+        }
     }
 
     /// The identifier operand of `#ifdef`/`#ifndef`/`#undef`.
