@@ -180,106 +180,35 @@ fn read_op(
     let span = spans.json_start();
     match kind {
         "extract" | "extract_VL" => {
-            let mut t = extract_target(&first_param(op, &params)?, e)?;
-            // A sub-parser's local copied into a header of the caller's
-            // stands for that header, as the source names it.
-            if let Some(d) = copied_to.filter(|d| e.headers.type_of_header(d) == Some(t.ty)) {
-                t.header = d.to_string();
-            }
-            let hty = prog.header_type(t.ty);
-            let bits = hty.fixed_bits();
-            let varbit_max_bits = if kind == "extract_VL" {
-                match params.get(1) {
-                    Some(len) => {
-                        e.value(len, &[], &mut Refs::default())?;
-                    }
-                    None => return Err(op.invalid("extract_VL needs a length expression")),
-                }
-                hty.max_bits() - bits
-            } else {
-                0
+            let t = Extract {
+                op,
+                prog,
+                e,
+                copied_to,
+                vl: kind == "extract_VL",
             };
-            // Canonical naming (ARCHITECTURE.md, "Names"): packet headers
-            // under the headers parameter, always shown as `hdr`; p4c's
-            // BMv2 JSON drops the parameter name.
-            let header = if hty.origin == p4cost_ir::Origin::Program {
-                format!("hdr.{}", t.header)
-            } else {
-                t.header.clone()
-            };
-            out.push(ParserOp::Extract {
-                instance: e.headers.instance_id(&t.header),
-                header,
-                stack: t.stack,
-                bits,
-                varbit_max_bits,
-                origin: hty.origin,
-                span,
-            });
+            out.push(t.read(&params, span)?);
         }
-        "advance" | "shift" => {
-            let p = first_param(op, &params)?;
-            let mut reads = Refs::default();
-            let text = e.value(&p, &[], &mut reads)?;
-            let ty = p.key_str("type")?;
-            let n = if ty == "hexstr" {
-                hexstr::to_u64(&text)
-            } else {
-                None
-            };
-            let bits = if kind == "shift" {
-                n.and_then(|b| b.checked_mul(8))
-            } else {
-                n
-            };
-            out.push(ParserOp::Advance { bits, span });
-        }
-        "set" => {
-            let (Some(dst), Some(src)) = (params.first(), params.get(1)) else {
-                return Err(op.invalid("set needs 2 parameters"));
-            };
-            let mut reads = Refs::default();
-            let write = e.lvalue(dst, &[], &mut reads)?;
-            e.value(src, &[], &mut reads)?;
-            if let Some(bits) = lookahead_bits(src)? {
-                out.push(ParserOp::Lookahead {
-                    bits: Some(bits),
-                    span,
-                });
-            }
-            out.push(ParserOp::Statement {
-                what: "set".into(),
-                reads: reads.0,
-                writes: vec![write],
-                constant: crate::actions::const_value(src.v),
-                span,
-            });
-        }
+        "advance" | "shift" => out.push(read_advance(op, e, &params, kind == "shift", span)?),
+        "set" => read_set(op, e, &params, span, out)?,
         "verify" => {
             let mut reads = Refs::default();
             for p in &params {
                 e.value(p, &[], &mut reads)?;
             }
-            out.push(ParserOp::Statement {
-                what: "verify".into(),
-                reads: reads.0,
-                writes: Vec::new(),
-                constant: None,
-                span,
-            });
+            out.push(statement("verify".into(), reads, Vec::new(), span));
         }
         "primitive" => {
             let call = first_param(op, &params)?;
             let name = call.key_str("op")?;
             let args = call.opt_items("parameters")?;
             let fx = primitive_effects(e, name, &args, &[], span)?;
-            out.push(ParserOp::Statement {
-                what: name.to_string().into(),
-                reads: fx.reads.0,
-                writes: fx.writes.0,
-                constant: None,
+            out.push(statement(
+                name.to_string().into(),
+                fx.reads,
+                fx.writes.0,
                 span,
-            });
+            ));
         }
         other => {
             return Err(op
@@ -287,6 +216,132 @@ fn read_op(
                 .invalid(format!("unknown parser operation `{other}`")))
         }
     }
+    Ok(())
+}
+
+/// A parser statement with no constant value.
+fn statement(
+    what: std::borrow::Cow<'static, str>,
+    reads: Refs,
+    writes: Vec<String>,
+    span: p4cost_ir::Span,
+) -> ParserOp {
+    ParserOp::Statement {
+        what,
+        reads: reads.0,
+        writes,
+        constant: None,
+        span,
+    }
+}
+
+/// One `extract` / `extract_VL` operation being read.
+struct Extract<'x, 'a> {
+    op: &'x J<'a>,
+    prog: &'x Program,
+    e: &'x Exprs<'x>,
+    copied_to: Option<&'x str>,
+    /// `extract_VL`: the second parameter is the varbit length.
+    vl: bool,
+}
+
+impl<'a> Extract<'_, 'a> {
+    fn read(&self, params: &[J<'a>], span: p4cost_ir::Span) -> Result<ParserOp> {
+        let (op, e) = (self.op, self.e);
+        let mut t = extract_target(&first_param(op, params)?, e)?;
+        // A sub-parser's local copied into a header of the caller's
+        // stands for that header, as the source names it.
+        if let Some(d) = self
+            .copied_to
+            .filter(|d| e.headers.type_of_header(d) == Some(t.ty))
+        {
+            t.header = d.to_string();
+        }
+        let hty = self.prog.header_type(t.ty);
+        let bits = hty.fixed_bits();
+        let varbit_max_bits = if self.vl {
+            match params.get(1) {
+                Some(len) => {
+                    e.value(len, &[], &mut Refs::default())?;
+                }
+                None => return Err(op.invalid("extract_VL needs a length expression")),
+            }
+            hty.max_bits() - bits
+        } else {
+            0
+        };
+        // Canonical naming (ARCHITECTURE.md, "Names"): packet headers
+        // under the headers parameter, always shown as `hdr`; p4c's
+        // BMv2 JSON drops the parameter name.
+        let header = if hty.origin == p4cost_ir::Origin::Program {
+            format!("hdr.{}", t.header)
+        } else {
+            t.header.clone()
+        };
+        Ok(ParserOp::Extract {
+            instance: e.headers.instance_id(&t.header),
+            header,
+            stack: t.stack,
+            bits,
+            varbit_max_bits,
+            origin: hty.origin,
+            span,
+        })
+    }
+}
+
+/// `advance` (bits) or `shift` (bytes): the bits skipped when constant.
+fn read_advance<'a>(
+    op: &J<'a>,
+    e: &Exprs,
+    params: &[J<'a>],
+    shift: bool,
+    span: p4cost_ir::Span,
+) -> Result<ParserOp> {
+    let p = first_param(op, params)?;
+    let mut reads = Refs::default();
+    let text = e.value(&p, &[], &mut reads)?;
+    let ty = p.key_str("type")?;
+    let n = if ty == "hexstr" {
+        hexstr::to_u64(&text)
+    } else {
+        None
+    };
+    let bits = if shift {
+        n.and_then(|b| b.checked_mul(8))
+    } else {
+        n
+    };
+    Ok(ParserOp::Advance { bits, span })
+}
+
+/// `set`: an assignment, after the lookahead it reads (if it reads one).
+fn read_set<'a>(
+    op: &J<'a>,
+    e: &Exprs,
+    params: &[J<'a>],
+    span: p4cost_ir::Span,
+    out: &mut Vec<ParserOp>,
+) -> Result<()> {
+    let (Some(dst), Some(src)) = (params.first(), params.get(1)) else {
+        return Err(op.invalid("set needs 2 parameters"));
+    };
+    let mut reads = Refs::default();
+    let write = e.lvalue(dst, &[], &mut reads)?;
+    e.value(src, &[], &mut reads)?;
+    if let Some(bits) = lookahead_bits(src)? {
+        out.push(ParserOp::Lookahead {
+            bits: Some(bits),
+            span,
+        });
+    }
+    out.push(ParserOp::Statement {
+        what: "set".into(),
+        reads: reads.0,
+        writes: vec![write],
+        constant: crate::actions::const_value(src.v),
+        span,
+    });
     Ok(())
 }
 
