@@ -456,31 +456,7 @@ fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<Mat
     let mut records = Vec::new();
     collect_stage_records(v, loc, &mut records)?;
 
-    // Hardware features that lengthen the stages the table sits in.
-    let wide = match json::opt(m, "max_port_pool_size") {
-        Some(n) => json::uint64(n, &loc.key("max_port_pool_size"))? > 120,
-        None => false,
-    };
-    let lpf_red = match json::opt(m, "meter_type") {
-        Some(t) => matches!(json::string(t, &loc.key("meter_type"))?, "red" | "lpf"),
-        None => false,
-    };
-    for (stage, kind) in &records {
-        if *stage < 0 {
-            continue;
-        }
-        let u = data.stage_use.entry((gress, *stage)).or_default();
-        match kind.as_str() {
-            "ternary_match" => u.tcam = true,
-            "selection" => {
-                u.selector = true;
-                u.wide_selector |= wide;
-            }
-            "stateful" => u.stateful = true,
-            "meter" => u.meter_lpf_red |= lpf_red,
-            _ => {}
-        }
-    }
+    mark_stage_features(m, loc, gress, &records, data)?;
 
     if table_type != "match" {
         if let Some(e) = read_extern(m, loc, &name, &table_type)? {
@@ -510,6 +486,72 @@ fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<Mat
         Some(s) => json::array(s, &loc.key("static_entries"))?.len() as u64,
         None => 0,
     };
+    let implementation = read_implementation(m, loc)?;
+    let hidden = match json::opt(m, "p4_hidden") {
+        Some(h) => json::boolean(h, &loc.key("p4_hidden"))?,
+        None => false,
+    };
+    let mut stages: Vec<i32> = records.iter().map(|(s, _)| *s).collect();
+    stages.sort_unstable();
+    stages.dedup();
+
+    record_action_sets(&actions, &stages, gress, data);
+
+    Ok(Some(MatchTable {
+        name,
+        gress,
+        keys,
+        size,
+        actions,
+        default_handle,
+        static_entries,
+        implementation,
+        stages,
+        hidden,
+        alpm: read_alpm(m, loc)?,
+    }))
+}
+
+/// Marks the hardware features of a table's stage records that lengthen
+/// the stages it sits in (TCAM, selectors, wide selectors, stateful
+/// ALUs, LPF/RED meters).
+fn mark_stage_features(
+    m: &Map<String, Value>,
+    loc: &Loc,
+    gress: Gress,
+    records: &[(i32, String)],
+    data: &mut ContextData,
+) -> Result<(), Fault> {
+    let wide = match json::opt(m, "max_port_pool_size") {
+        Some(n) => json::uint64(n, &loc.key("max_port_pool_size"))? > 120,
+        None => false,
+    };
+    let lpf_red = match json::opt(m, "meter_type") {
+        Some(t) => matches!(json::string(t, &loc.key("meter_type"))?, "red" | "lpf"),
+        None => false,
+    };
+    for (stage, kind) in records {
+        if *stage < 0 {
+            continue;
+        }
+        let u = data.stage_use.entry((gress, *stage)).or_default();
+        match kind.as_str() {
+            "ternary_match" => u.tcam = true,
+            "selection" => {
+                u.selector = true;
+                u.wide_selector |= wide;
+            }
+            "stateful" => u.stateful = true,
+            "meter" => u.meter_lpf_red |= lpf_red,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The action profile or selector a match table's actions come from:
+/// the first selection table when there is one, else its action profile.
+fn read_implementation(m: &Map<String, Value>, loc: &Loc) -> Result<Option<String>, Fault> {
     let mut implementation = match json::opt(m, "action_profile") {
         Some(p) => {
             let s = json::string(p, &loc.key("action_profile"))?;
@@ -526,18 +568,15 @@ fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<Mat
             implementation = Some(sname.to_string());
         }
     }
-    let hidden = match json::opt(m, "p4_hidden") {
-        Some(h) => json::boolean(h, &loc.key("p4_hidden"))?,
-        None => false,
-    };
-    let mut stages: Vec<i32> = records.iter().map(|(s, _)| *s).collect();
-    stages.sort_unstable();
-    stages.dedup();
+    Ok(implementation)
+}
 
-    // Action read/write sets per stage, for the dependency estimate.
+/// Adds a table's action read/write sets to each stage it sits in, for
+/// the dependency estimate.
+fn record_action_sets(actions: &[CtxAction], stages: &[i32], gress: Gress, data: &mut ContextData) {
     let mut set = BTreeSet::new();
     let mut used = BTreeSet::new();
-    for a in &actions {
+    for a in actions {
         set.extend(a.writes.iter().cloned());
         used.extend(a.writes.iter().cloned());
         used.extend(a.reads.iter().cloned());
@@ -547,20 +586,6 @@ fn read_table(v: &Value, loc: &Loc, data: &mut ContextData) -> Result<Option<Mat
         u.action_set.extend(set.iter().cloned());
         u.action_use.extend(used.iter().cloned());
     }
-
-    Ok(Some(MatchTable {
-        name,
-        gress,
-        keys,
-        size,
-        actions,
-        default_handle,
-        static_entries,
-        implementation,
-        stages,
-        hidden,
-        alpm: read_alpm(m, loc)?,
-    }))
 }
 
 /// The parameters of an algorithmic LPM table, `None` for any other: the
