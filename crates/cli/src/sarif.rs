@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use p4cost_engine::chain::{ChainVerdict, PacketVerdict};
 use p4cost_engine::check::{CheckReport, Verdict, CHIP_STAGES};
 // Extrapolation codes are `warning`s, every other code a `note`.
 use p4cost_engine::report::EXTRAPOLATION_CODES as EXTRAPOLATION;
@@ -407,120 +408,139 @@ fn num(x: f64) -> String {
 pub fn check_log(r: &CheckReport) -> Log {
     let mut b = Builder::new(uri::Base::current());
     for v in r.results.iter().filter(|v| v.is_over()) {
-        let (rule_index, level) = b.budget_rule(v.budget);
-        let mut sites = v
-            .contributors
-            .iter()
-            .filter_map(|c| {
-                c.span.as_ref().and_then(|l| {
-                    b.at_loc(
-                        l,
-                        Some(format!(
-                            "{} {}: {} {}",
-                            c.kind.replace('_', " "),
-                            c.name,
-                            num(c.value),
-                            v.unit
-                        )),
-                    )
-                })
-            })
-            .collect::<Vec<_>>();
-        let primary = if sites.is_empty() {
-            b.at_file(&v.program)
-        } else {
-            Some(sites.remove(0))
-        };
-        let mut related = sites;
-        related.extend(b.at_text(&v.origin, Some("the budget".to_string())));
-        for (i, l) in related.iter_mut().enumerate() {
-            l.id = Some(i);
-        }
-        let mut properties = BTreeMap::new();
-        properties.insert("predicted", serde_json::json!(v.predicted));
-        properties.insert("limit", serde_json::json!(v.limit));
-        properties.insert("margin", serde_json::json!(v.margin));
-        properties.insert("unit", serde_json::json!(v.unit));
-        b.results.push(SarifResult {
-            rule_id: v.budget.to_string(),
-            rule_index,
-            level,
-            message: Text {
-                text: verdict_text(v),
-            },
-            locations: primary.into_iter().collect(),
-            related_locations: related,
-            properties,
-        });
+        budget_result(&mut b, v);
     }
     for c in &r.chains {
         for p in &c.packets {
-            for s in &p.segments {
-                let id = match s.status {
-                    "over" => "chain_drop_threshold",
-                    "priority" => "chain_priority_threshold",
-                    _ => continue,
-                };
-                let (rule_index, level) = b.budget_rule(id);
-                let threshold = if s.status == "over" {
-                    format!("drop threshold {} ns", num(s.drop_ns))
-                } else {
-                    format!(
-                        "priority threshold {} ns",
-                        num(s.priority_ns.unwrap_or(s.drop_ns))
-                    )
-                };
-                b.results.push(SarifResult {
-                    rule_id: id.to_string(),
-                    rule_index,
-                    level,
-                    message: Text {
-                        text: format!(
-                            "chain {}, segment {}: packet [{}] takes {} ns, above its {threshold} (margin to DL {} ns)",
-                            c.name,
-                            s.segment,
-                            p.headers.join(" -> "),
-                            num(s.ns),
-                            num(s.margin_ns)
-                        ),
-                    },
-                    locations: b.at_text(&s.origin, None).into_iter().collect(),
-                    related_locations: Vec::new(),
-                    properties: BTreeMap::new(),
-                });
-            }
-            if let (Some(m), Some(max)) = (p.margin_ns, c.max_latency_ns) {
-                if m < 0.0 {
-                    let (rule_index, level) = b.budget_rule("chain_latency");
-                    // At the budget's line (GitHub takes no result without a
-                    // location).
-                    let site = c
-                        .max_latency_origin
-                        .as_deref()
-                        .and_then(|o| b.at_text(o, None));
-                    b.results.push(SarifResult {
-                        rule_id: "chain_latency".to_string(),
-                        rule_index,
-                        level,
-                        message: Text {
-                            text: format!(
-                                "chain {}: packet [{}] takes {} ns end to end, over the budget of {} ns by {} ns",
-                                c.name,
-                                p.headers.join(" -> "),
-                                num(p.total_ns),
-                                num(max),
-                                num(-m)
-                            ),
-                        },
-                        locations: site.into_iter().collect(),
-                        related_locations: Vec::new(),
-                        properties: BTreeMap::new(),
-                    });
-                }
-            }
+            chain_segment_results(&mut b, c, p);
+            chain_latency_result(&mut b, c, p);
         }
     }
     b.finish()
+}
+
+/// The result of one exceeded budget: at its first contributor with a
+/// location (the others and the budget's line as related locations).
+fn budget_result(b: &mut Builder, v: &Verdict) {
+    let (rule_index, level) = b.budget_rule(v.budget);
+    let mut sites = v
+        .contributors
+        .iter()
+        .filter_map(|c| {
+            c.span.as_ref().and_then(|l| {
+                b.at_loc(
+                    l,
+                    Some(format!(
+                        "{} {}: {} {}",
+                        c.kind.replace('_', " "),
+                        c.name,
+                        num(c.value),
+                        v.unit
+                    )),
+                )
+            })
+        })
+        .collect::<Vec<_>>();
+    let primary = if sites.is_empty() {
+        b.at_file(&v.program)
+    } else {
+        Some(sites.remove(0))
+    };
+    let mut related = sites;
+    related.extend(b.at_text(&v.origin, Some("the budget".to_string())));
+    for (i, l) in related.iter_mut().enumerate() {
+        l.id = Some(i);
+    }
+    let mut properties = BTreeMap::new();
+    properties.insert("predicted", serde_json::json!(v.predicted));
+    properties.insert("limit", serde_json::json!(v.limit));
+    properties.insert("margin", serde_json::json!(v.margin));
+    properties.insert("unit", serde_json::json!(v.unit));
+    b.results.push(SarifResult {
+        rule_id: v.budget.to_string(),
+        rule_index,
+        level,
+        message: Text {
+            text: verdict_text(v),
+        },
+        locations: primary.into_iter().collect(),
+        related_locations: related,
+        properties,
+    });
+}
+
+/// One result per segment of a chain packet over its drop or priority
+/// threshold.
+fn chain_segment_results(b: &mut Builder, c: &ChainVerdict, p: &PacketVerdict) {
+    for s in &p.segments {
+        let id = match s.status {
+            "over" => "chain_drop_threshold",
+            "priority" => "chain_priority_threshold",
+            _ => continue,
+        };
+        let (rule_index, level) = b.budget_rule(id);
+        let threshold = if s.status == "over" {
+            format!("drop threshold {} ns", num(s.drop_ns))
+        } else {
+            format!(
+                "priority threshold {} ns",
+                num(s.priority_ns.unwrap_or(s.drop_ns))
+            )
+        };
+        b.results.push(SarifResult {
+            rule_id: id.to_string(),
+            rule_index,
+            level,
+            message: Text {
+                text: format!(
+                    "chain {}, segment {}: packet [{}] takes {} ns, above its {threshold} (margin to DL {} ns)",
+                    c.name,
+                    s.segment,
+                    p.headers.join(" -> "),
+                    num(s.ns),
+                    num(s.margin_ns)
+                ),
+            },
+            locations: b.at_text(&s.origin, None).into_iter().collect(),
+            related_locations: Vec::new(),
+            properties: BTreeMap::new(),
+        });
+    }
+}
+
+/// The result of a chain packet over the chain's end-to-end budget, at
+/// the budget's line (GitHub takes no result without a location).
+fn chain_latency_result(b: &mut Builder, c: &ChainVerdict, p: &PacketVerdict) {
+    let (Some(m), Some(max)) = (p.margin_ns, c.max_latency_ns) else {
+        return;
+    };
+    // `m < 0.0` written out: a NaN margin is not over the budget.
+    if m.partial_cmp(&0.0) != Some(std::cmp::Ordering::Less) {
+        return;
+    }
+    let (rule_index, level) = b.budget_rule("chain_latency");
+    let site = c
+        .max_latency_origin
+        .as_deref()
+        .and_then(|o| b.at_text(o, None));
+    b.results.push(SarifResult {
+        rule_id: "chain_latency".to_string(),
+        rule_index,
+        level,
+        message: Text {
+            text: format!(
+                "chain {}: packet [{}] takes {} ns end to end, over the budget of {} ns by {} ns",
+                c.name,
+                p.headers.join(" -> "),
+                num(p.total_ns),
+                num(max),
+                num(-m)
+            ),
+        },
+        locations: site.into_iter().collect(),
+        related_locations: Vec::new(),
+        properties: BTreeMap::new(),
+    });
 }
 
 /// The SARIF log of predictions: each warning of each report (those that
