@@ -218,116 +218,153 @@ fn map_scalars(
     header_roots: &HashSet<String>,
     names: &mut Names,
 ) {
-    // Group by the prefix before the first `.` (the metadata struct's type
-    // name, or `userMetadata`), keeping the JSON order.
+    for (ty, rests) in group_scalars(fields) {
+        let members = scalar_members(ty, &rests);
+        let Some(root) = vote_root(&members, index) else {
+            names
+                .unmapped
+                .extend(members.iter().map(|m| format!("scalars.{}", m.json)));
+            continue;
+        };
+        map_group(&members, &root, index, header_roots, names);
+    }
+}
+
+/// `scalars` fields grouped by the prefix before the first `.` (the
+/// metadata struct's type name, or `userMetadata`), in JSON order;
+/// temporaries and locals (`tmp_3`, no `.`) are left out.
+fn group_scalars(fields: &[String]) -> Vec<(&str, Vec<&str>)> {
     let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for f in fields {
         let Some((ty, rest)) = f.split_once('.') else {
-            continue; // a temporary or local (`tmp_3`)
+            continue;
         };
         match groups.iter_mut().find(|(t, _)| *t == ty) {
             Some((_, v)) => v.push(rest),
             None => groups.push((ty, vec![rest])),
         }
     }
-    for (ty, rests) in groups {
-        let mut members = Vec::new();
-        let mut counter = 0usize;
-        for rest in &rests {
-            let flats = match rest.strip_prefix('_') {
-                Some(flat) => {
-                    // p4c numbers the flattened fields 0, 1, 2, ... in order.
-                    let c = counter.to_string();
-                    counter += 1;
-                    match flat.strip_suffix(c.as_str()) {
-                        Some(f) if !f.is_empty() => vec![f.to_string()],
-                        _ => digit_splits(flat),
-                    }
-                }
-                None => vec![rest.replace('.', "_")],
-            };
-            members.push(ScalarField {
-                json: format!("{ty}.{rest}"),
-                flats,
-            });
-        }
-        // Vote for the source root: one vote per field it can explain.
-        let mut votes: HashMap<&str, usize> = HashMap::new();
-        for m in &members {
-            let mut roots: HashSet<&str> = HashSet::new();
-            for flat in &m.flats {
-                for (root, _) in index.get(flat) {
-                    if !root.is_empty() {
-                        roots.insert(root);
-                    }
+    groups
+}
+
+/// The fields of one group with the flattened names each may stand for.
+fn scalar_members(ty: &str, rests: &[&str]) -> Vec<ScalarField> {
+    let mut members = Vec::new();
+    let mut counter = 0usize;
+    for rest in rests {
+        let flats = match rest.strip_prefix('_') {
+            Some(flat) => {
+                // p4c numbers the flattened fields 0, 1, 2, ... in order.
+                let c = counter.to_string();
+                counter += 1;
+                match flat.strip_suffix(c.as_str()) {
+                    Some(f) if !f.is_empty() => vec![f.to_string()],
+                    _ => digit_splits(flat),
                 }
             }
-            for r in roots {
-                *votes.entry(r).or_default() += 1;
-            }
-        }
-        let Some(root) = best(votes.into_iter().map(|(r, n)| (r.to_string(), n)), None) else {
-            names
-                .unmapped
-                .extend(members.iter().map(|m| format!("scalars.{}", m.json)));
-            continue;
+            None => vec![rest.replace('.', "_")],
         };
-        // Quoted fields first; their struct members (`ingress_metadata.`)
-        // then decode the fields nobody quotes.
-        let mut prefixes: Vec<(String, String)> = Vec::new();
-        let mut pending = Vec::new();
-        for m in &members {
-            let quoted = |same_root: bool| {
-                m.flats.iter().find_map(|flat| {
-                    index
-                        .get(flat)
-                        .iter()
-                        .find(|(r, _)| {
-                            if same_root {
-                                *r == root
-                            } else {
-                                !header_roots.contains(r)
-                            }
-                        })
-                        .map(|(_, dotted)| dotted.clone())
-                })
-            };
-            let found = quoted(true).or_else(|| quoted(false));
-            match found {
-                Some(dotted) => {
-                    let parts: Vec<&str> = dotted.split('.').collect();
-                    for i in 1..parts.len() {
-                        let p = (
-                            format!("{}_", parts[..i].join("_")),
-                            format!("{}.", parts[..i].join(".")),
-                        );
-                        if !prefixes.contains(&p) {
-                            prefixes.push(p);
-                        }
-                    }
-                    names
-                        .scalars
-                        .insert(m.json.clone(), format!("{root}.{dotted}"));
+        members.push(ScalarField {
+            json: format!("{ty}.{rest}"),
+            flats,
+        });
+    }
+    members
+}
+
+/// The source root that explains most of a group's fields (one vote per
+/// field it can explain), if any does.
+fn vote_root(members: &[ScalarField], index: &PathIndex) -> Option<String> {
+    let mut votes: HashMap<&str, usize> = HashMap::new();
+    for m in members {
+        let mut roots: HashSet<&str> = HashSet::new();
+        for flat in &m.flats {
+            for (root, _) in index.get(flat) {
+                if !root.is_empty() {
+                    roots.insert(root);
                 }
-                None => pending.push(m),
             }
         }
-        prefixes.sort_by_key(|(flat, _)| std::cmp::Reverse(flat.len()));
-        for m in pending {
-            let Some(flat) = m.flats.last() else { continue };
-            let decoded = prefixes
-                .iter()
-                .find_map(|(pf, dotted)| {
-                    flat.strip_prefix(pf.as_str())
-                        .filter(|r| !r.is_empty())
-                        .map(|r| format!("{dotted}{r}"))
-                })
-                .unwrap_or_else(|| flat.clone());
-            names
-                .scalars
-                .insert(m.json.clone(), format!("{root}.{decoded}"));
+        for r in roots {
+            *votes.entry(r).or_default() += 1;
         }
     }
+    best(votes.into_iter().map(|(r, n)| (r.to_string(), n)), None)
+}
+
+/// Names a group's fields under `root`: quoted fields first; their
+/// struct members (`ingress_metadata.`) then decode the fields nobody
+/// quotes.
+fn map_group(
+    members: &[ScalarField],
+    root: &str,
+    index: &PathIndex,
+    header_roots: &HashSet<String>,
+    names: &mut Names,
+) {
+    let mut prefixes: Vec<(String, String)> = Vec::new();
+    let mut pending = Vec::new();
+    for m in members {
+        match quoted_path(m, root, index, header_roots) {
+            Some(dotted) => {
+                let parts: Vec<&str> = dotted.split('.').collect();
+                for i in 1..parts.len() {
+                    let p = (
+                        format!("{}_", parts[..i].join("_")),
+                        format!("{}.", parts[..i].join(".")),
+                    );
+                    if !prefixes.contains(&p) {
+                        prefixes.push(p);
+                    }
+                }
+                names
+                    .scalars
+                    .insert(m.json.clone(), format!("{root}.{dotted}"));
+            }
+            None => pending.push(m),
+        }
+    }
+    prefixes.sort_by_key(|(flat, _)| std::cmp::Reverse(flat.len()));
+    for m in pending {
+        let Some(flat) = m.flats.last() else { continue };
+        let decoded = prefixes
+            .iter()
+            .find_map(|(pf, dotted)| {
+                flat.strip_prefix(pf.as_str())
+                    .filter(|r| !r.is_empty())
+                    .map(|r| format!("{dotted}{r}"))
+            })
+            .unwrap_or_else(|| flat.clone());
+        names
+            .scalars
+            .insert(m.json.clone(), format!("{root}.{decoded}"));
+    }
+}
+
+/// The dotted source path of a field as quoted under `root`, else under
+/// another metadata root (not one of `header_roots`).
+fn quoted_path(
+    m: &ScalarField,
+    root: &str,
+    index: &PathIndex,
+    header_roots: &HashSet<String>,
+) -> Option<String> {
+    let quoted = |same_root: bool| {
+        m.flats.iter().find_map(|flat| {
+            index
+                .get(flat)
+                .iter()
+                .find(|(r, _)| {
+                    if same_root {
+                        r == root
+                    } else {
+                        !header_roots.contains(r)
+                    }
+                })
+                .map(|(_, dotted)| dotted.clone())
+        })
+    };
+    quoted(true).or_else(|| quoted(false))
 }
 
 /// Every way to drop a trailing counter from a flattened name whose
