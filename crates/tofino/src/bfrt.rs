@@ -129,25 +129,56 @@ pub(crate) fn merge(program: &mut Program, tables: &[BfrtTable], bfrt_file: &str
     for (i, t) in program.tables.iter().enumerate() {
         by_name.entry(t.name.clone()).or_insert(i);
     }
-    let mut unmatched = Vec::new();
-    let mut filled_widths = 0usize;
-    let mut filled_sizes = 0usize;
-    let mut size_diffs = Vec::new();
-    let mut key_diffs = Vec::new();
+    let mut m = Merged::default();
     for bt in tables {
         let is_match = bt.table_type.starts_with("MatchAction") || bt.table_type == "PortMetadata";
         let Some(ti) = find_table(&by_name, &bt.name) else {
             if is_match {
-                unmatched.push(bt.name.clone());
+                m.unmatched.push(bt.name.clone());
             }
             continue;
         };
         if let Some(flag) = paired.get_mut(ti) {
             *flag = true;
         }
-        let Some(t) = program.tables.get_mut(ti) else {
-            continue;
-        };
+        if let Some(t) = program.tables.get_mut(ti) {
+            m.keys(t, bt, span);
+            m.size(t, bt);
+        }
+    }
+    let unpaired: Vec<String> = program
+        .tables
+        .iter()
+        .zip(paired.iter())
+        .filter(|(t, p)| !**p && !compiler_generated(t))
+        .map(|(t, _)| t.name.clone())
+        .collect();
+    let n_paired = paired.iter().filter(|p| **p).count();
+    program.notes.push(format!(
+        "bfrt.json {bfrt_file}: {n_paired} of {} match tables paired by name; \
+         {} key widths and {} sizes filled from it",
+        program.tables.len(),
+        m.filled_widths,
+        m.filled_sizes
+    ));
+    m.notes(&unpaired, &mut program.notes);
+}
+
+/// What pairing BF-RT tables with the program's filled in and found
+/// different.
+#[derive(Default)]
+struct Merged {
+    unmatched: Vec<String>,
+    filled_widths: usize,
+    filled_sizes: usize,
+    size_diffs: Vec<String>,
+    key_diffs: Vec<String>,
+}
+
+impl Merged {
+    /// Takes a table's keys from BF-RT when the context has none, else
+    /// fills missing widths and notes differing match kinds or counts.
+    fn keys(&mut self, t: &mut p4cost_ir::Table, bt: &BfrtTable, span: Span) {
         let user_keys: Vec<&BfrtKey> = bt
             .keys
             .iter()
@@ -169,11 +200,11 @@ pub(crate) fn merge(program: &mut Program, tables: &[BfrtTable], bfrt_file: &str
             for (k, bk) in t.keys.iter_mut().zip(user_keys.iter()) {
                 if k.width_bits.is_none() && bk.width.is_some() {
                     k.width_bits = bk.width;
-                    filled_widths += 1;
+                    self.filled_widths += 1;
                 }
                 let kind = match_kind(&bk.match_type);
                 if kind != k.match_kind {
-                    key_diffs.push(format!(
+                    self.key_diffs.push(format!(
                         "{} key {} ({} in context.json, {} in bfrt.json)",
                         t.name,
                         k.field,
@@ -183,58 +214,59 @@ pub(crate) fn merge(program: &mut Program, tables: &[BfrtTable], bfrt_file: &str
                 }
             }
         } else {
-            key_diffs.push(format!(
+            self.key_diffs.push(format!(
                 "{} ({} keys in context.json, {} in bfrt.json)",
                 t.name,
                 t.keys.len(),
                 user_keys.len()
             ));
         }
+    }
+
+    /// Takes a table's size from BF-RT when the context has none, else
+    /// notes a different one.
+    fn size(&mut self, t: &mut p4cost_ir::Table, bt: &BfrtTable) {
         match (t.size, bt.size) {
             (None, Some(s)) => {
                 t.size = Some(s);
-                filled_sizes += 1;
+                self.filled_sizes += 1;
             }
-            (Some(a), Some(b)) if a != b => size_diffs.push(format!("{} ({a} vs {b})", t.name)),
+            (Some(a), Some(b)) if a != b => {
+                self.size_diffs.push(format!("{} ({a} vs {b})", t.name))
+            }
             _ => {}
         }
     }
-    let unpaired: Vec<&str> = program
-        .tables
-        .iter()
-        .zip(paired.iter())
-        .filter(|(t, p)| !**p && !compiler_generated(t))
-        .map(|(t, _)| t.name.as_str())
-        .collect();
-    let n_paired = paired.iter().filter(|p| **p).count();
-    program.notes.push(format!(
-        "bfrt.json {bfrt_file}: {n_paired} of {} match tables paired by name; \
-         {filled_widths} key widths and {filled_sizes} sizes filled from it",
-        program.tables.len()
-    ));
-    if !unmatched.is_empty() {
-        program.notes.push(format!(
-            "bfrt.json match tables absent from context.json: {}",
-            unmatched.join(", ")
-        ));
-    }
-    if !unpaired.is_empty() {
-        program.notes.push(format!(
-            "context.json match tables (not compiler-hidden) absent from bfrt.json: {}",
-            unpaired.join(", ")
-        ));
-    }
-    if !size_diffs.is_empty() {
-        program.notes.push(format!(
-            "table sizes differ between context.json and bfrt.json: {}",
-            size_diffs.join(", ")
-        ));
-    }
-    if !key_diffs.is_empty() {
-        program.notes.push(format!(
-            "keys differ between context.json and bfrt.json: {}",
-            key_diffs.join("; ")
-        ));
+
+    /// The notes on tables found on one side only and on differences.
+    fn notes(&self, unpaired: &[String], notes: &mut Vec<String>) {
+        let lists: [(&str, &[String], &str); 4] = [
+            (
+                "bfrt.json match tables absent from context.json: ",
+                &self.unmatched,
+                ", ",
+            ),
+            (
+                "context.json match tables (not compiler-hidden) absent from bfrt.json: ",
+                unpaired,
+                ", ",
+            ),
+            (
+                "table sizes differ between context.json and bfrt.json: ",
+                &self.size_diffs,
+                ", ",
+            ),
+            (
+                "keys differ between context.json and bfrt.json: ",
+                &self.key_diffs,
+                "; ",
+            ),
+        ];
+        for (what, list, sep) in lists {
+            if !list.is_empty() {
+                notes.push(format!("{what}{}", list.join(sep)));
+            }
+        }
     }
 }
 
