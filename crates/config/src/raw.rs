@@ -180,99 +180,17 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
         line_col: e.span().map(|s| at.line_col(s.start)),
         message: e.message().to_string(),
     })?;
-    let (defaults, default_budgets) = match raw.defaults {
-        Some(d) => {
-            let s = settings(
-                &at,
-                dir,
-                RawSettings {
-                    model: d.model,
-                    model_file: d.model_file,
-                    port: d.port,
-                    packet_size: d.packet_size,
-                    rate: d.rate,
-                    window: d.window,
-                    mtu: d.mtu,
-                    hops: d.hops,
-                    include_dirs: d.include_dirs,
-                    defines: d.defines,
-                    entries: d.entries,
-                },
-                None,
-            )?;
-            let b = match d.budget {
-                Some(b) => budgets(&at, b)?,
-                None => Vec::new(),
-            };
-            (s, b)
-        }
+    let (mut defaults, default_budgets) = match raw.defaults {
+        Some(d) => resolve_defaults(&at, dir, d)?,
         None => (Settings::default(), Vec::new()),
     };
-    let mut defaults = defaults;
     if let Some(w) = &raw.warnings {
         defaults.warnings = warnings(&at, w)?;
     }
     let mut programs: Vec<ProgramConfig> = Vec::new();
     for p in raw.program {
-        let name = p
-            .name
-            .as_ref()
-            .map_or_else(|| p.path.get_ref().clone(), |n| n.get_ref().clone());
-        if let Some(prev) = programs.iter().find(|q| q.name == name) {
-            let span = p.name.as_ref().map_or(p.path.span(), |n| n.span());
-            return Err(at.err(
-                span,
-                format!(
-                    "a second program named `{name}` (the first has path {}); give each a distinct `name`",
-                    prev.path.display()
-                ),
-            ));
-        }
-        let path = existing(&at, dir, &p.path, "program")?;
-        let context = p
-            .context
-            .as_ref()
-            .map(|c| existing(&at, dir, c, "context"))
-            .transpose()?;
-        let bfrt = p
-            .bfrt
-            .as_ref()
-            .map(|c| existing(&at, dir, c, "bfrt"))
-            .transpose()?;
-        let s = settings(
-            &at,
-            dir,
-            RawSettings {
-                model: p.model,
-                model_file: p.model_file,
-                port: p.port,
-                packet_size: p.packet_size,
-                rate: p.rate,
-                window: p.window,
-                mtu: p.mtu,
-                hops: p.hops,
-                include_dirs: p.include_dirs,
-                defines: p.defines,
-                entries: p.entries,
-            },
-            Some(&defaults),
-        )?;
-        let mut b = default_budgets.clone();
-        if let Some(pb) = p.budget {
-            let own = budgets(&at, pb)?;
-            // A program's own budget of a kind replaces the default one.
-            b.retain(|d| !own.iter().any(|o| same_kind(&o.limit, &d.limit)));
-            b.extend(own);
-        }
-        programs.push(ProgramConfig {
-            name,
-            path,
-            context,
-            bfrt,
-            pipe: p.pipe,
-            settings: s,
-            budgets: b,
-        });
+        let q = resolve_program(&at, dir, p, &defaults, &default_budgets, &programs)?;
+        programs.push(q);
     }
     let mut chains = Vec::new();
     for c in raw.chain {
@@ -284,6 +202,108 @@ pub(crate) fn resolve(text: &str, shown: &str, dir: &Path) -> Result<Config, Con
         default_budgets,
         programs,
         chains,
+    })
+}
+
+/// `[defaults]`: the settings and budgets every program starts from.
+fn resolve_defaults(
+    at: &Locator,
+    dir: &Path,
+    d: RawDefaults,
+) -> Result<(Settings, Vec<Budget>), ConfigError> {
+    let s = settings(
+        at,
+        dir,
+        RawSettings {
+            model: d.model,
+            model_file: d.model_file,
+            port: d.port,
+            packet_size: d.packet_size,
+            rate: d.rate,
+            window: d.window,
+            mtu: d.mtu,
+            hops: d.hops,
+            include_dirs: d.include_dirs,
+            defines: d.defines,
+            entries: d.entries,
+        },
+        None,
+    )?;
+    let b = match d.budget {
+        Some(b) => budgets(at, b)?,
+        None => Vec::new(),
+    };
+    Ok((s, b))
+}
+
+/// One `[[program]]`: its name (distinct from those before it), files
+/// that must exist, settings over the defaults, and budgets (its own of a
+/// kind replacing the default one).
+fn resolve_program(
+    at: &Locator,
+    dir: &Path,
+    p: RawProgram,
+    defaults: &Settings,
+    default_budgets: &[Budget],
+    before: &[ProgramConfig],
+) -> Result<ProgramConfig, ConfigError> {
+    let name = p
+        .name
+        .as_ref()
+        .map_or_else(|| p.path.get_ref().clone(), |n| n.get_ref().clone());
+    if let Some(prev) = before.iter().find(|q| q.name == name) {
+        let span = p.name.as_ref().map_or(p.path.span(), |n| n.span());
+        return Err(at.err(
+            span,
+            format!(
+                "a second program named `{name}` (the first has path {}); give each a distinct `name`",
+                prev.path.display()
+            ),
+        ));
+    }
+    let path = existing(at, dir, &p.path, "program")?;
+    let context = p
+        .context
+        .as_ref()
+        .map(|c| existing(at, dir, c, "context"))
+        .transpose()?;
+    let bfrt = p
+        .bfrt
+        .as_ref()
+        .map(|c| existing(at, dir, c, "bfrt"))
+        .transpose()?;
+    let s = settings(
+        at,
+        dir,
+        RawSettings {
+            model: p.model,
+            model_file: p.model_file,
+            port: p.port,
+            packet_size: p.packet_size,
+            rate: p.rate,
+            window: p.window,
+            mtu: p.mtu,
+            hops: p.hops,
+            include_dirs: p.include_dirs,
+            defines: p.defines,
+            entries: p.entries,
+        },
+        Some(defaults),
+    )?;
+    let mut b = default_budgets.to_vec();
+    if let Some(pb) = p.budget {
+        let own = budgets(at, pb)?;
+        b.retain(|d| !own.iter().any(|o| same_kind(&o.limit, &d.limit)));
+        b.extend(own);
+    }
+    Ok(ProgramConfig {
+        name,
+        path,
+        context,
+        bfrt,
+        pipe: p.pipe,
+        settings: s,
+        budgets: b,
     })
 }
 
