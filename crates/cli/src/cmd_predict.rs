@@ -80,6 +80,60 @@ fn exit_of(reports: &[report::Report]) -> Exit {
 /// predicted through them), on `--jobs` threads, in the order given, then
 /// a summary. Exit 2 when any program could not be read.
 fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError> {
+    let options = batch_options(a)?;
+    let jobs = crate::progress::jobs(a.jobs)?;
+    let bar = Progress::new(
+        options.len(),
+        ui.err_is_terminal && a.format == ReportFormat::Human,
+    );
+    let done = batch::predict_many(&options, jobs, &|name| bar.tick(name))?;
+    bar.finish();
+    let write_err = CliError::output;
+    let mut batch = BatchReport::of(done);
+    let failed = batch.summary.failed;
+    let denied = batch
+        .programs
+        .iter()
+        .any(|p| exit_of(&p.pipelines) == Exit::Failed);
+    let text = match a.format {
+        ReportFormat::Json => {
+            // Each report under `programs[].pipelines`.
+            let dropped = crate::output_budget::fit(
+                batch
+                    .programs
+                    .iter_mut()
+                    .flat_map(|p| p.pipelines.iter_mut())
+                    .collect(),
+                4,
+                a.max_output_bytes,
+            )?;
+            if dropped > 0 {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}",
+                    crate::output_budget::note(dropped, a.max_output_bytes)
+                );
+            }
+            return write_batch(&batch, out, failed, denied);
+        }
+        ReportFormat::Sarif => {
+            let all: Vec<report::Report> = batch
+                .programs
+                .into_iter()
+                .flat_map(|p| p.pipelines)
+                .collect();
+            crate::json_out::to_pretty(&crate::sarif::predict_log(&all))?
+        }
+        ReportFormat::Human => batch_human(&batch, a, ui),
+    };
+    out.write_all(text.as_bytes()).map_err(write_err)?;
+    out.flush().map_err(write_err)?;
+    Ok(batch_exit(failed, denied))
+}
+
+/// The options of each program under FILE and MORE, fragments (files
+/// another one includes) left out; an input error when there is none.
+fn batch_options(a: &PredictArgs) -> Result<Vec<p4cost_engine::PredictOptions>, CliError> {
     let paths: Vec<&std::path::Path> = std::iter::once(a.file.as_path())
         .chain(a.more.iter().map(|p| p.as_path()))
         .collect();
@@ -119,79 +173,35 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
                 .join(", ")
         )));
     }
-    let jobs = crate::progress::jobs(a.jobs)?;
-    let bar = Progress::new(
-        options.len(),
-        ui.err_is_terminal && a.format == ReportFormat::Human,
-    );
-    let done = batch::predict_many(&options, jobs, &|name| bar.tick(name))?;
-    bar.finish();
-    let write_err = CliError::output;
-    let batch = BatchReport::of(done);
-    let failed = batch.summary.failed;
-    let denied = batch
-        .programs
-        .iter()
-        .any(|p| exit_of(&p.pipelines) == Exit::Failed);
-    let mut batch = batch;
-    let text = match a.format {
-        ReportFormat::Json => {
-            // Each report under `programs[].pipelines`.
-            let dropped = crate::output_budget::fit(
-                batch
-                    .programs
-                    .iter_mut()
-                    .flat_map(|p| p.pipelines.iter_mut())
-                    .collect(),
-                4,
-                a.max_output_bytes,
-            )?;
-            if dropped > 0 {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "{}",
-                    crate::output_budget::note(dropped, a.max_output_bytes)
-                );
+    Ok(options)
+}
+
+/// A batch as text: each program's table (or error) under its name, then
+/// the summary.
+fn batch_human(batch: &BatchReport, a: &PredictArgs, ui: &Ui) -> String {
+    let mut snippets = Snippets::new(ui.color_out);
+    let mut s = String::new();
+    for p in &batch.programs {
+        s.push_str(&format!("=== {} ===\n", p.program));
+        match &p.error {
+            Some(e) => s.push_str(&format!("error: {e}\n")),
+            None if p.pipelines.len() == 1 => {
+                s.push_str(&render::render_human(
+                    &p.pipelines[0],
+                    &mut snippets,
+                    a.warnings.detail(),
+                ));
             }
-            return write_batch(&batch, out, failed, denied);
+            None => s.push_str(&render::render_human_multi(
+                &p.pipelines,
+                &mut snippets,
+                a.warnings.detail(),
+            )),
         }
-        ReportFormat::Sarif => {
-            let all: Vec<report::Report> = batch
-                .programs
-                .into_iter()
-                .flat_map(|p| p.pipelines)
-                .collect();
-            crate::json_out::to_pretty(&crate::sarif::predict_log(&all))?
-        }
-        ReportFormat::Human => {
-            let mut snippets = Snippets::new(ui.color_out);
-            let mut s = String::new();
-            for p in &batch.programs {
-                s.push_str(&format!("=== {} ===\n", p.program));
-                match &p.error {
-                    Some(e) => s.push_str(&format!("error: {e}\n")),
-                    None if p.pipelines.len() == 1 => {
-                        s.push_str(&render::render_human(
-                            &p.pipelines[0],
-                            &mut snippets,
-                            a.warnings.detail(),
-                        ));
-                    }
-                    None => s.push_str(&render::render_human_multi(
-                        &p.pipelines,
-                        &mut snippets,
-                        a.warnings.detail(),
-                    )),
-                }
-                s.push('\n');
-            }
-            s.push_str(&summary_text(&batch.summary));
-            s
-        }
-    };
-    out.write_all(text.as_bytes()).map_err(write_err)?;
-    out.flush().map_err(write_err)?;
-    Ok(batch_exit(failed, denied))
+        s.push('\n');
+    }
+    s.push_str(&summary_text(&batch.summary));
+    s
 }
 
 /// Writes a batch's JSON (streamed) and gives its exit.
