@@ -143,108 +143,123 @@ pub fn fit_family(family: Family, params: usize, pts: &[Point]) -> Option<Piece>
         });
     let scale = if to > from { to - from } else { 1.0 };
     let t = move |x: f64| (x - from) / scale;
-    let piece = |params: Vec<f64>| Piece {
+    let params = match family {
+        Family::Poly => lstsq(pts, &t, &|t| {
+            (0..params).map(|i| t.powi(i as i32)).collect()
+        })?,
+        Family::Log => {
+            if pts.iter().any(|p| p.x <= 0.0) {
+                return None;
+            }
+            lstsq(pts, &|x| x, &|x| vec![1.0, x.ln()])?
+        }
+        Family::Exp | Family::Reciprocal => fit_shaped(family, pts, &t)?,
+    };
+    Some(Piece {
         family,
         params,
         from,
         to,
         x0: from,
         scale,
+    })
+}
+
+/// `a + b * g_c(t)` for the exponential (`g_c(t) = exp(c t)`) or
+/// reciprocal (`g_c(t) = 1 / (t + c)`) family: linear in (a, b) for a
+/// fixed shape c, so c is scanned over a grid, then refined by a
+/// golden-section search between the best grid point's neighbours of the
+/// same sign. Returns `[a, b, c]`.
+fn fit_shaped(family: Family, pts: &[Agg], t: &dyn Fn(f64) -> f64) -> Option<Vec<f64>> {
+    let shape = |c: f64| -> Box<dyn Fn(f64) -> f64> {
+        match family {
+            Family::Exp => Box::new(move |t: f64| (c * t).exp()),
+            _ => Box::new(move |t: f64| 1.0 / (t + c)),
+        }
     };
-    match family {
-        Family::Poly => {
-            let c = lstsq(pts, &t, &|t| {
-                (0..params).map(|i| t.powi(i as i32)).collect()
-            })?;
-            Some(piece(c))
-        }
-        Family::Log => {
-            if pts.iter().any(|p| p.x <= 0.0) {
-                return None;
+    let fit_at = |c: f64| -> Option<(f64, Vec<f64>)> {
+        let g = shape(c);
+        let ab = simple_regression(pts, &|x| g(t(x)))?;
+        let f = |x: f64| ab[0] + ab[1] * g(t(x));
+        let e = sse(pts, &f);
+        e.is_finite().then_some((e, vec![ab[0], ab[1], c]))
+    };
+    let grid = shape_grid(family);
+    let mut best: Option<(f64, Vec<f64>, usize)> = None;
+    for (i, &c) in grid.iter().enumerate() {
+        if let Some((e, p)) = fit_at(c) {
+            if best.as_ref().is_none_or(|b| e < b.0) {
+                best = Some((e, p, i));
             }
-            let c = lstsq(pts, &|x| x, &|x| vec![1.0, x.ln()])?;
-            Some(piece(c))
-        }
-        Family::Exp | Family::Reciprocal => {
-            // Linear in (a, b) for a fixed shape c: scan c, then refine.
-            let shape = |c: f64| -> Box<dyn Fn(f64) -> f64> {
-                match family {
-                    Family::Exp => Box::new(move |t: f64| (c * t).exp()),
-                    _ => Box::new(move |t: f64| 1.0 / (t + c)),
-                }
-            };
-            let fit_at = |c: f64| -> Option<(f64, Vec<f64>)> {
-                let g = shape(c);
-                let ab = simple_regression(pts, &|x| g(t(x)))?;
-                let f = |x: f64| ab[0] + ab[1] * g(t(x));
-                let e = sse(pts, &f);
-                e.is_finite().then_some((e, vec![ab[0], ab[1], c]))
-            };
-            // Exp: rates of either sign; reciprocal: the pole left of the
-            // range (c > 0) or right of it (c < -1).
-            let mut grid = Vec::new();
-            for i in 0..=16 {
-                let m = 10f64.powf(-2.0 + 4.0 * f64::from(i) / 16.0);
-                match family {
-                    Family::Exp => {
-                        grid.push(m.min(30.0));
-                        grid.push(-m.min(30.0));
-                    }
-                    _ => {
-                        grid.push(m * 0.1);
-                        grid.push(-1.0 - m * 0.1);
-                    }
-                }
-            }
-            let mut best: Option<(f64, Vec<f64>, usize)> = None;
-            for (i, &c) in grid.iter().enumerate() {
-                if let Some((e, p)) = fit_at(c) {
-                    if best.as_ref().is_none_or(|b| e < b.0) {
-                        best = Some((e, p, i));
-                    }
-                }
-            }
-            let (e, mut p, i) = best?;
-            // Golden-section search between the grid neighbours of the
-            // same sign.
-            let c0 = grid[i];
-            let same: Vec<f64> = grid
-                .iter()
-                .copied()
-                .filter(|c| {
-                    c.signum() == c0.signum() && (family == Family::Exp || (*c > 0.0) == (c0 > 0.0))
-                })
-                .collect();
-            let pos = same.iter().position(|c| *c == c0).unwrap_or(0);
-            let (mut lo, mut hi) = (
-                same[pos.saturating_sub(1)],
-                same[(pos + 1).min(same.len() - 1)],
-            );
-            if lo > hi {
-                std::mem::swap(&mut lo, &mut hi);
-            }
-            let g = (5f64.sqrt() - 1.0) / 2.0;
-            for _ in 0..32 {
-                let a = hi - g * (hi - lo);
-                let b = lo + g * (hi - lo);
-                let (ea, eb) = (
-                    fit_at(a).map_or(f64::INFINITY, |r| r.0),
-                    fit_at(b).map_or(f64::INFINITY, |r| r.0),
-                );
-                if ea < eb {
-                    hi = b;
-                } else {
-                    lo = a;
-                }
-            }
-            if let Some((em, pm)) = fit_at((lo + hi) / 2.0) {
-                if em < e {
-                    p = pm;
-                }
-            }
-            Some(piece(p))
         }
     }
+    let (e, p, i) = best?;
+    let (lo, hi) = golden_section(neighbours(family, &grid, grid[i]), &|c| {
+        fit_at(c).map_or(f64::INFINITY, |r| r.0)
+    });
+    match fit_at((lo + hi) / 2.0) {
+        Some((em, pm)) if em < e => Some(pm),
+        _ => Some(p),
+    }
+}
+
+/// The shapes c scanned: exp, rates of either sign; reciprocal, the pole
+/// left of the range (c > 0) or right of it (c < -1).
+fn shape_grid(family: Family) -> Vec<f64> {
+    let mut grid = Vec::new();
+    for i in 0..=16 {
+        let m = 10f64.powf(-2.0 + 4.0 * f64::from(i) / 16.0);
+        match family {
+            Family::Exp => {
+                grid.push(m.min(30.0));
+                grid.push(-m.min(30.0));
+            }
+            _ => {
+                grid.push(m * 0.1);
+                grid.push(-1.0 - m * 0.1);
+            }
+        }
+    }
+    grid
+}
+
+/// The grid points on either side of `c0` among those of its sign, as
+/// an interval `(lo, hi)`.
+fn neighbours(family: Family, grid: &[f64], c0: f64) -> (f64, f64) {
+    let same: Vec<f64> = grid
+        .iter()
+        .copied()
+        .filter(|c| {
+            c.signum() == c0.signum() && (family == Family::Exp || (*c > 0.0) == (c0 > 0.0))
+        })
+        .collect();
+    let pos = same.iter().position(|c| *c == c0).unwrap_or(0);
+    let at = |i: usize| same.get(i).copied().unwrap_or(c0);
+    let (lo, hi) = (
+        at(pos.saturating_sub(1)),
+        at((pos + 1).min(same.len().saturating_sub(1))),
+    );
+    if lo > hi {
+        (hi, lo)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// Narrows `(lo, hi)` around a minimum of `err` by 32 golden-section
+/// steps.
+fn golden_section((mut lo, mut hi): (f64, f64), err: &dyn Fn(f64) -> f64) -> (f64, f64) {
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..32 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if err(a) < err(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo, hi)
 }
 
 /// The candidates in rank order (ties in the listed order).
