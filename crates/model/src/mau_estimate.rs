@@ -1412,7 +1412,14 @@ fn place_gateways(
 ) {
     let nu = graph.units.len();
     let mut controlled_at: Vec<Option<u32>> = vec![None; nu];
-    for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
+    // Only a gateway rides with a unit it controls; a table that branches
+    // is placed by its own dependencies and resources.
+    let gateway = |u: usize| matches!(graph.units[u].kind, UnitKind::Gateway);
+    for e in graph
+        .edges
+        .iter()
+        .filter(|e| e.kind == DepKind::Control && gateway(e.from))
+    {
         let at = span[e.to].0;
         let c = &mut controlled_at[e.from];
         if c.is_none_or(|x| at < x) {
