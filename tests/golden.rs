@@ -146,3 +146,17 @@ fn stages_explain_gateway_three_tables_human() {
         "p4-samples/tofino/deps/gateway_three_tables.p4"
     ]));
 }
+
+/// Hand-derived in p4-samples/tofino/deps/container_read.p4 and
+/// tests/stages_explain.rs (issue 28): classify, tag and route in stage 0
+/// (route's read of hdr.ipv4.$valid, in the container tag wrote, moves
+/// nothing); mark in stage 1, match dependent through that container; 73
+/// cycles.
+#[test]
+fn stages_explain_container_read_human() {
+    insta::assert_snapshot!(ok(&[
+        "stages",
+        "--explain",
+        "p4-samples/tofino/deps/container_read.p4"
+    ]));
+}

@@ -199,3 +199,125 @@ fn exclusive_switch_arms_do_not_depend_and_the_condition_still_does() {
         );
     }
 }
+
+/// Issue 28: reading a field whose PHV container another table wrote
+/// (validity bits share one) is no dependency in bf-p4c's graph, which
+/// compares fields (FindDataDependencyGraph); only two writers of one
+/// container conflict (`container_conflicts`). The assembler's container
+/// comparison still types the stage. By hand (the program's comment):
+/// classify, tag and route in stage 0 (route reads hdr.ipv4.$valid, tag
+/// wrote hdr.vlan.$valid: no dependency, first stage); mark in stage 1 by
+/// its action's read of ig_md.cls (classify), and stage 1 match dependent
+/// because mark's key reads hdr.ethernet.$valid in the container tag
+/// wrote; 20 + 20 + 4 x 1 + 20 + 5 x 1 + 4 = 73 cycles.
+#[test]
+fn reading_a_container_another_table_wrote_moves_no_table() {
+    let v = json(&[
+        "stages",
+        "p4-samples/tofino/deps/container_read.p4",
+        "--explain",
+        "--format",
+        "json",
+    ]);
+    for t in ["Ig.classify", "Ig.tag", "Ig.route"] {
+        let e = entry(&v, t);
+        assert_eq!(
+            (e["stage"].as_u64(), e["why"]["reason"].as_str()),
+            (Some(0), Some("first_stage")),
+            "{t}"
+        );
+    }
+    let m = entry(&v, "Ig.mark");
+    assert_eq!(m["stage"], 1);
+    assert_eq!(m["why"]["kind"], "action");
+    assert_eq!(m["why"]["field"], "ig_md.cls");
+    assert_eq!(match_stages(&v), vec![0, 1, 6]);
+    assert_eq!(v["mau"]["ingress"]["cycles"], 20 + 20 + 4 + 20 + 5 + 4);
+}
+
+/// The ingress or egress `explain` entry of `unit` (`basis[i]` by gress).
+fn entry_in<'v>(v: &'v Value, gress: &str, unit: &str) -> &'v Value {
+    v["basis"]
+        .as_array()
+        .expect("basis")
+        .iter()
+        .filter(|b| b["gress"] == gress)
+        .flat_map(|b| b["explain"].as_array().expect("explain"))
+        .find(|u| u["unit"] == unit)
+        .unwrap_or_else(|| panic!("{unit} in {gress}"))
+}
+
+/// Issue 28 item 4, on fabric-tna's INT profile (tests/fixtures copy):
+/// watchlist's action sets fabric_md.int_mirror_md valid and report's
+/// sets the report headers valid; no field is shared, the validity bits'
+/// container is (bf-p4c's container conflict). The reason names it as
+/// such, not as an action that "reads or also writes" the field.
+#[test]
+fn a_container_conflict_is_named_as_one() {
+    let f = "tests/fixtures/tofino/fabric-tna-29030f4/p4src";
+    let v = json(&[
+        "stages",
+        "-I",
+        f,
+        "-DCPU_PORT=192",
+        "-DWITH_INT",
+        &format!("{f}/fabric_tna.p4"),
+        "--explain",
+        "--format",
+        "json",
+    ]);
+    let w = entry_in(&v, "egress", "FabricEgress.int_egress.watchlist");
+    assert_eq!(w["why"]["kind"], "action");
+    assert_eq!(w["why"]["field"], "fabric_md.int_mirror_md.$valid");
+    assert_eq!(w["why"]["on"], "FabricEgress.int_egress.report");
+    let human = p4cost(&[
+        "stages",
+        "-I",
+        f,
+        "-DCPU_PORT=192",
+        "-DWITH_INT",
+        &format!("{f}/fabric_tna.p4"),
+        "--explain",
+    ]);
+    assert!(
+        human.stdout.contains(
+            "FabricEgress.int_egress.watchlist: container conflict: it writes \
+             fabric_md.int_mirror_md.$valid, which shares a PHV container with a field \
+             FabricEgress.int_egress.report (stage"
+        ),
+        "{}",
+        human.stdout
+    );
+}
+
+/// Issue 28 item 4, on switch_tofino_x1 (tests/fixtures copy): source_napt
+/// is a table whose source_napt_miss action leads to source_nat. Only a
+/// gateway rides with a unit it controls (`TablePlacement::gateway_merge`);
+/// the table's own reason was "placed with source_nat, the table it
+/// controls", naming the table that waits for it.
+#[test]
+fn a_branching_table_is_not_placed_with_what_it_controls() {
+    let d = "tests/fixtures/tofino/compiled";
+    let v = json(&[
+        "stages",
+        "-D__TARGET_TOFINO__=1",
+        "-I",
+        d,
+        &format!("{d}/switch_tofino_x1/switch_tofino_x1.p4"),
+        "--explain",
+        "--format",
+        "json",
+    ]);
+    for u in v["basis"]
+        .as_array()
+        .expect("basis")
+        .iter()
+        .flat_map(|b| b["explain"].as_array().expect("explain"))
+    {
+        if u["why"]["reason"] == "with_table" {
+            assert_eq!(u["kind"], "gateway", "{u}");
+        }
+    }
+    let s = entry_in(&v, "ingress", "source_napt");
+    assert_ne!(s["why"]["reason"], "with_table", "{s}");
+}

@@ -161,6 +161,28 @@ pub struct DepEdge {
     pub kind: DepKind,
     /// The field that causes it (for control: the outcome, e.g. `hit`).
     pub field: String,
+    /// Whether the two units touch the same field or only one shared
+    /// container ([`SharedContainers`]); not in the JSON.
+    #[serde(skip)]
+    pub through: Through,
+}
+
+/// How an edge's two units meet. bf-p4c's dependency graph compares
+/// fields (`FindDataDependencyGraph`); two tables writing different fields
+/// of one container are a *container conflict*, kept out of one stage by
+/// table placement but no edge of the graph (`container_conflicts`,
+/// `mau/table_dependency_graph.cpp`), and a table reading a field whose
+/// container another wrote is no dependency at all there (the assembler's
+/// container comparison only makes its stage match dependent).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Through {
+    /// One field (or overlapping ones).
+    #[default]
+    Field,
+    /// Both write fields of one container.
+    ContainerWrite,
+    /// One reads a field of the container the other writes.
+    ContainerRead,
 }
 
 /// The dependency graph of one control.
@@ -305,16 +327,24 @@ pub fn dependency_graph_with(
         .map_err(|pairs| too_many(nu, pairs))?;
     g.control_edges(&mut best);
     keep_nearest_control(&mut best);
+    let placing: HashMap<(usize, usize), DepKind> = best
+        .iter()
+        .filter(|(k, _)| !k.2)
+        .map(|(&(f, t, _), e)| ((f, t), e.1))
+        .collect();
+    // A container read beside an edge as strong that places: nothing to add.
+    best.retain(|&(f, t, read), e| !read || placing.get(&(f, t)).is_none_or(|&k| e.1 < k));
     let mut edges: Vec<DepEdge> = best
         .into_iter()
-        .map(|((from, to), (kind, field))| DepEdge {
+        .map(|((from, to, _), (through, kind, field))| DepEdge {
             from,
             to,
             kind,
             field,
+            through,
         })
         .collect();
-    edges.sort_by_key(|e| (e.to, e.from));
+    edges.sort_by_key(|e| (e.to, e.from, e.through));
     let longest_match_chain = longest_match_chain(nu, &edges);
     Ok(DepGraph {
         control,
@@ -325,15 +355,20 @@ pub fn dependency_graph_with(
 }
 
 /// The strongest edge offered so far per (from, to), with its field.
-type BestEdges = HashMap<(usize, usize), (DepKind, String)>;
+/// Two per pair: the strongest edge that places the later unit (through a
+/// field, or a container both write) and the strongest that only reads a
+/// container (`true`), which types a stage without moving a table.
+type BestEdges = HashMap<(usize, usize, bool), (Through, DepKind, String)>;
 
-/// Keeps the strongest kind offered for a pair (the first field of it).
-fn offer(best: &mut BestEdges, from: usize, to: usize, kind: DepKind, field: &str) {
+/// Keeps the strongest edge offered for a pair in its slot (the first
+/// field of it): the strongest kind, then a field before a container.
+fn offer(best: &mut BestEdges, from: usize, to: usize, link: (Through, DepKind), field: &str) {
+    let read = link.0 == Through::ContainerRead;
     let e = best
-        .entry((from, to))
-        .or_insert_with(|| (kind, field.to_string()));
-    if kind < e.0 {
-        *e = (kind, field.to_string());
+        .entry((from, to, read))
+        .or_insert_with(|| (link.0, link.1, field.to_string()));
+    if (link.1, link.0) < (e.1, e.0) {
+        *e = (link.0, link.1, field.to_string());
     }
 }
 
@@ -715,7 +750,7 @@ fn branches(program: &Program, node: &p4cost_ir::Node) -> Option<Vec<Branch>> {
 /// one whose outcome decides B (the compiler's next-table link).
 fn keep_nearest_control(best: &mut BestEdges) {
     let mut nearest: HashMap<usize, usize> = HashMap::new();
-    for (&(from, to), (kind, _)) in best.iter() {
+    for (&(from, to, _), (_, kind, _)) in best.iter() {
         if *kind == DepKind::Control {
             let e = nearest.entry(to).or_insert(from);
             if from > *e {
@@ -723,7 +758,7 @@ fn keep_nearest_control(best: &mut BestEdges) {
             }
         }
     }
-    best.retain(|&(from, to), (kind, _)| {
+    best.retain(|&(from, to, _), (_, kind, _)| {
         *kind != DepKind::Control || nearest.get(&to) == Some(&from)
     });
 }
@@ -735,7 +770,8 @@ fn longest_match_chain(nu: usize, edges: &[DepEdge]) -> Vec<usize> {
     let mut len = vec![1usize; nu];
     let mut prev: Vec<Option<usize>> = vec![None; nu];
     for e in edges {
-        if e.kind == DepKind::Match && e.from < e.to && len[e.from] + 1 > len[e.to] {
+        let field_match = e.kind == DepKind::Match && e.through == Through::Field;
+        if field_match && e.from < e.to && len[e.from] + 1 > len[e.to] {
             len[e.to] = len[e.from] + 1;
             prev[e.to] = Some(e.from);
         }
@@ -882,6 +918,18 @@ impl<'a> Graph<'a> {
         a != b && get(&self.after[a], b) && (a < b || !get(&self.after[b], a))
     }
 
+    /// How unit `a`, which writes `writes`, meets `f` (which the other
+    /// unit writes when `write`, else reads).
+    fn through(writes: &[String], f: &str, write: bool) -> Through {
+        if writes.iter().any(|w| overlaps(w, f)) {
+            Through::Field
+        } else if write {
+            Through::ContainerWrite
+        } else {
+            Through::ContainerRead
+        }
+    }
+
     /// Units touching `f` or its shared container.
     fn touching(&self, index: &FieldIndex, f: &str) -> Vec<usize> {
         let mut v = index.overlapping(f);
@@ -1024,7 +1072,8 @@ impl<'a> Graph<'a> {
                             && self.writes_reaching(a, b, f)
                             && !self.killed(a, b, f, b_may_kill)
                         {
-                            offer(best, a, b, kind, f);
+                            let through = Graph::through(&self.units[a].writes, f, b_may_kill);
+                            offer(best, a, b, (through, kind), f);
                         }
                     }
                 }
@@ -1036,7 +1085,14 @@ impl<'a> Graph<'a> {
                     .chain(self.touching(&self.action_readers, w))
                 {
                     if self.precedes(a, b) {
-                        offer(best, a, b, DepKind::ReverseRead, w);
+                        let u = &self.units[a];
+                        let reads = u.match_reads.iter().chain(&u.action_reads);
+                        let through = if reads.clone().any(|r| overlaps(r, w)) {
+                            Through::Field
+                        } else {
+                            Through::ContainerRead
+                        };
+                        offer(best, a, b, (through, DepKind::ReverseRead), w);
                     }
                 }
             }
@@ -1065,7 +1121,7 @@ impl<'a> Graph<'a> {
                         let b = w * 64 + word.trailing_zeros() as usize;
                         word &= word - 1;
                         if b < nu && self.precedes(a, b) {
-                            offer(best, a, b, DepKind::Control, &o.label);
+                            offer(best, a, b, (Through::Field, DepKind::Control), &o.label);
                         }
                     }
                 }
@@ -1253,6 +1309,40 @@ mod tests {
         assert_eq!(shared.of("hdr.stack[0].bypass_egress"), None);
         assert_eq!(shared.of("bypass_egress"), None);
         assert_eq!(shared.of("ig_tm_md.no_bypass_egress"), None);
+    }
+
+    #[test]
+    fn a_container_only_links_writers_or_readers() {
+        let w = |f: &[&str]| f.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let tag = w(&["hdr.vlan.$valid", "hdr.vlan.vid"]);
+        assert_eq!(Graph::through(&tag, "hdr.vlan.vid", false), Through::Field);
+        assert_eq!(
+            Graph::through(&tag, "hdr.ipv4.$valid", false),
+            Through::ContainerRead
+        );
+        assert_eq!(
+            Graph::through(&tag, "hdr.ipv4.$valid", true),
+            Through::ContainerWrite
+        );
+        // A container read keeps its own slot beside a weaker placing edge.
+        let mut best = BestEdges::new();
+        offer(&mut best, 0, 1, (Through::Field, DepKind::Control), "hit");
+        offer(
+            &mut best,
+            0,
+            1,
+            (Through::ContainerRead, DepKind::Match),
+            "h.$valid",
+        );
+        offer(
+            &mut best,
+            0,
+            1,
+            (Through::ContainerWrite, DepKind::Action),
+            "g.$valid",
+        );
+        assert_eq!(best[&(0, 1, false)].1, DepKind::Action);
+        assert_eq!(best[&(0, 1, true)].1, DepKind::Match);
     }
 
     #[test]

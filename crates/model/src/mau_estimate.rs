@@ -22,7 +22,7 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-use p4cost_analysis::deps::{self, DepGraph, DepKind, SharedContainers, UnitKind};
+use p4cost_analysis::deps::{self, DepGraph, DepKind, SharedContainers, Through, UnitKind};
 use p4cost_ir::{ControlId, ExternKind, ExternUse, Gress, MauPlacement, MauStage, Program};
 
 use crate::placement_why::{TakenBy, Trace};
@@ -530,8 +530,12 @@ struct GressState<'g> {
     graph: &'g DepGraph,
     needs: Vec<UnitNeed>,
     /// Edges into each unit from earlier units (indexes into
-    /// `graph.edges`).
+    /// `graph.edges`), those that place it: not [`Through::ContainerRead`].
     incoming: Vec<Vec<usize>>,
+    /// Edges into each unit that only read a container an earlier unit
+    /// wrote: they make its stage match or action dependent (the
+    /// assembler compares containers), they do not move it.
+    container_reads: Vec<Vec<usize>>,
     /// Per unit, the stages it occupies (first..=last).
     span: Vec<(u32, u32)>,
     /// Per unit, the predecessor that set its earliest stage.
@@ -580,9 +584,12 @@ impl<'g> GressState<'g> {
             })
             .collect();
         let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); nu];
+        let mut container_reads: Vec<Vec<usize>> = vec![Vec::new(); nu];
         let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); nu];
         for (i, e) in graph.edges.iter().enumerate() {
-            if e.from < e.to {
+            if e.from < e.to && e.through == Through::ContainerRead {
+                container_reads[e.to].push(i);
+            } else if e.from < e.to {
                 incoming[e.to].push(i);
                 outgoing[e.from].push(e.to);
             }
@@ -599,6 +606,7 @@ impl<'g> GressState<'g> {
             graph,
             needs,
             incoming,
+            container_reads,
             span: vec![(0, 0); nu],
             why_stage: vec![None; nu],
             trace: Trace::new(nu),
@@ -858,7 +866,10 @@ impl<'g> GressState<'g> {
         let (p, n_stages) = (cx.p, cx.m.stages);
         let graph = self.graph;
         let span = self.span;
-        let stages = plan_stages(p, n_stages, graph, &self.incoming, &span, &self.alpm_at);
+        let typed: Vec<Vec<usize>> = (self.incoming.iter().zip(&self.container_reads))
+            .map(|(a, b)| a.iter().chain(b).copied().collect())
+            .collect();
+        let stages = plan_stages(p, n_stages, graph, &typed, &span, &self.alpm_at);
         let chain_units = chain_to_last(&span, &self.why_stage);
         let chain = chain_units
             .iter()
@@ -1237,8 +1248,11 @@ fn first_room(p: &Placement, used: &[Used], need: &Needs, from: u32) -> u32 {
 fn chain_below(graph: &DepGraph) -> Vec<u32> {
     let nu = graph.units.len();
     let mut out: Vec<Vec<(usize, u32)>> = vec![Vec::new(); nu];
+    // bf-p4c's dependence chain counts its graph's edges: fields, not
+    // container conflicts (`DependencyGraph::dependence_tail_size`).
     for e in graph.edges.iter().filter(|e| e.from < e.to) {
-        let step = u32::from(matches!(e.kind, DepKind::Match | DepKind::Action));
+        let field = e.through == Through::Field;
+        let step = u32::from(field && matches!(e.kind, DepKind::Match | DepKind::Action));
         out[e.from].push((e.to, step));
     }
     let mut below = vec![0u32; nu];
@@ -1398,7 +1412,14 @@ fn place_gateways(
 ) {
     let nu = graph.units.len();
     let mut controlled_at: Vec<Option<u32>> = vec![None; nu];
-    for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
+    // Only a gateway rides with a unit it controls; a table that branches
+    // is placed by its own dependencies and resources.
+    let gateway = |u: usize| matches!(graph.units[u].kind, UnitKind::Gateway);
+    for e in graph
+        .edges
+        .iter()
+        .filter(|e| e.kind == DepKind::Control && gateway(e.from))
+    {
         let at = span[e.to].0;
         let c = &mut controlled_at[e.from];
         if c.is_none_or(|x| at < x) {

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use p4cost_analysis::deps::{DepGraph, DepKind, UnitKind};
+use p4cost_analysis::deps::{DepGraph, DepKind, Through, UnitKind};
 use p4cost_ir::Gress;
 
 /// Why a unit is in its stage.
@@ -30,6 +30,11 @@ pub enum Why {
         /// The stage of `on` that counts (its last for match and action,
         /// its first otherwise).
         on_stage: u32,
+        /// For an action dependency, whether the unit reads the field, also
+        /// writes it, or writes another field of its container (the
+        /// sentence only).
+        #[serde(skip)]
+        access: Access,
     },
     /// Its dependencies allowed stage `earliest`, but the stages from there
     /// to the one before its own had no room; `what` ran out in the last.
@@ -56,6 +61,19 @@ pub enum Why {
     },
 }
 
+/// How a unit with an action dependency meets the field.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Access {
+    /// Its action reads the field.
+    #[default]
+    Reads,
+    /// It writes the field too (write after write).
+    AlsoWrites,
+    /// It writes another field of the field's PHV container (bf-p4c's
+    /// container conflict).
+    SameContainer,
+}
+
 impl Why {
     /// The reason as a sentence.
     pub fn sentence(&self) -> String {
@@ -66,19 +84,26 @@ impl Why {
                 field,
                 on,
                 on_stage,
-            } => match kind {
-                DepKind::Match => format!(
+                access,
+            } => match (kind, access) {
+                (DepKind::Match, _) => format!(
                     "match dependency: reads {field} written by {on} (stage {on_stage})"
                 ),
-                DepKind::Action => format!(
-                    "action dependency: its action reads or also writes {field}, written by {on} \
-                     (stage {on_stage})"
+                (DepKind::Action, Access::Reads) => format!(
+                    "action dependency: its action reads {field}, written by {on} (stage {on_stage})"
                 ),
-                DepKind::Control => format!(
+                (DepKind::Action, Access::AlsoWrites) => format!(
+                    "action dependency: it also writes {field}, written by {on} (stage {on_stage})"
+                ),
+                (DepKind::Action, Access::SameContainer) => format!(
+                    "container conflict: it writes {field}, which shares a PHV container with a \
+                     field {on} (stage {on_stage}) writes"
+                ),
+                (DepKind::Control, _) => format!(
                     "control dependency: runs on the {field} outcome of {on} (stage {on_stage}), \
                      not before it"
                 ),
-                DepKind::ReverseRead => format!(
+                (DepKind::ReverseRead, _) => format!(
                     "reverse-read dependency: writes {field}, which {on} (stage {on_stage}) reads, \
                      not before it"
                 ),
@@ -233,6 +258,13 @@ fn why_of(graph: &DepGraph, span: &[(u32, u32)], t: &Trace, u: usize, earliest: 
             on_stage: match e.kind {
                 DepKind::Match | DepKind::Action => span[e.from].1,
                 DepKind::Control | DepKind::ReverseRead => span[e.from].0,
+            },
+            access: if e.through == Through::ContainerWrite {
+                Access::SameContainer
+            } else if graph.units[u].action_reads.contains(&e.field) {
+                Access::Reads
+            } else {
+                Access::AlsoWrites
             },
         },
         _ => Why::FirstStage,
