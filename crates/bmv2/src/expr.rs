@@ -130,17 +130,7 @@ impl Exprs<'_> {
         let ty = j.key_str("type")?;
         let val = j.key("value")?;
         Ok(match ty {
-            "field" => {
-                let (h, f) = pair(&val)?;
-                reads.add(self.names.field(h, f));
-                if self.canonical_text && f != "$valid$" {
-                    Text::atom(self.names.field(h, f))
-                } else if self.canonical_text {
-                    Text::atom(format!("{}.$valid$", self.names.header(h)))
-                } else {
-                    Text::atom(format!("{h}.{f}"))
-                }
-            }
+            "field" => self.field_text(&val, reads)?,
             "hexstr" => Text::atom(val.str()?.to_string()),
             "bool" => Text::atom(val.bool()?.to_string()),
             "string" => Text::atom(format!("\"{}\"", val.str()?)),
@@ -174,18 +164,7 @@ impl Exprs<'_> {
                 Text::atom(name.clone())
             }
             "local" => Text::atom(format!("local#{}", val.u64()?)),
-            "lookahead" => {
-                let items = val.items()?;
-                let (Some(off), Some(w)) = (items.first(), items.get(1)) else {
-                    return Err(val.invalid("expected [offset, width]"));
-                };
-                let (off, w) = (off.u64()?, w.u64()?);
-                if off == 0 {
-                    Text::atom(format!("lookahead<bit<{w}>>()"))
-                } else {
-                    Text::atom(format!("lookahead<bit<{w}>>(offset {off})"))
-                }
-            }
+            "lookahead" => lookahead_text(&val)?,
             "register" => {
                 let items = val.items()?;
                 let (Some(reg), Some(idx)) = (items.first(), items.get(1)) else {
@@ -200,16 +179,7 @@ impl Exprs<'_> {
                 reads.add(format!("{}.last.{f}", self.names.header(s)));
                 Text::atom(format!("{}.last.{f}", self.header_text(s)))
             }
-            "union_stack_field" => {
-                let items = val.items()?;
-                let (Some(s), Some(m), Some(f)) = (items.first(), items.get(1), items.get(2))
-                else {
-                    return Err(val.invalid("expected [union stack, member, field]"));
-                };
-                let (s, m, f) = (s.str()?, m.str()?, f.str()?);
-                reads.add(format!("{}.last.{m}.{f}", self.names.header(s)));
-                Text::atom(format!("{}.last.{m}.{f}", self.header_text(s)))
-            }
+            "union_stack_field" => self.union_stack_field_text(&val, reads)?,
             "expression" => {
                 if val.v.get("op").is_some() {
                     self.op(&val, params, reads)?
@@ -230,6 +200,30 @@ impl Exprs<'_> {
                 _ => Text::atom(format!("<{other}>")),
             },
         })
+    }
+
+    /// A `field` operand: `[header, field]`, canonical or as p4c names it.
+    fn field_text(&self, val: &J, reads: &mut Refs) -> Result<Text> {
+        let (h, f) = pair(val)?;
+        reads.add(self.names.field(h, f));
+        Ok(if self.canonical_text && f != "$valid$" {
+            Text::atom(self.names.field(h, f))
+        } else if self.canonical_text {
+            Text::atom(format!("{}.$valid$", self.names.header(h)))
+        } else {
+            Text::atom(format!("{h}.{f}"))
+        })
+    }
+
+    /// A `union_stack_field` operand: `[union stack, member, field]`.
+    fn union_stack_field_text(&self, val: &J, reads: &mut Refs) -> Result<Text> {
+        let items = val.items()?;
+        let (Some(s), Some(m), Some(f)) = (items.first(), items.get(1), items.get(2)) else {
+            return Err(val.invalid("expected [union stack, member, field]"));
+        };
+        let (s, m, f) = (s.str()?, m.str()?, f.str()?);
+        reads.add(format!("{}.last.{m}.{f}", self.names.header(s)));
+        Ok(Text::atom(format!("{}.last.{m}.{f}", self.header_text(s))))
     }
 
     /// The header type an expression producing a header evaluates to.
@@ -474,6 +468,20 @@ impl Exprs<'_> {
 
 /// Runs `f` with an expression context whose tables are all empty (for
 /// tests of this module and of `cond`).
+/// A `lookahead` operand: `[offset, width]`.
+fn lookahead_text(val: &J) -> Result<Text> {
+    let items = val.items()?;
+    let (Some(off), Some(w)) = (items.first(), items.get(1)) else {
+        return Err(val.invalid("expected [offset, width]"));
+    };
+    let (off, w) = (off.u64()?, w.u64()?);
+    Ok(if off == 0 {
+        Text::atom(format!("lookahead<bit<{w}>>()"))
+    } else {
+        Text::atom(format!("lookahead<bit<{w}>>(offset {off})"))
+    })
+}
+
 #[cfg(test)]
 pub(crate) fn with_empty_exprs<R>(f: impl FnOnce(&Exprs) -> R) -> R {
     let headers = Headers::default();
