@@ -230,12 +230,6 @@ impl<'a, 'o> Cx<'a, 'o> {
         syms: &ControlSyms<'a>,
         bound: &[&str],
     ) -> Result<ir::ActionId, FrontError> {
-        let mut locals = syms.locals.clone();
-        for p in &a.params {
-            locals
-                .vars
-                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
-        }
         // Action data: the directionless parameters, which the control
         // plane supplies; a directional one is bound where the action is
         // listed or called (`fib_hit(local_md)`), as the compiler's
