@@ -2,7 +2,7 @@
 //! block as a control-flow graph. Sub-controls applied from a control are
 //! inlined into its graph, so their tables count where they run.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
@@ -71,8 +71,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         let canon = effects::control_headers_param(&self.g, &decl.params);
         // A top-level control's constructor arguments (in the package
         // instantiation) are not followed: its parameters get their defaults.
-        let no = HashMap::new();
-        let values = crate::ctor::values(&self.g, &decl.ctor_params, &[], &no, &HashMap::new());
+        let no = HashMap::default();
+        let values = crate::ctor::values(&self.g, &decl.ctor_params, &[], &no, &HashMap::default());
         let values = CtorValues {
             values,
             declaration_only: self.declared.contains(decl.name.name.as_str()),
@@ -192,7 +192,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let Some(decl) = self.g.actions.get(name).copied() else {
             return Ok(None);
         };
-        let mut roots = HashMap::new();
+        let mut roots = HashMap::default();
         for (p, a) in decl.params.iter().zip(args) {
             if p.direction != ast::Direction::None && crate::names::is_place(&a.value) {
                 roots.insert(
@@ -792,12 +792,12 @@ impl<'a, 'o> Cx<'a, 'o> {
         name: &str,
         syms: &ControlSyms<'a>,
     ) -> HashMap<String, i128> {
-        let no = HashMap::new();
+        let no = HashMap::default();
         let (args, consts, values) = match syms.inst_decls.get(name) {
             Some(i) => (&i.args[..], &syms.locals.consts, &syms.locals.ctor_values),
             None => match self.g.instances.get(name) {
-                Some(i) => (&i.args[..], &no, &HashMap::new()),
-                None => (&[][..], &no, &HashMap::new()),
+                Some(i) => (&i.args[..], &no, &HashMap::default()),
+                None => (&[][..], &no, &HashMap::default()),
             },
         };
         crate::ctor::values(&self.g, &decl.ctor_params, args, consts, values)
@@ -1236,7 +1236,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                     // The instance's parameters stand for the caller's
                     // arguments (places only; a constant argument keeps
                     // the parameter's name).
-                    let mut roots = HashMap::new();
+                    let mut roots = HashMap::default();
                     // `bool` parameters bound to an expression or a
                     // constant: the value is copied in at the call, so a
                     // flag of this instance holds it (set below, before

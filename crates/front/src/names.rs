@@ -1,6 +1,6 @@
 //! Read sets of expressions: which fields an expression looks at.
 
-use std::collections::HashSet;
+use crate::HashSet;
 
 use p4cost_syntax::ast::{Expr, ExprKind};
 

@@ -1,7 +1,7 @@
 //! Lowering parsers: states, what each extracts, skips and inspects, and
 //! their transitions.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
@@ -99,7 +99,7 @@ fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
             .skip(i + 2)
             .map(|p| p.name.name.to_string())
             .collect(),
-        None => HashSet::new(),
+        None => HashSet::default(),
     }
 }
 
@@ -113,9 +113,9 @@ fn lower_body<'a>(
 ) -> Result<ir::StateId, FrontError> {
     let mut px = Px {
         locals: Locals::from_params(&decl.params),
-        value_sets: HashSet::new(),
-        instances: HashMap::new(),
-        states: HashMap::new(),
+        value_sets: HashSet::default(),
+        instances: HashMap::default(),
+        states: HashMap::default(),
         accept: frame.accept,
         rename: frame.rename,
         metadata_params: out.metadata_params.clone(),
@@ -656,7 +656,7 @@ fn skipped_bits(cx: &mut Cx<'_, '_>, call: &Expr, type_args: &[ast::Type]) -> Op
 /// Tofino's `port_metadata_unpack` reads the whole port-metadata block
 /// whatever T is: `PORT_METADATA_SIZE`, else T's width.
 fn port_metadata_bits(cx: &Cx<'_, '_>, type_args: &[ast::Type]) -> Option<u64> {
-    let no = HashMap::new();
+    let no = HashMap::default();
     cx.g.consts
         .get("PORT_METADATA_SIZE")
         .and_then(|c| cx.g.eval(&c.value, &no))

@@ -1,8 +1,8 @@
 //! The global environment of a program: its declarations by name, constant
 //! evaluation and type widths.
 
+use crate::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use p4cost_syntax::ast::{
     self, BinaryOp, ConstDecl, ControlDecl, Decl, EnumDecl, Expr, ExprKind, Instantiation,
@@ -126,14 +126,14 @@ impl<'a> Globals<'a> {
         }
         for (name, s) in &g.structs {
             if s.fields.len() > INDEXED_FIELDS {
-                let mut by_name = HashMap::new();
+                let mut by_name = HashMap::default();
                 for f in &s.fields {
                     by_name.entry(f.name.name.as_str()).or_insert(f);
                 }
                 g.field_index.insert(name, by_name);
             }
         }
-        let no = HashMap::new();
+        let no = HashMap::default();
         for d in &program.decls {
             if let Decl::Const(c) = d {
                 let first = g
@@ -316,7 +316,7 @@ impl<'a> Globals<'a> {
 
     /// Resolves a type to its shape.
     pub fn shape(&self, t: &Type, depth: u32) -> Result<Shape<'a>, WidthError> {
-        let no = HashMap::new();
+        let no = HashMap::default();
         if depth > 32 {
             return Err(WidthError {
                 message: "type definitions nest too deeply (a cycle?)".into(),
@@ -534,7 +534,9 @@ impl Flat {
 /// The dotted name of a path/member/index expression (`hdr.ipv4.ttl`,
 /// `hdr.vlan[0]`), or its kind when it is something else.
 pub fn expr_name(e: &Expr) -> String {
-    let mut out = String::new();
+    // Most names (`hdr.ipv4.ttl`) fit without regrowing; 24 bytes is
+    // what the smallest heap block holds anyway.
+    let mut out = String::with_capacity(24);
     write_name(e, &mut out);
     out
 }
@@ -697,7 +699,7 @@ mod tests {
             let g = Globals::new(&prog);
             let last = g.consts.get(format!("C{n}").as_str()).expect("const");
             assert_eq!(
-                g.eval(&last.value, &HashMap::new()),
+                g.eval(&last.value, &HashMap::default()),
                 Some(8 + n as i128),
                 "{n}"
             );
