@@ -494,20 +494,18 @@ impl<'a, 'o> Cx<'a, 'o> {
             ir::FlagSet::clobber(&mut out.flags, &w);
             out.writes.push(w);
         }
+        let span = self.spans.ir(s.span);
         let op = match &callee.kind {
             ExprKind::Member { base, member } => self.method_call(base, &member.name, syms, out),
             ExprKind::Path(p) => {
                 out.externs
-                    .extend(effects::function_call(&p.name.name, self.spans.ir(s.span)));
+                    .extend(effects::function_call(&p.name.name, span));
                 self.inline_called_action(&p.name.name, syms, out);
                 p.name.name.to_string()
             }
             _ => "call".into(),
         };
-        out.primitives.push(ir::Primitive {
-            op,
-            span: self.spans.ir(s.span),
-        });
+        out.primitives.push(ir::Primitive { op, span });
     }
 
     /// The primitive of `base.method(...)` in an action body

@@ -193,6 +193,10 @@ pub fn extern_calls(
     span: &dyn Fn(ast::Span) -> ir::Span,
 ) -> Vec<ir::ExternCall> {
     let mut out = Vec::new();
+    if is_place(e) || matches!(e.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
+        // Most right-hand sides: nothing to walk.
+        return out;
+    }
     let mut all = subexprs(e);
     all.retain(|x| matches!(x.kind, ExprKind::Call { .. }));
     if all.is_empty() {
