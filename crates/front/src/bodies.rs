@@ -15,7 +15,7 @@
 //! `Pipeline(IP(), I(), ...) pipe;`, nested packages included). Any other
 //! mention, even in a comment or a string, keeps the body.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 use p4cost_syntax::ast::{self, Decl, ExprKind};
 
@@ -26,8 +26,8 @@ pub type TakenBodies = HashMap<String, Vec<ast::Stmt>>;
 /// (see the module documentation) out of `tree`, leaving its block empty.
 /// `text` is the text `tree` was parsed from.
 pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
-    let mut containers: HashSet<&str> = HashSet::new();
-    let mut controls: HashMap<&str, usize> = HashMap::new();
+    let mut containers: HashSet<&str> = HashSet::default();
+    let mut controls: HashMap<&str, usize> = HashMap::default();
     for d in &tree.decls {
         match d {
             Decl::Parser(p) => {
@@ -41,10 +41,10 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
         }
     }
     if controls.is_empty() {
-        return TakenBodies::new();
+        return TakenBodies::default();
     }
     // Mentions a package instantiation accounts for.
-    let mut bound: HashMap<String, usize> = HashMap::new();
+    let mut bound: HashMap<String, usize> = HashMap::default();
     let mut work: Vec<&ast::Argument> = Vec::new();
     for d in &tree.decls {
         if let Decl::Instantiation(i) = d {
@@ -80,7 +80,7 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
         })
         .map(|(name, _)| name.to_string())
         .collect();
-    let mut taken = TakenBodies::new();
+    let mut taken = TakenBodies::default();
     for d in &mut tree.decls {
         if let Decl::Control(c) = d {
             if once.iter().any(|n| *n == c.name.name) {
@@ -91,9 +91,21 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
     taken
 }
 
+/// The bytes of an identifier or a number (letters, digits, `_`).
+const WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
 /// How often each of `names` occurs as a whole identifier in `text`.
 fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap<&'n str, usize> {
-    let mut out: HashMap<&'n str, usize> = HashMap::new();
+    let mut out: HashMap<&'n str, usize> = HashMap::default();
     // Only a word with a name's first byte and a name's length is looked
     // up (most words of a program are neither: hashing each was a tenth
     // of lowering switch_p4_16).
@@ -110,29 +122,30 @@ fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap
         }
     }
     let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii_alphabetic() || b == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let len_fits = lengths.get(i - start).copied().unwrap_or(long);
-            if !first[b as usize] || !len_fits {
-                continue;
-            }
-            let word = text.get(start..i).unwrap_or("");
-            if let Some((name, _)) = names.get_key_value(word) {
-                *out.entry(*name).or_default() += 1;
-            }
-        } else if b.is_ascii_digit() {
-            // A number such as `0x1F`: its letters are not an identifier.
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-        } else {
+    let word_end = |mut i: usize| {
+        while bytes.get(i).is_some_and(|&b| WORD[b as usize]) {
             i += 1;
+        }
+        i
+    };
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if !WORD[b as usize] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i = word_end(i + 1);
+        // A number such as `0x1F`: its letters are not an identifier.
+        if b.is_ascii_digit() || !first[b as usize] {
+            continue;
+        }
+        if !lengths.get(i - start).copied().unwrap_or(long) {
+            continue;
+        }
+        let word = text.get(start..i).unwrap_or("");
+        if let Some((name, _)) = names.get_key_value(word) {
+            *out.entry(*name).or_default() += 1;
         }
     }
     out
@@ -201,7 +214,7 @@ mod tests {
 
     #[test]
     fn identifiers_are_whole_words() {
-        let names = HashMap::from([("I", 1), ("x1", 1)]);
+        let names = HashMap::from_iter([("I", 1), ("x1", 1)]);
         let c = identifier_counts("I Ig gI I_ 0x1I x1 I;x1(I)", &names);
         assert_eq!(c.get("I"), Some(&3));
         assert_eq!(c.get("x1"), Some(&2));

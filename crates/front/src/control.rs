@@ -2,7 +2,7 @@
 //! block as a control-flow graph. Sub-controls applied from a control are
 //! inlined into its graph, so their tables count where they run.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
@@ -71,8 +71,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         let canon = effects::control_headers_param(&self.g, &decl.params);
         // A top-level control's constructor arguments (in the package
         // instantiation) are not followed: its parameters get their defaults.
-        let no = HashMap::new();
-        let values = crate::ctor::values(&self.g, &decl.ctor_params, &[], &no, &HashMap::new());
+        let no = HashMap::default();
+        let values = crate::ctor::values(&self.g, &decl.ctor_params, &[], &no, &HashMap::default());
         let values = CtorValues {
             values,
             declaration_only: self.declared.contains(decl.name.name.as_str()),
@@ -192,7 +192,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let Some(decl) = self.g.actions.get(name).copied() else {
             return Ok(None);
         };
-        let mut roots = HashMap::new();
+        let mut roots = HashMap::default();
         for (p, a) in decl.params.iter().zip(args) {
             if p.direction != ast::Direction::None && crate::names::is_place(&a.value) {
                 roots.insert(
@@ -230,12 +230,6 @@ impl<'a, 'o> Cx<'a, 'o> {
         syms: &ControlSyms<'a>,
         bound: &[&str],
     ) -> Result<ir::ActionId, FrontError> {
-        let mut locals = syms.locals.clone();
-        for p in &a.params {
-            locals
-                .vars
-                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
-        }
         // Action data: the directionless parameters, which the control
         // plane supplies; a directional one is bound where the action is
         // listed or called (`fib_hit(local_md)`), as the compiler's
@@ -385,6 +379,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
     }
 
+    /// Adds what the statements of an action body read, write and call
+    /// to `out`; `params` are the action's data parameters (not state).
     fn walk_action(
         &self,
         stmts: &'a [Stmt],
@@ -397,94 +393,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         };
         for s in stmts {
             match &s.kind {
-                StmtKind::Assign(a) => {
-                    let AssignStmt { lhs, rhs } = &**a;
-                    reads(rhs, &skip, &mut out.reads);
-                    let w = expr_name(lhs);
-                    ir::ValiditySet::clobber(&mut out.validity, &w);
-                    ir::FlagSet::clobber(&mut out.flags, &w);
-                    if let Some(v) = self.const_flag(rhs, syms) {
-                        ir::FlagSet::record(&mut out.flags, &w, v);
-                    }
-                    let mut x = self.extern_calls_in(rhs, syms);
-                    out.expand(&mut x);
-                    let place = syms.canon.name(w.clone());
-                    effects::set_result(&mut x, &place);
-                    out.externs.extend(x);
-                    out.copy(place, syms.canon.names(self.reads_of(rhs)));
-                    out.writes.push(w);
-                    out.primitives.push(ir::Primitive {
-                        op: if has_arithmetic(rhs) {
-                            "arith"
-                        } else {
-                            "assign"
-                        }
-                        .into(),
-                        span: self.spans.ir(s.span),
-                    });
-                }
-                StmtKind::Call(call) => {
-                    let ExprKind::Call { callee, args, .. } = &call.kind else {
-                        continue;
-                    };
-                    for a in args {
-                        reads(&a.value, &skip, &mut out.reads);
-                    }
-                    let mut x = self.extern_calls_in(call, syms);
-                    out.expand(&mut x);
-                    out.externs.extend(x);
-                    for w in self.out_args(callee, args, syms) {
-                        out.copies.remove(&syms.canon.name(w.clone()));
-                        ir::ValiditySet::clobber(&mut out.validity, &w);
-                        ir::FlagSet::clobber(&mut out.flags, &w);
-                        out.writes.push(w);
-                    }
-                    let op = match &callee.kind {
-                        ExprKind::Member { base, member } => {
-                            let inst = expr_name(base);
-                            let ext = syms.instances.get(&inst).cloned().or_else(|| {
-                                self.g
-                                    .instances
-                                    .get(inst.as_str())
-                                    .map(|i| type_name(&i.ty))
-                            });
-                            match ext {
-                                Some(t) => format!("{t}.{}", member.name),
-                                None => {
-                                    match member.name.as_str() {
-                                        m @ ("setValid" | "setInvalid") => {
-                                            ir::ValiditySet::record(
-                                                &mut out.validity,
-                                                &inst,
-                                                m == "setValid",
-                                            );
-                                            out.writes.push(format!("{inst}.$valid"))
-                                        }
-                                        "push_front" | "pop_front" => {
-                                            ir::ValiditySet::clobber(&mut out.validity, &inst);
-                                            out.writes.push(inst.clone())
-                                        }
-                                        _ => {}
-                                    }
-                                    format!("{}.{}", inst, member.name)
-                                }
-                            }
-                        }
-                        ExprKind::Path(p) => {
-                            out.externs.extend(effects::function_call(
-                                &p.name.name,
-                                self.spans.ir(s.span),
-                            ));
-                            self.inline_called_action(&p.name.name, syms, out);
-                            p.name.name.to_string()
-                        }
-                        _ => "call".into(),
-                    };
-                    out.primitives.push(ir::Primitive {
-                        op,
-                        span: self.spans.ir(s.span),
-                    });
-                }
+                StmtKind::Assign(a) => self.walk_assign(s, a, syms, &skip, out),
+                StmtKind::Call(call) => self.walk_call(s, call, syms, &skip, out),
                 StmtKind::If(i) => {
                     let IfStmt { cond, then, els } = &**i;
                     reads(cond, &skip, &mut out.reads);
@@ -504,17 +414,132 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Var(v) => {
                     if let Some(init) = &v.init {
                         reads(init, &skip, &mut out.reads);
-                        let mut x = self.extern_calls_in(init, syms);
-                        out.expand(&mut x);
                         let place = syms.canon.name(v.name.name.to_string());
-                        effects::set_result(&mut x, &place);
-                        out.externs.extend(x);
-                        out.copy(place, syms.canon.names(self.reads_of(init)));
+                        self.assigned_from(init, place, syms, out);
                     }
                 }
                 _ => {}
             }
         }
+    }
+
+    /// The extern calls of `rhs`, whose result goes to `place`, and the
+    /// copy of what `rhs` reads into `place`.
+    fn assigned_from(
+        &self,
+        rhs: &Expr,
+        place: String,
+        syms: &ControlSyms<'a>,
+        out: &mut ActionBody,
+    ) {
+        let mut x = self.extern_calls_in(rhs, syms);
+        out.expand(&mut x);
+        effects::set_result(&mut x, &place);
+        out.externs.extend(x);
+        out.copy(place, syms.canon.names(self.reads_of(rhs)));
+    }
+
+    /// `lhs = rhs;` in an action body.
+    fn walk_assign(
+        &self,
+        s: &Stmt,
+        a: &AssignStmt,
+        syms: &ControlSyms<'a>,
+        skip: &dyn Fn(&str) -> bool,
+        out: &mut ActionBody,
+    ) {
+        let AssignStmt { lhs, rhs } = a;
+        reads(rhs, skip, &mut out.reads);
+        let w = expr_name(lhs);
+        ir::ValiditySet::clobber(&mut out.validity, &w);
+        ir::FlagSet::clobber(&mut out.flags, &w);
+        if let Some(v) = self.const_flag(rhs, syms) {
+            ir::FlagSet::record(&mut out.flags, &w, v);
+        }
+        self.assigned_from(rhs, syms.canon.name(w.clone()), syms, out);
+        out.writes.push(w);
+        out.primitives.push(ir::Primitive {
+            op: if has_arithmetic(rhs) {
+                "arith"
+            } else {
+                "assign"
+            }
+            .into(),
+            span: self.spans.ir(s.span),
+        });
+    }
+
+    /// A call statement in an action body: an extern method, a header
+    /// method, a function or another action.
+    fn walk_call(
+        &self,
+        s: &Stmt,
+        call: &Expr,
+        syms: &ControlSyms<'a>,
+        skip: &dyn Fn(&str) -> bool,
+        out: &mut ActionBody,
+    ) {
+        let ExprKind::Call { callee, args, .. } = &call.kind else {
+            return;
+        };
+        for a in args {
+            reads(&a.value, skip, &mut out.reads);
+        }
+        let mut x = self.extern_calls_in(call, syms);
+        out.expand(&mut x);
+        out.externs.extend(x);
+        for w in self.out_args(callee, args, syms) {
+            out.copies.remove(&syms.canon.name(w.clone()));
+            ir::ValiditySet::clobber(&mut out.validity, &w);
+            ir::FlagSet::clobber(&mut out.flags, &w);
+            out.writes.push(w);
+        }
+        let span = self.spans.ir(s.span);
+        let op = match &callee.kind {
+            ExprKind::Member { base, member } => self.method_call(base, &member.name, syms, out),
+            ExprKind::Path(p) => {
+                out.externs
+                    .extend(effects::function_call(&p.name.name, span));
+                self.inline_called_action(&p.name.name, syms, out);
+                p.name.name.to_string()
+            }
+            _ => "call".into(),
+        };
+        out.primitives.push(ir::Primitive { op, span });
+    }
+
+    /// The primitive of `base.method(...)` in an action body
+    /// (`Register.write`, `hdr.vlan.setValid`), recording the validity a
+    /// header method sets and what it writes.
+    fn method_call(
+        &self,
+        base: &Expr,
+        method: &str,
+        syms: &ControlSyms<'a>,
+        out: &mut ActionBody,
+    ) -> String {
+        let inst = expr_name(base);
+        let ext = syms.instances.get(&inst).cloned().or_else(|| {
+            self.g
+                .instances
+                .get(inst.as_str())
+                .map(|i| type_name(&i.ty))
+        });
+        if let Some(t) = ext {
+            return format!("{t}.{method}");
+        }
+        match method {
+            "setValid" | "setInvalid" => {
+                ir::ValiditySet::record(&mut out.validity, &inst, method == "setValid");
+                out.writes.push(format!("{inst}.$valid"))
+            }
+            "push_front" | "pop_front" => {
+                ir::ValiditySet::clobber(&mut out.validity, &inst);
+                out.writes.push(inst.clone())
+            }
+            _ => {}
+        }
+        format!("{inst}.{method}")
     }
 
     /// An action calling another action of the control (or a global one
@@ -634,16 +659,52 @@ impl<'a, 'o> Cx<'a, 'o> {
         t: &'a TableDecl,
         syms: &mut ControlSyms<'a>,
     ) -> Result<ir::TableId, FrontError> {
-        let mut keys = Vec::new();
-        for k in t.key().unwrap_or(&[]) {
-            keys.push(ir::TableKey {
+        let keys = t
+            .key()
+            .unwrap_or(&[])
+            .iter()
+            .map(|k| ir::TableKey {
                 field: self.text(k.expr.span),
                 width_bits: expr_width(&self.g, &syms.locals, &k.expr),
                 match_kind: ir::MatchKind::from_name(&k.match_kind.name),
                 reads: syms.canon.names(self.reads_of(&k.expr)),
                 span: self.spans.ir(k.span),
-            });
-        }
+            })
+            .collect();
+        let mut actions = self.table_actions(t, syms)?;
+        let size = match t.custom("size").map(|p| &p.kind) {
+            Some(TablePropertyKind::Custom { value, .. }) => self.table_size(t, value, syms)?,
+            _ => None,
+        };
+        let default_action = self.table_default_action(t, &mut actions, syms)?;
+        let (implementation, attached) = self.table_attached(t);
+        self.program.tables.push(ir::Table {
+            name: t.name.name.to_string(),
+            control: None,
+            keys,
+            size,
+            actions,
+            default_action,
+            default_action_const: t.properties.iter().any(|p| {
+                p.is_const
+                    && matches!(&p.kind, TablePropertyKind::Custom { name, .. } if name.name == "default_action")
+            }),
+            const_entries: t.entries().map_or(0, |e| e.len() as u64),
+            implementation,
+            attached,
+            stages: vec![],
+            annotations: annotations(self, &t.annotations),
+            span: self.spans.ir(t.span),
+        });
+        Ok(ir::TableId((self.program.tables.len() - 1) as u32))
+    }
+
+    /// The actions a table lists; an error for one that is no action.
+    fn table_actions(
+        &mut self,
+        t: &'a TableDecl,
+        syms: &mut ControlSyms<'a>,
+    ) -> Result<Vec<ir::ActionId>, FrontError> {
         let mut actions = Vec::new();
         for a in t.actions().unwrap_or(&[]) {
             match self.resolve_action(&a.name.name.name, syms)? {
@@ -659,81 +720,12 @@ impl<'a, 'o> Cx<'a, 'o> {
                 }
             }
         }
-        let size = match t.custom("size") {
-            Some(p) => match &p.kind {
-                TablePropertyKind::Custom { value, .. } => {
-                    let values = &syms.locals.ctor_values;
-                    match self.g.eval_in(value, &syms.locals.consts, values) {
-                        Some(v) if v >= 0 => Some(v as u64),
-                        // A constructor parameter is compile-time known but
-                        // differs per instance.
-                        None if self.mentions_var(value, &syms.locals) => {
-                            if !syms.locals.declaration_only {
-                                self.warn(
-                                value.span,
-                                format!(
-                                    "table `{}`: size `{}` depends on a constructor parameter; treated as unknown",
-                                    t.name.name,
-                                    self.text(value.span)
-                                ),
-                            );
-                            }
-                            None
-                        }
-                        Some(v) => {
-                            return Err(self.err(
-                                value.span,
-                                format!("table `{}`: size {v} is negative", t.name.name),
-                            ))
-                        }
-                        None => {
-                            let why = match self.g.first_unknown_name(value) {
-                                Some(n)
-                                    if !syms.locals.consts.contains_key(n.name.name.as_str()) =>
-                                {
-                                    format!(": `{}` is not a declared constant", n.name.name)
-                                }
-                                _ => String::new(),
-                            };
-                            return Err(self.err(
-                                value.span,
-                                format!(
-                                    "table `{}`: size `{}` is not a compile-time constant{why}",
-                                    t.name.name,
-                                    self.text(value.span)
-                                ),
-                            ));
-                        }
-                    }
-                }
-                _ => None,
-            },
-            None => None,
-        };
-        let default_action = match t.custom("default_action") {
-            Some(ast::TableProperty {
-                kind: TablePropertyKind::Custom { value, .. },
-                ..
-            }) => {
-                let name = match &value.kind {
-                    ExprKind::Call { callee, .. } => expr_name(callee),
-                    _ => expr_name(value),
-                };
-                let name = name.trim_start_matches('.').to_string();
-                self.resolve_action(&name, syms)?
-            }
-            // As p4c: a table that declares no default action runs
-            // core.p4's (global) NoAction on a miss, listed among its
-            // actions, so a source and its compiler output have the same
-            // actions (and a switch on action_run the same arms).
-            _ => {
-                let implicit = self.resolve_action("NoAction", &mut ControlSyms::default())?;
-                if let Some(a) = implicit.filter(|a| !actions.contains(a)) {
-                    actions.push(a);
-                }
-                implicit
-            }
-        };
+        Ok(actions)
+    }
+
+    /// A table's action profile or selector (its text), and the counters,
+    /// meters and registers attached to it.
+    fn table_attached(&self, t: &TableDecl) -> (Option<String>, Vec<String>) {
         let implementation = t.properties.iter().find_map(|p| match &p.kind {
             TablePropertyKind::Custom { name, value }
                 if matches!(
@@ -757,25 +749,86 @@ impl<'a, 'o> Cx<'a, 'o> {
                 _ => None,
             })
             .collect();
-        self.program.tables.push(ir::Table {
-            name: t.name.name.to_string(),
-            control: None,
-            keys,
-            size,
-            actions,
-            default_action,
-            default_action_const: t.properties.iter().any(|p| {
-                p.is_const
-                    && matches!(&p.kind, TablePropertyKind::Custom { name, .. } if name.name == "default_action")
-            }),
-            const_entries: t.entries().map_or(0, |e| e.len() as u64),
-            implementation,
-            attached,
-            stages: vec![],
-            annotations: annotations(self, &t.annotations),
-            span: self.spans.ir(t.span),
-        });
-        Ok(ir::TableId((self.program.tables.len() - 1) as u32))
+        (implementation, attached)
+    }
+
+    /// A table's `size` property: its value, `None` when it depends on
+    /// a constructor parameter (with a warning), an error when negative
+    /// or not a compile-time constant.
+    fn table_size(
+        &mut self,
+        t: &'a TableDecl,
+        value: &Expr,
+        syms: &ControlSyms<'a>,
+    ) -> Result<Option<u64>, FrontError> {
+        let values = &syms.locals.ctor_values;
+        match self.g.eval_in(value, &syms.locals.consts, values) {
+            Some(v) if v >= 0 => Ok(Some(v as u64)),
+            // A constructor parameter is compile-time known but differs
+            // per instance.
+            None if self.mentions_var(value, &syms.locals) => {
+                if !syms.locals.declaration_only {
+                    let text = self.text(value.span);
+                    self.warn(
+                        value.span,
+                        format!(
+                            "table `{}`: size `{text}` depends on a constructor parameter; treated as unknown",
+                            t.name.name
+                        ),
+                    );
+                }
+                Ok(None)
+            }
+            Some(v) => Err(self.err(
+                value.span,
+                format!("table `{}`: size {v} is negative", t.name.name),
+            )),
+            None => {
+                let why = match self.g.first_unknown_name(value) {
+                    Some(n) if !syms.locals.consts.contains_key(n.name.name.as_str()) => {
+                        format!(": `{}` is not a declared constant", n.name.name)
+                    }
+                    _ => String::new(),
+                };
+                Err(self.err(
+                    value.span,
+                    format!(
+                        "table `{}`: size `{}` is not a compile-time constant{why}",
+                        t.name.name,
+                        self.text(value.span)
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// A table's default action: the one it declares, else core.p4's
+    /// (global) NoAction, which p4c lists among its actions (added to
+    /// `actions` here), so a source and its compiler output have the same
+    /// actions (and a switch on action_run the same arms).
+    fn table_default_action(
+        &mut self,
+        t: &'a TableDecl,
+        actions: &mut Vec<ir::ActionId>,
+        syms: &mut ControlSyms<'a>,
+    ) -> Result<Option<ir::ActionId>, FrontError> {
+        if let Some(ast::TableProperty {
+            kind: TablePropertyKind::Custom { value, .. },
+            ..
+        }) = t.custom("default_action")
+        {
+            let name = match &value.kind {
+                ExprKind::Call { callee, .. } => expr_name(callee),
+                _ => expr_name(value),
+            };
+            let name = name.trim_start_matches('.').to_string();
+            return self.resolve_action(&name, syms);
+        }
+        let implicit = self.resolve_action("NoAction", &mut ControlSyms::default())?;
+        if let Some(a) = implicit.filter(|a| !actions.contains(a)) {
+            actions.push(a);
+        }
+        Ok(implicit)
     }
 
     /// True when `e` names a parameter or variable in `locals`.
@@ -798,12 +851,12 @@ impl<'a, 'o> Cx<'a, 'o> {
         name: &str,
         syms: &ControlSyms<'a>,
     ) -> HashMap<String, i128> {
-        let no = HashMap::new();
+        let no = HashMap::default();
         let (args, consts, values) = match syms.inst_decls.get(name) {
             Some(i) => (&i.args[..], &syms.locals.consts, &syms.locals.ctor_values),
             None => match self.g.instances.get(name) {
-                Some(i) => (&i.args[..], &no, &HashMap::new()),
-                None => (&[][..], &no, &HashMap::new()),
+                Some(i) => (&i.args[..], &no, &HashMap::default()),
+                None => (&[][..], &no, &HashMap::default()),
             },
         };
         crate::ctor::values(&self.g, &decl.ctor_params, args, consts, values)
@@ -1163,6 +1216,9 @@ impl<'a, 'o> Cx<'a, 'o> {
         Ok(self.applies_before(expr, cur, syms, b))
     }
 
+    /// A call statement in an apply block: a table or sub-control
+    /// `apply`, an action, or another call (extern, function, header
+    /// method) as a statement node.
     fn build_call(
         &mut self,
         call: &Expr,
@@ -1188,109 +1244,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                         span,
                     )));
                 }
-                // A sub-control instance: inline its apply block.
-                // A control applied by its type name (direct invocation)
-                // when the name is not an instance.
-                let ty = syms
-                    .instances
-                    .get(&name)
-                    .cloned()
-                    .or_else(|| {
-                        self.g
-                            .instances
-                            .get(name.as_str())
-                            .map(|i| type_name(&i.ty))
-                    })
-                    .or_else(|| syms.locals.ctor_bound.get(&name).cloned())
-                    .or_else(|| {
-                        (!syms.locals.vars.contains_key(&name)
-                            && self.g.controls.contains_key(name.as_str()))
-                        .then(|| name.clone())
-                    });
-                let decl = ty.as_deref().and_then(|t| self.g.controls.get(t).copied());
-                if decl.is_none() {
-                    let what = match &ty {
-                        Some(t) => {
-                            format!("`{name}` is an instance of `{t}`, not a table or control")
-                        }
-                        None if syms.locals.vars.contains_key(&name) => format!(
-                            "`{name}` is a parameter, and which control is passed in is not tracked"
-                        ),
-                        None => format!("`{name}` is not a table or control of this program"),
+                if let Some(decl) = self.applied_control(&name, call.span, syms) {
+                    let at = Applied {
+                        call,
+                        name: &name,
+                        args,
+                        next,
                     };
-                    self.warn(
-                        call.span,
-                        format!("`{name}.apply()` is not followed: {what}; nothing it applies is counted"),
-                    );
-                }
-                if let Some(decl) = decl {
-                    let ctl = decl.name.name.as_str();
-                    if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
-                        // `bodies` keeps the body of every control it sees
-                        // applied; this is a bug there, not in the input.
-                        return Err(self.err(
-                            call.span,
-                            format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
-                        ));
-                    }
-                    if stack.iter().any(|s| *s == decl.name.name) {
-                        return Err(self.err(
-                            call.span,
-                            format!("control `{}` applies itself", decl.name.name),
-                        ));
-                    }
-                    // The instance's parameters stand for the caller's
-                    // arguments (places only; a constant argument keeps
-                    // the parameter's name).
-                    let mut roots = HashMap::new();
-                    // `bool` parameters bound to an expression or a
-                    // constant: the value is copied in at the call, so a
-                    // flag of this instance holds it (set below, before
-                    // the body), and tests of the parameter read the flag.
-                    let mut copied_in: Vec<(String, &Expr)> = Vec::new();
-                    for (p, a) in decl.params.iter().zip(args.iter()) {
-                        if crate::names::is_place(&a.value) {
-                            roots.insert(
-                                p.name.name.to_string(),
-                                syms.canon.name(expr_name(&a.value)),
-                            );
-                        } else if matches!(p.ty.kind, ast::TypeKind::Bool) {
-                            let flag =
-                                format!("{}.{name}.{}", self.instance_path.join("."), p.name.name);
-                            roots.insert(p.name.name.to_string(), flag.clone());
-                            copied_in.push((flag, &a.value));
-                        }
-                    }
-                    let key = format!("{}.{name}", self.instance_path.join("."));
-                    if !self.control_cache.contains_key(&key) {
-                        let copies = decl
-                            .locals
-                            .iter()
-                            .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
-                            .count();
-                        stack.push(decl.name.name.to_string());
-                        let charged = self.charge_inlined(copies, call.span, "control", stack);
-                        stack.pop();
-                        charged?;
-                    }
-                    let values = CtorValues {
-                        values: self.instance_values(decl, &name, syms),
-                        // Under a declaration's own lowering, as it is.
-                        declaration_only: syms.locals.declaration_only,
-                    };
-                    let mut sub = self.control_syms_in(decl, key, Canon { roots }, values)?;
-                    stack.push(decl.name.name.to_string());
-                    self.instance_path.push(name.clone());
-                    self.return_to.push(next);
-                    let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
-                    self.return_to.pop();
-                    self.instance_path.pop();
-                    let mut entry = entry?;
-                    stack.pop();
-                    for (flag, arg) in copied_in.into_iter().rev() {
-                        entry = self.copy_in(flag, arg, entry, call.span, syms, b);
-                    }
-                    return Ok(entry);
+                    return self.inline_sub_control(decl, at, syms, b, stack);
                 }
             }
         }
@@ -1302,6 +1263,156 @@ impl<'a, 'o> Cx<'a, 'o> {
                 return Ok(Some(b.push(ir::NodeKind::Action { action: a, next }, span)));
             }
         }
+        Ok(self.call_statement(call, callee, args, next, syms, b, span))
+    }
+
+    /// The control declaration `name.apply()` inlines: a sub-control
+    /// instance, or a control applied by its type name (direct
+    /// invocation) when the name is not an instance. `None`, with a
+    /// warning, when `name` is neither a table nor a control.
+    fn applied_control(
+        &mut self,
+        name: &str,
+        call: ast::Span,
+        syms: &ControlSyms<'a>,
+    ) -> Option<&'a ControlDecl> {
+        let ty = syms
+            .instances
+            .get(name)
+            .cloned()
+            .or_else(|| self.g.instances.get(name).map(|i| type_name(&i.ty)))
+            .or_else(|| syms.locals.ctor_bound.get(name).cloned())
+            .or_else(|| {
+                (!syms.locals.vars.contains_key(name) && self.g.controls.contains_key(name))
+                    .then(|| name.to_string())
+            });
+        let decl = ty.as_deref().and_then(|t| self.g.controls.get(t).copied());
+        if decl.is_none() {
+            let what = match &ty {
+                Some(t) => format!("`{name}` is an instance of `{t}`, not a table or control"),
+                None if syms.locals.vars.contains_key(name) => format!(
+                    "`{name}` is a parameter, and which control is passed in is not tracked"
+                ),
+                None => format!("`{name}` is not a table or control of this program"),
+            };
+            self.warn(
+                call,
+                format!("`{name}.apply()` is not followed: {what}; nothing it applies is counted"),
+            );
+        }
+        decl
+    }
+
+    /// Inlines the apply block of sub-control `decl` applied at `at`, its
+    /// parameters standing for the caller's arguments; the entry of the
+    /// copy (after the copies-in of its `bool` arguments).
+    fn inline_sub_control(
+        &mut self,
+        decl: &'a ControlDecl,
+        at: Applied<'_>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        let Applied {
+            call,
+            name,
+            args,
+            next,
+        } = at;
+        let ctl = decl.name.name.as_str();
+        if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
+            // `bodies` keeps the body of every control it sees
+            // applied; this is a bug there, not in the input.
+            return Err(self.err(
+                call.span,
+                format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
+            ));
+        }
+        if stack.iter().any(|s| *s == decl.name.name) {
+            return Err(self.err(
+                call.span,
+                format!("control `{}` applies itself", decl.name.name),
+            ));
+        }
+        let (roots, copied_in) = self.bind_sub_control(decl, name, args, syms);
+        let key = format!("{}.{name}", self.instance_path.join("."));
+        if !self.control_cache.contains_key(&key) {
+            let copies = decl
+                .locals
+                .iter()
+                .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
+                .count();
+            stack.push(decl.name.name.to_string());
+            let charged = self.charge_inlined(copies, call.span, "control", stack);
+            stack.pop();
+            charged?;
+        }
+        let values = CtorValues {
+            values: self.instance_values(decl, name, syms),
+            // Under a declaration's own lowering, as it is.
+            declaration_only: syms.locals.declaration_only,
+        };
+        let mut sub = self.control_syms_in(decl, key, Canon { roots }, values)?;
+        stack.push(decl.name.name.to_string());
+        self.instance_path.push(name.to_string());
+        self.return_to.push(next);
+        let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
+        self.return_to.pop();
+        self.instance_path.pop();
+        let mut entry = entry?;
+        stack.pop();
+        for (flag, arg) in copied_in.into_iter().rev() {
+            entry = self.copy_in(flag, arg, entry, call.span, syms, b);
+        }
+        Ok(entry)
+    }
+
+    /// What the parameters of sub-control `decl`, applied as `name` with
+    /// `args`, stand for: the caller's places (a constant argument keeps
+    /// the parameter's name), and the flags of `bool` parameters bound to
+    /// an expression or a constant, with that argument. The value is
+    /// copied in at the call, so a flag of this instance holds it (set
+    /// before the body), and tests of the parameter read the flag.
+    #[allow(clippy::type_complexity)]
+    fn bind_sub_control<'e>(
+        &self,
+        decl: &'a ControlDecl,
+        name: &str,
+        args: &'e [ast::Argument],
+        syms: &ControlSyms<'a>,
+    ) -> (HashMap<String, String>, Vec<(String, &'e Expr)>) {
+        let mut roots = HashMap::default();
+        let mut copied_in: Vec<(String, &Expr)> = Vec::new();
+        for (p, a) in decl.params.iter().zip(args.iter()) {
+            if crate::names::is_place(&a.value) {
+                roots.insert(
+                    p.name.name.to_string(),
+                    syms.canon.name(expr_name(&a.value)),
+                );
+            } else if matches!(p.ty.kind, ast::TypeKind::Bool) {
+                let flag = format!("{}.{name}.{}", self.instance_path.join("."), p.name.name);
+                roots.insert(p.name.name.to_string(), flag.clone());
+                copied_in.push((flag, &a.value));
+            }
+        }
+        (roots, copied_in)
+    }
+
+    /// The statement node of a call that applies nothing itself (an
+    /// extern or header method, a function), after the tables its
+    /// arguments apply.
+    #[allow(clippy::too_many_arguments)]
+    fn call_statement(
+        &mut self,
+        call: &Expr,
+        callee: &Expr,
+        args: &[ast::Argument],
+        next: Option<ir::NodeId>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        span: ir::Span,
+    ) -> Option<ir::NodeId> {
         let mut r = NameList::default();
         for a in args {
             for x in self.reads_of(&a.value) {
@@ -1344,8 +1455,17 @@ impl<'a, 'o> Cx<'a, 'o> {
         for a in args.iter().rev() {
             cur = self.applies_before(&a.value, cur, syms, b);
         }
-        Ok(cur)
+        cur
     }
+}
+
+/// A sub-control application: `name.apply(args)` at `call`, followed by
+/// `next`.
+struct Applied<'e> {
+    call: &'e Expr,
+    name: &'e str,
+    args: &'e [ast::Argument],
+    next: Option<ir::NodeId>,
 }
 
 /// `names` then those of `inlined` not among them.

@@ -9,7 +9,7 @@
 //! to different types by different instantiations is ambiguous and stays
 //! unbound (the caller then warns, as before).
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use p4cost_syntax::ast::{self, Argument, BinaryOp, Expr, ExprKind, LocalDecl, Param, UnaryOp};
 
@@ -56,7 +56,7 @@ pub fn bindings<'t>(g: &Globals<'_>, tree: &'t ast::Program) -> Bindings {
             .map(|p| p.ctor_params.as_slice())
             .or_else(|| g.controls.get(t).map(|c| c.ctor_params.as_slice()))
     };
-    let mut out = Bindings::new();
+    let mut out = Bindings::default();
     while let Some((ty, args)) = work.pop() {
         let params = ctor_params(&ty).unwrap_or(&[]);
         for (i, a) in args.iter().enumerate() {
@@ -135,7 +135,7 @@ pub fn values<'a>(
     consts: &HashMap<&str, &'a Expr>,
     values: &HashMap<String, i128>,
 ) -> HashMap<String, i128> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (i, p) in params.iter().enumerate() {
         let arg = args
             .iter()
@@ -143,7 +143,7 @@ pub fn values<'a>(
             .or_else(|| args.get(i).filter(|a| a.name.is_none()));
         let v = match (arg, &p.default) {
             (Some(a), _) => g.eval_in(&a.value, consts, values),
-            (None, Some(d)) => g.eval_in(d, &HashMap::new(), &out),
+            (None, Some(d)) => g.eval_in(d, &HashMap::default(), &out),
             (None, None) => None,
         };
         if let Some(v) = v {
@@ -156,8 +156,8 @@ pub fn values<'a>(
 /// The parsers and controls a declaration instantiates (`T(...) t;` at the
 /// top level or in a parser or control), as opposed to a constructor call
 /// nested in arguments such as `Pipeline(Ig(), ...)`.
-pub fn declared(tree: &ast::Program) -> std::collections::HashSet<String> {
-    let mut out = std::collections::HashSet::new();
+pub fn declared(tree: &ast::Program) -> crate::HashSet<String> {
+    let mut out = crate::HashSet::default();
     let mut add = |i: &ast::Instantiation| {
         out.extend(type_name(&i.ty));
     };

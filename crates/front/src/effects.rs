@@ -3,7 +3,7 @@
 //! names. Every walk here is iterative (explicit stacks), so the depth of
 //! an input expression never becomes stack depth.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, BinaryOp, Expr, ExprKind, IntValue, UnaryOp};
@@ -30,7 +30,12 @@ impl Canon {
         }
         let end = n.find(['.', '[']).unwrap_or(n.len());
         match self.roots.get(&n[..end]) {
-            Some(to) => format!("{to}{}", &n[end..]),
+            Some(to) => {
+                let mut out = String::with_capacity(to.len() + n.len() - end);
+                out.push_str(to);
+                out.push_str(&n[end..]);
+                out
+            }
             None => n,
         }
     }
@@ -70,7 +75,7 @@ pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
         .collect();
     match found.as_slice() {
         [one] if one.name.name != "hdr" => Canon {
-            roots: HashMap::from([(one.name.name.to_string(), "hdr".to_string())]),
+            roots: HashMap::from_iter([(one.name.name.to_string(), "hdr".to_string())]),
         },
         _ => Canon::default(),
     }
@@ -188,7 +193,15 @@ pub fn extern_calls(
     span: &dyn Fn(ast::Span) -> ir::Span,
 ) -> Vec<ir::ExternCall> {
     let mut out = Vec::new();
+    if is_place(e) || matches!(e.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
+        // Most right-hand sides: nothing to walk.
+        return out;
+    }
     let mut all = subexprs(e);
+    all.retain(|x| matches!(x.kind, ExprKind::Call { .. }));
+    if all.is_empty() {
+        return out;
+    }
     all.sort_by_key(|x| x.span.lo);
     for x in all {
         let ExprKind::Call { callee, args, .. } = &x.kind else {
@@ -468,7 +481,7 @@ mod tests {
     #[test]
     fn canon_renames_only_the_whole_root() {
         let c = Canon {
-            roots: HashMap::from([("h".to_string(), "hdr".to_string())]),
+            roots: HashMap::from_iter([("h".to_string(), "hdr".to_string())]),
         };
         assert_eq!(c.name("h.ipv4.ttl".into()), "hdr.ipv4.ttl");
         assert_eq!(c.name("h".into()), "hdr");

@@ -2,7 +2,7 @@
 //! order and the extern instances (registers, counters, meters, action
 //! profiles and selectors, and the rest).
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
@@ -50,7 +50,7 @@ pub fn emits<'a>(cx: &Cx<'a, '_>, locals: &Locals<'a>, stmts: &[Stmt], order: &m
     let mut out = Order {
         seen: order.iter().cloned().collect(),
         names: std::mem::take(order),
-        flattened: HashSet::new(),
+        flattened: HashSet::default(),
     };
     emits_into(cx, locals, stmts, &mut out);
     *order = out.names;
@@ -213,7 +213,7 @@ type Scope<'a> = (HashMap<&'a str, &'a ast::Expr>, HashMap<String, i128>);
 /// declaration's defaults.
 fn scopes<'a>(cx: &Cx<'a, '_>, ctl: Option<&'a ControlDecl>) -> Vec<Scope<'a>> {
     let Some(c) = ctl else {
-        return vec![(HashMap::new(), HashMap::new())];
+        return vec![(HashMap::default(), HashMap::default())];
     };
     let consts: HashMap<&'a str, &'a ast::Expr> = c
         .locals
@@ -226,8 +226,9 @@ fn scopes<'a>(cx: &Cx<'a, '_>, ctl: Option<&'a ControlDecl>) -> Vec<Scope<'a>> {
     let values = match cx.instance_values.get(c.name.name.as_str()) {
         Some(v) if !v.is_empty() => v.clone(),
         _ => {
-            let no = HashMap::new();
-            let defaults = crate::ctor::values(&cx.g, &c.ctor_params, &[], &no, &HashMap::new());
+            let no = HashMap::default();
+            let defaults =
+                crate::ctor::values(&cx.g, &c.ctor_params, &[], &no, &HashMap::default());
             vec![defaults]
         }
     };

@@ -86,7 +86,13 @@ mod parser;
 mod scope;
 mod subparser;
 
-use std::collections::HashMap;
+/// The hash maps and sets of the lowering, keyed by program names: hashed
+/// with foldhash (seeded per process), as the preprocessor and parser
+/// do; SipHash was a tenth of lowering switch_p4_16.
+pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// See [`HashMap`].
+pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
+
 use std::path::Path;
 
 use p4cost_ir as ir;
@@ -363,29 +369,29 @@ fn lower_tree(
         g: scope::Globals::new(&tree),
         spans,
         program,
-        type_ids: HashMap::new(),
-        control_cache: HashMap::new(),
-        global_actions: HashMap::new(),
+        type_ids: HashMap::default(),
+        control_cache: HashMap::default(),
+        global_actions: HashMap::default(),
         instance_path: Vec::new(),
         return_to: Vec::new(),
-        applied_as: HashMap::new(),
-        header_ids: HashMap::new(),
+        applied_as: HashMap::default(),
+        header_ids: HashMap::default(),
         inlined: lower::InlineBudget {
             limit: opts.max_inlined,
             used: 0,
         },
         warned: pp_warnings.iter().cloned().collect(),
         warnings: pp_warnings,
-        ctor: ctor::Bindings::new(),
+        ctor: ctor::Bindings::default(),
         declared: ctor::declared(&tree),
-        instance_values: HashMap::new(),
+        instance_values: HashMap::default(),
         taken,
-        taken_emits: HashMap::new(),
+        taken_emits: HashMap::default(),
     };
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;
-    let mut parsers = HashMap::new();
-    let mut controls = HashMap::new();
+    let mut parsers = HashMap::default();
+    let mut controls = HashMap::default();
     for d in &tree.decls {
         match d {
             ast::Decl::Parser(p) => {

@@ -2,7 +2,7 @@
 //! header types and header instances. Parsers, controls and the package
 //! binding have modules of their own.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, Decl, Expr, ExprKind, StructKind, Type, TypeKind};
@@ -99,7 +99,7 @@ pub struct Cx<'a, 'o> {
     pub ctor: crate::ctor::Bindings,
     /// Parsers and controls instantiated by a declaration (`T(...) t;`),
     /// whose tables count through those instances (see [`crate::ctor`]).
-    pub declared: std::collections::HashSet<String>,
+    pub declared: crate::HashSet<String>,
     /// Control declaration name -> the distinct constructor parameter
     /// values of its instances lowered for a pipeline (not under a
     /// declaration's own lowering), for the externs it declares
@@ -441,7 +441,7 @@ fn call_width(
 pub fn expr_width(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> Option<u32> {
     match &e.kind {
         ExprKind::Slice { hi, lo, .. } => {
-            let no = HashMap::new();
+            let no = HashMap::default();
             let (h, l) = (g.eval(hi, &no)?, g.eval(lo, &no)?);
             u32::try_from(h - l + 1).ok()
         }

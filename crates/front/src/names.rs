@@ -1,6 +1,6 @@
 //! Read sets of expressions: which fields an expression looks at.
 
-use std::collections::HashSet;
+use crate::HashSet;
 
 use p4cost_syntax::ast::{Expr, ExprKind};
 
@@ -16,17 +16,33 @@ const HEADER_METHODS: &[&str] = &[
     "minSizeInBytes",
 ];
 
-/// Names in first-seen order without duplicates; membership is a hash
-/// lookup, so collecting N names costs O(N), not O(N^2).
+/// Names in first-seen order without duplicates. A short list (most read
+/// sets hold a handful of names) is searched in place; past
+/// [`NameList::SCAN`] names, membership is a hash lookup, so collecting N
+/// names costs O(N), not O(N^2).
 #[derive(Debug, Default)]
 pub struct NameList {
     list: Vec<String>,
+    /// Every name of `list` once it is longer than [`NameList::SCAN`],
+    /// else empty.
     seen: HashSet<String>,
 }
 
 impl NameList {
+    /// The longest list searched by comparing names rather than hashing.
+    const SCAN: usize = 16;
+
     /// Adds `n` unless it is already there.
     pub fn push(&mut self, n: String) {
+        if self.list.len() < Self::SCAN {
+            if !self.list.contains(&n) {
+                self.list.push(n);
+            }
+            return;
+        }
+        if self.seen.is_empty() {
+            self.seen.extend(self.list.iter().cloned());
+        }
         if !self.seen.contains(&n) {
             self.seen.insert(n.clone());
             self.list.push(n);
@@ -141,5 +157,22 @@ pub fn has_arithmetic(e: &Expr) -> bool {
             has_arithmetic(cond) || has_arithmetic(then) || has_arithmetic(els)
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameList;
+
+    #[test]
+    fn a_name_list_keeps_first_seen_order_without_repeats_past_the_scanned_length() {
+        let mut l = NameList::default();
+        let names: Vec<String> = (0..40).map(|i| format!("h.f{}", i % 25)).collect();
+        for n in names.iter().chain(names.iter().rev()) {
+            l.push(n.clone());
+        }
+        let want: Vec<String> = (0..25).map(|i| format!("h.f{i}")).collect();
+        assert_eq!(l.iter().cloned().collect::<Vec<_>>(), want);
+        assert_eq!(l.into_vec(), want);
     }
 }

@@ -4,7 +4,7 @@
 //! the package parameter it is written inline in (`pipe0`), or `main` for
 //! a single-pipeline package (v1model, PSA).
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, Expr, ExprKind, Instantiation};

@@ -1,7 +1,7 @@
 //! Lowering parsers: states, what each extracts, skips and inspects, and
 //! their transitions.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{
@@ -99,7 +99,7 @@ fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
             .skip(i + 2)
             .map(|p| p.name.name.to_string())
             .collect(),
-        None => HashSet::new(),
+        None => HashSet::default(),
     }
 }
 
@@ -111,11 +111,30 @@ fn lower_body<'a>(
     frame: Frame<'a>,
     out: &mut Out,
 ) -> Result<ir::StateId, FrontError> {
+    let prefix = frame.prefix.clone();
+    let mut px = parser_scope(cx, decl, frame, out);
+    let base = out.states.len();
+    let start = index_states(cx, decl, &mut px, base)?;
+    out.states.extend(decl.states.iter().map(|_| None));
+    for (i, s) in decl.states.iter().enumerate() {
+        lower_state(cx, &mut px, out, &prefix, s, ir::StateId((base + i) as u32))?;
+    }
+    Ok(start)
+}
+
+/// The names in scope in (a copy of) parser `decl`: its parameters and
+/// constructor parameters, locals, value sets and instances.
+fn parser_scope<'a>(
+    cx: &mut Cx<'a, '_>,
+    decl: &'a ParserDecl,
+    frame: Frame<'a>,
+    out: &Out,
+) -> Px<'a> {
     let mut px = Px {
         locals: Locals::from_params(&decl.params),
-        value_sets: HashSet::new(),
-        instances: HashMap::new(),
-        states: HashMap::new(),
+        value_sets: HashSet::default(),
+        instances: HashMap::default(),
+        states: HashMap::default(),
         accept: frame.accept,
         rename: frame.rename,
         metadata_params: out.metadata_params.clone(),
@@ -155,7 +174,18 @@ fn lower_body<'a>(
             _ => {}
         }
     }
-    let base = out.states.len();
+    px
+}
+
+/// Numbers the states of `decl` from `base` into `px.states`; the id of
+/// its `start` state. An error for a state declared twice, one named
+/// `accept` or `reject`, or no `start`.
+fn index_states<'a>(
+    cx: &Cx<'a, '_>,
+    decl: &'a ParserDecl,
+    px: &mut Px<'a>,
+    base: usize,
+) -> Result<ir::StateId, FrontError> {
     for (i, s) in decl.states.iter().enumerate() {
         if px
             .states
@@ -177,61 +207,70 @@ fn lower_body<'a>(
             ));
         }
     }
-    let Some(&start) = px.states.get("start") else {
-        return Err(cx.err(
+    match px.states.get("start") {
+        Some(&start) => Ok(start),
+        None => Err(cx.err(
             decl.name.span,
             format!("parser `{}` has no `start` state", decl.name.name),
-        ));
-    };
-    out.states.extend(decl.states.iter().map(|_| None));
-
-    for (i, s) in decl.states.iter().enumerate() {
-        if !prefix.is_empty() {
-            // A copy of a sub-parser: its states and statements count
-            // against the program's inlining budget.
-            cx.charge_inlined(1 + s.stmts.len(), s.span, "parser", &out.stack)?;
-        }
-        let ops = Vec::new();
-        // Variables declared inside the state are in scope for its extracts.
-        let mut locals = px.locals.clone();
-        collect_vars(&s.stmts, &mut locals);
-        let saved = std::mem::replace(&mut px.locals, locals);
-        let saved_rename = px.rename.clone();
-        if !prefix.is_empty() {
-            let mut names = Vec::new();
-            state_var_names(&s.stmts, &mut names);
-            for n in names {
-                px.rename.local(&prefix, n);
-            }
-        }
-        let mut sc = StateCx {
-            prefix: &prefix,
-            name: format!("{prefix}{}", s.name.name),
-            annotations: crate::control::annotations(cx, &s.annotations),
-            span: cx.spans.ir(s.span),
-            splits: 0,
-        };
-        // The state being filled: the declared one, then after each
-        // sub-parser call or split `if`, the state that resumes it.
-        let mut open = Open {
-            id: ir::StateId((base + i) as u32),
-            name: sc.name.clone(),
-            ops,
-        };
-        let mut flat = Vec::new();
-        flatten(&s.stmts, &mut flat);
-        lower_stmts(cx, &mut px, out, &mut sc, &flat, &mut open)?;
-        let transition = match &s.transition {
-            None => ir::Transition::Direct {
-                target: ir::Target::Reject,
-            },
-            Some(t) => lower_transition(cx, &mut px, t, &mut open.ops)?,
-        };
-        close(&mut px, out, &sc, open, transition);
-        px.locals = saved;
-        px.rename = saved_rename;
+        )),
     }
-    Ok(start)
+}
+
+/// Lowers declared state `s` (numbered `id`) of a parser copy named by
+/// `prefix` (empty at the top level).
+fn lower_state<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    out: &mut Out,
+    prefix: &str,
+    s: &'a ast::ParserState,
+    id: ir::StateId,
+) -> Result<(), FrontError> {
+    if !prefix.is_empty() {
+        // A copy of a sub-parser: its states and statements count
+        // against the program's inlining budget.
+        cx.charge_inlined(1 + s.stmts.len(), s.span, "parser", &out.stack)?;
+    }
+    let ops = Vec::new();
+    // Variables declared inside the state are in scope for its extracts.
+    let mut locals = px.locals.clone();
+    collect_vars(&s.stmts, &mut locals);
+    let saved = std::mem::replace(&mut px.locals, locals);
+    let saved_rename = px.rename.clone();
+    if !prefix.is_empty() {
+        let mut names = Vec::new();
+        state_var_names(&s.stmts, &mut names);
+        for n in names {
+            px.rename.local(prefix, n);
+        }
+    }
+    let mut sc = StateCx {
+        prefix,
+        name: format!("{prefix}{}", s.name.name),
+        annotations: crate::control::annotations(cx, &s.annotations),
+        span: cx.spans.ir(s.span),
+        splits: 0,
+    };
+    // The state being filled: the declared one, then after each
+    // sub-parser call or split `if`, the state that resumes it.
+    let mut open = Open {
+        id,
+        name: sc.name.clone(),
+        ops,
+    };
+    let mut flat = Vec::new();
+    flatten(&s.stmts, &mut flat);
+    lower_stmts(cx, px, out, &mut sc, &flat, &mut open)?;
+    let transition = match &s.transition {
+        None => ir::Transition::Direct {
+            target: ir::Target::Reject,
+        },
+        Some(t) => lower_transition(cx, px, t, &mut open.ops)?,
+    };
+    close(px, out, &sc, open, transition);
+    px.locals = saved;
+    px.rename = saved_rename;
+    Ok(())
 }
 
 /// What the pieces of one declared state share.
@@ -656,7 +695,7 @@ fn skipped_bits(cx: &mut Cx<'_, '_>, call: &Expr, type_args: &[ast::Type]) -> Op
 /// Tofino's `port_metadata_unpack` reads the whole port-metadata block
 /// whatever T is: `PORT_METADATA_SIZE`, else T's width.
 fn port_metadata_bits(cx: &Cx<'_, '_>, type_args: &[ast::Type]) -> Option<u64> {
-    let no = HashMap::new();
+    let no = HashMap::default();
     cx.g.consts
         .get("PORT_METADATA_SIZE")
         .and_then(|c| cx.g.eval(&c.value, &no))

@@ -1,8 +1,8 @@
 //! The global environment of a program: its declarations by name, constant
 //! evaluation and type widths.
 
+use crate::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use p4cost_syntax::ast::{
     self, BinaryOp, ConstDecl, ControlDecl, Decl, EnumDecl, Expr, ExprKind, Instantiation,
@@ -126,14 +126,14 @@ impl<'a> Globals<'a> {
         }
         for (name, s) in &g.structs {
             if s.fields.len() > INDEXED_FIELDS {
-                let mut by_name = HashMap::new();
+                let mut by_name = HashMap::default();
                 for f in &s.fields {
                     by_name.entry(f.name.name.as_str()).or_insert(f);
                 }
                 g.field_index.insert(name, by_name);
             }
         }
-        let no = HashMap::new();
+        let no = HashMap::default();
         for d in &program.decls {
             if let Decl::Const(c) = d {
                 let first = g
@@ -202,30 +202,20 @@ impl<'a> Globals<'a> {
         }
         let ev = |x: &Expr| self.eval_depth(x, locals, values, depth + 1);
         match &e.kind {
-            ExprKind::Int(lit) => match lit.value {
-                IntValue::Small(v) => {
-                    let v = i128::try_from(v.get()).ok()?;
-                    Some(match lit.width {
-                        Some(w) if w.bits < 127 => v & ((1i128 << w.bits) - 1),
-                        _ => v,
-                    })
-                }
-                IntValue::Big(_) => None,
-            },
+            ExprKind::Int(lit) => int_value(lit),
             ExprKind::Bool(b) => Some(i128::from(*b)),
             ExprKind::Path(p) => {
-                if let Some(x) = locals.get(p.name.name.as_str()) {
+                let name = p.name.name.as_str();
+                if let Some(x) = locals.get(name) {
                     return ev(x);
                 }
-                if let Some(v) = values.and_then(|m| m.get(p.name.name.as_str())) {
+                if let Some(v) = values.and_then(|m| m.get(name)) {
                     return Some(*v);
                 }
-                if let Some(v) = self.const_values.get(p.name.name.as_str()) {
+                if let Some(v) = self.const_values.get(name) {
                     return Some(*v);
                 }
-                self.consts
-                    .get(p.name.name.as_str())
-                    .and_then(|c| ev(&c.value))
+                self.consts.get(name).and_then(|c| ev(&c.value))
             }
             ExprKind::Cast { ty, expr } => {
                 let v = ev(expr)?;
@@ -243,30 +233,7 @@ impl<'a> Globals<'a> {
                     UnaryOp::Complement => !v,
                 })
             }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let (a, b) = (ev(lhs)?, ev(rhs)?);
-                Some(match op {
-                    BinaryOp::Add | BinaryOp::AddSat => a.checked_add(b)?,
-                    BinaryOp::Sub | BinaryOp::SubSat => a.checked_sub(b)?,
-                    BinaryOp::Mul => a.checked_mul(b)?,
-                    BinaryOp::Div => a.checked_div(b)?,
-                    BinaryOp::Mod => a.checked_rem(b)?,
-                    BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-                    BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-                    BinaryOp::BitAnd => a & b,
-                    BinaryOp::BitOr => a | b,
-                    BinaryOp::BitXor => a ^ b,
-                    BinaryOp::Eq => i128::from(a == b),
-                    BinaryOp::Ne => i128::from(a != b),
-                    BinaryOp::Lt => i128::from(a < b),
-                    BinaryOp::Gt => i128::from(a > b),
-                    BinaryOp::Le => i128::from(a <= b),
-                    BinaryOp::Ge => i128::from(a >= b),
-                    BinaryOp::And => i128::from(a != 0 && b != 0),
-                    BinaryOp::Or => i128::from(a != 0 || b != 0),
-                    BinaryOp::Concat => return None,
-                })
-            }
+            ExprKind::Binary { op, lhs, rhs } => binary(*op, ev(lhs)?, ev(rhs)?),
             ExprKind::Slice { base, hi, lo } => {
                 let (v, h, l) = (ev(base)?, ev(hi)?, ev(lo)?);
                 if !(0..127).contains(&l) || h < l || h - l >= 127 {
@@ -282,33 +249,28 @@ impl<'a> Globals<'a> {
                 }
             }
             ExprKind::Call {
-                callee,
-                args,
-                type_args,
-            } => {
-                // sizeInBits / sizeInBytes / sizeof / minSizeInBits ...
-                let name = match &callee.kind {
-                    ExprKind::Path(p) => p.name.name.as_str(),
-                    ExprKind::Member { member, .. } => member.name.as_str(),
-                    _ => return None,
-                };
-                let bits = |s: Result<Shape<'a>, WidthError>| match s {
-                    Ok(s) => self.fixed_bits(&s),
-                    Err(_) => None,
-                };
-                let target_bits = if let Some(t) = type_args.first() {
-                    bits(self.shape(t, 0))
-                } else {
-                    None
-                };
-                let _ = args;
-                match name {
-                    "sizeInBits" | "minSizeInBits" | "maxSizeInBits" => target_bits.map(i128::from),
-                    "sizeInBytes" | "minSizeInBytes" | "maxSizeInBytes" | "sizeof" => {
-                        target_bits.map(|b| i128::from(b.div_ceil(8)))
-                    }
-                    _ => None,
-                }
+                callee, type_args, ..
+            } => self.size_call(callee, type_args),
+            _ => None,
+        }
+    }
+
+    /// `sizeInBits<T>()`, `sizeInBytes`, `sizeof`, `minSizeInBits` ...:
+    /// the fixed size of the type argument.
+    fn size_call(&self, callee: &Expr, type_args: &[Type]) -> Option<i128> {
+        let name = match &callee.kind {
+            ExprKind::Path(p) => p.name.name.as_str(),
+            ExprKind::Member { member, .. } => member.name.as_str(),
+            _ => return None,
+        };
+        let target_bits = type_args
+            .first()
+            .and_then(|t| self.shape(t, 0).ok())
+            .and_then(|s| self.fixed_bits(&s));
+        match name {
+            "sizeInBits" | "minSizeInBits" | "maxSizeInBits" => target_bits.map(i128::from),
+            "sizeInBytes" | "minSizeInBytes" | "maxSizeInBytes" | "sizeof" => {
+                target_bits.map(|b| i128::from(b.div_ceil(8)))
             }
             _ => None,
         }
@@ -316,7 +278,7 @@ impl<'a> Globals<'a> {
 
     /// Resolves a type to its shape.
     pub fn shape(&self, t: &Type, depth: u32) -> Result<Shape<'a>, WidthError> {
-        let no = HashMap::new();
+        let no = HashMap::default();
         if depth > 32 {
             return Err(WidthError {
                 message: "type definitions nest too deeply (a cycle?)".into(),
@@ -531,10 +493,53 @@ impl Flat {
     }
 }
 
+/// The value of an integer literal (masked to its width), `None` for a
+/// big one.
+fn int_value(lit: &ast::IntLit) -> Option<i128> {
+    match lit.value {
+        IntValue::Small(v) => {
+            let v = i128::try_from(v.get()).ok()?;
+            Some(match lit.width {
+                Some(w) if w.bits < 127 => v & ((1i128 << w.bits) - 1),
+                _ => v,
+            })
+        }
+        IntValue::Big(_) => None,
+    }
+}
+
+/// `a op b` on compile-time integers; `None` on overflow, a division by
+/// zero, or a concatenation.
+fn binary(op: BinaryOp, a: i128, b: i128) -> Option<i128> {
+    Some(match op {
+        BinaryOp::Add | BinaryOp::AddSat => a.checked_add(b)?,
+        BinaryOp::Sub | BinaryOp::SubSat => a.checked_sub(b)?,
+        BinaryOp::Mul => a.checked_mul(b)?,
+        BinaryOp::Div => a.checked_div(b)?,
+        BinaryOp::Mod => a.checked_rem(b)?,
+        BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+        BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        BinaryOp::Eq => i128::from(a == b),
+        BinaryOp::Ne => i128::from(a != b),
+        BinaryOp::Lt => i128::from(a < b),
+        BinaryOp::Gt => i128::from(a > b),
+        BinaryOp::Le => i128::from(a <= b),
+        BinaryOp::Ge => i128::from(a >= b),
+        BinaryOp::And => i128::from(a != 0 && b != 0),
+        BinaryOp::Or => i128::from(a != 0 || b != 0),
+        BinaryOp::Concat => return None,
+    })
+}
+
 /// The dotted name of a path/member/index expression (`hdr.ipv4.ttl`,
 /// `hdr.vlan[0]`), or its kind when it is something else.
 pub fn expr_name(e: &Expr) -> String {
-    let mut out = String::new();
+    // Most names (`hdr.ipv4.ttl`) fit without regrowing; 24 bytes is
+    // what the smallest heap block holds anyway.
+    let mut out = String::with_capacity(24);
     write_name(e, &mut out);
     out
 }
@@ -697,7 +702,7 @@ mod tests {
             let g = Globals::new(&prog);
             let last = g.consts.get(format!("C{n}").as_str()).expect("const");
             assert_eq!(
-                g.eval(&last.value, &HashMap::new()),
+                g.eval(&last.value, &HashMap::default()),
                 Some(8 + n as i128),
                 "{n}"
             );

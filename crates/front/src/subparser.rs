@@ -5,7 +5,7 @@
 //! [`Renamer`] maps them back to the caller's arguments so extracts land on
 //! the caller's header instances.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{self, Argument, Expr, ExprKind, Instantiation, ParserDecl, Stmt, Type};
@@ -393,7 +393,7 @@ mod tests {
                 .iter()
                 .map(|(a, b)| (a.to_string(), b.to_string()))
                 .collect(),
-            elements: HashMap::new(),
+            elements: HashMap::default(),
         }
     }
 

@@ -422,12 +422,13 @@ impl<'a> Preprocessor<'a> {
                 .push(&"\n".repeat(n), file, lx.sp.orig(to), false);
             return;
         }
-        let text = if gap.contains('/') {
-            blank_comments(gap)
+        let src = lx.sp.orig(from);
+        if gap.contains('/') {
+            self.st.out.push(&blank_comments(gap), file, src, true);
         } else {
-            gap.to_owned()
-        };
-        self.st.out.push(&text, file, lx.sp.orig(from), true);
+            // Plain whitespace (most gaps): copied as it is, no new string.
+            self.st.out.push(gap, file, src, true);
+        }
     }
 
     /// Emits as many newlines as the original text has between two spliced offsets.

@@ -231,26 +231,6 @@ impl Preprocessor<'_> {
     ) -> Result<Vec<Tok>, PpError> {
         let body = &m.body;
         let is_func = matches!(m.kind, MacroKind::Function { .. });
-        let variadic = matches!(m.kind, MacroKind::Function { variadic: true, .. });
-        let body_tok = |t: &Tok| Tok {
-            kind: t.kind,
-            text: t.text.clone(),
-            space: t.space,
-            bol: false,
-            direct: false,
-            synth: true,
-            file: name.file,
-            src: name.src,
-            start: name.start,
-            hs: HideSet::default(),
-        };
-        let raw_arg = |p: usize, space: bool| -> Vec<Tok> {
-            let mut a: Vec<Tok> = args.get(p).cloned().unwrap_or_default();
-            if let Some(f) = a.first_mut() {
-                f.space = space;
-            }
-            a
-        };
         let mut expanded: Vec<Option<Vec<Tok>>> = vec![None; args.len()];
         let mut out: Vec<Tok> = Vec::with_capacity(body.len());
         let mut i = 0;
@@ -275,55 +255,19 @@ impl Preprocessor<'_> {
                     break;
                 };
                 i += 2;
-                let rhs: Vec<Tok> = match m.param_index(r) {
-                    Some(p) => {
-                        let a = raw_arg(p, r.space);
-                        let is_va = variadic && p + 1 == args.len();
-                        let comma_before = out.last().is_some_and(|l| l.is_punct(",") && l.synth);
-                        if is_va && comma_before {
-                            // GNU `, ## __VA_ARGS__`: drop the comma when there are no extras
-                            if a.is_empty() {
-                                out.pop();
-                            } else {
-                                out.extend(a);
-                            }
-                            continue;
-                        }
-                        a
-                    }
-                    None => vec![body_tok(r)],
-                };
-                let lhs = out
-                    .pop()
-                    .unwrap_or_else(|| Tok::synth(Kind::Placemarker, "", name));
-                let mut rest = rhs.into_iter();
-                match rest.next() {
-                    None => out.push(lhs),
-                    Some(first) => out.extend(paste(&lhs, &first, name)),
-                }
-                out.extend(rest);
+                paste_onto(m, name, args, r, &mut out);
                 continue;
             }
             if let Some(p) = m.param_index(t) {
                 if next.is_some_and(|n| n.is_punct("##")) {
-                    let a = raw_arg(p, t.space);
+                    let a = raw_arg(args, p, t.space);
                     if a.is_empty() {
                         out.push(Tok::synth(Kind::Placemarker, "", name));
                     } else {
                         out.extend(a);
                     }
                 } else {
-                    let e = match expanded.get(p).cloned().flatten() {
-                        Some(e) => e,
-                        None => {
-                            let e = self.expand_all(raw_arg(p, false), name)?;
-                            if let Some(slot) = expanded.get_mut(p) {
-                                *slot = Some(e.clone());
-                            }
-                            e
-                        }
-                    };
-                    let mut e = e;
+                    let mut e = self.expanded_arg(&mut expanded, args, p, name)?;
                     if let Some(f) = e.first_mut() {
                         f.space = t.space;
                     }
@@ -332,7 +276,7 @@ impl Preprocessor<'_> {
                 i += 1;
                 continue;
             }
-            out.push(body_tok(t));
+            out.push(body_tok(t, name));
             i += 1;
         }
         out.retain(|t| t.kind != Kind::Placemarker);
@@ -346,4 +290,82 @@ impl Preprocessor<'_> {
         }
         Ok(out)
     }
+
+    /// Argument `p` fully macro-expanded, expanded once per substitution
+    /// however often the body uses it (kept in `expanded`).
+    fn expanded_arg(
+        &mut self,
+        expanded: &mut [Option<Vec<Tok>>],
+        args: &[Vec<Tok>],
+        p: usize,
+        name: &Tok,
+    ) -> Result<Vec<Tok>, PpError> {
+        if let Some(e) = expanded.get(p).cloned().flatten() {
+            return Ok(e);
+        }
+        let e = self.expand_all(raw_arg(args, p, false), name)?;
+        if let Some(slot) = expanded.get_mut(p) {
+            *slot = Some(e.clone());
+        }
+        Ok(e)
+    }
+}
+
+/// A token of macro `name`'s body as it appears in an expansion.
+fn body_tok(t: &Tok, name: &Tok) -> Tok {
+    Tok {
+        kind: t.kind,
+        text: t.text.clone(),
+        space: t.space,
+        bol: false,
+        direct: false,
+        synth: true,
+        file: name.file,
+        src: name.src,
+        start: name.start,
+        hs: HideSet::default(),
+    }
+}
+
+/// Argument `p` as written (not expanded), its first token's leading
+/// space set to `space`.
+fn raw_arg(args: &[Vec<Tok>], p: usize, space: bool) -> Vec<Tok> {
+    let mut a: Vec<Tok> = args.get(p).cloned().unwrap_or_default();
+    if let Some(f) = a.first_mut() {
+        f.space = space;
+    }
+    a
+}
+
+/// `... ## r` in the body of macro `m`: pastes the last token of `out`
+/// to `r` (or to the first token of the argument `r` names). GNU
+/// `, ## __VA_ARGS__` drops the comma when there are no extras.
+fn paste_onto(m: &Macro, name: &Tok, args: &[Vec<Tok>], r: &Tok, out: &mut Vec<Tok>) {
+    let variadic = matches!(m.kind, MacroKind::Function { variadic: true, .. });
+    let rhs: Vec<Tok> = match m.param_index(r) {
+        Some(p) => {
+            let a = raw_arg(args, p, r.space);
+            let is_va = variadic && p + 1 == args.len();
+            let comma_before = out.last().is_some_and(|l| l.is_punct(",") && l.synth);
+            if is_va && comma_before {
+                if a.is_empty() {
+                    out.pop();
+                } else {
+                    out.extend(a);
+                }
+                return;
+            }
+            a
+        }
+        None => vec![body_tok(r, name)],
+    };
+    let lhs = out
+        .pop()
+        .unwrap_or_else(|| Tok::synth(Kind::Placemarker, "", name));
+    let mut rest = rhs.into_iter();
+    match rest.next() {
+        None => out.push(lhs),
+        Some(first) => out.extend(paste(&lhs, &first, name)),
+    }
+    out.extend(rest);
 }

@@ -258,8 +258,20 @@ fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
 
+/// The bytes of an identifier after its first (letters, digits, `_`).
+const IDENT_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
 fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    IDENT_CHAR[c as usize]
 }
 
 /// Splits spliced text into tokens (with `Newline` tokens); comments become whitespace.
@@ -286,7 +298,14 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
         let kind = match c {
             b'\n' => Kind::Newline,
             b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                // The whole run of blanks (indentation) at once.
                 i += 1;
+                while b
+                    .get(i)
+                    .is_some_and(|&ch| matches!(ch, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+                {
+                    i += 1;
+                }
                 space = true;
                 continue;
             }

@@ -46,12 +46,8 @@ pub struct SourceMap {
 /// Offsets at which each line of `text` starts (always begins with 0).
 pub(crate) fn line_starts(text: &str) -> Vec<usize> {
     let mut v = vec![0];
-    v.extend(
-        text.bytes()
-            .enumerate()
-            .filter(|&(_, b)| b == b'\n')
-            .map(|(i, _)| i + 1),
-    );
+    // `match_indices` of a char searches with memchr, not byte by byte.
+    v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
     v
 }
 
