@@ -542,8 +542,10 @@ mod tests {
     /// (-0 and 0 share a place in the order, which gives 0).
     #[test]
     fn searching_the_sums_finds_what_searching_every_float_finds() {
+        type Parse = Vec<([u64; 1], PathCount)>;
+        type Control = Vec<(i64, PathCount)>;
         let frac = |v: &[u64; 1]| v[0] as f64 / 10.0 - 3.0;
-        let cases: [(Vec<([u64; 1], PathCount)>, Vec<(i64, PathCount)>); 4] = [
+        let cases: [(Parse, Control); 4] = [
             (vec![([30], n(2)), ([40], n(1))], vec![(0, n(2)), (3, n(1))]),
             (
                 vec![([30], n(2)), ([31], n(1))],
