@@ -2086,7 +2086,8 @@ impl<'a> ClassLister<'a> {
                 limit: self.budget.max_list_work,
             });
         }
-        let mut class = self.explain_steps(&steps);
+        let ids: Vec<u32> = steps.iter().map(|&(k, c)| self.fact_id(k, c)).collect();
+        let mut class = self.explain_steps(&steps, &ids);
         let rank = self.cc.witness_rank(sig, max);
         class.index = if rank.saturated {
             u128::MAX
@@ -2114,7 +2115,7 @@ impl<'a> ClassLister<'a> {
     /// took), explained with the facts the lister keeps; without the
     /// tables' reach (callers check it first) the one class of
     /// [`Self::only_class`].
-    fn explain_steps(&mut self, steps: &[(Key, Option<Key>)]) -> ListedClass {
+    fn explain_steps(&mut self, steps: &[(Key, Option<Key>)], ids: &[u32]) -> ListedClass {
         let Some(reach) = self.reach.as_ref() else {
             return self.only_class();
         };
@@ -2128,7 +2129,37 @@ impl<'a> ClassLister<'a> {
             egress_from: self.egress_from,
             facts: &mut self.facts,
         }
-        .explain(steps)
+        .explain(steps, ids)
+    }
+
+    /// The facts of the step from `k` to `chosen` ([`StepCache`]): their
+    /// place in the lister's cache, made on first use.
+    fn fact_id(&mut self, k: Key, chosen: Option<Key>) -> u32 {
+        let flow = &self.program.control(self.control).flow;
+        self.facts.id(self.program, flow, &self.cc, (k, chosen))
+    }
+
+    /// The complete path the frames of a listing trail: each frame's
+    /// state and chosen successor, with the facts of that step (looked up
+    /// once per frame and choice, not once per class: classes listed one
+    /// after another share most of their trail).
+    fn trail_steps(&mut self, stack: &mut [Frame]) -> (Vec<(Key, Option<Key>)>, Vec<u32>) {
+        let mut steps = Vec::with_capacity(stack.len());
+        let mut ids = Vec::with_capacity(stack.len());
+        for f in stack {
+            let chosen = f.succ.get(f.next.wrapping_sub(1)).copied().flatten();
+            let id = match f.fact {
+                Some(id) => id,
+                None => {
+                    let id = self.fact_id(f.key, chosen);
+                    f.fact = Some(id);
+                    id
+                }
+            };
+            steps.push((f.key, chosen));
+            ids.push(id);
+        }
+        (steps, ids)
     }
 
     /// The one class of a path on which the control applies no table:
@@ -2187,15 +2218,11 @@ impl<'a> ClassLister<'a> {
             return Ok(out);
         };
         // Depth-first over control states; the trail is the path so far.
-        struct Frame {
-            key: Key,
-            succ: Arc<[Option<Key>]>,
-            next: usize,
-        }
         let mut stack = vec![Frame {
             key: root,
             succ: self.cc.succ_kept(root),
             next: 0,
+            fact: None,
         }];
         let mut on_stack = KeySet::default();
         on_stack.insert(root);
@@ -2209,13 +2236,10 @@ impl<'a> ClassLister<'a> {
             let at_end = top.succ.is_empty() && top.next == 0;
             if at_end || (top.next < top.succ.len() && top.succ[top.next].is_none()) {
                 top.next += 1;
-                // A complete path: the frames, each with its chosen successor.
-                let steps: Vec<(Key, Option<Key>)> = stack
-                    .iter()
-                    .map(|f| (f.key, f.succ.get(f.next.wrapping_sub(1)).copied().flatten()))
-                    .collect();
+                top.fact = None;
+                let (steps, ids) = self.trail_steps(&mut stack);
                 self.work = self.work.saturating_add(steps.len());
-                let mut class = self.explain_steps(&steps);
+                let mut class = self.explain_steps(&steps, &ids);
                 class.index = seen;
                 seen += 1;
                 if keep(&class) {
@@ -2226,6 +2250,7 @@ impl<'a> ClassLister<'a> {
             if top.next < top.succ.len() {
                 let k = top.succ[top.next].expect("checked above");
                 top.next += 1;
+                top.fact = None;
                 if on_stack.contains(&k) {
                     continue; // cycle edge (cut)
                 }
@@ -2235,6 +2260,7 @@ impl<'a> ClassLister<'a> {
                     key: k,
                     succ,
                     next: 0,
+                    fact: None,
                 });
             } else if let Some(done) = stack.pop() {
                 on_stack.remove(&done.key);
@@ -2346,8 +2372,41 @@ struct StepFacts {
     reason: Option<Arc<str>>,
 }
 
-/// [`StepFacts`] by (state, way taken).
-type StepCache = HashMap<(Key, Option<Key>), StepFacts, foldhash::fast::FixedState>;
+/// [`StepFacts`] by (state, way taken): the facts in the order first met,
+/// and each step's place among them.
+#[derive(Debug, Default)]
+struct StepCache {
+    at: HashMap<(Key, Option<Key>), u32, foldhash::fast::FixedState>,
+    facts: Vec<StepFacts>,
+}
+
+impl StepCache {
+    /// The place of the facts of `step` (a state and the way it takes),
+    /// worked out on first use.
+    fn id(
+        &mut self,
+        program: &Program,
+        flow: &ControlFlow,
+        cc: &ControlClasses<'_>,
+        step: (Key, Option<Key>),
+    ) -> u32 {
+        let StepCache { at, facts } = self;
+        *at.entry(step).or_insert_with(|| {
+            facts.push(step_facts(program, flow, cc, step.0, step.1));
+            (facts.len() - 1) as u32
+        })
+    }
+}
+
+/// A state on the trail of a class listing: its successors, the next one
+/// to take, and the facts of the step to the one taken last (`None` until
+/// looked up for this choice).
+struct Frame {
+    key: Key,
+    succ: Arc<[Option<Key>]>,
+    next: usize,
+    fact: Option<u32>,
+}
 
 /// What explains the steps of a class: the walk, the control's tables and
 /// their reach, and the facts of the steps met so far.
@@ -2366,18 +2425,19 @@ impl Explainer<'_, '_> {
     /// The class of one complete control path: its tables and why the
     /// others are skipped (the first step after which a table can no
     /// longer run). Linear in the steps and the table bits.
-    fn explain(&mut self, steps: &[(Key, Option<Key>)]) -> ListedClass {
+    /// `ids[i]`: the place of step `i`'s facts in the cache.
+    fn explain(&mut self, steps: &[(Key, Option<Key>)], ids: &[u32]) -> ListedClass {
         let mut path = ControlPath {
             nodes: Vec::with_capacity(steps.len()),
             tables: Vec::with_capacity(steps.len()),
         };
         let mut decisions = Vec::with_capacity(steps.len());
-        for &(k, chosen) in steps {
+        for (&(k, _), &id) in steps.iter().zip(ids) {
             path.nodes.push(NodeId(k.0));
             if let NodeKind::Table { table, .. } = &self.flow.nodes[k.0 as usize].kind {
                 path.tables.push(*table);
             }
-            let f = self.step(k, chosen);
+            let f = &self.facts.facts[id as usize];
             if let Some(outcome) = &f.outcome {
                 decisions.push(Decision {
                     node: NodeId(k.0),
@@ -2420,8 +2480,8 @@ impl Explainer<'_, '_> {
                 Some(si) => match &reason_at[si as usize] {
                     Some(r) => r.clone(),
                     None => {
-                        let (k, chosen) = steps[si as usize];
-                        let r = self.reason(k, chosen);
+                        let (k, _) = steps[si as usize];
+                        let r = self.reason(ids[si as usize], k);
                         reason_at[si as usize] = Some(r.clone());
                         r
                     }
@@ -2442,22 +2502,11 @@ impl Explainer<'_, '_> {
         }
     }
 
-    /// The facts of the step from `k` to `chosen`, worked out on first use.
-    fn step(&mut self, k: Key, chosen: Option<Key>) -> &StepFacts {
-        let (cc, program, flow) = (self.cc, self.program, self.flow);
-        self.facts
-            .entry((k, chosen))
-            .or_insert_with(|| step_facts(program, flow, cc, k, chosen))
-    }
-
-    /// Why a table is skipped at the step from `k` to `chosen`.
-    fn reason(&mut self, k: Key, chosen: Option<Key>) -> Arc<str> {
+    /// Why a table is skipped at step `k` whose facts are `id`th in the
+    /// cache.
+    fn reason(&mut self, id: u32, k: Key) -> Arc<str> {
         let (program, flow, cc, egress_from) = (self.program, self.flow, self.cc, self.egress_from);
-        // One lookup: the step's facts, made here when no step made them.
-        let f = self
-            .facts
-            .entry((k, chosen))
-            .or_insert_with(|| step_facts(program, flow, cc, k, chosen));
+        let f = &mut self.facts.facts[id as usize];
         f.reason
             .get_or_insert_with(|| {
                 skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from).into()

@@ -4,6 +4,8 @@
 //! (conditions, hit/miss, `action_run`) and why every other table is
 //! skipped. Optionally only the classes a `--class` filter selects.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use p4cost_analysis::{ClassFilter, ClassLister, ListedClass, Outcome, PathCount, PathGraph};
@@ -108,8 +110,11 @@ pub struct ClassSites {
     /// outcome, `forced`, index in `decisions` (outcomes whose texts are
     /// one share an index).
     decision_at: Vec<Vec<(Outcome, bool, u32)>>,
-    /// By table (its index), the indexes in `skipped` of its entries.
-    skipped_at: Vec<Vec<u32>>,
+    /// By table (its index), its entries' reasons as the lister shares
+    /// them and their indexes in `skipped`: a reason met again is found by
+    /// its pointer, not by comparing its text (a reason whose text is
+    /// already there under another pointer joins with the same index).
+    skipped_at: Vec<Vec<(Arc<str>, u32)>>,
 }
 
 /// `by[i]`, made (empty) if `by` is shorter: the lists are indexed by
@@ -160,21 +165,29 @@ impl ClassSites {
     }
 
     /// The index of table `table` skipped for `reason`, added if new.
-    fn skip(&mut self, program: &Program, table: TableId, reason: &str) -> Option<u32> {
+    fn skip(&mut self, program: &Program, table: TableId, reason: &Arc<str>) -> Option<u32> {
         let known = at_index(&mut self.skipped_at, table.index());
-        let skipped = &mut self.skipped;
-        if let Some(&i) = known
-            .iter()
-            .find(|&&i| skipped.get(i as usize).is_some_and(|s| s.reason == reason))
-        {
+        if let Some(&(_, i)) = known.iter().find(|(r, _)| Arc::ptr_eq(r, reason)) {
             return Some(i);
         }
-        let i = u32::try_from(skipped.len()).ok()?;
-        skipped.push(SkippedOut {
-            table: program.table(table).name.clone(),
-            reason: reason.to_string(),
+        let skipped = &mut self.skipped;
+        let same_text = known.iter().find(|(_, i)| {
+            skipped
+                .get(*i as usize)
+                .is_some_and(|s| *s.reason == **reason)
         });
-        known.push(i);
+        let i = match same_text {
+            Some(&(_, i)) => i,
+            None => {
+                let i = u32::try_from(skipped.len()).ok()?;
+                skipped.push(SkippedOut {
+                    table: program.table(table).name.clone(),
+                    reason: reason.to_string(),
+                });
+                i
+            }
+        };
+        known.push((reason.clone(), i));
         Some(i)
     }
 }
@@ -317,33 +330,12 @@ pub(crate) fn class_out(
     let program = cx.program;
     let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
     let flow = &program.control(cx.control).flow;
-    PathClassOut {
-        id: format!("{path_no}.{}", c.index.saturating_add(1)),
-        latency_ns: parse_ns
-            + control_ns.unwrap_or_else(|| c.control_path.tables.iter().map(|&t| w(t)).sum()),
-        tables: c
-            .control_path
-            .nodes
-            .iter()
-            .filter_map(|n| match flow.nodes.get(n.index()).map(|x| &x.kind) {
-                // A compiler-internal table (`$PORT_METADATA`) is not
-                // charged: not listed either (it has no index); nor is a
-                // compiler's table for a direct action call (`tbl_act`), the
-                // source's action call, so a source and its compiler output
-                // list alike ([`class_tables`] gives neither an index).
-                Some(NodeKind::Table { table, .. }) => {
-                    cx.table_index.get(table.index()).copied().flatten()
-                }
-                _ => None,
-            })
-            .collect(),
-        decisions: c
-            .decisions
-            .iter()
-            .filter_map(|d| sites.decision(cx, d))
-            .collect(),
-        skipped: c
-            .skipped
+    // Each list sized for all its entries at once, not grown entry by entry.
+    let mut decisions = Vec::with_capacity(c.decisions.len());
+    decisions.extend(c.decisions.iter().filter_map(|d| sites.decision(cx, d)));
+    let mut skipped = Vec::with_capacity(c.skipped.len());
+    skipped.extend(
+        c.skipped
             .iter()
             // Compiler-made tables have no index ([`class_tables`]).
             .filter(|s| {
@@ -351,8 +343,29 @@ pub(crate) fn class_out(
                     .get(s.table.index())
                     .is_some_and(Option::is_some)
             })
-            .filter_map(|s| sites.skip(program, s.table, &s.reason))
-            .collect(),
+            .filter_map(|s| sites.skip(program, s.table, &s.reason)),
+    );
+    let mut tables = Vec::with_capacity(c.control_path.tables.len());
+    tables.extend(c.control_path.nodes.iter().filter_map(|n| {
+        match flow.nodes.get(n.index()).map(|x| &x.kind) {
+            // A compiler-internal table (`$PORT_METADATA`) is not
+            // charged: not listed either (it has no index); nor is a
+            // compiler's table for a direct action call (`tbl_act`), the
+            // source's action call, so a source and its compiler output
+            // list alike ([`class_tables`] gives neither an index).
+            Some(NodeKind::Table { table, .. }) => {
+                cx.table_index.get(table.index()).copied().flatten()
+            }
+            _ => None,
+        }
+    }));
+    PathClassOut {
+        id: format!("{path_no}.{}", c.index.saturating_add(1)),
+        latency_ns: parse_ns
+            + control_ns.unwrap_or_else(|| c.control_path.tables.iter().map(|&t| w(t)).sum()),
+        tables,
+        decisions,
+        skipped,
         cpu: None,
         recirc: None,
     }

@@ -824,7 +824,6 @@ fn run_linear(
     // paths below.
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
     let pricer = LinearPricer::new(model, program, &common.tables, packet_size);
-    let inputs = |path: &ParsePath| pricer.predict(path);
     // L_B + L_C: the prediction of a path with no state.
     let constant = pricer.predict(&ParsePath { states: Vec::new() });
     let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
@@ -839,8 +838,7 @@ fn run_linear(
         SortBy::Order => a.max_listing_bytes,
         SortBy::Latency => None,
     };
-    let (mut listed, fitting, bare) =
-        list_paths(program, &pg, &shown, packet_size, byte_budget, &inputs);
+    let (mut listed, fitting, bare) = list_paths(&pg, &shown, packet_size, byte_budget, &pricer);
 
     let mut r = common.report(a, model, packet_size);
     if let Some(keep) = bare.kept() {
@@ -988,6 +986,46 @@ impl<'a> LinearPricer<'a> {
             None => tofino_linear::predict(self.model, &inp),
         }
     }
+
+    /// Path `path` as the listing shows it (`index`: its place in the full
+    /// listing), with its path-dependent warning codes. The same as
+    /// [`report::path_out`] of [`Self::predict`], but the control term's
+    /// warnings, the same on every path, are not copied per path: only
+    /// their codes are.
+    fn path_out(&self, index: PathCount, path: &ParsePath) -> (report::PathOut, Vec<String>) {
+        let Some(ctl) = &self.control else {
+            let pred = self.predict(path);
+            let codes = path_codes(pred.warnings.iter().map(|w| &w.code));
+            return (report::path_out(self.program, index, path, pred), codes);
+        };
+        let inp = tofino_linear::Inputs {
+            program: self.program,
+            path,
+            tables: self.tables,
+            packet_size: self.packet_size,
+        };
+        let (pred, at) = tofino_linear::predict_sharing_control(self.model, &inp, ctl);
+        let at = at.map_or(pred.warnings.len(), |at| at.min(pred.warnings.len()));
+        let codes = path_codes(
+            pred.warnings[..at]
+                .iter()
+                .chain(&ctl.warnings)
+                .chain(&pred.warnings[at..])
+                .map(|w| &w.code),
+        );
+        let mut out = report::path_out(self.program, index, path, pred);
+        let shared = ctl.warnings.iter().map(|w| w.code.clone());
+        out.warnings.splice(at..at, shared);
+        (out, codes)
+    }
+}
+
+/// The path-dependent codes ([`PATH_CODES`]) among `codes`, in order.
+fn path_codes<'c>(codes: impl Iterator<Item = &'c String>) -> Vec<String> {
+    codes
+        .filter(|c| PATH_CODES.contains(&c.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// The linear report's figures over all paths: the path count, the paths
@@ -1042,12 +1080,11 @@ impl Listed<'_> {
 /// warning counts them all), until the paths' bytes without classes go
 /// over `byte_budget`. Also returns how many fit and the budget's count.
 fn list_paths<'g>(
-    program: &Program,
     pg: &p4cost_analysis::PathGraph<'_>,
     shown: &'g [ListedPath],
     packet_size: u32,
     byte_budget: Option<u64>,
-    predict: &dyn Fn(&ParsePath) -> Prediction,
+    pricer: &LinearPricer<'_>,
 ) -> (Listed<'g>, usize, ListingBytes) {
     let mut listed = Listed {
         outs: Vec::with_capacity(shown.len()),
@@ -1065,15 +1102,8 @@ fn list_paths<'g>(
         if bare.full() {
             continue;
         }
-        let pred = predict(&path);
-        listed.codes.push(
-            pred.warnings
-                .iter()
-                .filter(|w| PATH_CODES.contains(&w.code.as_str()))
-                .map(|w| w.code.clone())
-                .collect::<Vec<_>>(),
-        );
-        let out = report::path_out(program, *index, &path, pred);
+        let (out, codes) = pricer.path_out(*index, &path);
+        listed.codes.push(codes);
         bare.add(&out);
         listed.outs.push(out);
         listed.nodes.push(nodes);

@@ -67,10 +67,44 @@ fn predict_with_parts(
     inp: &Inputs<'_>,
     ctl: Option<&ControlTerms>,
 ) -> Prediction {
-    let mut warnings = Vec::new();
-    let tr = lin.training;
+    let made;
+    let ctl = match ctl {
+        Some(c) => c,
+        None => {
+            made = control_terms(lin, inp);
+            &made
+        }
+    };
+    let mut pred = path_prediction(lin, inp, ctl);
+    pred.warnings.extend(ctl.warnings.iter().cloned());
+    pred
+}
 
+/// The prediction of `inp` with the control term `ctl`, its warnings
+/// those of the packet and the path only (not `ctl`'s).
+fn path_prediction(lin: &LinearTerms<'_>, inp: &Inputs<'_>, ctl: &ControlTerms) -> Prediction {
+    let mut warnings = Vec::new();
     // L_B.
+    let base_ns = base_term(lin, inp, &mut warnings);
+    // L_PD.
+    let (parser_ns, states) = parse_terms(lin, inp, &mut warnings);
+    Prediction {
+        latency_ns: base_ns + parser_ns + ctl.control_ns,
+        breakdown: Breakdown {
+            base_ns,
+            parser_ns,
+            control_ns: ctl.control_ns,
+            states,
+            tables: ctl.tables.clone(),
+        },
+        warnings,
+    }
+}
+
+/// The base term `L_B`, with warnings for a packet outside the training
+/// or smaller than the path's headers.
+fn base_term(lin: &LinearTerms<'_>, inp: &Inputs<'_>, warnings: &mut Vec<Warning>) -> f64 {
+    let tr = lin.training;
     let p = inp.packet_size;
     let base_ns = lin.base.per_packet_byte_ns * f64::from(p) + lin.base.constant_ns;
     if p < tr.packet_size_bytes[0] || p > tr.packet_size_bytes[1] {
@@ -89,8 +123,17 @@ fn predict_with_parts(
             format!("packet size {p} B is smaller than the {path_bytes} B of headers this path extracts"),
         ));
     }
+    base_ns
+}
 
-    // L_PD.
+/// The parse term `L_PD` and each state's share, with warnings for
+/// states, state counts and packets outside the training.
+fn parse_terms(
+    lin: &LinearTerms<'_>,
+    inp: &Inputs<'_>,
+    warnings: &mut Vec<Warning>,
+) -> (f64, Vec<StateTerm>) {
+    let tr = lin.training;
     let splits = baseline::split(inp.path);
     let mut states = Vec::with_capacity(splits.len());
     let mut parser_ns = 0.0;
@@ -133,6 +176,19 @@ fn predict_with_parts(
             .at_some(odd_span),
         );
     }
+    state_count_warnings(lin, inp.packet_size, counted_states, warnings);
+    (parser_ns, states)
+}
+
+/// Warnings for more counted parse states than the training had, and for
+/// the region where the model is not linear.
+fn state_count_warnings(
+    lin: &LinearTerms<'_>,
+    p: u32,
+    counted_states: u32,
+    warnings: &mut Vec<Warning>,
+) {
+    let tr = lin.training;
     if counted_states > tr.states_after_ethernet[1] {
         warnings.push(Warning::new(
             "too_many_states",
@@ -152,27 +208,6 @@ fn predict_with_parts(
                 ),
             ));
         }
-    }
-
-    let made;
-    let ctl = match ctl {
-        Some(c) => c,
-        None => {
-            made = control_terms(lin, inp);
-            &made
-        }
-    };
-    warnings.extend(ctl.warnings.iter().cloned());
-    Prediction {
-        latency_ns: base_ns + parser_ns + ctl.control_ns,
-        breakdown: Breakdown {
-            base_ns,
-            parser_ns,
-            control_ns: ctl.control_ns,
-            states,
-            tables: ctl.tables.clone(),
-        },
-        warnings,
     }
 }
 
@@ -199,6 +234,26 @@ pub fn predict_with_control(model: &ModelSpec, inp: &Inputs<'_>, ctl: &ControlTe
     let negative = crate::fitted::negative_terms(&pred);
     pred.warnings.extend(negative);
     pred
+}
+
+/// [`predict_with_control`] of one of many paths that share `ctl`: the
+/// same prediction but for `ctl`'s warnings (the same on every path, for
+/// the caller to keep once), which it leaves out, with the place in its
+/// warnings where they stand (`None`: a model that is not linear, whose
+/// prediction has none of them).
+pub fn predict_sharing_control(
+    model: &ModelSpec,
+    inp: &Inputs<'_>,
+    ctl: &ControlTerms,
+) -> (Prediction, Option<usize>) {
+    let Some(lin) = model.linear() else {
+        return (predict(model, inp), None);
+    };
+    let mut pred = path_prediction(&lin, inp, ctl);
+    let at = pred.warnings.len();
+    let negative = crate::fitted::negative_terms(&pred);
+    pred.warnings.extend(negative);
+    (pred, Some(at))
 }
 
 /// The control term of `inp` under `model` (none when it is not linear).

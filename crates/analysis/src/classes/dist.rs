@@ -63,8 +63,9 @@ impl<const D: usize> ClassDistribution<D> {
     /// at most `k` classes or a value is not finite. `parse` and `control`
     /// map the integer weights to the figures being ranked; the sum is
     /// rounded as `f64` addition rounds it, and the result is exactly one
-    /// class's sum. Costs about 64 merges of the sorted sides: linear in
-    /// the sides' sizes, never in their product.
+    /// class's sum. Costs a merge of the sorted sides per step of a search
+    /// over the classes' sums (at most about 64): linear in the sides'
+    /// sizes, never in their product.
     pub fn kth_smallest(
         &self,
         k: u128,
@@ -76,21 +77,10 @@ impl<const D: usize> ClassDistribution<D> {
         if sides.at_most(hi) <= k {
             return None;
         }
-        // The least x with more than k classes at or below it, searched over
-        // the order of the floats between lo and hi: one class's sum.
-        let key = |x: f64| order_key(x);
-        let (mut a, mut b) = (key(lo), key(hi));
-        while a < b {
-            // The difference in i128: keys of opposite signs span more
-            // than i64 holds.
-            let mid = a + ((i128::from(b) - i128::from(a)) / 2) as i64;
-            if sides.at_most(from_order_key(mid)) > k {
-                b = mid;
-            } else {
-                a = mid + 1;
-            }
+        if sides.ends_decide && sides.counted {
+            return Some(sides.kth_by_sums(k, lo, hi));
         }
-        Some(from_order_key(a))
+        Some(sides.kth_by_floats(k, lo, hi))
     }
 
     /// The classes whose `parse(v) + control(w)` (as [`Self::kth_smallest`]
@@ -145,6 +135,9 @@ struct Sides {
     /// Every figure is finite, so a part's least and greatest sums bound
     /// all of its sums (a NaN is never compared past).
     ends_decide: bool,
+    /// Every entry counts some paths (no count is 0), so every sum is a
+    /// class's.
+    counted: bool,
 }
 
 impl Sides {
@@ -181,12 +174,17 @@ impl Sides {
         let finite = |v: &[(f64, u128)]| v.iter().all(|e| e.0.is_finite());
         let ends_decide =
             controls.iter().all(|c| finite(c)) && parts.iter().all(|(p, _)| finite(p));
+        let counted = controls
+            .iter()
+            .chain(parts.iter().map(|(p, _)| p))
+            .all(|v| v.iter().all(|e| e.1 > 0));
         Sides {
             controls,
             totals,
             parts,
             part_totals,
             ends_decide,
+            counted,
         }
     }
 
@@ -244,6 +242,90 @@ impl Sides {
             }
         }
         n
+    }
+}
+
+impl Sides {
+    /// The least `x` with more than `k` classes at or below it, searched
+    /// over the order of the floats between `lo` and `hi`: one class's
+    /// sum, whatever the figures (NaN, counts of 0).
+    fn kth_by_floats(&self, k: u128, lo: f64, hi: f64) -> f64 {
+        let (mut a, mut b) = (order_key(lo), order_key(hi));
+        while a < b {
+            // The difference in i128: keys of opposite signs span more
+            // than i64 holds.
+            let mid = a + ((i128::from(b) - i128::from(a)) / 2) as i64;
+            if self.at_most(from_order_key(mid)) > k {
+                b = mid;
+            } else {
+                a = mid + 1;
+            }
+        }
+        from_order_key(a)
+    }
+
+    /// The least `x` in the order of floats from `lo` to `hi` with more
+    /// than `k` classes at or below it (the search of
+    /// [`ClassDistribution::kth_smallest`], every figure finite): each
+    /// count also gives the sums on either side of the figure counted at,
+    /// and the search moves its ends onto them, so it closes in on the
+    /// classes' sums, not on every float between them.
+    fn kth_by_sums(&self, k: u128, lo: f64, hi: f64) -> f64 {
+        let (mut a, mut b) = (order_key(lo), order_key(hi));
+        while a < b {
+            let mid = a + ((i128::from(b) - i128::from(a)) / 2) as i64;
+            let (n, below, above) = self.around(from_order_key(mid));
+            if n > k {
+                // No sum in (below, mid]: the answer is at most `below`.
+                b = order_key(below).min(mid).max(a);
+            } else {
+                // The answer is a sum over mid: at least `above`.
+                a = order_key(above).max(mid + 1).min(b);
+            }
+        }
+        // -0 and 0 share a key: the result is 0, as the search over
+        // every float gives it.
+        from_order_key(a)
+    }
+
+    /// [`Self::at_most`] of `x`, with the greatest sum at most `x` and the
+    /// least sum over it (infinite when there is none), every figure
+    /// finite ([`Self::ends_decide`]).
+    fn around(&self, x: f64) -> (u128, f64, f64) {
+        let (mut n, mut below, mut above) = (0u128, f64::NEG_INFINITY, f64::INFINITY);
+        for ((p, ci), &p_total) in self.parts.iter().zip(&self.part_totals) {
+            let c = &self.controls[*ci];
+            let (Some(p0), Some(pl), Some(c0), Some(cl)) =
+                (p.first(), p.last(), c.first(), c.last())
+            else {
+                continue;
+            };
+            if p0.0 + c0.0 > x {
+                above = above.min(p0.0 + c0.0);
+                continue;
+            }
+            if pl.0 + cl.0 <= x {
+                n = n.saturating_add(p_total.saturating_mul(self.totals[*ci]));
+                below = below.max(pl.0 + cl.0);
+                continue;
+            }
+            let (mut j, mut fit) = (c.len(), self.totals[*ci]);
+            for (pv, pn) in p {
+                while j > 0 && pv + c[j - 1].0 > x {
+                    j -= 1;
+                    fit = fit.saturating_sub(c[j].1);
+                }
+                if let Some(over) = c.get(j) {
+                    above = above.min(pv + over.0);
+                }
+                if j == 0 {
+                    break;
+                }
+                below = below.max(pv + c[j - 1].0);
+                n = n.saturating_add(pn.saturating_mul(fit));
+            }
+        }
+        (n, below, above)
     }
 }
 
@@ -453,6 +535,45 @@ mod tests {
         assert!(ClassDistribution::<1>::default()
             .histogram(4, |v| v[0] as f64, |q| q as f64)
             .is_none());
+    }
+
+    /// The search over the classes' sums finds, at every rank, the float
+    /// the search over every float finds: the sign of a zero sum included
+    /// (-0 and 0 share a place in the order, which gives 0).
+    #[test]
+    fn searching_the_sums_finds_what_searching_every_float_finds() {
+        type Parse = Vec<([u64; 1], PathCount)>;
+        type Control = Vec<(i64, PathCount)>;
+        let frac = |v: &[u64; 1]| v[0] as f64 / 10.0 - 3.0;
+        let cases: [(Parse, Control); 4] = [
+            (vec![([30], n(2)), ([40], n(1))], vec![(0, n(2)), (3, n(1))]),
+            (
+                vec![([30], n(2)), ([31], n(1))],
+                vec![(-1, n(1)), (0, n(3)), (1, n(1))],
+            ),
+            (vec![([0], n(1)), ([30], n(5))], vec![(0, n(2)), (3, n(1))]),
+            (
+                vec![([1], n(3)), ([7], n(1)), ([29], n(2))],
+                vec![(-5, n(1)), (2, n(4)), (9, n(1))],
+            ),
+        ];
+        for (parse, control) in cases {
+            let d = ClassDistribution::<1> {
+                parts: vec![DistributionPart { parse, control: 0 }],
+                controls: vec![control],
+            };
+            for scale in [1.0, 0.01, 0.3] {
+                let sides = Sides::new(&d, frac, |q| q as f64 * scale);
+                let (lo, hi) = sides.range().expect("classes");
+                assert!(sides.ends_decide && sides.counted);
+                let total = sides.at_most(hi);
+                for k in 0..total {
+                    let (fast, slow) =
+                        (sides.kth_by_sums(k, lo, hi), sides.kth_by_floats(k, lo, hi));
+                    assert_eq!(fast.to_bits(), slow.to_bits(), "rank {k} at scale {scale}");
+                }
+            }
+        }
     }
 
     /// Counting at or below a figure skips the merge of a part wholly
