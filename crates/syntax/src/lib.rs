@@ -7,6 +7,16 @@
 //! the comparisons).  Leftover `#` lines (`#pragma`, line markers) are skipped
 //! like comments.
 //!
+//! Two paths build the same tree.  Each top-level declaration is first read
+//! by the hand-written fast path (`fast`: a byte-level recursive-descent
+//! parser, no parse tree), which builds it only when it is sure to build
+//! exactly what the slow path would (same nodes, spans, names and literal
+//! values) and otherwise declines without side effects.  The slow path,
+//! pest with the grammar and the builder (`builder`), parses whatever the
+//! fast path declines and produces every error message, so errors do not
+//! depend on the fast path.  The grammar stays the reference: tests parse
+//! with the fast path on and off and compare the trees.
+//!
 //! Dependencies: pest / pest_derive (parsing) and thiserror only; this crate
 //! knows nothing about the IR or any other p4cost crate.
 

@@ -116,6 +116,9 @@ impl<'t> P<'t> {
     /// followed by an assignment operator starts here.
     fn assignment(&mut self) -> Option<Option<StmtKind>> {
         let m = self.mark();
+        if !may_assign(self.b, self.at()) {
+            return Some(None);
+        }
         let Some(lhs) = self.place() else {
             self.reset(m);
             return if self.abort { None } else { Some(None) };
@@ -274,6 +277,31 @@ impl<'t> P<'t> {
             expr,
             cases: fit(cases),
         })))
+    }
+}
+
+/// False when no `place` followed by an assignment operator starts at
+/// `i` (`t.apply();`, `f(x);`), read without building anything: dotted
+/// words, then an assignment operator. Only a `[` leaves it open.
+fn may_assign(b: &[u8], i: usize) -> bool {
+    let mut j = i;
+    if b.get(j) == Some(&b'.') {
+        j = lexer::skip_ws(b, j + 1);
+    }
+    let mut e = lexer::word_end(b, j);
+    loop {
+        if e == j {
+            return false;
+        }
+        let k = lexer::skip_ws(b, e);
+        match b.get(k) {
+            Some(b'.') => {
+                j = lexer::skip_ws(b, k + 1);
+                e = lexer::word_end(b, j);
+            }
+            Some(b'[') => return true,
+            _ => return assign_op(b, k).is_some(),
+        }
     }
 }
 

@@ -328,3 +328,112 @@ fn depth_limits_are_the_builders() {
     let (taken, _) = both(&neg);
     assert_eq!(taken, 0);
 }
+
+mod random {
+    use super::both;
+    use proptest::prelude::*;
+
+    /// Tokens of expressions and statements, valid or not in any order.
+    const TOKENS: &[&str] = &[
+        "a",
+        "b.c",
+        "f",
+        "T",
+        "_",
+        "1",
+        "8w3",
+        "0x1F",
+        "\"s\"",
+        "true",
+        "error",
+        "this",
+        "bit",
+        "<",
+        ">",
+        "<=",
+        ">=",
+        "<<",
+        ">>",
+        "=",
+        "==",
+        "!=",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "&",
+        "&&",
+        "&&&",
+        "|",
+        "||",
+        "|+|",
+        "^",
+        "~",
+        "!",
+        "?",
+        ":",
+        "..",
+        "...",
+        "++",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ".",
+        ";",
+        "+:",
+        "-:",
+        "<<=",
+        "+=",
+        "@a",
+        "@n(\"x\")",
+        "if",
+        "else",
+        "return",
+        "8",
+        "bit<8>",
+        "(bit<8>)",
+    ];
+
+    fn text(max: usize) -> impl Strategy<Value = String> {
+        proptest::collection::vec((0..TOKENS.len(), any::<bool>()), 1..max).prop_map(|v| {
+            let mut s = String::new();
+            for (i, space) in v {
+                s.push_str(TOKENS[i]);
+                if space {
+                    s.push(' ');
+                }
+            }
+            s
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// Random token strings as a constant's value: the same tree or
+        /// the same error with the fast path on and off.
+        #[test]
+        fn random_expressions_parse_the_same(e in text(12)) {
+            both(&format!("const int X = {e};"));
+        }
+
+        /// Random token strings as statements of an apply block.
+        #[test]
+        fn random_statements_parse_the_same(s in text(14)) {
+            both(&format!("control C() {{ apply {{ {s} }} }}"));
+        }
+
+        /// Random token strings as table keys and entries.
+        #[test]
+        fn random_table_parts_parse_the_same(k in text(8), e in text(8)) {
+            both(&format!(
+                "control C() {{ table t {{ key = {{ {k} : exact; }} const entries = {{ {e} : a(); }} }} apply {{ }} }}"
+            ));
+        }
+    }
+}
