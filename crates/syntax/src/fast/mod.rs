@@ -32,6 +32,7 @@ use crate::builder::MAX_DEPTH;
 /// `decls`; see the module documentation for the contract.
 pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usize> {
     let mut p = P::new(text, pos);
+    p.budget = text.len().saturating_sub(pos) / TYPE_ATTEMPTS_PER_BYTE + MIN_TYPE_ATTEMPTS;
     let built = p.declaration();
     match built {
         Some(mut ds) if !p.abort && p.last > pos => {
@@ -41,6 +42,20 @@ pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usiz
         _ => None,
     }
 }
+
+/// Bytes of the text still to parse per type parse the fast path may
+/// attempt (the unit of its backtracking: type argument lists, casts and
+/// declarations are tried by parsing a type), on top of
+/// [`MIN_TYPE_ATTEMPTS`]. Real programs attempt about one per 20 bytes;
+/// input that makes the grammar backtrack quadratically or worse
+/// (`a < a < ...`, nested `(a[(a[...])])`) runs out and is left to pest,
+/// whose own budget (`PARSE_STEPS_PER_BYTE`, about 100 times larger per
+/// type parse) then decides, so the fast path neither runs superlinearly
+/// nor accepts what pest gives up on.
+const TYPE_ATTEMPTS_PER_BYTE: usize = 4;
+
+/// Type parses any declaration may attempt, however short.
+const MIN_TYPE_ATTEMPTS: usize = 5_000;
 
 /// Parser state: the text, a cursor and the depth budgets of the builder.
 pub(super) struct P<'t> {
@@ -65,6 +80,10 @@ pub(super) struct P<'t> {
     ended: bool,
     /// Set when the declaration is left to the slow path.
     abort: bool,
+    /// Type parses attempted, and how many are allowed (see
+    /// [`TYPE_ATTEMPTS_PER_BYTE`]).
+    attempts: usize,
+    budget: usize,
 }
 
 /// A saved cursor.
@@ -87,6 +106,8 @@ impl<'t> P<'t> {
             inner_req: 0,
             ended: false,
             abort: false,
+            attempts: 0,
+            budget: MIN_TYPE_ATTEMPTS,
         }
     }
 

@@ -6,6 +6,10 @@ use crate::ast::{Argument, Direction, Expr, Param, Type, TypeKind};
 impl<'t> P<'t> {
     /// `type_ref = type_core ~ stack_size*`; fails without consuming.
     pub(super) fn type_ref(&mut self) -> Option<Type> {
+        self.attempts += 1;
+        if self.attempts > self.budget {
+            return self.stop();
+        }
         let m = self.mark();
         self.enter()?;
         let r = self.type_ref_inner();

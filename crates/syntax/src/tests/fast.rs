@@ -312,6 +312,26 @@ fn declined_constructs_still_parse_the_same() {
     }
 }
 
+/// Input that makes the grammar backtrack quadratically or worse runs out
+/// of the fast path's budget and is left to pest, which gives up on it as
+/// before (the fast path does not accept what pest rejects), without the
+/// fast path running long.
+#[test]
+fn backtracking_input_is_left_to_pest() {
+    let chain = vec!["a"; 900].join(" < ");
+    let src = format!("const bool X = {chain};\n");
+    let (taken, items) = both(&src);
+    assert_eq!((taken, items), (0, 1));
+    assert!(crate::parse(&src).is_err(), "pest gives up on it");
+    let nested = format!("const int X = {}1{};", "(a[".repeat(40), "])".repeat(40));
+    let t = std::time::Instant::now();
+    let (taken, _) = both(&nested);
+    assert_eq!(taken, 0);
+    assert!(t.elapsed() < std::time::Duration::from_secs(60));
+    let short = vec!["a"; 20].join(" < ");
+    fast(&format!("const bool X = {short};"));
+}
+
 /// The depth limits: input past them is declined and reported by the
 /// builder, exactly as without the fast path.
 #[test]
