@@ -312,22 +312,36 @@ fn declined_constructs_still_parse_the_same() {
     }
 }
 
+/// True when the fast path declines the first declaration of `src`
+/// (leaving the output untouched), run on a thread with the parser's stack.
+fn declines(src: &str) -> bool {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(crate::PARSE_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let mut d = Vec::new();
+                crate::fast::item(src, 0, &mut d).is_none() && d.is_empty()
+            })
+            .expect("thread")
+            .join()
+            .expect("no panic")
+    })
+}
+
 /// Input that makes the grammar backtrack quadratically or worse runs out
 /// of the fast path's budget and is left to pest, which gives up on it as
 /// before (the fast path does not accept what pest rejects), without the
-/// fast path running long.
+/// fast path running long. (Not compared both ways: whether pest gives up
+/// depends on its process-wide call limit, which a parse running at the
+/// same time on another thread raises.)
 #[test]
 fn backtracking_input_is_left_to_pest() {
     let chain = vec!["a"; 900].join(" < ");
-    let src = format!("const bool X = {chain};\n");
-    let (taken, items) = both(&src);
-    assert_eq!((taken, items), (0, 1));
-    assert!(crate::parse(&src).is_err(), "pest gives up on it");
+    assert!(declines(&format!("const bool X = {chain};")));
     let nested = format!("const int X = {}1{};", "(a[".repeat(40), "])".repeat(40));
     let t = std::time::Instant::now();
-    let (taken, _) = both(&nested);
-    assert_eq!(taken, 0);
-    assert!(t.elapsed() < std::time::Duration::from_secs(60));
+    assert!(declines(&nested));
+    assert!(t.elapsed() < std::time::Duration::from_secs(20));
     let short = vec!["a"; 20].join(" < ");
     fast(&format!("const bool X = {short};"));
 }
