@@ -420,10 +420,15 @@ impl<'t> Builder<'t> {
     /// The trimmed text of an unstructured annotation body, plus its parse
     /// as an expression list when it is one.
     fn raw_body(&self, raw: Pair<'_, Rule>) -> RawAnnotationBody {
-        let full = raw.as_str();
+        self.raw_body_at(raw.as_str(), raw.as_span().start())
+    }
+
+    /// [`Self::raw_body`] of the body `full`, which starts at pest offset
+    /// `at`.
+    fn raw_body_at(&self, full: &str, at: usize) -> RawAnnotationBody {
         let lead = full.len() - full.trim_start().len();
         let trimmed = full.trim();
-        let start = self.base + (raw.as_span().start() + lead) as u32;
+        let start = self.base + (at + lead) as u32;
         let span = Span::new(start, start + trimmed.len() as u32);
         let exprs = self.body_exprs(trimmed, start);
         RawAnnotationBody {
@@ -2023,6 +2028,12 @@ impl<'t> Builder<'t> {
     }
 }
 
+/// The body of an annotation whose raw text is `text[lo..hi]`, as the
+/// builder makes it (for the fast path, see `crate::fast`).
+pub(crate) fn raw_annotation_body(text: &str, lo: usize, hi: usize) -> RawAnnotationBody {
+    Builder::new(text, 0).raw_body_at(text.get(lo..hi).unwrap_or(""), lo)
+}
+
 /// `v` without spare capacity: a vector that grew by pushes holds up to
 /// twice its length (at least 4 elements), and AST vectors live until the
 /// program is lowered.
@@ -2102,7 +2113,7 @@ fn string_body(text: &str) -> Option<&str> {
 }
 
 /// `text` without trailing whitespace and comments.
-fn trim_trivia_end(text: &str) -> &str {
+pub(crate) fn trim_trivia_end(text: &str) -> &str {
     let t = text.trim_end();
     // Every node's span is trimmed, and almost none ends in a comment:
     // one backward pass over the last line finds no `//` and no closing

@@ -7,6 +7,16 @@
 //! the comparisons).  Leftover `#` lines (`#pragma`, line markers) are skipped
 //! like comments.
 //!
+//! Two paths build the same tree.  Each top-level declaration is first read
+//! by the hand-written fast path (`fast`: a byte-level recursive-descent
+//! parser, no parse tree), which builds it only when it is sure to build
+//! exactly what the slow path would (same nodes, spans, names and literal
+//! values) and otherwise declines without side effects.  The slow path,
+//! pest with the grammar and the builder (`builder`), parses whatever the
+//! fast path declines and produces every error message, so errors do not
+//! depend on the fast path.  The grammar stays the reference: tests parse
+//! with the fast path on and off and compare the trees.
+//!
 //! Dependencies: pest / pest_derive (parsing) and thiserror only; this crate
 //! knows nothing about the IR or any other p4cost crate.
 
@@ -18,6 +28,7 @@ extern crate alloc;
 pub mod ast;
 mod builder;
 mod error;
+mod fast;
 mod grammar;
 mod name;
 mod pieces;
@@ -72,7 +83,48 @@ pub fn parse(text: &str) -> Result<ast::Program, SyntaxError> {
 }
 
 fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
-    parse_items(text, true)
+    parse_items(text, true, true)
+}
+
+/// What [`parse_for_test`] returns: the parse, and how many top-level
+/// declarations the fast path built of how many the program has.
+#[doc(hidden)]
+pub type TestParse = (Result<ast::Program, SyntaxError>, usize, usize);
+
+/// [`parse`] with the hand-written fast path on or off (`fast` false parses
+/// every declaration with pest), for tests that compare the two trees and
+/// count what the fast path takes.
+#[doc(hidden)]
+pub fn parse_for_test(text: &str, fast: bool) -> TestParse {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .stack_size(PARSE_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let mut counts = Counts::default();
+                name::forget_names();
+                let r = parse_items_sharing_names(text, true, fast, None, &mut counts);
+                name::forget_names();
+                (r, counts.fast, counts.items)
+            });
+        match worker.map(|h| h.join()) {
+            Ok(Ok(r)) => r,
+            _ => (
+                Err(SyntaxError {
+                    offset: 0,
+                    message: "internal parser error: the parser thread failed".to_string(),
+                }),
+                0,
+                0,
+            ),
+        }
+    })
+}
+
+/// Top-level declarations parsed, and those the fast path built.
+#[derive(Default)]
+pub(crate) struct Counts {
+    pub(crate) items: usize,
+    pub(crate) fast: usize,
 }
 
 /// [`parse`] on the calling thread, whose stack must be at least
@@ -81,7 +133,7 @@ fn parse_on_this_thread(text: &str) -> Result<ast::Program, SyntaxError> {
 /// the tree is then allocated from that thread's allocator arena, where the
 /// memory freed as the tree is consumed serves what is built from it.
 pub fn parse_on_current_thread(text: &str) -> Result<ast::Program, SyntaxError> {
-    parse_items(text, true)
+    parse_items(text, true, true)
 }
 
 /// [`parse_on_current_thread`] taking back from `reuse` the top-level
@@ -95,7 +147,7 @@ pub fn parse_reusing_on_current_thread(
 ) -> Result<ast::Program, SyntaxError> {
     reuse.start();
     name::forget_names();
-    let r = parse_items_sharing_names(text, true, Some(reuse));
+    let r = parse_items_sharing_names(text, true, true, Some(reuse), &mut Counts::default());
     name::forget_names();
     match &r {
         Ok(_) => reuse.commit(text),
@@ -105,11 +157,12 @@ pub fn parse_reusing_on_current_thread(
 }
 
 /// [`parse`] on the calling thread; `in_pieces` false parses every
-/// declaration as a whole (the tests compare both ways).
-fn parse_items(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError> {
+/// declaration pest reads as a whole, and `fast` false leaves every one to
+/// pest (the tests compare the ways).
+fn parse_items(text: &str, in_pieces: bool, fast: bool) -> Result<ast::Program, SyntaxError> {
     // Names are shared within this parse only.
     name::forget_names();
-    let r = parse_items_sharing_names(text, in_pieces, None);
+    let r = parse_items_sharing_names(text, in_pieces, fast, None, &mut Counts::default());
     name::forget_names();
     r
 }
@@ -117,7 +170,9 @@ fn parse_items(text: &str, in_pieces: bool) -> Result<ast::Program, SyntaxError>
 fn parse_items_sharing_names(
     text: &str,
     in_pieces: bool,
+    fast: bool,
     mut reuse: Option<&mut Reuse>,
+    counts: &mut Counts,
 ) -> Result<ast::Program, SyntaxError> {
     if u32::try_from(text.len()).is_err() {
         return Err(SyntaxError {
@@ -145,6 +200,19 @@ fn parse_items_sharing_names(
             continue;
         }
         let built = decls.len();
+        counts.items += usize::from(pos < text.len());
+        // The hand-written parser first (see `fast`): it declines, without
+        // touching `decls`, whatever it does not build exactly as below.
+        if fast {
+            if let Some(end) = fast::item(text, pos, &mut decls) {
+                counts.fast += 1;
+                if let Some(r) = reuse.as_mut() {
+                    r.record(text, pos, end, &decls[built..]);
+                }
+                pos = end;
+                continue;
+            }
+        }
         let piecewise = if in_pieces {
             pieces::container(text, pos)
         } else {

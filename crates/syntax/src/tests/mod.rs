@@ -5,6 +5,7 @@ mod corpus_constructs;
 mod decls;
 mod errors;
 mod exprs;
+mod fast;
 mod parser_control;
 mod pieces;
 mod printer;

@@ -18,8 +18,8 @@ fn on_big_stack(f: impl FnOnce() + Send) {
 
 /// Both ways agree; true if `src` parses.
 fn same(src: &str) -> bool {
-    let pieces = parse_items(src, true);
-    let whole = parse_items(src, false);
+    let pieces = parse_items(src, true, false);
+    let whole = parse_items(src, false, false);
     assert_eq!(pieces, whole, "{src}");
     pieces.is_ok()
 }
@@ -81,7 +81,10 @@ fn valid_bodies_are_parsed_in_pieces() {
             assert_eq!(end, src.len());
             assert_eq!(
                 Some(&decl),
-                parse_items(src, false).expect("parses").decls.first()
+                parse_items(src, false, false)
+                    .expect("parses")
+                    .decls
+                    .first()
             );
         }
         // Not containers with a body: parsed whole.
