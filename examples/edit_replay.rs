@@ -60,8 +60,9 @@ fn main() {
     let mut sorted = took.clone();
     sorted.sort_by(f64::total_cmp);
     let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    let (replayed, lowered) = reuse.lower_counts();
     println!(
-        "{which}: median {median:.1} ms over {edits} edits {:?}",
+        "{which}: median {median:.1} ms over {edits} edits {:?}; last edit: {replayed} controls replayed, {lowered} lowered",
         took.iter().map(|t| t.round() as u64).collect::<Vec<_>>()
     );
 }

@@ -92,6 +92,9 @@ impl<'a, 'o> Cx<'a, 'o> {
         canon: Canon,
         values: CtorValues,
     ) -> Result<ControlSyms<'a>, FrontError> {
+        if let Some(r) = &mut self.rec {
+            r.read_control(&decl.name.name);
+        }
         if let Some(s) = self.control_cache.get(&key) {
             return Ok(s.clone());
         }
@@ -113,6 +116,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .or_default();
             if !seen.contains(&values.values) {
                 seen.push(values.values.clone());
+            }
+            if let Some(r) = &mut self.rec {
+                r.values
+                    .push((decl.name.name.to_string(), values.values.clone()));
             }
         }
         syms.locals.ctor_values = values.values;
@@ -548,11 +555,13 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// `InlineActions` pass, frontends/p4/inlining.cpp) before the
     /// back end's dependency graph sees the tables.
     fn inline_called_action(&self, name: &str, syms: &ControlSyms<'a>, out: &mut ActionBody) {
-        let Some(id) = syms
-            .actions
-            .get(name)
-            .or_else(|| self.global_actions.get(name))
-        else {
+        let Some(id) = syms.actions.get(name).or_else(|| {
+            // The callee's spans are copied: its place is read.
+            if let Some(d) = self.g.actions.get(name) {
+                self.spans.seen.touch(d.span.lo);
+            }
+            self.global_actions.get(name)
+        }) else {
             return;
         };
         let callee = self.program.action(*id);

@@ -83,6 +83,7 @@ mod names;
 mod naming;
 mod package;
 mod parser;
+mod reuse;
 mod scope;
 mod subparser;
 
@@ -169,11 +170,13 @@ pub fn load_file_text_from(
 /// What an editor keeps between the analyses of one document so that a
 /// keystroke redoes only what it changed: the top-level declarations of
 /// the last successful parse (see [`p4cost_syntax::Reuse`]) and the
-/// preprocessed includes of the root file (see [`p4cost_pp::IncludeCache`]).
+/// preprocessed includes of the root file (see [`p4cost_pp::IncludeCache`])
+/// and the lowering of each control (see [`reuse::LowerCache`]).
 #[derive(Debug, Default)]
 pub struct Reuse {
     parse: p4cost_syntax::Reuse,
     includes: p4cost_pp::IncludeCache,
+    lower: reuse::LowerCache,
 }
 
 impl Reuse {
@@ -191,6 +194,12 @@ impl Reuse {
     /// How many includes the loads through it took back preprocessed.
     pub fn include_hits(&self) -> usize {
         self.includes.hits()
+    }
+
+    /// How many controls the last load took back lowered, and how many
+    /// it lowered.
+    pub fn lower_counts(&self) -> (usize, usize) {
+        self.lower.counts()
     }
 }
 
@@ -210,7 +219,8 @@ pub fn load_file_text_reusing(
         .with_include_cache(&mut reuse.includes)
         .run_file_text(path, text)
         .map_err(pp_error)?;
-    lower_output_reusing(&out, &file_stem(path), opts, Some(&mut reuse.parse))
+    let reuse = Some((&mut reuse.parse, &mut reuse.lower));
+    lower_output_reusing(&out, &file_stem(path), opts, reuse)
 }
 
 /// Like [`load_file`] for text in memory (`name` is used in messages).
@@ -246,12 +256,15 @@ fn lower_output(out: &p4cost_pp::Output, name: &str, opts: &Options) -> Result<L
     lower_output_reusing(out, name, opts, None)
 }
 
-/// [`lower_output`], the parse taking back what `reuse` holds.
+/// What a load takes back: the last parse and the last lowering.
+type Taken<'r> = (&'r mut p4cost_syntax::Reuse, &'r mut reuse::LowerCache);
+
+/// [`lower_output`], the parse and lowering taking back what `reuse` holds.
 fn lower_output_reusing(
     out: &p4cost_pp::Output,
     name: &str,
     opts: &Options,
-    reuse: Option<&mut p4cost_syntax::Reuse>,
+    reuse: Option<Taken<'_>>,
 ) -> Result<Loaded, FrontError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
@@ -276,7 +289,7 @@ fn lower_on_small_stack(
     opts: &Options,
 ) -> Result<Loaded, FrontError> {
     let parsed = p4cost_syntax::parse(&out.text);
-    lower_parsed(out, name, opts, parsed)
+    lower_parsed(out, name, opts, parsed, None)
 }
 
 /// A construct only P4-14 has, at the start of a line, if `text` has one:
@@ -304,13 +317,16 @@ fn lower_on_this_thread(
     out: &p4cost_pp::Output,
     name: &str,
     opts: &Options,
-    reuse: Option<&mut p4cost_syntax::Reuse>,
+    reuse: Option<Taken<'_>>,
 ) -> Result<Loaded, FrontError> {
-    let parsed = match reuse {
-        Some(r) => p4cost_syntax::parse_reusing_on_current_thread(&out.text, r),
-        None => p4cost_syntax::parse_on_current_thread(&out.text),
+    let (parsed, units) = match reuse {
+        Some((r, units)) => (
+            p4cost_syntax::parse_reusing_on_current_thread(&out.text, r),
+            Some(units),
+        ),
+        None => (p4cost_syntax::parse_on_current_thread(&out.text), None),
     };
-    lower_parsed(out, name, opts, parsed)
+    lower_parsed(out, name, opts, parsed, units)
 }
 
 fn lower_parsed(
@@ -318,15 +334,19 @@ fn lower_parsed(
     name: &str,
     opts: &Options,
     parsed: Result<ast::Program, p4cost_syntax::SyntaxError>,
+    units: Option<&mut reuse::LowerCache>,
 ) -> Result<Loaded, FrontError> {
     let tree = parsed.map_err(|e| syntax_error(out, e))?;
-    lower_tree(out, tree, name, opts)
+    lower_tree(out, tree, name, opts, units)
 }
 
 /// A syntax error of `out.text` as a diagnostic at its place in the
 /// original file.
 fn syntax_error(out: &p4cost_pp::Output, e: p4cost_syntax::SyntaxError) -> FrontError {
-    let spans = lower::Spans { out };
+    let spans = lower::Spans {
+        out,
+        seen: reuse::Seen::default(),
+    };
     let s = ast::Span::new(e.offset as u32, e.offset as u32);
     let message = match p4_14_sign(&out.text) {
         Some(sign) => format!(
@@ -339,14 +359,20 @@ fn syntax_error(out: &p4cost_pp::Output, e: p4cost_syntax::SyntaxError) -> Front
     FrontError::Syntax(spans.diag(s, message))
 }
 
-/// Lowers `tree`, the syntax tree of `out.text`, into the program model.
+/// Lowers `tree`, the syntax tree of `out.text`, into the program model,
+/// replaying from `units` the controls whose lowering it recorded and
+/// nothing they read changed.
 fn lower_tree(
     out: &p4cost_pp::Output,
     mut tree: ast::Program,
     name: &str,
     opts: &Options,
+    units: Option<&mut reuse::LowerCache>,
 ) -> Result<Loaded, FrontError> {
-    let spans = lower::Spans { out };
+    let spans = lower::Spans {
+        out,
+        seen: reuse::Seen::default(),
+    };
     let mut program = ir::Program::new(name, ir::InputKind::P4Source);
     for f in &out.files {
         program.files.push(ir::SourceFile {
@@ -387,19 +413,24 @@ fn lower_tree(
         instance_values: HashMap::default(),
         taken,
         taken_emits: HashMap::default(),
+        rec: None,
     };
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;
+    let mut units = units.map(|u| reuse::Units::new(u, out, &tree, &cx));
     let mut parsers = HashMap::default();
     let mut controls = HashMap::default();
-    for d in &tree.decls {
+    for (i, d) in tree.decls.iter().enumerate() {
         match d {
             ast::Decl::Parser(p) => {
                 let id = parser::lower_parser(&mut cx, p, ir::Gress::Unknown)?;
                 parsers.insert(p.name.name.to_string(), id);
             }
             ast::Decl::Control(c) => {
-                let id = cx.lower_control(c)?;
+                let id = match &mut units {
+                    Some(u) => u.control(&mut cx, i, c)?,
+                    None => cx.lower_control(c)?,
+                };
                 controls.insert(c.name.name.to_string(), id);
             }
             _ => {}
@@ -411,6 +442,9 @@ fn lower_tree(
     cx.program.arch = package::detect_arch(&cx);
     extras::deparsers(&mut cx, &tree);
     extras::externs(&mut cx, &tree);
+    if let Some(u) = units {
+        u.finish();
+    }
     Ok(Loaded {
         program: cx.program,
         warnings: cx.warnings,

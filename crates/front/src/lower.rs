@@ -14,11 +14,15 @@ use crate::{Diagnostic, FrontError};
 /// in the original files, and builds diagnostics.
 pub struct Spans<'o> {
     pub out: &'o p4cost_pp::Output,
+    /// The top-level declarations whose places were read, while a unit's
+    /// lowering is recorded (see [`crate::reuse`]).
+    pub seen: crate::reuse::Seen,
 }
 
 impl Spans<'_> {
     /// The IR span of a syntax span.
     pub fn ir(&self, s: ast::Span) -> ir::Span {
+        self.seen.touch(s.lo);
         let lo = self.out.map.lookup(s.lo as usize);
         let hi = if s.hi > s.lo {
             let last = self.out.map.lookup(s.hi as usize - 1);
@@ -41,6 +45,7 @@ impl Spans<'_> {
 
     /// A diagnostic at a syntax span.
     pub fn diag(&self, s: ast::Span, message: impl Into<String>) -> Diagnostic {
+        self.seen.touch(s.lo);
         let loc = self.out.map.lookup(s.lo as usize);
         Diagnostic {
             file: self.out.display_path(&loc).to_string(),
@@ -52,6 +57,7 @@ impl Spans<'_> {
 
     /// True when the span lies in an architecture include.
     pub fn in_arch_file(&self, s: ast::Span) -> bool {
+        self.seen.touch(s.lo);
         let loc = self.out.map.lookup(s.lo as usize);
         self.out.files.get(loc.file).is_some_and(is_arch_file)
     }
@@ -111,6 +117,9 @@ pub struct Cx<'a, 'o> {
     /// The emit order of each control whose apply block was taken, kept
     /// for [`crate::extras::deparsers`].
     pub taken_emits: HashMap<String, Vec<String>>,
+    /// What the control being lowered does beyond the program, while its
+    /// lowering is recorded for reuse (see [`crate::reuse`]).
+    pub rec: Option<crate::reuse::Rec>,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
@@ -130,6 +139,9 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     pub fn warn(&mut self, s: ast::Span, m: impl Into<String>) {
         let d = self.spans.diag(s, m);
+        if let Some(r) = &mut self.rec {
+            r.warn(&self.spans, s, &d);
+        }
         if self.warned.insert(d.clone()) {
             self.warnings.push(d);
         }

@@ -52,7 +52,9 @@ pub fn lower(parsed: Parsed<'_>, name: &str, opts: &Options) -> Result<Loaded, F
         let worker = std::thread::Builder::new()
             .name("p4cost-front".to_string())
             .stack_size(crate::LOWER_STACK_BYTES)
-            .spawn_scoped(scope, move || crate::lower_tree(out, tree, name, opts));
+            .spawn_scoped(scope, move || {
+                crate::lower_tree(out, tree, name, opts, None)
+            });
         match worker {
             Ok(handle) => match handle.join() {
                 Ok(r) => r,
@@ -61,7 +63,7 @@ pub fn lower(parsed: Parsed<'_>, name: &str, opts: &Options) -> Result<Loaded, F
             // No thread: as `load_source` does then, parse again (the
             // tree went with the closure) and lower on this thread.
             Err(_) => match p4cost_syntax::parse(&out.text) {
-                Ok(tree) => crate::lower_tree(out, tree, name, opts),
+                Ok(tree) => crate::lower_tree(out, tree, name, opts, None),
                 Err(e) => Err(crate::syntax_error(out, e)),
             },
         }

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 pub use engine::Preprocessor;
 pub use error::{ErrLoc, PpError, PpWarning};
 pub use include_cache::IncludeCache;
-pub use source_map::{Location, SourceMap};
+pub use source_map::{Location, RangeShape, SourceMap};
 
 /// Command-line style settings: `-D` definitions, `-I` directories and resource limits.
 #[derive(Clone, Debug, Default)]

@@ -106,10 +106,82 @@ impl SourceMap {
         &self.names
     }
 
+    /// Where output bytes `lo..hi` come from, up to a move of the whole
+    /// range within its file: the first byte's location and a hash of the
+    /// rest relative to it (every run's offset, origin and `#line` state,
+    /// the line starts the range's original text has). Two ranges with
+    /// equal `form` and `col` map every byte `lo + k` to the same place
+    /// moved by the difference of their offsets and lines. `None` for an
+    /// empty range or one drawn from more than one file.
+    pub fn range_shape(&self, lo: usize, hi: usize) -> Option<RangeShape> {
+        use std::hash::{Hash, Hasher};
+        if hi <= lo {
+            return None;
+        }
+        let first = self.lookup(lo);
+        let k0 = self.segs.partition_point(|s| s.out <= lo).saturating_sub(1);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut src_hi = first.offset;
+        let segs = self.segs.get(k0..).unwrap_or_default();
+        for (i, s) in segs.iter().enumerate().take_while(|(_, s)| s.out < hi) {
+            if s.file as usize != first.file {
+                return None;
+            }
+            let start = s.out.max(lo);
+            let end = segs.get(i + 1).map_or(hi, |n| n.out.min(hi));
+            let src = if s.verbatim {
+                s.src + (start - s.out)
+            } else {
+                s.src
+            };
+            let rel = src.checked_sub(first.offset)?;
+            (start - lo, rel, s.verbatim, s.delta, s.name).hash(&mut h);
+            let last = if s.verbatim {
+                src + end.saturating_sub(start)
+            } else {
+                src + 1
+            };
+            src_hi = src_hi.max(last);
+        }
+        let starts = self.line_starts.get(first.file)?;
+        let a = starts.partition_point(|&x| x <= first.offset);
+        let b = starts.partition_point(|&x| x <= src_hi);
+        for &x in starts.get(a..b).unwrap_or_default() {
+            (x - first.offset).hash(&mut h);
+        }
+        let len = self.file_lens.get(first.file).copied().unwrap_or(0);
+        len.saturating_sub(first.offset)
+            .min(src_hi - first.offset + 1)
+            .hash(&mut h);
+        Some(RangeShape {
+            file: first.file,
+            offset: first.offset,
+            line: first.line,
+            col: first.col,
+            form: h.finish(),
+        })
+    }
+
     /// Number of segments (runs of output with one origin); useful to check map compactness.
     pub fn segment_count(&self) -> usize {
         self.segs.len()
     }
+}
+
+/// Where a range of output comes from, up to a move (see
+/// [`SourceMap::range_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeShape {
+    /// Index into [`crate::Output::files`].
+    pub file: usize,
+    /// Original offset of the range's first byte.
+    pub offset: usize,
+    /// Reported line of the first byte.
+    pub line: u32,
+    /// Column of the first byte.
+    pub col: u32,
+    /// Hash of the mapping of the rest of the range, relative to the first byte.
+    pub form: u64,
 }
 
 /// Output text under construction together with its segments.
