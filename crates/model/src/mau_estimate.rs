@@ -1266,7 +1266,8 @@ fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
 /// what of it.
 fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<TakenBy> {
     let st = &states[g];
-    let (s, what) = st.trace.full[u]?;
+    let (s, sentence) = st.trace.full[u]?;
+    let what = Full::ALL.into_iter().find(|f| f.sentence() == sentence)?;
     let need = match &st.needs[u] {
         UnitNeed::One(need) => need,
         UnitNeed::Alpm(split) => &split.pre,
@@ -1285,8 +1286,8 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
         .enumerate()
         .filter(|&(h, _)| h != g)
         .filter_map(|(_, o)| Some((o, o.own.get(s as usize)?)))
-        .max_by_key(|(_, x)| held(what, x))?;
-    if held(what, holds) == 0 {
+        .max_by_key(|(_, x)| x.of(what))?;
+    if holds.of(what) == 0 {
         return None;
     }
     Some(TakenBy {
@@ -1295,34 +1296,9 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
     })
 }
 
-/// How much of the resource `what` ran out of `x` holds.
-fn held(what: &str, x: &Used) -> u32 {
-    match what {
-        "no logical table left" => x.logical,
-        "no ternary logical table left" => x.ternary,
-        "no gateway left" => x.gateway,
-        "no meter/stateful ALU left" => x.meter_alus,
-        "TCAM blocks exhausted" => x.tcam,
-        "map RAMs exhausted" => x.map_rams,
-        "hash bits exhausted" => x.hash_bits,
-        _ => x.sram,
-    }
-}
-
 /// `9 logical tables`, `40 SRAM blocks`: what `x` holds of `what`.
-fn describe_held(what: &str, x: &Used) -> String {
-    let n = held(what, x);
-    let unit = match what {
-        "no logical table left" => "logical tables",
-        "no ternary logical table left" => "ternary logical tables",
-        "no gateway left" => "gateways",
-        "no meter/stateful ALU left" => "meter/stateful ALUs",
-        "TCAM blocks exhausted" => "TCAM blocks",
-        "map RAMs exhausted" => "map RAMs",
-        "hash bits exhausted" => "hash bits",
-        _ => "SRAM blocks",
-    };
-    format!("{n} {unit}")
+fn describe_held(what: Full, x: &Used) -> String {
+    format!("{} {}", x.of(what), what.name())
 }
 
 /// What [`overflow::Placed`] reads of a placement that ran past the chip.
