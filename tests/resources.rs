@@ -671,3 +671,68 @@ fn crowded_stage_does_not_fit() {
         "{out}"
     );
 }
+
+/// `stats_alus_full.p4` (derivation in the file): four tables with a
+/// direct counter and one with an indirect counter, nothing else short;
+/// a stage has 4 statistics ALUs (bf-p4c `STATS_ALUS`), so `t5` goes to
+/// stage 1 and `resources` shows 4/4 and 1/4 per stage, one per table.
+#[test]
+fn counters_take_statistics_alus() {
+    let path = "p4-samples/tofino/resources/stats_alus_full.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    assert_eq!(r["limits"]["stats_alus"], 4, "{r}");
+    let stats: Vec<u64> = (0..2)
+        .map(|s| r["stages"][s]["stats_alus"].as_u64().unwrap_or(99))
+        .collect();
+    assert_eq!(stats, [4, 1], "{r}");
+    for u in r["units"].as_array().into_iter().flatten() {
+        assert_eq!(u["stats_alus"], 1, "{u}");
+        let first = if u["name"] == "Ig.t5" { 1 } else { 0 };
+        assert_eq!(u["first_stage"], first, "{u}");
+    }
+    let e = p4cost(&["stages", "--explain", path]);
+    assert!(
+        e.stdout
+            .contains("Ig.t5: resources: its dependencies allow stage 0, which is full (no statistics ALU left)"),
+        "{}",
+        e.stdout
+    );
+}
+
+/// `gateways_full.p4` (derivation in the file): nine nested conditions
+/// `if (a_i) { if (b_i) { t_i.apply(); } }`. The inner gateway merges into
+/// `t_i`, taking a gateway row in its stage; the outer one is a gateway
+/// table of its own (a row and a logical table). Stage 0 holds eight
+/// pairs, 16/16 rows and 16/16 logical tables, and the ninth goes to
+/// stage 1: the fill counts gateways as a stage's resource (the old
+/// after-the-fact count put 18 rows in stage 0).
+#[test]
+fn gateways_fill_a_stage() {
+    let path = "p4-samples/tofino/resources/gateways_full.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    let per_stage: Vec<(u64, u64)> = (0..2)
+        .map(|s| {
+            let x = &r["stages"][s];
+            (
+                x["gateways"].as_u64().unwrap_or(99),
+                x["logical_tables"].as_u64().unwrap_or(99),
+            )
+        })
+        .collect();
+    assert_eq!(per_stage, [(16, 16), (2, 2)], "{r}");
+    assert_eq!(r["stage_over"], serde_json::json!([]), "{r}");
+    for u in r["units"].as_array().into_iter().flatten() {
+        let name = u["name"].as_str().unwrap_or("");
+        let want = if name.contains("9") { 1 } else { 0 };
+        assert_eq!(u["first_stage"], want, "{u}");
+    }
+    let s = p4cost(&["stages", path]);
+    assert!(
+        s.stdout.contains(
+            "resource limit: if (hdr.c.a9 == 1) moved past stage 0: no logical table left"
+        ),
+        "{}",
+        s.stdout
+    );
+    assert!(!s.stdout.contains("more than 16 gateways"), "{}", s.stdout);
+}

@@ -238,6 +238,8 @@ pub struct StageResources {
     pub gateways: u32,
     /// Meter ALUs, shared by stateful ALUs, meters, LPF/WRED and selectors.
     pub meter_alus: u32,
+    /// Statistics ALUs (one per counter in a stage).
+    pub stats_alus: u32,
     /// Map RAMs (one beside each SRAM block a counter, meter, register or
     /// selector uses).
     pub map_rams: u32,

@@ -4,7 +4,7 @@
 //! `placement` section alone.
 
 use p4cost_analysis::deps::{Unit, UnitKind};
-use p4cost_ir::{ExternKind, MatchKind, Program, Table};
+use p4cost_ir::{ExternInstance, ExternKind, MatchKind, Program, Table};
 
 use super::memory::{matches_in_tcam, table_entries};
 use crate::spec::{Memories, Placement};
@@ -144,22 +144,40 @@ impl Cells {
     }
 }
 
-/// The counters, meters and registers unit `u` calls or has attached
-/// (each name once, its first instance: controls may reuse one).
-/// Registers reached through a `RegisterAction` are not seen (the call
-/// names the action, not the register).
-pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
+/// The extern objects unit `u` calls or has attached, each name once (its
+/// first instance: controls may reuse one).
+fn objects<'p>(program: &'p Program, u: &Unit) -> Vec<&'p ExternInstance> {
     let mut names: Vec<&str> = u.externs.iter().map(|c| c.instance.as_str()).collect();
     if let UnitKind::Table { table } = &u.kind {
         names.extend(program.table(*table).attached.iter().map(String::as_str));
     }
     names.sort_unstable();
     names.dedup();
-    let mut out = Cells::default();
-    for x in names
+    names
         .iter()
         .filter_map(|n| program.externs.iter().find(|x| x.name == *n))
-    {
+        .collect()
+}
+
+/// Statistics ALUs unit `u` takes in each stage it occupies: one per
+/// counter, direct or indirect, it calls or has attached (bf-p4c
+/// `Memories::analyze_tables`: each counter's allocation unit counts one
+/// `stats_tables`, at most `STATS_ALUS` 4 a stage; a table split over
+/// stages duplicates its counters in each, `can_duplicate`).
+pub fn counter_count(program: &Program, u: &Unit) -> u32 {
+    let n = objects(program, u)
+        .iter()
+        .filter(|x| x.kind == ExternKind::Counter)
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The counters, meters and registers unit `u` calls or has attached
+/// ([`objects`]). Registers reached through a `RegisterAction` are not
+/// seen (the call names the action, not the register).
+pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
+    let mut out = Cells::default();
+    for x in objects(program, u) {
         let bits = match x.kind {
             ExternKind::Counter => mm.counter_cell_bits,
             ExternKind::Meter => mm.meter_cell_bits,
