@@ -736,3 +736,61 @@ fn gateways_fill_a_stage() {
     );
     assert!(!s.stdout.contains("more than 16 gateways"), "{}", s.stdout);
 }
+
+/// `register_actions.p4` (derivation in the file): registers used only
+/// through `RegisterAction`s take their RAM, map RAMs and one meter ALU
+/// (however many actions run on them) in the stage of the table whose
+/// action executes them: t3's 17 map RAMs do not fit beside t1's and
+/// t2's 34, and t4's two actions on one register take one ALU.
+#[test]
+fn registers_through_register_actions() {
+    let path = "p4-samples/tofino/resources/register_actions.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    let unit = |n: &str| {
+        r["units"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|u| u["name"] == n)
+            .cloned()
+            .unwrap_or_default()
+    };
+    for (name, stage, stateful, alus) in [
+        ("Ig.t1", 0, 17, 1),
+        ("Ig.t2", 0, 17, 1),
+        ("Ig.t3", 1, 17, 1),
+        ("Ig.t4", 0, 2, 1),
+    ] {
+        let u = unit(name);
+        assert_eq!(
+            (
+                &u["first_stage"],
+                &u["stateful_sram_blocks"],
+                &u["meter_alus"]
+            ),
+            (
+                &serde_json::json!(stage),
+                &serde_json::json!(stateful),
+                &serde_json::json!(alus)
+            ),
+            "{u}"
+        );
+    }
+    let s0 = &r["stages"][0];
+    assert_eq!(
+        (&s0["sram_blocks"], &s0["map_rams"], &s0["meter_alus"]),
+        (
+            &serde_json::json!(48),
+            &serde_json::json!(36),
+            &serde_json::json!(3)
+        ),
+        "{s0}"
+    );
+    let s = p4cost(&["stages", path]);
+    assert!(
+        s.stdout
+            .contains("resource limit: Ig.t3 moved past stage 0: map RAMs exhausted"),
+        "{}",
+        s.stdout
+    );
+}

@@ -167,6 +167,11 @@ pub struct ExternInstance {
     /// shift_granularity = ...)`; empty for every other extern).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<(String, u64)>,
+    /// The instance this one works on, by name: a `RegisterAction`'s
+    /// register (its constructor's first argument); `None` for every
+    /// other extern.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub works_on: Option<String>,
     /// Declaration site.
     pub span: Span,
 }

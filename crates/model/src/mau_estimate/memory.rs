@@ -554,7 +554,7 @@ pub(super) fn stays_in_one_stage(program: &Program, u: &deps::Unit) -> bool {
             c.uses,
             ExternUse::StatefulAlu | ExternUse::Meter | ExternUse::Lpf | ExternUse::Wred
         ) && !c.ty.starts_with("Direct")
-            && !direct(&c.instance)
+            && !direct(usage::works_on(program, &c.instance))
     });
     let attached = match &u.kind {
         UnitKind::Table { table } => program.table(*table).attached.iter().any(|a| {
@@ -575,10 +575,11 @@ pub(super) fn stateful_count(program: &Program, u: &deps::Unit) -> u32 {
     let mut names: Vec<String> = Vec::new();
     for c in u.externs.iter() {
         if c.uses.needs_meter_alu() || c.uses == ExternUse::Meter {
+            // Register actions on one register share its stateful ALU.
             let key = if c.instance.is_empty() {
                 c.ty.clone()
             } else {
-                c.instance.clone()
+                usage::works_on(program, &c.instance).to_string()
             };
             if !names.contains(&key) {
                 names.push(key);

@@ -145,9 +145,14 @@ impl Cells {
 }
 
 /// The extern objects unit `u` calls or has attached, each name once (its
-/// first instance: controls may reuse one).
+/// first instance: controls may reuse one); a `RegisterAction` it calls
+/// stands for the register it works on ([`works_on`]).
 fn objects<'p>(program: &'p Program, u: &Unit) -> Vec<&'p ExternInstance> {
-    let mut names: Vec<&str> = u.externs.iter().map(|c| c.instance.as_str()).collect();
+    let mut names: Vec<&str> = u
+        .externs
+        .iter()
+        .map(|c| works_on(program, &c.instance))
+        .collect();
     if let UnitKind::Table { table } = &u.kind {
         names.extend(program.table(*table).attached.iter().map(String::as_str));
     }
@@ -157,6 +162,35 @@ fn objects<'p>(program: &'p Program, u: &Unit) -> Vec<&'p ExternInstance> {
         .iter()
         .filter_map(|n| program.externs.iter().find(|x| x.name == *n))
         .collect()
+}
+
+/// The object a call of instance `name` uses: the register of a
+/// `RegisterAction` (its first instance of the name, when that names a
+/// declared register), else `name` itself. bf-p4c makes one stateful ALU
+/// and one RAM of a register, whatever number of `RegisterAction`s run
+/// on it (`common/extract_maupipe.cpp`,
+/// `AttachTables::InitializeStatefulAlus::updateAttachedSalu`: one
+/// `StatefulAlu` per register, each register action an instruction of
+/// it).
+pub fn works_on<'p>(program: &'p Program, name: &'p str) -> &'p str {
+    let Some(of) = program
+        .externs
+        .iter()
+        .find(|x| x.name == name)
+        .and_then(|x| x.works_on.as_deref())
+    else {
+        return name;
+    };
+    let register = program
+        .externs
+        .iter()
+        .find(|x| x.name == of)
+        .is_some_and(|x| x.kind == ExternKind::Register);
+    if register {
+        of
+    } else {
+        name
+    }
 }
 
 /// Statistics ALUs unit `u` takes in each stage it occupies: one per
@@ -173,8 +207,8 @@ pub fn counter_count(program: &Program, u: &Unit) -> u32 {
 }
 
 /// The counters, meters and registers unit `u` calls or has attached
-/// ([`objects`]). Registers reached through a `RegisterAction` are not
-/// seen (the call names the action, not the register).
+/// ([`objects`]; a register through the `RegisterAction`s its actions
+/// execute).
 pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
     let mut out = Cells::default();
     for x in objects(program, u) {
@@ -322,6 +356,7 @@ mod tests {
                 direct,
                 max_group_size: None,
                 args: Vec::new(),
+                works_on: None,
                 span,
             });
         }
