@@ -794,3 +794,38 @@ fn registers_through_register_actions() {
         s.stdout
     );
 }
+
+/// `selector_words.p4` (derivation in the file): each ActionSelector of
+/// up to 1,200 members in 1,024 groups takes 10,240 RAM lines, 10 blocks
+/// and the spare: 11 SRAM blocks and 11 map RAMs beside its table's 4
+/// match blocks, and a meter ALU; four fill stage 0's ALUs.
+#[test]
+fn selectors_take_their_words() {
+    let path = "p4-samples/tofino/resources/selector_words.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    for u in r["units"].as_array().into_iter().flatten() {
+        assert_eq!(
+            (
+                &u["match_sram_blocks"],
+                &u["stateful_sram_blocks"],
+                &u["map_rams"]
+            ),
+            (
+                &serde_json::json!(4),
+                &serde_json::json!(11),
+                &serde_json::json!(11)
+            ),
+            "{u}"
+        );
+    }
+    let s0 = &r["stages"][0];
+    assert_eq!(
+        (&s0["sram_blocks"], &s0["map_rams"], &s0["meter_alus"]),
+        (
+            &serde_json::json!(60),
+            &serde_json::json!(44),
+            &serde_json::json!(4)
+        ),
+        "{s0}"
+    );
+}

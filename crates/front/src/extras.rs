@@ -265,10 +265,13 @@ fn sizes(i: &Instantiation, ty: &str, eval: impl Fn(&ast::Expr) -> Option<u64>) 
         ("ActionSelector", 5) => arg(3),
         _ => None,
     };
-    let args = if ty == "Alpm" {
-        alpm_args(i, eval)
-    } else {
-        Vec::new()
+    let args = match (ty, i.args.len()) {
+        ("Alpm", _) => alpm_args(i, eval),
+        // Its group count sizes the selector's RAM.
+        ("ActionSelector", 5) => arg(4)
+            .map(|n| vec![("num_groups".to_string(), n)])
+            .unwrap_or_default(),
+        _ => Vec::new(),
     };
     Sizes {
         size,

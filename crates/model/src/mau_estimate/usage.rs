@@ -208,9 +208,14 @@ pub fn counter_count(program: &Program, u: &Unit) -> u32 {
 
 /// The counters, meters and registers unit `u` calls or has attached
 /// ([`objects`]; a register through the `RegisterAction`s its actions
-/// execute).
+/// execute), and its action selector's words ([`selector_blocks`]).
 pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
     let mut out = Cells::default();
+    if let UnitKind::Table { table } = &u.kind {
+        if let Some(sel) = super::memory::selector_of(program, program.table(*table)) {
+            out.indirect = selector_blocks(mm, sel);
+        }
+    }
     for x in objects(program, u) {
         let bits = match x.kind {
             ExternKind::Counter => mm.counter_cell_bits,
@@ -226,6 +231,27 @@ pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
         }
     }
     out
+}
+
+/// SRAM blocks (each with its map RAM) of action selector `sel`'s words:
+/// a RAM line per 120 members of its largest group, per group, packed
+/// 1,024 lines to a block, plus the two-port spare bank (bf-p4c
+/// `Memories::swbox_bus_selectors_indirects`: `SelectorRAMLinesPerEntry *
+/// num_pools` lines, `mems_needed(.., is_twoport)`; a selector that gives
+/// no group figures has 4 groups of 120, `extract_maupipe.cpp`).
+pub fn selector_blocks(mm: &Memories, sel: &ExternInstance) -> u32 {
+    let per_line = mm.selector_line_members.max(1);
+    let members = sel.max_group_size.unwrap_or(per_line);
+    let groups = sel
+        .args
+        .iter()
+        .find(|(n, _)| n == "num_groups")
+        .map_or(mm.selector_default_groups, |a| a.1);
+    let lines = members.div_ceil(per_line).saturating_mul(groups);
+    let blocks = lines
+        .div_ceil(mm.sram_words.max(1))
+        .saturating_add(mm.two_port_spare_blocks);
+    u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
 /// Counter, meter and register RAM of a unit's part of `entries`
@@ -337,6 +363,30 @@ mod tests {
         assert_eq!(cell_blocks(&m, 1, 64), 2);
         assert_eq!(cell_blocks(&m, 4096, 32), 2);
         assert_eq!(cell_blocks(&m, 0, 64), 0);
+    }
+
+    /// A selector of no group figures: 4 groups of one 120-member line,
+    /// 4 lines in one block, plus the spare: 2. Groups of up to 1,200
+    /// members (10 lines each), 1,024 of them: 10,240 lines, 10 blocks
+    /// and the spare, 11.
+    #[test]
+    fn selector_words() {
+        use p4cost_ir::{FileId, Span};
+        let mut sel = ExternInstance {
+            name: "sel".into(),
+            kind: ExternKind::ActionSelector,
+            size: None,
+            width_bits: None,
+            direct: false,
+            max_group_size: None,
+            args: Vec::new(),
+            works_on: None,
+            span: Span::file_start(FileId(0)),
+        };
+        assert_eq!(selector_blocks(&mm(), &sel), 2);
+        sel.max_group_size = Some(1200);
+        sel.args = vec![("num_groups".into(), 1024)];
+        assert_eq!(selector_blocks(&mm(), &sel), 11);
     }
 
     /// Two controls may each declare a counter `stats`: the unit's call
