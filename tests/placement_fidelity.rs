@@ -24,7 +24,7 @@ mod common;
 /// and the tables compared (both sides know the name), over every program
 /// here; `scripts/placement-fidelity --tables` lists them. Fewer fails:
 /// the placement got further from the compiler's; more: raise the floor.
-const SAME_FIRST_STAGE: [(&str, usize, usize); 2] = [("ingress", 86, 116), ("egress", 11, 61)];
+const SAME_FIRST_STAGE: [(&str, usize, usize); 2] = [("ingress", 86, 116), ("egress", 15, 61)];
 
 /// (program, gress): estimated placements that do not agree yet, with why.
 const KNOWN_MISSES: &[(&str, &str, &str)] = &[

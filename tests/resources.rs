@@ -671,3 +671,161 @@ fn crowded_stage_does_not_fit() {
         "{out}"
     );
 }
+
+/// `stats_alus_full.p4` (derivation in the file): four tables with a
+/// direct counter and one with an indirect counter, nothing else short;
+/// a stage has 4 statistics ALUs (bf-p4c `STATS_ALUS`), so `t5` goes to
+/// stage 1 and `resources` shows 4/4 and 1/4 per stage, one per table.
+#[test]
+fn counters_take_statistics_alus() {
+    let path = "p4-samples/tofino/resources/stats_alus_full.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    assert_eq!(r["limits"]["stats_alus"], 4, "{r}");
+    let stats: Vec<u64> = (0..2)
+        .map(|s| r["stages"][s]["stats_alus"].as_u64().unwrap_or(99))
+        .collect();
+    assert_eq!(stats, [4, 1], "{r}");
+    for u in r["units"].as_array().into_iter().flatten() {
+        assert_eq!(u["stats_alus"], 1, "{u}");
+        let first = if u["name"] == "Ig.t5" { 1 } else { 0 };
+        assert_eq!(u["first_stage"], first, "{u}");
+    }
+    let e = p4cost(&["stages", "--explain", path]);
+    assert!(
+        e.stdout
+            .contains("Ig.t5: resources: its dependencies allow stage 0, which is full (no statistics ALU left)"),
+        "{}",
+        e.stdout
+    );
+}
+
+/// `gateways_full.p4` (derivation in the file): nine nested conditions
+/// `if (a_i) { if (b_i) { t_i.apply(); } }`. The inner gateway merges into
+/// `t_i`, taking a gateway row in its stage; the outer one is a gateway
+/// table of its own (a row and a logical table). Stage 0 holds eight
+/// pairs, 16/16 rows and 16/16 logical tables, and the ninth goes to
+/// stage 1: the fill counts gateways as a stage's resource (the old
+/// after-the-fact count put 18 rows in stage 0).
+#[test]
+fn gateways_fill_a_stage() {
+    let path = "p4-samples/tofino/resources/gateways_full.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    let per_stage: Vec<(u64, u64)> = (0..2)
+        .map(|s| {
+            let x = &r["stages"][s];
+            (
+                x["gateways"].as_u64().unwrap_or(99),
+                x["logical_tables"].as_u64().unwrap_or(99),
+            )
+        })
+        .collect();
+    assert_eq!(per_stage, [(16, 16), (2, 2)], "{r}");
+    assert_eq!(r["stage_over"], serde_json::json!([]), "{r}");
+    for u in r["units"].as_array().into_iter().flatten() {
+        let name = u["name"].as_str().unwrap_or("");
+        let want = if name.contains("9") { 1 } else { 0 };
+        assert_eq!(u["first_stage"], want, "{u}");
+    }
+    let s = p4cost(&["stages", path]);
+    assert!(
+        s.stdout.contains(
+            "resource limit: if (hdr.c.a9 == 1) moved past stage 0: no logical table left"
+        ),
+        "{}",
+        s.stdout
+    );
+    assert!(!s.stdout.contains("more than 16 gateways"), "{}", s.stdout);
+}
+
+/// `register_actions.p4` (derivation in the file): registers used only
+/// through `RegisterAction`s take their RAM, map RAMs and one meter ALU
+/// (however many actions run on them) in the stage of the table whose
+/// action executes them: t3's 17 map RAMs do not fit beside t1's and
+/// t2's 34, and t4's two actions on one register take one ALU.
+#[test]
+fn registers_through_register_actions() {
+    let path = "p4-samples/tofino/resources/register_actions.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    let unit = |n: &str| {
+        r["units"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|u| u["name"] == n)
+            .cloned()
+            .unwrap_or_default()
+    };
+    for (name, stage, stateful, alus) in [
+        ("Ig.t1", 0, 17, 1),
+        ("Ig.t2", 0, 17, 1),
+        ("Ig.t3", 1, 17, 1),
+        ("Ig.t4", 0, 2, 1),
+    ] {
+        let u = unit(name);
+        assert_eq!(
+            (
+                &u["first_stage"],
+                &u["stateful_sram_blocks"],
+                &u["meter_alus"]
+            ),
+            (
+                &serde_json::json!(stage),
+                &serde_json::json!(stateful),
+                &serde_json::json!(alus)
+            ),
+            "{u}"
+        );
+    }
+    let s0 = &r["stages"][0];
+    assert_eq!(
+        (&s0["sram_blocks"], &s0["map_rams"], &s0["meter_alus"]),
+        (
+            &serde_json::json!(48),
+            &serde_json::json!(36),
+            &serde_json::json!(3)
+        ),
+        "{s0}"
+    );
+    let s = p4cost(&["stages", path]);
+    assert!(
+        s.stdout
+            .contains("resource limit: Ig.t3 moved past stage 0: map RAMs exhausted"),
+        "{}",
+        s.stdout
+    );
+}
+
+/// `selector_words.p4` (derivation in the file): each ActionSelector of
+/// up to 1,200 members in 1,024 groups takes 10,240 RAM lines, 10 blocks
+/// and the spare: 11 SRAM blocks and 11 map RAMs beside its table's 4
+/// match blocks, and a meter ALU; four fill stage 0's ALUs.
+#[test]
+fn selectors_take_their_words() {
+    let path = "p4-samples/tofino/resources/selector_words.p4";
+    let r = common::json(&["resources", path, "--format", "json"]);
+    for u in r["units"].as_array().into_iter().flatten() {
+        assert_eq!(
+            (
+                &u["match_sram_blocks"],
+                &u["stateful_sram_blocks"],
+                &u["map_rams"]
+            ),
+            (
+                &serde_json::json!(4),
+                &serde_json::json!(11),
+                &serde_json::json!(11)
+            ),
+            "{u}"
+        );
+    }
+    let s0 = &r["stages"][0];
+    assert_eq!(
+        (&s0["sram_blocks"], &s0["map_rams"], &s0["meter_alus"]),
+        (
+            &serde_json::json!(60),
+            &serde_json::json!(44),
+            &serde_json::json!(4)
+        ),
+        "{s0}"
+    );
+}

@@ -76,6 +76,7 @@ fn push(
         direct,
         max_group_size: None,
         args: Vec::new(),
+        works_on: None,
         span,
     });
     Ok(())

@@ -191,8 +191,8 @@ fn render_human(r: &ResourceReport) -> String {
 fn render_units(out: &mut String, units: &[UnitResources]) {
     let _ = writeln!(
         out,
-        "  {:<7}  {:<28}  {:<10}  {:>6}  {:>8}  {:>4}  {:>14}  {:>11}  {:>11}  {:>7}  {:>9}  {:>8}  Scholz 2020",
-        "gress", "table", "kind", "stages", "entries", "key", "SRAM blocks", "(match+ad+st)", "TCAM blocks", "map RAM", "hash bits", "gateways"
+        "  {:<7}  {:<28}  {:<10}  {:>6}  {:>8}  {:>4}  {:>14}  {:>11}  {:>11}  {:>7}  {:>9}  {:>8}  {:>9}  {:>9}  Scholz 2020",
+        "gress", "table", "kind", "stages", "entries", "key", "SRAM blocks", "(match+ad+st)", "TCAM blocks", "map RAM", "hash bits", "gateways", "meter ALU", "stats ALU"
     );
     for u in units {
         let stages = if u.first_stage == u.last_stage {
@@ -209,7 +209,7 @@ fn render_units(out: &mut String, units: &[UnitResources]) {
         let star = if u.scholz_extrapolated { " *" } else { "" };
         let _ = writeln!(
             out,
-            "  {:<7}  {:<28}  {:<10}  {:>6}  {:>8}  {:>4}  {:>14}  {:>13}  {:>11}  {:>7}  {:>9}  {:>8}  {scholz}{star}",
+            "  {:<7}  {:<28}  {:<10}  {:>6}  {:>8}  {:>4}  {:>14}  {:>13}  {:>11}  {:>7}  {:>9}  {:>8}  {:>9}  {:>9}  {scholz}{star}",
             gress(u.gress),
             u.name,
             u.kind,
@@ -224,7 +224,9 @@ fn render_units(out: &mut String, units: &[UnitResources]) {
             u.tcam_blocks,
             u.map_rams,
             u.hash_bits,
-            u.gateways
+            u.gateways,
+            u.meter_alus,
+            u.stats_alus
         );
     }
 }
@@ -233,15 +235,15 @@ fn render_stages(out: &mut String, res: &Resources) {
     let l = &res.limits;
     let _ = writeln!(
         out,
-        "stages (every gress; used/limit per stage)\n  {:>5}  {:>11}  {:>11}  {:>9}  {:>9}  {:>8}  {:>14}",
-        "stage", "SRAM blocks", "TCAM blocks", "map RAMs", "hash bits", "gateways", "logical tables"
+        "stages (every gress; used/limit per stage)\n  {:>5}  {:>11}  {:>11}  {:>9}  {:>9}  {:>8}  {:>14}  {:>10}  {:>10}",
+        "stage", "SRAM blocks", "TCAM blocks", "map RAMs", "hash bits", "gateways", "logical tables", "meter ALUs", "stats ALUs"
     );
     let used = |s: &&StageTotals| !s.units.is_empty();
     for s in res.stages.iter().filter(used) {
         let u = &s.used;
         let _ = writeln!(
             out,
-            "  {:>5}  {:>11}  {:>11}  {:>9}  {:>9}  {:>8}  {:>14}",
+            "  {:>5}  {:>11}  {:>11}  {:>9}  {:>9}  {:>8}  {:>14}  {:>10}  {:>10}",
             u.stage,
             format!("{}/{}", u.sram_blocks, l.sram_blocks),
             format!("{}/{}", u.tcam_blocks, l.tcam_blocks),
@@ -249,6 +251,8 @@ fn render_stages(out: &mut String, res: &Resources) {
             format!("{}/{}", u.hash_bits, l.hash_bits),
             format!("{}/{}", u.gateways, l.gateways),
             format!("{}/{}", u.logical_tables, l.logical_tables),
+            format!("{}/{}", u.meter_alus, l.meter_alus),
+            format!("{}/{}", u.stats_alus, l.stats_alus),
         );
     }
 }
@@ -273,6 +277,8 @@ pub fn overflow_text(o: &Overflow) -> String {
         "map_rams" => "map RAMs",
         "hash_bits" => "hash bits",
         "logical_tables" => "logical tables",
+        "meter_alus" => "meter/stateful ALUs",
+        "stats_alus" => "statistics ALUs",
         other => other,
     };
     let tables = o

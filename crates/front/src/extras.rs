@@ -186,6 +186,7 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
         cx.program.externs.push(ir::ExternInstance {
             max_group_size: sizes.max_group_size,
             args: sizes.args,
+            works_on: works_on(i, ty),
             name: i.name.name.to_string(),
             kind,
             size: sizes.size,
@@ -193,6 +194,18 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
             direct,
             span,
         });
+    }
+}
+
+/// The register a `RegisterAction` (any TNA register action type) works
+/// on: its first constructor argument, when that is a name.
+fn works_on(i: &Instantiation, ty: &str) -> Option<String> {
+    if !ty.contains("RegisterAction") {
+        return None;
+    }
+    match &i.args.first()?.value.kind {
+        ast::ExprKind::Path(p) => Some(p.name.name.to_string()),
+        _ => None,
     }
 }
 
@@ -253,10 +266,13 @@ fn sizes(i: &Instantiation, ty: &str, eval: impl Fn(&ast::Expr) -> Option<u64>) 
         ("ActionSelector", 5) => arg(3),
         _ => None,
     };
-    let args = if ty == "Alpm" {
-        alpm_args(i, eval)
-    } else {
-        Vec::new()
+    let args = match (ty, i.args.len()) {
+        ("Alpm", _) => alpm_args(i, eval),
+        // Its group count sizes the selector's RAM.
+        ("ActionSelector", 5) => arg(4)
+            .map(|n| vec![("num_groups".to_string(), n)])
+            .unwrap_or_default(),
+        _ => Vec::new(),
     };
     Sizes {
         size,

@@ -164,9 +164,15 @@ pub struct ExternInstance {
     /// Constructor arguments that name a compile-time constant, by
     /// parameter name (kept for TNA's `Alpm(number_partitions = ...,
     /// subtrees_per_partition = ..., atcam_subset_width = ...,
-    /// shift_granularity = ...)`; empty for every other extern).
+    /// shift_granularity = ...)` and `num_groups` of TNA's five-argument
+    /// `ActionSelector`; empty for every other extern).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<(String, u64)>,
+    /// The instance this one works on, by name: a `RegisterAction`'s
+    /// register (its constructor's first argument); `None` for every
+    /// other extern.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub works_on: Option<String>,
     /// Declaration site.
     pub span: Span,
 }

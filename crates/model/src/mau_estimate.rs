@@ -489,6 +489,7 @@ fn unit_need(p: &Placement, program: &Program, u: &deps::Unit) -> UnitNeed {
             // Its meter ALUs, action data and counters go with the
             // ATCAM's result.
             split.atcam.meter_alus = one.meter_alus;
+            split.atcam.stats_alus = one.stats_alus;
             split.atcam.action_bits = one.action_bits;
             split.atcam.cells = one.cells;
             split.atcam.one_stage = one.one_stage;
@@ -569,15 +570,25 @@ struct GressState<'g> {
     watch: overflow::Watch,
     /// A unit was placed past the chip's last stage, not by its chain.
     past: bool,
+    /// Per unit, true for a gateway that merges into a table it controls
+    /// and is not placed yet: the first of those tables placed takes it
+    /// in its first stage ([`merged_gateways`]).
+    gw_pending: Vec<bool>,
 }
 
 impl<'g> GressState<'g> {
     fn new(cx: Cx<'_>, gress: Gress, control: ControlId, graph: &'g DepGraph) -> Self {
         let nu = graph.units.len();
+        let merges = merged_gateways(graph);
         let needs = graph
             .units
             .iter()
-            .map(|u| {
+            .zip(&merges)
+            .map(|(u, &merged)| {
+                if merged {
+                    // It takes its gateway row with the table it merges into.
+                    return UnitNeed::One(Needs::default());
+                }
                 let mut need = unit_need(cx.p, cx.program, u);
                 need.count_sram(cx.sram);
                 need
@@ -621,7 +632,43 @@ impl<'g> GressState<'g> {
             own: vec![Used::default(); cx.m.stages as usize + 64],
             watch: overflow::Watch::default(),
             past: false,
+            gw_pending: merges,
         }
+    }
+
+    /// The gateway that controls unit `u` and merges into it, when not
+    /// placed yet (at most one: a unit keeps the control edge of its
+    /// nearest controlling unit only).
+    fn pending_gateway(&self, u: usize) -> Option<usize> {
+        self.incoming[u]
+            .iter()
+            .map(|&i| &self.graph.edges[i])
+            .filter(|e| e.kind == DepKind::Control)
+            .map(|e| e.from)
+            .find(|&g| self.gw_pending[g])
+    }
+
+    /// `need` with the gateway of [`Self::pending_gateway`] added.
+    fn with_gateway(&self, u: usize, need: &Needs) -> Needs {
+        let mut need = need.clone();
+        need.gateway += u32::from(self.pending_gateway(u).is_some());
+        need
+    }
+
+    /// Places the gateway merging into unit `u` (placed) in `u`'s first
+    /// stage: `TablePlacement::gateway_merge` puts a gateway in the stage
+    /// of the table it merges with; the row was taken with `u`'s first
+    /// part.
+    fn merge_gateway(&mut self, u: usize) {
+        let Some(g) = self.pending_gateway(u) else {
+            return;
+        };
+        self.gw_pending[g] = false;
+        let at = self.span[u].0;
+        if at > self.span[g].0 {
+            self.trace.with[g] = Some(u);
+        }
+        self.span[g] = (at, at);
     }
 
     /// True when every unit is placed.
@@ -685,11 +732,11 @@ impl<'g> GressState<'g> {
     fn stage_of(&self, cx: Cx<'_>, used: &[Used], u: usize) -> u32 {
         let (earliest, _) = earliest_stage(self.graph, &self.incoming[u], &self.span);
         let (need, from) = match &self.needs[u] {
-            _ if matches!(self.graph.units[u].kind, UnitKind::Gateway) => return earliest,
+            _ if self.gw_pending[u] => return earliest,
             UnitNeed::One(need) => (need, earliest),
             UnitNeed::Alpm(split) => (&split.pre, self.pre_classifier_from(u)),
         };
-        first_room(cx.p, used, need, from)
+        first_room(cx.p, used, &self.with_gateway(u, need), from)
     }
 
     /// Places unit `u` (every earlier unit placed) in `used`'s stages.
@@ -700,21 +747,21 @@ impl<'g> GressState<'g> {
             self.trace.edge[u] = Some(i);
         }
         self.trace.earliest[u] = earliest;
-        if matches!(self.graph.units[u].kind, UnitKind::Gateway) {
-            // A gateway rides with the tables it controls (the compiler
-            // merges it into one of them): placed below, once they are.
+        if self.gw_pending[u] {
+            // A gateway merging into a table it controls goes with the
+            // first of them placed ([`Self::merge_gateway`]).
             self.span[u] = (earliest, earliest);
             return Ok(());
         }
         let mut full = None;
         let placed = match &self.needs[u] {
             UnitNeed::One(need) => {
-                let need = need.clone();
+                let need = self.with_gateway(u, need);
                 self.check_size(cx, u, &need)?;
                 self.place_one(cx, used, u, &need, earliest, &mut full)
             }
             UnitNeed::Alpm(split) => {
-                let (pre, atcam) = (split.pre.clone(), split.atcam.clone());
+                let (pre, atcam) = (self.with_gateway(u, &split.pre), split.atcam.clone());
                 self.check_size(cx, u, &pre)?;
                 self.check_size(cx, u, &atcam)?;
                 self.place_alpm(cx, used, u, (&pre, &atcam), earliest, &mut full)
@@ -731,6 +778,7 @@ impl<'g> GressState<'g> {
             Err(s) if by_chain(&mut self.watch) => return Err(self.no_fit(cx, u, s)),
             Err(s) => return Err(self.stages_full(cx, used, s + 1, &[])),
         }
+        self.merge_gateway(u);
         Ok(())
     }
 
@@ -1019,10 +1067,8 @@ fn place_or_pack_match(
 /// each resource at most the chip's stages times a stage's limit.
 fn pipe_holds(cx: Cx<'_>, total: &Used) -> bool {
     let mut r = cx.p.resources;
-    // Gateways are not a pipe total: the gateway pass places them after.
     Full::ALL
         .into_iter()
-        .filter(|&f| f != Full::Gateway)
         .all(|f| total.of(f) <= cx.m.stages.saturating_mul(*f.limit(&mut r)))
 }
 
@@ -1035,18 +1081,19 @@ fn pipe_holds(cx: Cx<'_>, total: &Used) -> bool {
 /// chain as long as the chip all need stage 0). O(stages^2 x units).
 fn windows_hold(cx: Cx<'_>, controls: &[(Gress, ControlId)], graphs: &[DepGraph]) -> bool {
     let n = cx.m.stages;
-    // (first stage, last stage, [logical IDs, ternary IDs, meter ALUs]).
-    let mut units: Vec<(u32, u32, [u64; 3])> = Vec::new();
+    // (first stage, last stage, [logical IDs, ternary IDs, meter ALUs,
+    // statistics ALUs]).
+    let mut units: Vec<(u32, u32, [u64; 4])> = Vec::new();
     for (&(gress, control), graph) in controls.iter().zip(graphs) {
         let st = GressState::new(cx, gress, control, graph);
         let at = overflow::dependency_stages(graph, &st.incoming, &st.needs);
         for (u, need) in st.needs.iter().enumerate() {
-            let ids = |x: &Needs| [x.logical, x.ternary, x.meter_alus].map(u64::from);
+            let ids = |x: &Needs| [x.logical, x.ternary, x.meter_alus, x.stats_alus].map(u64::from);
             let takes = match need {
                 UnitNeed::One(x) => ids(x),
                 UnitNeed::Alpm(a) => {
                     let (p, q) = (ids(&a.pre), ids(&a.atcam));
-                    [p[0] + q[0], p[1] + q[1], p[2] + q[2]]
+                    [p[0] + q[0], p[1] + q[1], p[2] + q[2], p[3] + q[3]]
                 }
             };
             let last = n.saturating_sub(1).saturating_sub(st.below[u]);
@@ -1055,10 +1102,16 @@ fn windows_hold(cx: Cx<'_>, controls: &[(Gress, ControlId)], graphs: &[DepGraph]
         }
     }
     let r = &cx.p.resources;
-    let per_stage = [r.logical_tables, r.ternary_tables, r.meter_alus].map(u64::from);
+    let per_stage = [
+        r.logical_tables,
+        r.ternary_tables,
+        r.meter_alus,
+        r.stats_alus,
+    ]
+    .map(u64::from);
     for a in 0..n {
         for b in a..n {
-            let mut sum = [0u64; 3];
+            let mut sum = [0u64; 4];
             for (_, _, takes) in units.iter().filter(|x| x.0 >= a && x.1 <= b) {
                 for (s, t) in sum.iter_mut().zip(takes) {
                     *s = s.saturating_add(*t);
@@ -1190,18 +1243,6 @@ fn place(
             .collect();
         return Err(st.stages_full(cx, &used, needed, &others));
     }
-    for st in &mut states {
-        let before = used.clone();
-        place_gateways(
-            cx.p,
-            st.graph,
-            &mut st.span,
-            &mut used,
-            &mut st.trace,
-            &mut st.limits_hit,
-        );
-        add_taken(&mut st.own, &used, &before);
-    }
     Ok(states
         .into_iter()
         .map(|st| {
@@ -1266,21 +1307,13 @@ fn chain_below(graph: &DepGraph) -> Vec<u32> {
     below
 }
 
-/// Adds to `own` what `after` holds beyond `before`, stage by stage.
-fn add_taken(own: &mut [Used], after: &[Used], before: &[Used]) {
-    for ((o, a), b) in own.iter_mut().zip(after).zip(before) {
-        for f in Full::ALL {
-            *o.of_mut(f) += a.of(f) - b.of(f);
-        }
-    }
-}
-
 /// When unit `u` of gress `g` was moved past a full stage that would have
 /// held it without the other gresses' units, the gress that took it and
 /// what of it.
 fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<TakenBy> {
     let st = &states[g];
-    let (s, what) = st.trace.full[u]?;
+    let (s, sentence) = st.trace.full[u]?;
+    let what = Full::ALL.into_iter().find(|f| f.sentence() == sentence)?;
     let need = match &st.needs[u] {
         UnitNeed::One(need) => need,
         UnitNeed::Alpm(split) => &split.pre,
@@ -1299,8 +1332,8 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
         .enumerate()
         .filter(|&(h, _)| h != g)
         .filter_map(|(_, o)| Some((o, o.own.get(s as usize)?)))
-        .max_by_key(|(_, x)| held(what, x))?;
-    if held(what, holds) == 0 {
+        .max_by_key(|(_, x)| x.of(what))?;
+    if holds.of(what) == 0 {
         return None;
     }
     Some(TakenBy {
@@ -1309,34 +1342,9 @@ fn taken_by(cx: Cx<'_>, states: &[GressState], g: usize, u: usize) -> Option<Tak
     })
 }
 
-/// How much of the resource `what` ran out of `x` holds.
-fn held(what: &str, x: &Used) -> u32 {
-    match what {
-        "no logical table left" => x.logical,
-        "no ternary logical table left" => x.ternary,
-        "no gateway left" => x.gateway,
-        "no meter/stateful ALU left" => x.meter_alus,
-        "TCAM blocks exhausted" => x.tcam,
-        "map RAMs exhausted" => x.map_rams,
-        "hash bits exhausted" => x.hash_bits,
-        _ => x.sram,
-    }
-}
-
 /// `9 logical tables`, `40 SRAM blocks`: what `x` holds of `what`.
-fn describe_held(what: &str, x: &Used) -> String {
-    let n = held(what, x);
-    let unit = match what {
-        "no logical table left" => "logical tables",
-        "no ternary logical table left" => "ternary logical tables",
-        "no gateway left" => "gateways",
-        "no meter/stateful ALU left" => "meter/stateful ALUs",
-        "TCAM blocks exhausted" => "TCAM blocks",
-        "map RAMs exhausted" => "map RAMs",
-        "hash bits exhausted" => "hash bits",
-        _ => "SRAM blocks",
-    };
-    format!("{n} {unit}")
+fn describe_held(what: Full, x: &Used) -> String {
+    format!("{} {}", x.of(what), what.name())
 }
 
 /// What [`overflow::Placed`] reads of a placement that ran past the chip.
@@ -1398,55 +1406,23 @@ fn with_splits(
     why
 }
 
-/// Gateways go to the first stage of the units they control (their own
-/// earliest stage when they control none), using a gateway there: the
-/// compiler merges a gateway into a table it controls
-/// (`bf-p4c/mau/table_placement.cpp`, `TablePlacement::gateway_merge`).
-fn place_gateways(
-    p: &Placement,
-    graph: &DepGraph,
-    span: &mut [(u32, u32)],
-    used: &mut [Used],
-    trace: &mut Trace,
-    limits_hit: &mut Vec<String>,
-) {
-    let nu = graph.units.len();
-    let mut controlled_at: Vec<Option<u32>> = vec![None; nu];
-    // Only a gateway rides with a unit it controls; a table that branches
-    // is placed by its own dependencies and resources.
-    let gateway = |u: usize| matches!(graph.units[u].kind, UnitKind::Gateway);
-    for e in graph
-        .edges
-        .iter()
-        .filter(|e| e.kind == DepKind::Control && gateway(e.from))
-    {
-        let at = span[e.to].0;
-        let c = &mut controlled_at[e.from];
-        if c.is_none_or(|x| at < x) {
-            *c = Some(at);
-            trace.with[e.from] = Some(e.to);
+/// Per unit, true for a gateway that merges into a table: one that
+/// controls a table or statement table (a control edge to a unit that is
+/// no gateway). bf-p4c merges a gateway into a match table it controls
+/// (`TablePlacement::gateway_merge`), taking no logical table of its own
+/// (`Memories::analyze_tables`: a gateway with a `table_link`); any other
+/// gateway (its branches hold only other conditions, or nothing) is a
+/// gateway table of its own, a gateway row and a logical table
+/// (`independent_gw_tables`).
+fn merged_gateways(graph: &DepGraph) -> Vec<bool> {
+    let mut out = vec![false; graph.units.len()];
+    for e in graph.edges.iter().filter(|e| e.kind == DepKind::Control) {
+        let is_gw = |u: usize| matches!(graph.units[u].kind, UnitKind::Gateway);
+        if e.from < e.to && is_gw(e.from) && !is_gw(e.to) {
+            out[e.from] = true;
         }
     }
-    for u in 0..nu {
-        if !matches!(graph.units[u].kind, UnitKind::Gateway) {
-            continue;
-        }
-        let controlled = controlled_at[u];
-        let s = controlled.map_or(span[u].0, |c| c.max(span[u].0));
-        if s == span[u].0 {
-            trace.with[u] = None;
-        }
-        span[u] = (s, s);
-        if let Some(st) = used.get_mut(s as usize) {
-            st.gateway += 1;
-            if st.gateway == p.resources.gateways + 1 {
-                limits_hit.push(format!(
-                    "stage {s} needs more than {} gateways; the compiler would move some tables later",
-                    p.resources.gateways
-                ));
-            }
-        }
-    }
+    out
 }
 
 /// Each stage's units and its dependency on the one before (the window
@@ -1741,6 +1717,7 @@ mod fallback_tests {
             tcam_blocks: 24,
             gateways: 16,
             meter_alus: 4,
+            stats_alus: 4,
             map_rams: 48,
             hash_bits: 416,
         };

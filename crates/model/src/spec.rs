@@ -238,6 +238,8 @@ pub struct StageResources {
     pub gateways: u32,
     /// Meter ALUs, shared by stateful ALUs, meters, LPF/WRED and selectors.
     pub meter_alus: u32,
+    /// Statistics ALUs (one per counter in a stage).
+    pub stats_alus: u32,
     /// Map RAMs (one beside each SRAM block a counter, meter, register or
     /// selector uses).
     pub map_rams: u32,
@@ -275,6 +277,13 @@ pub struct Memories {
     /// takes beyond its cells: the spare bank of a two-port (synthetic
     /// read-modify-write) table.
     pub two_port_spare_blocks: u64,
+    /// Members one selector RAM line holds (bf-p4c
+    /// `StageUseEstimate::SINGLE_RAMLINE_POOL_SIZE`), and the default
+    /// largest group of a selector that gives none.
+    pub selector_line_members: u64,
+    /// Groups of a selector that gives none (bf-p4c
+    /// `COMPILER_DEFAULT_SELECTOR_POOLS`).
+    pub selector_default_groups: u64,
 }
 
 /// The `placement` section of a `tofino_mau_estimate` model: how p4cost

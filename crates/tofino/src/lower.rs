@@ -113,6 +113,7 @@ fn externs(data: &ContextData, span: Span) -> Vec<ExternInstance> {
             direct: e.direct,
             max_group_size: None,
             args: Vec::new(),
+            works_on: None,
             span,
         })
         .collect()
@@ -229,6 +230,7 @@ fn mark_alpm(
             direct: false,
             max_group_size: None,
             args: args.to_vec(),
+            works_on: None,
             span,
         });
         *implementation = Some(name);

@@ -30,8 +30,14 @@ pub struct StageMemory {
 pub(super) struct Needs {
     pub(super) logical: u32,
     pub(super) ternary: u32,
+    /// Gateways it takes in its first stage: the `if` conditions that
+    /// control it and go with it (see `place_unit`), or its own row for a
+    /// gateway placed alone.
     pub(super) gateway: u32,
     pub(super) meter_alus: u32,
+    /// Statistics ALUs: one per counter it calls or has attached, in each
+    /// stage it occupies.
+    pub(super) stats_alus: u32,
     /// Memory blocks per 1,024 entries for the unit's kind of memory.
     pub(super) sram_per_k: f64,
     pub(super) tcam_per_k: f64,
@@ -64,6 +70,7 @@ pub(super) struct Used {
     pub(super) ternary: u32,
     pub(super) gateway: u32,
     pub(super) meter_alus: u32,
+    pub(super) stats_alus: u32,
     pub(super) sram: u32,
     pub(super) tcam: u32,
     pub(super) map_rams: u32,
@@ -88,6 +95,7 @@ impl Used {
             Full::Ternary => self.ternary,
             Full::Gateway => self.gateway,
             Full::MeterAlu => self.meter_alus,
+            Full::StatsAlu => self.stats_alus,
             Full::Sram => self.sram,
             Full::Tcam => self.tcam,
             Full::MapRams => self.map_rams,
@@ -102,6 +110,7 @@ impl Used {
             Full::Ternary => &mut self.ternary,
             Full::Gateway => &mut self.gateway,
             Full::MeterAlu => &mut self.meter_alus,
+            Full::StatsAlu => &mut self.stats_alus,
             Full::Sram => &mut self.sram,
             Full::Tcam => &mut self.tcam,
             Full::MapRams => &mut self.map_rams,
@@ -123,6 +132,8 @@ pub(super) struct Taken {
     pub(super) map_rams: u32,
     /// Hash bits of its exact-match ways.
     pub(super) hash_bits: u32,
+    /// Gateways (the unit's first part only).
+    pub(super) gateway: u32,
     /// What kept the part from holding more entries (`None`: it holds
     /// all that were left).
     pub(super) limited_by: Option<Full>,
@@ -135,6 +146,7 @@ pub(super) enum Full {
     Ternary,
     Gateway,
     MeterAlu,
+    StatsAlu,
     Sram,
     Tcam,
     MapRams,
@@ -143,11 +155,12 @@ pub(super) enum Full {
 
 impl Full {
     /// Every resource, in the order [`Full::index`] numbers them.
-    pub(super) const ALL: [Full; 8] = [
+    pub(super) const ALL: [Full; 9] = [
         Full::Logical,
         Full::Ternary,
         Full::Gateway,
         Full::MeterAlu,
+        Full::StatsAlu,
         Full::Sram,
         Full::Tcam,
         Full::MapRams,
@@ -165,6 +178,7 @@ impl Full {
             Full::Ternary => "no ternary logical table left",
             Full::Gateway => "no gateway left",
             Full::MeterAlu => "no meter/stateful ALU left",
+            Full::StatsAlu => "no statistics ALU left",
             Full::Sram => "SRAM blocks exhausted",
             Full::Tcam => "TCAM blocks exhausted",
             Full::MapRams => "map RAMs exhausted",
@@ -179,6 +193,7 @@ impl Full {
             Full::Ternary => "ternary_tables",
             Full::Gateway => "gateways",
             Full::MeterAlu => "meter_alus",
+            Full::StatsAlu => "stats_alus",
             Full::Sram => "sram_blocks",
             Full::Tcam => "tcam_blocks",
             Full::MapRams => "map_rams",
@@ -193,6 +208,7 @@ impl Full {
             Full::Ternary => &mut r.ternary_tables,
             Full::Gateway => &mut r.gateways,
             Full::MeterAlu => &mut r.meter_alus,
+            Full::StatsAlu => &mut r.stats_alus,
             Full::Sram => &mut r.sram_blocks,
             Full::Tcam => &mut r.tcam_blocks,
             Full::MapRams => &mut r.map_rams,
@@ -207,6 +223,7 @@ impl Full {
             Full::Ternary => "ternary logical tables",
             Full::Gateway => "gateways",
             Full::MeterAlu => "meter/stateful ALUs",
+            Full::StatsAlu => "statistics ALUs",
             Full::Sram => "SRAM blocks",
             Full::Tcam => "TCAM blocks",
             Full::MapRams => "map RAMs",
@@ -219,8 +236,9 @@ impl Full {
         match self {
             Full::Logical => need.logical,
             Full::Ternary => need.ternary,
-            Full::Gateway => need.gateway,
+            Full::Gateway => t.gateway,
             Full::MeterAlu => need.meter_alus,
+            Full::StatsAlu => need.stats_alus,
             Full::Sram => t.sram.saturating_add(t.other_sram),
             Full::Tcam => t.tcam,
             Full::MapRams => t.map_rams,
@@ -269,6 +287,7 @@ pub(super) fn part_of(p: &Placement, need: &Needs, entries: u64, first: bool) ->
         } else {
             0
         },
+        gateway: if first { need.gateway } else { 0 },
         limited_by: None,
     }
 }
@@ -313,11 +332,14 @@ pub(super) fn fits(p: &Placement, st: &Used, need: &Needs, entries: u64, first: 
     if st.ternary + need.ternary > r.ternary_tables {
         return Fit::No(Full::Ternary);
     }
-    if st.gateway + need.gateway > r.gateways {
+    if first && st.gateway + need.gateway > r.gateways {
         return Fit::No(Full::Gateway);
     }
     if st.meter_alus + need.meter_alus > r.meter_alus {
         return Fit::No(Full::MeterAlu);
+    }
+    if st.stats_alus + need.stats_alus > r.stats_alus {
+        return Fit::No(Full::StatsAlu);
     }
     let all = part_of(p, need, entries, first);
     if ran_out(r, st, &all).is_none() {
@@ -347,8 +369,9 @@ pub(super) fn fits(p: &Placement, st: &Used, need: &Needs, entries: u64, first: 
 pub(super) fn take(st: &mut Used, need: &Needs, t: &Taken) {
     st.logical += need.logical;
     st.ternary += need.ternary;
-    st.gateway += need.gateway;
+    st.gateway += t.gateway;
     st.meter_alus += need.meter_alus;
+    st.stats_alus += need.stats_alus;
     st.sram = st.sram.saturating_add(t.sram).saturating_add(t.other_sram);
     st.tcam = st.tcam.saturating_add(t.tcam);
     st.map_rams = st.map_rams.saturating_add(t.map_rams);
@@ -401,14 +424,19 @@ pub(super) fn table_entries(p: &Placement, t: &p4cost_ir::Table) -> u64 {
 
 pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Needs {
     match &u.kind {
+        // A gateway table of its own (one that merges into a table it
+        // controls takes its row with that table instead).
         UnitKind::Gateway => Needs {
             gateway: 1,
+            logical: 1,
+            entries: 1,
             ..Needs::default()
         },
         UnitKind::Statements => Needs {
             logical: 1,
             ternary: 1,
             meter_alus: stateful_count(program, u),
+            stats_alus: usage::counter_count(program, u),
             entries: 1,
             cells: usage::cells(&p.memories, program, u),
             ..Needs::default()
@@ -419,6 +447,7 @@ pub(super) fn unit_needs(p: &Placement, program: &Program, u: &deps::Unit) -> Ne
             let exact = usage::unit_kind(program, u) == "exact";
             Needs {
                 meter_alus: stateful_count(program, u),
+                stats_alus: usage::counter_count(program, u),
                 action_bits: usage::action_data_bits(program, t),
                 cells: usage::cells(mm, program, u),
                 one_stage: !p.split_indirect_stateful && stays_in_one_stage(program, u),
@@ -525,7 +554,7 @@ pub(super) fn stays_in_one_stage(program: &Program, u: &deps::Unit) -> bool {
             c.uses,
             ExternUse::StatefulAlu | ExternUse::Meter | ExternUse::Lpf | ExternUse::Wred
         ) && !c.ty.starts_with("Direct")
-            && !direct(&c.instance)
+            && !direct(usage::works_on(program, &c.instance))
     });
     let attached = match &u.kind {
         UnitKind::Table { table } => program.table(*table).attached.iter().any(|a| {
@@ -546,10 +575,11 @@ pub(super) fn stateful_count(program: &Program, u: &deps::Unit) -> u32 {
     let mut names: Vec<String> = Vec::new();
     for c in u.externs.iter() {
         if c.uses.needs_meter_alu() || c.uses == ExternUse::Meter {
+            // Register actions on one register share its stateful ALU.
             let key = if c.instance.is_empty() {
                 c.ty.clone()
             } else {
-                c.instance.clone()
+                usage::works_on(program, &c.instance).to_string()
             };
             if !names.contains(&key) {
                 names.push(key);
@@ -624,6 +654,12 @@ pub(super) fn larger_than_a_stage(p: &Placement, need: &Needs) -> Option<String>
             need.meter_alus, r.meter_alus
         ));
     }
+    if need.stats_alus > r.stats_alus {
+        return Some(format!(
+            "needs {} statistics ALUs in one stage, a stage has {}",
+            need.stats_alus, r.stats_alus
+        ));
+    }
     if need.logical > r.logical_tables {
         return Some(format!(
             "needs {} logical tables in one stage, a stage has {}",
@@ -654,4 +690,58 @@ pub(super) fn larger_than_a_stage(p: &Placement, need: &Needs) -> Option<String>
         what.amount(need, &one),
         what.name()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn placement() -> Placement {
+        let m = crate::model_by_name("tofino1-mau-estimate").expect("model");
+        m.placement().expect("placement").clone()
+    }
+
+    /// A stage with 16 of 16 gateway rows holds no table that brings a
+    /// gateway, but holds a later part of one (its gateway went with the
+    /// first part); with 4 of 4 statistics ALUs it holds no table with a
+    /// counter, in any part (each part counts in its stage).
+    #[test]
+    fn gateways_and_stats_alus_fill_a_stage() {
+        let p = placement();
+        let need = Needs {
+            logical: 1,
+            gateway: 1,
+            stats_alus: 1,
+            entries: 1,
+            ..Needs::default()
+        };
+        let full_rows = Used {
+            gateway: 16,
+            ..Used::default()
+        };
+        assert!(matches!(
+            fits(&p, &full_rows, &need, 1, true),
+            Fit::No(Full::Gateway)
+        ));
+        assert!(matches!(fits(&p, &full_rows, &need, 1, false), Fit::Part(t) if t.gateway == 0));
+        let mut fifteen = Used {
+            gateway: 15,
+            ..Used::default()
+        };
+        let Fit::Part(t) = fits(&p, &fifteen, &need, 1, true) else {
+            panic!("a 16th gateway fits");
+        };
+        take(&mut fifteen, &need, &t);
+        assert_eq!((fifteen.gateway, fifteen.stats_alus), (16, 1));
+        let full_alus = Used {
+            stats_alus: 4,
+            ..Used::default()
+        };
+        for first in [true, false] {
+            assert!(matches!(
+                fits(&p, &full_alus, &need, 1, first),
+                Fit::No(Full::StatsAlu)
+            ));
+        }
+    }
 }

@@ -23,7 +23,7 @@ const NAMED: usize = 8;
 pub struct FullStages {
     /// The resource that ran out most often (`sram_blocks`,
     /// `tcam_blocks`, `map_rams`, `hash_bits`, `logical_tables`,
-    /// `ternary_tables`, `gateways`, `meter_alus`).
+    /// `ternary_tables`, `gateways`, `meter_alus`, `stats_alus`).
     pub resource: &'static str,
     /// Its name in a sentence (`SRAM blocks`).
     pub what: &'static str,

@@ -31,6 +31,10 @@ pub struct Limits {
     pub gateways: u32,
     /// Logical tables per stage.
     pub logical_tables: u32,
+    /// Meter ALUs per stage (meters, stateful ALUs, LPF/WRED, selectors).
+    pub meter_alus: u32,
+    /// Statistics ALUs per stage (counters).
+    pub stats_alus: u32,
 }
 
 /// What one unit takes, in all its stages.
@@ -67,6 +71,12 @@ pub struct UnitResources {
     pub hash_bits: u32,
     /// Gateways (1 for a gateway unit).
     pub gateways: u32,
+    /// Meter ALUs, summed over its stages (its meters, registers,
+    /// LPF/WRED and selector take one each in every stage it occupies).
+    pub meter_alus: u32,
+    /// Statistics ALUs, summed over its stages (each counter takes one in
+    /// every stage it occupies).
+    pub stats_alus: u32,
     /// Scholz et al. 2020: percent of the chip's SRAM (exact tables).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sram_percent: Option<f64>,
@@ -99,6 +109,10 @@ pub struct Part {
     pub gateways: u32,
     /// Logical tables (0 for a gateway).
     pub logical_tables: u32,
+    /// Meter ALUs.
+    pub meter_alus: u32,
+    /// Statistics ALUs.
+    pub stats_alus: u32,
 }
 
 /// One stage's totals over every gress.
@@ -139,8 +153,8 @@ pub struct Overflow {
     /// The stage, for `stage_memory`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage: Option<u32>,
-    /// `sram_blocks`, `tcam_blocks`, `map_rams`, `hash_bits`, `gateways`
-    /// or `logical_tables`.
+    /// `sram_blocks`, `tcam_blocks`, `map_rams`, `hash_bits`, `gateways`,
+    /// `logical_tables`, `meter_alus` or `stats_alus`.
     pub resource: &'static str,
     /// What is needed.
     pub needed: u32,
@@ -204,6 +218,8 @@ pub fn resources(
         hash_bits: r.hash_bits,
         gateways: r.gateways,
         logical_tables: r.logical_tables,
+        meter_alus: r.meter_alus,
+        stats_alus: r.stats_alus,
     };
     let mut units = Vec::new();
     for g in &plan.gresses {
@@ -258,6 +274,10 @@ fn unit_resources(
     let action_bits = table.map_or(0, |t| usage::action_data_bits(program, t));
     let width = usage::exact_width(mm, key_bits);
     let ways = usage::exact_ways(mm, key_bits, usage::unit_entries(p, program, u));
+    let (meter_alus, stats_alus) = (
+        super::memory::stateful_count(program, u),
+        usage::counter_count(program, u),
+    );
     let mut parts = Vec::new();
     let memory = g.unit_memory.get(i).map_or(&[][..], Vec::as_slice);
     for (n, sm) in memory.iter().enumerate() {
@@ -283,6 +303,9 @@ fn unit_resources(
             },
             gateways: 0,
             logical_tables: 1,
+            // Its ALUs go with the ATCAM's result, not the pre-classifier.
+            meter_alus: if pre_classifier { 0 } else { meter_alus },
+            stats_alus: if pre_classifier { 0 } else { stats_alus },
         });
     }
     if matches!(u.kind, UnitKind::Gateway) {
@@ -317,6 +340,8 @@ fn unit_resources(
         map_rams: sum(|x| x.map_rams),
         hash_bits: sum(|x| x.hash_bits),
         gateways: sum(|x| x.gateways),
+        meter_alus: sum(|x| x.meter_alus),
+        stats_alus: sum(|x| x.stats_alus),
         sram_percent: share
             .filter(|s| s.memory == Memory::Sram)
             .map(|s| s.percent),
@@ -356,6 +381,8 @@ fn totals(
             s.hash_bits += x.hash_bits;
             s.gateways += x.gateways;
             s.logical_tables += x.logical_tables;
+            s.meter_alus += x.meter_alus;
+            s.stats_alus += x.stats_alus;
             t.units.push(format!("{}:{}", gress_name(u.gress), u.name));
         }
     }
@@ -405,13 +432,15 @@ type PartFigure = fn(&Part) -> u32;
 /// Each resource of a stage: its name, its use (a part's share) and limit.
 type Measure = (&'static str, PartFigure, fn(&Limits) -> u32);
 
-const MEASURES: [Measure; 6] = [
+const MEASURES: [Measure; 8] = [
     ("sram_blocks", |p| p.sram_blocks, |l| l.sram_blocks),
     ("tcam_blocks", |p| p.tcam_blocks, |l| l.tcam_blocks),
     ("map_rams", |p| p.map_rams, |l| l.map_rams),
     ("hash_bits", |p| p.hash_bits, |l| l.hash_bits),
     ("gateways", |p| p.gateways, |l| l.gateways),
     ("logical_tables", |p| p.logical_tables, |l| l.logical_tables),
+    ("meter_alus", |p| p.meter_alus, |l| l.meter_alus),
+    ("stats_alus", |p| p.stats_alus, |l| l.stats_alus),
 ];
 
 /// The stages of `stages` over a limit, each naming its units' shares.
@@ -498,6 +527,8 @@ mod tests {
             hash_bits: 416,
             gateways: 16,
             logical_tables: 16,
+            meter_alus: 4,
+            stats_alus: 4,
         }
     }
 
@@ -518,6 +549,8 @@ mod tests {
             map_rams: 0,
             hash_bits: 0,
             gateways: 0,
+            meter_alus: 0,
+            stats_alus: 0,
             sram_percent: None,
             tcam_percent: None,
             scholz_extrapolated: false,

@@ -4,7 +4,7 @@
 //! `placement` section alone.
 
 use p4cost_analysis::deps::{Unit, UnitKind};
-use p4cost_ir::{ExternKind, MatchKind, Program, Table};
+use p4cost_ir::{ExternInstance, ExternKind, MatchKind, Program, Table};
 
 use super::memory::{matches_in_tcam, table_entries};
 use crate::spec::{Memories, Placement};
@@ -144,22 +144,79 @@ impl Cells {
     }
 }
 
-/// The counters, meters and registers unit `u` calls or has attached
-/// (each name once, its first instance: controls may reuse one).
-/// Registers reached through a `RegisterAction` are not seen (the call
-/// names the action, not the register).
-pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
-    let mut names: Vec<&str> = u.externs.iter().map(|c| c.instance.as_str()).collect();
+/// The extern objects unit `u` calls or has attached, each name once (its
+/// first instance: controls may reuse one); a `RegisterAction` it calls
+/// stands for the register it works on ([`works_on`]).
+fn objects<'p>(program: &'p Program, u: &Unit) -> Vec<&'p ExternInstance> {
+    let mut names: Vec<&str> = u
+        .externs
+        .iter()
+        .map(|c| works_on(program, &c.instance))
+        .collect();
     if let UnitKind::Table { table } = &u.kind {
         names.extend(program.table(*table).attached.iter().map(String::as_str));
     }
     names.sort_unstable();
     names.dedup();
-    let mut out = Cells::default();
-    for x in names
+    names
         .iter()
         .filter_map(|n| program.externs.iter().find(|x| x.name == *n))
-    {
+        .collect()
+}
+
+/// The object a call of instance `name` uses: the register of a
+/// `RegisterAction` (its first instance of the name, when that names a
+/// declared register), else `name` itself. bf-p4c makes one stateful ALU
+/// and one RAM of a register, whatever number of `RegisterAction`s run
+/// on it (`common/extract_maupipe.cpp`,
+/// `AttachTables::InitializeStatefulAlus::updateAttachedSalu`: one
+/// `StatefulAlu` per register, each register action an instruction of
+/// it).
+pub fn works_on<'p>(program: &'p Program, name: &'p str) -> &'p str {
+    let Some(of) = program
+        .externs
+        .iter()
+        .find(|x| x.name == name)
+        .and_then(|x| x.works_on.as_deref())
+    else {
+        return name;
+    };
+    let register = program
+        .externs
+        .iter()
+        .find(|x| x.name == of)
+        .is_some_and(|x| x.kind == ExternKind::Register);
+    if register {
+        of
+    } else {
+        name
+    }
+}
+
+/// Statistics ALUs unit `u` takes in each stage it occupies: one per
+/// counter, direct or indirect, it calls or has attached (bf-p4c
+/// `Memories::analyze_tables`: each counter's allocation unit counts one
+/// `stats_tables`, at most `STATS_ALUS` 4 a stage; a table split over
+/// stages duplicates its counters in each, `can_duplicate`).
+pub fn counter_count(program: &Program, u: &Unit) -> u32 {
+    let n = objects(program, u)
+        .iter()
+        .filter(|x| x.kind == ExternKind::Counter)
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The counters, meters and registers unit `u` calls or has attached
+/// ([`objects`]; a register through the `RegisterAction`s its actions
+/// execute), and its action selector's words ([`selector_blocks`]).
+pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
+    let mut out = Cells::default();
+    if let UnitKind::Table { table } = &u.kind {
+        if let Some(sel) = super::memory::selector_of(program, program.table(*table)) {
+            out.indirect = selector_blocks(mm, sel);
+        }
+    }
+    for x in objects(program, u) {
         let bits = match x.kind {
             ExternKind::Counter => mm.counter_cell_bits,
             ExternKind::Meter => mm.meter_cell_bits,
@@ -174,6 +231,27 @@ pub fn cells(mm: &Memories, program: &Program, u: &Unit) -> Cells {
         }
     }
     out
+}
+
+/// SRAM blocks (each with its map RAM) of action selector `sel`'s words:
+/// a RAM line per 120 members of its largest group, per group, packed
+/// 1,024 lines to a block, plus the two-port spare bank (bf-p4c
+/// `Memories::swbox_bus_selectors_indirects`: `SelectorRAMLinesPerEntry *
+/// num_pools` lines, `mems_needed(.., is_twoport)`; a selector that gives
+/// no group figures has 4 groups of 120, `extract_maupipe.cpp`).
+pub fn selector_blocks(mm: &Memories, sel: &ExternInstance) -> u32 {
+    let per_line = mm.selector_line_members.max(1);
+    let members = sel.max_group_size.unwrap_or(per_line);
+    let groups = sel
+        .args
+        .iter()
+        .find(|(n, _)| n == "num_groups")
+        .map_or(mm.selector_default_groups, |a| a.1);
+    let lines = members.div_ceil(per_line).saturating_mul(groups);
+    let blocks = lines
+        .div_ceil(mm.sram_words.max(1))
+        .saturating_add(mm.two_port_spare_blocks);
+    u32::try_from(blocks).unwrap_or(u32::MAX)
 }
 
 /// Counter, meter and register RAM of a unit's part of `entries`
@@ -287,6 +365,30 @@ mod tests {
         assert_eq!(cell_blocks(&m, 0, 64), 0);
     }
 
+    /// A selector of no group figures: 4 groups of one 120-member line,
+    /// 4 lines in one block, plus the spare: 2. Groups of up to 1,200
+    /// members (10 lines each), 1,024 of them: 10,240 lines, 10 blocks
+    /// and the spare, 11.
+    #[test]
+    fn selector_words() {
+        use p4cost_ir::{FileId, Span};
+        let mut sel = ExternInstance {
+            name: "sel".into(),
+            kind: ExternKind::ActionSelector,
+            size: None,
+            width_bits: None,
+            direct: false,
+            max_group_size: None,
+            args: Vec::new(),
+            works_on: None,
+            span: Span::file_start(FileId(0)),
+        };
+        assert_eq!(selector_blocks(&mm(), &sel), 2);
+        sel.max_group_size = Some(1200);
+        sel.args = vec![("num_groups".into(), 1024)];
+        assert_eq!(selector_blocks(&mm(), &sel), 11);
+    }
+
     /// Two controls may each declare a counter `stats`: the unit's call
     /// counts one instance (the first), not every instance of the name
     /// (a regression: switch_tofino_x1's ACLs counted 21 blocks each).
@@ -304,6 +406,7 @@ mod tests {
                 direct,
                 max_group_size: None,
                 args: Vec::new(),
+                works_on: None,
                 span,
             });
         }
