@@ -829,3 +829,36 @@ fn selectors_take_their_words() {
         "{s0}"
     );
 }
+
+/// The per-table columns stay aligned whatever the tables are called:
+/// tc1_enterprise's names (`EnterpriseIngress.station_check`, 31
+/// characters) are longer than the 28 the name column once had, which
+/// pushed every figure of their rows right of the header's.
+#[test]
+fn table_columns_align_with_long_names() {
+    let r = p4cost(&["resources", "p4-samples/tofino/tc1_enterprise.p4"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let header = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with("gress") && l.contains("Scholz 2020"))
+        .expect("the per-table header");
+    let at = header.find("Scholz 2020").expect("Scholz column");
+    let rows: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("  ingress  ") || l.starts_with("  egress  "))
+        .collect();
+    assert!(rows.len() >= 3, "{}", r.stdout);
+    assert!(
+        rows.iter()
+            .any(|l| l.contains("EnterpriseIngress.station_check")),
+        "{}",
+        r.stdout
+    );
+    for row in rows {
+        // The Scholz figure (or `-`) starts where its header does, after
+        // the two blanks that end the column before it.
+        assert_eq!(row.get(at - 2..at), Some("  "), "{row}\n{header}");
+        assert_ne!(row.get(at..at + 1), Some(" "), "{row}\n{header}");
+    }
+}

@@ -189,9 +189,19 @@ fn render_human(r: &ResourceReport) -> String {
 }
 
 fn render_units(out: &mut String, units: &[UnitResources]) {
+    // The name and kind columns as wide as their longest entry, so that
+    // the figures stay aligned whatever the tables are called.
+    let w = units
+        .iter()
+        .map(|u| u.name.chars().count())
+        .fold("table".len(), usize::max);
+    let kw = units
+        .iter()
+        .map(|u| u.kind.chars().count())
+        .fold("kind".len(), usize::max);
     let _ = writeln!(
         out,
-        "  {:<7}  {:<28}  {:<10}  {:>6}  {:>8}  {:>4}  {:>14}  {:>11}  {:>11}  {:>7}  {:>9}  {:>8}  {:>9}  {:>9}  Scholz 2020",
+        "  {:<7}  {:<w$}  {:<kw$}  {:>6}  {:>8}  {:>4}  {:>14}  {:>13}  {:>11}  {:>7}  {:>9}  {:>8}  {:>9}  {:>9}  Scholz 2020",
         "gress", "table", "kind", "stages", "entries", "key", "SRAM blocks", "(match+ad+st)", "TCAM blocks", "map RAM", "hash bits", "gateways", "meter ALU", "stats ALU"
     );
     for u in units {
@@ -209,7 +219,7 @@ fn render_units(out: &mut String, units: &[UnitResources]) {
         let star = if u.scholz_extrapolated { " *" } else { "" };
         let _ = writeln!(
             out,
-            "  {:<7}  {:<28}  {:<10}  {:>6}  {:>8}  {:>4}  {:>14}  {:>13}  {:>11}  {:>7}  {:>9}  {:>8}  {:>9}  {:>9}  {scholz}{star}",
+            "  {:<7}  {:<w$}  {:<kw$}  {:>6}  {:>8}  {:>4}  {:>14}  {:>13}  {:>11}  {:>7}  {:>9}  {:>8}  {:>9}  {:>9}  {scholz}{star}",
             gress(u.gress),
             u.name,
             u.kind,

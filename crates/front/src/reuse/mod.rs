@@ -25,8 +25,8 @@
 mod seen;
 mod shift;
 
-use std::collections::hash_map::DefaultHasher;
 use crate::HashMap;
+use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use p4cost_ir as ir;
