@@ -414,6 +414,28 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// Binding strength (higher binds tighter; the ternary, not a binary
+    /// operator, is 1). p4c's precedence: the bitwise `&`, `^`, `|` bind
+    /// tighter than the comparisons. The printer and the fast parser both
+    /// read it, so they cannot disagree.
+    pub fn precedence(self) -> u8 {
+        use BinaryOp::*;
+        match self {
+            Or => 2,
+            And => 3,
+            Eq | Ne => 4,
+            Lt | Gt | Le | Ge => 5,
+            BitOr => 6,
+            BitXor => 7,
+            BitAnd => 8,
+            Shl | Shr => 9,
+            Concat | Add | Sub | AddSat | SubSat => 10,
+            Mul | Div | Mod => 11,
+        }
+    }
+}
+
+impl BinaryOp {
     /// The operator as written in P4.
     pub fn symbol(self) -> &'static str {
         match self {

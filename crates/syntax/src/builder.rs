@@ -2078,7 +2078,8 @@ fn is_postfix(r: Rule) -> bool {
     )
 }
 
-fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
+/// `T` wrapped into array sizes given outermost first (`T[2][3]`).
+pub(crate) fn wrap_dims(core: Type, sizes: Vec<(Expr, Span)>) -> Type {
     let mut ty = core;
     for (size, sspan) in sizes.into_iter().rev() {
         let span = ty.span.to(sspan);

@@ -21,24 +21,6 @@ struct Printer {
     indent: usize,
 }
 
-/// Binding strength of a binary operator (higher binds tighter); matches
-/// the parser's precedence table.
-fn prec(op: BinaryOp) -> u8 {
-    use BinaryOp::*;
-    match op {
-        Or => 2,
-        And => 3,
-        Eq | Ne => 4,
-        Lt | Gt | Le | Ge => 5,
-        BitOr => 6,
-        BitXor => 7,
-        BitAnd => 8,
-        Shl | Shr => 9,
-        Concat | Add | Sub | AddSat | SubSat => 10,
-        Mul | Div | Mod => 11,
-    }
-}
-
 const PREC_TERNARY: u8 = 1;
 const PREC_PREFIX: u8 = 12;
 const PREC_POSTFIX: u8 = 13;
@@ -46,7 +28,7 @@ const PREC_POSTFIX: u8 = 13;
 fn expr_prec(e: &Expr) -> u8 {
     match &e.kind {
         ExprKind::Ternary { .. } => PREC_TERNARY,
-        ExprKind::Binary { op, .. } => prec(*op),
+        ExprKind::Binary { op, .. } => op.precedence(),
         ExprKind::Unary { .. } | ExprKind::Cast { .. } => PREC_PREFIX,
         _ => PREC_POSTFIX,
     }
@@ -137,7 +119,7 @@ pub fn expr(e: &Expr) -> String {
             }
         }
         ExprKind::Binary { op, lhs, rhs } => {
-            let p = prec(*op);
+            let p = op.precedence();
             format!(
                 "{} {} {}",
                 operand(lhs, p),

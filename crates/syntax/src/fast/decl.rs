@@ -1,7 +1,8 @@
 //! Declarations: top level, parser and control locals, tables.
 
-use super::{fit, lexer, span, types::wrap_dims, P};
+use super::{fit, lexer, span, P};
 use crate::ast::*;
+use crate::builder::wrap_dims;
 
 impl<'t> P<'t> {
     /// `declaration = annotations ~ decl_body`: the declarations it makes.

@@ -14,24 +14,6 @@ enum Infix {
     Bin(BinaryOp),
 }
 
-/// Binding power of a binary operator (higher binds tighter); the
-/// ternary is 1.
-fn power(op: BinaryOp) -> u8 {
-    use BinaryOp::*;
-    match op {
-        Or => 2,
-        And => 3,
-        Eq | Ne => 4,
-        Lt | Gt | Le | Ge => 5,
-        BitOr => 6,
-        BitXor => 7,
-        BitAnd => 8,
-        Shl | Shr => 9,
-        Concat | Add | Sub | AddSat | SubSat => 10,
-        Mul | Div | Mod => 11,
-    }
-}
-
 /// The infix operator at `i` and its length, tried in the grammar's order;
 /// `width` leaves out `>`, `>=` and `>>` (`width_infix`).
 fn infix_at(b: &[u8], i: usize, width: bool) -> Option<(Infix, usize)> {
@@ -133,7 +115,7 @@ impl<'t> P<'t> {
             };
             let (pw, right) = match op {
                 Infix::Ternary => (1, true),
-                Infix::Bin(b) => (power(b), false),
+                Infix::Bin(b) => (b.precedence(), false),
             };
             if pw < min {
                 break;

@@ -2,8 +2,9 @@
 //! the grammar's recovery from a failed statement only ever leads to an
 //! error, which the slow path reports.
 
-use super::{fit, lexer, span, types::wrap_dims, P};
+use super::{fit, lexer, span, P};
 use crate::ast::*;
+use crate::builder::wrap_dims;
 
 impl<'t> P<'t> {
     /// `block = annotations ~ "{" ~ stmt* ~ "}"`; a failure aborts.

@@ -2,6 +2,7 @@
 
 use super::{fit, lexer, span, P};
 use crate::ast::{Argument, Direction, Expr, Param, Type, TypeKind};
+use crate::builder::wrap_dims;
 
 impl<'t> P<'t> {
     /// `type_ref = type_core ~ stack_size*`; fails without consuming.
@@ -300,21 +301,4 @@ impl<'t> P<'t> {
             span: span(lo, self.last),
         })
     }
-}
-
-/// `T` wrapped into array sizes given outermost first (the builder's
-/// `wrap_dims`).
-pub(super) fn wrap_dims(core: Type, sizes: Vec<(Expr, crate::ast::Span)>) -> Type {
-    let mut ty = core;
-    for (size, sspan) in sizes.into_iter().rev() {
-        let span = ty.span.to(sspan);
-        ty = Type {
-            kind: TypeKind::Stack {
-                elem: Box::new(ty),
-                size: Box::new(size),
-            },
-            span,
-        };
-    }
-    ty
 }
