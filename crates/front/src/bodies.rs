@@ -16,6 +16,7 @@
 //! mention, even in a comment or a string, keeps the body.
 
 use crate::{HashMap, HashSet};
+use p4cost_pp::is_ident_char;
 
 use p4cost_syntax::ast::{self, Decl, ExprKind};
 
@@ -91,18 +92,6 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
     taken
 }
 
-/// The bytes of an identifier or a number (letters, digits, `_`).
-const WORD: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || c == b'_';
-        b += 1;
-    }
-    t
-};
-
 /// How often each of `names` occurs as a whole identifier in `text`.
 fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap<&'n str, usize> {
     let mut out: HashMap<&'n str, usize> = HashMap::default();
@@ -123,14 +112,14 @@ fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap
     }
     let bytes = text.as_bytes();
     let word_end = |mut i: usize| {
-        while bytes.get(i).is_some_and(|&b| WORD[b as usize]) {
+        while bytes.get(i).is_some_and(|&b| is_ident_char(b)) {
             i += 1;
         }
         i
     };
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        if !WORD[b as usize] {
+        if !is_ident_char(b) {
             i += 1;
             continue;
         }

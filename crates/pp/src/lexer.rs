@@ -270,7 +270,10 @@ const IDENT_CHAR: [bool; 256] = {
     t
 };
 
-fn is_ident_char(c: u8) -> bool {
+/// True for a byte an identifier continues with (letters, digits, `_`):
+/// also every byte of a number. Shared with the front end's word scans.
+#[inline]
+pub fn is_ident_char(c: u8) -> bool {
     IDENT_CHAR[c as usize]
 }
 

@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 pub use engine::Preprocessor;
 pub use error::{ErrLoc, PpError, PpWarning};
 pub use include_cache::IncludeCache;
+pub use lexer::is_ident_char;
 pub use source_map::{Location, RangeShape, SourceMap};
 
 /// Command-line style settings: `-D` definitions, `-I` directories and resource limits.
