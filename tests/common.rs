@@ -52,6 +52,24 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// Copies the directory tree `from` into `to` (which exists), files and
+/// subdirectories, without recursion.
+pub fn copy_tree(from: &Path, to: &Path) {
+    let mut stack = vec![from.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("dir") {
+            let p = e.expect("entry").path();
+            let dest = to.join(p.strip_prefix(from).expect("under"));
+            if p.is_dir() {
+                std::fs::create_dir_all(&dest).expect("mkdir");
+                stack.push(p);
+            } else {
+                std::fs::copy(&p, &dest).expect("copy");
+            }
+        }
+    }
+}
+
 /// `PATH` with the directory of the built `p4cost` first, for scripts
 /// (hooks, CI steps) that call `p4cost` by name.
 pub fn path_with_p4cost() -> OsString {

@@ -154,19 +154,7 @@ fn edits_of_switch_p4_16_give_a_fresh_analysis_answers() {
 /// fabric-tna's tree, copied into `dir`.
 fn fabric_tna(dir: &Path) -> PathBuf {
     let from = root().join("tests/fixtures/fabric-tna/p4src");
-    let mut stack = vec![from.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("dir") {
-            let p = e.expect("entry").path();
-            let to = dir.join(p.strip_prefix(&from).expect("under"));
-            if p.is_dir() {
-                std::fs::create_dir_all(&to).expect("mkdir");
-                stack.push(p);
-            } else {
-                std::fs::copy(&p, &to).expect("copy");
-            }
-        }
-    }
+    common::copy_tree(&from, dir);
     dir.join("tna/fabric_tna.p4")
 }
 

@@ -221,19 +221,7 @@ fn random_edits_of_a_program_with_sub_controls_lower_as_a_cold_load() {
 /// fabric-tna's tree, copied into `dir`.
 fn fabric_tna(dir: &Path) -> PathBuf {
     let from = root().join("tests/fixtures/fabric-tna/p4src");
-    let mut stack = vec![from.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("dir") {
-            let p = e.expect("entry").path();
-            let to = dir.join(p.strip_prefix(&from).expect("under"));
-            if p.is_dir() {
-                std::fs::create_dir_all(&to).expect("mkdir");
-                stack.push(p);
-            } else {
-                std::fs::copy(&p, &to).expect("copy");
-            }
-        }
-    }
+    common::copy_tree(&from, dir);
     dir.join("tna/fabric_tna.p4")
 }
 

@@ -110,19 +110,7 @@ fn an_edit_of_switch_p4_16_is_answered_in_time() {
 /// include directory and the INT profile; gives fabric_tna.p4.
 fn fabric_tna(dir: &Path) -> PathBuf {
     let from = root().join("tests/fixtures/fabric-tna");
-    let mut stack = vec![from.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("dir") {
-            let p = e.expect("entry").path();
-            let to = dir.join(p.strip_prefix(&from).expect("under"));
-            if p.is_dir() {
-                std::fs::create_dir_all(&to).expect("mkdir");
-                stack.push(p);
-            } else {
-                std::fs::copy(&p, &to).expect("copy");
-            }
-        }
-    }
+    common::copy_tree(&from, dir);
     std::fs::write(
         dir.join("p4cost.toml"),
         "[defaults]\ninclude-dirs = [\"p4src\"]\ndefines = [\"WITH_INT\"]\n",
