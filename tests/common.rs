@@ -70,6 +70,21 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// A small deterministic generator: random edits that are the same every
+/// run.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
 /// `PATH` with the directory of the built `p4cost` first, for scripts
 /// (hooks, CI steps) that call `p4cost` by name.
 pub fn path_with_p4cost() -> OsString {

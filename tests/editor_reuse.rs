@@ -14,20 +14,7 @@ use std::sync::Arc;
 use p4cost_engine::overlay::Overlay;
 use p4cost_engine::{ide, input, PredictOptions, Session};
 
-use common::{root, scratch};
-
-/// A small deterministic generator (the edits are the same every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
+use common::{root, scratch, Lcg};
 
 /// One realistic one-line edit of `text`, chosen by `rng`, and what it is.
 fn edit(text: &str, rng: &mut Lcg) -> (String, String) {

@@ -15,20 +15,7 @@ use std::path::{Path, PathBuf};
 
 use p4cost_front::{Disk, Options, Reuse};
 
-use common::{root, scratch};
-
-/// A small deterministic generator (the edits are the same every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
+use common::{root, scratch, Lcg};
 
 /// The lines of `lines` that start a control, with the line ending it.
 fn controls(lines: &[String]) -> Vec<(usize, usize)> {
