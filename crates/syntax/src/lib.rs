@@ -281,11 +281,8 @@ fn skip_empty_decls(text: &str, mut pos: usize) -> usize {
 
 /// The first byte from `pos` on that is not the grammar's `WHITESPACE`
 /// (`' '` and `'\t'..'\r'`).
-pub(crate) fn skip_whitespace(text: &str, mut pos: usize) -> usize {
-    while let Some(b' ' | b'\t'..=b'\r') = text.as_bytes().get(pos) {
-        pos += 1;
-    }
-    pos
+pub(crate) fn skip_whitespace(text: &str, pos: usize) -> usize {
+    fast::skip_ws(text.as_bytes(), pos)
 }
 
 /// Parsing steps (pest rule, sequence, repetition and lookahead entries)

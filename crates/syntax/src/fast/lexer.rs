@@ -3,7 +3,7 @@
 //! exactly as the grammar's atomic rules (`src/p4.pest`) read them.
 
 /// The first offset from `i` on that is not the grammar's `WHITESPACE`.
-pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t'..=b'\r') = b.get(i) {
         i += 1;
     }

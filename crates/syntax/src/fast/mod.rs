@@ -21,6 +21,8 @@ mod container;
 mod decl;
 mod expr;
 mod lexer;
+
+pub(crate) use lexer::skip_ws;
 mod stmt;
 mod table;
 mod types;
