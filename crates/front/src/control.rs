@@ -2,6 +2,8 @@
 //! block as a control-flow graph. Sub-controls applied from a control are
 //! inlined into its graph, so their tables count where they run.
 
+use std::rc::Rc;
+
 use crate::HashMap;
 
 use p4cost_ir as ir;
@@ -16,18 +18,65 @@ use crate::names::{has_arithmetic, reads, NameList};
 use crate::scope::expr_name;
 use crate::FrontError;
 
-/// What a lowered control declaration defines.
+/// What a lowered control declaration defines. The maps are shared (a
+/// copy from the cache costs no allocation): they are complete once the
+/// declaration is lowered, and only `locals` changes after that.
 #[derive(Clone, Default)]
 pub struct ControlSyms<'a> {
     pub locals: Locals<'a>,
-    pub tables: HashMap<String, ir::TableId>,
-    pub actions: HashMap<String, ir::ActionId>,
+    pub tables: Rc<HashMap<String, ir::TableId>>,
+    pub actions: Rc<HashMap<String, ir::ActionId>>,
     /// Local instance name -> instantiated type name.
-    pub instances: HashMap<String, String>,
+    pub instances: Rc<HashMap<String, String>>,
     /// Local instance name -> its declaration.
-    pub inst_decls: HashMap<String, &'a ast::Instantiation>,
+    pub inst_decls: Rc<HashMap<String, &'a ast::Instantiation>>,
     /// Canonical naming of the control's parameters.
     pub canon: Canon,
+    /// The control declaration these are the symbols of (its address;
+    /// 0 for none): part of a [`MemoKey`].
+    pub owner: usize,
+}
+
+/// Everything the lowering of an action (or the keys, attached resources
+/// and annotations of a table) depends on beyond the syntax tree: two
+/// lowerings with equal keys push equal actions (tables alike but for
+/// their actions and size).
+#[derive(PartialEq, Eq, Hash)]
+pub struct MemoKey {
+    /// The action or table declaration (its address in the syntax tree).
+    decl: usize,
+    /// The control whose symbols (instances, constants, actions) it sees.
+    owner: usize,
+    /// The renamed parameters of the control (other than to themselves),
+    /// sorted.
+    roots: Vec<(String, String)>,
+    /// The action's parameters bound to the caller's fields, sorted.
+    bound: Vec<String>,
+    /// How many top-level actions were lowered: a call of one not yet
+    /// lowered inlines nothing.
+    globals: usize,
+}
+
+impl MemoKey {
+    fn new(decl: usize, syms: &ControlSyms<'_>, bound: &[&str], globals: usize) -> Self {
+        let mut roots: Vec<(String, String)> = syms
+            .canon
+            .roots
+            .iter()
+            .filter(|(k, v)| k != v)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        roots.sort_unstable();
+        let mut bound: Vec<String> = bound.iter().map(|b| b.to_string()).collect();
+        bound.sort_unstable();
+        MemoKey {
+            decl,
+            owner: syms.owner,
+            roots,
+            bound,
+            globals,
+        }
+    }
 }
 
 /// The constructor parameter values a control is lowered with.
@@ -101,6 +150,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let mut syms = ControlSyms {
             locals: Locals::from_params(&decl.params),
             canon,
+            owner: decl as *const ControlDecl as usize,
             ..Default::default()
         };
         for p in &decl.ctor_params {
@@ -135,9 +185,9 @@ impl<'a, 'o> Cx<'a, 'o> {
                     syms.locals.consts.insert(&c.name.name, &c.value);
                 }
                 LocalDecl::Instantiation(i) => {
-                    syms.instances
+                    Rc::make_mut(&mut syms.instances)
                         .insert(i.name.name.to_string(), type_name(&i.ty));
-                    syms.inst_decls.insert(i.name.name.to_string(), i);
+                    Rc::make_mut(&mut syms.inst_decls).insert(i.name.name.to_string(), i);
                 }
                 _ => {}
             }
@@ -145,13 +195,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         for l in &decl.locals {
             if let LocalDecl::Action(a) = l {
                 let id = self.lower_action(a, &syms, &decl.name.name)?;
-                syms.actions.insert(a.name.name.to_string(), id);
+                Rc::make_mut(&mut syms.actions).insert(a.name.name.to_string(), id);
             }
         }
         for l in &decl.locals {
             if let LocalDecl::Table(t) = l {
                 let id = self.lower_table(t, &mut syms)?;
-                syms.tables.insert(t.name.name.to_string(), id);
+                Rc::make_mut(&mut syms.tables).insert(t.name.name.to_string(), id);
             }
         }
         self.control_cache.insert(key, syms.clone());
@@ -237,6 +287,37 @@ impl<'a, 'o> Cx<'a, 'o> {
         syms: &ControlSyms<'a>,
         bound: &[&str],
     ) -> Result<ir::ActionId, FrontError> {
+        // Not while a lowering is recorded for reuse: a copy reads no
+        // places, and the record must name every declaration read.
+        let key = self.rec.is_none().then(|| {
+            MemoKey::new(
+                a as *const ActionDecl as usize,
+                syms,
+                bound,
+                self.global_actions.len(),
+            )
+        });
+        if let Some(id) = key.as_ref().and_then(|k| self.action_memo.get(k)) {
+            if let Some(done) = self.program.actions.get(id.index()) {
+                let copy = done.clone();
+                self.program.actions.push(copy);
+                return Ok(ir::ActionId((self.program.actions.len() - 1) as u32));
+            }
+        }
+        let id = self.lower_action_walked(a, syms, bound);
+        if let Some(k) = key {
+            self.action_memo.insert(k, id);
+        }
+        Ok(id)
+    }
+
+    /// [`Self::lower_action_bound`] by walking the action's body.
+    fn lower_action_walked(
+        &mut self,
+        a: &'a ActionDecl,
+        syms: &ControlSyms<'a>,
+        bound: &[&str],
+    ) -> ir::ActionId {
         // Action data: the directionless parameters, which the control
         // plane supplies; a directional one is bound where the action is
         // listed or called (`fib_hit(local_md)`), as the compiler's
@@ -292,7 +373,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             annotations: annotations(self, &a.annotations),
             span: self.spans.ir(a.span),
         });
-        Ok(ir::ActionId((self.program.actions.len() - 1) as u32))
+        ir::ActionId((self.program.actions.len() - 1) as u32)
     }
 
     /// The nodes that copy a `bool` argument `arg` into the flag `flag` of
@@ -668,25 +749,33 @@ impl<'a, 'o> Cx<'a, 'o> {
         t: &'a TableDecl,
         syms: &mut ControlSyms<'a>,
     ) -> Result<ir::TableId, FrontError> {
-        let keys = t
-            .key()
-            .unwrap_or(&[])
-            .iter()
-            .map(|k| ir::TableKey {
-                field: self.text(k.expr.span),
-                width_bits: expr_width(&self.g, &syms.locals, &k.expr),
-                match_kind: ir::MatchKind::from_name(&k.match_kind.name),
-                reads: syms.canon.names(self.reads_of(&k.expr)),
-                span: self.spans.ir(k.span),
-            })
-            .collect();
+        // As for actions: not while a lowering is recorded for reuse.
+        let memo = self
+            .rec
+            .is_none()
+            .then(|| MemoKey::new(t as *const TableDecl as usize, syms, &[], 0));
+        let copied = memo
+            .as_ref()
+            .and_then(|k| self.table_memo.get(k))
+            .and_then(|id| self.program.tables.get(id.index()))
+            .map(|d| {
+                let parts = (d.implementation.clone(), d.attached.clone());
+                (d.keys.clone(), parts, d.annotations.clone())
+            });
+        let keys = match &copied {
+            Some((keys, ..)) => keys.clone(),
+            None => self.table_keys(t, syms),
+        };
         let mut actions = self.table_actions(t, syms)?;
         let size = match t.custom("size").map(|p| &p.kind) {
             Some(TablePropertyKind::Custom { value, .. }) => self.table_size(t, value, syms)?,
             _ => None,
         };
         let default_action = self.table_default_action(t, &mut actions, syms)?;
-        let (implementation, attached) = self.table_attached(t);
+        let ((implementation, attached), annotations) = match copied {
+            Some((_, parts, anns)) => (parts, anns),
+            None => (self.table_attached(t), annotations(self, &t.annotations)),
+        };
         self.program.tables.push(ir::Table {
             name: t.name.name.to_string(),
             control: None,
@@ -702,10 +791,29 @@ impl<'a, 'o> Cx<'a, 'o> {
             implementation,
             attached,
             stages: vec![],
-            annotations: annotations(self, &t.annotations),
+            annotations,
             span: self.spans.ir(t.span),
         });
-        Ok(ir::TableId((self.program.tables.len() - 1) as u32))
+        let id = ir::TableId((self.program.tables.len() - 1) as u32);
+        if let Some(k) = memo {
+            self.table_memo.entry(k).or_insert(id);
+        }
+        Ok(id)
+    }
+
+    /// A table's keys: their fields, widths and what they read.
+    fn table_keys(&self, t: &'a TableDecl, syms: &ControlSyms<'a>) -> Vec<ir::TableKey> {
+        t.key()
+            .unwrap_or(&[])
+            .iter()
+            .map(|k| ir::TableKey {
+                field: self.text(k.expr.span),
+                width_bits: expr_width(&self.g, &syms.locals, &k.expr),
+                match_kind: ir::MatchKind::from_name(&k.match_kind.name),
+                reads: syms.canon.names(self.reads_of(&k.expr)),
+                span: self.spans.ir(k.span),
+            })
+            .collect()
     }
 
     /// The actions a table lists; an error for one that is no action.

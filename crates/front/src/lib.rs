@@ -398,6 +398,8 @@ fn lower_tree(
         type_ids: HashMap::default(),
         control_cache: HashMap::default(),
         global_actions: HashMap::default(),
+        action_memo: HashMap::default(),
+        table_memo: HashMap::default(),
         instance_path: Vec::new(),
         return_to: Vec::new(),
         applied_as: HashMap::default(),

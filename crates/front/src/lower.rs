@@ -83,6 +83,13 @@ pub struct Cx<'a, 'o> {
     pub control_cache: HashMap<String, crate::control::ControlSyms<'a>>,
     /// Lowered top-level actions by name.
     pub global_actions: HashMap<&'a str, ir::ActionId>,
+    /// Actions already lowered, by everything their lowering reads (see
+    /// [`crate::control::MemoKey`]): another instance of the same
+    /// control gets a copy instead of a second walk of the body.
+    pub action_memo: HashMap<crate::control::MemoKey, ir::ActionId>,
+    /// Tables already lowered, likewise: another instance copies their
+    /// keys, attached resources and annotations.
+    pub table_memo: HashMap<crate::control::MemoKey, ir::TableId>,
     /// Header instances by (name, type, stack size), the key
     /// [`Cx::instance`] matches on.
     pub header_ids: HashMap<(String, ir::HeaderTypeId, Option<u32>), ir::HeaderId>,

@@ -1274,3 +1274,52 @@ V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
     // A control no pipeline instantiates: its declaration's defaults.
     assert_eq!(size("unused_ctr"), Some(99));
 }
+
+#[test]
+fn each_instance_of_a_sub_control_has_its_own_copy_of_its_actions() {
+    // Three instances, two of them bound alike: every instance gets an
+    // action of its own (the tables list different ids), reading and
+    // writing its own caller's fields, whether its copy was walked or
+    // repeated from an instance bound the same way.
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> x; }
+struct headers_t { h_t a; }
+struct meta_t { bit<8> p; bit<8> q; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.a); transition accept; }
+}
+control Sub(inout headers_t h, inout bit<8> f) {
+    action set() { h.a.x = f; f = 1; }
+    table t { key = { h.a.x : exact; } actions = { set; } }
+    apply { t.apply(); }
+}
+control Ig(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) {
+    Sub() s1;
+    Sub() s2;
+    Sub() s3;
+    apply { s1.apply(hdr, md.p); s2.apply(hdr, md.q); s3.apply(hdr, md.p); }
+}
+control VC(inout headers_t hdr, inout meta_t md) { apply { } }
+control CC(inout headers_t hdr, inout meta_t md) { apply { } }
+control Eg(inout headers_t hdr, inout meta_t md, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), Ig(), Eg(), CC(), D()) main;
+"#;
+    let p = load(src);
+    let of = |table: &str| {
+        let t = p.tables.iter().find(|t| t.name == table).expect(table);
+        let a = p.action(t.actions[0]);
+        (t.actions[0], a.reads.clone(), a.writes.clone())
+    };
+    let (i1, r1, w1) = of("Ig.s1.t");
+    let (i2, r2, w2) = of("Ig.s2.t");
+    let (i3, r3, w3) = of("Ig.s3.t");
+    assert!(i1 != i2 && i2 != i3 && i1 != i3);
+    assert_eq!(r1, ["md.p"]);
+    assert_eq!(w1, ["hdr.a.x", "md.p"]);
+    assert_eq!(r2, ["md.q"]);
+    assert_eq!(w2, ["hdr.a.x", "md.q"]);
+    assert_eq!((r3, w3), (r1, w1));
+}
