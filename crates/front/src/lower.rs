@@ -63,6 +63,25 @@ impl Spans<'_> {
     }
 }
 
+/// `t` with runs of whitespace collapsed to one space and none at either
+/// end (`t.split_whitespace()` joined by spaces), built in one allocation
+/// of the exact length.
+pub fn collapse_whitespace(t: &str) -> String {
+    let (mut len, mut words) = (0, 0);
+    for w in t.split_whitespace() {
+        len += w.len();
+        words += 1;
+    }
+    let mut out = String::with_capacity(len + words.max(1) - 1);
+    for w in t.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
 /// True for bundled files and files named like an architecture include.
 pub fn is_arch_file(f: &p4cost_pp::SourceFile) -> bool {
     if f.bundled {
@@ -187,10 +206,7 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     /// The source text of a span, with runs of whitespace collapsed.
     pub fn text(&self, s: ast::Span) -> String {
-        s.text(&self.spans.out.text)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
+        collapse_whitespace(s.text(&self.spans.out.text))
     }
 
     /// Lowers every header, header union and struct declaration.
@@ -506,5 +522,27 @@ pub fn expr_width(g: &Globals<'_>, locals: &Locals<'_>, e: &Expr) -> Option<u32>
             Shape::Bits(w) => Some(w),
             _ => None,
         },
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::collapse_whitespace;
+
+    #[test]
+    fn collapsing_whitespace_is_splitting_and_joining_by_one_space() {
+        for t in [
+            "",
+            "   ",
+            "a",
+            " a ",
+            "hdr.a.x  ==\n\t 1",
+            "\u{a0}x\u{2003}y ",
+            "f(a,  b)\r\n",
+        ] {
+            let want = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            let got = collapse_whitespace(t);
+            assert_eq!(got, want, "{t:?}");
+        }
     }
 }
