@@ -85,7 +85,10 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
     for d in &mut tree.decls {
         if let Decl::Control(c) = d {
             if once.iter().any(|n| *n == c.name.name) {
-                taken.insert(c.name.name.to_string(), std::mem::take(&mut c.apply.stmts));
+                taken.insert(
+                    c.name.name.as_str().to_owned(),
+                    std::mem::take(&mut c.apply.stmts),
+                );
             }
         }
     }

@@ -90,7 +90,7 @@ struct CtorValues {
 pub fn annotations(cx: &Cx<'_, '_>, anns: &[ast::Annotation]) -> Vec<ir::Annotation> {
     anns.iter()
         .map(|a| ir::Annotation {
-            name: a.name.name.to_string(),
+            name: a.name.name.as_str().to_owned(),
             body: match &a.body {
                 AnnotationBody::Empty => String::new(),
                 AnnotationBody::Unstructured(r) | AnnotationBody::Pragma(r) => r.text.clone(),
@@ -126,7 +126,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             values,
             declaration_only: self.declared.contains(decl.name.name.as_str()),
         };
-        self.control_syms_in(decl, decl.name.name.to_string(), canon, values)
+        self.control_syms_in(decl, decl.name.name.as_str().to_owned(), canon, values)
     }
 
     /// Lowers (once per `key`) the symbols of a control declaration with
@@ -154,22 +154,23 @@ impl<'a, 'o> Cx<'a, 'o> {
             ..Default::default()
         };
         for p in &decl.ctor_params {
-            syms.locals
-                .vars
-                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
+            syms.locals.vars.insert(
+                p.name.name.as_str().to_owned(),
+                std::borrow::Cow::Borrowed(&p.ty),
+            );
         }
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         if !values.declaration_only {
             let seen = self
                 .instance_values
-                .entry(decl.name.name.to_string())
+                .entry(decl.name.name.as_str().to_owned())
                 .or_default();
             if !seen.contains(&values.values) {
                 seen.push(values.values.clone());
             }
             if let Some(r) = &mut self.rec {
                 r.values
-                    .push((decl.name.name.to_string(), values.values.clone()));
+                    .push((decl.name.name.as_str().to_owned(), values.values.clone()));
             }
         }
         syms.locals.ctor_values = values.values;
@@ -177,17 +178,18 @@ impl<'a, 'o> Cx<'a, 'o> {
         for l in &decl.locals {
             match l {
                 LocalDecl::Var(v) => {
-                    syms.locals
-                        .vars
-                        .insert(v.name.name.to_string(), std::borrow::Cow::Borrowed(&v.ty));
+                    syms.locals.vars.insert(
+                        v.name.name.as_str().to_owned(),
+                        std::borrow::Cow::Borrowed(&v.ty),
+                    );
                 }
                 LocalDecl::Const(c) => {
                     syms.locals.consts.insert(&c.name.name, &c.value);
                 }
                 LocalDecl::Instantiation(i) => {
                     Rc::make_mut(&mut syms.instances)
-                        .insert(i.name.name.to_string(), type_name(&i.ty));
-                    Rc::make_mut(&mut syms.inst_decls).insert(i.name.name.to_string(), i);
+                        .insert(i.name.name.as_str().to_owned(), type_name(&i.ty));
+                    Rc::make_mut(&mut syms.inst_decls).insert(i.name.name.as_str().to_owned(), i);
                 }
                 _ => {}
             }
@@ -195,13 +197,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         for l in &decl.locals {
             if let LocalDecl::Action(a) = l {
                 let id = self.lower_action(a, &syms, &decl.name.name)?;
-                Rc::make_mut(&mut syms.actions).insert(a.name.name.to_string(), id);
+                Rc::make_mut(&mut syms.actions).insert(a.name.name.as_str().to_owned(), id);
             }
         }
         for l in &decl.locals {
             if let LocalDecl::Table(t) = l {
                 let id = self.lower_table(t, &mut syms)?;
-                Rc::make_mut(&mut syms.tables).insert(t.name.name.to_string(), id);
+                Rc::make_mut(&mut syms.tables).insert(t.name.name.as_str().to_owned(), id);
             }
         }
         self.control_cache.insert(key, syms.clone());
@@ -218,6 +220,11 @@ impl<'a, 'o> Cx<'a, 'o> {
         if let Some(id) = syms.actions.get(name) {
             return Ok(Some(*id));
         }
+        self.resolve_global_action(name)
+    }
+
+    /// The top-level action named `name` (lowered on first use).
+    fn resolve_global_action(&mut self, name: &str) -> Result<Option<ir::ActionId>, FrontError> {
         if let Some(id) = self.global_actions.get(name) {
             return Ok(Some(*id));
         }
@@ -253,7 +260,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         for (p, a) in decl.params.iter().zip(args) {
             if p.direction != ast::Direction::None && crate::names::is_place(&a.value) {
                 roots.insert(
-                    p.name.name.to_string(),
+                    p.name.name.as_str().to_owned(),
                     syms.canon.name(expr_name(&a.value)),
                 );
             }
@@ -327,7 +334,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             .iter()
             .filter(|p| p.direction == ast::Direction::None)
             .map(|p| ir::Param {
-                name: p.name.name.to_string(),
+                name: p.name.name.as_str().to_owned(),
                 width_bits: self
                     .g
                     .shape(&p.ty, 0)
@@ -345,7 +352,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let mut body = ActionBody::default();
         self.walk_action(&a.body.stmts, syms, &param_names, &mut body);
         self.program.actions.push(ir::Action {
-            name: a.name.name.to_string(),
+            name: a.name.name.as_str().to_owned(),
             params,
             reads: with_inlined(syms.canon.names(body.reads.into_vec()), body.inlined_reads),
             writes: with_inlined(
@@ -502,7 +509,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Var(v) => {
                     if let Some(init) = &v.init {
                         reads(init, &skip, &mut out.reads);
-                        let place = syms.canon.name(v.name.name.to_string());
+                        let place = syms.canon.name(v.name.name.as_str().to_owned());
                         self.assigned_from(init, place, syms, out);
                     }
                 }
@@ -589,7 +596,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 out.externs
                     .extend(effects::function_call(&p.name.name, span));
                 self.inline_called_action(&p.name.name, syms, out);
-                p.name.name.to_string()
+                p.name.name.as_str().to_owned()
             }
             _ => "call".into(),
         };
@@ -777,7 +784,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             None => (self.table_attached(t), annotations(self, &t.annotations)),
         };
         self.program.tables.push(ir::Table {
-            name: t.name.name.to_string(),
+            name: t.name.name.as_str().to_owned(),
             control: None,
             keys,
             size,
@@ -941,7 +948,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             let name = name.trim_start_matches('.').to_string();
             return self.resolve_action(&name, syms);
         }
-        let implicit = self.resolve_action("NoAction", &mut ControlSyms::default())?;
+        let implicit = self.resolve_global_action("NoAction")?;
         if let Some(a) = implicit.filter(|a| !actions.contains(a)) {
             actions.push(a);
         }
@@ -989,21 +996,22 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
         }
         let mut b = Flow::default();
-        let mut stack = vec![decl.name.name.to_string()];
-        self.instance_path = vec![decl.name.name.to_string()];
+        let mut stack = vec![decl.name.name.as_str().to_owned()];
+        self.instance_path = vec![decl.name.name.as_str().to_owned()];
         let entry = match self.taken.remove(decl.name.name.as_str()) {
             Some(stmts) => {
                 let locals = Locals::from_params(&decl.params);
                 let mut order = Vec::new();
                 crate::extras::emits(self, &locals, &stmts, &mut order);
-                self.taken_emits.insert(decl.name.name.to_string(), order);
+                self.taken_emits
+                    .insert(decl.name.name.as_str().to_owned(), order);
                 self.build_seq_owned(stmts, None, &mut syms, &mut b, &mut stack)?
             }
             None => self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?,
         };
         self.instance_path.clear();
         self.program.controls.push(ir::Control {
-            name: decl.name.name.to_string(),
+            name: decl.name.name.as_str().to_owned(),
             role: ir::ControlRole::Other,
             gress: ir::Gress::Unknown,
             flow: ir::ControlFlow {
@@ -1188,14 +1196,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             StmtKind::Var(v) => match &v.init {
                 Some(init) => {
                     syms.locals.vars.insert(
-                        v.name.name.to_string(),
+                        v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
-                    self.assign_node(v.name.name.to_string(), init, next, span, syms, b)
+                    self.assign_node(v.name.name.as_str().to_owned(), init, next, span, syms, b)
                 }
                 None => {
                     syms.locals.vars.insert(
-                        v.name.name.to_string(),
+                        v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
                     next
@@ -1460,7 +1468,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .iter()
                 .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
                 .count();
-            stack.push(decl.name.name.to_string());
+            stack.push(decl.name.name.as_str().to_owned());
             let charged = self.charge_inlined(copies, call.span, "control", stack);
             stack.pop();
             charged?;
@@ -1471,7 +1479,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             declaration_only: syms.locals.declaration_only,
         };
         let mut sub = self.control_syms_in(decl, key, Canon { roots }, values)?;
-        stack.push(decl.name.name.to_string());
+        stack.push(decl.name.name.as_str().to_owned());
         self.instance_path.push(name.to_string());
         self.return_to.push(next);
         let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
@@ -1504,12 +1512,12 @@ impl<'a, 'o> Cx<'a, 'o> {
         for (p, a) in decl.params.iter().zip(args.iter()) {
             if crate::names::is_place(&a.value) {
                 roots.insert(
-                    p.name.name.to_string(),
+                    p.name.name.as_str().to_owned(),
                     syms.canon.name(expr_name(&a.value)),
                 );
             } else if matches!(p.ty.kind, ast::TypeKind::Bool) {
                 let flag = format!("{}.{name}.{}", self.instance_path.join("."), p.name.name);
-                roots.insert(p.name.name.to_string(), flag.clone());
+                roots.insert(p.name.name.as_str().to_owned(), flag.clone());
                 copied_in.push((flag, &a.value));
             }
         }

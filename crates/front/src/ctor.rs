@@ -88,7 +88,7 @@ pub fn bindings<'t>(g: &Globals<'_>, tree: &'t ast::Program) -> Bindings {
             let slot = out
                 .entry(ty.clone())
                 .or_default()
-                .entry(param.name.name.to_string())
+                .entry(param.name.name.as_str().to_owned())
                 .or_insert_with(|| Some(bound.clone()));
             if slot.as_deref() != Some(bound.as_str()) {
                 *slot = None;
@@ -117,7 +117,7 @@ fn type_name(t: &ast::Type) -> Option<String> {
 fn callee_name(mut e: &Expr) -> Option<String> {
     loop {
         match &e.kind {
-            ExprKind::Path(p) => return Some(p.name.name.to_string()),
+            ExprKind::Path(p) => return Some(p.name.name.as_str().to_owned()),
             ExprKind::Specialize { base, .. } => e = base,
             _ => return None,
         }
@@ -147,7 +147,7 @@ pub fn values<'a>(
             (None, None) => None,
         };
         if let Some(v) = v {
-            out.insert(p.name.name.to_string(), v);
+            out.insert(p.name.name.as_str().to_owned(), v);
         }
     }
     out

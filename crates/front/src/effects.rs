@@ -75,7 +75,7 @@ pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
         .collect();
     match found.as_slice() {
         [one] if one.name.name != "hdr" => Canon {
-            roots: HashMap::from_iter([(one.name.name.to_string(), "hdr".to_string())]),
+            roots: HashMap::from_iter([(one.name.name.as_str().to_owned(), "hdr".to_string())]),
         },
         _ => Canon::default(),
     }

@@ -37,7 +37,7 @@ pub fn deparsers<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
         };
         let span = cx.spans.ir(c.span);
         cx.program.deparsers.push(ir::Deparser {
-            name: c.name.name.to_string(),
+            name: c.name.name.as_str().to_owned(),
             order,
             span,
         });
@@ -187,7 +187,7 @@ pub fn externs<'a>(cx: &mut Cx<'a, '_>, program: &'a ast::Program) {
             max_group_size: sizes.max_group_size,
             args: sizes.args,
             works_on: works_on(i, ty),
-            name: i.name.name.to_string(),
+            name: i.name.name.as_str().to_owned(),
             kind,
             size: sizes.size,
             width_bits,
@@ -204,7 +204,7 @@ fn works_on(i: &Instantiation, ty: &str) -> Option<String> {
         return None;
     }
     match &i.args.first()?.value.kind {
-        ast::ExprKind::Path(p) => Some(p.name.name.to_string()),
+        ast::ExprKind::Path(p) => Some(p.name.name.as_str().to_owned()),
         _ => None,
     }
 }

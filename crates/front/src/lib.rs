@@ -426,14 +426,14 @@ fn lower_tree(
         match d {
             ast::Decl::Parser(p) => {
                 let id = parser::lower_parser(&mut cx, p, ir::Gress::Unknown)?;
-                parsers.insert(p.name.name.to_string(), id);
+                parsers.insert(p.name.name.as_str().to_owned(), id);
             }
             ast::Decl::Control(c) => {
                 let id = match &mut units {
                     Some(u) => u.control(&mut cx, i, c)?,
                     None => cx.lower_control(c)?,
                 };
-                controls.insert(c.name.name.to_string(), id);
+                controls.insert(c.name.name.as_str().to_owned(), id);
             }
             _ => {}
         }

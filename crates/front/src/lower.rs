@@ -244,14 +244,14 @@ impl<'a, 'o> Cx<'a, 'o> {
                     Err(e) => return Err(self.err(e.span, e.message)),
                 };
                 fields.push(ir::Field {
-                    name: f.name.name.to_string(),
+                    name: f.name.name.as_str().to_owned(),
                     width_bits,
                     varbit,
                     span: self.spans.ir(f.span),
                 });
             }
             self.program.header_types.push(ir::HeaderType {
-                name: s.name.name.to_string(),
+                name: s.name.name.as_str().to_owned(),
                 kind: match s.kind {
                     StructKind::Header => ir::HeaderKind::Header,
                     StructKind::HeaderUnion => ir::HeaderKind::Union,
@@ -262,7 +262,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 span: self.spans.ir(s.span),
             });
             let id = ir::HeaderTypeId((self.program.header_types.len() - 1) as u32);
-            self.type_ids.insert(s.name.name.to_string(), id);
+            self.type_ids.insert(s.name.name.as_str().to_owned(), id);
         }
         Ok(())
     }
@@ -367,8 +367,10 @@ impl<'a> Locals<'a> {
     pub fn from_params(params: &'a [ast::Param]) -> Locals<'a> {
         let mut l = Locals::default();
         for p in params {
-            l.vars
-                .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
+            l.vars.insert(
+                p.name.name.as_str().to_owned(),
+                std::borrow::Cow::Borrowed(&p.ty),
+            );
         }
         l
     }

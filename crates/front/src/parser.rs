@@ -39,7 +39,7 @@ pub fn lower_parser<'a>(
     gress: ir::Gress,
 ) -> Result<ir::ParserId, FrontError> {
     let mut out = Out {
-        stack: vec![decl.name.name.to_string()],
+        stack: vec![decl.name.name.as_str().to_owned()],
         metadata_params: metadata_params(&decl.params),
         headers_param: headers_param(&decl.params),
         ..Out::default()
@@ -61,7 +61,7 @@ pub fn lower_parser<'a>(
         }
     }
     cx.program.parsers.push(ir::Parser {
-        name: decl.name.name.to_string(),
+        name: decl.name.name.as_str().to_owned(),
         gress,
         states,
         start,
@@ -89,7 +89,7 @@ fn is_packet(p: &ast::Param) -> bool {
 /// (ARCHITECTURE.md, "Names").
 fn headers_param(params: &[ast::Param]) -> Option<String> {
     let i = params.iter().position(is_packet)?;
-    params.get(i + 1).map(|p| p.name.name.to_string())
+    params.get(i + 1).map(|p| p.name.name.as_str().to_owned())
 }
 
 fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
@@ -97,7 +97,7 @@ fn metadata_params(params: &[ast::Param]) -> HashSet<String> {
         Some(i) => params
             .iter()
             .skip(i + 2)
-            .map(|p| p.name.name.to_string())
+            .map(|p| p.name.name.as_str().to_owned())
             .collect(),
         None => HashSet::default(),
     }
@@ -144,9 +144,10 @@ fn parser_scope<'a>(
         px.locals.vars.insert(name, ty);
     }
     for p in &decl.ctor_params {
-        px.locals
-            .vars
-            .insert(p.name.name.to_string(), std::borrow::Cow::Borrowed(&p.ty));
+        px.locals.vars.insert(
+            p.name.name.as_str().to_owned(),
+            std::borrow::Cow::Borrowed(&p.ty),
+        );
     }
     px.locals.ctor_bound = crate::ctor::bound_in(&cx.ctor, &decl.name.name);
     for (name, value) in frame.ctor_consts {
@@ -156,9 +157,10 @@ fn parser_scope<'a>(
     for l in &decl.locals {
         match l {
             LocalDecl::Var(v) => {
-                px.locals
-                    .vars
-                    .insert(v.name.name.to_string(), std::borrow::Cow::Borrowed(&v.ty));
+                px.locals.vars.insert(
+                    v.name.name.as_str().to_owned(),
+                    std::borrow::Cow::Borrowed(&v.ty),
+                );
                 px.rename.local(&prefix, &v.name.name);
             }
             LocalDecl::Const(c) => {
@@ -343,7 +345,7 @@ fn lower_stmts<'a>(
             }
             let cont = out.reserve();
             let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, &call, &label, cont);
-            out.stack.push(call.decl.name.name.to_string());
+            out.stack.push(call.decl.name.name.as_str().to_owned());
             let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
             out.stack.pop();
             let short = label.strip_prefix(sc.prefix).unwrap_or(&label);
@@ -486,9 +488,10 @@ fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Var(v) => {
-                locals
-                    .vars
-                    .insert(v.name.name.to_string(), std::borrow::Cow::Borrowed(&v.ty));
+                locals.vars.insert(
+                    v.name.name.as_str().to_owned(),
+                    std::borrow::Cow::Borrowed(&v.ty),
+                );
             }
             StmtKind::Const(c) => {
                 locals.consts.insert(&c.name.name, &c.value);
@@ -533,7 +536,7 @@ fn lower_stmt<'a>(
                 ops.push(ir::ParserOp::Statement {
                     what: "assign".into(),
                     reads: r,
-                    writes: vec![v.name.name.to_string()],
+                    writes: vec![v.name.name.as_str().to_owned()],
                     constant: None,
                     span: cx.spans.ir(st.span),
                 });
@@ -1023,7 +1026,7 @@ fn keyset(cx: &Cx<'_, '_>, px: &Px<'_>, k: &ast::Keyset) -> ir::Keyset {
         KeysetKind::Expr(e) => match &e.kind {
             ExprKind::Path(p) if px.value_sets.contains(p.name.name.as_str()) => {
                 ir::Keyset::ValueSet {
-                    name: p.name.name.to_string(),
+                    name: p.name.name.as_str().to_owned(),
                 }
             }
             _ => ir::Keyset::Value {

@@ -167,15 +167,18 @@ impl<'a> Frame<'a> {
                 Some(a) => rename.name(&expr_name(a)),
                 None => format!("{prefix}{}", p.name.name),
             };
-            inner.map.insert(p.name.name.to_string(), to);
+            inner.map.insert(p.name.name.as_str().to_owned(), to);
             if let Some(e) = bound.and_then(|a| element_of(g, locals, rename, a)) {
-                inner.elements.insert(p.name.name.to_string(), e);
+                inner.elements.insert(p.name.name.as_str().to_owned(), e);
             }
             let generic = matches!(&p.ty.kind, ast::TypeKind::Name(n)
                 if decl.type_params.iter().any(|t| t.name == n.name.name));
             if generic {
                 if let Some(t) = bound.and_then(|a| type_of_place(g, locals, a)) {
-                    param_types.push((p.name.name.to_string(), std::borrow::Cow::Owned(t.clone())));
+                    param_types.push((
+                        p.name.name.as_str().to_owned(),
+                        std::borrow::Cow::Owned(t.clone()),
+                    ));
                 }
             }
         }
@@ -310,7 +313,7 @@ pub fn resolve_sub_parser<'a>(
     }
     cx.g.parsers
         .get(name)
-        .map(|d| (*d, d.name.name.to_string(), &[][..]))
+        .map(|d| (*d, d.name.name.as_str().to_owned(), &[][..]))
 }
 
 /// `st` as an unconditional sub-parser call, when it is one.
