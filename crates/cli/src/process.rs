@@ -4,14 +4,17 @@
 //! [`Ui::at_exit`](crate::Ui)).
 //!
 //! The arena cap (issue 26): glibc gives each thread that allocates its
-//! own arena, and memory freed into one arena is not reused by another. A
-//! single-program command parses on a thread of its own (a large stack)
-//! and runs the class analysis on another, so the syntax tree freed after
-//! lowering sat in an arena the analysis no longer allocated from: with
-//! one arena `predict switch_p4_16.p4` peaks 2 MiB lower (24.6 -> 22.5 MiB)
-//! and takes 4 % less CPU time (median of 15, alternated). A batch keeps
-//! one arena per job: with a single one, `predict p4-samples --jobs 2`
-//! took 18 % more CPU time (its workers wait on the arena's lock).
+//! own arena, and memory freed into one arena is not reused by another.
+//! `predict` parses on a thread of its own (a large stack) and runs the
+//! class analysis on another, so the syntax tree freed after lowering sat
+//! in an arena the analysis no longer allocated from. With one arena
+//! (median of 15, alternated, `scripts/cpu-ratio --env MALLOC_ARENA_MAX=1`):
+//! switch_p4_16.p4 (239 KB) 0.96x CPU and 24.6 -> 22.5 MiB; generated
+//! programs of 0.34 MB 0.99x and 0.88x the memory, 0.92 MB 1.02x and
+//! 0.86x, 4.7 MB 1.16x the CPU (the threads wait on the one arena's lock;
+//! the instructions are the same) and 0.81x. So one arena for a program
+//! file of at most [`ONE_ARENA_MAX_BYTES`], glibc's default above it and
+//! for batches (`predict p4-samples --jobs 2`: 1.18x the CPU with one).
 
 use crate::args::Command;
 use crate::Ui;
@@ -29,38 +32,41 @@ pub fn leave<T>(ui: &Ui, value: T) {
     }
 }
 
-/// Caps glibc's malloc arenas at the threads `command` runs at once (its
-/// `--jobs` over several programs, else 1). Process-wide, so only for the
+/// Largest program file `predict` runs with one malloc arena.
+pub const ONE_ARENA_MAX_BYTES: u64 = 512 << 10;
+
+/// Caps glibc's malloc arenas at one for `predict` of one program file
+/// of at most [`ONE_ARENA_MAX_BYTES`]. Process-wide, so only for the
 /// `p4cost` process, before any thread starts; nothing on other C
 /// libraries.
 pub fn cap_malloc_arenas(command: &Command) {
-    let arenas = parallel_jobs(command).unwrap_or(1);
-    set_arena_max(arenas);
+    if one_arena(command) {
+        set_arena_max(1);
+    }
 }
 
-/// The `--jobs` of a command over several programs; `None` for one
-/// program (or a command that has no `--jobs`).
-fn parallel_jobs(command: &Command) -> Option<usize> {
-    let jobs = match command {
-        Command::Predict(a) if !a.more.is_empty() || a.file.is_dir() => a.jobs,
-        Command::Check(a) if !(a.paths.len() == 1 && a.paths[0].is_file()) => a.jobs,
-        _ => return None,
-    };
-    crate::progress::jobs(jobs).ok()
+/// True for `predict` of one regular file of at most
+/// [`ONE_ARENA_MAX_BYTES`].
+fn one_arena(command: &Command) -> bool {
+    match command {
+        Command::Predict(a) if a.more.is_empty() => {
+            std::fs::metadata(&a.file).is_ok_and(|m| m.is_file() && m.len() <= ONE_ARENA_MAX_BYTES)
+        }
+        _ => false,
+    }
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn set_arena_max(arenas: usize) {
-    let n = libc::c_int::try_from(arenas.max(1)).unwrap_or(libc::c_int::MAX);
+fn set_arena_max(arenas: libc::c_int) {
     // SAFETY: mallopt only sets a tunable of glibc's allocator; called
     // before this process starts a thread.
     unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, n);
+        libc::mallopt(libc::M_ARENA_MAX, arenas);
     }
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn set_arena_max(_arenas: usize) {}
+fn set_arena_max(_arenas: i32) {}
 
 #[cfg(test)]
 mod tests {
@@ -74,23 +80,18 @@ mod tests {
     }
 
     #[test]
-    fn one_program_runs_one_thread_at_a_time_and_a_batch_its_jobs() {
-        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    fn one_arena_for_one_small_program_file_only() {
+        let small = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
         let dir = env!("CARGO_MANIFEST_DIR");
-        assert_eq!(parallel_jobs(&command(&["p4cost", "predict", file])), None);
-        assert_eq!(
-            parallel_jobs(&command(&["p4cost", "predict", file, file, "-j", "3"])),
-            Some(3)
-        );
-        assert_eq!(
-            parallel_jobs(&command(&["p4cost", "predict", dir, "-j", "2"])),
-            Some(2)
-        );
-        assert_eq!(parallel_jobs(&command(&["p4cost", "check", file])), None);
-        assert_eq!(
-            parallel_jobs(&command(&["p4cost", "check", dir, "-j", "2"])),
-            Some(2)
-        );
-        assert_eq!(parallel_jobs(&command(&["p4cost", "models"])), None);
+        let big = std::env::temp_dir().join(format!("p4cost-arena-{}.p4", std::process::id()));
+        std::fs::write(&big, vec![b' '; ONE_ARENA_MAX_BYTES as usize + 1]).unwrap();
+        let big = big.to_str().unwrap().to_string();
+        assert!(one_arena(&command(&["p4cost", "predict", small])));
+        assert!(!one_arena(&command(&["p4cost", "predict", &big])));
+        assert!(!one_arena(&command(&["p4cost", "predict", small, small])));
+        assert!(!one_arena(&command(&["p4cost", "predict", dir])));
+        assert!(!one_arena(&command(&["p4cost", "predict", "-"])));
+        assert!(!one_arena(&command(&["p4cost", "check", small])));
+        std::fs::remove_file(&big).ok();
     }
 }
