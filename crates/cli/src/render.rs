@@ -142,7 +142,7 @@ pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> Stri
     s
 }
 
-/// The program, context, model, and clock or packet lines.
+/// The program, context and model lines, then the target and pipeline lines.
 fn render_head(s: &mut String, r: &Report) {
     put!(
         s,
@@ -166,6 +166,12 @@ fn render_head(s: &mut String, r: &Report) {
         );
     }
     put!(s, "model     {}: {}\n", r.model.name, r.model.title);
+    render_target_line(s, r);
+    render_pipeline_line(s, r);
+}
+
+/// The line under the model: passes, CPU, the MAU clock or the packet.
+fn render_target_line(s: &mut String, r: &Report) {
     match &r.mau {
         None if r.recirc.is_some() => {
             if let Some(p) = &r.recirc {
@@ -201,6 +207,10 @@ fn render_head(s: &mut String, r: &Report) {
                 .unwrap_or_default()
         ),
     }
+}
+
+/// The `pipeline` line of a program with several pipelines.
+fn render_pipeline_line(s: &mut String, r: &Report) {
     if let Some(p) = r.pipeline.as_ref().filter(|p| p.all.len() > 1) {
         let same = if p.identical.is_empty() {
             String::new()
