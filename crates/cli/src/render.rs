@@ -816,7 +816,14 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
     for c in &pc.classes {
         line.clear();
         put!(line, "  {:>8}  {:>10.3}  ", c.id, c.latency_ns);
-        line.push_str(&path_classes::class_brief(c, &r.tables, &r.decisions));
+        // More than 4 bytes a column are more characters than the line
+        // shows: the brief need not be longer (push_fit cuts the same).
+        line.push_str(&path_classes::class_brief_within(
+            c,
+            &r.tables,
+            &r.decisions,
+            4 * width,
+        ));
         push_fit(s, &line, width);
         s.push('\n');
     }
