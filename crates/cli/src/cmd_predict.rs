@@ -18,42 +18,16 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
     if !a.more.is_empty() || a.file.is_dir() {
         return run_many(a, out, ui);
     }
-    let reports = predict::reports(&crate::project::predict_options(a)?)?;
+    let (reports, input) = predict::reports_and_input(&crate::project::predict_options(a)?)?;
+    crate::process::leave(ui, input);
     let exit = exit_of(&reports);
-    let write_err = CliError::output;
     match a.format {
         ReportFormat::Sarif => {
             let text = crate::json_out::to_pretty(&crate::sarif::predict_log(&reports))?;
-            out.write_all(text.as_bytes()).map_err(write_err)?;
-            out.flush().map_err(write_err)?;
+            write_flushed(out, &text)?;
+            crate::process::leave(ui, reports);
         }
-        ReportFormat::Json => {
-            let mut reports = reports;
-            // One report at the top, or each under `pipelines`.
-            let depth = if reports.len() == 1 { 0 } else { 2 };
-            let dropped =
-                crate::output_budget::fit(reports.iter_mut().collect(), depth, a.max_output_bytes)?;
-            if dropped > 0 {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "{}",
-                    crate::output_budget::note(dropped, a.max_output_bytes)
-                );
-            }
-            if reports.len() == 1 {
-                crate::json_out::write_pretty(&reports[0], out)?;
-            } else {
-                crate::json_out::write_pretty(
-                    &report::MultiReport {
-                        schema_version: report::SCHEMA_VERSION,
-                        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
-                        program: a.file.display().to_string(),
-                        pipelines: reports,
-                    },
-                    out,
-                )?;
-            }
-        }
+        ReportFormat::Json => write_json(a, reports, out, ui)?,
         ReportFormat::Human => {
             let mut snippets = Snippets::new(ui.color_out);
             let text = if reports.len() == 1 {
@@ -61,10 +35,51 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
             } else {
                 render::render_human_multi(&reports, &mut snippets, a.warnings.detail())
             };
-            out.write_all(text.as_bytes()).map_err(write_err)?;
+            out.write_all(text.as_bytes()).map_err(CliError::output)?;
+            crate::process::leave(ui, reports);
         }
     }
     Ok(exit)
+}
+
+/// `text` written and flushed.
+fn write_flushed(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
+    out.write_all(text.as_bytes()).map_err(CliError::output)?;
+    out.flush().map_err(CliError::output)
+}
+
+/// The reports as JSON, within `--max-output-bytes`: one report at the
+/// top, or each under `pipelines`.
+fn write_json(
+    a: &PredictArgs,
+    mut reports: Vec<report::Report>,
+    out: &mut dyn Write,
+    ui: &Ui,
+) -> Result<(), CliError> {
+    let depth = if reports.len() == 1 { 0 } else { 2 };
+    let dropped =
+        crate::output_budget::fit(reports.iter_mut().collect(), depth, a.max_output_bytes)?;
+    if dropped > 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            crate::output_budget::note(dropped, a.max_output_bytes)
+        );
+    }
+    if reports.len() == 1 {
+        crate::json_out::write_pretty(&reports[0], out)?;
+        crate::process::leave(ui, reports);
+        return Ok(());
+    }
+    let multi = report::MultiReport {
+        schema_version: report::SCHEMA_VERSION,
+        p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
+        program: a.file.display().to_string(),
+        pipelines: reports,
+    };
+    crate::json_out::write_pretty(&multi, out)?;
+    crate::process::leave(ui, multi);
+    Ok(())
 }
 
 /// 1 when a denied warning occurred in `reports`, else 0.

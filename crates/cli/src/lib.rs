@@ -31,6 +31,7 @@ mod json_out;
 mod output_budget;
 mod output_file;
 mod plot;
+mod process;
 mod progress;
 mod project;
 mod render;
@@ -65,6 +66,11 @@ pub(crate) struct Ui {
     pub color_err: bool,
     /// Standard error is a terminal (a progress bar may be drawn).
     pub err_is_terminal: bool,
+    /// The process exits when the command returns (the `p4cost` binary,
+    /// not a caller of [`run`]): the command may leave its largest
+    /// structures (reports, the loaded program) to the exit instead of
+    /// freeing them one allocation at a time.
+    pub at_exit: bool,
 }
 
 /// Runs p4cost with `args` (the first item is the program name), writing
@@ -77,8 +83,31 @@ where
     run_on(args, out, err, Terminals::default())
 }
 
+/// How [`run_on`] runs: as a library call, or as the `p4cost` process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Caller {
+    Library,
+    Process,
+}
+
 /// [`run`], told which streams are terminals.
 pub fn run_on<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, terms: Terminals) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_as(args, out, err, terms, Caller::Library)
+}
+
+/// [`run_on`] by `caller`: the process tunes its allocator and leaves its
+/// structures to the exit ([`process`]).
+fn run_as<I, T>(
+    args: I,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    terms: Terminals,
+    caller: Caller,
+) -> u8
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -101,20 +130,29 @@ where
         }
     };
     progress::cap_jobs(&mut cli.command, err);
+    if caller == Caller::Process {
+        process::cap_malloc_arenas(&cli.command);
+    }
     let ui = Ui {
         color_out: diagnostics::use_color(cli.color, terms.out),
         color_err: diagnostics::use_color(cli.color, terms.err),
         err_is_terminal: terms.err,
+        at_exit: caller == Caller::Process,
     };
-    let result = match cli.command {
-        args::Command::Predict(a) => cmd_predict::run(&a, out, &ui),
+    run_command(cli.command, out, err, &ui)
+}
+
+/// Runs the parsed `command`; its exit code.
+fn run_command(command: args::Command, out: &mut dyn Write, err: &mut dyn Write, ui: &Ui) -> u8 {
+    let result = match command {
+        args::Command::Predict(a) => cmd_predict::run(&a, out, ui),
         args::Command::Models(a) => cmd_models::run(&a, out),
-        args::Command::Parse(a) => cmd_parse::run(&a, out, &ui),
+        args::Command::Parse(a) => cmd_parse::run(&a, out, ui),
         args::Command::Stages(a) => cmd_stages::run(&a, out),
         args::Command::Resources(a) => cmd_resources::run(&a, out),
         args::Command::Deps(a) => cmd_deps::run(&a, out),
         args::Command::Report(a) => cmd_report::run(&a, out),
-        args::Command::Check(a) => cmd_check::run(&a, out, &ui),
+        args::Command::Check(a) => cmd_check::run(&a, out, ui),
         args::Command::Diff(a) => cmd_diff::run(&a, out),
         args::Command::Explain(a) => cmd_explain::run(&a, out),
         args::Command::Gen(a) => cmd_calibrate::gen(&a, out),
@@ -172,11 +210,12 @@ pub fn main() -> std::process::ExitCode {
     // Unlocked handles (each write locks): the language server's own
     // writer thread needs stdout, and would wait forever on a lock held
     // here.
-    let code = run_on(
+    let code = run_as(
         std::env::args_os(),
         &mut std::io::stdout(),
         &mut std::io::stderr(),
         terms,
+        Caller::Process,
     );
     std::process::ExitCode::from(code)
 }

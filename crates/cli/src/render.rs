@@ -1,10 +1,21 @@
 //! The readable table of a predict report (the JSON is the report itself,
 //! serialized).
 
+use std::fmt::Write as _;
+
 use p4cost_engine::report::*;
 use p4cost_engine::{path_classes, path_stats};
 
 use crate::diagnostics::{self, Snippets};
+
+/// `put!(s, "...", args)`: the arguments formatted onto the string `s`
+/// (`push_str` of a `format!` without the string it would allocate).
+macro_rules! put {
+    ($s:expr, $($arg:tt)*) => {{
+        // Writing to a String cannot fail.
+        let _ = $s.write_fmt(format_args!($($arg)*));
+    }};
+}
 
 fn gress_name(g: p4cost_ir::Gress) -> &'static str {
     match g {
@@ -17,28 +28,40 @@ fn gress_name(g: p4cost_ir::Gress) -> &'static str {
 
 /// The per-gress totals and the ingress stages of the MAU model.
 fn render_mau(s: &mut String, m: &MauOut) {
-    s.push_str(&format!(
+    put!(
+        s,
         "{:<8}  {:>6}  {:>10}  {:>11}  {:>6}\n",
-        "gress", "cycles", "latency ns", "corner turn", "stages"
-    ));
+        "gress",
+        "cycles",
+        "latency ns",
+        "corner turn",
+        "stages"
+    );
     for g in [&m.ingress, &m.egress, &m.ghost].into_iter().flatten() {
-        s.push_str(&format!(
+        put!(
+            s,
             "{:<8}  {:>6}  {:>10.3}  {:>11}  {:>6}\n",
             gress_name(g.gress),
             g.cycles,
             g.ns,
             g.corner_turn_cycles,
             g.cycles.saturating_sub(g.corner_turn_cycles)
-        ));
+        );
     }
     if let Some(ing) = &m.ingress {
         s.push_str("\ningress stages\n");
-        s.push_str(&format!(
+        put!(
+            s,
             "  {:>5}  {:<7}  {:>6}  {:>4}  {:>7}  tables\n",
-            "stage", "depends", "length", "adds", "ns"
-        ));
+            "stage",
+            "depends",
+            "length",
+            "adds",
+            "ns"
+        );
         for st in &ing.stages {
-            s.push_str(&format!(
+            put!(
+                s,
                 "  {:>5}  {:<7}  {:>6}  {:>4}  {:>7.3}  {}\n",
                 st.stage,
                 if st.match_dependent { "match" } else { "-" },
@@ -50,7 +73,7 @@ fn render_mau(s: &mut String, m: &MauOut) {
                 } else {
                     st.tables.join(", ")
                 }
-            ));
+            );
         }
     }
 }
@@ -96,7 +119,7 @@ pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> Stri
     }
     // Paths longer than the packet are out of every figure: said here once.
     if let Some(l) = &r.left_out {
-        s.push_str(&format!("left out  {}\n", l.message()));
+        put!(s, "left out  {}\n", l.message());
     }
     if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
         render_rejects(&mut s, rj);
@@ -119,25 +142,36 @@ pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> Stri
     s
 }
 
-/// The program, context, model, and clock or packet lines.
+/// The program, context and model lines, then the target and pipeline lines.
 fn render_head(s: &mut String, r: &Report) {
-    s.push_str(&format!(
+    put!(
+        s,
         "p4cost {}: {} ({}, {})\n",
-        r.p4cost_version, r.program, r.arch, r.input
-    ));
+        r.p4cost_version,
+        r.program,
+        r.arch,
+        r.input
+    );
     if !r.type_checked {
-        s.push_str(&format!("checks    {NOT_TYPE_CHECKED}\n"));
+        put!(s, "checks    {NOT_TYPE_CHECKED}\n");
     }
     if let Some(ctx) = &r.context {
-        s.push_str(&format!(
+        put!(
+            s,
             "context   {ctx}{}\n",
             r.bfrt
                 .as_deref()
                 .map(|b| format!(" with {b}"))
                 .unwrap_or_default()
-        ));
+        );
     }
-    s.push_str(&format!("model     {}: {}\n", r.model.name, r.model.title));
+    put!(s, "model     {}: {}\n", r.model.name, r.model.title);
+    render_target_line(s, r);
+    render_pipeline_line(s, r);
+}
+
+/// The line under the model: passes, CPU, the MAU clock or the packet.
+fn render_target_line(s: &mut String, r: &Report) {
     match &r.mau {
         None if r.recirc.is_some() => {
             if let Some(p) = &r.recirc {
@@ -149,7 +183,8 @@ fn render_head(s: &mut String, r: &Report) {
                 s.push_str(&crate::render_cpu::head_line(c));
             }
         }
-        Some(m) => s.push_str(&format!(
+        Some(m) => put!(
+            s,
             "clock     {} GHz{}\n",
             m.clock_ghz,
             if m.clock_is_default {
@@ -157,8 +192,9 @@ fn render_head(s: &mut String, r: &Report) {
             } else {
                 ""
             }
-        )),
-        None => s.push_str(&format!(
+        ),
+        None => put!(
+            s,
             "packet    {} B{}{}\n",
             r.packet_size,
             if r.packet_size_is_default {
@@ -169,8 +205,12 @@ fn render_head(s: &mut String, r: &Report) {
             r.port_gbps
                 .map(|g| format!(", {g}G port"))
                 .unwrap_or_default()
-        )),
+        ),
     }
+}
+
+/// The `pipeline` line of a program with several pipelines.
+fn render_pipeline_line(s: &mut String, r: &Report) {
     if let Some(p) = r.pipeline.as_ref().filter(|p| p.all.len() > 1) {
         let same = if p.identical.is_empty() {
             String::new()
@@ -180,12 +220,13 @@ fn render_head(s: &mut String, r: &Report) {
                 p.identical.join(", ")
             )
         };
-        s.push_str(&format!(
+        put!(
+            s,
             "pipeline  {}{same}; the program has {} pipelines: {} (--pipe NAME for one)\n",
             p.name,
             p.all.len(),
             p.all.join(", ")
-        ));
+        );
     }
 }
 
@@ -203,9 +244,9 @@ fn parser_shown(r: &Report) -> Option<String> {
 fn render_mau_parser(s: &mut String, r: &Report) {
     let count = &r.path_count_text;
     match parser_shown(r) {
-        Some(parser) => s.push_str(&format!(
+        Some(parser) => put!(s,
             "parser    {parser}: {count} paths; the MAU latency is the same on every path\n"
-        )),
+        ),
         None => s.push_str(
             "parser    (none): the input has no parse graph; the MAU latency is the same on every path\n",
         ),
@@ -219,23 +260,23 @@ fn render_parser(s: &mut String, r: &Report) {
     let parser = parser.as_str();
     match (&r.path_selector, &r.path_match) {
         (Some(sel), Some(m)) => render_path_match(s, r, parser, sel, m),
-        (Some(sel), None) => s.push_str(&format!(
+        (Some(sel), None) => put!(s,
             "parser    {}: {} paths; showing the path {}\n",
             parser,
             count,
             sel.join(",")
-        )),
-        (None, _) if r.listing == "top" => s.push_str(&format!(
+        ),
+        (None, _) if r.listing == "top" => put!(s,
             "parser    {parser}: {count} paths; listing the {} with the heaviest parse terms (--top)\n",
             r.paths_listed
-        )),
+        ),
         (None, _) if r.left_out.is_some() => render_fitting(s, r, parser),
         (None, _) if (r.paths_listed as u128) < r.path_count || r.path_count_saturated => s
             .push_str(&format!(
                 "parser    {}: {} paths; listing the first {} (--max-paths {})\n",
                 parser, count, r.paths_listed, r.max_paths
             )),
-        (None, _) => s.push_str(&format!("parser    {}: {} paths\n", parser, count)),
+        (None, _) => put!(s, "parser    {}: {} paths\n", parser, count),
     }
 }
 
@@ -250,20 +291,20 @@ fn render_fitting(s: &mut String, r: &Report, parser: &str) {
         .filter(|_| !r.path_count_saturated)
         .map(|left| r.path_count.saturating_sub(u128::from(left)));
     match fit {
-        Some(0) => s.push_str(&format!(
+        Some(0) => put!(s,
             "parser    {parser}: {count} paths; none fits the packet\n"
-        )),
-        Some(fit) if r.paths_listed as u128 >= fit => s.push_str(&format!(
+        ),
+        Some(fit) if r.paths_listed as u128 >= fit => put!(s,
             "parser    {parser}: {count} paths; listing the {fit} that fit the packet\n"
-        )),
-        Some(fit) => s.push_str(&format!(
+        ),
+        Some(fit) => put!(s,
             "parser    {parser}: {count} paths; listing the first {} of the {fit} that fit the packet (--max-paths {})\n",
             r.paths_listed, r.max_paths
-        )),
-        None => s.push_str(&format!(
+        ),
+        None => put!(s,
             "parser    {parser}: {count} paths; listing the first {} that fit the packet (--max-paths {})\n",
             r.paths_listed, r.max_paths
-        )),
+        ),
     }
 }
 
@@ -275,7 +316,8 @@ fn render_path_match(s: &mut String, r: &Report, parser: &str, sel: &[String], m
         .first()
         .map(|p| p.number.to_string())
         .unwrap_or_default();
-    s.push_str(&format!(
+    put!(
+        s,
         "parser    {parser}: {count} paths; showing path {n}, {}\n",
         if m.matching.value == Some(1) {
             format!("the only one with headers {}", sel.join(","))
@@ -291,7 +333,7 @@ fn render_path_match(s: &mut String, r: &Report, parser: &str, sel: &[String], m
                 }
             )
         }
-    ));
+    );
     if m.skipped_ethernet {
         s.push_str("          no path has exactly these headers: matched after a leading Ethernet header\n");
     }
@@ -299,13 +341,14 @@ fn render_path_match(s: &mut String, r: &Report, parser: &str, sel: &[String], m
 
 /// The control line and its egress.
 fn render_control(s: &mut String, r: &Report) {
-    s.push_str(&format!(
+    put!(
+        s,
         "control   {}: {} table{} ({})\n",
         r.control.name.as_deref().unwrap_or("(none)"),
         r.control.tables.len(),
         if r.control.tables.len() == 1 { "" } else { "s" },
         r.control.note
-    ));
+    );
     if let Some(e) = &r.control.egress {
         render_egress(s, e);
     }
@@ -313,13 +356,21 @@ fn render_control(s: &mut String, r: &Report) {
 
 /// The listed paths, their classes, and the states of a single path.
 fn render_paths(s: &mut String, r: &Report) {
-    s.push_str(&format!(
+    put!(
+        s,
         "{:>4}  {:>10}  {:>10}  {:>8}  {:>8}  {:>8}  {}\n",
-        "path", "min ns", "max ns", "base", "parser", "control", "headers"
-    ));
+        "path",
+        "min ns",
+        "max ns",
+        "base",
+        "parser",
+        "control",
+        "headers"
+    );
     let one = r.paths.len() == 1 && r.path_selector.is_some();
     for p in &r.paths {
-        s.push_str(&format!(
+        put!(
+            s,
             "{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
             p.number.to_string(),
             p.min_latency_ns,
@@ -328,7 +379,7 @@ fn render_paths(s: &mut String, r: &Report) {
             p.breakdown.parser_ns,
             p.breakdown.control_ns,
             headers_text(p)
-        ));
+        );
         if let (Some(pc), false) = (&p.classes, one) {
             render_classes_brief(s, pc, r);
         }
@@ -357,10 +408,16 @@ fn render_path_states(s: &mut String, p: &PathOut) {
         } else {
             format!("{:+.3} ns", st.latency_ns)
         };
-        s.push_str(&format!(
+        put!(
+            s,
             "  {:<24} {:>4} B  {:>12}  {}  ({}:{})\n",
-            st.name, st.bytes, contrib, what, st.span.file, st.span.line
-        ));
+            st.name,
+            st.bytes,
+            contrib,
+            what,
+            st.span.file,
+            st.span.line
+        );
     }
 }
 
@@ -383,7 +440,8 @@ fn render_tables(s: &mut String, r: &Report) {
             format!("{stage}  ")
         };
         if r.mau.is_some() {
-            s.push_str(&format!(
+            put!(
+                s,
                 "  {:<32} {:<12} {}  ({}:{})\n",
                 t.name,
                 stage.trim_end(),
@@ -394,7 +452,7 @@ fn render_tables(s: &mut String, r: &Report) {
                 },
                 t.span.file,
                 t.span.line
-            ));
+            );
             continue;
         }
         let n = match reasons.iter().position(|r| *r == t.class_reason) {
@@ -404,7 +462,8 @@ fn render_tables(s: &mut String, r: &Report) {
                 reasons.len()
             }
         };
-        s.push_str(&format!(
+        put!(
+            s,
             "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  {:+.3} ns  {}({}:{})\n",
             t.name,
             t.match_kind,
@@ -416,10 +475,10 @@ fn render_tables(s: &mut String, r: &Report) {
             stage,
             t.span.file,
             t.span.line
-        ));
+        );
     }
     for (i, r) in reasons.iter().enumerate() {
-        s.push_str(&format!("  [{}] {r}\n", i + 1));
+        put!(s, "  [{}] {r}\n", i + 1);
     }
 }
 
@@ -438,12 +497,13 @@ fn render_warning_count(s: &mut String, r: &Report) {
         .collect();
     codes.sort_unstable();
     codes.dedup();
-    s.push_str(&format!(
+    put!(
+        s,
         "\n{n} warning{} of {} code{} (not shown: -q)\n",
         if n == 1 { "" } else { "s" },
         codes.len(),
         if codes.len() == 1 { "" } else { "s" }
-    ));
+    );
     render_denied(s, r);
 }
 
@@ -469,7 +529,8 @@ fn render_warnings(s: &mut String, r: &Report, snippets: &mut Snippets, detail: 
             push_warning(s, "  ", &line, code, w.span.as_ref(), snippets);
             continue;
         }
-        s.push_str(&format!(
+        put!(
+            s,
             "  {code}: {} warnings{}: {}\n",
             group.len(),
             if r.denied.iter().any(|d| d == code) {
@@ -478,7 +539,7 @@ fn render_warnings(s: &mut String, r: &Report, snippets: &mut Snippets, detail: 
                 ""
             },
             p4cost_engine::warnings::meaning(code)
-        ));
+        );
         let shown = match detail {
             Detail::Verbose => group.len(),
             _ => SITES_SHOWN.min(group.len()),
@@ -488,10 +549,11 @@ fn render_warnings(s: &mut String, r: &Report, snippets: &mut Snippets, detail: 
             push_warning(s, "    ", &line, code, w.span.as_ref(), snippets);
         }
         if shown < group.len() {
-            s.push_str(&format!(
+            put!(
+                s,
                 "    ... and {} more (-v to list all)\n",
                 group.len() - shown
-            ));
+            );
         }
     }
 }
@@ -522,10 +584,7 @@ fn render_path_warnings(s: &mut String, r: &Report, snippets: &mut Snippets) {
     if path_warnings.is_empty() {
         return;
     }
-    s.push_str(&format!(
-        "\nwarnings over all {} paths\n",
-        r.path_count_text
-    ));
+    put!(s, "\nwarnings over all {} paths\n", r.path_count_text);
     for w in path_warnings {
         // Which listed paths it applies to: at most 8 numbers, so the
         // line does not grow with --max-paths.
@@ -556,11 +615,12 @@ fn render_denied(s: &mut String, r: &Report) {
     if r.denied.is_empty() {
         return;
     }
-    s.push_str(&format!(
+    put!(
+        s,
         "\nerror: denied warning code{} occurred: {} (--deny or p4cost.toml [warnings] deny)\n",
         if r.denied.len() == 1 { "" } else { "s" },
         r.denied.join(", ")
-    ));
+    );
 }
 
 /// `latency` lines: min, median, max over all classes (or all paths
@@ -581,33 +641,36 @@ fn render_summary(s: &mut String, sum: &path_stats::SummaryOut) {
         Some(c) if sum.over == "class" => format!("{} classes", c.text),
         _ => format!("{} paths", sum.paths.text),
     };
-    s.push_str(&format!(
+    put!(
+        s,
         "latency   over all {count}: min {:.3} ns ({}), median {}, max {:.3} ns ({})\n",
         min.latency_ns,
         id(min),
         median,
         max.latency_ns,
         id(max)
-    ));
+    );
     for (what, e) in [("fastest", min), ("slowest", max)] {
         let headers = if e.headers.is_empty() {
             "(no header)".to_string()
         } else {
             e.headers.join(" -> ")
         };
-        s.push_str(&format!(
+        put!(
+            s,
             "          {}\n",
             fit(&format!("{what} {}: {headers}", id(e)), line_width() - 10)
-        ));
+        );
         let tables = match &e.tables {
             None => continue,
             Some(t) if t.is_empty() => "none".to_string(),
             Some(t) => format!("({}) {}", t.len(), short_list(t, 4)),
         };
-        s.push_str(&format!(
+        put!(
+            s,
             "                {}\n",
             fit(&format!("tables {tables}"), line_width() - 16)
-        ));
+        );
     }
 }
 
@@ -619,14 +682,16 @@ fn render_rejects(s: &mut String, rj: &path_stats::RejectsOut) {
         .iter()
         .map(|(k, c)| format!("{} {}", path_stats::reject_text(k), c.text))
         .collect();
-    s.push_str(&format!(
+    put!(
+        s,
         "rejects   {} parse paths end in reject ({}), counted apart from the classes\n",
         rj.count.text,
         why.join(", ")
-    ));
+    );
     for (what, e) in [("cheapest", &rj.min), ("dearest", &rj.max)] {
         let Some(e) = e else { continue };
-        s.push_str(&format!(
+        put!(
+            s,
             "          {}\n",
             fit(
                 &format!(
@@ -637,9 +702,9 @@ fn render_rejects(s: &mut String, rj: &path_stats::RejectsOut) {
                 ),
                 line_width() - 10
             )
-        ));
+        );
     }
-    s.push_str(&format!("          note: {}\n", rj.note));
+    put!(s, "          note: {}\n", rj.note);
 }
 
 /// Names joined by ` -> `, a run of one name written once with its count
@@ -714,12 +779,26 @@ fn wrapped(head: &str, items: &[&str], width: usize) -> String {
 
 /// `line` cut to `width` characters, the cut marked with `...`.
 fn fit(line: &str, width: usize) -> String {
-    if line.chars().count() <= width {
-        line.to_string()
-    } else {
-        let kept: String = line.chars().take(width.saturating_sub(3)).collect();
-        format!("{kept}...")
+    let mut s = String::with_capacity(line.len().min(width * 4));
+    push_fit(&mut s, line, width);
+    s
+}
+
+/// [`fit`] written onto `s`: without a copy of the whole line, and
+/// without counting the characters of a line that cannot be too long
+/// (a class's line lists all its tables; about 120 characters are shown).
+fn push_fit(s: &mut String, line: &str, width: usize) {
+    // No more bytes than `width`: no more characters either.
+    if line.len() <= width || line.char_indices().nth(width).is_none() {
+        s.push_str(line);
+        return;
     }
+    let kept = line
+        .char_indices()
+        .nth(width.saturating_sub(3))
+        .map_or(line.len(), |(i, _)| i);
+    s.push_str(&line[..kept]);
+    s.push_str("...");
 }
 
 /// The count of classes of a path and one line for each listed: its id,
@@ -729,16 +808,24 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
     let width = line_width();
     // A path with one class: that class's line says it all.
     if !(pc.total.text == "1" && pc.classes.len() == 1 && pc.filter.is_none()) {
-        s.push_str(&format!("{}\n", fit(&classes_heading(pc), width)));
+        push_fit(s, &classes_heading(pc), width);
+        s.push('\n');
     }
+    // One buffer for every class's line.
+    let mut line = String::new();
     for c in &pc.classes {
-        let line = format!(
-            "  {:>8}  {:>10.3}  {}",
-            c.id,
-            c.latency_ns,
-            path_classes::class_brief(c, &r.tables, &r.decisions)
-        );
-        s.push_str(&format!("{}\n", fit(&line, width)));
+        line.clear();
+        put!(line, "  {:>8}  {:>10.3}  ", c.id, c.latency_ns);
+        // More than 4 bytes a column are more characters than the line
+        // shows: the brief need not be longer (push_fit cuts the same).
+        line.push_str(&path_classes::class_brief_within(
+            c,
+            &r.tables,
+            &r.decisions,
+            4 * width,
+        ));
+        push_fit(s, &line, width);
+        s.push('\n');
     }
 }
 
@@ -770,7 +857,8 @@ fn classes_heading(pc: &path_classes::PathClassesOut) -> String {
 /// the way it took at every branch, and the other tables with why they
 /// are skipped.
 fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut, r: &Report) {
-    s.push_str(&format!(
+    put!(
+        s,
         "\nclasses of this path: {}{}\n",
         pc.total.text,
         match (&pc.filter, pc.truncated) {
@@ -782,19 +870,20 @@ fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut, r: &Re
             (None, true) => format!(" (first {} listed)", pc.classes.len()),
             (None, false) => String::new(),
         }
-    ));
+    );
     for c in &pc.classes {
         let head = format!("  {:>6}  {:>10.3} ns  tables: ", c.id, c.latency_ns);
         let names: Vec<&str> = path_classes::class_tables_of(c, &r.tables)
             .map(|t| t.name.as_str())
             .collect();
         if names.is_empty() {
-            s.push_str(&format!("{head}none\n"));
+            put!(s, "{head}none\n");
         } else {
             s.push_str(&wrapped(&head, &names, line_width()));
         }
         for d in path_classes::class_decisions_of(c, &r.decisions) {
-            s.push_str(&format!(
+            put!(
+                s,
                 "                     {} -> {}{}  ({}:{})\n",
                 d.at,
                 d.outcome,
@@ -805,13 +894,10 @@ fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut, r: &Re
                 },
                 d.span.file,
                 d.span.line
-            ));
+            );
         }
         for k in path_classes::class_skipped_of(c, &r.skipped) {
-            s.push_str(&format!(
-                "                     not {}: {}\n",
-                k.table, k.reason
-            ));
+            put!(s, "                     not {}: {}\n", k.table, k.reason);
         }
     }
 }
@@ -819,7 +905,8 @@ fn render_path_classes(s: &mut String, pc: &path_classes::PathClassesOut, r: &Re
 /// `egress` lines: the egress control classes walk after ingress, and
 /// what its parser leaves of the headers it tests.
 fn render_egress(s: &mut String, e: &EgressOut) {
-    s.push_str(&format!(
+    put!(
+        s,
         "egress    {}: {} table{}, walked by every class after ingress ({})\n",
         e.name,
         e.tables.len(),
@@ -829,7 +916,7 @@ fn render_egress(s: &mut String, e: &EgressOut) {
         } else {
             "listed, not charged: the model measures ingress"
         }
-    ));
+    );
     if let Some(p) = e.parser_declared.as_ref().or(e.parser.as_ref()) {
         let mut parts: Vec<String> = Vec::new();
         if !e.invalid_at_start.is_empty() {
@@ -838,7 +925,8 @@ fn render_egress(s: &mut String, e: &EgressOut) {
         if !e.unknown_at_start.is_empty() {
             parts.push(format!("{} unknown", e.unknown_at_start.join(", ")));
         }
-        s.push_str(&format!(
+        put!(
+            s,
             "          egress parser {p}: {}\n",
             if parts.is_empty() {
                 "re-parses the headers ingress emitted".to_string()
@@ -848,7 +936,7 @@ fn render_egress(s: &mut String, e: &EgressOut) {
                     parts.join("; ")
                 )
             }
-        ));
+        );
     }
 }
 
@@ -874,7 +962,8 @@ fn render_classes(
     let over = sum.map_or(String::new(), |sum| {
         format!(" over {} parse paths", sum.paths.text)
     });
-    s.push_str(&format!(
+    put!(
+        s,
         "classes   {} packet classes{over} (parse path x control path{})\n",
         c.count.text,
         match (c.tested_headers.is_empty(), c.tested_fields.is_empty()) {
@@ -893,15 +982,16 @@ fn render_classes(
                 some(&c.tested_fields, 4)
             ),
         }
-    ));
+    );
     if !c.tested_flags.is_empty() {
-        s.push_str(&format!(
+        put!(
+            s,
             "          flags set to constants and tested: {}\n",
             some(&c.tested_flags, 6)
-        ));
+        );
     }
     if !c.note.is_empty() {
-        s.push_str(&format!("          note: {}\n", c.note));
+        put!(s, "          note: {}\n", c.note);
     }
 }
 
@@ -931,7 +1021,7 @@ fn push_warning(
     span: Option<&Loc>,
     snippets: &mut Snippets,
 ) {
-    s.push_str(&format!("{indent}{line}\n"));
+    put!(s, "{indent}{line}\n");
     let Some(at) = span.and_then(|l| snippets.range(l)) else {
         return;
     };
@@ -959,12 +1049,52 @@ pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets, detail: D
             s.push('\n');
         }
         let name = r.pipeline.as_ref().map_or("(unnamed)", |p| p.name.as_str());
-        s.push_str(&format!(
+        put!(
+            s,
             "=== pipeline {name} ({} of {}) ===\n",
             i + 1,
             reports.len()
-        ));
+        );
         s.push_str(&render_human(r, snippets, detail));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The old `fit`: count every character, copy the kept ones.
+    fn fit_by_counting(line: &str, width: usize) -> String {
+        if line.chars().count() <= width {
+            line.to_string()
+        } else {
+            let kept: String = line.chars().take(width.saturating_sub(3)).collect();
+            format!("{kept}...")
+        }
+    }
+
+    #[test]
+    fn a_line_is_cut_at_characters_not_bytes() {
+        let lines = [
+            "",
+            "short",
+            "exactly ten",
+            "été à l'école, naïve façade",
+            "ééééééééééééééééééééé",
+            "abcdefghijklmnopqrstuvwxyz",
+        ];
+        for line in lines {
+            for width in 0..30 {
+                assert_eq!(
+                    fit(line, width),
+                    fit_by_counting(line, width),
+                    "{line:?} at {width}"
+                );
+            }
+        }
+        // 10 two-byte characters are 20 bytes: they fit in 10 columns.
+        assert_eq!(fit("éééééééééé", 10), "éééééééééé");
+        assert_eq!(fit("ééééééééééé", 10), "ééééééé...");
+    }
 }

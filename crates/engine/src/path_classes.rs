@@ -450,10 +450,26 @@ pub fn class_brief(
     tables: &[ClassTableOut],
     decisions: &[DecisionOut],
 ) -> String {
+    class_brief_within(c, tables, decisions, usize::MAX)
+}
+
+/// [`class_brief`] for a line cut to `max_bytes`: the whole brief when
+/// it has at most `max_bytes` bytes, else a prefix of it longer than
+/// that (one class lists thousands of characters of tables; a table
+/// shows about 120).
+pub fn class_brief_within(
+    c: &PathClassOut,
+    tables: &[ClassTableOut],
+    decisions: &[DecisionOut],
+    max_bytes: usize,
+) -> String {
     // Written into one string: no string per condition (this runs for
     // every class rendered).
-    let mut out = brief_tables(c, tables, decisions);
+    let mut out = brief_tables(c, tables, decisions, max_bytes);
     for d in class_decisions_of(c, decisions).filter(|d| !d.forced && d.at.starts_with("if ")) {
+        if out.len() > max_bytes {
+            break;
+        }
         out.push_str("; ");
         if d.outcome != "true" {
             out.push('!');
@@ -463,7 +479,12 @@ pub fn class_brief(
     out
 }
 
-fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[DecisionOut]) -> String {
+fn brief_tables(
+    c: &PathClassOut,
+    tables: &[ClassTableOut],
+    decisions: &[DecisionOut],
+    max_bytes: usize,
+) -> String {
     if c.tables.is_empty() {
         return "none".to_string();
     }
@@ -481,6 +502,9 @@ fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[Decisio
     // Written into one string: no string per table.
     let mut out = String::new();
     for (i, t) in class_tables_of(c, tables).enumerate() {
+        if out.len() > max_bytes {
+            break;
+        }
         if i > 0 {
             out.push_str(", ");
         }
@@ -554,7 +578,9 @@ fn short(name: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{class_brief, trim_prefixes, ClassTableOut, DecisionOut, PathClassOut};
+    use super::{
+        class_brief, class_brief_within, trim_prefixes, ClassTableOut, DecisionOut, PathClassOut,
+    };
     use crate::report::Loc;
 
     fn loc() -> Loc {
@@ -613,6 +639,18 @@ mod tests {
         assert_eq!(
             class_brief(&class(vec![], vec![4]), &tables, &decisions),
             "none; z"
+        );
+        // Cut short: the whole brief, or a prefix of it longer than asked.
+        let whole = class_brief(&c, &tables, &decisions);
+        for max in 0..whole.len() + 2 {
+            let cut = class_brief_within(&c, &tables, &decisions, max);
+            assert!(whole.starts_with(&cut), "{cut:?} at {max}");
+            assert!(cut == whole || cut.len() > max, "{cut:?} at {max}");
+        }
+        assert_eq!(class_brief_within(&c, &tables, &decisions, 4), "acl[miss]");
+        assert_eq!(
+            class_brief_within(&c, &tables, &decisions, 20),
+            "acl[miss], fwd[drop]; !(x == 1)"
         );
     }
 
