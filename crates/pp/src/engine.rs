@@ -334,7 +334,11 @@ impl<'a> Preprocessor<'a> {
             bundled,
         });
         self.st.by_key.insert(key, idx);
-        let toks = match lex_lite(&sp.clean) {
+        // The last lexing of this file, its text since changed: lexed
+        // again only where it changed.
+        let base = self.cache.as_ref().and_then(|c| c.lexings.last(file, &dir));
+        let relexed = base.and_then(|b| crate::lexings::relex(&b.sp.clean, &b.toks, &sp.clean));
+        let toks = match relexed.map_or_else(|| lex_lite(&sp.clean), Ok) {
             Ok(t) => t,
             Err(at) => {
                 let src = sp.orig(at);
