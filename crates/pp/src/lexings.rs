@@ -108,13 +108,9 @@ impl Lexings {
 /// the whole text.
 pub(crate) fn relex(old: &str, old_toks: &[Lite], new: &str) -> Option<Vec<Lite>> {
     let (o, n) = (old.as_bytes(), new.as_bytes());
-    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
-    let suffix = o
-        .iter()
-        .rev()
-        .zip(n.iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (ol, nl) = (o.len(), n.len());
+    let prefix = common(ol.min(nl), |a, b| o[a..b] == n[a..b]);
+    let suffix = common(ol.min(nl), |a, b| o[ol - b..ol - a] == n[nl - b..nl - a]);
     let is_nl = |t: &Lite| t.kind == Kind::Newline;
     // Tokens kept from the start: up to the last line break before the
     // first changed byte.
@@ -160,6 +156,21 @@ pub(crate) fn relex(old: &str, old_toks: &[Lite], new: &str) -> Option<Vec<Lite>
         });
     }
     Some(toks)
+}
+
+/// The length of the common run of two byte sequences of at least `len`
+/// bytes, `same(i, j)` saying whether their bytes `i..j` agree: compared
+/// a block at a time, then byte by byte.
+fn common(len: usize, same: impl Fn(usize, usize) -> bool) -> usize {
+    const BLOCK: usize = 64;
+    let mut k = 0;
+    while k + BLOCK <= len && same(k, k + BLOCK) {
+        k += BLOCK;
+    }
+    while k < len && same(k, k + 1) {
+        k += 1;
+    }
+    k
 }
 
 #[cfg(test)]
