@@ -247,4 +247,11 @@ fn random_edits_of_fabric_tna_and_of_an_included_control_lower_as_a_cold_load() 
     }
     std::fs::write(&sub, &before).expect("write");
     agree(&path, &text, &o, &mut reuse, "forwarding.p4 put back");
+    // The files that did not change were taken back lexed, the root's
+    // text each time and the other includes.
+    assert!(
+        reuse.lexed_hits() > 5 * 10,
+        "unchanged files taken back lexed: {}",
+        reuse.lexed_hits()
+    );
 }

@@ -196,6 +196,12 @@ impl Reuse {
         self.includes.hits()
     }
 
+    /// How many files the loads through it took back lexed (their text
+    /// unchanged since a load before).
+    pub fn lexed_hits(&self) -> usize {
+        self.includes.lexed_hits()
+    }
+
     /// How many controls the last load took back lowered, and how many
     /// it lowered.
     pub fn lower_counts(&self) -> (usize, usize) {

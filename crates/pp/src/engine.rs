@@ -301,6 +301,21 @@ impl<'a> Preprocessor<'a> {
             None => text,
         };
         let text = lone_cr_to_lf(text);
+        let kept = self
+            .cache
+            .as_mut()
+            .and_then(|c| c.lexings.take(&text, file, &dir));
+        if let Some((starts, lexed)) = kept {
+            self.st.starts.push(starts);
+            self.st.files.push(SourceFile {
+                path,
+                text,
+                bundled,
+            });
+            self.st.by_key.insert(key, idx);
+            self.st.lexed.push(lexed);
+            return Ok(idx);
+        }
         let sp = splice(&text);
         if sp.clean.len() > MAX_LEX_BYTES {
             return Err(PpError::Limit {
@@ -319,7 +334,11 @@ impl<'a> Preprocessor<'a> {
             bundled,
         });
         self.st.by_key.insert(key, idx);
-        let toks = match lex_lite(&sp.clean) {
+        // The last lexing of this file, its text since changed: lexed
+        // again only where it changed.
+        let base = self.cache.as_ref().and_then(|c| c.lexings.last(file, &dir));
+        let relexed = base.and_then(|b| crate::lexings::relex(&b.sp.clean, &b.toks, &sp.clean));
+        let toks = match relexed.map_or_else(|| lex_lite(&sp.clean), Ok) {
             Ok(t) => t,
             Err(at) => {
                 let src = sp.orig(at);
@@ -329,13 +348,21 @@ impl<'a> Preprocessor<'a> {
             }
         };
         let guard = detect_guard(&toks, &sp.clean);
-        self.st.lexed.push(Rc::new(Lexed {
+        let lexed = Rc::new(Lexed {
             sp,
             toks,
             file,
             guard,
             dir,
-        }));
+        });
+        if let (Some(c), Some(f), Some(starts)) = (
+            self.cache.as_mut(),
+            self.st.files.last(),
+            self.st.starts.last(),
+        ) {
+            c.lexings.keep(&f.text, starts, &lexed);
+        }
+        self.st.lexed.push(lexed);
         Ok(idx)
     }
 

@@ -84,6 +84,8 @@ struct Entry {
 pub struct IncludeCache {
     entries: Vec<Entry>,
     hits: usize,
+    /// The files' lexings, by text (see [`crate::lexings`]).
+    pub(crate) lexings: crate::lexings::Lexings,
 }
 
 impl IncludeCache {
@@ -96,15 +98,22 @@ impl IncludeCache {
     pub fn hits(&self) -> usize {
         self.hits
     }
+
+    /// How many files were taken back lexed (their text unchanged).
+    pub fn lexed_hits(&self) -> usize {
+        self.lexings.hits()
+    }
 }
 
 impl std::fmt::Debug for IncludeCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "IncludeCache({} entries, {} hits)",
+            "IncludeCache({} entries, {} hits, {} lexings, {} lexed hits)",
             self.entries.len(),
-            self.hits
+            self.hits,
+            self.lexings.len(),
+            self.lexings.hits()
         )
     }
 }
@@ -364,6 +373,40 @@ mod tests {
         check(&main.replace("M(1)", "M(5)"), &opts, 3);
         // Lines added before the include: the root's prefix differs.
         check(&format!("\n\n{main}"), &opts, 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Files whose text did not change are taken back lexed, the root
+    /// file when its text is that of an earlier run (an edit undone); a
+    /// file changed on disk or a root edited is lexed again, and each run
+    /// is a fresh run's.
+    #[test]
+    fn unchanged_files_are_taken_back_lexed() {
+        let dir = std::env::temp_dir().join(format!("p4cost-pp-lexed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let inc = dir.join("inc.p4");
+        std::fs::write(&inc, "#define V 2\nconst bit<8> a = V;\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.join("main.p4");
+        let opts = Options::default();
+        let mut cache = IncludeCache::new();
+        let mut check = |text: &str, lexed_hits: usize| {
+            let cached = run(&root, text, &opts, Some(&mut cache));
+            let fresh = run(&root, text, &opts, None);
+            assert_eq!(format!("{cached:?}"), format!("{fresh:?}"), "{text}");
+            assert_eq!(cache.lexed_hits(), lexed_hits, "{text}");
+        };
+        let main = "#include \"inc.p4\"\nconst bit<8> b = V;\n";
+        check(main, 0);
+        // The root edited: the include's lexing taken back.
+        check(&main.replace("b = V", "b = V + 1"), 1);
+        // The root as it was: both taken back.
+        check(main, 3);
+        // The include changed on disk: lexed again, the root taken back.
+        std::fs::write(&inc, "#define V 3\nconst bit<8> a = V;\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        check(main, 4);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -20,6 +20,7 @@ mod expand;
 mod expr;
 mod include_cache;
 mod lexer;
+mod lexings;
 mod macros;
 mod source_map;
 
