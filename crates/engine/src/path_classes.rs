@@ -478,8 +478,16 @@ fn brief_tables(c: &PathClassOut, tables: &[ClassTableOut], decisions: &[Decisio
         .collect();
     outcome_at.sort_by_key(|&(at, _)| at); // stable: the first stays first
     outcome_at.dedup_by_key(|&mut (at, _)| at);
-    // Written into one string: no string per table.
-    let mut out = String::new();
+    // Written into one string sized once: no string per table, no
+    // regrowth (each table's name and separator, its way where it has one,
+    // and room for the conditions `class_brief` adds).
+    let named: usize = class_tables_of(c, tables).map(|t| t.name.len() + 2).sum();
+    let ways: usize = outcome_at.iter().map(|(_, o)| o.len() + 2).sum();
+    let conds: usize = class_decisions_of(c, decisions)
+        .filter(|d| !d.forced && d.at.starts_with("if "))
+        .map(|d| d.at.len() + 3)
+        .sum();
+    let mut out = String::with_capacity(named + ways + conds);
     for (i, t) in class_tables_of(c, tables).enumerate() {
         if i > 0 {
             out.push_str(", ");
