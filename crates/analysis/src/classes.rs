@@ -988,8 +988,8 @@ pub struct ControlClasses<'a> {
     tables: &'a [p4cost_ir::Table],
     /// Where a state settles ([`Self::settle`]), memoised.
     settled: std::cell::RefCell<KeyMap<Option<Key>>>,
-    /// The successors of the states the listing and the witnesses' ranks
-    /// walk ([`Self::succ_kept`]): each listed path walks them again.
+    /// The successors of the states walked so far ([`Self::succ_kept`]):
+    /// the summary, the distribution and each listed path walk them again.
     succ_kept: std::cell::RefCell<KeyMap<Arc<[Option<Key>]>>>,
     table_w: std::borrow::Cow<'a, [f64]>,
     memo: KeyMap<ControlEntry>,
@@ -1101,9 +1101,9 @@ impl<'a> ControlClasses<'a> {
     /// passed on the way, which compilers rewrite freely (p4c drops dead
     /// assignments, makes statements into `tbl_*` tables and `return` into a
     /// flag and a test).
-    /// [`Self::succ`], made once per state for the walks that come back
-    /// to a state for every listed path (the listing, the witnesses'
-    /// ranks); the DP's own walks visit a state once and keep nothing.
+    /// [`Self::succ`], made once per state: the DP's walks (the summary's,
+    /// the distribution's) and those that come back to a state for every
+    /// listed path (the listing, the witnesses' ranks) share it.
     fn succ_kept(&self, k: Key) -> Arc<[Option<Key>]> {
         if let Some(s) = self.succ_kept.borrow().get(&k) {
             return s.clone();
@@ -1247,7 +1247,7 @@ impl<'a> ControlClasses<'a> {
     ) -> bool {
         struct Frame {
             key: Key,
-            succ: Vec<Option<Key>>,
+            succ: Arc<[Option<Key>]>,
             next: usize,
         }
         let mut on_stack = KeySet::default();
@@ -1256,7 +1256,7 @@ impl<'a> ControlClasses<'a> {
             on_stack.insert(root);
             stack.push(Frame {
                 key: root,
-                succ: self.succ(root),
+                succ: self.succ_kept(root),
                 next: 0,
             });
         }
@@ -1272,7 +1272,7 @@ impl<'a> ControlClasses<'a> {
                         return false;
                     }
                     on_stack.insert(k);
-                    let succ = self.succ(k);
+                    let succ = self.succ_kept(k);
                     stack.push(Frame {
                         key: k,
                         succ,
