@@ -376,25 +376,24 @@ pub(crate) fn class_out(
 ) -> PathClassOut {
     let program = cx.program;
     let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
-    let flow = &program.control(cx.control).flow;
     // Each list sized for all its entries at once, not grown entry by entry.
     let mut decisions = Vec::with_capacity(c.decisions.len());
     decisions.extend(c.decisions.iter().filter_map(|d| sites.decision(cx, d)));
     let skipped = sites.skips(program, cx.table_index, &c.skipped);
+    // The tables applied, in the order of the path's nodes (the control
+    // path's `tables`, one per table node), not its every node.
     let mut tables = Vec::with_capacity(c.control_path.tables.len());
-    tables.extend(c.control_path.nodes.iter().filter_map(|n| {
-        match flow.nodes.get(n.index()).map(|x| &x.kind) {
+    tables.extend(
+        c.control_path
+            .tables
+            .iter()
             // A compiler-internal table (`$PORT_METADATA`) is not
             // charged: not listed either (it has no index); nor is a
             // compiler's table for a direct action call (`tbl_act`), the
             // source's action call, so a source and its compiler output
             // list alike ([`class_tables`] gives neither an index).
-            Some(NodeKind::Table { table, .. }) => {
-                cx.table_index.get(table.index()).copied().flatten()
-            }
-            _ => None,
-        }
-    }));
+            .filter_map(|t| cx.table_index.get(t.index()).copied().flatten()),
+    );
     PathClassOut {
         id: format!("{path_no}.{}", c.index.saturating_add(1)),
         latency_ns: parse_ns
