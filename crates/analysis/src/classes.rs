@@ -2513,22 +2513,14 @@ impl Explainer<'_, '_> {
             }
         }
         let mut skipped = Vec::with_capacity(self.tables.len().saturating_sub(path.tables.len()));
-        // Many tables are skipped at one step: its reason looked up once.
-        let mut reason_at: Vec<Option<Arc<str>>> = vec![None; steps.len()];
+        // Many tables are skipped at one step: its reason is made once, in
+        // the step's facts, and shared (no list of reasons per class).
         for (i, &t) in self.tables.iter().enumerate() {
             if applied[i / 64] >> (i % 64) & 1 == 1 {
                 continue;
             }
             let reason = match why[i] {
-                Some(si) => match &reason_at[si as usize] {
-                    Some(r) => r.clone(),
-                    None => {
-                        let (k, _) = steps[si as usize];
-                        let r = self.reason(ids[si as usize], k);
-                        reason_at[si as usize] = Some(r.clone());
-                        r
-                    }
-                },
+                Some(si) => self.reason(ids[si as usize], steps[si as usize].0),
                 None => self.names.unreachable.clone(),
             };
             skipped.push(SkippedTable {
