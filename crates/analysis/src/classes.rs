@@ -988,8 +988,8 @@ pub struct ControlClasses<'a> {
     tables: &'a [p4cost_ir::Table],
     /// Where a state settles ([`Self::settle`]), memoised.
     settled: std::cell::RefCell<KeyMap<Option<Key>>>,
-    /// The successors of the states the listing and the witnesses' ranks
-    /// walk ([`Self::succ_kept`]): each listed path walks them again.
+    /// The successors of the states walked so far ([`Self::succ_kept`]):
+    /// the summary, the distribution and each listed path walk them again.
     succ_kept: std::cell::RefCell<KeyMap<Arc<[Option<Key>]>>>,
     table_w: std::borrow::Cow<'a, [f64]>,
     memo: KeyMap<ControlEntry>,
@@ -1101,9 +1101,9 @@ impl<'a> ControlClasses<'a> {
     /// passed on the way, which compilers rewrite freely (p4c drops dead
     /// assignments, makes statements into `tbl_*` tables and `return` into a
     /// flag and a test).
-    /// [`Self::succ`], made once per state for the walks that come back
-    /// to a state for every listed path (the listing, the witnesses'
-    /// ranks); the DP's own walks visit a state once and keep nothing.
+    /// [`Self::succ`], made once per state: the DP's walks (the summary's,
+    /// the distribution's) and those that come back to a state for every
+    /// listed path (the listing, the witnesses' ranks) share it.
     fn succ_kept(&self, k: Key) -> Arc<[Option<Key>]> {
         if let Some(s) = self.succ_kept.borrow().get(&k) {
             return s.clone();
@@ -1247,7 +1247,7 @@ impl<'a> ControlClasses<'a> {
     ) -> bool {
         struct Frame {
             key: Key,
-            succ: Vec<Option<Key>>,
+            succ: Arc<[Option<Key>]>,
             next: usize,
         }
         let mut on_stack = KeySet::default();
@@ -1256,7 +1256,7 @@ impl<'a> ControlClasses<'a> {
             on_stack.insert(root);
             stack.push(Frame {
                 key: root,
-                succ: self.succ(root),
+                succ: self.succ_kept(root),
                 next: 0,
             });
         }
@@ -1272,7 +1272,7 @@ impl<'a> ControlClasses<'a> {
                         return false;
                     }
                     on_stack.insert(k);
-                    let succ = self.succ(k);
+                    let succ = self.succ_kept(k);
                     stack.push(Frame {
                         key: k,
                         succ,
@@ -2136,7 +2136,13 @@ impl<'a> ClassLister<'a> {
     /// place in the lister's cache, made on first use.
     fn fact_id(&mut self, k: Key, chosen: Option<Key>) -> u32 {
         let flow = &self.program.control(self.control).flow;
-        self.facts.id(self.program, flow, &self.cc, (k, chosen))
+        self.facts.id(
+            self.program,
+            flow,
+            &self.cc,
+            self.reach.as_ref(),
+            (k, chosen),
+        )
     }
 
     /// The complete path the frames of a listing trail: each frame's
@@ -2348,6 +2354,18 @@ impl Reach {
         node.map_or(0, |n| self.bits[n as usize * self.words + w])
     }
 
+    /// Pushes onto `out` the positions of the tables reachable from
+    /// `node` and not from `chosen` (none from the end), ascending.
+    fn lost(&self, node: u32, chosen: Option<u32>, out: &mut Vec<u32>) {
+        for w in 0..self.words {
+            let mut bits = self.word(Some(node), w) & !self.word(chosen, w);
+            while bits != 0 {
+                out.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// The position of table `t` among the control's tables.
     fn position(&self, t: TableId) -> Option<usize> {
         self.pos
@@ -2378,23 +2396,49 @@ struct StepFacts {
 struct StepCache {
     at: HashMap<(Key, Option<Key>), u32, foldhash::fast::FixedState>,
     facts: Vec<StepFacts>,
+    /// Per fact, its range in `lost_at`: the positions (among the
+    /// lister's tables) of the tables the state's node reaches and the way
+    /// taken does not, which the step rules out.
+    lost: Vec<(u32, u32)>,
+    lost_at: Vec<u32>,
 }
 
 impl StepCache {
     /// The place of the facts of `step` (a state and the way it takes),
-    /// worked out on first use.
+    /// worked out on first use (with the tables it rules out when `reach`
+    /// is known).
     fn id(
         &mut self,
         program: &Program,
         flow: &ControlFlow,
         cc: &ControlClasses<'_>,
+        reach: Option<&Reach>,
         step: (Key, Option<Key>),
     ) -> u32 {
-        let StepCache { at, facts } = self;
+        let StepCache {
+            at,
+            facts,
+            lost,
+            lost_at,
+        } = self;
         *at.entry(step).or_insert_with(|| {
             facts.push(step_facts(program, flow, cc, step.0, step.1));
+            let from = lost_at.len() as u32;
+            if let Some(reach) = reach {
+                reach.lost(step.0 .0, step.1.map(|c| c.0), lost_at);
+            }
+            lost.push((from, lost_at.len() as u32 - from));
             (facts.len() - 1) as u32
         })
+    }
+
+    /// The positions of the tables the step whose facts are `id`th rules
+    /// out ([`StepCache::lost`]).
+    fn lost_of(&self, id: u32) -> &[u32] {
+        self.lost
+            .get(id as usize)
+            .and_then(|&(from, n)| self.lost_at.get(from as usize..(from + n) as usize))
+            .unwrap_or(&[])
     }
 }
 
@@ -2447,45 +2491,36 @@ impl Explainer<'_, '_> {
             }
         }
         let reach = self.reach;
-        // Tables applied or explained so far, and the step explaining each.
-        let mut done = vec![0u64; reach.words];
+        // Tables applied, and the first step that rules out each other
+        // one (a node's reach holds its successors', so along a path each
+        // table is ruled out at one step: the lists the cache keeps).
+        let mut applied = vec![0u64; reach.words];
         for t in &path.tables {
             if let Some(i) = reach.position(*t) {
-                done[i / 64] |= 1 << (i % 64);
+                applied[i / 64] |= 1 << (i % 64);
             }
         }
-        let applied = done.clone();
         let mut why: Vec<Option<u32>> = vec![None; self.tables.len()];
-        for (si, &(k, chosen)) in steps.iter().enumerate() {
-            for (w, d) in done.iter_mut().enumerate() {
-                let mut new = reach.word(Some(k.0), w) & !reach.word(chosen.map(|c| c.0), w) & !*d;
-                *d |= new;
-                while new != 0 {
-                    let b = new.trailing_zeros() as usize;
-                    new &= new - 1;
-                    if let Some(slot) = why.get_mut(w * 64 + b) {
-                        *slot = Some(si as u32);
-                    }
+        for (si, &id) in ids.iter().enumerate() {
+            for &t in self.facts.lost_of(id) {
+                let t = t as usize;
+                if applied[t / 64] >> (t % 64) & 1 == 1 {
+                    continue;
+                }
+                if let Some(slot @ None) = why.get_mut(t) {
+                    *slot = Some(si as u32);
                 }
             }
         }
         let mut skipped = Vec::with_capacity(self.tables.len().saturating_sub(path.tables.len()));
-        // Many tables are skipped at one step: its reason looked up once.
-        let mut reason_at: Vec<Option<Arc<str>>> = vec![None; steps.len()];
+        // Many tables are skipped at one step: its reason is made once, in
+        // the step's facts, and shared (no list of reasons per class).
         for (i, &t) in self.tables.iter().enumerate() {
             if applied[i / 64] >> (i % 64) & 1 == 1 {
                 continue;
             }
             let reason = match why[i] {
-                Some(si) => match &reason_at[si as usize] {
-                    Some(r) => r.clone(),
-                    None => {
-                        let (k, _) = steps[si as usize];
-                        let r = self.reason(ids[si as usize], k);
-                        reason_at[si as usize] = Some(r.clone());
-                        r
-                    }
-                },
+                Some(si) => self.reason(ids[si as usize], steps[si as usize].0),
                 None => self.names.unreachable.clone(),
             };
             skipped.push(SkippedTable {

@@ -115,6 +115,15 @@ pub struct ClassSites {
     /// its pointer, not by comparing its text (a reason whose text is
     /// already there under another pointer joins with the same index).
     skipped_at: Vec<Vec<(Arc<str>, u32)>>,
+    /// The skipped tables of the class made last, as (table, reason's
+    /// address) and each one's index (`None`: not listed): the next class
+    /// of a path mostly skips the same tables for the same reasons, in
+    /// the same order, so each entry is checked against the one at its
+    /// place before it is looked up. Every address of a listed table's
+    /// reason here belongs to a reason `skipped_at` holds, so none is
+    /// freed and reused (a table not listed is not listed whatever its
+    /// reason).
+    last_skipped: Vec<((TableId, usize), Option<u32>)>,
 }
 
 /// `by[i]`, made (empty) if `by` is shorter: the lists are indexed by
@@ -162,6 +171,44 @@ impl ClassSites {
         };
         known.push((d.outcome.clone(), d.forced, i));
         Some(i)
+    }
+
+    /// The indexes of the skipped tables `skipped` of a class (those with
+    /// an entry in `table_index`), added to `skipped` where new.
+    fn skips(
+        &mut self,
+        program: &Program,
+        table_index: &[Option<u32>],
+        skipped: &[p4cost_analysis::SkippedTable],
+    ) -> Vec<u32> {
+        let mut out = Vec::with_capacity(skipped.len());
+        let mut last = std::mem::take(&mut self.last_skipped);
+        for (j, s) in skipped.iter().enumerate() {
+            let key = (s.table, s.reason.as_ptr() as usize);
+            let i = match last.get(j) {
+                Some(&(k, i)) if k == key => i,
+                _ => {
+                    // Compiler-made tables have no index ([`class_tables`]).
+                    let listed = table_index
+                        .get(s.table.index())
+                        .is_some_and(Option::is_some);
+                    let i = if listed {
+                        self.skip(program, s.table, &s.reason)
+                    } else {
+                        None
+                    };
+                    match last.get_mut(j) {
+                        Some(slot) => *slot = (key, i),
+                        None => last.push((key, i)),
+                    }
+                    i
+                }
+            };
+            out.extend(i);
+        }
+        last.truncate(skipped.len());
+        self.last_skipped = last;
+        out
     }
 
     /// The index of table `table` skipped for `reason`, added if new.
@@ -329,36 +376,24 @@ pub(crate) fn class_out(
 ) -> PathClassOut {
     let program = cx.program;
     let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
-    let flow = &program.control(cx.control).flow;
     // Each list sized for all its entries at once, not grown entry by entry.
     let mut decisions = Vec::with_capacity(c.decisions.len());
     decisions.extend(c.decisions.iter().filter_map(|d| sites.decision(cx, d)));
-    let mut skipped = Vec::with_capacity(c.skipped.len());
-    skipped.extend(
-        c.skipped
-            .iter()
-            // Compiler-made tables have no index ([`class_tables`]).
-            .filter(|s| {
-                cx.table_index
-                    .get(s.table.index())
-                    .is_some_and(Option::is_some)
-            })
-            .filter_map(|s| sites.skip(program, s.table, &s.reason)),
-    );
+    let skipped = sites.skips(program, cx.table_index, &c.skipped);
+    // The tables applied, in the order of the path's nodes (the control
+    // path's `tables`, one per table node), not its every node.
     let mut tables = Vec::with_capacity(c.control_path.tables.len());
-    tables.extend(c.control_path.nodes.iter().filter_map(|n| {
-        match flow.nodes.get(n.index()).map(|x| &x.kind) {
+    tables.extend(
+        c.control_path
+            .tables
+            .iter()
             // A compiler-internal table (`$PORT_METADATA`) is not
             // charged: not listed either (it has no index); nor is a
             // compiler's table for a direct action call (`tbl_act`), the
             // source's action call, so a source and its compiler output
             // list alike ([`class_tables`] gives neither an index).
-            Some(NodeKind::Table { table, .. }) => {
-                cx.table_index.get(table.index()).copied().flatten()
-            }
-            _ => None,
-        }
-    }));
+            .filter_map(|t| cx.table_index.get(t.index()).copied().flatten()),
+    );
     PathClassOut {
         id: format!("{path_no}.{}", c.index.saturating_add(1)),
         latency_ns: parse_ns
@@ -499,8 +534,16 @@ fn brief_tables(
         .collect();
     outcome_at.sort_by_key(|&(at, _)| at); // stable: the first stays first
     outcome_at.dedup_by_key(|&mut (at, _)| at);
-    // Written into one string: no string per table.
-    let mut out = String::new();
+    // Written into one string sized once: no string per table, no
+    // regrowth (each table's name and separator, its way where it has one,
+    // and room for the conditions `class_brief` adds).
+    let named: usize = class_tables_of(c, tables).map(|t| t.name.len() + 2).sum();
+    let ways: usize = outcome_at.iter().map(|(_, o)| o.len() + 2).sum();
+    let conds: usize = class_decisions_of(c, decisions)
+        .filter(|d| !d.forced && d.at.starts_with("if "))
+        .map(|d| d.at.len() + 3)
+        .sum();
+    let mut out = String::with_capacity(named + ways + conds);
     for (i, t) in class_tables_of(c, tables).enumerate() {
         if out.len() > max_bytes {
             break;

@@ -956,6 +956,9 @@ struct LinearPricer<'a> {
     tables: &'a [TableId],
     packet_size: u32,
     control: Option<tofino_linear::ControlTerms>,
+    /// The control's table terms as the report shows them, made once:
+    /// every listed path shares them.
+    shared_tables: Option<report::SharedTables>,
 }
 
 impl<'a> LinearPricer<'a> {
@@ -975,12 +978,16 @@ impl<'a> LinearPricer<'a> {
                 packet_size,
             },
         );
+        let shared_tables = control
+            .as_ref()
+            .map(|c| report::table_outs(program, c.tables.clone()));
         LinearPricer {
             model,
             program,
             tables,
             packet_size,
             control,
+            shared_tables,
         }
     }
 
@@ -1000,8 +1007,8 @@ impl<'a> LinearPricer<'a> {
     /// Path `path` as the listing shows it (`index`: its place in the full
     /// listing), with its path-dependent warning codes. The same as
     /// [`report::path_out`] of [`Self::predict`], but the control term's
-    /// warnings, the same on every path, are not copied per path: only
-    /// their codes are.
+    /// warnings, the same on every path, are not copied per path (only
+    /// their codes are), and its table terms are shared, not copied.
     fn path_out(&self, index: PathCount, path: &ParsePath) -> (report::PathOut, Vec<String>) {
         let Some(ctl) = &self.control else {
             let pred = self.predict(path);
@@ -1015,7 +1022,13 @@ impl<'a> LinearPricer<'a> {
             packet_size: self.packet_size,
         };
         let (pred, at) = tofino_linear::predict_sharing_control(self.model, &inp, ctl);
-        let at = at.map_or(pred.warnings.len(), |at| at.min(pred.warnings.len()));
+        let Some((at, tables)) = at.zip(self.shared_tables.clone()) else {
+            // Not linear after all: the prediction has its own tables and
+            // none of the control's warnings.
+            let codes = path_codes(pred.warnings.iter().map(|w| &w.code));
+            return (report::path_out(self.program, index, path, pred), codes);
+        };
+        let at = at.min(pred.warnings.len());
         let codes = path_codes(
             pred.warnings[..at]
                 .iter()
@@ -1023,9 +1036,15 @@ impl<'a> LinearPricer<'a> {
                 .chain(&pred.warnings[at..])
                 .map(|w| &w.code),
         );
-        let mut out = report::path_out(self.program, index, path, pred);
-        let shared = ctl.warnings.iter().map(|w| w.code.clone());
-        out.warnings.splice(at..at, shared);
+        let mut out = report::path_out_sharing(self.program, index, path, pred, tables);
+        // The control's codes where they stand, the list sized once.
+        let own = std::mem::take(&mut out.warnings);
+        let mut all = Vec::with_capacity(own.len() + ctl.warnings.len());
+        let mut own = own.into_iter();
+        all.extend(own.by_ref().take(at));
+        all.extend(ctl.warnings.iter().map(|w| w.code.clone()));
+        all.extend(own);
+        out.warnings = all;
         (out, codes)
     }
 }

@@ -153,7 +153,41 @@ pub struct BreakdownOut {
     pub base_ns: f64,
     pub parser_ns: f64,
     pub control_ns: f64,
-    pub tables: Vec<TableOut>,
+    #[schemars(with = "Vec<TableOut>")]
+    pub tables: SharedTables,
+}
+
+/// A breakdown's table terms, which the paths of one prediction share
+/// (they do not depend on the path): made once, each path holds a
+/// pointer, not a copy. Reads as a slice; written as a JSON array.
+#[derive(Debug, Clone)]
+pub struct SharedTables(std::sync::Arc<[TableOut]>);
+
+impl std::ops::Deref for SharedTables {
+    type Target = [TableOut];
+    fn deref(&self) -> &[TableOut] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a SharedTables {
+    type Item = &'a TableOut;
+    type IntoIter = std::slice::Iter<'a, TableOut>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl From<Vec<TableOut>> for SharedTables {
+    fn from(v: Vec<TableOut>) -> SharedTables {
+        SharedTables(v.into())
+    }
+}
+
+impl Serialize for SharedTables {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
@@ -481,7 +515,41 @@ pub fn path_out(
     program: &Program,
     index: p4cost_analysis::PathCount,
     path: &p4cost_analysis::ParsePath,
+    mut pred: Prediction,
+) -> PathOut {
+    let tables = table_outs(program, std::mem::take(&mut pred.breakdown.tables));
+    path_out_sharing(program, index, path, pred, tables)
+}
+
+/// The report's entries of a prediction's table terms (their strings
+/// moved, none copied).
+pub fn table_outs(program: &Program, terms: Vec<p4cost_model::TableTerm>) -> SharedTables {
+    terms
+        .into_iter()
+        .map(|t| TableOut {
+            span: Loc::new(program, t.span),
+            name: t.name,
+            match_kind: t.match_kind,
+            match_class: t.match_class,
+            class_reason: t.class_reason,
+            key_class: t.key_class,
+            keys: t.keys,
+            key_bits: t.key_bits,
+            latency_ns: t.ns,
+            stages: t.stages,
+        })
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// [`path_out`] of a prediction whose table terms are `tables`, shared
+/// with other paths (the prediction's own are not read).
+pub fn path_out_sharing(
+    program: &Program,
+    index: p4cost_analysis::PathCount,
+    path: &p4cost_analysis::ParsePath,
     pred: Prediction,
+    tables: SharedTables,
 ) -> PathOut {
     let Prediction {
         latency_ns,
@@ -500,23 +568,6 @@ pub fn path_out(
             in_baseline: term.in_baseline,
             latency_ns: term.ns,
             span: Loc::new(program, term.span),
-        })
-        .collect();
-    // The prediction's own strings move into the report, none copied.
-    let tables = breakdown
-        .tables
-        .into_iter()
-        .map(|t| TableOut {
-            span: Loc::new(program, t.span),
-            name: t.name,
-            match_kind: t.match_kind,
-            match_class: t.match_class,
-            class_reason: t.class_reason,
-            key_class: t.key_class,
-            keys: t.keys,
-            key_bits: t.key_bits,
-            latency_ns: t.ns,
-            stages: t.stages,
         })
         .collect();
     PathOut {

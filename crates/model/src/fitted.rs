@@ -16,7 +16,7 @@ use crate::spec::{
     Base, ControlTerm, KeyClassCost, LinearTerms, ModelKind, ModelSpec, ParserTerm, Training,
 };
 use crate::tofino_linear::{self, Inputs};
-use crate::{Prediction, TableFeature, Warning};
+use crate::{Prediction, TableFeature, TableTerm, Warning};
 
 /// The warning of a term below zero, or a latency outside the measured
 /// latencies a model was fitted on.
@@ -30,6 +30,12 @@ pub const NEGATIVE_NS: f64 = -1e-6;
 /// for a table or a parse state, so such a term is the model extrapolating
 /// past what it was fitted on.
 pub fn negative_terms(pred: &Prediction) -> Vec<Warning> {
+    negative_terms_with(pred, &pred.breakdown.tables)
+}
+
+/// [`negative_terms`] of `pred` with `tables` as its tables' terms (a
+/// prediction that leaves out the table terms many paths share).
+pub fn negative_terms_with(pred: &Prediction, tables: &[TableTerm]) -> Vec<Warning> {
     let b = &pred.breakdown;
     let mut out = Vec::new();
     let why = "below zero: the model extrapolates (no pipeline gets faster for it); trust the figure less, or refit with measurements like this program";
@@ -48,7 +54,7 @@ pub fn negative_terms(pred: &Prediction) -> Vec<Warning> {
             .at_some(Some(st.span)),
         );
     }
-    for t in b.tables.iter().filter(|t| t.ns < NEGATIVE_NS) {
+    for t in tables.iter().filter(|t| t.ns < NEGATIVE_NS) {
         out.push(
             Warning::new(
                 EXTRAPOLATES,
@@ -62,7 +68,7 @@ pub fn negative_terms(pred: &Prediction) -> Vec<Warning> {
             EXTRAPOLATES,
             format!(
                 "the control part ({} tables) is {:.3} ns, {why}",
-                b.tables.len(),
+                tables.len(),
                 b.control_ns
             ),
         ));

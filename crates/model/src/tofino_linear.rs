@@ -75,14 +75,20 @@ fn predict_with_parts(
             &made
         }
     };
-    let mut pred = path_prediction(lin, inp, ctl);
+    let mut pred = path_prediction(lin, inp, ctl, true);
     pred.warnings.extend(ctl.warnings.iter().cloned());
     pred
 }
 
 /// The prediction of `inp` with the control term `ctl`, its warnings
-/// those of the packet and the path only (not `ctl`'s).
-fn path_prediction(lin: &LinearTerms<'_>, inp: &Inputs<'_>, ctl: &ControlTerms) -> Prediction {
+/// those of the packet and the path only (not `ctl`'s); its table terms
+/// `ctl`'s when `with_tables`, else none (the caller shares `ctl`'s).
+fn path_prediction(
+    lin: &LinearTerms<'_>,
+    inp: &Inputs<'_>,
+    ctl: &ControlTerms,
+    with_tables: bool,
+) -> Prediction {
     let mut warnings = Vec::new();
     // L_B.
     let base_ns = base_term(lin, inp, &mut warnings);
@@ -95,7 +101,11 @@ fn path_prediction(lin: &LinearTerms<'_>, inp: &Inputs<'_>, ctl: &ControlTerms) 
             parser_ns,
             control_ns: ctl.control_ns,
             states,
-            tables: ctl.tables.clone(),
+            tables: if with_tables {
+                ctl.tables.clone()
+            } else {
+                Vec::new()
+            },
         },
         warnings,
     }
@@ -237,10 +247,11 @@ pub fn predict_with_control(model: &ModelSpec, inp: &Inputs<'_>, ctl: &ControlTe
 }
 
 /// [`predict_with_control`] of one of many paths that share `ctl`: the
-/// same prediction but for `ctl`'s warnings (the same on every path, for
-/// the caller to keep once), which it leaves out, with the place in its
-/// warnings where they stand (`None`: a model that is not linear, whose
-/// prediction has none of them).
+/// same prediction but for `ctl`'s warnings and table terms (the same on
+/// every path, for the caller to keep once), which it leaves out (its
+/// `breakdown.tables` is empty), with the place in its warnings where
+/// `ctl`'s warnings stand (`None`: a model that is not linear, whose
+/// prediction has none of them and its own table terms).
 pub fn predict_sharing_control(
     model: &ModelSpec,
     inp: &Inputs<'_>,
@@ -249,9 +260,9 @@ pub fn predict_sharing_control(
     let Some(lin) = model.linear() else {
         return (predict(model, inp), None);
     };
-    let mut pred = path_prediction(&lin, inp, ctl);
+    let mut pred = path_prediction(&lin, inp, ctl, false);
     let at = pred.warnings.len();
-    let negative = crate::fitted::negative_terms(&pred);
+    let negative = crate::fitted::negative_terms_with(&pred, &ctl.tables);
     pred.warnings.extend(negative);
     (pred, Some(at))
 }

@@ -304,3 +304,37 @@ proptest::proptest! {
         proptest::prop_assert!(l(&after) >= l(&before) - 1e-9, "{} < {}", l(&after), l(&before));
     }
 }
+
+/// A path's prediction that shares the control term (its tables and
+/// warnings left out, for the caller to keep once) is the full prediction
+/// once the control's tables and warnings are put back where they stand.
+#[test]
+fn sharing_the_control_leaves_out_only_its_tables_and_warnings() {
+    let mut p = Program::new("t", InputKind::P4Source);
+    let acl = table(&mut p, "acl", &[(16, MatchKind::Ternary)], 10);
+    let fwd = table(&mut p, "fwd", &[(32, MatchKind::Exact)], 10);
+    let m = model_by_name("tofino1-10g").expect("model");
+    let tables = [acl, fwd];
+    for packet in [20, 500, 2000] {
+        let path = path(&[20, 40]);
+        let inp = Inputs {
+            program: &p,
+            path: &path,
+            tables: &tables,
+            packet_size: packet,
+        };
+        let ctl = control_terms_of(&m, &inp).expect("linear");
+        assert!(!ctl.tables.is_empty() && !ctl.warnings.is_empty());
+        let full = predict_with_control(&m, &inp, &ctl);
+        let (mut shared, at) = predict_sharing_control(&m, &inp, &ctl);
+        assert!(shared.breakdown.tables.is_empty());
+        let at = at.expect("linear");
+        shared.breakdown.tables = ctl.tables.clone();
+        shared.warnings.splice(at..at, ctl.warnings.iter().cloned());
+        assert_eq!(
+            format!("{shared:?}"),
+            format!("{full:?}"),
+            "packet {packet}"
+        );
+    }
+}
