@@ -186,6 +186,7 @@ impl Preprocessor<'_> {
                 });
             }
         }
+        self.st.macro_filter.add(&m.name);
         self.st.macros.insert(m.name.clone(), Rc::new(m));
         Ok(())
     }

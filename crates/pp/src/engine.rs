@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::error::{ErrLoc, PpError, PpWarning};
 use crate::lexer::{detect_guard, lex_lite, splice, Kind, Lite, Spliced, Tok, MAX_LEX_BYTES};
-use crate::macros::{Macro, MacroKind};
+use crate::macros::{Macro, MacroFilter, MacroKind};
 use crate::source_map::{adjust_line, line_col, line_starts, OutBuf, SourceMap};
 use crate::{Bundled, Options, Output, SourceFile};
 
@@ -101,6 +101,8 @@ pub(crate) struct State {
     pub(crate) by_key: HashMap<String, usize, FastHash>,
     /// Looked up for every identifier token: foldhash, not SipHash.
     pub(crate) macros: HashMap<Rc<str>, Rc<Macro>, FastHash>,
+    /// Every name in `macros` passes it (see [`MacroFilter`]).
+    pub(crate) macro_filter: MacroFilter,
     pub(crate) out: OutBuf,
     pub(crate) warnings: Vec<PpWarning>,
     pub(crate) stack: Vec<usize>,
@@ -231,6 +233,7 @@ impl<'a> Preprocessor<'a> {
     pub(crate) fn builtins(&mut self) {
         for (name, kind) in [("__LINE__", MacroKind::Line), ("__FILE__", MacroKind::File)] {
             let name: Rc<str> = Rc::from(name);
+            self.st.macro_filter.add(&name);
             self.st.macros.insert(
                 name.clone(),
                 Rc::new(Macro {
@@ -269,6 +272,11 @@ impl<'a> Preprocessor<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a macro named `name` is defined.
+    pub(crate) fn is_macro(&self, name: &str) -> bool {
+        self.st.macro_filter.may_have(name) && self.st.macros.contains_key(name)
     }
 
     // ----- files -----
@@ -529,7 +537,7 @@ impl<'a> Preprocessor<'a> {
             return Ok(false);
         };
         let text = t.text(&cur.lx.sp.clean);
-        if t.kind == Kind::Newline || (t.kind == Kind::Ident && self.st.macros.contains_key(text)) {
+        if t.kind == Kind::Newline || (t.kind == Kind::Ident && self.is_macro(text)) {
             return Ok(false);
         }
         self.emit_gap(&cur.lx, cur.last_end, t.start(), false);
@@ -539,6 +547,59 @@ impl<'a> Preprocessor<'a> {
         self.st.out.push(text, cur.lx.file, src, true);
         self.check_output(cur.lx.file as usize, src)?;
         Ok(true)
+    }
+
+    /// Copies an active line `pos..=eol` (its newline token at `eol`) to the
+    /// output at once when [`Preprocessor::pass_plain`] would pass every
+    /// token of it: no identifier on it names a macro, and no line splice
+    /// lies between `last_end` and its end (so its bytes map to the file
+    /// byte for byte, one run). The output is what the token-by-token loop
+    /// writes: the line's text with comments blanked. Returns the spliced
+    /// offset where the line ends, or `None` (nothing written) for any
+    /// other line, or when the output would pass its budget there (the
+    /// token loop then reports it at the token where it does).
+    fn copy_plain_line(
+        &mut self,
+        lx: &Lexed,
+        pos: usize,
+        eol: usize,
+        last_end: usize,
+    ) -> Option<usize> {
+        let (Some(line), Some(nl)) = (lx.toks.get(pos..eol), lx.toks.get(eol)) else {
+            return None;
+        };
+        let clean = &lx.sp.clean;
+        let end = nl.end();
+        let src = lx.sp.orig(last_end);
+        if lx.sp.orig(end) - src != end - last_end
+            || line
+                .iter()
+                .any(|t| t.kind == Kind::Ident && self.is_macro(t.text(clean)))
+        {
+            return None;
+        }
+        let text = clean.get(last_end..end)?;
+        let out = &mut self.st.out;
+        let (text0, segs0) = (out.text.len(), out.segs.len());
+        out.push(text, lx.file, src, true);
+        if text.contains('/') {
+            let mut from = last_end;
+            for t in line.iter().chain(std::iter::once(nl)) {
+                let gap = clean.get(from..t.start()).unwrap_or("");
+                if gap.contains('/') {
+                    let at = text0 + (from - last_end);
+                    out.text
+                        .replace_range(at..at + gap.len(), &blank_comments(gap));
+                }
+                from = t.end();
+            }
+        }
+        if out.text.len() as u64 > self.opts.limits.max_total_bytes {
+            out.text.truncate(text0);
+            out.segs.truncate(segs0);
+            return None;
+        }
+        Some(end)
     }
 
     // ----- the main loop -----
@@ -566,6 +627,9 @@ impl<'a> Preprocessor<'a> {
             } else if !active {
                 self.emit_newlines_in(&lx, last_end, line_end);
                 last_end = line_end;
+                pos = eol + 1;
+            } else if let Some(end) = self.copy_plain_line(&lx, pos, eol, last_end) {
+                last_end = end;
                 pos = eol + 1;
             } else {
                 let mut inp = Input {

@@ -295,6 +295,7 @@ impl Preprocessor<'_> {
         st.starts.extend(a.starts.iter().cloned());
         st.by_key.extend(a.keys.iter().cloned());
         st.macros = a.macros.clone();
+        st.macro_filter = crate::macros::MacroFilter::of(st.macros.keys().map(|k| &**k));
         st.once = a.once.clone();
         st.names = a.names.clone();
         st.budget = st.budget.saturating_sub(a.spent.0);

@@ -250,9 +250,26 @@ pub(crate) fn splice(text: &str) -> Spliced {
     Spliced { clean, map }
 }
 
-const PUNCTS: [&str; 11] = [
-    "...", "..", "##", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-];
+/// Length of the punctuator at the start of `rest`: `...`, `..`, `##`,
+/// `<<`, `>>`, `<=`, `>=`, `==`, `!=`, `&&`, `||`, or any one byte.
+fn punct_len(rest: &[u8]) -> usize {
+    match rest {
+        [b'.', b'.', b'.', ..] => 3,
+        [b'.', b'.', ..]
+        | [b'#', b'#', ..]
+        | [b'<', b'<', ..]
+        | [b'>', b'>', ..]
+        | [b'<' | b'>' | b'=' | b'!', b'=', ..]
+        | [b'&', b'&', ..]
+        | [b'|', b'|', ..] => 2,
+        _ => 1,
+    }
+}
+
+/// The blanks between tokens on a line (not the newline).
+fn is_blank(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
@@ -291,7 +308,8 @@ pub(crate) fn lex(sp: &Spliced, file: u32) -> Result<Vec<Tok>, usize> {
 pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
     let b = clean.as_bytes();
     let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-    let mut toks = Vec::new();
+    // About one token per 6 bytes in real programs: most files need no growth.
+    let mut toks = Vec::with_capacity(clean.len() / 6 + 16);
     let mut i = 0;
     let mut space = false;
     let mut bol = true;
@@ -303,10 +321,7 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
             b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
                 // The whole run of blanks (indentation) at once.
                 i += 1;
-                while b
-                    .get(i)
-                    .is_some_and(|&ch| matches!(ch, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
-                {
+                while b.get(i).is_some_and(|&ch| is_blank(ch)) {
                     i += 1;
                 }
                 space = true;
@@ -371,13 +386,7 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
                     }
                 }
             }
-            Kind::Punct => {
-                let rest = &clean[i..];
-                i += PUNCTS
-                    .iter()
-                    .find(|p| rest.starts_with(*p))
-                    .map_or(1, |p| p.len());
-            }
+            Kind::Punct => i += punct_len(b.get(i..).unwrap_or_default()),
             _ => i += clean[i..].chars().next().map_or(1, char::len_utf8),
         }
         toks.push(Lite {

@@ -282,3 +282,37 @@ mod tests {
         }
     }
 }
+
+/// A superset of the defined macros' names, by a few bits of each name (its
+/// first and last byte and its length): most identifiers of a program name
+/// no macro, and this says so without hashing them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MacroFilter([u64; 16]);
+
+impl MacroFilter {
+    fn bit(name: &str) -> usize {
+        let b = name.as_bytes();
+        let first = b.first().map_or(0, |&c| usize::from(c));
+        let last = b.last().map_or(0, |&c| usize::from(c));
+        (first * 31 + last * 7 + b.len()) & 1023
+    }
+
+    /// Lets `name` through from now on.
+    pub(crate) fn add(&mut self, name: &str) {
+        let k = Self::bit(name);
+        self.0[k >> 6] |= 1 << (k & 63);
+    }
+
+    /// False when no macro named `name` was added.
+    pub(crate) fn may_have(&self, name: &str) -> bool {
+        let k = Self::bit(name);
+        self.0[k >> 6] & (1 << (k & 63)) != 0
+    }
+
+    /// The filter of exactly `names`.
+    pub(crate) fn of<'n>(names: impl Iterator<Item = &'n str>) -> Self {
+        let mut f = MacroFilter::default();
+        names.for_each(|n| f.add(n));
+        f
+    }
+}

@@ -978,3 +978,33 @@ fn output_and_entered_bytes_are_limits() {
         "{message}"
     );
 }
+
+#[test]
+fn plain_lines_keep_strings_and_blank_comments_in_one_run() {
+    // Lines without macros are copied whole: comments between tokens blanked, a
+    // `//` inside a string kept, every byte mapped to its own offset.
+    let src = "a \"x//y\" /* c */ b; // tail\nc/**/d\n";
+    let o = run(src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.text, "a \"x//y\"         b;        \nc    d\n");
+    assert_eq!(o.map.segment_count(), 1);
+    for i in 0..o.text.len() {
+        assert_eq!(o.map.lookup(i).offset, i, "byte {i}");
+    }
+}
+
+#[test]
+fn output_limit_is_reported_at_the_token_that_passes_it() {
+    // A plain line copied whole: the limit still falls on the token that passes
+    // it (line 4's `bbbb`: 50 bytes out before it, 55 after; 51 bytes in).
+    let opts = Options {
+        limits: crate::Limits {
+            max_total_bytes: 52,
+            ..crate::Limits::default()
+        },
+        ..Options::default()
+    };
+    let src = "#define A yyyyyyyyyy\n#define B A A A A\nB\naaaa bbbb\n";
+    let (loc, message) = limit(run_with(&opts, &Mem(vec![]), src));
+    assert!(loc.ends_with("test.p4:4:6"), "{loc}");
+    assert!(message.contains("larger than 52 bytes"), "{message}");
+}

@@ -182,6 +182,8 @@ fn parse_items_sharing_names(
     }
     // Comments and `#` lines as blanks, every byte at its offset: the
     // grammar then only skips whitespace (see `trivia`).
+    // Real programs have about one distinct name per 100 bytes.
+    name::reserve_names(text.len() / 96);
     let blanked = trivia::blank(text);
     let text: &str = &blanked;
     prescan::check_nesting(text)?;

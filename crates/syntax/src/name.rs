@@ -139,6 +139,13 @@ pub(crate) fn intern(text: &str) -> Name {
     })
 }
 
+/// Makes room for about `n` distinct names in this thread's table, so
+/// that a large program's table does not grow (rehashing every name) as
+/// it is parsed.
+pub(crate) fn reserve_names(n: usize) {
+    NAMES.with(|names| names.borrow_mut().reserve(n));
+}
+
 /// Ends sharing on this thread: names made from now on are new allocations
 /// (those already handed out stay valid), and the table's memory is freed.
 pub(crate) fn forget_names() {

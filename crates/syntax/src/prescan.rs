@@ -110,47 +110,115 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
     };
     let mut i = 0;
     let mut line_start = true;
-    while i < b.len() {
-        let c = b[i];
-        match c {
-            b'\n' => {
-                line_start = true;
+    while let Some(&c) = b.get(i) {
+        match CLASS[usize::from(c)] {
+            BLANK => {
                 i += 1;
                 continue;
             }
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+            WORD => i = word(b, i, &mut scan)?,
+            DIGIT | PLAIN => {
+                // No byte of the run opens or closes anything: only the
+                // first may end a statement's openers.
+                if scan.ended {
+                    scan.next_token(false);
+                }
                 i += 1;
-                continue;
+                while b.get(i).is_some_and(|&c| CLASS[usize::from(c)] >= DIGIT) {
+                    i += 1;
+                }
             }
-            b'#' if line_start => i = skip_line(b, i),
-            b'/' if b.get(i + 1) == Some(&b'/') => i = skip_line(b, i),
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = match find(b, i + 2, b"*/") {
-                    Some(end) => end + 2,
-                    None => b.len(),
-                };
-            }
-            _ => i = token(b, i, &mut scan)?,
+            _ => match c {
+                b'\n' => {
+                    line_start = true;
+                    i += 1;
+                    continue;
+                }
+                b'#' if line_start => i = skip_line(b, i),
+                b'/' if b.get(i + 1) == Some(&b'/') => i = skip_line(b, i),
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    i = match find(b, i + 2, b"*/") {
+                        Some(end) => end + 2,
+                        None => b.len(),
+                    };
+                }
+                _ => i = token(b, i, &mut scan)?,
+            },
         }
         line_start = false;
     }
     Ok(())
 }
 
+/// [`CLASS`] of the blanks that neither end a line nor start a token.
+const BLANK: u8 = 1;
+/// [`CLASS`] of the bytes that start a word (letters and `_`).
+const WORD: u8 = 2;
+/// [`CLASS`] of the digits: [`PLAIN`] where a token starts, part of a word
+/// after its first byte.
+const DIGIT: u8 = 3;
+/// [`CLASS`] of the other bytes that are a token of no effect on nesting
+/// (most operators, non-ASCII bytes). Any byte of class 0 is looked at
+/// one by one.
+const PLAIN: u8 = 4;
+
+/// How the scan treats each byte: [`BLANK`], [`WORD`], [`DIGIT`],
+/// [`PLAIN`], or 0.
+const CLASS: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' {
+            t[c] = WORD;
+        } else if b.is_ascii_digit() {
+            t[c] = DIGIT;
+        }
+        c += 1;
+    }
+    let blanks = b" \t\r\x0b\x0c";
+    let mut k = 0;
+    while k < blanks.len() {
+        t[blanks[k] as usize] = BLANK;
+        k += 1;
+    }
+    let special = b"\n#/\"([{)]};?:<>";
+    k = 0;
+    while k < special.len() {
+        t[special[k] as usize] = 0;
+        k += 1;
+    }
+    t
+};
+
+/// Scans the word (identifier or keyword) at `i`, returning the offset
+/// after it.
+fn word(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
+    let mut end = i + 1;
+    while b
+        .get(end)
+        .is_some_and(|&c| matches!(CLASS[usize::from(c)], WORD | DIGIT))
+    {
+        end += 1;
+    }
+    let word = b.get(i..end).unwrap_or_default();
+    let keyword = matches!(word, b"if" | b"else" | b"for");
+    // Any other word changes nothing unless it follows the end of a
+    // statement.
+    if keyword || scan.ended {
+        scan.next_token(word == b"else");
+    }
+    if keyword {
+        scan.open(i, |l| l.keyword += 1)?;
+    }
+    Ok(end)
+}
+
 /// Scans the token at `i` (not trivia), returning the offset after it.
 fn token(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
     let c = b[i];
     if c.is_ascii_alphabetic() || c == b'_' {
-        let end = b[i..]
-            .iter()
-            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
-            .map_or(b.len(), |p| i + p);
-        let word = &b[i..end];
-        scan.next_token(word == b"else");
-        if matches!(word, b"if" | b"else" | b"for") {
-            scan.open(i, |l| l.keyword += 1)?;
-        }
-        return Ok(end);
+        return word(b, i, scan);
     }
     scan.next_token(false);
     match c {
@@ -261,5 +329,16 @@ mod tests {
         ] {
             assert!(check_nesting(&one.repeat(n)).is_ok(), "{one}");
         }
+    }
+
+    /// A word only opens when it is `if`, `else` or `for` as a whole; a
+    /// digit before a word ends a token (`8if` is `8` then `if`).
+    #[test]
+    fn only_whole_keywords_open() {
+        let n = 2 * MAX_RECURSION as usize;
+        for one in ["iff (c) ", "elsewhere ", "for_x ", "x1if ", "if_ "] {
+            assert!(check_nesting(&one.repeat(n)).is_ok(), "{one}");
+        }
+        limit_at("8if ", 1);
     }
 }

@@ -19,6 +19,17 @@ use std::borrow::Cow;
 
 use crate::prescan::{find, skip_line as line_end};
 
+/// The bytes that start anything but a plain token or blank: `/`, `#`,
+/// `"` and `@` (one table load per byte where four compares were).
+const STARTS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'/' as usize] = true;
+    t[b'#' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'@' as usize] = true;
+    t
+};
+
 /// `text` with its comments and `#` lines (outside strings and raw
 /// annotation bodies) replaced by spaces, line breaks kept; borrowed when
 /// there is nothing to blank.
@@ -31,10 +42,7 @@ pub(crate) fn blank(text: &str) -> Cow<'_, str> {
     while i < b.len() {
         if !after_annotation {
             // Only these bytes start anything but a plain token or blank.
-            match b[i..]
-                .iter()
-                .position(|&c| matches!(c, b'/' | b'#' | b'"' | b'@'))
-            {
+            match b[i..].iter().position(|&c| STARTS[usize::from(c)]) {
                 Some(p) => i += p,
                 None => break,
             }
