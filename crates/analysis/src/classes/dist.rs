@@ -393,13 +393,21 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     let Some(parse) = parse else {
         return Ok(None);
     };
-    let mut by_sig: BTreeMap<u64, Vec<([u64; D], PathCount)>> = BTreeMap::new();
-    for ((sig, vec, _), c) in parse {
-        by_sig.entry(sig).or_default().push((vec, c));
+    // Per signature, ascending by (vector, head), the heads then dropped.
+    let mut by_sig: BTreeMap<u64, Vec<([u64; D], u32, PathCount)>> = BTreeMap::new();
+    for (sig, vec, head, c) in parse {
+        by_sig.entry(sig).or_default().push((vec, head, c));
     }
+    let by_sig: Vec<(u64, ParseRows<D>)> = by_sig
+        .into_iter()
+        .map(|(sig, mut v)| {
+            v.sort_unstable_by_key(|&(vec, head, _)| (vec, head));
+            (sig, v.into_iter().map(|(vec, _, c)| (vec, c)).collect())
+        })
+        .collect();
     // Control side, one table per distinct start state; signatures whose
     // walk starts at the same control state share it.
-    let roots: Vec<Option<Key>> = by_sig.keys().map(|&sig| cc.root(sig)).collect();
+    let roots: Vec<Option<Key>> = by_sig.iter().map(|&(sig, _)| cc.root(sig)).collect();
     let Some(mut tables) = control_sides(cc, table_w, budget, &roots) else {
         return Ok(None);
     };
@@ -429,12 +437,15 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     Ok(Some(out))
 }
 
-/// (signature, summed parse weights, head graph node) -> paths.
-type ParseSide<const D: usize> = BTreeMap<(u64, [u64; D], u32), PathCount>;
+/// One signature's parse side: (summed parse weights, paths).
+type ParseRows<const D: usize> = Vec<([u64; D], PathCount)>;
+
+/// (signature, summed parse weights, head graph node, paths), each key once.
+type ParseSide<const D: usize> = Vec<(u64, [u64; D], u32, PathCount)>;
 
 /// The parse side of [`class_distribution`]: per accepted path, (the
 /// signature of the path folded by `sig` into (signature, head graph node),
-/// the sum of `parse_w`, the head) -> paths. Sums that fit `u64` go through
+/// the sum of `parse_w`, the head) -> paths, each key once. Sums that fit `u64` go through
 /// [`Product::grouped_sums`] (linear on chains), others through the
 /// saturating [`Product::fold_tables`]; both give the same table.
 fn parse_side<S: Copy + Eq + std::hash::Hash, const D: usize>(
@@ -447,18 +458,23 @@ fn parse_side<S: Copy + Eq + std::hash::Hash, const D: usize>(
         let t = prod.grouped_sums(start, parse_w, budget, sig)?;
         return Some(
             t.into_iter()
-                .map(|(((s, head), vec), c)| ((s, vec, head), c))
+                .map(|(((s, head), vec), c)| (s, vec, head, c))
                 .collect(),
         );
     }
-    prod.fold_tables(budget, |i, v: Option<(u64, [u64; D], u32)>| {
+    let t = prod.fold_tables(budget, |i, v: Option<(u64, [u64; D], u32)>| {
         let (s, head) = sig(i, v.map(|(s, _, head)| (s, head)));
         let mut vec = v.map_or([0; D], |(_, vec, _)| vec);
         for (o, x) in vec.iter_mut().zip(parse_w[i as usize]) {
             *o = o.saturating_add(x);
         }
         (s, vec, head)
-    })
+    })?;
+    Some(
+        t.into_iter()
+            .map(|((s, vec, head), c)| (s, vec, head, c))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
