@@ -9,11 +9,12 @@
 //! which writes a new table anyway) or where an addition could saturate
 //! (then it is applied entry by entry as before, equal sums merged).
 
-use std::rc::Rc;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
 
 use p4cost_ir::NodeKind;
 
-use super::super::{ControlClasses, Key, KeyMap, ONE};
+use super::super::{ControlClasses, Key, KeyMap};
 use crate::PathCount;
 
 /// The walk of the control states reachable from some roots: states in the
@@ -32,60 +33,268 @@ struct Walk {
 /// A successor that is the end of the control (a path of weight 0).
 const END: u32 = u32::MAX;
 
+/// One (weight, paths) entry; counts saturate at `u128::MAX`, as
+/// [`PathCount::plus`] saturates them.
+type Row = (i64, u128);
+
+/// Strictly ascending rows, shared by the tables that read them, with an
+/// id no other rows of the same run carry (the key of [`Tables::memo`]).
+#[derive(Debug, PartialEq)]
+struct Rows {
+    id: u64,
+    rows: Vec<Row>,
+}
+
 /// An ascending table of (weight, paths) whose weights are each `off`
 /// more than stored. Invariant: `v + off` does not overflow for any stored
 /// `v` (so reading an entry with its offset is exact).
 ///
 /// The entries are shared: a state with one successor whose table others
 /// read too holds the same entries with its own offset, not a copy.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Table {
-    t: Rc<Vec<(i64, PathCount)>>,
+    t: Rc<Rows>,
     off: i64,
 }
 
 impl Table {
+    fn len(&self) -> usize {
+        self.t.rows.len()
+    }
+
+    fn rows(&self) -> &[Row] {
+        &self.t.rows
+    }
+}
+
+/// A merge's inputs: (rows id, offset relative to the first input) per
+/// input, sorted.
+type MergeKey = Vec<(u64, i64)>;
+
+/// The most entries [`Tables::memo`] keeps alive by itself (8 MiB).
+const HELD: usize = 1 << 18;
+
+/// A merge kept by [`Tables::memo`]: alive while its entries fit
+/// [`HELD`] (states with equal successors often come long after the
+/// first one's readers are made), past that only while a table holds it.
+enum Held {
+    Kept(Rc<Rows>),
+    Weak(Weak<Rows>),
+}
+
+impl Held {
+    fn get(&self) -> Option<Rc<Rows>> {
+        match self {
+            Held::Kept(t) => Some(t.clone()),
+            Held::Weak(t) => t.upgrade(),
+        }
+    }
+}
+
+/// The tables of one run: fresh ids, the rows made so far by content (so
+/// equal rows made twice share one id), the merges made so far by their
+/// inputs, and scratch room for merging.
+struct Tables {
+    next_id: u64,
+    /// Content hash -> rows with that hash, while some table holds them.
+    by_content: HashMap<u64, Vec<Weak<Rows>>>,
+    /// Inputs -> their merge, as rows whose first weight is 0 and the
+    /// offset from the first input to it.
+    memo: HashMap<MergeKey, (Held, i64)>,
+    /// Entries of the merges [`Self::memo`] keeps alive.
+    held: usize,
+    scratch: [Vec<Row>; 2],
+}
+
+impl Tables {
+    fn new() -> Tables {
+        Tables {
+            next_id: 0,
+            by_content: HashMap::new(),
+            memo: HashMap::new(),
+            held: 0,
+            scratch: [Vec::new(), Vec::new()],
+        }
+    }
+
+    /// A table holding `rows` (strictly ascending), offset 0.
+    fn table(&mut self, rows: Vec<Row>) -> Table {
+        self.next_id += 1;
+        Table {
+            t: Rc::new(Rows {
+                id: self.next_id,
+                rows,
+            }),
+            off: 0,
+        }
+    }
+
+    /// The rows `rows` as shared rows: those made before with the same
+    /// content while some table still holds them, else new ones.
+    fn interned(&mut self, rows: Vec<Row>) -> Rc<Rows> {
+        use std::hash::BuildHasher;
+        let hash = foldhash::fast::FixedState::default().hash_one(&rows);
+        let same = self.by_content.entry(hash).or_default();
+        same.retain(|w| w.strong_count() > 0);
+        if let Some(t) = same
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find(|t| t.rows == rows)
+        {
+            return t;
+        }
+        self.next_id += 1;
+        let t = Rc::new(Rows {
+            id: self.next_id,
+            rows,
+        });
+        same.push(Rc::downgrade(&t));
+        t
+    }
+
     /// Adds `w` to every weight, as [`shift`] does entry by entry: by the
     /// offset when neither end of the table can saturate (the weights
     /// ascend, so then none can), else applied in place.
-    fn shift(&mut self, w: i64) {
+    fn shift(&mut self, table: &mut Table, w: i64) {
         if w == 0 {
             return;
         }
-        let fits = |e: Option<&(i64, PathCount)>| {
+        let fits = |e: Option<&Row>| {
             e.is_none_or(|&(v, _)| {
-                self.off
+                table
+                    .off
                     .checked_add(w)
                     .and_then(|off| v.checked_add(off))
                     .is_some()
             })
         };
-        if fits(self.t.first()) && fits(self.t.last()) {
-            self.off += w;
+        if fits(table.rows().first()) && fits(table.rows().last()) {
+            table.off += w;
             return;
         }
-        let mut t = self.take();
+        let mut t = take(std::mem::replace(table, self.table(Vec::new())));
         shift(&mut t, w);
-        self.t = Rc::new(t);
+        *table = self.table(t);
     }
 
-    /// The entries with the offset applied (copied when another table
-    /// shares them).
-    fn take(&mut self) -> Vec<(i64, PathCount)> {
-        let off = std::mem::take(&mut self.off);
-        let t = std::mem::take(&mut self.t);
-        let mut t = Rc::try_unwrap(t).unwrap_or_else(|shared| (*shared).clone());
-        if off != 0 {
-            for e in &mut t {
-                e.0 += off;
+    /// The merge of `inputs` (each with its offset), `w` added. Rows are
+    /// kept relative to their least weight, so a merge of the same rows
+    /// at the same distances as one made before (while that one is still
+    /// held) is that one at another offset, not merged again.
+    fn merged(&mut self, inputs: &[&Table], w: i64) -> Table {
+        let mut order: Vec<(u64, i64, usize)> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.t.id, t.off, i))
+            .collect();
+        order.sort_unstable();
+        let base = order[0].1;
+        let key: Option<MergeKey> = order
+            .iter()
+            .map(|&(id, off, _)| Some((id, off.checked_sub(base)?)))
+            .collect();
+        let mut out = match key.and_then(|key| self.relative(inputs, &order, key)) {
+            Some((t, least)) => Table {
+                t,
+                off: base + least,
+            },
+            None => {
+                let order: Vec<(&[Row], i64)> = inputs.iter().map(|t| (t.rows(), t.off)).collect();
+                let rows = self.merge_all(&order);
+                self.table(rows)
+            }
+        };
+        self.shift(&mut out, w);
+        out
+    }
+
+    /// The merge of `inputs` (in `order`, at the distances `key` gives)
+    /// as rows whose first weight is 0 and the offset from the first
+    /// input to them; `None` when a weight read so would not fit i64.
+    fn relative(
+        &mut self,
+        inputs: &[&Table],
+        order: &[(u64, i64, usize)],
+        key: MergeKey,
+    ) -> Option<(Rc<Rows>, i64)> {
+        if let Some((t, least)) = self.memo.get(&key).and_then(|(t, l)| Some((t.get()?, *l))) {
+            return Some((t, least));
+        }
+        let mut least: Option<i64> = None;
+        for (&(_, _, i), &(_, rel)) in order.iter().zip(&key) {
+            if let Some(first) = inputs[i].rows().first() {
+                let v = first.0.checked_add(rel)?;
+                least = Some(least.map_or(v, |l| l.min(v)));
             }
         }
-        t
+        let least = least?;
+        let mut sides: Vec<(&[Row], i64)> = Vec::with_capacity(order.len());
+        for (&(_, _, i), &(_, rel)) in order.iter().zip(&key) {
+            let rows = inputs[i].rows();
+            let at = rel.checked_sub(least)?;
+            // Ascending: the ends bound every weight read.
+            for e in [rows.first(), rows.last()].into_iter().flatten() {
+                e.0.checked_add(at)?;
+            }
+            sides.push((rows, at));
+        }
+        let rows = self.merge_all(&sides);
+        let t = self.interned(rows);
+        let held = if self.held + t.rows.len() <= HELD {
+            self.held += t.rows.len();
+            Held::Kept(t.clone())
+        } else {
+            Held::Weak(Rc::downgrade(&t))
+        };
+        self.memo.insert(key, (held, least));
+        Some((t, least))
     }
 
-    fn len(&self) -> usize {
-        self.t.len()
+    /// The ascending merge of `inputs` (rows, offset; every weight read
+    /// with its offset fits i64), counts of equal weights added: one pass
+    /// per input after the first, the result exactly as long as it is.
+    fn merge_all(&mut self, inputs: &[(&[Row], i64)]) -> Vec<Row> {
+        let mut out = match inputs {
+            [] => Vec::new(),
+            [(a, oa)] => a.iter().map(|&(v, c)| (v + oa, c)).collect(),
+            [(a, oa), (b, ob)] => {
+                let mut out = Vec::new();
+                merge_into(&mut out, (a, *oa), (b, *ob));
+                out
+            }
+            [(a, oa), rest @ ..] => {
+                let [mut x, mut y] = std::mem::take(&mut self.scratch);
+                x.clear();
+                x.extend(a.iter().map(|&(v, c)| (v + oa, c)));
+                for &(b, ob) in rest {
+                    merge_into(&mut y, (&x, 0), (b, ob));
+                    std::mem::swap(&mut x, &mut y);
+                }
+                let out = x.as_slice().to_vec();
+                self.scratch = [x, y];
+                out
+            }
+        };
+        // A merge reserves room for both sides, which equal sums may not
+        // fill; the allocator shrinks the buffer where it is.
+        out.shrink_to_fit();
+        out
     }
+}
+
+/// The rows with the offset applied (copied when another table shares
+/// them).
+fn take(table: Table) -> Vec<Row> {
+    let mut t = match Rc::try_unwrap(table.t) {
+        Ok(rows) => rows.rows,
+        Err(shared) => shared.rows.clone(),
+    };
+    if table.off != 0 {
+        for e in &mut t {
+            e.0 += table.off;
+        }
+    }
+    t
 }
 
 /// Per root (`None`: no control to walk), the ascending table control
@@ -97,6 +306,8 @@ impl Table {
 /// first (states and edges), then each state's table, made from its
 /// successors' tables shifted by its weight and merged (sorted vectors,
 /// each entry made once), a table dropped once its last reader is made.
+/// States whose successors hold the same rows at the same distances share
+/// one merge of them.
 pub(super) fn control_sides(
     cc: &ControlClasses<'_>,
     table_w: &[i64],
@@ -119,17 +330,15 @@ pub(super) fn control_sides(
     for &r in root_ids.iter().flatten() {
         readers[r as usize] += 1;
     }
-    let mut tables: Vec<Table> = vec![Table::default(); n];
+    let mut tables: Vec<Option<Table>> = vec![None; n];
     let mut entries = 0usize;
-    let end = Table {
-        t: Rc::new(vec![(0, ONE)]),
-        off: 0,
-    };
-    let mut scratch = Vec::new();
+    let mut run = Tables::new();
+    let empty = run.table(Vec::new());
+    let end = run.table(vec![(0, 1)]);
     for i in 0..n {
         let succ = &walk.succ[walk.at[i] as usize..walk.at[i + 1] as usize];
         let w = walk.weight[i];
-        let out = state_table(&mut tables, &readers, succ, w, &end, &mut scratch);
+        let out = state_table(&mut run, &mut tables, &readers, succ, w, [&empty, &end]);
         entries += out.len();
         if entries > budget {
             return None;
@@ -137,28 +346,34 @@ pub(super) fn control_sides(
         for &s in succ.iter().filter(|&&s| s != END) {
             readers[s as usize] -= 1;
             if readers[s as usize] == 0 {
-                tables[s as usize] = Table::default();
+                tables[s as usize] = None;
             }
         }
         if readers[i] > 0 {
-            tables[i] = out;
+            tables[i] = Some(out);
         }
     }
-    let mut seen = vec![false; n];
     Some(
         root_ids
             .iter()
-            .map(|r| match r {
-                None => vec![(0, ONE)],
-                Some(r) if !std::mem::replace(&mut seen[*r as usize], true) => {
-                    tables[*r as usize].take()
-                }
-                Some(_) => Vec::new(),
+            .map(|r| {
+                let rows = match r {
+                    None => vec![(0, 1)],
+                    Some(r) => tables[*r as usize].take().map(take).unwrap_or_default(),
+                };
+                rows.into_iter().map(|(v, c)| (v, count(c))).collect()
             })
             .collect(),
     )
 }
 
+/// A saturating count as a [`PathCount`] (`u128::MAX`: saturated).
+fn count(c: u128) -> PathCount {
+    PathCount {
+        value: c,
+        saturated: c == u128::MAX,
+    }
+}
 /// The walk from every root ([`Walk`]); `ids` numbers the states. `None`
 /// past `cc`'s state limit.
 fn walk(
@@ -197,65 +412,44 @@ fn walk(
     Some(walk)
 }
 
-/// The table of a state of weight `w` whose successors are `succ` (`end`:
-/// the end of the control's table). The last reader of its one
-/// successor's table takes it over, another copies it, in both cases
-/// shifted by the offset; several successors' tables are merged, `w`
-/// added by the last merge: one pass per successor after the first.
+/// The table of a state of weight `w` whose successors are `succ` (`ends`:
+/// the table of no path and the end of the control's). The last reader of
+/// its one successor's table takes it over, another shares it, in both
+/// cases shifted by the offset; several successors' tables are merged
+/// ([`Tables::merged`]).
 fn state_table(
-    tables: &mut [Table],
+    run: &mut Tables,
+    tables: &mut [Option<Table>],
     readers: &[u32],
     succ: &[u32],
     w: i64,
-    end: &Table,
-    scratch: &mut Vec<(i64, PathCount)>,
+    ends: [&Table; 2],
 ) -> Table {
-    let (first, rest) = match succ {
-        [] => return Table::default(),
-        [s] => {
-            // The last reader takes the table over, another shares it.
-            let mut out = if *s == END {
-                end.clone()
-            } else if readers[*s as usize] == 1 {
-                std::mem::take(&mut tables[*s as usize])
-            } else {
-                tables[*s as usize].clone()
-            };
-            out.shift(w);
-            return out;
+    let [empty, end] = ends;
+    let mut out = match succ {
+        [] => return empty.clone(),
+        [s] if *s == END => end.clone(),
+        // The last reader takes the table over, another shares it.
+        [s] if readers[*s as usize] == 1 => tables[*s as usize].take().unwrap_or(empty.clone()),
+        [s] => tables[*s as usize].clone().unwrap_or(empty.clone()),
+        _ => {
+            let inputs: Vec<&Table> = succ
+                .iter()
+                .map(|&s| match s {
+                    END => end,
+                    s => tables[s as usize].as_ref().unwrap_or(empty),
+                })
+                .collect();
+            return run.merged(&inputs, w);
         }
-        [first, rest @ ..] => (*first, rest),
     };
-    let at = |s: u32| if s == END { end } else { &tables[s as usize] };
-    let mut acc = Table::default();
-    for (i, &s) in rest.iter().enumerate() {
-        let last = i + 1 == rest.len();
-        let mut out = std::mem::take(scratch);
-        let a = if i == 0 { at(first) } else { &acc };
-        merge_into(&mut out, a, at(s), if last { w } else { 0 });
-        if i > 0 {
-            *scratch = std::mem::take(&mut acc).take();
-        }
-        acc = Table {
-            t: Rc::new(out),
-            off: 0,
-        };
-    }
-    // Kept until its readers are made: exactly as long as it is (a merge
-    // reserves room for both sides, which equal sums may not fill). The
-    // allocator shrinks the buffer where it is, without copying it; the
-    // next merge takes a fresh scratch.
-    let mut t = acc.take();
-    t.shrink_to_fit();
-    Table {
-        t: Rc::new(t),
-        off: 0,
-    }
+    run.shift(&mut out, w);
+    out
 }
 
 /// Adds `w` to every weight of the ascending table `t` in place (entries
 /// that saturation makes equal merged).
-fn shift(t: &mut Vec<(i64, PathCount)>, w: i64) {
+fn shift(t: &mut Vec<Row>, w: i64) {
     if w == 0 {
         return;
     }
@@ -264,7 +458,7 @@ fn shift(t: &mut Vec<(i64, PathCount)>, w: i64) {
         let (v, c) = t[i];
         let v = v.saturating_add(w);
         match kept.checked_sub(1).map(|k| &mut t[k]) {
-            Some((last, n)) if *last == v => *n = n.plus(c),
+            Some((last, n)) if *last == v => *n = n.saturating_add(c),
             _ => {
                 t[kept] = (v, c);
                 kept += 1;
@@ -274,56 +468,49 @@ fn shift(t: &mut Vec<(i64, PathCount)>, w: i64) {
     t.truncate(kept);
 }
 
-/// Appends `(v, c)` to the ascending table `out`, adding `c` to its last
-/// entry when that has weight `v`.
-fn push_sum(out: &mut Vec<(i64, PathCount)>, v: i64, c: PathCount) {
-    match out.last_mut() {
-        Some((last, n)) if *last == v => *n = n.plus(c),
-        _ => out.push((v, c)),
-    }
-}
-
-/// `out` := the ascending merge of the tables `a` and `b` (their offsets
-/// applied), `w` added to every weight (saturating, as [`shift`] adds it;
-/// counts of equal weights added).
-fn merge_into(out: &mut Vec<(i64, PathCount)>, a: &Table, b: &Table, w: i64) {
+/// `out` := the ascending merge of the strictly ascending `a` and `b`,
+/// each with its offset added (which keeps its weights within i64),
+/// counts of equal weights added.
+fn merge_into(out: &mut Vec<Row>, (a, oa): (&[Row], i64), (b, ob): (&[Row], i64)) {
     out.clear();
     out.reserve(a.len() + b.len());
-    // Each side's entries with its offset, read straight from the slices.
-    let (ta, oa, tb, ob) = (&a.t[..], a.off, &b.t[..], b.off);
     let (mut i, mut j) = (0, 0);
-    while let (Some(&(va, ca)), Some(&(vb, cb))) = (ta.get(i), tb.get(j)) {
+    while let (Some(&(va, ca)), Some(&(vb, cb))) = (a.get(i), b.get(j)) {
         let (va, vb) = (va + oa, vb + ob);
-        let (v, c) = if va <= vb {
-            i += 1;
-            (va, ca)
-        } else {
-            j += 1;
-            (vb, cb)
+        let row = match va.cmp(&vb) {
+            std::cmp::Ordering::Less => {
+                i += 1;
+                (va, ca)
+            }
+            std::cmp::Ordering::Greater => {
+                j += 1;
+                (vb, cb)
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+                (va, ca.saturating_add(cb))
+            }
         };
-        push_sum(out, v.saturating_add(w), c);
+        out.push(row);
     }
-    for &(v, c) in &ta[i..] {
-        push_sum(out, (v + oa).saturating_add(w), c);
-    }
-    for &(v, c) in &tb[j..] {
-        push_sum(out, (v + ob).saturating_add(w), c);
-    }
+    out.extend(a[i..].iter().map(|&(v, c)| (v + oa, c)));
+    out.extend(b[j..].iter().map(|&(v, c)| (v + ob, c)));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn n(v: u128) -> PathCount {
-        PathCount::exact(v)
+    fn rows(t: &Table) -> Vec<Row> {
+        take(t.clone())
     }
 
     /// Shifting by offsets gives the table shifting entry by entry gives,
     /// saturation included (where equal sums merge).
     #[test]
     fn offsets_give_what_shifting_in_place_gives() {
-        let start = vec![(i64::MIN + 5, n(1)), (-3, n(2)), (0, n(3)), (7, n(4))];
+        let start = vec![(i64::MIN + 5, 1), (-3, 2), (0, 3), (7, 4)];
         let steps: [&[i64]; 5] = [
             &[1, 2, 3],
             &[i64::MAX, -1, -1],
@@ -332,58 +519,99 @@ mod tests {
             &[0, 0, -2],
         ];
         for ws in steps {
+            let mut run = Tables::new();
             let mut eager = start.clone();
-            let mut lazy = Table {
-                t: Rc::new(start.clone()),
-                off: 0,
-            };
+            let mut lazy = run.table(start.clone());
             for &w in ws {
                 shift(&mut eager, w);
-                lazy.shift(w);
-                let mut seen = lazy.clone();
-                assert_eq!(seen.take(), eager, "after {w} of {ws:?}");
+                run.shift(&mut lazy, w);
+                assert_eq!(rows(&lazy), eager, "after {w} of {ws:?}");
             }
         }
     }
 
     #[test]
     fn merges_apply_the_offset() {
-        let a = Table {
-            t: Rc::new(vec![(10, n(2)), (12, n(1))]),
-            off: 0,
-        };
-        let b = Table {
-            t: Rc::new(vec![(0, n(1)), (5, n(1))]),
-            off: 10,
-        };
         let mut out = Vec::new();
-        merge_into(&mut out, &a, &b, 0);
-        assert_eq!(out, vec![(10, n(3)), (12, n(1)), (15, n(1))]);
-        merge_into(&mut out, &a, &b, i64::MAX - 12);
-        let top = (i64::MAX, n(2));
-        assert_eq!(out, vec![(i64::MAX - 2, n(3)), top]);
+        merge_into(&mut out, (&[(10, 2), (12, 1)], 0), (&[(0, 1), (5, 1)], 10));
+        assert_eq!(out, vec![(10, 3), (12, 1), (15, 1)]);
+        let mut run = Tables::new();
+        let a = run.table(vec![(10, 2), (12, 1)]);
+        let mut b = run.table(vec![(0, 1), (5, 1)]);
+        b.off = 10;
+        let top = (i64::MAX, 2);
+        let m = run.merged(&[&a, &b], i64::MAX - 12);
+        assert_eq!(rows(&m), vec![(i64::MAX - 2, 3), top]);
+        // Counts saturate as PathCount::plus saturates them.
+        let c = run.table(vec![(1, u128::MAX - 1)]);
+        let d = run.table(vec![(1, 5)]);
+        assert_eq!(rows(&run.merged(&[&c, &d], 0)), vec![(1, u128::MAX)]);
+        assert!(count(u128::MAX).saturated && !count(7).saturated);
+    }
+
+    /// States reading the same rows at the same distances share one merge
+    /// (offsets and their own weights kept apart), and the merge is the
+    /// one made entry by entry; rows at other distances are merged anew,
+    /// and equal rows made apart end up shared.
+    #[test]
+    fn equal_merges_are_made_once() {
+        let mut run = Tables::new();
+        let t = run.table(vec![(-4, 1), (3, 2), (9, 3)]);
+        let u = run.table(vec![(0, 5), (6, 1)]);
+        let at = |t: &Table, off: i64| Table {
+            t: t.t.clone(),
+            off,
+        };
+        let one = run.merged(&[&at(&t, 1), &at(&u, 4)], 7);
+        let two = run.merged(&[&at(&u, 14), &at(&t, 11)], -2);
+        assert!(Rc::ptr_eq(&one.t, &two.t), "shared, not merged again");
+        let three = run.merged(&[&at(&t, 0), &at(&u, 4)], 0);
+        assert!(!Rc::ptr_eq(&one.t, &three.t));
+        let by_hand = |a: i64, b: i64, w: i64| {
+            let mut all: Vec<Row> = rows(&at(&t, a));
+            all.extend(rows(&at(&u, b)));
+            all.sort();
+            let mut out: Vec<Row> = Vec::new();
+            for (v, c) in all {
+                match out.last_mut() {
+                    Some(last) if last.0 == v + w => last.1 += c,
+                    _ => out.push((v + w, c)),
+                }
+            }
+            out
+        };
+        assert_eq!(rows(&one), by_hand(1, 4, 7));
+        assert_eq!(rows(&two), by_hand(11, 14, -2));
+        assert_eq!(rows(&three), by_hand(0, 4, 0));
+        // Rows made apart with the same content merge to the same rows.
+        let t2 = run.table(t.rows().to_vec());
+        let four = run.merged(&[&at(&t2, 1), &at(&u, 4)], 0);
+        assert!(Rc::ptr_eq(&one.t, &four.t), "equal rows, one merge");
+        assert_eq!(rows(&four), by_hand(1, 4, 0));
+        // The same rows twice (a table read at two distances).
+        let twice = run.merged(&[&at(&t, 0), &at(&t, 6)], 0);
+        assert_eq!(rows(&twice), vec![(-4, 1), (2, 1), (3, 2), (9, 5), (15, 3)]);
     }
 
     /// Two states reading one table share its entries, each with its own
     /// offset, a saturating shift of one leaving the other as it was.
     #[test]
     fn shared_tables_keep_their_own_offsets() {
-        let base = vec![(-4, n(1)), (3, n(2)), (i64::MAX - 1, n(3))];
-        let mut tables = vec![Table {
-            t: Rc::new(base.clone()),
-            off: 0,
-        }];
-        let end = Table::default();
-        let mut scratch = Vec::new();
-        let mut one = state_table(&mut tables, &[2], &[0], -6, &end, &mut scratch);
-        let mut two = state_table(&mut tables, &[2], &[0], 5, &end, &mut scratch);
-        assert!(Rc::ptr_eq(&one.t, &tables[0].t), "shared, not copied");
+        let base = vec![(-4, 1), (3, 2), (i64::MAX - 1, 3)];
+        let mut run = Tables::new();
+        let mut tables = vec![Some(run.table(base.clone()))];
+        let (empty, end) = (run.table(Vec::new()), run.table(vec![(0, 1)]));
+        let ends = [&empty, &end];
+        let one = state_table(&mut run, &mut tables, &[2], &[0], -6, ends);
+        let two = state_table(&mut run, &mut tables, &[2], &[0], 5, ends);
+        let kept = tables[0].as_ref().expect("still read");
+        assert!(Rc::ptr_eq(&one.t, &kept.t), "shared, not copied");
         let mut eager_one = base.clone();
         shift(&mut eager_one, -6);
         let mut eager_two = base.clone();
         shift(&mut eager_two, 5);
-        assert_eq!(two.take(), eager_two);
-        assert_eq!(one.take(), eager_one);
-        assert_eq!(tables[0].take(), base);
+        assert_eq!(rows(&two), eager_two);
+        assert_eq!(rows(&one), eager_one);
+        assert_eq!(rows(kept), base);
     }
 }

@@ -14,6 +14,9 @@ use std::hash::Hash;
 use super::{Next, Product, ONE};
 use crate::paths::PathCount;
 
+/// (group, sum) -> paths, ascending, each (group, sum) once.
+pub(crate) type GroupedSums<G, const D: usize> = Vec<((G, [u64; D]), PathCount)>;
+
 /// A node's table: per group key, the path sums in that group.
 type Groups<G, const D: usize> = BTreeMap<G, Shifted<D>>;
 
@@ -114,8 +117,8 @@ impl<S: Copy + Eq + Hash> Product<S> {
     /// Per accepted path from `start`, a group key folded like
     /// [`Product::fold_tables`] folds (`g(i, None)` at the last node,
     /// `g(i, Some(k))` before a successor's key `k`) and the sum of `w`
-    /// along it, as (group, sum) -> number of paths; for sums that fit
-    /// `u64` ([`Product::sums_fit_u64`]). Same budgets as
+    /// along it, as (group, sum) -> number of paths, ascending by (group,
+    /// sum), each once; for sums that fit `u64` ([`Product::sums_fit_u64`]). Same budgets as
     /// [`Product::fold_tables`] (live entries at most `budget`, merged
     /// entries at most 16 x `budget`), where a group's table handed down to
     /// a node's only reader is not counted as merged.
@@ -125,7 +128,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
         w: &[[u64; D]],
         budget: usize,
         g: impl Fn(u32, Option<G>) -> G,
-    ) -> Option<BTreeMap<(G, [u64; D]), PathCount>> {
+    ) -> Option<GroupedSums<G, D>> {
         let mut readers = vec![0u32; self.nodes.len()];
         for i in 0..self.nodes.len() as u32 {
             for (_, s) in self.live(i) {
@@ -197,7 +200,7 @@ impl<S: Copy + Eq + Hash> Product<S> {
         }
         let t = tables.get_mut(start as usize).and_then(Option::take);
         let fit = |v: [i128; D]| v.map(|x| u64::try_from(x).unwrap_or(u64::MAX));
-        let mut out = BTreeMap::new();
+        let mut out = Vec::new();
         for (k, sh) in t.unwrap_or_default() {
             out.extend(sh.values().map(|(v, c)| ((k, fit(v)), c)));
         }
