@@ -65,6 +65,13 @@ impl ClassMemo {
         Some(m.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
+    /// The longest key kept (0 when none): room to make the next one in.
+    pub(crate) fn key_len(&self) -> usize {
+        self.store()
+            .and_then(|s| s.entries.iter().map(|(k, _)| k.len()).max())
+            .unwrap_or(0)
+    }
+
     /// The entry for `key`, counted as a hit.
     pub(crate) fn get(&self, key: &[u8]) -> Option<Entry> {
         let mut s = self.store()?;
@@ -142,6 +149,11 @@ mod tests {
         let last = KEEP as u8;
         assert_eq!(on.get(&[last]).map(|e| e.extremes), Some(vec![(4.0, 4.0)]));
         assert_eq!(on.hits(), 1);
+        assert_eq!(
+            (on.key_len(), off.key_len()),
+            (1, 0),
+            "room for the next key"
+        );
         assert_eq!(on, off, "a memo changes no answer");
     }
 }

@@ -23,6 +23,7 @@ pub mod class_memo;
 pub mod combine;
 pub mod cpu_out;
 pub mod diff;
+pub mod drop_later;
 pub mod error;
 pub mod explain;
 pub mod git;

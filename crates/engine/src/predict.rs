@@ -1296,7 +1296,7 @@ impl ClassStage<'_, '_> {
         if !a.class_memo.is_on() || a.listed_only {
             return None;
         }
-        let mut h = crate::class_memo::shape::Shape::new();
+        let mut h = crate::class_memo::shape::Shape::with_capacity(a.class_memo.key_len());
         h.add(self.common.program());
         h.add(&self.control.0);
         h.add(self.table_ns);

@@ -20,6 +20,7 @@ use lsp_types::{
 };
 use serde_json::Value;
 
+use p4cost_engine::drop_later::DropLater;
 use p4cost_engine::ide::EditorFacts;
 
 use crate::transport::{message_json, Incoming};
@@ -85,6 +86,8 @@ struct State {
     generations: u64,
     initialized: bool,
     shutting_down: bool,
+    /// Frees replaced analyses off the message loop.
+    drops: DropLater,
 }
 
 /// Serves one client: messages from `incoming` (until `exit`, or until it
@@ -113,6 +116,7 @@ pub fn serve(incoming: Receiver<Incoming>, out: Sender<String>) -> Result<Stats,
         generations: 0,
         initialized: false,
         shutting_down: false,
+        drops: DropLater::new(),
     };
     while let Ok(event) = events.recv() {
         match event {
@@ -421,12 +425,15 @@ impl State {
             return Ok(());
         };
         let current = d.job.generation == doc.generation;
+        // The analysis replaced is freed off this thread, after publishing
+        // (with a Tofino placement it holds the whole last program).
+        let mut replaced = None;
         if doc
             .last
             .as_ref()
             .is_none_or(|a| a.generation < d.job.generation)
         {
-            doc.last = Some(Analysis {
+            replaced = doc.last.replace(Analysis {
                 text: d.job.text.clone(),
                 generation: d.job.generation,
                 facts: facts.clone(),
@@ -448,7 +455,9 @@ impl State {
         } else {
             self.stats.cancelled += 1;
         }
-        answers.into_iter().try_for_each(|r| self.reply(r))
+        let answered = answers.into_iter().try_for_each(|r| self.reply(r));
+        self.drops.drop_later((replaced, facts));
+        answered
     }
 }
 

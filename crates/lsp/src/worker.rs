@@ -10,6 +10,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use lsp_types::Url;
 use p4cost_engine::class_memo::ClassMemo;
+use p4cost_engine::drop_later::DropLater;
 use p4cost_engine::ide::{self, EditorFacts};
 use p4cost_engine::input::{self, Reuse};
 use p4cost_engine::overlay::Overlay;
@@ -155,12 +156,15 @@ fn run(shared: &(Mutex<Queue>, Condvar), done: impl Fn(Done) -> bool) {
     // declarations it changed or moved) and its last class figures (a
     // keystroke that changes no class input walks no class).
     let mut reuse: HashMap<PathBuf, Kept> = HashMap::new();
+    // Each analysis's session (the program it lowered) is freed off this
+    // thread, so the facts go back before it is.
+    let drops = DropLater::new();
     loop {
         let Some((uri, job, flag)) = next_job(shared, &mut overlay, &mut reuse) else {
             return;
         };
         let kept = reuse.entry(job.path.clone()).or_default();
-        let facts = analyse(&job, &overlay, &flag, kept);
+        let facts = analyse(&job, &overlay, &flag, kept, &drops);
         if let Ok(mut q) = shared.0.lock() {
             q.running = None;
         }
@@ -215,6 +219,7 @@ fn analyse(
     overlay: &Overlay,
     cancelled: &Arc<AtomicBool>,
     kept: &mut Kept,
+    drops: &DropLater,
 ) -> Option<Arc<EditorFacts>> {
     let stop = || cancelled.load(Ordering::Relaxed);
     if stop() {
@@ -231,7 +236,8 @@ fn analyse(
     }
     let mut session = Session::new();
     session.preload(&o, loaded);
-    let mut facts = ide::facts(&mut session, &o, &budgets);
+    let (mut facts, reports) = ide::facts_keeping(&mut session, &o, &budgets);
+    drops.drop_later((session, reports));
     if stop() {
         return None;
     }

@@ -32,6 +32,14 @@ impl Shape {
         Shape::default()
     }
 
+    /// An empty shape with room for `n` bytes (a last key's length, so
+    /// making a key of the same program grows no buffer).
+    pub fn with_capacity(n: usize) -> Shape {
+        Shape {
+            buf: Vec::with_capacity(n),
+        }
+    }
+
     /// Adds `value` (its spans left out).
     pub fn add<T: Serialize + ?Sized>(&mut self, value: &T) {
         // Our serializer never fails: `Never` is never made.
