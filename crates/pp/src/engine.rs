@@ -302,25 +302,13 @@ impl<'a> Preprocessor<'a> {
             },
             message: "too many files".into(),
         })?;
-        // A UTF-8 byte-order mark (editors on Windows write one) is no
-        // token: blanked, so every offset after it stays the file's own.
-        let text = match text.strip_prefix('\u{feff}') {
-            Some(rest) => format!("   {rest}"),
-            None => text,
-        };
-        let text = lone_cr_to_lf(text);
+        let text = normalized(text);
         let kept = self
             .cache
             .as_mut()
             .and_then(|c| c.lexings.take(&text, file, &dir));
         if let Some((starts, lexed)) = kept {
-            self.st.starts.push(starts);
-            self.st.files.push(SourceFile {
-                path,
-                text,
-                bundled,
-            });
-            self.st.by_key.insert(key, idx);
+            self.push_file(key, path, text, bundled, starts);
             self.st.lexed.push(lexed);
             return Ok(idx);
         }
@@ -335,15 +323,50 @@ impl<'a> Preprocessor<'a> {
                 message: format!("'{path}' is larger than {MAX_LEX_BYTES} bytes"),
             });
         }
-        self.st.starts.push(line_starts(&text));
+        let starts = line_starts(&text);
+        self.push_file(key, path, text, bundled, starts);
+        let lexed = self.lex_new(idx, file, sp, dir)?;
+        if let (Some(c), Some(f), Some(starts)) = (
+            self.cache.as_mut(),
+            self.st.files.last(),
+            self.st.starts.last(),
+        ) {
+            c.lexings.keep(&f.text, starts, &lexed);
+        }
+        self.st.lexed.push(lexed);
+        Ok(idx)
+    }
+
+    /// Records file `idx`'s text, name and line starts (its lexing is
+    /// pushed by the caller).
+    fn push_file(
+        &mut self,
+        key: String,
+        path: String,
+        text: String,
+        bundled: bool,
+        starts: Vec<usize>,
+    ) {
+        let idx = self.st.files.len();
+        self.st.starts.push(starts);
         self.st.files.push(SourceFile {
             path,
             text,
             bundled,
         });
         self.st.by_key.insert(key, idx);
-        // The last lexing of this file, its text since changed: lexed
-        // again only where it changed.
+    }
+
+    /// Lexes file `idx` (spliced as `sp`): again only where it changed
+    /// when the include cache holds the last lexing of this file, its
+    /// text since changed; whole otherwise.
+    fn lex_new(
+        &self,
+        idx: usize,
+        file: u32,
+        sp: Spliced,
+        dir: Option<PathBuf>,
+    ) -> Result<Rc<Lexed>, PpError> {
         let base = self.cache.as_ref().and_then(|c| c.lexings.last(file, &dir));
         let relexed = base.and_then(|b| crate::lexings::relex(&b.sp.clean, &b.toks, &sp.clean));
         let toks = match relexed.map_or_else(|| lex_lite(&sp.clean), Ok) {
@@ -356,22 +379,13 @@ impl<'a> Preprocessor<'a> {
             }
         };
         let guard = detect_guard(&toks, &sp.clean);
-        let lexed = Rc::new(Lexed {
+        Ok(Rc::new(Lexed {
             sp,
             toks,
             file,
             guard,
             dir,
-        });
-        if let (Some(c), Some(f), Some(starts)) = (
-            self.cache.as_mut(),
-            self.st.files.last(),
-            self.st.starts.last(),
-        ) {
-            c.lexings.keep(&f.text, starts, &lexed);
-        }
-        self.st.lexed.push(lexed);
-        Ok(idx)
+        }))
     }
 
     pub(crate) fn lexed_file(&self, f: usize) -> Result<Rc<Lexed>, PpError> {
@@ -785,4 +799,15 @@ fn lone_cr_to_lf(text: String) -> String {
         });
     }
     out
+}
+
+/// A file's text as the lexer reads it: a UTF-8 byte-order mark (editors
+/// on Windows write one) blanked, so every offset after it stays the
+/// file's own, and lone carriage returns made line feeds.
+fn normalized(text: String) -> String {
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => format!("   {rest}"),
+        None => text,
+    };
+    lone_cr_to_lf(text)
 }
