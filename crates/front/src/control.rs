@@ -79,6 +79,14 @@ impl MemoKey {
     }
 }
 
+/// A table's keys, (implementation, attached resources) and annotations:
+/// what another instance of its control may copy.
+type TableParts = (
+    Vec<ir::TableKey>,
+    (Option<String>, Vec<String>),
+    Vec<ir::Annotation>,
+);
+
 /// The constructor parameter values a control is lowered with.
 struct CtorValues {
     values: HashMap<String, i128>,
@@ -761,28 +769,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             .rec
             .is_none()
             .then(|| MemoKey::new(t as *const TableDecl as usize, syms, &[], 0));
-        let copied = memo
-            .as_ref()
-            .and_then(|k| self.table_memo.get(k))
-            .and_then(|id| self.program.tables.get(id.index()))
-            .map(|d| {
-                let parts = (d.implementation.clone(), d.attached.clone());
-                (d.keys.clone(), parts, d.annotations.clone())
-            });
-        let keys = match &copied {
-            Some((keys, ..)) => keys.clone(),
-            None => self.table_keys(t, syms),
-        };
+        let (keys, (implementation, attached), annotations) =
+            self.table_parts(t, syms, memo.as_ref());
         let mut actions = self.table_actions(t, syms)?;
         let size = match t.custom("size").map(|p| &p.kind) {
             Some(TablePropertyKind::Custom { value, .. }) => self.table_size(t, value, syms)?,
             _ => None,
         };
         let default_action = self.table_default_action(t, &mut actions, syms)?;
-        let ((implementation, attached), annotations) = match copied {
-            Some((_, parts, anns)) => (parts, anns),
-            None => (self.table_attached(t), annotations(self, &t.annotations)),
-        };
         self.program.tables.push(ir::Table {
             name: t.name.name.as_str().to_owned(),
             control: None,
@@ -806,6 +800,32 @@ impl<'a, 'o> Cx<'a, 'o> {
             self.table_memo.entry(k).or_insert(id);
         }
         Ok(id)
+    }
+
+    /// A table's keys, attached resources and annotations: copied from the
+    /// table an equal `memo` key lowered before, else lowered (each of them
+    /// reads the program, never changes it).
+    fn table_parts(
+        &self,
+        t: &'a TableDecl,
+        syms: &ControlSyms<'a>,
+        memo: Option<&MemoKey>,
+    ) -> TableParts {
+        let copied = memo
+            .and_then(|k| self.table_memo.get(k))
+            .and_then(|id| self.program.tables.get(id.index()));
+        match copied {
+            Some(d) => (
+                d.keys.clone(),
+                (d.implementation.clone(), d.attached.clone()),
+                d.annotations.clone(),
+            ),
+            None => (
+                self.table_keys(t, syms),
+                self.table_attached(t),
+                annotations(self, &t.annotations),
+            ),
+        }
     }
 
     /// A table's keys: their fields, widths and what they read.
