@@ -274,9 +274,18 @@ impl<'a> Preprocessor<'a> {
         Ok(())
     }
 
+    /// The macro named `name`, if one is defined: most identifiers are
+    /// answered by the filter, without hashing them.
+    pub(crate) fn macro_named(&self, name: &str) -> Option<&Rc<Macro>> {
+        if !self.st.macro_filter.may_have(name) {
+            return None;
+        }
+        self.st.macros.get(name)
+    }
+
     /// Whether a macro named `name` is defined.
     pub(crate) fn is_macro(&self, name: &str) -> bool {
-        self.st.macro_filter.may_have(name) && self.st.macros.contains_key(name)
+        self.macro_named(name).is_some()
     }
 
     // ----- files -----

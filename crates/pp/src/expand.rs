@@ -75,10 +75,7 @@ impl Preprocessor<'_> {
             if tok.kind != Kind::Ident || tok.hs.contains(&tok.text) {
                 return Ok(Some(tok));
             }
-            if !self.st.macro_filter.may_have(&tok.text) {
-                return Ok(Some(tok));
-            }
-            let Some(m) = self.st.macros.get(&tok.text).cloned() else {
+            let Some(m) = self.macro_named(&tok.text).cloned() else {
                 return Ok(Some(tok));
             };
             let body = match &m.kind {
