@@ -12,6 +12,8 @@
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
+use foldhash::fast::FixedState;
+
 use p4cost_ir::NodeKind;
 
 use super::super::{ControlClasses, Key, KeyMap};
@@ -97,10 +99,10 @@ impl Held {
 struct Tables {
     next_id: u64,
     /// Content hash -> rows with that hash, while some table holds them.
-    by_content: HashMap<u64, Vec<Weak<Rows>>>,
+    by_content: HashMap<u64, Vec<Weak<Rows>>, FixedState>,
     /// Inputs -> their merge, as rows whose first weight is 0 and the
     /// offset from the first input to it.
-    memo: HashMap<MergeKey, (Held, i64)>,
+    memo: HashMap<MergeKey, (Held, i64), FixedState>,
     /// Entries of the merges [`Self::memo`] keeps alive.
     held: usize,
     scratch: [Vec<Row>; 2],
@@ -110,8 +112,8 @@ impl Tables {
     fn new() -> Tables {
         Tables {
             next_id: 0,
-            by_content: HashMap::new(),
-            memo: HashMap::new(),
+            by_content: HashMap::default(),
+            memo: HashMap::default(),
             held: 0,
             scratch: [Vec::new(), Vec::new()],
         }
@@ -133,7 +135,7 @@ impl Tables {
     /// content while some table still holds them, else new ones.
     fn interned(&mut self, rows: Vec<Row>) -> Rc<Rows> {
         use std::hash::BuildHasher;
-        let hash = foldhash::fast::FixedState::default().hash_one(&rows);
+        let hash = FixedState::default().hash_one(&rows);
         let same = self.by_content.entry(hash).or_default();
         same.retain(|w| w.strong_count() > 0);
         if let Some(t) = same
