@@ -27,6 +27,7 @@ mod cmd_stages;
 mod cmd_throughput;
 mod diagnostics;
 mod exit;
+mod huge_heap;
 mod json_out;
 mod output_budget;
 mod output_file;
@@ -200,6 +201,7 @@ fn run_command(command: args::Command, out: &mut dyn Write, err: &mut dyn Write,
 
 /// The process entry point used by the `p4cost` binary.
 pub fn main() -> std::process::ExitCode {
+    huge_heap::at_start();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     use std::io::IsTerminal;

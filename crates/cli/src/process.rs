@@ -15,6 +15,8 @@
 //! the instructions are the same) and 0.81x. So one arena for a program
 //! file of at most [`ONE_ARENA_MAX_BYTES`], glibc's default above it and
 //! for batches (`predict p4-samples --jobs 2`: 1.18x the CPU with one).
+//!
+//! The heap's huge pages: [`crate::huge_heap`].
 
 use crate::args::Command;
 use crate::Ui;
