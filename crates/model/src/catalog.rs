@@ -74,13 +74,16 @@ const PASS_FILES: &[(&str, &str)] = &[
     ("bmv2/bmv2-coarse.json", crate::bmv2_coarse::BMV2_COARSE.1),
 ];
 
+/// Each of [`PASS_FILES`] parsed as a model, in that order.
+const PASS_PARSERS: [fn() -> Result<ModelSpec, ModelError>; 2] = [
+    || Ok(crate::nfp::nfp4000()?.to_spec()),
+    || Ok(crate::bmv2_coarse::bmv2_coarse()?.to_spec()),
+];
+
 /// The embedded models of the pass kinds, kept in their own files
 /// (`models/nfp/nfp4000.json`, `models/bmv2/bmv2-coarse.json`), as models.
 pub fn pass_models() -> Result<Vec<ModelSpec>, ModelError> {
-    Ok(vec![
-        crate::nfp::nfp4000()?.to_spec(),
-        crate::bmv2_coarse::bmv2_coarse()?.to_spec(),
-    ])
+    PASS_PARSERS.iter().map(|parse| parse()).collect()
 }
 
 /// Every model `predict --model` takes: [`all_models`], then
@@ -115,8 +118,43 @@ pub fn model_file(name: &str) -> Option<&'static str> {
         .map(|(f, _)| *f)
 }
 
+/// Files of [`EMBEDDED`] and [`PASS_FILES`], in that order.
+const FILES: usize = EMBEDDED.len() + PASS_FILES.len();
+
+/// The model in the file named for `name` (`<name>.json`: every embedded
+/// model's file is, a test says so), read once per process; `None` when
+/// no file is. Parses one file where [`every_model_kept`] parses all ten
+/// (2 M instructions, a third of `predict` of a 20-line program).
+fn model_in_its_file(name: &str) -> Option<Result<&'static ModelSpec, ModelError>> {
+    static KEPT: [std::sync::OnceLock<ModelSpec>; FILES] =
+        [const { std::sync::OnceLock::new() }; FILES];
+    let i = EMBEDDED
+        .iter()
+        .chain(PASS_FILES)
+        .position(|(file, _)| file_stem(file) == Some(name))?;
+    if let Some(m) = KEPT[i].get() {
+        return Some(Ok(m));
+    }
+    let parsed = match i.checked_sub(EMBEDDED.len()) {
+        None => parse_model(EMBEDDED[i].0, EMBEDDED[i].1),
+        Some(pass) => PASS_PARSERS[pass](),
+    };
+    Some(parsed.map(|m| KEPT[i].get_or_init(|| m)))
+}
+
+/// `file`'s name without its directory and `.json`.
+fn file_stem(file: &str) -> Option<&str> {
+    file.rsplit('/').next()?.strip_suffix(".json")
+}
+
 /// The embedded model with this name.
 pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
+    if let Some(m) = model_in_its_file(name) {
+        let m = m?;
+        if m.name == name {
+            return Ok(m.clone());
+        }
+    }
     let all = every_model_kept()?;
     if let Some(m) = all.iter().find(|m| m.name == name) {
         return Ok(m.clone());
@@ -234,6 +272,20 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), all.len(), "model names are unique");
+    }
+
+    /// [`model_by_name`] reads only the file named for the model.
+    #[test]
+    fn every_model_is_in_the_file_named_for_it() {
+        let every = every_model().expect("embedded models parse");
+        assert_eq!(every.len(), FILES);
+        for m in &every {
+            let found = model_in_its_file(&m.name)
+                .expect("its file")
+                .expect("parses");
+            assert_eq!(found, m);
+            assert_eq!(&model_by_name(&m.name).expect("by name"), m);
+        }
     }
 
     #[test]
