@@ -267,12 +267,8 @@ fn punct_len(rest: &[u8]) -> usize {
 }
 
 /// The blanks between tokens on a line (not the newline).
-fn is_blank(c: u8) -> bool {
+const fn is_blank(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
-}
-
-fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
 }
 
 /// The bytes of an identifier after its first (letters, digits, `_`).
@@ -314,81 +310,48 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
     let mut space = false;
     let mut bol = true;
     while let Some(&c) = b.get(i) {
-        let next = b.get(i + 1).copied();
         let start = i;
-        let kind = match c {
-            b'\n' => Kind::Newline,
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+        let kind = match LEX_CLASS[usize::from(c)] {
+            BLANK => {
                 // The whole run of blanks (indentation) at once.
+                i = run_end(b, i + 1, BLANK);
+                space = true;
+                continue;
+            }
+            NEWLINE => {
                 i += 1;
-                while b.get(i).is_some_and(|&ch| is_blank(ch)) {
-                    i += 1;
-                }
+                Kind::Newline
+            }
+            IDENT => {
+                i = ident_end(b, i + 1);
+                Kind::Ident
+            }
+            SLASH if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
+                i = comment_end(clean, i)?;
                 space = true;
                 continue;
             }
-            b'/' if next == Some(b'/') => {
-                i = clean[i..].find('\n').map_or(b.len(), |p| i + p);
-                space = true;
-                continue;
-            }
-            b'/' if next == Some(b'*') => {
-                match clean[i + 2..].find("*/") {
-                    Some(p) => i += 2 + p + 2,
-                    None => return Err(i),
-                }
-                space = true;
-                continue;
-            }
-            _ if is_ident_start(c) => Kind::Ident,
-            _ if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|n| n.is_ascii_digit())) => {
+            DIGIT => {
+                i = number_end(b, i + 1);
                 Kind::Number
             }
-            b'"' => Kind::Str,
-            _ if c.is_ascii() => Kind::Punct,
-            _ => Kind::Other,
+            DOT if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                i = number_end(b, i + 1);
+                Kind::Number
+            }
+            QUOTE => {
+                i = string_end(clean, i + 1);
+                Kind::Str
+            }
+            OTHER => {
+                i += clean[i..].chars().next().map_or(1, char::len_utf8);
+                Kind::Other
+            }
+            _ => {
+                i += punct_len(b.get(i..).unwrap_or_default());
+                Kind::Punct
+            }
         };
-        match kind {
-            Kind::Newline => i += 1,
-            Kind::Ident => {
-                while b.get(i).is_some_and(|&ch| is_ident_char(ch)) {
-                    i += 1;
-                }
-            }
-            Kind::Number => {
-                i += 1;
-                loop {
-                    match b.get(i) {
-                        Some(&ch) if is_ident_char(ch) => i += 1,
-                        Some(b'.') if b.get(i + 1) != Some(&b'.') => i += 1,
-                        _ => break,
-                    }
-                }
-            }
-            Kind::Str => {
-                i += 1;
-                loop {
-                    match b.get(i) {
-                        None | Some(b'\n') => break,
-                        Some(b'"') => {
-                            i += 1;
-                            break;
-                        }
-                        Some(b'\\') => {
-                            i += 1;
-                            if let Some(ch) = clean[i..].chars().next() {
-                                if ch != '\n' {
-                                    i += ch.len_utf8();
-                                }
-                            }
-                        }
-                        Some(_) => i += 1,
-                    }
-                }
-            }
-            Kind::Punct => i += punct_len(b.get(i..).unwrap_or_default()),
-            _ => i += clean[i..].chars().next().map_or(1, char::len_utf8),
-        }
         toks.push(Lite {
             start: at(start),
             end: at(i),
@@ -400,6 +363,118 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
         space = false;
     }
     Ok(toks)
+}
+
+/// [`LEX_CLASS`] of the blanks between tokens on a line.
+const BLANK: u8 = 1;
+/// [`LEX_CLASS`] of `\n`.
+const NEWLINE: u8 = 2;
+/// [`LEX_CLASS`] of the bytes that start an identifier (letters and `_`).
+const IDENT: u8 = 3;
+/// [`LEX_CLASS`] of the digits.
+const DIGIT: u8 = 4;
+/// [`LEX_CLASS`] of `.` (a number when a digit follows).
+const DOT: u8 = 5;
+/// [`LEX_CLASS`] of `/` (a comment when `/` or `*` follows).
+const SLASH: u8 = 6;
+/// [`LEX_CLASS`] of `"`.
+const QUOTE: u8 = 7;
+/// [`LEX_CLASS`] of the bytes of non-ASCII characters.
+const OTHER: u8 = 8;
+
+/// How [`lex_lite`] reads a token's first byte: one of the classes above,
+/// or 0 for the other ASCII bytes (punctuators).
+const LEX_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = if is_blank(b) {
+            BLANK
+        } else if b.is_ascii_alphabetic() || b == b'_' {
+            IDENT
+        } else if b.is_ascii_digit() {
+            DIGIT
+        } else if !b.is_ascii() {
+            OTHER
+        } else {
+            match b {
+                b'\n' => NEWLINE,
+                b'.' => DOT,
+                b'/' => SLASH,
+                b'"' => QUOTE,
+                _ => 0,
+            }
+        };
+        c += 1;
+    }
+    t
+};
+
+/// The end of the run of bytes of class `class` from `i` on.
+fn run_end(b: &[u8], mut i: usize, class: u8) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|&c| LEX_CLASS[usize::from(c)] == class)
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the identifier whose bytes continue at `i`.
+fn ident_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|&c| is_ident_char(c)) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the pp-number whose bytes continue at `i`: identifier bytes
+/// and `.` not followed by another `.`.
+fn number_end(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i) {
+            Some(&ch) if is_ident_char(ch) => i += 1,
+            Some(b'.') if b.get(i + 1) != Some(&b'.') => i += 1,
+            _ => return i,
+        }
+    }
+}
+
+/// The end of the comment starting at `i` (`//` to the line's end, or
+/// `/*` past its `*/`); `Err(i)` when a `/*` is never closed.
+fn comment_end(clean: &str, i: usize) -> Result<usize, usize> {
+    if clean.as_bytes().get(i + 1) == Some(&b'/') {
+        return Ok(clean[i..].find('\n').map_or(clean.len(), |p| i + p));
+    }
+    match clean[i + 2..].find("*/") {
+        Some(p) => Ok(i + 2 + p + 2),
+        None => Err(i),
+    }
+}
+
+/// The end of the string literal whose text continues at `i` (after its
+/// opening quote): past its closing quote, or at the line's end or the
+/// text's end when it is not closed there (a `\` escapes any character
+/// but a line break).
+fn string_end(clean: &str, mut i: usize) -> usize {
+    let b = clean.as_bytes();
+    loop {
+        match b.get(i) {
+            None | Some(b'\n') => return i,
+            Some(b'"') => return i + 1,
+            Some(b'\\') => {
+                i += 1;
+                if let Some(ch) = clean[i..].chars().next() {
+                    if ch != '\n' {
+                        i += ch.len_utf8();
+                    }
+                }
+            }
+            Some(_) => i += 1,
+        }
+    }
 }
 
 /// Lexes a snippet (pasted text, command-line values) with no file origin; no newlines expected.

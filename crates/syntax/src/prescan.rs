@@ -109,13 +109,32 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
         ended: false,
     };
     let mut i = 0;
-    let mut line_start = true;
-    while let Some(&c) = b.get(i) {
-        match CLASS[usize::from(c)] {
-            BLANK => {
-                i += 1;
+    while i < b.len() {
+        if !scan.ended {
+            // Outside the token after a statement's end, only the bytes
+            // `ACTIVE` holds can change anything: skip to the next one.
+            match b[i..].iter().position(|&c| ACTIVE[usize::from(c)]) {
+                Some(p) => i += p,
+                None => break,
+            }
+            if CLASS[usize::from(b[i])] == WORD && !word_starts(b, i) {
+                // Inside a word: its rest is no token of its own.
+                i = word_end(b, i);
                 continue;
             }
+        } else {
+            // Blanks and line breaks change nothing: to the next token.
+            match b[i..]
+                .iter()
+                .position(|&c| !matches!(CLASS[usize::from(c)], BLANK | NEWLINE))
+            {
+                Some(p) => i += p,
+                None => break,
+            }
+        }
+        let c = b[i];
+        match CLASS[usize::from(c)] {
+            BLANK | NEWLINE => i += 1,
             WORD => i = word(b, i, &mut scan)?,
             DIGIT | PLAIN => {
                 // No byte of the run opens or closes anything: only the
@@ -124,17 +143,15 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
                     scan.next_token(false);
                 }
                 i += 1;
-                while b.get(i).is_some_and(|&c| CLASS[usize::from(c)] >= DIGIT) {
+                while b
+                    .get(i)
+                    .is_some_and(|&c| matches!(CLASS[usize::from(c)], DIGIT | PLAIN))
+                {
                     i += 1;
                 }
             }
             _ => match c {
-                b'\n' => {
-                    line_start = true;
-                    i += 1;
-                    continue;
-                }
-                b'#' if line_start => i = skip_line(b, i),
+                b'#' if line_starts(b, i) => i = skip_line(b, i),
                 b'/' if b.get(i + 1) == Some(&b'/') => i = skip_line(b, i),
                 b'/' if b.get(i + 1) == Some(&b'*') => {
                     i = match find(b, i + 2, b"*/") {
@@ -145,13 +162,68 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
                 _ => i = token(b, i, &mut scan)?,
             },
         }
-        line_start = false;
     }
     Ok(())
 }
 
+/// The end of the run of word bytes and digits from `i` on.
+fn word_end(b: &[u8], mut i: usize) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|&c| matches!(CLASS[usize::from(c)], WORD | DIGIT))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// True when the word byte at `i` starts a word as the scan reads them
+/// (`word`): the byte before it ends no word. A word runs on over digits,
+/// so digits before `i` belong to a word exactly when a word byte comes
+/// before them (`x1if` is one word, `8if` is `8` then `if`).
+fn word_starts(b: &[u8], i: usize) -> bool {
+    let mut j = i;
+    while j > 0 {
+        match CLASS[usize::from(b[j - 1])] {
+            DIGIT => j -= 1,
+            WORD => return false,
+            _ => return true,
+        }
+    }
+    true
+}
+
+/// True when only blanks come between the start of `i`'s line and `i`
+/// (so a `#` there starts a directive line, skipped whole).
+fn line_starts(b: &[u8], i: usize) -> bool {
+    let mut j = i;
+    while j > 0 && CLASS[usize::from(b[j - 1])] == BLANK {
+        j -= 1;
+    }
+    j == 0 || b[j - 1] == b'\n'
+}
+
+/// The bytes that may change the scan's state when no statement has just
+/// ended: those [`CLASS`] gives 0 but line breaks (see [`line_starts`]),
+/// and the first letters of `if`, `else` and `for`. Any other word, and
+/// any other run of digits, operators and blanks, changes nothing.
+const ACTIVE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = CLASS[c] == 0;
+        c += 1;
+    }
+    t[b'i' as usize] = true;
+    t[b'e' as usize] = true;
+    t[b'f' as usize] = true;
+    t
+};
+
 /// [`CLASS`] of the blanks that neither end a line nor start a token.
 const BLANK: u8 = 1;
+/// [`CLASS`] of the line break, a blank that ends a line.
+const NEWLINE: u8 = 5;
 /// [`CLASS`] of the bytes that start a word (letters and `_`).
 const WORD: u8 = 2;
 /// [`CLASS`] of the digits: [`PLAIN`] where a token starts, part of a word
@@ -163,7 +235,7 @@ const DIGIT: u8 = 3;
 const PLAIN: u8 = 4;
 
 /// How the scan treats each byte: [`BLANK`], [`WORD`], [`DIGIT`],
-/// [`PLAIN`], or 0.
+/// [`PLAIN`], [`NEWLINE`], or 0.
 const CLASS: [u8; 256] = {
     let mut t = [PLAIN; 256];
     let mut c = 0;
@@ -182,7 +254,8 @@ const CLASS: [u8; 256] = {
         t[blanks[k] as usize] = BLANK;
         k += 1;
     }
-    let special = b"\n#/\"([{)]};?:<>";
+    t[b'\n' as usize] = NEWLINE;
+    let special = b"#/\"([{)]};?:<>";
     k = 0;
     while k < special.len() {
         t[special[k] as usize] = 0;
@@ -194,13 +267,7 @@ const CLASS: [u8; 256] = {
 /// Scans the word (identifier or keyword) at `i`, returning the offset
 /// after it.
 fn word(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
-    let mut end = i + 1;
-    while b
-        .get(end)
-        .is_some_and(|&c| matches!(CLASS[usize::from(c)], WORD | DIGIT))
-    {
-        end += 1;
-    }
+    let end = word_end(b, i);
     let word = b.get(i..end).unwrap_or_default();
     let keyword = matches!(word, b"if" | b"else" | b"for");
     // Any other word changes nothing unless it follows the end of a
