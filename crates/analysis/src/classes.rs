@@ -1114,9 +1114,18 @@ impl<'a> ControlClasses<'a> {
     }
 
     fn succ(&self, k: Key) -> Vec<Option<Key>> {
-        let mut out: Vec<Option<Key>> = Vec::new();
-        let mut meet: Vec<Option<Key>> = Vec::new();
-        for s in succ_states(self.flow, &self.conds, &self.effects, &self.order, k) {
+        let mut states: Vec<Option<Key>> = Vec::new();
+        succ_states(
+            self.flow,
+            &self.conds,
+            &self.effects,
+            &self.order,
+            k,
+            &mut states,
+        );
+        let mut out: Vec<Option<Key>> = Vec::with_capacity(states.len());
+        let mut meet: Vec<Option<Key>> = Vec::with_capacity(states.len());
+        for s in states {
             let s = self.enter(s.map(|(n, v, u)| (NodeId(n), v, u)));
             let at = self.settle(s);
             if !meet.contains(&at) {
@@ -1147,6 +1156,7 @@ impl<'a> ControlClasses<'a> {
             return done;
         }
         let mut trail: Vec<Key> = Vec::new();
+        let mut next: Vec<Option<Key>> = Vec::new();
         let mut at = Some(start);
         let end = loop {
             let Some(k) = at else { break None };
@@ -1156,7 +1166,14 @@ impl<'a> ControlClasses<'a> {
             if let Some(&done) = self.settled.borrow().get(&k) {
                 break done;
             }
-            let next = succ_states(self.flow, &self.conds, &self.effects, &self.order, k);
+            succ_states(
+                self.flow,
+                &self.conds,
+                &self.effects,
+                &self.order,
+                k,
+                &mut next,
+            );
             if next.len() != 1 {
                 break Some(k);
             }
@@ -1625,14 +1642,16 @@ fn skip_plain_runs(program: &Program, flow: &ControlFlow, effects: &[ValidityEff
     skip
 }
 
-/// Successor states of `k`, in the canonical order of `order`.
+/// Successor states of `k`, in the canonical order of `order`, into `out`
+/// (cleared first: one buffer serves a whole walk).
 fn succ_states(
     flow: &ControlFlow,
     conds: &[compiled::Compiled],
     effects: &[ValidityEffect],
     order: &order::Orders,
     k: Key,
-) -> Vec<Option<Key>> {
+    out: &mut Vec<Option<Key>>,
+) {
     let (n, valid, unknown) = k;
     let node = &flow.nodes[n as usize];
     let canonical = order.get(n as usize).and_then(|o| o.as_deref());
@@ -1643,7 +1662,7 @@ fn succ_states(
         s.filter(|s| s.index() < flow.nodes.len())
             .map(|s| (s.0, valid2, unknown2))
     };
-    let mut out: Vec<Option<Key>> = Vec::new();
+    out.clear();
     let mut push = |s: Option<Key>| {
         if !out.contains(&s) {
             out.push(s);
@@ -1670,7 +1689,6 @@ fn succ_states(
             None => node.successors().into_iter().for_each(|s| push(to(s))),
         },
     }
-    out
 }
 
 /// The lightest or heaviest packet class.

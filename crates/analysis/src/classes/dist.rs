@@ -123,6 +123,43 @@ pub struct Histogram {
     pub counts: Vec<u128>,
 }
 
+/// One side's entries mapped to figures, sorted, and what one pass over
+/// them tells.
+struct Mapped {
+    rows: Vec<(f64, u128)>,
+    /// The counts' saturating sum.
+    total: u128,
+    /// Every figure is finite.
+    finite: bool,
+    /// Every count is positive.
+    counted: bool,
+}
+
+impl Mapped {
+    /// `rows` sorted by figure (sides mapped by monotone figures come
+    /// sorted: checked, in the same pass, not sorted).
+    fn of(mut rows: Vec<(f64, u128)>) -> Mapped {
+        let (mut total, mut finite, mut counted, mut sorted) = (0u128, true, true, true);
+        let mut last = f64::NEG_INFINITY;
+        for &(x, n) in &rows {
+            total = total.saturating_add(n);
+            finite &= x.is_finite();
+            counted &= n > 0;
+            sorted &= last.total_cmp(&x).is_le();
+            last = x;
+        }
+        if !sorted {
+            rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Mapped {
+            rows,
+            total,
+            finite,
+            counted,
+        }
+    }
+}
+
 /// Both sides of a distribution mapped to figures and sorted, for counting
 /// the classes at or below a figure.
 struct Sides {
@@ -146,41 +183,27 @@ impl Sides {
         parse: impl Fn(&[u64; D]) -> f64,
         control: impl Fn(i64) -> f64,
     ) -> Sides {
-        // Sides mapped by monotone figures come sorted: checked, not sorted.
-        let sorted = |mut v: Vec<(f64, u128)>| {
-            if !v.is_sorted_by(|a, b| a.0.total_cmp(&b.0).is_le()) {
-                v.sort_by(|a, b| a.0.total_cmp(&b.0));
-            }
-            v
+        let (mut ends_decide, mut counted) = (true, true);
+        let mut side = |rows: Vec<(f64, u128)>| {
+            let m = Mapped::of(rows);
+            ends_decide &= m.finite;
+            counted &= m.counted;
+            (m.rows, m.total)
         };
-        let controls: Vec<Vec<(f64, u128)>> = d
+        let (controls, totals): (Vec<_>, Vec<_>) = d
             .controls
             .iter()
-            .map(|c| sorted(c.iter().map(|(w, n)| (control(*w), n.value)).collect()))
-            .collect();
-        let totals = controls
-            .iter()
-            .map(|c| c.iter().map(|e| e.1).fold(0, u128::saturating_add))
-            .collect();
-        let parts: Vec<(Vec<(f64, u128)>, usize)> = d
+            .map(|c| side(c.iter().map(|(w, n)| (control(*w), n.value)).collect()))
+            .unzip();
+        let (parts, part_totals): (Vec<_>, Vec<_>) = d
             .parts
             .iter()
             .map(|p| {
-                let v = p.parse.iter().map(|(v, n)| (parse(v), n.value)).collect();
-                (sorted(v), p.control)
+                let (rows, total) =
+                    side(p.parse.iter().map(|(v, n)| (parse(v), n.value)).collect());
+                ((rows, p.control), total)
             })
-            .collect();
-        let part_totals = parts
-            .iter()
-            .map(|(p, _)| p.iter().map(|e| e.1).fold(0, u128::saturating_add))
-            .collect();
-        let finite = |v: &[(f64, u128)]| v.iter().all(|e| e.0.is_finite());
-        let ends_decide =
-            controls.iter().all(|c| finite(c)) && parts.iter().all(|(p, _)| finite(p));
-        let counted = controls
-            .iter()
-            .chain(parts.iter().map(|(p, _)| p))
-            .all(|v| v.iter().all(|e| e.1 > 0));
+            .unzip();
         Sides {
             controls,
             totals,
@@ -383,7 +406,8 @@ impl Sides {
                 );
             }
         }
-        sums.sort_by(|x, y| x.0.total_cmp(&y.0));
+        // Equal sums are equal floats: their order does not matter.
+        sums.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
         let mut seen = 0u128;
         for (sum, n) in sums {
             seen = seen.saturating_add(n);
@@ -473,16 +497,15 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     let Some(parse) = parse else {
         return Ok(None);
     };
-    // Per signature, ascending by (vector, head), the heads then dropped.
-    let mut by_sig: BTreeMap<u64, Vec<([u64; D], u32, PathCount)>> = BTreeMap::new();
-    for (sig, vec, head, c) in parse {
-        by_sig.entry(sig).or_default().push((vec, head, c));
-    }
-    let by_sig: Vec<(u64, ParseRows<D>)> = by_sig
-        .into_iter()
-        .map(|(sig, mut v)| {
-            v.sort_unstable_by_key(|&(vec, head, _)| (vec, head));
-            (sig, v.into_iter().map(|(vec, _, c)| (vec, c)).collect())
+    // Per signature, ascending by (vector, head), the heads then dropped
+    // (each key is once: one sort of them all).
+    let mut parse = parse;
+    parse.sort_unstable_by_key(|&(sig, vec, head, _)| (sig, vec, head));
+    let by_sig: Vec<(u64, ParseRows<D>)> = parse
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|rows| {
+            let vecs = rows.iter().map(|&(_, vec, _, c)| (vec, c)).collect();
+            (rows[0].0, vecs)
         })
         .collect();
     // Control side, one table per distinct start state; signatures whose

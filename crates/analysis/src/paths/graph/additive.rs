@@ -45,9 +45,7 @@ fn merge_into<G: Ord, const D: usize>(t: &mut Groups<G, D>, k: G, sh: Shifted<D>
     };
     let before = big.rows.len() + small.rows.len();
     run.work += small.rows.len();
-    for (v, c) in small.values() {
-        big.add(v, c);
-    }
+    big.absorb(&small);
     run.live -= before - big.rows.len();
     *have = big;
 }
@@ -57,24 +55,77 @@ fn merge_into<G: Ord, const D: usize>(t: &mut Groups<G, D>, k: G, sh: Shifted<D>
 /// over at most `u32::MAX` nodes, and its negative keys, exactly.
 struct Shifted<const D: usize> {
     off: [i128; D],
-    rows: BTreeMap<[i128; D], PathCount>,
+    /// (key, paths), strictly ascending by key.
+    rows: Vec<([i128; D], PathCount)>,
 }
+
+/// A table at most this many times as long as the one merged into it
+/// takes its entries one by one (a binary search and an insertion each)
+/// rather than in one pass over both.
+const FEW: usize = 16;
 
 impl<const D: usize> Shifted<D> {
     fn new() -> Self {
         Shifted {
             off: [0; D],
-            rows: BTreeMap::new(),
+            rows: Vec::new(),
         }
     }
 
-    /// Adds `c` paths of value `v`.
-    fn add(&mut self, mut v: [i128; D], c: PathCount) {
+    /// The key of value `v`.
+    fn key(&self, mut v: [i128; D]) -> [i128; D] {
         for (k, o) in v.iter_mut().zip(self.off) {
             *k -= o;
         }
-        let e = self.rows.entry(v).or_default();
-        *e = e.plus(c);
+        v
+    }
+
+    /// Adds `c` paths of value `v`.
+    fn add(&mut self, v: [i128; D], c: PathCount) {
+        let k = self.key(v);
+        match self.rows.binary_search_by(|e| e.0.cmp(&k)) {
+            Ok(at) => self.rows[at].1 = self.rows[at].1.plus(c),
+            Err(at) => self.rows.insert(at, (k, c)),
+        }
+    }
+
+    /// Adds every entry of `other` (as [`Self::add`] of each, in order):
+    /// one by one when `other` is short, else in one merge of the two
+    /// ascending tables (a shift keeps the order), `other`'s keys moved to
+    /// this table's offset.
+    fn absorb(&mut self, other: &Shifted<D>) {
+        if other.rows.len().saturating_mul(FEW) <= self.rows.len() {
+            for (v, c) in other.values() {
+                self.add(v, c);
+            }
+            return;
+        }
+        let delta: [i128; D] = std::array::from_fn(|d| other.off[d] - self.off[d]);
+        let moved = |k: &[i128; D]| -> [i128; D] { std::array::from_fn(|d| k[d] + delta[d]) };
+        let (a, b) = (&self.rows[..], &other.rows[..]);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+            let ky = moved(&y.0);
+            match x.0.cmp(&ky) {
+                std::cmp::Ordering::Less => {
+                    out.push(*x);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push((ky, y.1));
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    out.push((x.0, x.1.plus(y.1)));
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&a[i..]);
+        out.extend(b[j..].iter().map(|(k, c)| (moved(k), *c)));
+        self.rows = out;
     }
 
     /// The (value, paths) entries, ascending (a shift keeps the order).
