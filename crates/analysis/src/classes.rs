@@ -1910,7 +1910,7 @@ pub struct Decision {
 }
 
 /// One listed class of a parse path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListedClass {
     /// Its position among all the classes of the parse path, in control
     /// order (0-based), whichever are listed.
@@ -1969,6 +1969,8 @@ pub struct ClassLister<'a> {
     /// In a control joined by [`crate::join_egress`], the first node that is
     /// not an ingress one: validity there is said to be "in egress".
     egress_from: Option<u32>,
+    /// The class being made and its steps, kept from class to class.
+    scratch: Scratch,
 }
 
 impl<'a> ClassLister<'a> {
@@ -2019,6 +2021,7 @@ impl<'a> ClassLister<'a> {
             work,
             facts: StepCache::default(),
             egress_from: None,
+            scratch: Scratch::default(),
         })
     }
 
@@ -2068,8 +2071,10 @@ impl<'a> ClassLister<'a> {
         Ok((listing, self.extreme_of(sig, max)?))
     }
 
-    /// The signature of `parse_path`, once its nodes are checked.
-    fn signature(&self, pg: &PathGraph<'_>, parse_path: &[u32]) -> Result<u64, ClassError> {
+    /// The signature of `parse_path` (graph nodes of `pg`, start first),
+    /// once its nodes are checked: what [`Self::visit_list`] and
+    /// [`Self::visit_extreme`] take.
+    pub fn signature(&self, pg: &PathGraph<'_>, parse_path: &[u32]) -> Result<u64, ClassError> {
         if let Some(&node) = parse_path.iter().find(|&&n| n as usize >= pg.len()) {
             return Err(ClassError::BadParsePath { node });
         }
@@ -2078,41 +2083,70 @@ impl<'a> ClassLister<'a> {
 
     /// [`Self::extreme`] of a path whose signature is `sig`.
     fn extreme_of(&mut self, sig: u64, max: bool) -> Result<(f64, ListedClass), ClassError> {
+        let mut class = None;
+        let value = self.extreme_core(sig, max, &mut |c, s| {
+            class = Some(c.with_skips(s));
+            true
+        })?;
+        Ok((value, class.unwrap_or_default()))
+    }
+
+    /// [`Self::extreme`] of the path whose signature is `sig`
+    /// ([`Self::signature`]): its class handed to `visit` as
+    /// [`Self::visit_list`] hands its classes over; gives its summed table
+    /// weight.
+    pub fn visit_extreme(
+        &mut self,
+        sig: u64,
+        max: bool,
+        visit: &mut dyn FnMut(&ListedClass, &ClassRefs<'_>),
+    ) -> Result<f64, ClassError> {
+        self.extreme_core(sig, max, &mut |c, s| {
+            visit(c, s);
+            true
+        })
+    }
+
+    /// The lightest (`max` false) or heaviest class of the path whose
+    /// signature is `sig`, handed to `take`; its summed table weight.
+    fn extreme_core(&mut self, sig: u64, max: bool, take: Take<'_>) -> Result<f64, ClassError> {
         let e = self.cc.eval(sig)?;
         let value = if max { e.max } else { e.min };
         let (Some(_), Some(_)) = (self.reach.as_ref(), self.cc.root(sig)) else {
-            // No table on any way: the one class `list` gives.
-            let only = self.list_of(sig, 1, &|_| true)?.classes;
-            let class = only.into_iter().next().unwrap_or(ListedClass {
-                index: 0,
-                control_path: ControlPath::default(),
-                decisions: Vec::new(),
-                skipped: Vec::new(),
-            });
-            return Ok((value, class));
+            // No table on any way: the one class a listing gives (always
+            // handed over: one is asked for, and `take` is the only test).
+            self.list_core(sig, 1, take)?;
+            return Ok(value);
         };
         let keys = self.cc.witness_keys(sig, max);
-        let steps: Vec<(Key, Option<Key>)> = keys
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| (k, keys.get(i + 1).copied()))
-            .collect();
-        self.work = self.work.saturating_add(steps.len());
+        self.work = self.work.saturating_add(keys.len());
         if self.work > self.budget.max_list_work {
-            return Err(ClassError::ListWork {
-                control: self.program.control(self.control).name.clone(),
-                limit: self.budget.max_list_work,
-            });
+            return Err(self.over_work());
         }
-        let ids: Vec<u32> = steps.iter().map(|&(k, c)| self.fact_id(k, c)).collect();
-        let mut class = self.explain_steps(&steps, &ids);
+        self.scratch.same = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            let chosen = keys.get(i + 1).copied();
+            let id = self.fact_id(k, chosen);
+            self.scratch.set(i, (k, chosen), id);
+        }
+        self.scratch.steps.truncate(keys.len());
+        self.scratch.ids.truncate(keys.len());
         let rank = self.cc.witness_rank(sig, max);
-        class.index = if rank.saturated {
+        let index = if rank.saturated {
             u128::MAX
         } else {
             rank.value
         };
-        Ok((value, class))
+        self.emit(index, take);
+        Ok(value)
+    }
+
+    /// The listing's error for work over `budget.max_list_work`.
+    fn over_work(&self) -> ClassError {
+        ClassError::ListWork {
+            control: self.program.control(self.control).name.clone(),
+            limit: self.budget.max_list_work,
+        }
     }
 
     /// Up to `max` classes of the parse path `parse_path` (graph nodes of
@@ -2129,25 +2163,77 @@ impl<'a> ClassLister<'a> {
         self.list_of(sig, max, keep)
     }
 
-    /// The class of one complete control path (each state with the way it
-    /// took), explained with the facts the lister keeps; without the
-    /// tables' reach (callers check it first) the one class of
-    /// [`Self::only_class`].
-    fn explain_steps(&mut self, steps: &[(Key, Option<Key>)], ids: &[u32]) -> ListedClass {
-        let Some(reach) = self.reach.as_ref() else {
-            return self.only_class();
+    /// [`Self::list`] of the path whose signature is `sig`
+    /// ([`Self::signature`]), each class kept handed to `visit` with its
+    /// skipped tables as it is made, not kept: the listing's `classes` are
+    /// left empty, and the class `keep` and `visit` see has an empty
+    /// `skipped` (its skipped tables are the [`ClassRefs`]). Cheaper than
+    /// [`Self::list`]: no class is copied, no skipped table's name or
+    /// reason shared out.
+    pub fn visit_list(
+        &mut self,
+        sig: u64,
+        max: usize,
+        keep: &dyn Fn(&ListedClass) -> bool,
+        visit: &mut dyn FnMut(&ListedClass, &ClassRefs<'_>),
+    ) -> Result<ClassListing, ClassError> {
+        self.list_core(sig, max, &mut |c, s| {
+            let kept = keep(c);
+            if kept {
+                visit(c, s);
+            }
+            kept
+        })
+    }
+
+    /// The class of the control path the lister's trail holds (the steps
+    /// and facts in its scratch), made in its scratch as the `index`th of
+    /// its listing and handed to `take`; true when taken.
+    fn emit(&mut self, index: u128, take: Take<'_>) -> bool {
+        self.explain_scratch();
+        let ClassLister {
+            scratch,
+            tables,
+            names,
+            facts,
+            ..
+        } = self;
+        scratch.made.class.index = index;
+        let skips = ClassRefs {
+            entries: &scratch.made.skips,
+            decisions: &scratch.made.decision_ids,
+            tables,
+            names,
+            facts: &facts.facts,
         };
+        take(&scratch.made.class, &skips)
+    }
+
+    /// The class of one complete control path (the steps and facts in the
+    /// scratch), explained into the scratch with the facts the lister
+    /// keeps; without the tables' reach (callers check it first) the one
+    /// class of [`Self::only_into_scratch`].
+    fn explain_scratch(&mut self) {
+        let Some(reach) = self.reach.as_ref() else {
+            self.only_into_scratch();
+            return;
+        };
+        let Scratch {
+            steps,
+            ids,
+            same,
+            made,
+        } = &mut self.scratch;
         Explainer {
             program: self.program,
             flow: &self.program.control(self.control).flow,
             cc: &self.cc,
             tables: &self.tables,
-            names: &self.names,
             reach,
             egress_from: self.egress_from,
             facts: &mut self.facts,
         }
-        .explain(steps, ids)
+        .explain(steps, ids, *same, made);
     }
 
     /// The facts of the step from `k` to `chosen` ([`StepCache`]): their
@@ -2163,14 +2249,13 @@ impl<'a> ClassLister<'a> {
         )
     }
 
-    /// The complete path the frames of a listing trail: each frame's
-    /// state and chosen successor, with the facts of that step (looked up
-    /// once per frame and choice, not once per class: classes listed one
-    /// after another share most of their trail).
-    fn trail_steps(&mut self, stack: &mut [Frame]) -> (Vec<(Key, Option<Key>)>, Vec<u32>) {
-        let mut steps = Vec::with_capacity(stack.len());
-        let mut ids = Vec::with_capacity(stack.len());
-        for f in stack {
+    /// The complete path the frames of a listing trail, into the scratch:
+    /// each frame's state and chosen successor, with the facts of that
+    /// step (looked up once per frame and choice, not once per class:
+    /// classes listed one after another share most of their trail).
+    fn trail_steps(&mut self, stack: &mut [Frame]) {
+        self.scratch.same = 0;
+        for (i, f) in stack.iter_mut().enumerate() {
             let chosen = f.succ.get(f.next.wrapping_sub(1)).copied().flatten();
             let id = match f.fact {
                 Some(id) => id,
@@ -2180,34 +2265,25 @@ impl<'a> ClassLister<'a> {
                     id
                 }
             };
-            steps.push((f.key, chosen));
-            ids.push(id);
+            self.scratch.set(i, (f.key, chosen), id);
         }
-        (steps, ids)
+        self.scratch.steps.truncate(stack.len());
+        self.scratch.ids.truncate(stack.len());
     }
 
-    /// The one class of a path on which the control applies no table:
-    /// every table skipped as unreachable (none named when the lister had
-    /// no budget left to say why).
-    fn only_class(&self) -> ListedClass {
-        let skipped = match self.reach {
-            Some(_) => self
-                .tables
-                .iter()
-                .zip(&self.names.tables)
-                .map(|(&t, name)| SkippedTable {
-                    table: t,
-                    name: name.clone(),
-                    reason: self.names.unreachable.clone(),
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        ListedClass {
-            index: 0,
-            control_path: ControlPath::default(),
-            decisions: Vec::new(),
-            skipped,
+    /// Into the scratch, the one class of a path on which the control
+    /// applies no table: every table skipped as unreachable (none named
+    /// when the lister had no budget left to say why).
+    fn only_into_scratch(&mut self) {
+        let made = &mut self.scratch.made;
+        made.class.clear();
+        made.done = 0;
+        made.at.clear();
+        made.decision_ids.clear();
+        made.skips.clear();
+        if self.reach.is_some() {
+            let n = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
+            made.skips.extend((0..n).map(|i| (i, NO_FACT)));
         }
     }
 
@@ -2218,14 +2294,29 @@ impl<'a> ClassLister<'a> {
         max: usize,
         keep: &dyn Fn(&ListedClass) -> bool,
     ) -> Result<ClassListing, ClassError> {
-        let program = self.program;
+        let mut classes = Vec::new();
+        let mut out = self.list_core(sig, max, &mut |c, s| {
+            let class = c.with_skips(s);
+            let kept = keep(&class);
+            if kept {
+                classes.push(class);
+            }
+            kept
+        })?;
+        out.classes = classes;
+        Ok(out)
+    }
+
+    /// The listing of a path whose signature is `sig`: up to `max` classes
+    /// `take` takes, in control order, each handed to it as it is made
+    /// (the listing's `classes` left empty).
+    fn list_core(
+        &mut self,
+        sig: u64,
+        max: usize,
+        take: Take<'_>,
+    ) -> Result<ClassListing, ClassError> {
         let total = self.cc.eval(sig)?.count;
-        let c = program.control(self.control);
-        let limit = self.budget.max_list_work;
-        let over = || ClassError::ListWork {
-            control: c.name.clone(),
-            limit,
-        };
         let mut out = ClassListing {
             signature: sig,
             total,
@@ -2234,14 +2325,33 @@ impl<'a> ClassLister<'a> {
         };
         let (Some(root), Some(_)) = (self.cc.root(sig), self.reach.as_ref()) else {
             // No table on any way (or no budget left to say why): one class.
-            let only = self.only_class();
-            if max > 0 && keep(&only) {
-                out.classes.push(only);
+            if max > 0 {
+                self.only_into_scratch();
+                let made = &self.scratch.made;
+                let skips = ClassRefs {
+                    entries: &made.skips,
+                    decisions: &made.decision_ids,
+                    tables: &self.tables,
+                    names: &self.names,
+                    facts: &self.facts.facts,
+                };
+                take(&made.class, &skips);
             }
-            out.truncated = out.classes.is_empty() && max == 0;
+            out.truncated = max == 0;
             return Ok(out);
         };
-        // Depth-first over control states; the trail is the path so far.
+        let (seen, open) = self.walk(root, max, take)?;
+        // Truncated: some class was neither listed nor looked at.
+        out.truncated = open && (seen < total.value || total.saturated);
+        Ok(out)
+    }
+
+    /// Depth-first over control states from `root` (the trail is the path
+    /// so far), each complete path made a class and handed to `take`,
+    /// until `max` are taken: the classes met, and whether the walk
+    /// stopped before its end.
+    fn walk(&mut self, root: Key, max: usize, take: Take<'_>) -> Result<(u128, bool), ClassError> {
+        let limit = self.budget.max_list_work;
         let mut stack = vec![Frame {
             key: root,
             succ: self.cc.succ_kept(root),
@@ -2250,25 +2360,23 @@ impl<'a> ClassLister<'a> {
         }];
         let mut on_stack = KeySet::default();
         on_stack.insert(root);
-        let mut seen = 0u128;
-        while !stack.is_empty() && out.classes.len() < max {
+        let (mut seen, mut taken) = (0u128, 0usize);
+        while !stack.is_empty() && taken < max {
             self.work += 1;
             if self.work > limit {
-                return Err(over());
+                return Err(self.over_work());
             }
             let top = stack.last_mut().expect("non-empty");
             let at_end = top.succ.is_empty() && top.next == 0;
             if at_end || (top.next < top.succ.len() && top.succ[top.next].is_none()) {
                 top.next += 1;
                 top.fact = None;
-                let (steps, ids) = self.trail_steps(&mut stack);
-                self.work = self.work.saturating_add(steps.len());
-                let mut class = self.explain_steps(&steps, &ids);
-                class.index = seen;
-                seen += 1;
-                if keep(&class) {
-                    out.classes.push(class);
+                self.trail_steps(&mut stack);
+                self.work = self.work.saturating_add(self.scratch.steps.len());
+                if self.emit(seen, take) {
+                    taken += 1;
                 }
+                seen += 1;
                 continue;
             }
             if top.next < top.succ.len() {
@@ -2290,10 +2398,193 @@ impl<'a> ClassLister<'a> {
                 on_stack.remove(&done.key);
             }
         }
-        // Truncated: some class was neither listed nor looked at.
-        out.truncated = !stack.is_empty() && (seen < total.value || total.saturated);
-        Ok(out)
+        Ok((seen, !stack.is_empty()))
     }
+}
+
+/// What a listing hands each class it makes to: true when it takes it
+/// (the classes taken count against the listing's `max`).
+type Take<'t> = &'t mut dyn FnMut(&ListedClass, &ClassRefs<'_>) -> bool;
+
+/// The place of a skipped table's step facts when no step ruled it out:
+/// unreachable in the control.
+const NO_FACT: u32 = u32::MAX;
+
+/// What the lister holds of a class it hands over
+/// ([`ClassLister::visit_list`], [`ClassLister::visit_extreme`]): the
+/// tables the class does not apply, in control order, and why; and what
+/// its decisions are to the lister. Its records read in place, valid
+/// while the class is handed over.
+pub struct ClassRefs<'l> {
+    /// Per skipped table, its position among the lister's tables and the
+    /// place of the facts of the step that ruled it out ([`NO_FACT`]:
+    /// none).
+    entries: &'l [(u32, u32)],
+    /// Per decision of the class, the place of its step's facts.
+    decisions: &'l [u32],
+    tables: &'l [TableId],
+    names: &'l TableNames,
+    facts: &'l [StepFacts],
+}
+
+/// One skipped table of [`ClassRefs`].
+#[derive(Debug, Clone, Copy)]
+pub struct SkipRef<'l> {
+    /// The same for every class of the lister that skips this table for
+    /// this reason (as the reason's text may be another's, two ids may
+    /// read alike; one id never reads two ways).
+    pub id: u64,
+    /// The table's position among the control's tables (ascending along
+    /// a class's skipped tables).
+    pub place: u32,
+    /// The table.
+    pub table: TableId,
+    /// Its name.
+    pub name: &'l Arc<str>,
+    /// Why it is skipped (as [`SkippedTable::reason`]).
+    pub reason: &'l Arc<str>,
+}
+
+impl<'l> ClassRefs<'l> {
+    /// How many tables are skipped.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the class applies every table.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Per decision of the class (in order), what it is to the lister:
+    /// decisions with one id are one (same node, outcome and `forced`).
+    pub fn decision_ids(&self) -> &'l [u32] {
+        self.decisions
+    }
+
+    /// The `j`th skipped table's [`SkipRef::place`] and [`SkipRef::id`],
+    /// read without the rest.
+    pub fn key(&self, j: usize) -> Option<(u32, u64)> {
+        self.entries
+            .get(j)
+            .map(|&(pos, fact)| (pos, u64::from(pos) << 32 | u64::from(fact)))
+    }
+
+    /// The `j`th skipped table.
+    pub fn get(&self, j: usize) -> Option<SkipRef<'l>> {
+        let &(pos, fact) = self.entries.get(j)?;
+        let names = self.names;
+        Some(SkipRef {
+            id: u64::from(pos) << 32 | u64::from(fact),
+            place: pos,
+            table: *self.tables.get(pos as usize)?,
+            name: names.tables.get(pos as usize)?,
+            // The lister made the reason of every fact it names here.
+            reason: self
+                .facts
+                .get(fact as usize)
+                .and_then(|f| f.reason.as_ref())
+                .unwrap_or(&names.unreachable),
+        })
+    }
+
+    /// The skipped tables, in control order.
+    pub fn iter(&self) -> impl Iterator<Item = SkipRef<'l>> + '_ {
+        (0..self.entries.len()).filter_map(|j| self.get(j))
+    }
+
+    /// The skipped tables as a class's own list.
+    pub fn to_vec(&self) -> Vec<SkippedTable> {
+        self.iter()
+            .map(|s| SkippedTable {
+                table: s.table,
+                name: s.name.clone(),
+                reason: s.reason.clone(),
+            })
+            .collect()
+    }
+}
+
+impl ListedClass {
+    /// This class with `skips` as its skipped tables.
+    pub fn with_skips(&self, skips: &ClassRefs<'_>) -> ListedClass {
+        ListedClass {
+            index: self.index,
+            control_path: self.control_path.clone(),
+            decisions: self.decisions.clone(),
+            skipped: skips.to_vec(),
+        }
+    }
+
+    /// Empties the class (index 0, no node, decision or skipped table),
+    /// its lists' room kept.
+    fn clear(&mut self) {
+        self.index = 0;
+        self.control_path.nodes.clear();
+        self.control_path.tables.clear();
+        self.decisions.clear();
+        self.skipped.clear();
+    }
+}
+
+/// What a lister reuses from class to class (a listing makes many): the
+/// steps of the class being made and what is made of them.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Each state of the control path and the way it takes.
+    steps: Vec<(Key, Option<Key>)>,
+    /// Step `i`'s place in the lister's [`StepCache`].
+    ids: Vec<u32>,
+    /// How many first steps are those of the class made last (classes
+    /// listed one after another share most of their trail).
+    same: usize,
+    made: Made,
+}
+
+impl Scratch {
+    /// Sets step `i` (the steps before it set already, from `same = 0`
+    /// on) to `step` whose facts are `id`th, counting it in `same` while
+    /// the steps are those of the class made last.
+    fn set(&mut self, i: usize, step: (Key, Option<Key>), id: u32) {
+        match (self.steps.get_mut(i), self.ids.get_mut(i)) {
+            (Some(s), Some(d)) => {
+                if self.same == i && *s == step && *d == id {
+                    self.same = i + 1;
+                }
+                *s = step;
+                *d = id;
+            }
+            _ => {
+                self.steps.truncate(i);
+                self.ids.truncate(i);
+                self.steps.push(step);
+                self.ids.push(id);
+            }
+        }
+    }
+}
+
+/// A class as [`Explainer::explain`] makes it, in lists kept from class to
+/// class and made again only past the steps it shares with the class made
+/// before.
+#[derive(Debug, Default)]
+struct Made {
+    /// The class, its `skipped` empty.
+    class: ListedClass,
+    /// The steps `class` was made of.
+    done: usize,
+    /// Per step, how many tables and decisions `class` had before it.
+    at: Vec<(u32, u32)>,
+    /// Its skipped tables ([`ClassRefs::entries`]).
+    skips: Vec<(u32, u32)>,
+    /// Per decision of `class`, the place of its step's facts.
+    decision_ids: Vec<u32>,
+    /// Per table, the first step whose node reaches it and whose way
+    /// taken does not (`u32::MAX`: none). For a table the class does not
+    /// apply, the step that rules it out.
+    first_lost: Vec<u32>,
+    /// The tables applied (bits over the lister's tables).
+    applied: Vec<u64>,
 }
 
 /// Per control node, the control's tables (bits over `tables`) reachable
@@ -2477,94 +2768,121 @@ struct Explainer<'e, 'a> {
     flow: &'a ControlFlow,
     cc: &'e ControlClasses<'a>,
     tables: &'e [TableId],
-    names: &'e TableNames,
     reach: &'e Reach,
     egress_from: Option<u32>,
     facts: &'e mut StepCache,
 }
 
 impl Explainer<'_, '_> {
-    /// The class of one complete control path: its tables and why the
-    /// others are skipped (the first step after which a table can no
-    /// longer run). Linear in the steps and the table bits.
-    /// `ids[i]`: the place of step `i`'s facts in the cache.
-    fn explain(&mut self, steps: &[(Key, Option<Key>)], ids: &[u32]) -> ListedClass {
-        let mut path = ControlPath {
-            nodes: Vec::with_capacity(steps.len()),
-            tables: Vec::with_capacity(steps.len()),
-        };
-        let mut decisions = Vec::with_capacity(steps.len());
-        for (&(k, _), &id) in steps.iter().zip(ids) {
+    /// The class of one complete control path, into `made`: its tables and
+    /// why the others are skipped (the first step after which a table can
+    /// no longer run). `ids[i]`: the place of step `i`'s facts in the
+    /// cache; the first `same` steps are those `made` was made of last
+    /// (only the steps after them are looked at again).
+    fn explain(&mut self, steps: &[(Key, Option<Key>)], ids: &[u32], same: usize, made: &mut Made) {
+        let keep = same.min(made.done).min(made.at.len());
+        self.path_into(steps, ids, keep, made);
+        let reach = self.reach;
+        // Tables applied, and the first step that rules out each other
+        // one (a node's reach holds its successors', so along a path each
+        // table is ruled out at one step: the lists the cache keeps). A
+        // table applied is not skipped, whichever step loses it, so the
+        // first step losing each table is kept whatever the class applies.
+        made.applied.clear();
+        made.applied.resize(reach.words, 0);
+        for t in &made.class.control_path.tables {
+            if let Some(i) = reach.position(*t) {
+                made.applied[i / 64] |= 1 << (i % 64);
+            }
+        }
+        made.first_lost.resize(self.tables.len(), u32::MAX);
+        for f in made.first_lost.iter_mut().filter(|f| **f as usize >= keep) {
+            *f = u32::MAX;
+        }
+        for (si, &id) in ids.iter().enumerate().skip(keep) {
+            for &t in self.facts.lost_of(id) {
+                if let Some(slot) = made.first_lost.get_mut(t as usize) {
+                    if *slot == u32::MAX {
+                        *slot = si as u32;
+                    }
+                }
+            }
+        }
+        made.done = steps.len();
+        self.skips_into(steps, ids, made);
+    }
+
+    /// The tables of `made` that its class does not apply, each with the
+    /// facts of the step that rules it out (`ids[i]`: step `i`'s), the
+    /// reason of each such step made if new.
+    fn skips_into(&mut self, steps: &[(Key, Option<Key>)], ids: &[u32], made: &mut Made) {
+        // Many tables are skipped at one step: its reason is made once, in
+        // the step's facts, and shared (no list of reasons per class).
+        made.skips.clear();
+        let applied = &made.applied;
+        for (i, &si) in made.first_lost.iter().enumerate() {
+            if applied[i / 64] >> (i % 64) & 1 == 1 {
+                continue;
+            }
+            let fact = match (steps.get(si as usize), ids.get(si as usize)) {
+                (Some(&(k, _)), Some(&id)) => {
+                    self.reason(id, k);
+                    id
+                }
+                _ => NO_FACT,
+            };
+            made.skips.push((i as u32, fact));
+        }
+    }
+
+    /// The control path of the steps into `made`'s class (its `skipped`
+    /// empty), its first `keep` steps kept: its nodes and tables, and the
+    /// way taken at every node with more than one.
+    fn path_into(&self, steps: &[(Key, Option<Key>)], ids: &[u32], keep: usize, made: &mut Made) {
+        let class = &mut made.class;
+        let path = &mut class.control_path;
+        // Past the last step made, every table and decision is kept.
+        let (tables, decisions) = made
+            .at
+            .get(keep)
+            .map_or((path.tables.len(), class.decisions.len()), |&(t, d)| {
+                (t as usize, d as usize)
+            });
+        path.nodes.truncate(keep);
+        path.tables.truncate(tables);
+        class.decisions.truncate(decisions);
+        made.decision_ids.truncate(decisions);
+        made.at.truncate(keep);
+        for (&(k, _), &id) in steps.iter().zip(ids).skip(keep) {
+            made.at
+                .push((path.tables.len() as u32, class.decisions.len() as u32));
             path.nodes.push(NodeId(k.0));
             if let NodeKind::Table { table, .. } = &self.flow.nodes[k.0 as usize].kind {
                 path.tables.push(*table);
             }
             let f = &self.facts.facts[id as usize];
             if let Some(outcome) = &f.outcome {
-                decisions.push(Decision {
+                class.decisions.push(Decision {
                     node: NodeId(k.0),
                     outcome: outcome.clone(),
                     forced: f.forced,
                 });
+                made.decision_ids.push(id);
             }
-        }
-        let reach = self.reach;
-        // Tables applied, and the first step that rules out each other
-        // one (a node's reach holds its successors', so along a path each
-        // table is ruled out at one step: the lists the cache keeps).
-        let mut applied = vec![0u64; reach.words];
-        for t in &path.tables {
-            if let Some(i) = reach.position(*t) {
-                applied[i / 64] |= 1 << (i % 64);
-            }
-        }
-        let mut why: Vec<Option<u32>> = vec![None; self.tables.len()];
-        for (si, &id) in ids.iter().enumerate() {
-            for &t in self.facts.lost_of(id) {
-                let t = t as usize;
-                if applied[t / 64] >> (t % 64) & 1 == 1 {
-                    continue;
-                }
-                if let Some(slot @ None) = why.get_mut(t) {
-                    *slot = Some(si as u32);
-                }
-            }
-        }
-        let mut skipped = Vec::with_capacity(self.tables.len().saturating_sub(path.tables.len()));
-        // Many tables are skipped at one step: its reason is made once, in
-        // the step's facts, and shared (no list of reasons per class).
-        for (i, &t) in self.tables.iter().enumerate() {
-            if applied[i / 64] >> (i % 64) & 1 == 1 {
-                continue;
-            }
-            let reason = match why[i] {
-                Some(si) => self.reason(ids[si as usize], steps[si as usize].0),
-                None => self.names.unreachable.clone(),
-            };
-            skipped.push(SkippedTable {
-                table: t,
-                name: self.names.tables[i].clone(),
-                reason,
-            });
-        }
-        ListedClass {
-            index: 0,
-            control_path: path,
-            decisions,
-            skipped,
         }
     }
 
-    /// Why a table is skipped at step `k` whose facts are `id`th in the
-    /// cache.
-    fn reason(&mut self, id: u32, k: Key) -> Arc<str> {
+    /// Makes the reason a table is skipped at step `k` whose facts are
+    /// `id`th in the cache, if not made yet.
+    fn reason(&mut self, id: u32, k: Key) {
         let (program, flow, cc, egress_from) = (self.program, self.flow, self.cc, self.egress_from);
-        let f = &mut self.facts.facts[id as usize];
-        f.reason
-            .get_or_insert_with(|| {
-                skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from).into()
-            })
-            .clone()
+        let Some(f) = self.facts.facts.get_mut(id as usize) else {
+            return;
+        };
+        if f.reason.is_none() {
+            f.reason =
+                Some(skip_reason(program, flow, cc, k, f.outcome.as_ref(), egress_from).into());
+        }
     }
 }
 

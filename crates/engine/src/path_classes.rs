@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use p4cost_analysis::{ClassFilter, ClassLister, ListedClass, Outcome, PathCount, PathGraph};
+use p4cost_analysis::{
+    ClassFilter, ClassLister, ClassRefs, ListedClass, Outcome, PathCount, PathGraph,
+};
 use p4cost_ir::{ControlId, NodeKind, Program, TableId};
 
 use crate::report::{count_text, CountOut, Loc};
@@ -115,15 +117,82 @@ pub struct ClassSites {
     /// its pointer, not by comparing its text (a reason whose text is
     /// already there under another pointer joins with the same index).
     skipped_at: Vec<Vec<(Arc<str>, u32)>>,
-    /// The skipped tables of the class made last, as (table, reason's
-    /// address) and each one's index (`None`: not listed): the next class
-    /// of a path mostly skips the same tables for the same reasons, in
-    /// the same order, so each entry is checked against the one at its
-    /// place before it is looked up. Every address of a listed table's
-    /// reason here belongs to a reason `skipped_at` holds, so none is
-    /// freed and reused (a table not listed is not listed whatever its
-    /// reason).
-    last_skipped: Vec<((TableId, usize), Option<u32>)>,
+    /// The skipped tables of the class made last, each with its place in
+    /// the control's order, its [`SkipKey`] and its index (`None`: not
+    /// listed): the next class of a path mostly skips the same tables for
+    /// the same reasons, so each entry is checked against the last class's
+    /// entry at its place (found by merging the two lists in order) before
+    /// it is looked up.
+    last_skipped: Vec<(u32, SkipKey, Option<u32>)>,
+    /// The list `last_skipped` was before, its room kept for the next.
+    spare_skipped: Vec<(u32, SkipKey, Option<u32>)>,
+    /// By a decision's id as a lister hands it over
+    /// ([`ClassRefs::decision_ids`]; one lister fills one `ClassSites`),
+    /// its index in `decisions` once looked up ([`NOT_LOOKED_UP`]: not
+    /// yet; [`NOT_LISTED`]: none).
+    decision_by_id: Vec<u32>,
+}
+
+/// [`ClassSites::decision_by_id`] of a decision not looked up yet.
+const NOT_LOOKED_UP: u32 = u32::MAX;
+/// [`ClassSites::decision_by_id`] of a decision with no entry.
+const NOT_LISTED: u32 = u32::MAX - 1;
+
+/// What tells a skipped table and its reason from the others, from one
+/// class to the next, without reading the reason's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SkipKey {
+    /// A class's own [`p4cost_analysis::SkippedTable`]: the table and its
+    /// reason's address. Every address of a listed table's reason here
+    /// belongs to a reason `skipped_at` holds, so none is freed and reused
+    /// (a table not listed is not listed whatever its reason).
+    Shared(TableId, usize),
+    /// A table the lister hands over ([`p4cost_analysis::SkipRef::id`]):
+    /// one lister fills one `ClassSites`.
+    Listed(u64),
+}
+
+/// The skipped tables of a class as [`ClassSites::skips`] reads them:
+/// each one's key alone first, the table and its reason only where the key
+/// is new.
+#[derive(Clone, Copy)]
+enum SkipList<'r> {
+    /// A class made whole ([`ListedClass::skipped`]).
+    Own(&'r [p4cost_analysis::SkippedTable]),
+    /// As a lister hands a class over.
+    Listed(&'r ClassRefs<'r>),
+}
+
+impl<'r> SkipList<'r> {
+    fn len(self) -> usize {
+        match self {
+            SkipList::Own(s) => s.len(),
+            SkipList::Listed(r) => r.len(),
+        }
+    }
+
+    /// The `j`th table's place in the control's order (ascending along a
+    /// class; a class's own list by its place in the list, entry by entry
+    /// against the last class's) and its key.
+    fn key(self, j: usize) -> Option<(u32, SkipKey)> {
+        match self {
+            SkipList::Own(s) => s.get(j).map(|s| {
+                (
+                    j as u32,
+                    SkipKey::Shared(s.table, s.reason.as_ptr() as usize),
+                )
+            }),
+            SkipList::Listed(r) => r.key(j).map(|(place, id)| (place, SkipKey::Listed(id))),
+        }
+    }
+
+    /// The `j`th table and why it is skipped.
+    fn item(self, j: usize) -> Option<(TableId, &'r Arc<str>)> {
+        match self {
+            SkipList::Own(s) => s.get(j).map(|s| (s.table, &s.reason)),
+            SkipList::Listed(r) => r.get(j).map(|s| (s.table, s.reason)),
+        }
+    }
 }
 
 /// `by[i]`, made (empty) if `by` is shorter: the lists are indexed by
@@ -179,36 +248,62 @@ impl ClassSites {
         &mut self,
         program: &Program,
         table_index: &[Option<u32>],
-        skipped: &[p4cost_analysis::SkippedTable],
+        skipped: SkipList<'_>,
     ) -> Vec<u32> {
-        let mut out = Vec::with_capacity(skipped.len());
-        let mut last = std::mem::take(&mut self.last_skipped);
-        for (j, s) in skipped.iter().enumerate() {
-            let key = (s.table, s.reason.as_ptr() as usize);
-            let i = match last.get(j) {
-                Some(&(k, i)) if k == key => i,
-                _ => {
-                    // Compiler-made tables have no index ([`class_tables`]).
-                    let listed = table_index
-                        .get(s.table.index())
-                        .is_some_and(Option::is_some);
-                    let i = if listed {
-                        self.skip(program, s.table, &s.reason)
-                    } else {
-                        None
-                    };
-                    match last.get_mut(j) {
-                        Some(slot) => *slot = (key, i),
-                        None => last.push((key, i)),
-                    }
-                    i
-                }
+        let n = skipped.len();
+        let mut out = Vec::with_capacity(n);
+        let last = std::mem::take(&mut self.last_skipped);
+        let mut made = std::mem::take(&mut self.spare_skipped);
+        made.clear();
+        let mut at = 0;
+        for j in 0..n {
+            let Some((place, key)) = skipped.key(j) else {
+                continue;
             };
+            while last.get(at).is_some_and(|e| e.0 < place) {
+                at += 1;
+            }
+            let i = match last.get(at) {
+                Some(&(p, k, i)) if p == place && k == key => i,
+                _ => skipped.item(j).and_then(|(table, reason)| {
+                    // Compiler-made tables have no index ([`class_tables`]).
+                    let listed = table_index.get(table.index()).is_some_and(Option::is_some);
+                    listed.then(|| self.skip(program, table, reason)).flatten()
+                }),
+            };
+            made.push((place, key, i));
             out.extend(i);
         }
-        last.truncate(skipped.len());
-        self.last_skipped = last;
+        self.last_skipped = made;
+        self.spare_skipped = last;
         out
+    }
+
+    /// The index of decision `d` whose id is `id` ([`Self::decision`],
+    /// looked up once per id).
+    fn decision_of(
+        &mut self,
+        cx: &ClassContext<'_, '_>,
+        d: &p4cost_analysis::Decision,
+        id: u32,
+    ) -> Option<u32> {
+        let at = id as usize;
+        match self.decision_by_id.get(at).copied() {
+            Some(NOT_LISTED) => return None,
+            Some(i) if i != NOT_LOOKED_UP => return Some(i),
+            _ => {}
+        }
+        let i = self.decision(cx, d);
+        let kept = match i {
+            None => NOT_LISTED,
+            Some(i) if i < NOT_LISTED => i,
+            Some(_) => return i, // past what the cache holds: not kept
+        };
+        if self.decision_by_id.len() <= at {
+            self.decision_by_id.resize(at + 1, NOT_LOOKED_UP);
+        }
+        self.decision_by_id[at] = kept;
+        i
     }
 
     /// The index of table `table` skipped for `reason`, added if new.
@@ -339,22 +434,45 @@ pub fn path_classes(
         Some((f, _)) => f.matches(program, cx.control, c),
         None => true,
     };
-    // The listing, and the slowest class wherever the listing stops: what
-    // the path's maximum stands for (its weight, not a sum made again, so
-    // the figures are one).
-    let (l, (weight, slowest)) = lister
-        .list_and_extreme(pg, nodes, (cx.max, &keep), true)
-        .map_err(|e| e.to_string())?;
     let path_no = count_text(number);
-    let classes = l
-        .classes
-        .iter()
-        .map(|c| {
-            let known = (c.index == slowest.index).then_some(weight);
-            class_out(cx, sites, c, &path_no, known, parse_ns)
+    let sig = lister.signature(pg, nodes).map_err(|e| e.to_string())?;
+    // Each class made into the report's form as the lister hands it over
+    // (its lists read in place, not copied).
+    let mut classes = Vec::new();
+    let mut indexes = Vec::new();
+    let l = lister
+        .visit_list(sig, cx.max, &keep, &mut |c, r| {
+            indexes.push(c.index);
+            classes.push(class_out_with(
+                cx,
+                sites,
+                c,
+                Some(r),
+                &path_no,
+                None,
+                parse_ns,
+            ));
         })
-        .collect();
-    let slowest = class_out(cx, sites, &slowest, &path_no, Some(weight), parse_ns);
+        .map_err(|e| e.to_string())?;
+    // The slowest class wherever the listing stops: what the path's
+    // maximum stands for (its weight, not a sum made again, so the figures
+    // are one).
+    let mut slowest = None;
+    let weight = lister
+        .visit_extreme(sig, true, &mut |c, r| {
+            let out = class_out_with(cx, sites, c, Some(r), &path_no, None, parse_ns);
+            slowest = Some((c.index, out));
+        })
+        .map_err(|e| e.to_string())?;
+    let (index, mut slowest) = slowest.ok_or_else(|| "no slowest class made".to_string())?;
+    slowest.latency_ns = parse_ns + weight;
+    for (c, _) in classes
+        .iter_mut()
+        .zip(&indexes)
+        .filter(|(_, &i)| i == index)
+    {
+        c.latency_ns = parse_ns + weight;
+    }
     Ok(PathClassesOut {
         total: CountOut::of(l.total),
         filter: cx.filter.map(|(_, spec)| spec.to_string()),
@@ -374,12 +492,41 @@ pub(crate) fn class_out(
     control_ns: Option<f64>,
     parse_ns: f64,
 ) -> PathClassOut {
+    class_out_with(cx, sites, c, None, path_no, control_ns, parse_ns)
+}
+
+/// [`class_out`] of a class as a lister hands it over with `refs` (its
+/// skipped tables and its decisions' ids), or made whole (`None`).
+fn class_out_with(
+    cx: &ClassContext<'_, '_>,
+    sites: &mut ClassSites,
+    c: &ListedClass,
+    refs: Option<&ClassRefs<'_>>,
+    path_no: &str,
+    control_ns: Option<f64>,
+    parse_ns: f64,
+) -> PathClassOut {
     let program = cx.program;
     let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
     // Each list sized for all its entries at once, not grown entry by entry.
     let mut decisions = Vec::with_capacity(c.decisions.len());
-    decisions.extend(c.decisions.iter().filter_map(|d| sites.decision(cx, d)));
-    let skipped = sites.skips(program, cx.table_index, &c.skipped);
+    let skipped = match refs {
+        Some(r) => {
+            let ids = r.decision_ids();
+            decisions.extend(
+                c.decisions
+                    .iter()
+                    .zip(ids)
+                    .filter_map(|(d, &id)| sites.decision_of(cx, d, id)),
+            );
+            SkipList::Listed(r)
+        }
+        None => {
+            decisions.extend(c.decisions.iter().filter_map(|d| sites.decision(cx, d)));
+            SkipList::Own(&c.skipped)
+        }
+    };
+    let skipped = sites.skips(program, cx.table_index, skipped);
     // The tables applied, in the order of the path's nodes (the control
     // path's `tables`, one per table node), not its every node.
     let mut tables = Vec::with_capacity(c.control_path.tables.len());

@@ -855,13 +855,7 @@ fn run_linear(
         r.output_cut = Some(bare.cut_note(keep, fitting));
         listed.truncate(keep);
     }
-    linear_head(
-        &mut r,
-        (a, program),
-        (&pg, &costed, &lin),
-        &constant,
-        constant_ns,
-    );
+    linear_head(&mut r, (a, program), (&pg, &costed, &lin), &constant);
     r.paths_listed = listed.outs.len();
     r.path_match = path_match;
     a.cancel.check()?;
@@ -872,6 +866,7 @@ fn run_linear(
         filter: filter.as_ref(),
         byte_budget,
         packet_size,
+        constant_ns,
     };
     Ok(stage.finish((&costed, &lin, &constant), listed, r, warns))
 }
@@ -885,6 +880,9 @@ struct LinearClasses<'x, 'p> {
     filter: Option<&'x p4cost_analysis::ClassFilter>,
     byte_budget: Option<u64>,
     packet_size: u32,
+    /// `L_B + L_C`: the prediction of a path with no state, its parser
+    /// term left out.
+    constant_ns: f64,
 }
 
 impl LinearClasses<'_, '_> {
@@ -931,6 +929,11 @@ impl LinearClasses<'_, '_> {
             }
             None => false,
         };
+        // The summary over paths only where none over classes took its
+        // place (made here, not before the classes: it is seldom shown).
+        if !a.listed_only && r.summary.is_none() {
+            r.summary = Some(costed.summary(lin, self.constant_ns));
+        }
         if a.sort == SortBy::Latency {
             sort_by_latency(&mut listed.outs, &mut listed.codes);
         }
@@ -1058,8 +1061,8 @@ fn path_codes<'c>(codes: impl Iterator<Item = &'c String>) -> Vec<String> {
 }
 
 /// The linear report's figures over all paths: the path count, the paths
-/// left out, and unless only the listed paths are asked for, the summary,
-/// the state terms and the rejects.
+/// left out, and unless only the listed paths are asked for, the state
+/// terms and the rejects (the summary is [`LinearClasses::finish`]'s).
 fn linear_head(
     r: &mut Report,
     (a, program): (&PredictOptions, &Program),
@@ -1069,7 +1072,6 @@ fn linear_head(
         &p4cost_model::spec::LinearTerms<'_>,
     ),
     constant: &Prediction,
-    constant_ns: f64,
 ) {
     let total = pg.total();
     r.path_count = total.value;
@@ -1077,7 +1079,6 @@ fn linear_head(
     r.path_count_saturated = total.saturated;
     r.left_out = costed.left_out.clone();
     if !a.listed_only {
-        r.summary = Some(costed.summary(lin, constant_ns));
         r.state_terms = costed.state_terms(program);
         r.rejects = Some(crate::path_stats::rejects(
             pg,
