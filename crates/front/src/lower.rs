@@ -414,6 +414,7 @@ pub struct Locals<'a> {
 impl<'a> Locals<'a> {
     pub fn from_params(params: &'a [ast::Param]) -> Locals<'a> {
         let mut l = Locals::default();
+        l.vars.reserve(params.len());
         for p in params {
             l.vars.insert(
                 p.name.name.as_str().to_owned(),
