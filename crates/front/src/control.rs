@@ -24,12 +24,12 @@ use crate::FrontError;
 #[derive(Clone, Default)]
 pub struct ControlSyms<'a> {
     pub locals: Locals<'a>,
-    pub tables: Rc<HashMap<String, ir::TableId>>,
-    pub actions: Rc<HashMap<String, ir::ActionId>>,
+    pub tables: Rc<HashMap<&'a str, ir::TableId>>,
+    pub actions: Rc<HashMap<&'a str, ir::ActionId>>,
     /// Local instance name -> instantiated type name.
-    pub instances: Rc<HashMap<String, String>>,
+    pub instances: Rc<HashMap<&'a str, String>>,
     /// Local instance name -> its declaration.
-    pub inst_decls: Rc<HashMap<String, &'a ast::Instantiation>>,
+    pub inst_decls: Rc<HashMap<&'a str, &'a ast::Instantiation>>,
     /// Canonical naming of the control's parameters.
     pub canon: Canon,
     /// The control declaration these are the symbols of (its address;
@@ -196,8 +196,8 @@ impl<'a, 'o> Cx<'a, 'o> {
                 }
                 LocalDecl::Instantiation(i) => {
                     Rc::make_mut(&mut syms.instances)
-                        .insert(i.name.name.as_str().to_owned(), type_name(&i.ty));
-                    Rc::make_mut(&mut syms.inst_decls).insert(i.name.name.as_str().to_owned(), i);
+                        .insert(i.name.name.as_str(), type_name(&i.ty));
+                    Rc::make_mut(&mut syms.inst_decls).insert(i.name.name.as_str(), i);
                 }
                 _ => {}
             }
@@ -205,13 +205,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         for l in &decl.locals {
             if let LocalDecl::Action(a) = l {
                 let id = self.lower_action(a, &syms, &decl.name.name)?;
-                Rc::make_mut(&mut syms.actions).insert(a.name.name.as_str().to_owned(), id);
+                Rc::make_mut(&mut syms.actions).insert(a.name.name.as_str(), id);
             }
         }
         for l in &decl.locals {
             if let LocalDecl::Table(t) = l {
                 let id = self.lower_table(t, &mut syms)?;
-                Rc::make_mut(&mut syms.tables).insert(t.name.name.as_str().to_owned(), id);
+                Rc::make_mut(&mut syms.tables).insert(t.name.name.as_str(), id);
             }
         }
         self.control_cache.insert(key, syms.clone());
@@ -622,7 +622,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         out: &mut ActionBody,
     ) -> String {
         let inst = expr_name(base);
-        let ext = syms.instances.get(&inst).cloned().or_else(|| {
+        let ext = syms.instances.get(inst.as_str()).cloned().or_else(|| {
             self.g
                 .instances
                 .get(inst.as_str())
@@ -745,7 +745,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let text = |s: ast::Span| self.text(s);
         let table = |t: &Expr| {
             syms.tables
-                .get(&expr_name(t))
+                .get(expr_name(t).as_str())
                 .and_then(|id| self.program.tables.get(id.index()))
                 .map(|t| t.name.clone())
         };
@@ -1379,7 +1379,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         if let ExprKind::Member { base, member } = &callee.kind {
             if member.name == "apply" {
                 let name = expr_name(base);
-                if let Some(&t) = syms.tables.get(&name) {
+                if let Some(&t) = syms.tables.get(name.as_str()) {
                     crate::naming::record_apply(self, t);
                     return Ok(Some(b.push(
                         ir::NodeKind::Table {
@@ -1738,7 +1738,7 @@ fn applied_table(e: &Expr, syms: &ControlSyms<'_>) -> Option<ir::TableId> {
     if let ExprKind::Call { callee, .. } = &e.kind {
         if let ExprKind::Member { base, member } = &callee.kind {
             if member.name == "apply" {
-                return syms.tables.get(&expr_name(base)).copied();
+                return syms.tables.get(expr_name(base).as_str()).copied();
             }
         }
     }

@@ -318,31 +318,37 @@ pub struct CondCx<'x, 'a> {
 /// operands.
 pub fn cond_of(cx: &CondCx<'_, '_>, e: &Expr) -> ir::Cond {
     let mut cond = ir::Cond::default();
-    // (expr, expanded?)
-    let mut stack: Vec<(&Expr, bool)> = vec![(e, false)];
+    // (expr, how many operands it was expanded to: `None` before), each
+    // expression classified once (a leaf's name is built once).
+    let mut stack: Vec<(&Expr, Option<usize>)> = vec![(e, None)];
     let mut results: Vec<u32> = Vec::new();
     while let Some((x, expanded)) = stack.pop() {
-        let kids = operands(cx, x);
-        if !expanded && !kids.is_empty() {
-            stack.push((x, true));
-            for k in kids.iter().rev() {
-                stack.push((k, false));
+        let n = match expanded {
+            Some(n) => n,
+            None => {
+                if let Some(node) = leaf(cx, x) {
+                    results.push(cond.push(node));
+                    continue;
+                }
+                let kids = operands(x);
+                if !kids.is_empty() {
+                    stack.push((x, Some(kids.len())));
+                    stack.extend(kids.iter().rev().map(|k| (*k, None)));
+                    continue;
+                }
+                0
             }
-            continue;
-        }
-        let at = results.len().saturating_sub(kids.len());
-        let args: Vec<u32> = results.split_off(at);
-        let node = node_of(cx, x, &args);
+        };
+        let at = results.len().saturating_sub(n);
+        let node = inner_node(cx, x, results.get(at..).unwrap_or_default());
+        results.truncate(at);
         results.push(cond.push(node));
     }
     cond
 }
 
-/// Operands a node is built from (empty for leaves).
-fn operands<'e>(cx: &CondCx<'_, '_>, x: &'e Expr) -> Vec<&'e Expr> {
-    if leaf(cx, x).is_some() {
-        return vec![];
-    }
+/// Operands a node that is no leaf (see [`leaf`]) is built from.
+fn operands(x: &Expr) -> Vec<&Expr> {
     match &x.kind {
         ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => vec![expr],
         ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
@@ -408,10 +414,8 @@ fn leaf(cx: &CondCx<'_, '_>, x: &Expr) -> Option<ir::CondNode> {
     None
 }
 
-fn node_of(cx: &CondCx<'_, '_>, x: &Expr, args: &[u32]) -> ir::CondNode {
-    if let Some(n) = leaf(cx, x) {
-        return n;
-    }
+/// The node of `x`, no leaf (see [`leaf`]), over its operands' nodes `args`.
+fn inner_node(cx: &CondCx<'_, '_>, x: &Expr, args: &[u32]) -> ir::CondNode {
     let two = |f: fn(u32, u32) -> ir::CondNode| match args {
         [l, r] => Some(f(*l, *r)),
         _ => None,

@@ -349,10 +349,7 @@ fn lower_parsed(
 /// A syntax error of `out.text` as a diagnostic at its place in the
 /// original file.
 fn syntax_error(out: &p4cost_pp::Output, e: p4cost_syntax::SyntaxError) -> FrontError {
-    let spans = lower::Spans {
-        out,
-        seen: reuse::Seen::default(),
-    };
+    let spans = lower::Spans::new(out);
     let s = ast::Span::new(e.offset as u32, e.offset as u32);
     let message = match p4_14_sign(&out.text) {
         Some(sign) => format!(
@@ -375,10 +372,7 @@ fn lower_tree(
     opts: &Options,
     units: Option<&mut reuse::LowerCache>,
 ) -> Result<Loaded, FrontError> {
-    let spans = lower::Spans {
-        out,
-        seen: reuse::Seen::default(),
-    };
+    let spans = lower::Spans::new(out);
     let mut program = ir::Program::new(name, ir::InputKind::P4Source);
     for f in &out.files {
         program.files.push(ir::SourceFile {

@@ -17,15 +17,36 @@ pub struct Spans<'o> {
     /// The top-level declarations whose places were read, while a unit's
     /// lowering is recorded (see [`crate::reuse`]).
     pub seen: crate::reuse::Seen,
+    /// Where the last lookup in the source map ended: lowering reads
+    /// places near each other (statement after statement, a span's
+    /// first and last byte), each found from the one before.
+    pub cursor: std::cell::Cell<p4cost_pp::Cursor>,
 }
 
-impl Spans<'_> {
+impl<'o> Spans<'o> {
+    /// Spans of `out`.
+    pub fn new(out: &'o p4cost_pp::Output) -> Spans<'o> {
+        Spans {
+            out,
+            seen: crate::reuse::Seen::default(),
+            cursor: std::cell::Cell::default(),
+        }
+    }
+
+    /// The original location of output offset `at`.
+    fn lookup(&self, at: usize) -> p4cost_pp::Location {
+        let mut c = self.cursor.get();
+        let loc = self.out.map.lookup_near(&mut c, at);
+        self.cursor.set(c);
+        loc
+    }
+
     /// The IR span of a syntax span.
     pub fn ir(&self, s: ast::Span) -> ir::Span {
         self.seen.touch(s.lo);
-        let lo = self.out.map.lookup(s.lo as usize);
+        let lo = self.lookup(s.lo as usize);
         let hi = if s.hi > s.lo {
-            let last = self.out.map.lookup(s.hi as usize - 1);
+            let last = self.lookup(s.hi as usize - 1);
             if last.file == lo.file && last.offset >= lo.offset {
                 last.offset + 1
             } else {
@@ -46,7 +67,7 @@ impl Spans<'_> {
     /// A diagnostic at a syntax span.
     pub fn diag(&self, s: ast::Span, message: impl Into<String>) -> Diagnostic {
         self.seen.touch(s.lo);
-        let loc = self.out.map.lookup(s.lo as usize);
+        let loc = self.lookup(s.lo as usize);
         Diagnostic {
             file: self.out.display_path(&loc).to_string(),
             line: loc.line,
@@ -58,7 +79,7 @@ impl Spans<'_> {
     /// True when the span lies in an architecture include.
     pub fn in_arch_file(&self, s: ast::Span) -> bool {
         self.seen.touch(s.lo);
-        let loc = self.out.map.lookup(s.lo as usize);
+        let loc = self.lookup(s.lo as usize);
         self.out.files.get(loc.file).is_some_and(is_arch_file)
     }
 }
@@ -67,6 +88,9 @@ impl Spans<'_> {
 /// end (`t.split_whitespace()` joined by spaces), built in one allocation
 /// of the exact length.
 pub fn collapse_whitespace(t: &str) -> String {
+    if t.is_ascii() {
+        return collapse_ascii_whitespace(t);
+    }
     let (mut len, mut words) = (0, 0);
     for w in t.split_whitespace() {
         len += w.len();
@@ -74,6 +98,30 @@ pub fn collapse_whitespace(t: &str) -> String {
     }
     let mut out = String::with_capacity(len + words.max(1) - 1);
     for w in t.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// [`collapse_whitespace`] of ASCII text, byte by byte (the whitespace of
+/// `char::is_whitespace`: space and `\t` to `\r`); text that is one line
+/// with single spaces, as most expressions are, is copied as it is.
+fn collapse_ascii_whitespace(t: &str) -> String {
+    let ws = |c: u8| matches!(c, b' ' | b'\t'..=b'\r');
+    let b = t.as_bytes();
+    let unchanged = !b.first().is_some_and(|&c| ws(c))
+        && !b.last().is_some_and(|&c| ws(c))
+        && !b.windows(2).any(|w| ws(w[0]) && (w[0] != b' ' || ws(w[1])));
+    if unchanged {
+        return t.to_owned();
+    }
+    let words = || t.split(|c: char| ws(c as u8)).filter(|w| !w.is_empty());
+    let (len, n) = words().fold((0, 0), |(l, n), w| (l + w.len(), n + 1));
+    let mut out = String::with_capacity(len + n.max(1) - 1);
+    for w in words() {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -366,6 +414,7 @@ pub struct Locals<'a> {
 impl<'a> Locals<'a> {
     pub fn from_params(params: &'a [ast::Param]) -> Locals<'a> {
         let mut l = Locals::default();
+        l.vars.reserve(params.len());
         for p in params {
             l.vars.insert(
                 p.name.name.as_str().to_owned(),
@@ -541,6 +590,12 @@ mod text_tests {
             "hdr.a.x  ==\n\t 1",
             "\u{a0}x\u{2003}y ",
             "f(a,  b)\r\n",
+            "a b",
+            "a\x0bb",
+            "a \x0cb",
+            "a\n",
+            "\ta == b",
+            "x . y",
         ] {
             let want = t.split_whitespace().collect::<Vec<_>>().join(" ");
             let got = collapse_whitespace(t);

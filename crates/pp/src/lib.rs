@@ -30,7 +30,7 @@ pub use engine::Preprocessor;
 pub use error::{ErrLoc, PpError, PpWarning};
 pub use include_cache::IncludeCache;
 pub use lexer::is_ident_char;
-pub use source_map::{Location, RangeShape, SourceMap};
+pub use source_map::{Cursor, Location, RangeShape, SourceMap};
 
 /// Command-line style settings: `-D` definitions, `-I` directories and resource limits.
 #[derive(Clone, Debug, Default)]

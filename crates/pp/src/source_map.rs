@@ -53,11 +53,7 @@ pub(crate) fn line_starts(text: &str) -> Vec<usize> {
 
 /// 1-based physical (line, column) of `offset` given the line-start table.
 pub(crate) fn line_col(starts: &[usize], offset: usize) -> (u32, u32) {
-    let k = starts.partition_point(|&s| s <= offset).max(1);
-    let start = starts.get(k - 1).copied().unwrap_or(0);
-    let line = u32::try_from(k).unwrap_or(u32::MAX);
-    let col = u32::try_from(offset.saturating_sub(start) + 1).unwrap_or(u32::MAX);
-    (line, col)
+    line_col_at(starts, offset, starts.partition_point(|&s| s <= offset))
 }
 
 /// Applies a `#line` delta to a physical line, keeping the result at least 1.
@@ -66,11 +62,106 @@ pub(crate) fn adjust_line(line: u32, delta: i64) -> u32 {
     u32::try_from(v.max(1)).unwrap_or(u32::MAX)
 }
 
+/// Where the last [`SourceMap::lookup_near`] through it ended: the next
+/// one searches outward from there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    /// How many segments start at or before the last offset.
+    seg: usize,
+    /// The line-start table the last offset was in (its address; 0 for none).
+    file: usize,
+    /// How many of that table's lines start at or before the last offset.
+    line: usize,
+}
+
+/// How many elements of `v`, sorted by `key`, have a key at most `x`
+/// (`v.partition_point(|e| key(e) <= x)`), found by galloping outward
+/// from `hint` (a guess of the answer): O(log d) for an answer `d` away.
+fn count_le<T>(v: &[T], key: impl Fn(&T) -> usize, x: usize, hint: usize) -> usize {
+    let n = v.len();
+    let hint = hint.min(n);
+    let le = |i: usize| v.get(i).is_some_and(|e| key(e) <= x);
+    // The answer lies in lo..=hi.
+    let (mut lo, mut hi) = (0, n);
+    let mut step = 1;
+    if hint > 0 && !le(hint - 1) {
+        hi = hint - 1;
+        while step <= hi {
+            let i = hi - step;
+            if le(i) {
+                lo = i + 1;
+                break;
+            }
+            hi = i;
+            step *= 2;
+        }
+    } else {
+        lo = hint;
+        while lo + step - 1 < n {
+            let i = lo + step - 1;
+            if !le(i) {
+                hi = i;
+                break;
+            }
+            lo = i + 1;
+            step *= 2;
+        }
+    }
+    lo + v
+        .get(lo..hi)
+        .map_or(0, |r| r.partition_point(|e| key(e) <= x))
+}
+
+/// [`line_col`] given `n`, how many of `starts` are at most `offset`.
+fn line_col_at(starts: &[usize], offset: usize, n: usize) -> (u32, u32) {
+    let k = n.max(1);
+    let start = starts.get(k - 1).copied().unwrap_or(0);
+    let line = u32::try_from(k).unwrap_or(u32::MAX);
+    let col = u32::try_from(offset.saturating_sub(start) + 1).unwrap_or(u32::MAX);
+    (line, col)
+}
+
 impl SourceMap {
     /// The original location of output byte `output_offset`. Offsets past the end map to the
     /// last byte's location; an empty output maps everything to the start of file 0.
     pub fn lookup(&self, output_offset: usize) -> Location {
         let k = self.segs.partition_point(|s| s.out <= output_offset);
+        self.locate(k, output_offset, line_col)
+    }
+
+    /// [`SourceMap::lookup`] searching outward from where `cursor` was
+    /// left, and leaving it at the result: a lookup near the one before
+    /// (the next statement, the last byte of a span) costs a few steps,
+    /// whatever the size of the map; any offset gives the same location.
+    pub fn lookup_near(&self, cursor: &mut Cursor, output_offset: usize) -> Location {
+        let k = count_le(&self.segs, |s| s.out, output_offset, cursor.seg);
+        cursor.seg = k;
+        self.locate(k, output_offset, |starts, offset| {
+            let file = starts.as_ptr() as usize;
+            let hint = if cursor.file == file {
+                cursor.line
+            } else {
+                starts.len() / 2
+            };
+            let n = count_le(starts, |&s| s, offset, hint);
+            *cursor = Cursor {
+                seg: k,
+                file,
+                line: n,
+            };
+            line_col_at(starts, offset, n)
+        })
+    }
+
+    /// The location of `output_offset` in the segment before the `k`-th
+    /// (`k`: how many segments start at or before it), its line and
+    /// column by `line_col`.
+    fn locate(
+        &self,
+        k: usize,
+        output_offset: usize,
+        line_col: impl FnOnce(&[usize], usize) -> (u32, u32),
+    ) -> Location {
         let Some(seg) = self.segs.get(k.saturating_sub(1)) else {
             return Location {
                 file: 0,
@@ -271,6 +362,56 @@ mod tests {
         assert_eq!(map.lookup(8).offset, 50);
         // offset 13 is "\n" of line 7 (lines are 2 bytes): line 7, col 2
         assert_eq!((map.lookup(3).line, map.lookup(3).col), (7, 2));
+    }
+
+    /// Galloping from any hint finds what a binary search does.
+    #[test]
+    fn count_le_matches_partition_point() {
+        let v: Vec<usize> = (0..40).map(|i| i * 3 + (i % 4)).collect();
+        for n in [0, 1, 2, 7, 40] {
+            let v = &v[..n];
+            for x in 0..130 {
+                let want = v.partition_point(|&e| e <= x);
+                for hint in 0..=n + 2 {
+                    assert_eq!(
+                        count_le(v, |&e| e, x, hint),
+                        want,
+                        "n {n} x {x} hint {hint}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Lookups through a cursor, in any order, equal plain lookups.
+    #[test]
+    fn lookup_near_matches_lookup() {
+        let mut o = OutBuf::default();
+        o.push(&"ab\ncd\n".repeat(20), 0, 0, true);
+        o.push("xyz", 1, 3, false);
+        o.push(&"q\n".repeat(30), 0, 10, true);
+        let map = SourceMap {
+            segs: o.segs.clone(),
+            line_starts: vec![
+                line_starts(&"ab\ncd\n".repeat(20)),
+                line_starts("0123456\n"),
+            ],
+            file_lens: vec![120, 8],
+            names: vec![],
+        };
+        let mut c = Cursor::default();
+        let order = (0..o.text.len() + 3)
+            .chain((0..o.text.len()).rev())
+            .chain([5, 90, 2, 61, 40]);
+        for off in order {
+            assert_eq!(
+                map.lookup_near(&mut c, off),
+                map.lookup(off),
+                "offset {off}"
+            );
+        }
+        let empty = SourceMap::default();
+        assert_eq!(empty.lookup_near(&mut c, 3), empty.lookup(3));
     }
 
     #[test]
