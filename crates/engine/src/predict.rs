@@ -847,19 +847,16 @@ fn run_linear(
         SortBy::Order => a.max_listing_bytes,
         SortBy::Latency => None,
     };
-    let (mut listed, fitting, bare) = list_paths(&pg, &shown, packet_size, byte_budget, &pricer);
+    let each = a.full_listing;
+    let (mut listed, fitting, bare) =
+        list_paths(&pg, &shown, packet_size, (byte_budget, each), &pricer);
 
     let mut r = common.report(a, model, packet_size);
     if let Some(keep) = bare.kept() {
         r.output_cut = Some(bare.cut_note(keep, fitting));
         listed.truncate(keep);
     }
-    linear_head(
-        &mut r,
-        (a, program),
-        (&pg, &costed, &lin),
-        &constant,
-    );
+    linear_head(&mut r, (a, program), (&pg, &costed, &lin), &constant);
     r.paths_listed = listed.outs.len();
     r.path_match = path_match;
     a.cancel.check()?;
@@ -1111,12 +1108,13 @@ impl Listed<'_> {
 /// Predicts each shown path that fits the packet (the others are no
 /// packet at this size: the graph-wide `packet_smaller_than_headers`
 /// warning counts them all), until the paths' bytes without classes go
-/// over `byte_budget`. Also returns how many fit and the budget's count.
+/// over `byte_budget` (or, unless `each`, after the first). Also returns
+/// how many fit and the budget's count.
 fn list_paths<'g>(
     pg: &p4cost_analysis::PathGraph<'_>,
     shown: &'g [ListedPath],
     packet_size: u32,
-    byte_budget: Option<u64>,
+    (byte_budget, each): (Option<u64>, bool),
     pricer: &LinearPricer<'_>,
 ) -> (Listed<'g>, usize, ListingBytes) {
     let mut listed = Listed {
@@ -1132,7 +1130,7 @@ fn list_paths<'g>(
             continue;
         }
         fitting += 1;
-        if bare.full() {
+        if bare.full() || (!each && !listed.outs.is_empty()) {
             continue;
         }
         let (out, codes) = pricer.path_out(*index, &path);
