@@ -1479,6 +1479,7 @@ impl PredictArgs {
                 .collect(),
             listed_only: false,
             path_classes: true,
+            full_listing: true,
             histogram_bins: 0,
             warnings: p4cost_engine::warnings::WarningPolicy::default(),
             lints: self.lints.options(),

@@ -241,6 +241,12 @@ pub struct PredictOptions {
     /// renders no class of a listed path (a keystroke of switch_p4_16
     /// spent a tenth of its analysis listing them).
     pub path_classes: bool,
+    /// Build every listed path (the default). Off (the editor), a linear
+    /// report lists only the first path that fits the packet: the editor
+    /// reads of the listing only its table terms, which every path of a
+    /// linear model shares, and its figures over all paths (summary,
+    /// per-state terms, warnings) are the same either way.
+    pub full_listing: bool,
     /// Bins of the latency histogram over packet classes in the summary
     /// (`SummaryOut::histogram`, counted exactly); 0: none.
     pub histogram_bins: usize,
@@ -294,6 +300,7 @@ impl PredictOptions {
             entries: Vec::new(),
             listed_only: false,
             path_classes: true,
+            full_listing: true,
             histogram_bins: 0,
             warnings: crate::warnings::WarningPolicy::default(),
             lints: LintOptions::default(),

@@ -836,7 +836,6 @@ fn run_linear(
     let pricer = LinearPricer::new(model, program, &common.tables, packet_size);
     // L_B + L_C: the prediction of a path with no state.
     let constant = pricer.predict(&ParsePath { states: Vec::new() });
-    let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
     for w in &constant.warnings {
         if !PATH_CODES.contains(&w.code.as_str()) {
             warns.push(WarningOut::of_model(program, w));
@@ -848,7 +847,9 @@ fn run_linear(
         SortBy::Order => a.max_listing_bytes,
         SortBy::Latency => None,
     };
-    let (mut listed, fitting, bare) = list_paths(&pg, &shown, packet_size, byte_budget, &pricer);
+    let each = a.full_listing;
+    let (mut listed, fitting, bare) =
+        list_paths(&pg, &shown, packet_size, (byte_budget, each), &pricer);
 
     let mut r = common.report(a, model, packet_size);
     if let Some(keep) = bare.kept() {
@@ -859,6 +860,7 @@ fn run_linear(
     r.paths_listed = listed.outs.len();
     r.path_match = path_match;
     a.cancel.check()?;
+    let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
     let stage = LinearClasses {
         a,
         model,
@@ -1108,12 +1110,13 @@ impl Listed<'_> {
 /// Predicts each shown path that fits the packet (the others are no
 /// packet at this size: the graph-wide `packet_smaller_than_headers`
 /// warning counts them all), until the paths' bytes without classes go
-/// over `byte_budget`. Also returns how many fit and the budget's count.
+/// over `byte_budget` (or, unless `each`, after the first). Also returns
+/// how many fit and the budget's count.
 fn list_paths<'g>(
     pg: &p4cost_analysis::PathGraph<'_>,
     shown: &'g [ListedPath],
     packet_size: u32,
-    byte_budget: Option<u64>,
+    (byte_budget, each): (Option<u64>, bool),
     pricer: &LinearPricer<'_>,
 ) -> (Listed<'g>, usize, ListingBytes) {
     let mut listed = Listed {
@@ -1129,7 +1132,7 @@ fn list_paths<'g>(
             continue;
         }
         fitting += 1;
-        if bare.full() {
+        if bare.full() || (!each && !listed.outs.is_empty()) {
             continue;
         }
         let (out, codes) = pricer.path_out(*index, &path);
