@@ -860,7 +860,6 @@ fn run_linear(
     r.paths_listed = listed.outs.len();
     r.path_match = path_match;
     a.cancel.check()?;
-    let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
     let stage = LinearClasses {
         a,
         model,
@@ -868,7 +867,6 @@ fn run_linear(
         filter: filter.as_ref(),
         byte_budget,
         packet_size,
-        constant_ns,
     };
     Ok(stage.finish((&costed, &lin, &constant), listed, r, warns))
 }
@@ -882,9 +880,6 @@ struct LinearClasses<'x, 'p> {
     filter: Option<&'x p4cost_analysis::ClassFilter>,
     byte_budget: Option<u64>,
     packet_size: u32,
-    /// `L_B + L_C`: the prediction of a path with no state, its parser
-    /// term left out.
-    constant_ns: f64,
 }
 
 impl LinearClasses<'_, '_> {
@@ -934,7 +929,10 @@ impl LinearClasses<'_, '_> {
         // The summary over paths only where none over classes took its
         // place (made here, not before the classes: it is seldom shown).
         if !a.listed_only && r.summary.is_none() {
-            r.summary = Some(costed.summary(lin, self.constant_ns));
+            // L_B + L_C: the prediction of a path with no state, its
+            // parser term left out.
+            let constant_ns = constant.latency_ns - constant.breakdown.parser_ns;
+            r.summary = Some(costed.summary(lin, constant_ns));
         }
         if a.sort == SortBy::Latency {
             sort_by_latency(&mut listed.outs, &mut listed.codes);
