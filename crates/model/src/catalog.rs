@@ -89,57 +89,51 @@ pub fn pass_models() -> Result<Vec<ModelSpec>, ModelError> {
 /// Every model `predict --model` takes: [`all_models`], then
 /// [`pass_models`].
 pub fn every_model() -> Result<Vec<ModelSpec>, ModelError> {
-    every_model_kept().map(<[ModelSpec]>::to_vec)
+    Ok(every_model_kept()?.into_iter().cloned().collect())
 }
 
-/// [`every_model`], read from the embedded files once per process (an
-/// editor asks for its model at every keystroke; the files never change).
-fn every_model_kept() -> Result<&'static [ModelSpec], ModelError> {
-    static ALL: std::sync::OnceLock<Vec<ModelSpec>> = std::sync::OnceLock::new();
-    if let Some(all) = ALL.get() {
-        return Ok(all);
-    }
-    let mut all = all_models()?;
-    all.extend(pass_models()?);
-    Ok(ALL.get_or_init(|| all))
+/// [`every_model`], each file read once per process (an editor asks for
+/// its model at every keystroke; the files never change).
+fn every_model_kept() -> Result<Vec<&'static ModelSpec>, ModelError> {
+    (0..FILES).map(kept_file).collect()
 }
 
 /// The file name (under `models/`) of the embedded model `name`.
 pub fn model_file(name: &str) -> Option<&'static str> {
-    let named = |text: &str| {
-        serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["name"] == name)
-    };
-    if let Some((f, _)) = PASS_FILES.iter().find(|(_, t)| named(t)) {
-        return Some(f);
-    }
-    EMBEDDED
-        .iter()
-        .find(|(f, t)| parse_model(f, t).is_ok_and(|m| m.name == name))
-        .map(|(f, _)| *f)
+    let mut files = EMBEDDED.iter().chain(PASS_FILES).enumerate();
+    let (_, (file, _)) = files.find(|(i, _)| kept_file(*i).is_ok_and(|m| m.name == name))?;
+    Some(file)
 }
 
 /// Files of [`EMBEDDED`] and [`PASS_FILES`], in that order.
 const FILES: usize = EMBEDDED.len() + PASS_FILES.len();
 
-/// The model in the file named for `name` (`<name>.json`: every embedded
-/// model's file is, a test says so), read once per process; `None` when
-/// no file is. Parses one file where [`every_model_kept`] parses all ten
-/// (2 M instructions, a third of `predict` of a 20-line program).
-fn model_in_its_file(name: &str) -> Option<Result<&'static ModelSpec, ModelError>> {
+/// The model in file `i` of [`EMBEDDED`] then [`PASS_FILES`], parsed once
+/// per process: the one cache behind [`model_in_its_file`] and
+/// [`every_model_kept`], so no file is parsed twice.
+fn kept_file(i: usize) -> Result<&'static ModelSpec, ModelError> {
     static KEPT: [std::sync::OnceLock<ModelSpec>; FILES] =
         [const { std::sync::OnceLock::new() }; FILES];
-    let i = EMBEDDED
-        .iter()
-        .chain(PASS_FILES)
-        .position(|(file, _)| file_stem(file) == Some(name))?;
     if let Some(m) = KEPT[i].get() {
-        return Some(Ok(m));
+        return Ok(m);
     }
     let parsed = match i.checked_sub(EMBEDDED.len()) {
         None => parse_model(EMBEDDED[i].0, EMBEDDED[i].1),
         Some(pass) => PASS_PARSERS[pass](),
-    };
-    Some(parsed.map(|m| KEPT[i].get_or_init(|| m)))
+    }?;
+    Ok(KEPT[i].get_or_init(|| parsed))
+}
+
+/// The model in the file named for `name` (`<name>.json`: every embedded
+/// model's file is, a test says so); `None` when no file is. Parses one
+/// file where [`every_model_kept`] parses all ten (2 M instructions, a
+/// third of `predict` of a 20-line program).
+fn model_in_its_file(name: &str) -> Option<Result<&'static ModelSpec, ModelError>> {
+    let i = EMBEDDED
+        .iter()
+        .chain(PASS_FILES)
+        .position(|(file, _)| file_stem(file) == Some(name))?;
+    Some(kept_file(i))
 }
 
 /// `file`'s name without its directory and `.json`.
@@ -157,7 +151,7 @@ pub fn model_by_name(name: &str) -> Result<ModelSpec, ModelError> {
     }
     let all = every_model_kept()?;
     if let Some(m) = all.iter().find(|m| m.name == name) {
-        return Ok(m.clone());
+        return Ok((*m).clone());
     }
     let known = all
         .iter()
