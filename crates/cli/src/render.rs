@@ -855,10 +855,19 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
         push_fit(s, &classes_heading(pc), width);
         s.push('\n');
     }
-    // Each class's line written onto `s` and cut there: no copy of it.
+    // Each class's line written onto `s` and cut there: no copy of it;
+    // its columns padded here (`format!`'s padding writes one space at a
+    // time through the formatter: 1 K instructions a row).
+    let mut ns = String::new();
     for c in &pc.classes {
         let at = s.len();
-        put!(s, "  {:>8}  {:>10.3}  ", c.id, c.latency_ns);
+        ns.clear();
+        put!(ns, "{:.3}", c.latency_ns);
+        s.push_str("  ");
+        push_right(s, &c.id, 8);
+        s.push_str("  ");
+        push_right(s, &ns, 10);
+        s.push_str("  ");
         // More than 4 bytes a column are more characters than the line
         // shows: the brief need not be longer (cut_fit cuts the same).
         s.push_str(&path_classes::class_brief_within(
@@ -870,6 +879,13 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
         cut_fit(s, at, width);
         s.push('\n');
     }
+}
+
+/// `text` right-aligned in `width` characters (`{:>width}`).
+fn push_right(s: &mut String, text: &str, width: usize) {
+    let pad = width.saturating_sub(text.chars().count());
+    s.extend(std::iter::repeat_n(' ', pad));
+    s.push_str(text);
 }
 
 /// `        4 classes (first 2 listed; --class acl:miss)`.
@@ -1114,6 +1130,15 @@ mod tests {
         } else {
             let kept: String = line.chars().take(width.saturating_sub(3)).collect();
             format!("{kept}...")
+        }
+    }
+
+    #[test]
+    fn right_alignment_is_formats() {
+        for text in ["", "1", "12.345", "1.2.3.4.5.6", "é1", "123456789012"] {
+            let mut s = String::from("x");
+            push_right(&mut s, text, 8);
+            assert_eq!(s, format!("x{text:>8}"));
         }
     }
 
