@@ -13,15 +13,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
-use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
 use p4cost_engine::report::Loc;
-use p4cost_engine::text::LineIndex;
 
 use crate::args::ColorChoice;
 
+mod sources;
 mod window;
+
+use sources::Sources;
 
 /// Largest source file re-read to show a snippet.
 const MAX_SNIPPET_FILE_BYTES: u64 = 64 << 20;
@@ -41,10 +42,8 @@ pub fn use_color(choice: ColorChoice, is_terminal: bool) -> bool {
 
 /// Source texts by file name, read once, for snippets.
 pub struct Snippets {
-    /// The files a snippet was asked of, by id.
-    files: SimpleFiles<String, Arc<str>>,
-    /// Each file's line index, by file id.
-    indexes: Vec<LineIndex>,
+    /// The files a snippet was asked of, by id, each with its line index.
+    files: Sources,
     /// Every file looked up: `None` when it cannot be read.
     ids: HashMap<String, Option<Known>>,
     color: bool,
@@ -62,8 +61,7 @@ impl Snippets {
     /// An empty cache; `color` says whether rendered text is coloured.
     pub fn new(color: bool) -> Snippets {
         Snippets {
-            files: SimpleFiles::new(),
-            indexes: Vec::new(),
+            files: Sources::default(),
             ids: HashMap::new(),
             color,
         }
@@ -131,12 +129,11 @@ impl Snippets {
     }
 
     fn add(&mut self, file: &str, text: Arc<str>) -> usize {
-        self.indexes.push(LineIndex::new(&text));
         self.files.add(file.to_string(), text)
     }
 
     fn text(&self, id: usize) -> Option<&str> {
-        self.files.get(id).ok().map(|f| f.source().as_ref())
+        self.files.get(id).ok().map(|f| f.text().as_ref())
     }
 
     /// The byte range of `loc` in its file, cut to its first line; `None`
@@ -149,7 +146,8 @@ impl Snippets {
             return None;
         }
         let id = self.id(&loc.file)?;
-        let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
+        let f = self.files.get(id).ok()?;
+        let (text, ix) = (f.text().as_ref(), f.lines());
         let r = ix.first_line_range(text, loc)?;
         // An empty span still gets a caret: the character it starts at.
         let hi = if r.is_empty() {
@@ -169,8 +167,8 @@ impl Snippets {
         col: u32,
     ) -> Option<(usize, Range<usize>)> {
         let id = self.id(file)?;
-        let (text, ix) = (self.text(id)?, self.indexes.get(id)?);
-        Some((id, ix.char_at(text, line, col)?))
+        let f = self.files.get(id).ok()?;
+        Some((id, f.lines().char_at(f.text(), line, col)?))
     }
 
     /// `diag` rendered (rich form, with the source lines, a long line as
@@ -320,11 +318,11 @@ mod tests {
         let name = file.to_str().unwrap();
         let mut s = Snippets::new(false);
         assert!(s.range(&loc(name, 1, 1, 0, 0)).is_none());
-        assert!(s.indexes.is_empty(), "read, not indexed");
+        assert_eq!(s.files.len(), 0, "read, not indexed");
         assert_eq!(s.range(&loc(name, 2, 3, 4, 13)).map(|x| x.1), Some(4..13));
-        assert_eq!(s.indexes.len(), 1);
+        assert_eq!(s.files.len(), 1);
         assert!(s.range(&loc(name, 1, 1, 0, 0)).is_none());
-        assert_eq!(s.indexes.len(), 1, "indexed once");
+        assert_eq!(s.files.len(), 1, "indexed once");
         std::fs::remove_dir_all(&dir).ok();
     }
 

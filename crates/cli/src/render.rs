@@ -104,42 +104,60 @@ pub const NOT_TYPE_CHECKED: &str =
 /// as `detail` says.
 pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> String {
     let mut s = String::new();
-    render_head(&mut s, r);
-    if r.mau.is_some() {
-        render_mau_parser(&mut s, r);
-    } else {
-        render_parser(&mut s, r);
+    render_human_onto(&mut s, r, snippets, detail);
+    s
+}
+
+/// [`render_human`] written onto `s`: the overview lines, the model's
+/// table, the tables of the first path, then the warnings.
+fn render_human_onto(s: &mut String, r: &Report, snippets: &mut Snippets, detail: Detail) {
+    render_overview(s, r);
+    s.push('\n');
+    match (&r.mau, &r.cpu, &r.recirc) {
+        (Some(m), _, _) => render_mau(s, m),
+        (None, Some(c), _) => crate::render_cpu::render(s, r, c),
+        (None, None, Some(p)) => crate::render_passes::render(s, r, p),
+        (None, None, None) => render_paths(s, r),
     }
-    render_control(&mut s, r);
+    render_tables(s, r);
+    render_warning_sections(s, r, snippets, detail);
+}
+
+/// The lines above the first table: program, parser, control, classes,
+/// latency summary, what is left out and the rejects.
+fn render_overview(s: &mut String, r: &Report) {
+    render_head(s, r);
+    if r.mau.is_some() {
+        render_mau_parser(s, r);
+    } else {
+        render_parser(s, r);
+    }
+    render_control(s, r);
     if let Some(c) = &r.classes {
-        render_classes(&mut s, c, r.summary.as_ref());
+        render_classes(s, c, r.summary.as_ref());
     }
     if let Some(sum) = &r.summary {
-        render_summary(&mut s, sum);
+        render_summary(s, sum);
     }
     // Paths longer than the packet are out of every figure: said here once.
     if let Some(l) = &r.left_out {
         put!(s, "left out  {}\n", l.message());
     }
     if let Some(rj) = r.rejects.as_ref().filter(|rj| rj.count.text != "0") {
-        render_rejects(&mut s, rj);
+        render_rejects(s, rj);
     }
-    s.push('\n');
-    match (&r.mau, &r.cpu, &r.recirc) {
-        (Some(m), _, _) => render_mau(&mut s, m),
-        (None, Some(c), _) => crate::render_cpu::render(&mut s, r, c),
-        (None, None, Some(p)) => crate::render_passes::render(&mut s, r, p),
-        (None, None, None) => render_paths(&mut s, r),
-    }
-    render_tables(&mut s, r);
+}
+
+/// The warnings as `detail` says (with `-q` only their count), then the
+/// denied codes.
+fn render_warning_sections(s: &mut String, r: &Report, snippets: &mut Snippets, detail: Detail) {
     if detail == Detail::Quiet {
-        render_warning_count(&mut s, r);
+        render_warning_count(s, r);
     } else {
-        render_warnings(&mut s, r, snippets, detail);
-        render_path_warnings(&mut s, r, snippets);
-        render_denied(&mut s, r);
+        render_warnings(s, r, snippets, detail);
+        render_path_warnings(s, r, snippets);
+        render_denied(s, r);
     }
-    s
 }
 
 /// The program, context and model lines, then the target and pipeline lines.
@@ -788,17 +806,43 @@ fn fit(line: &str, width: usize) -> String {
 /// without counting the characters of a line that cannot be too long
 /// (a class's line lists all its tables; about 120 characters are shown).
 fn push_fit(s: &mut String, line: &str, width: usize) {
-    // No more bytes than `width`: no more characters either.
-    if line.len() <= width || line.char_indices().nth(width).is_none() {
-        s.push_str(line);
-        return;
+    match fit_cut(line, width) {
+        None => s.push_str(line),
+        Some(kept) => {
+            s.push_str(&line[..kept]);
+            s.push_str("...");
+        }
     }
-    let kept = line
-        .char_indices()
-        .nth(width.saturating_sub(3))
-        .map_or(line.len(), |(i, _)| i);
-    s.push_str(&line[..kept]);
-    s.push_str("...");
+}
+
+/// Cuts the line that starts at byte `at` of `s` (and runs to its end)
+/// to `width` characters as [`fit`] does, in place.
+fn cut_fit(s: &mut String, at: usize, width: usize) {
+    if let Some(kept) = fit_cut(&s[at..], width) {
+        s.truncate(at + kept);
+        s.push_str("...");
+    }
+}
+
+/// Where [`fit`] cuts `line` (the bytes it keeps before `...`); `None`
+/// when the line fits in `width` characters.
+fn fit_cut(line: &str, width: usize) -> Option<usize> {
+    // No more bytes than `width`: no more characters either.
+    if line.len() <= width {
+        return None;
+    }
+    // The first `width + 1` bytes ASCII: as many characters, so the line
+    // is too long and the cut is a byte count (the usual line: names and
+    // figures), found without decoding a character.
+    if line.as_bytes()[..=width].is_ascii() {
+        return Some(width.saturating_sub(3));
+    }
+    line.char_indices().nth(width)?;
+    Some(
+        line.char_indices()
+            .nth(width.saturating_sub(3))
+            .map_or(line.len(), |(i, _)| i),
+    )
 }
 
 /// The count of classes of a path and one line for each listed: its id,
@@ -811,22 +855,37 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
         push_fit(s, &classes_heading(pc), width);
         s.push('\n');
     }
-    // One buffer for every class's line.
-    let mut line = String::new();
+    // Each class's line written onto `s` and cut there: no copy of it;
+    // its columns padded here (`format!`'s padding writes one space at a
+    // time through the formatter: 1 K instructions a row).
+    let mut ns = String::new();
     for c in &pc.classes {
-        line.clear();
-        put!(line, "  {:>8}  {:>10.3}  ", c.id, c.latency_ns);
+        let at = s.len();
+        ns.clear();
+        put!(ns, "{:.3}", c.latency_ns);
+        s.push_str("  ");
+        push_right(s, &c.id, 8);
+        s.push_str("  ");
+        push_right(s, &ns, 10);
+        s.push_str("  ");
         // More than 4 bytes a column are more characters than the line
-        // shows: the brief need not be longer (push_fit cuts the same).
-        line.push_str(&path_classes::class_brief_within(
+        // shows: the brief need not be longer (cut_fit cuts the same).
+        s.push_str(&path_classes::class_brief_within(
             c,
             &r.tables,
             &r.decisions,
             4 * width,
         ));
-        push_fit(s, &line, width);
+        cut_fit(s, at, width);
         s.push('\n');
     }
+}
+
+/// `text` right-aligned in `width` characters (`{:>width}`).
+fn push_right(s: &mut String, text: &str, width: usize) {
+    let pad = width.saturating_sub(text.chars().count());
+    s.extend(std::iter::repeat_n(' ', pad));
+    s.push_str(text);
 }
 
 /// `        4 classes (first 2 listed; --class acl:miss)`.
@@ -1055,7 +1114,7 @@ pub fn render_human_multi(reports: &[Report], snippets: &mut Snippets, detail: D
             i + 1,
             reports.len()
         );
-        s.push_str(&render_human(r, snippets, detail));
+        render_human_onto(&mut s, r, snippets, detail);
     }
     s
 }
@@ -1075,6 +1134,15 @@ mod tests {
     }
 
     #[test]
+    fn right_alignment_is_formats() {
+        for text in ["", "1", "12.345", "1.2.3.4.5.6", "é1", "123456789012"] {
+            let mut s = String::from("x");
+            push_right(&mut s, text, 8);
+            assert_eq!(s, format!("x{text:>8}"));
+        }
+    }
+
+    #[test]
     fn a_line_is_cut_at_characters_not_bytes() {
         let lines = [
             "",
@@ -1089,6 +1157,22 @@ mod tests {
                 assert_eq!(
                     fit(line, width),
                     fit_by_counting(line, width),
+                    "{line:?} at {width}"
+                );
+            }
+        }
+        // Cut in place, after what the string already holds.
+        for line in lines
+            .iter()
+            .chain(&["abcdefghijklmnopqrstuvwxyzé", "abc ééé def"])
+        {
+            for width in 0..30 {
+                let mut s = String::from("head: ");
+                s.push_str(line);
+                cut_fit(&mut s, 6, width);
+                assert_eq!(
+                    s,
+                    format!("head: {}", fit_by_counting(line, width)),
                     "{line:?} at {width}"
                 );
             }

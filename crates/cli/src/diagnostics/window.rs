@@ -11,7 +11,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use codespan_reporting::diagnostic::Diagnostic;
-use codespan_reporting::files::{Error, Files, SimpleFiles};
+use codespan_reporting::files::{Error, Files};
+
+use super::Sources;
 
 /// Characters of a source line shown at most.
 pub const MAX_CHARS: usize = 120;
@@ -54,10 +56,7 @@ impl Windowed {
     /// The view of `diag`'s lines and `diag` with its labels moved into
     /// it; `None` when no labelled line is long (render as it is) or a
     /// label spans lines.
-    pub fn of(
-        files: &SimpleFiles<String, Arc<str>>,
-        diag: &Diagnostic<usize>,
-    ) -> Option<(Windowed, Diagnostic<usize>)> {
+    pub fn of(files: &Sources, diag: &Diagnostic<usize>) -> Option<(Windowed, Diagnostic<usize>)> {
         let mut wanted: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
         let mut long = false;
         for l in &diag.labels {
@@ -66,7 +65,7 @@ impl Windowed {
                 return None;
             }
             let r = line_bounds(files, l.file_id, li)?;
-            let source = files.get(l.file_id).ok()?.source().clone();
+            let source = files.get(l.file_id).ok()?.text();
             long |= source[r].chars().nth(MAX_CHARS).is_some();
             wanted
                 .entry(l.file_id)
@@ -98,11 +97,7 @@ impl Windowed {
 impl FileView {
     /// The lines of `marks` (line index, first label byte) and the line
     /// between two of them one apart, each cut around its first label.
-    fn new(
-        files: &SimpleFiles<String, Arc<str>>,
-        id: usize,
-        mut marks: Vec<(usize, usize)>,
-    ) -> Option<FileView> {
+    fn new(files: &Sources, id: usize, mut marks: Vec<(usize, usize)>) -> Option<FileView> {
         let file = files.get(id).ok()?;
         marks.sort_unstable();
         marks.dedup_by_key(|m| m.0);
@@ -114,8 +109,8 @@ impl FileView {
         marks.extend(between);
         marks.sort_unstable();
         let mut v = FileView {
-            name: file.name().clone(),
-            source: file.source().clone(),
+            name: file.name().to_string(),
+            source: file.text().clone(),
             text: String::new(),
             lines: Vec::new(),
         };
@@ -219,13 +214,9 @@ impl<'a> Files<'a> for Windowed {
 }
 
 /// Line `index` of file `id` without its line break.
-fn line_bounds(
-    files: &SimpleFiles<String, Arc<str>>,
-    id: usize,
-    index: usize,
-) -> Option<Range<usize>> {
+fn line_bounds(files: &Sources, id: usize, index: usize) -> Option<Range<usize>> {
     let r = files.line_range(id, index).ok()?;
-    let text = &files.get(id).ok()?.source()[r.clone()];
+    let text = &files.get(id).ok()?.text()[r.clone()];
     let body = text.trim_end_matches(['\n', '\r']);
     Some(r.start..r.start + body.len())
 }
