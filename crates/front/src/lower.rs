@@ -194,6 +194,11 @@ pub struct Cx<'a, 'o> {
     /// What the control being lowered does beyond the program, while its
     /// lowering is recorded for reuse (see [`crate::reuse`]).
     pub rec: Option<crate::reuse::Rec>,
+    /// Graphs of controls lowered on their own that their instances copy
+    /// (see [`crate::template`]), by declaration address.
+    pub templates: HashMap<usize, crate::template::Template<'a>>,
+    /// What graph building did so far besides adding nodes.
+    pub trace: crate::template::Trace,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
@@ -212,6 +217,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     }
 
     pub fn warn(&mut self, s: ast::Span, m: impl Into<String>) {
+        self.trace.impure += 1;
         let d = self.spans.diag(s, m);
         if let Some(r) = &mut self.rec {
             r.warn(&self.spans, s, &d);
