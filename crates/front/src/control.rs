@@ -155,7 +155,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             ..Default::default()
         };
         for p in &decl.ctor_params {
-            syms.locals.vars.insert(
+            Rc::make_mut(&mut syms.locals.vars).insert(
                 p.name.name.as_str().to_owned(),
                 std::borrow::Cow::Borrowed(&p.ty),
             );
@@ -167,13 +167,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         for l in &decl.locals {
             match l {
                 LocalDecl::Var(v) => {
-                    syms.locals.vars.insert(
+                    Rc::make_mut(&mut syms.locals.vars).insert(
                         v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Borrowed(&v.ty),
                     );
                 }
                 LocalDecl::Const(c) => {
-                    syms.locals.consts.insert(&c.name.name, &c.value);
+                    Rc::make_mut(&mut syms.locals.consts).insert(&c.name.name, &c.value);
                 }
                 LocalDecl::Instantiation(i) => {
                     Rc::make_mut(&mut syms.instances)
@@ -999,7 +999,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     ) -> HashMap<String, i128> {
         let no = HashMap::default();
         let (args, consts, values) = match syms.inst_decls.get(name) {
-            Some(i) => (&i.args[..], &syms.locals.consts, &syms.locals.ctor_values),
+            Some(i) => (&i.args[..], &*syms.locals.consts, &syms.locals.ctor_values),
             None => match self.g.instances.get(name) {
                 Some(i) => (&i.args[..], &no, &HashMap::default()),
                 None => (&[][..], &no, &HashMap::default()),
@@ -1245,14 +1245,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
             StmtKind::Var(v) => match &v.init {
                 Some(init) => {
-                    syms.locals.vars.insert(
+                    Rc::make_mut(&mut syms.locals.vars).insert(
                         v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
                     self.assign_node(v.name.name.as_str().to_owned(), init, next, span, syms, b)
                 }
                 None => {
-                    syms.locals.vars.insert(
+                    Rc::make_mut(&mut syms.locals.vars).insert(
                         v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );

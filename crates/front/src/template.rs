@@ -175,22 +175,27 @@ impl<'a> Cx<'a, '_> {
             copy.default_action = copy.default_action.map(|a| shift.action(a));
             p.tables.push(copy);
         }
-        let mut syms = t.syms.clone();
-        syms.canon = canon.clone();
-        syms.tables = Rc::new(
-            t.syms
-                .tables
-                .iter()
-                .map(|(n, id)| (*n, shift.table(*id)))
-                .collect(),
-        );
-        syms.actions = Rc::new(
-            t.syms
-                .actions
-                .iter()
-                .map(|(n, id)| (*n, shift.action(*id)))
-                .collect(),
-        );
+        let syms = ControlSyms {
+            locals: t.syms.locals.clone(),
+            tables: Rc::new(
+                t.syms
+                    .tables
+                    .iter()
+                    .map(|(n, id)| (*n, shift.table(*id)))
+                    .collect(),
+            ),
+            actions: Rc::new(
+                t.syms
+                    .actions
+                    .iter()
+                    .map(|(n, id)| (*n, shift.action(*id)))
+                    .collect(),
+            ),
+            instances: Rc::clone(&t.syms.instances),
+            inst_decls: Rc::clone(&t.syms.inst_decls),
+            canon: canon.clone(),
+            owner: t.syms.owner,
+        };
         Some((syms, shift))
     }
 
