@@ -12,8 +12,10 @@
 //! control's body is taken only when every identifier equal to its name in
 //! the preprocessed text is its own declaration or a direct argument of a
 //! package instantiation (`V1Switch(P(), V(), I(), ...) main;`,
-//! `Pipeline(IP(), I(), ...) pipe;`, nested packages included). Any other
-//! mention, even in a comment or a string, keeps the body.
+//! `Pipeline(IP(), I(), ...) pipe;`, nested packages included), and at
+//! least one is. Any other mention, even in a comment or a string, keeps
+//! the body; so does no mention at all (a control nothing uses keeps its
+//! body in the tree: only the few names a package binds are searched for).
 
 use crate::{HashMap, HashSet};
 use p4cost_pp::is_ident_char;
@@ -71,15 +73,21 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
             work.extend(args.iter());
         }
     }
-    let mentions = identifier_counts(text, &controls);
-    let once: Vec<String> = controls
+    // A control no package binds is lowered once only if nothing else
+    // mentions it (dead code): its body is left in the tree, and only the
+    // bound names are searched for.
+    let candidates: Vec<&str> = controls
         .iter()
-        .filter(|(name, decls)| {
-            **decls == 1
-                && mentions.get(**name).copied().unwrap_or(0)
-                    == 1 + bound.get(**name).copied().unwrap_or(0)
+        .filter(|(name, decls)| **decls == 1 && bound.contains_key(**name))
+        .map(|(name, _)| *name)
+        .collect();
+    let mentions = identifier_counts(text, &candidates);
+    let once: Vec<String> = candidates
+        .into_iter()
+        .filter(|name| {
+            mentions.get(name).copied().unwrap_or(0) == 1 + bound.get(*name).copied().unwrap_or(0)
         })
-        .map(|(name, _)| name.to_string())
+        .map(str::to_owned)
         .collect();
     let mut taken = TakenBodies::default();
     for d in &mut tree.decls {
@@ -95,49 +103,26 @@ pub fn take_lowered_once(tree: &mut ast::Program, text: &str) -> TakenBodies {
     taken
 }
 
-/// How often each of `names` occurs as a whole identifier in `text`.
-fn identifier_counts<'n>(text: &str, names: &HashMap<&'n str, usize>) -> HashMap<&'n str, usize> {
-    let mut out: HashMap<&'n str, usize> = HashMap::default();
-    // Only a word with a name's first byte and a name's length is looked
-    // up (most words of a program are neither: hashing each was a tenth
-    // of lowering switch_p4_16).
-    let mut first = [false; 256];
-    let mut lengths = [false; 64];
-    let mut long = false;
-    for name in names.keys() {
-        if let Some(&b) = name.as_bytes().first() {
-            first[b as usize] = true;
-        }
-        match lengths.get_mut(name.len()) {
-            Some(l) => *l = true,
-            None => long = true,
-        }
-    }
+/// How often each of `names` occurs as a whole identifier in `text`: a
+/// match not preceded or followed by an identifier character (a name
+/// never starts with a digit, so a match inside a number such as `0x1F`
+/// is preceded by one). Each name is searched with `memchr::memmem`,
+/// which skips text far faster than a walk over every word (that walk was
+/// a tenth of lowering switch_p4_16); the caller asks for the few names a
+/// package binds.
+fn identifier_counts<'n>(text: &str, names: &[&'n str]) -> HashMap<&'n str, usize> {
     let bytes = text.as_bytes();
-    let word_end = |mut i: usize| {
-        while bytes.get(i).is_some_and(|&b| is_ident_char(b)) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if !is_ident_char(b) {
-            i += 1;
+    let ident_at = |i: usize| bytes.get(i).is_some_and(|&b| is_ident_char(b));
+    let mut out: HashMap<&'n str, usize> = HashMap::default();
+    for &name in names {
+        if name.is_empty() {
             continue;
         }
-        let start = i;
-        i = word_end(i + 1);
-        // A number such as `0x1F`: its letters are not an identifier.
-        if b.is_ascii_digit() || !first[b as usize] {
-            continue;
-        }
-        if !lengths.get(i - start).copied().unwrap_or(long) {
-            continue;
-        }
-        let word = text.get(start..i).unwrap_or("");
-        if let Some((name, _)) = names.get_key_value(word) {
-            *out.entry(*name).or_default() += 1;
+        let n = memchr::memmem::find_iter(bytes, name.as_bytes())
+            .filter(|&at| (at == 0 || !ident_at(at - 1)) && !ident_at(at + name.len()))
+            .count();
+        if n > 0 {
+            out.insert(name, n);
         }
     }
     out
@@ -159,9 +144,7 @@ mod tests {
     #[test]
     fn mentions_are_counted_as_whole_words() {
         let long = "L".repeat(70);
-        let names: HashMap<&str, usize> = [("Ab", 1), ("Ingress", 1), (long.as_str(), 1)]
-            .into_iter()
-            .collect();
+        let names = ["Ab", "Ingress", long.as_str()];
         let text =
             format!("Ab Abc xAb Ab_ 0xAb Ab(Ingress) Ingress2 /* Ingress */ {long} {long}L Ab");
         let counts = identifier_counts(&text, &names);
@@ -206,7 +189,7 @@ mod tests {
 
     #[test]
     fn identifiers_are_whole_words() {
-        let names = HashMap::from_iter([("I", 1), ("x1", 1)]);
+        let names = ["I", "x1"];
         let c = identifier_counts("I Ig gI I_ 0x1I x1 I;x1(I)", &names);
         assert_eq!(c.get("I"), Some(&3));
         assert_eq!(c.get("x1"), Some(&2));

@@ -59,14 +59,7 @@ pub struct MemoKey {
 
 impl MemoKey {
     fn new(decl: usize, syms: &ControlSyms<'_>, bound: &[&str], globals: usize) -> Self {
-        let mut roots: Vec<(String, String)> = syms
-            .canon
-            .roots
-            .iter()
-            .filter(|(k, v)| k != v)
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        roots.sort_unstable();
+        let roots = syms.canon.renamed();
         let mut bound: Vec<String> = bound.iter().map(|b| b.to_string()).collect();
         bound.sort_unstable();
         MemoKey {
@@ -162,37 +155,25 @@ impl<'a, 'o> Cx<'a, 'o> {
             ..Default::default()
         };
         for p in &decl.ctor_params {
-            syms.locals.vars.insert(
+            Rc::make_mut(&mut syms.locals.vars).insert(
                 p.name.name.as_str().to_owned(),
                 std::borrow::Cow::Borrowed(&p.ty),
             );
         }
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
-        if !values.declaration_only {
-            let seen = self
-                .instance_values
-                .entry(decl.name.name.as_str().to_owned())
-                .or_default();
-            if !seen.contains(&values.values) {
-                seen.push(values.values.clone());
-            }
-            if let Some(r) = &mut self.rec {
-                r.values
-                    .push((decl.name.name.as_str().to_owned(), values.values.clone()));
-            }
-        }
+        self.note_values(decl, &values);
         syms.locals.ctor_values = values.values;
         syms.locals.declaration_only = values.declaration_only;
         for l in &decl.locals {
             match l {
                 LocalDecl::Var(v) => {
-                    syms.locals.vars.insert(
+                    Rc::make_mut(&mut syms.locals.vars).insert(
                         v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Borrowed(&v.ty),
                     );
                 }
                 LocalDecl::Const(c) => {
-                    syms.locals.consts.insert(&c.name.name, &c.value);
+                    Rc::make_mut(&mut syms.locals.consts).insert(&c.name.name, &c.value);
                 }
                 LocalDecl::Instantiation(i) => {
                     Rc::make_mut(&mut syms.instances)
@@ -216,6 +197,25 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
         self.control_cache.insert(key, syms.clone());
         Ok(syms)
+    }
+
+    /// Records the constructor values of an instance of `decl` lowered
+    /// for a pipeline (the `instance_values` of [`Cx`]).
+    fn note_values(&mut self, decl: &'a ControlDecl, values: &CtorValues) {
+        if values.declaration_only {
+            return;
+        }
+        let seen = self
+            .instance_values
+            .entry(decl.name.name.as_str().to_owned())
+            .or_default();
+        if !seen.contains(&values.values) {
+            seen.push(values.values.clone());
+        }
+        if let Some(r) = &mut self.rec {
+            r.values
+                .push((decl.name.name.as_str().to_owned(), values.values.clone()));
+        }
     }
 
     /// The action named `name` in the control, else the global one
@@ -911,6 +911,8 @@ impl<'a, 'o> Cx<'a, 'o> {
             // A constructor parameter is compile-time known but differs
             // per instance.
             None if self.mentions_var(value, &syms.locals) => {
+                // What an instance warns depends on its context.
+                self.trace.impure += 1;
                 if !syms.locals.declaration_only {
                     let text = self.text(value.span);
                     self.warn(
@@ -997,7 +999,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     ) -> HashMap<String, i128> {
         let no = HashMap::default();
         let (args, consts, values) = match syms.inst_decls.get(name) {
-            Some(i) => (&i.args[..], &syms.locals.consts, &syms.locals.ctor_values),
+            Some(i) => (&i.args[..], &*syms.locals.consts, &syms.locals.ctor_values),
             None => match self.g.instances.get(name) {
                 Some(i) => (&i.args[..], &no, &HashMap::default()),
                 None => (&[][..], &no, &HashMap::default()),
@@ -1008,6 +1010,7 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     /// Lowers a control declaration into an IR control.
     pub fn lower_control(&mut self, decl: &'a ControlDecl) -> Result<ir::ControlId, FrontError> {
+        let start = self.template_start();
         let mut syms = self.control_syms(decl)?;
         let id = ir::ControlId(self.program.controls.len() as u32);
         for t in syms.tables.values() {
@@ -1018,16 +1021,18 @@ impl<'a, 'o> Cx<'a, 'o> {
         let mut b = Flow::default();
         let mut stack = vec![decl.name.name.as_str().to_owned()];
         self.instance_path = vec![decl.name.name.as_str().to_owned()];
-        let entry = match self.taken.remove(decl.name.name.as_str()) {
-            Some(stmts) => {
-                let locals = Locals::from_params(&decl.params);
-                let mut order = Vec::new();
-                crate::extras::emits(self, &locals, &stmts, &mut order);
-                self.taken_emits
-                    .insert(decl.name.name.as_str().to_owned(), order);
-                self.build_seq_owned(stmts, None, &mut syms, &mut b, &mut stack)?
+        let mid = self.template_start();
+        let (entry, template) = match self.taken.remove(decl.name.name.as_str()) {
+            Some(stmts) => (
+                self.build_taken(decl, stmts, &mut syms, &mut b, &mut stack)?,
+                None,
+            ),
+            None => {
+                let template = self.template_syms(decl, &syms, start, mid);
+                let entry =
+                    self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?;
+                (entry, template)
             }
-            None => self.build_seq(&decl.apply.stmts, None, &mut syms, &mut b, &mut stack)?,
         };
         self.instance_path.clear();
         self.program.controls.push(ir::Control {
@@ -1040,7 +1045,28 @@ impl<'a, 'o> Cx<'a, 'o> {
             },
             span: self.spans.ir(decl.span),
         });
+        if let Some(t) = template {
+            self.template_keep(decl, t, id, mid);
+        }
         Ok(id)
+    }
+
+    /// The graph of the apply block of `decl` taken out of the tree (see
+    /// [`crate::bodies`]), keeping its emit order for the deparsers.
+    fn build_taken(
+        &mut self,
+        decl: &'a ControlDecl,
+        stmts: Vec<Stmt>,
+        syms: &mut ControlSyms<'a>,
+        b: &mut Flow,
+        stack: &mut Vec<String>,
+    ) -> Result<Option<ir::NodeId>, FrontError> {
+        let locals = Locals::from_params(&decl.params);
+        let mut order = Vec::new();
+        crate::extras::emits(self, &locals, &stmts, &mut order);
+        self.taken_emits
+            .insert(decl.name.name.as_str().to_owned(), order);
+        self.build_seq_owned(stmts, None, syms, b, stack)
     }
 
     fn build_seq(
@@ -1164,6 +1190,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         b: &mut Flow,
         stack: &mut Vec<String>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
+        self.trace.stmts += 1;
         if stack.len() > 1 {
             // Inside an applied sub-control: a copied statement.
             self.charge_inlined(1, s.span, "control", stack)?;
@@ -1175,18 +1202,21 @@ impl<'a, 'o> Cx<'a, 'o> {
             // `return` leaves the control body it is in: the whole control
             // at the top level, an applied sub-control for its caller's
             // next statement.
-            StmtKind::Return(_) => Some(b.push(
-                ir::NodeKind::Statement {
-                    what: "return".into(),
-                    reads: vec![].into(),
-                    writes: vec![].into(),
-                    externs: vec![].into(),
-                    validity: vec![].into(),
-                    flags: vec![].into(),
-                    next: self.return_to.last().copied().flatten(),
-                },
-                span,
-            )),
+            StmtKind::Return(_) => Some({
+                self.trace.impure += 1;
+                b.push(
+                    ir::NodeKind::Statement {
+                        what: "return".into(),
+                        reads: vec![].into(),
+                        writes: vec![].into(),
+                        externs: vec![].into(),
+                        validity: vec![].into(),
+                        flags: vec![].into(),
+                        next: self.return_to.last().copied().flatten(),
+                    },
+                    span,
+                )
+            }),
             StmtKind::If(i) => {
                 let IfStmt { cond, then, els } = &**i;
                 if let Some(taken) = crate::ctor::constant_condition(&self.g, cond, &syms.locals) {
@@ -1215,14 +1245,14 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
             StmtKind::Var(v) => match &v.init {
                 Some(init) => {
-                    syms.locals.vars.insert(
+                    Rc::make_mut(&mut syms.locals.vars).insert(
                         v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
                     self.assign_node(v.name.name.as_str().to_owned(), init, next, span, syms, b)
                 }
                 None => {
-                    syms.locals.vars.insert(
+                    Rc::make_mut(&mut syms.locals.vars).insert(
                         v.name.name.as_str().to_owned(),
                         std::borrow::Cow::Owned(v.ty.clone()),
                     );
@@ -1465,44 +1495,25 @@ impl<'a, 'o> Cx<'a, 'o> {
             args,
             next,
         } = at;
-        let ctl = decl.name.name.as_str();
-        if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
-            // `bodies` keeps the body of every control it sees
-            // applied; this is a bug there, not in the input.
-            return Err(self.err(
-                call.span,
-                format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
-            ));
-        }
-        if stack.iter().any(|s| *s == decl.name.name) {
-            return Err(self.err(
-                call.span,
-                format!("control `{}` applies itself", decl.name.name),
-            ));
-        }
+        self.trace.impure += 1;
+        self.check_inlinable(decl, call.span, stack)?;
         let (roots, copied_in) = self.bind_sub_control(decl, name, args, syms);
         let key = format!("{}.{name}", self.instance_path.join("."));
-        if !self.control_cache.contains_key(&key) {
-            let copies = decl
-                .locals
-                .iter()
-                .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
-                .count();
-            stack.push(decl.name.name.as_str().to_owned());
-            let charged = self.charge_inlined(copies, call.span, "control", stack);
-            stack.pop();
-            charged?;
-        }
+        self.charge_instance(decl, &key, call.span, stack)?;
         let values = CtorValues {
             values: self.instance_values(decl, name, syms),
             // Under a declaration's own lowering, as it is.
             declaration_only: syms.locals.declaration_only,
         };
-        let mut sub = self.control_syms_in(decl, key, Canon { roots }, values)?;
+        let (mut sub, shift) = self.instance_syms(decl, key, Canon { roots }, values)?;
         stack.push(decl.name.name.as_str().to_owned());
         self.instance_path.push(name.to_string());
         self.return_to.push(next);
-        let entry = self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack);
+        let copied = shift.and_then(|s| self.template_copy(decl, &s, next, b));
+        let entry = match copied {
+            Some(entry) => Ok(entry),
+            None => self.build_seq(&decl.apply.stmts, next, &mut sub, b, stack),
+        };
         self.return_to.pop();
         self.instance_path.pop();
         let mut entry = entry?;
@@ -1511,6 +1522,73 @@ impl<'a, 'o> Cx<'a, 'o> {
             entry = self.copy_in(flag, arg, entry, call.span, syms, b);
         }
         Ok(entry)
+    }
+
+    /// The symbols of instance `key` of control `decl`: those it has, else
+    /// copies of its template's (with how their ids moved) when it has
+    /// one made in the same context, else lowered.
+    fn instance_syms(
+        &mut self,
+        decl: &'a ControlDecl,
+        key: String,
+        canon: Canon,
+        values: CtorValues,
+    ) -> Result<(ControlSyms<'a>, Option<crate::template::Shift>), FrontError> {
+        if !self.control_cache.contains_key(&key) {
+            if let Some((mut syms, shift)) = self.template_syms_copy(decl, &canon, &values.values) {
+                self.note_values(decl, &values);
+                syms.locals.declaration_only = values.declaration_only;
+                self.control_cache.insert(key, syms.clone());
+                return Ok((syms, Some(shift)));
+            }
+        }
+        Ok((self.control_syms_in(decl, key, canon, values)?, None))
+    }
+
+    /// An error when control `decl` cannot be inlined at `call`: its
+    /// body was freed, or it is being inlined already (`stack`).
+    fn check_inlinable(
+        &self,
+        decl: &'a ControlDecl,
+        call: ast::Span,
+        stack: &[String],
+    ) -> Result<(), FrontError> {
+        let ctl = decl.name.name.as_str();
+        if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
+            // `bodies` keeps the body of every control it sees
+            // applied; this is a bug there, not in the input.
+            return Err(self.err(
+                call,
+                format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
+            ));
+        }
+        if stack.iter().any(|s| *s == decl.name.name) {
+            return Err(self.err(call, format!("control `{ctl}` applies itself")));
+        }
+        Ok(())
+    }
+
+    /// Charges the inlining budget for the tables and actions a new
+    /// instance (`key`) of control `decl` copies.
+    fn charge_instance(
+        &mut self,
+        decl: &'a ControlDecl,
+        key: &str,
+        call: ast::Span,
+        stack: &mut Vec<String>,
+    ) -> Result<(), FrontError> {
+        if self.control_cache.contains_key(key) {
+            return Ok(());
+        }
+        let copies = decl
+            .locals
+            .iter()
+            .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
+            .count();
+        stack.push(decl.name.name.as_str().to_owned());
+        let charged = self.charge_inlined(copies, call, "control", stack);
+        stack.pop();
+        charged
     }
 
     /// What the parameters of sub-control `decl`, applied as `name` with
@@ -1708,8 +1786,8 @@ fn shift(n: ir::CondNode, off: u32) -> ir::CondNode {
 
 /// Nodes under construction.
 #[derive(Default)]
-struct Flow {
-    nodes: Vec<ir::Node>,
+pub(crate) struct Flow {
+    pub(crate) nodes: Vec<ir::Node>,
 }
 
 impl Flow {
@@ -1723,7 +1801,7 @@ impl Flow {
     /// about to be lowered). Grows by a quarter at least, not by doubling:
     /// the graph of a long apply block is most of the program's memory,
     /// and a doubled vector would leave up to half of it unused.
-    fn expect(&mut self, more: usize) {
+    pub(crate) fn expect(&mut self, more: usize) {
         let (len, cap) = (self.nodes.len(), self.nodes.capacity());
         let need = len.saturating_add(more);
         if need > cap {

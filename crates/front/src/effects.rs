@@ -40,6 +40,19 @@ impl Canon {
         }
     }
 
+    /// The parameters renamed (to another name than their own), sorted:
+    /// two canons with equal lists name everything alike.
+    pub fn renamed(&self) -> Vec<(String, String)> {
+        let mut roots: Vec<(String, String)> = self
+            .roots
+            .iter()
+            .filter(|(k, v)| k != v)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        roots.sort_unstable();
+        roots
+    }
+
     /// Canonical forms of a list of names.
     pub fn names(&self, v: Vec<String>) -> Vec<String> {
         if self.roots.is_empty() {

@@ -86,6 +86,7 @@ mod parser;
 mod reuse;
 mod scope;
 mod subparser;
+mod template;
 
 /// The hash maps and sets of the lowering, keyed by program names: hashed
 /// with foldhash (seeded per process), as the preprocessor and parser
@@ -416,6 +417,8 @@ fn lower_tree(
         taken,
         taken_emits: HashMap::default(),
         rec: None,
+        templates: HashMap::default(),
+        trace: template::Trace::default(),
     };
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;

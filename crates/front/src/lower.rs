@@ -194,6 +194,11 @@ pub struct Cx<'a, 'o> {
     /// What the control being lowered does beyond the program, while its
     /// lowering is recorded for reuse (see [`crate::reuse`]).
     pub rec: Option<crate::reuse::Rec>,
+    /// Graphs of controls lowered on their own that their instances copy
+    /// (see [`crate::template`]), by declaration address.
+    pub templates: HashMap<usize, crate::template::Template<'a>>,
+    /// What graph building did so far besides adding nodes.
+    pub trace: crate::template::Trace,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
@@ -212,6 +217,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     }
 
     pub fn warn(&mut self, s: ast::Span, m: impl Into<String>) {
+        self.trace.impure += 1;
         let d = self.spans.diag(s, m);
         if let Some(r) = &mut self.rec {
             r.warn(&self.spans, s, &d);
@@ -396,9 +402,11 @@ fn type_mentions(t: &Type, params: &[ast::Ident]) -> bool {
 pub struct Locals<'a> {
     /// Variables and parameters with their types: borrowed from the
     /// syntax tree, or owned for the locals of an apply block (whose
-    /// statements are freed as they are lowered).
-    pub vars: HashMap<String, std::borrow::Cow<'a, Type>>,
-    pub consts: HashMap<&'a str, &'a Expr>,
+    /// statements are freed as they are lowered). Shared, as are the
+    /// constants: the symbols of a control are cloned for its cache and
+    /// its instances, and only a variable declared changes them.
+    pub vars: std::rc::Rc<HashMap<String, std::borrow::Cow<'a, Type>>>,
+    pub consts: std::rc::Rc<HashMap<&'a str, &'a Expr>>,
     /// Constructor parameters -> the parser or control type every
     /// instantiation binds them to (see [`crate::ctor`]).
     pub ctor_bound: HashMap<String, String>,
@@ -413,15 +421,18 @@ pub struct Locals<'a> {
 
 impl<'a> Locals<'a> {
     pub fn from_params(params: &'a [ast::Param]) -> Locals<'a> {
-        let mut l = Locals::default();
-        l.vars.reserve(params.len());
+        let mut vars = HashMap::default();
+        vars.reserve(params.len());
         for p in params {
-            l.vars.insert(
+            vars.insert(
                 p.name.name.as_str().to_owned(),
                 std::borrow::Cow::Borrowed(&p.ty),
             );
         }
-        l
+        Locals {
+            vars: std::rc::Rc::new(vars),
+            ..Locals::default()
+        }
     }
 }
 

@@ -27,6 +27,21 @@ fn name_annotation(t: &ir::Table) -> Option<(String, bool)> {
     })
 }
 
+/// `format!("{}.{name}", path.join("."))`, built in one allocation.
+fn under(path: &[String], name: &str) -> String {
+    let len = path.iter().map(|p| p.len() + 1).sum::<usize>() + name.len() + 1;
+    let mut out = String::with_capacity(len);
+    for (i, p) in path.iter().enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        out.push_str(p);
+    }
+    out.push('.');
+    out.push_str(name);
+    out
+}
+
 /// Records that table `t` is applied under the current instance path.
 pub fn record_apply(cx: &mut Cx<'_, '_>, t: ir::TableId) {
     let Some(table) = cx.program.tables.get(t.index()) else {
@@ -34,8 +49,8 @@ pub fn record_apply(cx: &mut Cx<'_, '_>, t: ir::TableId) {
     };
     let name = match name_annotation(table) {
         Some((n, true)) => n,
-        Some((n, false)) => format!("{}.{n}", cx.instance_path.join(".")),
-        None => format!("{}.{}", cx.instance_path.join("."), table.name),
+        Some((n, false)) => under(&cx.instance_path, &n),
+        None => under(&cx.instance_path, &table.name),
     };
     let names = cx.applied_as.entry(t.0).or_default();
     if !names.contains(&name) {

@@ -141,30 +141,30 @@ fn parser_scope<'a>(
         headers_param: out.headers_param.clone(),
     };
     for (name, ty) in frame.param_types {
-        px.locals.vars.insert(name, ty);
+        std::rc::Rc::make_mut(&mut px.locals.vars).insert(name, ty);
     }
     for p in &decl.ctor_params {
-        px.locals.vars.insert(
+        std::rc::Rc::make_mut(&mut px.locals.vars).insert(
             p.name.name.as_str().to_owned(),
             std::borrow::Cow::Borrowed(&p.ty),
         );
     }
     px.locals.ctor_bound = crate::ctor::bound_in(&cx.ctor, &decl.name.name);
     for (name, value) in frame.ctor_consts {
-        px.locals.consts.insert(name, value);
+        std::rc::Rc::make_mut(&mut px.locals.consts).insert(name, value);
     }
     let prefix = frame.prefix;
     for l in &decl.locals {
         match l {
             LocalDecl::Var(v) => {
-                px.locals.vars.insert(
+                std::rc::Rc::make_mut(&mut px.locals.vars).insert(
                     v.name.name.as_str().to_owned(),
                     std::borrow::Cow::Borrowed(&v.ty),
                 );
                 px.rename.local(&prefix, &v.name.name);
             }
             LocalDecl::Const(c) => {
-                px.locals.consts.insert(&c.name.name, &c.value);
+                std::rc::Rc::make_mut(&mut px.locals.consts).insert(&c.name.name, &c.value);
             }
             LocalDecl::ValueSet(vs) => {
                 px.value_sets.insert(&vs.name.name);
@@ -488,13 +488,13 @@ fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Var(v) => {
-                locals.vars.insert(
+                std::rc::Rc::make_mut(&mut locals.vars).insert(
                     v.name.name.as_str().to_owned(),
                     std::borrow::Cow::Borrowed(&v.ty),
                 );
             }
             StmtKind::Const(c) => {
-                locals.consts.insert(&c.name.name, &c.value);
+                std::rc::Rc::make_mut(&mut locals.consts).insert(&c.name.name, &c.value);
             }
             StmtKind::Block(b) => collect_vars(&b.stmts, locals),
             _ => {}
