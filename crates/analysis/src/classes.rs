@@ -2141,6 +2141,25 @@ impl<'a> ClassLister<'a> {
         Ok(value)
     }
 
+    /// The steps every listing of this lister took so far, against the
+    /// budget's `max_list_work`.
+    pub fn work(&self) -> usize {
+        self.work
+    }
+
+    /// Counts `steps` more steps against the budget's `max_list_work`, as
+    /// listing them again would: a caller that takes a path's classes from
+    /// an earlier path with the same signature (its listing is the same)
+    /// charges what that listing took, so the budget stops the listings
+    /// where it would have. The listing's error when over the budget.
+    pub fn charge(&mut self, steps: usize) -> Result<(), ClassError> {
+        self.work = self.work.saturating_add(steps);
+        if self.work > self.budget.max_list_work {
+            return Err(self.over_work());
+        }
+        Ok(())
+    }
+
     /// The listing's error for work over `budget.max_list_work`.
     fn over_work(&self) -> ClassError {
         ClassError::ListWork {
