@@ -724,18 +724,10 @@ fn brief_tables(
         .filter(|d| if_named || !d.at.starts_with("if "))
         .map(|d| (d.at.as_str(), d.outcome.as_str()))
         .collect();
-    outcome_at.sort_by_key(|&(at, _)| at); // stable: the first stays first
+    // Stable: the first stays first.
+    outcome_at.sort_by(|a, b| site_order(a.0).cmp(&site_order(b.0)));
     outcome_at.dedup_by_key(|&mut (at, _)| at);
-    // Written into one string sized once: no string per table, no
-    // regrowth (each table's name and separator, its way where it has one,
-    // and room for the conditions `class_brief` adds).
-    let named: usize = class_tables_of(c, tables).map(|t| t.name.len() + 2).sum();
-    let ways: usize = outcome_at.iter().map(|(_, o)| o.len() + 2).sum();
-    let conds: usize = class_decisions_of(c, decisions)
-        .filter(|d| !d.forced && d.at.starts_with("if "))
-        .map(|d| d.at.len() + 3)
-        .sum();
-    let mut out = String::with_capacity(named + ways + conds);
+    let mut out = String::with_capacity(brief_room(c, (tables, decisions), &outcome_at, max_bytes));
     for (i, t) in class_tables_of(c, tables).enumerate() {
         if out.len() > max_bytes {
             break;
@@ -744,14 +736,49 @@ fn brief_tables(
             out.push_str(", ");
         }
         out.push_str(brief_name(t));
-        let at = outcome_at.binary_search_by_key(&t.name.as_str(), |&(at, _)| at);
-        if let Ok(i) = at {
+        let name = site_order(&t.name);
+        if let Ok(i) = outcome_at.binary_search_by(|&(at, _)| site_order(at).cmp(&name)) {
             out.push('[');
             out.push_str(trim_prefixes(outcome_at[i].1, "action_run = "));
             out.push(']');
         }
     }
     out
+}
+
+/// A site's text as [`brief_tables`] sorts them for lookup: by length,
+/// then by text (any order keeping equal texts together finds a table's
+/// way; by length, most pairs are told apart without reading their text).
+fn site_order(text: &str) -> (usize, &str) {
+    (text.len(), text)
+}
+
+/// Room for a brief cut at `max_bytes` (`outcome_at`: the ways taken at
+/// its tables): the whole brief (each table's name and separator, its way
+/// where it has one, and the conditions [`class_brief_within`] adds), so
+/// it is written without regrowth; for a short cut (a line's), `max_bytes`
+/// and the item that goes past it (mostly; else it grows once), not read
+/// from every table and decision a cut brief never shows.
+fn brief_room(
+    c: &PathClassOut,
+    (tables, decisions): (&[ClassTableOut], &[DecisionOut]),
+    outcome_at: &[(&str, &str)],
+    max_bytes: usize,
+) -> usize {
+    /// A cut at most this long is a short one.
+    const SHORT_CUT: usize = 1 << 12;
+    /// What a cut brief holds past `max_bytes`, for most tables.
+    const PAST_CUT: usize = 128;
+    if max_bytes <= SHORT_CUT {
+        return max_bytes + PAST_CUT;
+    }
+    let named: usize = class_tables_of(c, tables).map(|t| t.name.len() + 2).sum();
+    let ways: usize = outcome_at.iter().map(|(_, o)| o.len() + 2).sum();
+    let conds: usize = class_decisions_of(c, decisions)
+        .filter(|d| !d.forced && d.at.starts_with("if "))
+        .map(|d| d.at.len() + 3)
+        .sum();
+    named + ways + conds
 }
 
 /// `s` without every leading `prefix` (as `str::trim_start_matches`
@@ -808,7 +835,12 @@ fn brief_name(t: &ClassTableOut) -> &str {
 /// A qualified name without its control prefix (`ingress.acl.acl` ->
 /// `acl.acl`): the first component is the control every table shares.
 fn short(name: &str) -> &str {
-    name.split_once('.').map_or(name, |(_, rest)| rest)
+    // A byte search: `.` is one byte, and a char searcher per call costs
+    // more than the names are long (this runs for every table shown).
+    match name.bytes().position(|b| b == b'.') {
+        Some(i) => name.get(i + 1..).unwrap_or(name),
+        None => name,
+    }
 }
 
 #[cfg(test)]
