@@ -1449,15 +1449,10 @@ fn path_extremes(
     warns: &mut Vec<WarningOut>,
 ) -> Option<(Vec<(f64, f64)>, Vec<u64>)> {
     let cc = lister.control_classes();
-    let mut sigs = Vec::with_capacity(listed.nodes.len());
-    let per_path = listed
-        .nodes
+    let sigs = p4cost_analysis::path_signatures(pg, cc.tested(), listed.nodes.iter().copied());
+    let per_path = sigs
         .iter()
-        .map(|nodes| {
-            let sig = p4cost_analysis::path_signature(pg, cc.tested(), nodes);
-            sigs.push(sig);
-            cc.eval(sig).map(|e| (e.min, e.max))
-        })
+        .map(|&sig| cc.eval(sig).map(|e| (e.min, e.max)))
         .collect::<Result<Vec<_>, _>>();
     match per_path {
         Ok(extremes) => {
