@@ -920,14 +920,44 @@ impl EdgeSigs {
 
 /// The signature of one parse path (graph nodes, start first).
 pub fn path_signature(pg: &PathGraph<'_>, h: &TestedHeaders, nodes: &[u32]) -> u64 {
-    let mut edges = EdgeSigs::default();
-    let mut sig = 0u64;
-    for (i, &n) in nodes.iter().enumerate() {
-        sig = h.compose(sig, h.visit_sig(pg, n));
-        let to = nodes.get(i + 1).map_or(Next::Accept, |&m| Next::Node(m));
-        sig = h.compose(sig, edges.get(pg, h, n, to));
+    Signer::default().sign(pg, h, nodes)
+}
+
+/// [`path_signature`] of each of `paths` (graph nodes of `pg`, start
+/// first), in order: the bits of each graph node and parse edge worked out
+/// once for them all (a listing's paths share most of their nodes).
+pub fn path_signatures<'n>(
+    pg: &PathGraph<'_>,
+    h: &TestedHeaders,
+    paths: impl IntoIterator<Item = &'n [u32]>,
+) -> Vec<u64> {
+    let mut signer = Signer::default();
+    paths
+        .into_iter()
+        .map(|nodes| signer.sign(pg, h, nodes))
+        .collect()
+}
+
+/// The signature bits of graph nodes and parse edges met so far, for one
+/// graph and one set of tested headers.
+#[derive(Default)]
+struct Signer {
+    edges: EdgeSigs,
+    nodes: HashMap<u32, u64, foldhash::fast::FixedState>,
+}
+
+impl Signer {
+    /// The signature of the parse path `nodes` of `pg`.
+    fn sign(&mut self, pg: &PathGraph<'_>, h: &TestedHeaders, nodes: &[u32]) -> u64 {
+        let mut sig = 0u64;
+        for (i, &n) in nodes.iter().enumerate() {
+            let bits = *self.nodes.entry(n).or_insert_with(|| h.visit_sig(pg, n));
+            sig = h.compose(sig, bits);
+            let to = nodes.get(i + 1).map_or(Next::Accept, |&m| Next::Node(m));
+            sig = h.compose(sig, self.edges.get(pg, h, n, to));
+        }
+        sig
     }
-    sig
 }
 
 /// A control state: node, known-valid bits (never overlapping the unknown
@@ -2139,6 +2169,25 @@ impl<'a> ClassLister<'a> {
         };
         self.emit(index, take);
         Ok(value)
+    }
+
+    /// The steps every listing of this lister took so far, against the
+    /// budget's `max_list_work`.
+    pub fn work(&self) -> usize {
+        self.work
+    }
+
+    /// Counts `steps` more steps against the budget's `max_list_work`, as
+    /// listing them again would: a caller that takes a path's classes from
+    /// an earlier path with the same signature (its listing is the same)
+    /// charges what that listing took, so the budget stops the listings
+    /// where it would have. The listing's error when over the budget.
+    pub fn charge(&mut self, steps: usize) -> Result<(), ClassError> {
+        self.work = self.work.saturating_add(steps);
+        if self.work > self.budget.max_list_work {
+            return Err(self.over_work());
+        }
+        Ok(())
     }
 
     /// The listing's error for work over `budget.max_list_work`.

@@ -42,10 +42,10 @@ mod test_ir;
 pub use class_filter::{ClassFilter, ClassTerm, Want};
 pub use classes::dist::{class_distribution, ClassDistribution, Histogram};
 pub use classes::{
-    list_classes, packet_classes, packet_classes_over_product, path_signature, ClassBudget,
-    ClassError, ClassExtreme, ClassLister, ClassListing, ClassRefs, ClassSummary, ControlClasses,
-    ControlPath, Decision, ListedClass, Outcome, ParseSignatures, SkipRef, SkippedTable,
-    TestedHeaders, MAX_TESTED_HEADERS,
+    list_classes, packet_classes, packet_classes_over_product, path_signature, path_signatures,
+    ClassBudget, ClassError, ClassExtreme, ClassLister, ClassListing, ClassRefs, ClassSummary,
+    ControlClasses, ControlPath, Decision, ListedClass, Outcome, ParseSignatures, SkipRef,
+    SkippedTable, TestedHeaders, MAX_TESTED_HEADERS,
 };
 pub use control::{control_path_count, control_tables};
 pub use deps::{

@@ -15,6 +15,8 @@ use p4cost_ir::{ControlId, NodeKind, Program, TableId};
 
 use crate::report::{count_text, CountOut, Loc};
 
+mod repeat;
+
 /// Classes listed under each path unless `--max-classes` says otherwise.
 pub const DEFAULT_MAX_CLASSES: usize = 8;
 /// Classes listed for the one path of `--path` unless `--max-classes` says
@@ -131,6 +133,9 @@ pub struct ClassSites {
     /// its index in `decisions` once looked up ([`NOT_LOOKED_UP`]: not
     /// yet; [`NOT_LISTED`]: none).
     decision_by_id: Vec<u32>,
+    /// The classes of each path signature listed so far ([`path_classes`]:
+    /// one lister and one [`ClassContext`] fill one `ClassSites`).
+    listed: repeat::Listings,
 }
 
 /// [`ClassSites::decision_by_id`] of a decision not looked up yet.
@@ -416,42 +421,75 @@ pub fn class_tables(
     (index, list)
 }
 
-/// The classes of the parse path `nodes` (graph nodes of `pg`), listed as
-/// path number `number`; `parse_ns` is the path's latency without any
-/// table (a class adds its own). Their decisions and skipped tables go
-/// into `sites`, the classes keep indexes.
+/// One listed path as [`path_classes`] lists it.
+#[derive(Debug, Clone, Copy)]
+pub struct PathIn<'n> {
+    /// Its graph nodes (of the listing's `PathGraph`), start first.
+    pub nodes: &'n [u32],
+    /// Its signature ([`ClassLister::signature`]) when worked out already.
+    pub sig: Option<u64>,
+    /// Its number in the listing.
+    pub number: PathCount,
+    /// Its latency without any table (a class adds its own).
+    pub parse_ns: f64,
+}
+
+/// The classes of the parse path `path` (graph nodes of `pg`). Their
+/// decisions and skipped tables go into `sites`, the classes keep
+/// indexes. A path whose signature an earlier path of `sites` had takes
+/// that path's classes (the lister lists by signature), with its own ids
+/// and latencies, the lister charged the work listing them again takes.
 pub fn path_classes(
     lister: &mut ClassLister<'_>,
     cx: &ClassContext<'_, '_>,
     sites: &mut ClassSites,
     pg: &PathGraph<'_>,
-    nodes: &[u32],
-    number: PathCount,
-    parse_ns: f64,
+    path: PathIn<'_>,
 ) -> Result<PathClassesOut, String> {
+    let path_no = count_text(path.number);
+    let sig = match path.sig {
+        Some(sig) => sig,
+        None => lister
+            .signature(pg, path.nodes)
+            .map_err(|e| e.to_string())?,
+    };
+    if let Some(listed) = sites.listed.get(sig) {
+        lister.charge(listed.work()).map_err(|e| e.to_string())?;
+        return Ok(listed.copy_for(&path_no, path.parse_ns));
+    }
+    let before = lister.work();
+    let (out, control_ns) = list_path(lister, cx, sites, sig, &path_no, path.parse_ns)?;
+    let work = lister.work().saturating_sub(before);
+    sites.listed.keep(sig, work, (&out, &path_no), control_ns);
+    Ok(out)
+}
+
+/// The classes of the path whose signature is `sig`, listed as path
+/// `path_no` with parse terms `parse_ns`; and each class's control part of
+/// its latency (the listed ones, then the slowest).
+fn list_path(
+    lister: &mut ClassLister<'_>,
+    cx: &ClassContext<'_, '_>,
+    sites: &mut ClassSites,
+    sig: u64,
+    path_no: &str,
+    parse_ns: f64,
+) -> Result<(PathClassesOut, Vec<f64>), String> {
     let program = cx.program;
     let keep = |c: &ListedClass| match cx.filter {
         Some((f, _)) => f.matches(program, cx.control, c),
         None => true,
     };
-    let path_no = count_text(number);
-    let sig = lister.signature(pg, nodes).map_err(|e| e.to_string())?;
     // Each class made into the report's form as the lister hands it over
-    // (its lists read in place, not copied).
+    // (its lists read in place, not copied), with its index and control
+    // weight.
     let mut classes = Vec::new();
-    let mut indexes = Vec::new();
+    let mut made = Vec::new();
     let l = lister
         .visit_list(sig, cx.max, &keep, &mut |c, r| {
-            indexes.push(c.index);
-            classes.push(class_out_with(
-                cx,
-                sites,
-                c,
-                Some(r),
-                &path_no,
-                None,
-                parse_ns,
-            ));
+            let (out, control) = class_out_with(cx, sites, c, Some(r), path_no, None, parse_ns);
+            made.push((c.index, control));
+            classes.push(out);
         })
         .map_err(|e| e.to_string())?;
     // The slowest class wherever the listing stops: what the path's
@@ -460,26 +498,30 @@ pub fn path_classes(
     let mut slowest = None;
     let weight = lister
         .visit_extreme(sig, true, &mut |c, r| {
-            let out = class_out_with(cx, sites, c, Some(r), &path_no, None, parse_ns);
+            let (out, _) = class_out_with(cx, sites, c, Some(r), path_no, None, parse_ns);
             slowest = Some((c.index, out));
         })
         .map_err(|e| e.to_string())?;
     let (index, mut slowest) = slowest.ok_or_else(|| "no slowest class made".to_string())?;
     slowest.latency_ns = parse_ns + weight;
-    for (c, _) in classes
-        .iter_mut()
-        .zip(&indexes)
-        .filter(|(_, &i)| i == index)
-    {
-        c.latency_ns = parse_ns + weight;
+    let mut control_ns = Vec::with_capacity(classes.len() + 1);
+    for (c, &(i, control)) in classes.iter_mut().zip(&made) {
+        if i == index {
+            c.latency_ns = parse_ns + weight;
+            control_ns.push(weight);
+        } else {
+            control_ns.push(control);
+        }
     }
-    Ok(PathClassesOut {
+    control_ns.push(weight);
+    let out = PathClassesOut {
         total: CountOut::of(l.total),
         filter: cx.filter.map(|(_, spec)| spec.to_string()),
         truncated: l.truncated,
         classes,
         slowest,
-    })
+    };
+    Ok((out, control_ns))
 }
 
 /// A class of path `path_no` as the report shows it; `control_ns` its
@@ -492,11 +534,12 @@ pub(crate) fn class_out(
     control_ns: Option<f64>,
     parse_ns: f64,
 ) -> PathClassOut {
-    class_out_with(cx, sites, c, None, path_no, control_ns, parse_ns)
+    class_out_with(cx, sites, c, None, path_no, control_ns, parse_ns).0
 }
 
 /// [`class_out`] of a class as a lister hands it over with `refs` (its
-/// skipped tables and its decisions' ids), or made whole (`None`).
+/// skipped tables and its decisions' ids), or made whole (`None`); and
+/// its control part of the latency (`control_ns`, or the sum).
 fn class_out_with(
     cx: &ClassContext<'_, '_>,
     sites: &mut ClassSites,
@@ -505,7 +548,7 @@ fn class_out_with(
     path_no: &str,
     control_ns: Option<f64>,
     parse_ns: f64,
-) -> PathClassOut {
+) -> (PathClassOut, f64) {
     let program = cx.program;
     let w = |t: TableId| cx.table_ns.get(t.index()).copied().unwrap_or(0.0);
     // Each list sized for all its entries at once, not grown entry by entry.
@@ -541,16 +584,18 @@ fn class_out_with(
             // list alike ([`class_tables`] gives neither an index).
             .filter_map(|t| cx.table_index.get(t.index()).copied().flatten()),
     );
-    PathClassOut {
+    let control_ns =
+        control_ns.unwrap_or_else(|| c.control_path.tables.iter().map(|&t| w(t)).sum());
+    let out = PathClassOut {
         id: format!("{path_no}.{}", c.index.saturating_add(1)),
-        latency_ns: parse_ns
-            + control_ns.unwrap_or_else(|| c.control_path.tables.iter().map(|&t| w(t)).sum()),
+        latency_ns: parse_ns + control_ns,
         tables,
         decisions,
         skipped,
         cpu: None,
         recirc: None,
-    }
+    };
+    (out, control_ns)
 }
 
 /// A way taken, at a condition or a table of the control.
@@ -679,18 +724,10 @@ fn brief_tables(
         .filter(|d| if_named || !d.at.starts_with("if "))
         .map(|d| (d.at.as_str(), d.outcome.as_str()))
         .collect();
-    outcome_at.sort_by_key(|&(at, _)| at); // stable: the first stays first
+    // Stable: the first stays first.
+    outcome_at.sort_by(|a, b| site_order(a.0).cmp(&site_order(b.0)));
     outcome_at.dedup_by_key(|&mut (at, _)| at);
-    // Written into one string sized once: no string per table, no
-    // regrowth (each table's name and separator, its way where it has one,
-    // and room for the conditions `class_brief` adds).
-    let named: usize = class_tables_of(c, tables).map(|t| t.name.len() + 2).sum();
-    let ways: usize = outcome_at.iter().map(|(_, o)| o.len() + 2).sum();
-    let conds: usize = class_decisions_of(c, decisions)
-        .filter(|d| !d.forced && d.at.starts_with("if "))
-        .map(|d| d.at.len() + 3)
-        .sum();
-    let mut out = String::with_capacity(named + ways + conds);
+    let mut out = String::with_capacity(brief_room(c, (tables, decisions), &outcome_at, max_bytes));
     for (i, t) in class_tables_of(c, tables).enumerate() {
         if out.len() > max_bytes {
             break;
@@ -699,14 +736,49 @@ fn brief_tables(
             out.push_str(", ");
         }
         out.push_str(brief_name(t));
-        let at = outcome_at.binary_search_by_key(&t.name.as_str(), |&(at, _)| at);
-        if let Ok(i) = at {
+        let name = site_order(&t.name);
+        if let Ok(i) = outcome_at.binary_search_by(|&(at, _)| site_order(at).cmp(&name)) {
             out.push('[');
             out.push_str(trim_prefixes(outcome_at[i].1, "action_run = "));
             out.push(']');
         }
     }
     out
+}
+
+/// A site's text as [`brief_tables`] sorts them for lookup: by length,
+/// then by text (any order keeping equal texts together finds a table's
+/// way; by length, most pairs are told apart without reading their text).
+fn site_order(text: &str) -> (usize, &str) {
+    (text.len(), text)
+}
+
+/// Room for a brief cut at `max_bytes` (`outcome_at`: the ways taken at
+/// its tables): the whole brief (each table's name and separator, its way
+/// where it has one, and the conditions [`class_brief_within`] adds), so
+/// it is written without regrowth; for a short cut (a line's), `max_bytes`
+/// and the item that goes past it (mostly; else it grows once), not read
+/// from every table and decision a cut brief never shows.
+fn brief_room(
+    c: &PathClassOut,
+    (tables, decisions): (&[ClassTableOut], &[DecisionOut]),
+    outcome_at: &[(&str, &str)],
+    max_bytes: usize,
+) -> usize {
+    /// A cut at most this long is a short one.
+    const SHORT_CUT: usize = 1 << 12;
+    /// What a cut brief holds past `max_bytes`, for most tables.
+    const PAST_CUT: usize = 128;
+    if max_bytes <= SHORT_CUT {
+        return max_bytes + PAST_CUT;
+    }
+    let named: usize = class_tables_of(c, tables).map(|t| t.name.len() + 2).sum();
+    let ways: usize = outcome_at.iter().map(|(_, o)| o.len() + 2).sum();
+    let conds: usize = class_decisions_of(c, decisions)
+        .filter(|d| !d.forced && d.at.starts_with("if "))
+        .map(|d| d.at.len() + 3)
+        .sum();
+    named + ways + conds
 }
 
 /// `s` without every leading `prefix` (as `str::trim_start_matches`
@@ -763,7 +835,12 @@ fn brief_name(t: &ClassTableOut) -> &str {
 /// A qualified name without its control prefix (`ingress.acl.acl` ->
 /// `acl.acl`): the first component is the control every table shares.
 fn short(name: &str) -> &str {
-    name.split_once('.').map_or(name, |(_, rest)| rest)
+    // A byte search: `.` is one byte, and a char searcher per call costs
+    // more than the names are long (this runs for every table shown).
+    match name.bytes().position(|b| b == b'.') {
+        Some(i) => name.get(i + 1..).unwrap_or(name),
+        None => name,
+    }
 }
 
 #[cfg(test)]

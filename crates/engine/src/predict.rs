@@ -1255,9 +1255,15 @@ impl ClassStage<'_, '_> {
                 None => l,
             });
         let mut per_class = false;
+        // The listed paths' signatures, when their extremes worked them out.
+        let mut sigs = Vec::new();
         if let (true, Ok(lister)) = (classes_known, &mut lister) {
             let extremes = path_extremes(lister, costed.pg, listed, &parse_ns, warns);
             per_class = extremes.is_some();
+            let extremes = extremes.map(|(extremes, of)| {
+                sigs = of;
+                extremes
+            });
             if let (Some(k), Some(extremes), Some(classes), Some(summary)) =
                 (key, extremes, &r.classes, &r.summary)
             {
@@ -1273,7 +1279,8 @@ impl ClassStage<'_, '_> {
         match lister {
             Ok(_) if !self.a.path_classes => {}
             Ok(mut lister) => {
-                self.list_classes(&mut lister, costed.pg, &parse_ns, listed, r, warns);
+                let paths = (costed.pg, &parse_ns[..], &sigs[..]);
+                self.list_classes(&mut lister, paths, listed, r, warns);
             }
             Err(e) => warns.push(WarningOut::new(
                 "classes_not_listed",
@@ -1344,7 +1351,7 @@ impl ClassStage<'_, '_> {
             None => l,
         });
         match lister {
-            Ok(mut lister) => self.list_classes(&mut lister, pg, parse_ns, listed, r, warns),
+            Ok(mut lister) => self.list_classes(&mut lister, (pg, parse_ns, &[]), listed, r, warns),
             Err(e) => warns.push(WarningOut::new(
                 "classes_not_listed",
                 format!("classes of the listed paths not listed: {e}"),
@@ -1352,14 +1359,14 @@ impl ClassStage<'_, '_> {
         }
     }
 
-    /// Lists each listed path's classes; in graph order the listing stops
-    /// at the output budget (sorted by latency, every path is needed to
-    /// sort).
+    /// Lists each listed path's classes (`parse_ns`: each one's parse
+    /// terms; `sigs`: each one's signature, when worked out already); in
+    /// graph order the listing stops at the output budget (sorted by
+    /// latency, every path is needed to sort).
     fn list_classes(
         &self,
         lister: &mut p4cost_analysis::ClassLister<'_>,
-        pg: &p4cost_analysis::PathGraph<'_>,
-        parse_ns: &[f64],
+        (pg, parse_ns, sigs): (&p4cost_analysis::PathGraph<'_>, &[f64], &[u64]),
         listed: &mut Listed<'_>,
         r: &mut Report,
         warns: &mut Vec<WarningOut>,
@@ -1393,9 +1400,13 @@ impl ClassStage<'_, '_> {
                 break;
             }
             let (decisions_from, skipped_from) = (sites.decisions.len(), sites.skipped.len());
-            match crate::path_classes::path_classes(
-                lister, &cx, &mut sites, pg, nodes, p.number, *parse,
-            ) {
+            let path = crate::path_classes::PathIn {
+                nodes,
+                sig: sigs.get(i).copied(),
+                number: p.number,
+                parse_ns: *parse,
+            };
+            match crate::path_classes::path_classes(lister, &cx, &mut sites, pg, path) {
                 Ok(pc) => {
                     p.classes = Some(pc);
                     // The report-level entries it added count with it.
@@ -1428,28 +1439,25 @@ impl ClassStage<'_, '_> {
 
 /// Sets each listed path's min and max to its fastest and slowest class
 /// (its parse terms plus the control's extremes for its signature), and
-/// gives those extremes. `None`, with a warning, when the control walk is
-/// over its budget.
+/// gives those extremes and the paths' signatures. `None`, with a
+/// warning, when the control walk is over its budget.
 fn path_extremes(
     lister: &mut p4cost_analysis::ClassLister<'_>,
     pg: &p4cost_analysis::PathGraph<'_>,
     listed: &mut Listed<'_>,
     parse_ns: &[f64],
     warns: &mut Vec<WarningOut>,
-) -> Option<Vec<(f64, f64)>> {
+) -> Option<(Vec<(f64, f64)>, Vec<u64>)> {
     let cc = lister.control_classes();
-    let per_path = listed
-        .nodes
+    let sigs = p4cost_analysis::path_signatures(pg, cc.tested(), listed.nodes.iter().copied());
+    let per_path = sigs
         .iter()
-        .map(|nodes| {
-            let sig = p4cost_analysis::path_signature(pg, cc.tested(), nodes);
-            cc.eval(sig).map(|e| (e.min, e.max))
-        })
+        .map(|&sig| cc.eval(sig).map(|e| (e.min, e.max)))
         .collect::<Result<Vec<_>, _>>();
     match per_path {
         Ok(extremes) => {
             set_extremes(listed, parse_ns, &extremes);
-            Some(extremes)
+            Some((extremes, sigs))
         }
         Err(e) => {
             warns.push(WarningOut::new(
