@@ -1260,9 +1260,9 @@ impl ClassStage<'_, '_> {
         if let (true, Ok(lister)) = (classes_known, &mut lister) {
             let extremes = path_extremes(lister, costed.pg, listed, &parse_ns, warns);
             per_class = extremes.is_some();
-            let extremes = extremes.map(|(extremes, of)| {
-                sigs = of;
-                extremes
+            let extremes = extremes.map(|e| {
+                sigs = e.sigs;
+                e.extremes
             });
             if let (Some(k), Some(extremes), Some(classes), Some(summary)) =
                 (key, extremes, &r.classes, &r.summary)
@@ -1437,6 +1437,13 @@ impl ClassStage<'_, '_> {
     }
 }
 
+/// The listed paths' control extremes (least and greatest summed table
+/// weight) and signatures, path by path.
+struct PathExtremes {
+    extremes: Vec<(f64, f64)>,
+    sigs: Vec<u64>,
+}
+
 /// Sets each listed path's min and max to its fastest and slowest class
 /// (its parse terms plus the control's extremes for its signature), and
 /// gives those extremes and the paths' signatures. `None`, with a
@@ -1447,7 +1454,7 @@ fn path_extremes(
     listed: &mut Listed<'_>,
     parse_ns: &[f64],
     warns: &mut Vec<WarningOut>,
-) -> Option<(Vec<(f64, f64)>, Vec<u64>)> {
+) -> Option<PathExtremes> {
     let cc = lister.control_classes();
     let sigs = p4cost_analysis::path_signatures(pg, cc.tested(), listed.nodes.iter().copied());
     let per_path = sigs
@@ -1457,7 +1464,7 @@ fn path_extremes(
     match per_path {
         Ok(extremes) => {
             set_extremes(listed, parse_ns, &extremes);
-            Some((extremes, sigs))
+            Some(PathExtremes { extremes, sigs })
         }
         Err(e) => {
             warns.push(WarningOut::new(

@@ -110,3 +110,53 @@ fn copy(c: &PathClassOut, prefix: usize, path_no: &str, latency_ns: f64) -> Path
         recirc: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Listings, PathClassOut, PathClassesOut};
+    use crate::report::CountOut;
+
+    fn class(id: &str, latency_ns: f64, tables: Vec<u32>) -> PathClassOut {
+        PathClassOut {
+            id: id.into(),
+            latency_ns,
+            tables,
+            decisions: vec![7],
+            skipped: vec![1, 2],
+            cpu: None,
+            recirc: None,
+        }
+    }
+
+    /// A copy has the path's own ids and latencies (its parse terms plus
+    /// each class's control part), the listing's lists and counts.
+    #[test]
+    fn a_copy_takes_the_paths_ids_and_latencies() {
+        let out = PathClassesOut {
+            total: CountOut {
+                value: Some(40),
+                text: "40".into(),
+            },
+            filter: Some("acl".into()),
+            truncated: true,
+            classes: vec![class("12.1", 5.5, vec![0]), class("12.31", 7.0, vec![0, 3])],
+            slowest: class("12.40", 9.0, vec![0, 3, 4]),
+        };
+        let mut listings = Listings::default();
+        listings.keep(9, 17, (&out, "12"), vec![1.5, 3.0, 5.0]);
+        assert!(listings.get(8).is_none());
+        let listed = listings.get(9).expect("kept");
+        assert_eq!(listed.work(), 17);
+        let copy = listed.copy_for("3", 10.0);
+        let ids: Vec<&str> = copy.classes.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["3.1", "3.31"]);
+        assert_eq!(copy.slowest.id, "3.40");
+        let ns: Vec<f64> = copy.classes.iter().map(|c| c.latency_ns).collect();
+        assert_eq!(ns, [11.5, 13.0]);
+        assert_eq!(copy.slowest.latency_ns, 15.0);
+        assert_eq!(copy.slowest.tables, [0, 3, 4]);
+        assert_eq!(copy.classes[1].skipped, [1, 2]);
+        assert_eq!((copy.total.text.as_str(), copy.truncated), ("40", true));
+        assert_eq!(copy.filter.as_deref(), Some("acl"));
+    }
+}
