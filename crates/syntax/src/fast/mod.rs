@@ -115,7 +115,9 @@ struct Bufs {
 /// The list built in `buf` at its exact size, `buf` left empty (with its
 /// capacity, for the next list).
 fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
-    buf.drain(..).collect()
+    let mut list = Vec::with_capacity(buf.len());
+    list.append(buf);
+    list
 }
 
 /// A saved cursor.
