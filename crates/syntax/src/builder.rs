@@ -2205,12 +2205,14 @@ pub(crate) fn parse_int(text: &str) -> std::result::Result<IntLit, String> {
         Some("0d") | Some("0D") => (10, rest.get(2..).unwrap_or("")),
         _ => (10, rest),
     };
-    let clean: String = digits.chars().filter(|c| *c != '_').collect();
-    if clean.is_empty() {
+    // The digits are read in place: only a literal too large for `u128`
+    // keeps them (without `_`) in a string of its own.
+    let clean = || digits.chars().filter(|c| *c != '_');
+    if clean().next().is_none() {
         return Err(format!("integer literal `{text}` has no digits"));
     }
     let mut value: Option<u128> = Some(0);
-    for c in clean.chars() {
+    for c in clean() {
         let d = c
             .to_digit(u32::from(radix))
             .ok_or_else(|| format!("invalid digit `{c}` in integer literal `{text}`"))?;
@@ -2220,7 +2222,7 @@ pub(crate) fn parse_int(text: &str) -> std::result::Result<IntLit, String> {
     }
     let value = match value {
         Some(v) => IntValue::Small(v.into()),
-        None => IntValue::Big(clean.into()),
+        None => IntValue::Big(clean().collect::<String>().into()),
     };
     Ok(IntLit {
         value,

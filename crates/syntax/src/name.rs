@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 
 /// The interned names of one thread.
-type NameSet = HashSet<Name, foldhash::fast::FixedState>;
+pub(crate) type NameSet = HashSet<Name, foldhash::fast::FixedState>;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -128,15 +128,28 @@ thread_local! {
 /// The shared [`Name`] for `text`: the same allocation for every call with
 /// the same text on this thread until [`forget_names`].
 pub(crate) fn intern(text: &str) -> Name {
-    NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        if let Some(n) = names.get(text) {
-            return n.clone();
-        }
-        let n = Name::from(text);
-        names.insert(n.clone());
-        n
-    })
+    NAMES.with(|names| intern_in(&mut names.borrow_mut(), text))
+}
+
+/// The [`Name`] for `text` in `names`, added when new.
+pub(crate) fn intern_in(names: &mut NameSet, text: &str) -> Name {
+    if let Some(n) = names.get(text) {
+        return n.clone();
+    }
+    let n = Name::from(text);
+    names.insert(n.clone());
+    n
+}
+
+/// This thread's names, taken out of it (so that a parser interns without
+/// a thread-local lookup per name) until [`give_back_names`].
+pub(crate) fn take_names() -> NameSet {
+    NAMES.with(|names| std::mem::take(&mut *names.borrow_mut()))
+}
+
+/// Puts back the names [`take_names`] took, with those added since.
+pub(crate) fn give_back_names(set: NameSet) {
+    NAMES.with(|names| *names.borrow_mut() = set);
 }
 
 /// Makes room for about `n` distinct names in this thread's table, so

@@ -135,7 +135,15 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
         let c = b[i];
         match CLASS[usize::from(c)] {
             BLANK | NEWLINE => i += 1,
-            WORD => i = word(b, i, &mut scan)?,
+            WORD => {
+                let end = word_end(b, i);
+                // Any word but `if`, `else` and `for` changes nothing
+                // unless it follows the end of a statement.
+                if scan.ended || (end - i <= 4 && matches!(c, b'i' | b'e' | b'f')) {
+                    word(b, i, end, &mut scan)?;
+                }
+                i = end;
+            }
             DIGIT | PLAIN => {
                 // No byte of the run opens or closes anything: only the
                 // first may end a statement's openers.
@@ -167,15 +175,24 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
 }
 
 /// The end of the run of word bytes and digits from `i` on.
-fn word_end(b: &[u8], mut i: usize) -> usize {
-    while b
-        .get(i)
-        .is_some_and(|&c| matches!(CLASS[usize::from(c)], WORD | DIGIT))
-    {
-        i += 1;
-    }
-    i
+fn word_end(b: &[u8], i: usize) -> usize {
+    let rest = b.get(i..).unwrap_or_default();
+    i + rest
+        .iter()
+        .position(|&c| !WORDISH[usize::from(c)])
+        .unwrap_or(rest.len())
 }
+
+/// The bytes of [`CLASS`] [`WORD`] or [`DIGIT`].
+const WORDISH: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = matches!(CLASS[c], WORD | DIGIT);
+        c += 1;
+    }
+    t
+};
 
 /// True when the word byte at `i` starts a word as the scan reads them
 /// (`word`): the byte before it ends no word. A word runs on over digits,
@@ -264,10 +281,8 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// Scans the word (identifier or keyword) at `i`, returning the offset
-/// after it.
-fn word(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
-    let end = word_end(b, i);
+/// Scans the word (identifier or keyword) `i..end`.
+fn word(b: &[u8], i: usize, end: usize, scan: &mut Scan) -> Result<(), SyntaxError> {
     let word = b.get(i..end).unwrap_or_default();
     let keyword = matches!(word, b"if" | b"else" | b"for");
     // Any other word changes nothing unless it follows the end of a
@@ -278,15 +293,13 @@ fn word(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
     if keyword {
         scan.open(i, |l| l.keyword += 1)?;
     }
-    Ok(end)
+    Ok(())
 }
 
-/// Scans the token at `i` (not trivia), returning the offset after it.
+/// Scans the token at `i` (not trivia, a word, digit or blank), returning
+/// the offset after it.
 fn token(b: &[u8], i: usize, scan: &mut Scan) -> Result<usize, SyntaxError> {
     let c = b[i];
-    if c.is_ascii_alphabetic() || c == b'_' {
-        return word(b, i, scan);
-    }
     scan.next_token(false);
     match c {
         b'"' => {

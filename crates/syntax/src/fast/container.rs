@@ -98,7 +98,7 @@ impl<'t> P<'t> {
             b"table" if !parser => return Some(LocalDecl::Table(self.table_decl(ann, lo)?)),
             _ => {}
         }
-        let we = super::lexer::word_end(self.b, lo);
+        let we = self.word_end_at(lo);
         let call_ahead = we > lo && self.byte(super::lexer::skip_ws(self.b, we)) == b'(';
         if !call_ahead {
             if let Some(v) = self.attempt(|p| p.var_decl(ann.clone())) {

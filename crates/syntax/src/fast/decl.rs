@@ -243,7 +243,7 @@ impl<'t> P<'t> {
     fn method_proto(&mut self) -> Option<Method> {
         let annotations = self.annotations()?;
         let lo = self.at();
-        let we = lexer::word_end(self.b, lo);
+        let we = self.word_end_at(lo);
         let w = self.peek_word();
         let ctor = !w.is_empty()
             && w != b"_"

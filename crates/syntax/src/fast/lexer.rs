@@ -10,23 +10,39 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// True for `(ASCII_ALPHANUMERIC | "_")`.
-pub(super) fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
+/// What each byte is to a word: [`WORD_START`] for `ASCII_ALPHA | "_"`,
+/// [`WORD_DIGIT`] for `ASCII_DIGIT`, 0 for the rest (one load per byte).
+const WORD_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' {
+            t[c] = WORD_START;
+        } else if b.is_ascii_digit() {
+            t[c] = WORD_DIGIT;
+        }
+        c += 1;
+    }
+    t
+};
+const WORD_START: u8 = 1;
+const WORD_DIGIT: u8 = 2;
 
 /// The end of the word `(ASCII_ALPHA | "_") ~ (ASCII_ALPHANUMERIC | "_")*`
 /// starting at `i`, or `i` when none starts there.
 pub(super) fn word_end(b: &[u8], i: usize) -> usize {
-    match b.get(i) {
-        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {}
+    let Some(rest) = b.get(i..) else {
+        return i;
+    };
+    match rest.first() {
+        Some(&c) if WORD_CLASS[usize::from(c)] == WORD_START => {}
         _ => return i,
     }
-    let mut j = i + 1;
-    while b.get(j).is_some_and(|c| is_word_byte(*c)) {
-        j += 1;
-    }
-    j
+    i + rest
+        .iter()
+        .position(|&c| WORD_CLASS[usize::from(c)] == 0)
+        .unwrap_or(rest.len())
 }
 
 /// The grammar's reserved words (`reserved` in p4.pest): never a name.

@@ -35,7 +35,9 @@ use crate::builder::MAX_DEPTH;
 pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usize> {
     let mut p = P::new(text, pos);
     p.budget = text.len().saturating_sub(pos) / TYPE_ATTEMPTS_PER_BYTE + MIN_TYPE_ATTEMPTS;
+    p.names = crate::name::take_names();
     let built = p.declaration();
+    crate::name::give_back_names(std::mem::take(&mut p.names));
     match built {
         Some(mut ds) if !p.abort && p.last > pos => {
             decls.append(&mut ds);
@@ -63,7 +65,9 @@ const MIN_TYPE_ATTEMPTS: usize = 5_000;
 pub(super) struct P<'t> {
     text: &'t str,
     b: &'t [u8],
-    /// Next byte to read (whitespace not yet skipped).
+    /// Next byte to read: the next token, whitespace already skipped
+    /// (every move of the cursor skips it once, where looking at the next
+    /// token, which happens several times per token, skipped it each time).
     pos: usize,
     /// End of the last token read: where a node ending here ends.
     last: usize,
@@ -86,6 +90,34 @@ pub(super) struct P<'t> {
     /// [`TYPE_ATTEMPTS_PER_BYTE`]).
     attempts: usize,
     budget: usize,
+    /// The start of the last word looked at and its end (a token is often
+    /// looked at several times before it is taken).
+    word_lo: usize,
+    word_hi: usize,
+    /// The parse's names, taken from the thread for this declaration.
+    names: crate::name::NameSet,
+    /// Buffers of the commonest lists (see [`Bufs`]).
+    bufs: Bufs,
+}
+
+/// Buffers the commonest lists are built in, kept from one list to the
+/// next, so that each list is allocated once at its exact size (a list
+/// grown on its own and shrunk to fit was reallocated once or twice). A
+/// list nested in one being built gets a buffer of its own.
+#[derive(Default)]
+struct Bufs {
+    args: Vec<crate::ast::Argument>,
+    params: Vec<crate::ast::Param>,
+    stmts: Vec<crate::ast::Stmt>,
+    exprs: Vec<crate::ast::Expr>,
+}
+
+/// The list built in `buf` at its exact size, `buf` left empty (with its
+/// capacity, for the next list).
+fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
+    let mut list = Vec::with_capacity(buf.len());
+    list.append(buf);
+    list
 }
 
 /// A saved cursor.
@@ -100,7 +132,7 @@ impl<'t> P<'t> {
         P {
             text,
             b: text.as_bytes(),
-            pos,
+            pos: lexer::skip_ws(text.as_bytes(), pos),
             last: pos,
             depth: 0,
             ops: 0,
@@ -110,6 +142,10 @@ impl<'t> P<'t> {
             abort: false,
             attempts: 0,
             budget: MIN_TYPE_ATTEMPTS,
+            word_lo: usize::MAX,
+            word_hi: 0,
+            names: crate::name::NameSet::default(),
+            bufs: Bufs::default(),
         }
     }
 
@@ -131,9 +167,8 @@ impl<'t> P<'t> {
         self.last = m.last;
     }
 
-    /// Skips whitespace and returns the offset of the next token.
-    fn at(&mut self) -> usize {
-        self.pos = lexer::skip_ws(self.b, self.pos);
+    /// The offset of the next token.
+    fn at(&self) -> usize {
         self.pos
     }
 
@@ -149,7 +184,7 @@ impl<'t> P<'t> {
 
     /// Consumes the token `pos..end`.
     fn take_to(&mut self, end: usize) {
-        self.pos = end;
+        self.pos = lexer::skip_ws(self.b, end);
         self.last = end;
     }
 
@@ -173,13 +208,22 @@ impl<'t> P<'t> {
     fn peek_word(&mut self) -> &'t [u8] {
         let i = self.at();
         let b: &'t [u8] = self.b;
-        b.get(i..lexer::word_end(b, i)).unwrap_or(&[])
+        b.get(i..self.word_end_at(i)).unwrap_or(&[])
+    }
+
+    /// [`lexer::word_end`] at `i`, remembered for the last `i` asked.
+    fn word_end_at(&mut self, i: usize) -> usize {
+        if i != self.word_lo {
+            self.word_lo = i;
+            self.word_hi = lexer::word_end(self.b, i);
+        }
+        self.word_hi
     }
 
     /// The word after the next one (empty when none).
     fn word_after(&mut self) -> (&'t [u8], u8) {
         let i = self.at();
-        let j = lexer::skip_ws(self.b, lexer::word_end(self.b, i));
+        let j = lexer::skip_ws(self.b, self.word_end_at(i));
         let b: &'t [u8] = self.b;
         let w = b.get(j..lexer::word_end(b, j)).unwrap_or(&[]);
         let k = lexer::skip_ws(b, j + w.len());
@@ -208,9 +252,9 @@ impl<'t> P<'t> {
         Some(self.ident_at(lo, lo + w.len()))
     }
 
-    fn ident_at(&self, lo: usize, hi: usize) -> Ident {
+    fn ident_at(&mut self, lo: usize, hi: usize) -> Ident {
         Ident {
-            name: crate::name::intern(self.text.get(lo..hi).unwrap_or("")),
+            name: crate::name::intern_in(&mut self.names, self.text.get(lo..hi).unwrap_or("")),
             span: span(lo, hi),
         }
     }
@@ -295,11 +339,7 @@ impl<'t> P<'t> {
                     return self.stop();
                 };
                 self.take_to(close + 1);
-                AnnotationBody::Unstructured(crate::builder::raw_annotation_body(
-                    self.text,
-                    open + 1,
-                    close,
-                ))
+                AnnotationBody::Unstructured(self.raw_body(open + 1, close))
             }
             b'[' => self.annot_brackets()?,
             _ => AnnotationBody::Empty,
@@ -325,16 +365,26 @@ impl<'t> P<'t> {
         let Some(end) = lexer::pragma_raw_end(self.b, hi) else {
             return self.stop();
         };
-        let body = crate::builder::raw_annotation_body(self.text, hi, end);
+        let body = self.raw_body(hi, end);
         let whole = self.text.get(lo..end).unwrap_or("");
         let trimmed = crate::builder::trim_trivia_end(whole).len();
-        self.pos = end;
+        self.pos = lexer::skip_ws(self.b, end);
         self.last = lo + trimmed;
         Some(Annotation {
             name,
             body: AnnotationBody::Pragma(body),
             span: span(lo, self.last),
         })
+    }
+
+    /// The raw annotation body `lo..hi`, as the builder reads it (with
+    /// the thread's names, which the builder interns in: given back to it
+    /// meanwhile).
+    fn raw_body(&mut self, lo: usize, hi: usize) -> crate::ast::RawAnnotationBody {
+        crate::name::give_back_names(std::mem::take(&mut self.names));
+        let body = crate::builder::raw_annotation_body(self.text, lo, hi);
+        self.names = crate::name::take_names();
+        body
     }
 
     /// `"[" ~ (kv_list | expr_list) ~ "]"`; a failure aborts.
@@ -373,7 +423,7 @@ impl<'t> P<'t> {
 
     /// `expr_list = (expr ~ ("," ~ expr)*)?`
     fn expr_list(&mut self) -> Option<Vec<crate::ast::Expr>> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.bufs.exprs);
         if let Some(e) = self.expr() {
             out.push(e);
             while self.eat(b",") {
@@ -383,7 +433,9 @@ impl<'t> P<'t> {
         if self.abort {
             return None;
         }
-        Some(fit(out))
+        let list = exact(&mut out);
+        self.bufs.exprs = out;
+        Some(list)
     }
 
     /// `ident ~ "=" ~ expr`, failing without consuming when it is not one.

@@ -22,14 +22,16 @@ impl<'t> P<'t> {
     fn block_inner(&mut self, lo: usize) -> Option<Block> {
         let annotations = self.annotations()?;
         self.expect(b"{")?;
-        let mut stmts = Vec::new();
+        let mut buf = std::mem::take(&mut self.bufs.stmts);
         while self.peek() != b'}' {
-            stmts.push(self.stmt()?);
+            buf.push(self.stmt()?);
         }
         self.eat(b"}");
+        let stmts = super::exact(&mut buf);
+        self.bufs.stmts = buf;
         Some(Block {
             annotations,
-            stmts: fit(stmts),
+            stmts,
             span: span(lo, self.last),
         })
     }
@@ -157,7 +159,7 @@ impl<'t> P<'t> {
     /// `!member_ahead ~ (!call_ahead ~ var_decl | instantiation) |
     /// assign_or_call`
     fn decl_or_expr_stmt(&mut self, ann: &[Annotation], i: usize) -> Option<StmtKind> {
-        let we = lexer::word_end(self.b, i);
+        let we = self.word_end_at(i);
         let member_ahead = we > i && self.byte(we) == b'.';
         if !member_ahead {
             let call_ahead = we > i && self.byte(lexer::skip_ws(self.b, we)) == b'(';

@@ -28,7 +28,8 @@ impl<'t> P<'t> {
 
     /// True when the word at the cursor is followed by `= {`.
     fn opens_list(&mut self, skip_const: bool) -> bool {
-        let mut i = lexer::word_end(self.b, self.at());
+        let at = self.at();
+        let mut i = self.word_end_at(at);
         if skip_const {
             i = lexer::word_end(self.b, lexer::skip_ws(self.b, i));
         }

@@ -143,11 +143,33 @@ impl<'t> P<'t> {
         }
         let m = self.mark();
         self.eat(b"<");
+        if let Some(w) = self.plain_width() {
+            if w.is_none() {
+                self.reset(m);
+            }
+            return w.map(Box::new);
+        }
         let r = self.width_expr().filter(|_| self.eat(b">"));
         if r.is_none() {
             self.reset(m);
         }
         r.map(Box::new)
+    }
+
+    /// The commonest width, an integer literal then `>`, read as
+    /// `width_expr` reads it (one expression level, no operator) without
+    /// its machinery: `None` when the width is not one.
+    fn plain_width(&mut self) -> Option<Option<Expr>> {
+        let lo = self.at();
+        let end = lexer::int_lit_end(self.b, lo)?;
+        if self.byte(lexer::skip_ws(self.b, end)) != b'>' {
+            return None;
+        }
+        if self.depth >= crate::builder::MAX_DEPTH {
+            return Some(self.stop());
+        }
+        let e = self.int_expr();
+        Some(e.filter(|_| self.eat(b">")))
     }
 
     /// `type_arg_list = "<" ~ (type_arg ~ ("," ~ type_arg)*)? ~ ">"`,
@@ -206,7 +228,7 @@ impl<'t> P<'t> {
     /// `"(" ~ (param ~ ("," ~ param)*)? ~ ")"`
     pub(super) fn params(&mut self) -> Option<Vec<Param>> {
         self.expect(b"(")?;
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.bufs.params);
         if self.peek() != b')' {
             loop {
                 out.push(self.param()?);
@@ -216,7 +238,9 @@ impl<'t> P<'t> {
             }
         }
         self.expect(b")")?;
-        Some(fit(out))
+        let list = super::exact(&mut out);
+        self.bufs.params = out;
+        Some(list)
     }
 
     fn param(&mut self) -> Option<Param> {
@@ -254,7 +278,7 @@ impl<'t> P<'t> {
         let m = self.mark();
         let r = (|| {
             self.expect(b"(")?;
-            let mut out = Vec::new();
+            let mut out = std::mem::take(&mut self.bufs.args);
             if !self.eat(b")") {
                 loop {
                     out.push(self.arg()?);
@@ -264,7 +288,9 @@ impl<'t> P<'t> {
                 }
                 self.expect(b")")?;
             }
-            Some(fit(out))
+            let list = super::exact(&mut out);
+            self.bufs.args = out;
+            Some(list)
         })();
         if r.is_none() {
             self.reset(m);
@@ -275,7 +301,7 @@ impl<'t> P<'t> {
     /// `arg = named_arg | expr`
     fn arg(&mut self) -> Option<Argument> {
         let lo = self.at();
-        let word = lexer::word_end(self.b, lo);
+        let word = self.word_end_at(lo);
         if word > lo && self.byte(lexer::skip_ws(self.b, word)) == b'=' {
             let m = self.mark();
             if let Some(name) = self.ident() {
