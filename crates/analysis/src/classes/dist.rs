@@ -7,36 +7,40 @@
 //! signature the two are independent, so the distribution over classes is
 //! the sum over signatures of the product of the parse side's distribution
 //! (paths with that signature) and the control side's (control paths
-//! consistent with it). The product is kept *factored*: its order
-//! statistics (the median) are found by counting, per signature, the pairs
+//! consistent with it); signatures with equal control sides make one term,
+//! their parse sides joined. The product is kept *factored*: its order
+//! statistics (the median) are found by counting, per term, the pairs
 //! at or below a candidate value with one merge of the two sorted sides,
 //! and searching the candidate; the product itself, which can hold the
 //! product of the sides' sizes, is never tabulated.
 
 mod control_side;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 
 use super::{times, ClassError, ControlClasses, EdgeSigs, Key};
 use crate::{Next, PathCount, PathGraph, Product};
-use control_side::control_sides;
+use control_side::{control_sides, ControlSides};
 
-/// One signature's share of the classes: its parse paths' vectors and the
-/// control side (an index into [`ClassDistribution::controls`]) they pair
-/// with, every parse entry with every control entry.
+/// The classes of one control side: the parse paths (of every signature
+/// whose control walk it is) and the control side (an index into
+/// [`ClassDistribution::controls`]) they pair with, every parse entry with
+/// every control entry.
 #[derive(Debug, Clone)]
 pub struct DistributionPart<const D: usize> {
-    /// Parse vector -> parse paths with this signature.
+    /// Parse vector -> parse paths with a signature of this control side
+    /// (a vector may repeat, in no particular order).
     pub parse: Vec<([u64; D], PathCount)>,
     /// The control side these paths pair with.
     pub control: usize,
 }
 
 /// The distribution of (parse vector, control sum) over all packet
-/// classes, factored per signature.
+/// classes, factored per control side.
 #[derive(Debug, Clone, Default)]
 pub struct ClassDistribution<const D: usize> {
-    /// Per signature (signatures with the same control side share it).
+    /// Per distinct control side (signatures whose control sides are
+    /// equal share a part).
     pub parts: Vec<DistributionPart<D>>,
     /// Control sum -> control paths, per distinct control side.
     pub controls: Vec<Vec<(i64, PathCount)>>,
@@ -455,10 +459,11 @@ fn from_order_key(k: i64) -> f64 {
 /// The distribution over all packet classes of `pg` (through the product
 /// `prod`) and the control `cc` walks of (the sum of `parse_w[i]` over the
 /// path's product nodes, the sum of `table_w[t]` over the control path's
-/// tables), factored per signature. `None` when a table of the parse side or
-/// the control side would pass `budget` entries (or the parse side's merges
-/// 16 x that), the sides kept pass `budget` entries in all, or the
-/// control's states pass `cc`'s limit.
+/// tables), factored per control side. `None` when a table of the parse
+/// side or the control side would pass `budget` entries (or the parse
+/// side's merges 16 x that), the sides kept (each signature's parse side,
+/// each distinct start state's control side) pass `budget` entries in all,
+/// or the control's states pass `cc`'s limit.
 pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     cc: &ControlClasses<'_>,
     pg: &PathGraph<'_>,
@@ -511,33 +516,54 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     // Control side, one table per distinct start state; signatures whose
     // walk starts at the same control state share it.
     let roots: Vec<Option<Key>> = by_sig.iter().map(|&(sig, _)| cc.root(sig)).collect();
-    let Some(mut tables) = control_sides(cc, table_w, budget, &roots) else {
+    let Some(sides) = control_sides(cc, table_w, budget, &roots) else {
         return Ok(None);
     };
-    let mut out = ClassDistribution::<D>::default();
-    let mut shared: HashMap<Option<Key>, usize> = HashMap::new();
-    let mut kept = 0usize;
-    for ((_, parse_side), (root, table)) in by_sig.into_iter().zip(roots.iter().zip(&mut tables)) {
-        let control = match shared.get(root) {
-            Some(&i) => i,
-            None => {
-                let control_side = std::mem::take(table);
-                kept += control_side.len();
-                out.controls.push(control_side);
-                shared.insert(*root, out.controls.len() - 1);
-                out.controls.len() - 1
-            }
-        };
-        kept += parse_side.len();
-        if kept > budget {
-            return Ok(None);
-        }
-        out.parts.push(DistributionPart {
-            parse: parse_side,
-            control,
-        });
+    if kept_entries(&by_sig, &roots, &sides) > budget {
+        return Ok(None);
     }
-    Ok(Some(out))
+    Ok(Some(joined(by_sig, sides)))
+}
+
+/// The entries kept: each signature's parse side and the control side of
+/// each distinct start state.
+fn kept_entries<const D: usize>(
+    by_sig: &[(u64, ParseRows<D>)],
+    roots: &[Option<Key>],
+    sides: &ControlSides,
+) -> usize {
+    let mut seen: HashSet<Option<Key>> = HashSet::new();
+    let mut kept = 0usize;
+    for ((_, parse_side), (root, &i)) in by_sig.iter().zip(roots.iter().zip(&sides.of_root)) {
+        if seen.insert(*root) {
+            kept += sides.tables[i].len();
+        }
+        kept += parse_side.len();
+    }
+    kept
+}
+
+/// The distribution with one part per control side: the parse sides of
+/// the signatures sharing a control side pair with it as one (the classes
+/// of a part are every parse entry with every control entry, so their
+/// union is the concatenation).
+fn joined<const D: usize>(
+    by_sig: Vec<(u64, ParseRows<D>)>,
+    sides: ControlSides,
+) -> ClassDistribution<D> {
+    let mut parts: Vec<DistributionPart<D>> = (0..sides.tables.len())
+        .map(|control| DistributionPart {
+            parse: Vec::new(),
+            control,
+        })
+        .collect();
+    for ((_, parse_side), &i) in by_sig.into_iter().zip(&sides.of_root) {
+        parts[i].parse.extend(parse_side);
+    }
+    ClassDistribution {
+        parts,
+        controls: sides.tables,
+    }
 }
 
 /// One signature's parse side: (summed parse weights, paths).
