@@ -153,7 +153,8 @@ impl Mapped {
             last = x;
         }
         if !sorted {
-            rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Equal figures are equal floats: their order does not matter.
+            rows.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         }
         Mapped {
             rows,
@@ -395,14 +396,25 @@ impl Sides {
     /// The `k`-th smallest (from 0) sum of the classes whose sum lies in
     /// `(under, over]`, each counted as often as it occurs (there are more
     /// than `k`), listed part by part: each parse value's control values
-    /// in the range found by a binary search.
+    /// in the range found by a walk down the control side.
     fn kth_between(&self, k: u128, under: f64, over: f64) -> f64 {
         let mut sums: Vec<(f64, u128)> = Vec::new();
         for (p, ci) in &self.parts {
             let c = &self.controls[*ci];
+            // As the parse value rises, fewer control values fit under
+            // either end: both ends only fall.
+            let (mut from, mut to) = (c.len(), c.len());
             for &(pv, pn) in p {
-                let from = c.partition_point(|e| pv + e.0 <= under);
-                let to = from + c[from..].partition_point(|e| pv + e.0 <= over);
+                while to > 0 && pv + c[to - 1].0 > over {
+                    to -= 1;
+                }
+                if to == 0 {
+                    break;
+                }
+                from = from.min(to);
+                while from > 0 && pv + c[from - 1].0 > under {
+                    from -= 1;
+                }
                 sums.extend(
                     c[from..to]
                         .iter()
@@ -410,17 +422,8 @@ impl Sides {
                 );
             }
         }
-        // Equal sums are equal floats: their order does not matter.
-        sums.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
-        let mut seen = 0u128;
-        for (sum, n) in sums {
-            seen = seen.saturating_add(n);
-            if seen > k {
-                // -0 and 0 share a place: 0, as the search gives it.
-                return if sum == 0.0 { 0.0 } else { sum };
-            }
-        }
-        over
+        // -0 and 0 share a place: 0, as the search gives it.
+        kth_weighted(&mut sums, k).map_or(over, |sum| if sum == 0.0 { 0.0 } else { sum })
     }
 
     /// [`Self::at_most`] of `x`, with the greatest sum at most `x` and the
@@ -435,6 +438,32 @@ impl Sides {
         let n = self.count(x, &mut near);
         (n, near)
     }
+}
+
+/// The `k`-th smallest (from 0) figure of `rows`, each counted as often as
+/// its count says (counts added saturating); `None` when they add up to at
+/// most `k`. Partitions around the middle row and keeps the side holding
+/// the rank, the figures compared as [`f64::total_cmp`] orders them: linear,
+/// where sorting the rows is not.
+fn kth_weighted(mut rows: &mut [(f64, u128)], mut k: u128) -> Option<f64> {
+    while !rows.is_empty() {
+        let mid = rows.len() / 2;
+        let (left, pivot, right) =
+            std::mem::take(&mut rows).select_nth_unstable_by(mid, |x, y| x.0.total_cmp(&y.0));
+        let below = left.iter().fold(0u128, |a, e| a.saturating_add(e.1));
+        if k < below {
+            rows = left;
+            continue;
+        }
+        // A saturated count is over every rank asked.
+        let upto = below.saturating_add(pivot.1);
+        if k < upto {
+            return Some(pivot.0);
+        }
+        k -= upto;
+        rows = right;
+    }
+    None
 }
 
 /// A finite float's place in the order of floats, as an integer.
