@@ -7,36 +7,40 @@
 //! signature the two are independent, so the distribution over classes is
 //! the sum over signatures of the product of the parse side's distribution
 //! (paths with that signature) and the control side's (control paths
-//! consistent with it). The product is kept *factored*: its order
-//! statistics (the median) are found by counting, per signature, the pairs
+//! consistent with it); signatures with equal control sides make one term,
+//! their parse sides joined. The product is kept *factored*: its order
+//! statistics (the median) are found by counting, per term, the pairs
 //! at or below a candidate value with one merge of the two sorted sides,
 //! and searching the candidate; the product itself, which can hold the
 //! product of the sides' sizes, is never tabulated.
 
 mod control_side;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 
 use super::{times, ClassError, ControlClasses, EdgeSigs, Key};
 use crate::{Next, PathCount, PathGraph, Product};
-use control_side::control_sides;
+use control_side::{control_sides, ControlSides};
 
-/// One signature's share of the classes: its parse paths' vectors and the
-/// control side (an index into [`ClassDistribution::controls`]) they pair
-/// with, every parse entry with every control entry.
+/// The classes of one control side: the parse paths (of every signature
+/// whose control walk it is) and the control side (an index into
+/// [`ClassDistribution::controls`]) they pair with, every parse entry with
+/// every control entry.
 #[derive(Debug, Clone)]
 pub struct DistributionPart<const D: usize> {
-    /// Parse vector -> parse paths with this signature.
+    /// Parse vector -> parse paths with a signature of this control side
+    /// (a vector may repeat, in no particular order).
     pub parse: Vec<([u64; D], PathCount)>,
     /// The control side these paths pair with.
     pub control: usize,
 }
 
 /// The distribution of (parse vector, control sum) over all packet
-/// classes, factored per signature.
+/// classes, factored per control side.
 #[derive(Debug, Clone, Default)]
 pub struct ClassDistribution<const D: usize> {
-    /// Per signature (signatures with the same control side share it).
+    /// Per distinct control side (signatures whose control sides are
+    /// equal share a part).
     pub parts: Vec<DistributionPart<D>>,
     /// Control sum -> control paths, per distinct control side.
     pub controls: Vec<Vec<(i64, PathCount)>>,
@@ -149,7 +153,8 @@ impl Mapped {
             last = x;
         }
         if !sorted {
-            rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Equal figures are equal floats: their order does not matter.
+            rows.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         }
         Mapped {
             rows,
@@ -391,14 +396,25 @@ impl Sides {
     /// The `k`-th smallest (from 0) sum of the classes whose sum lies in
     /// `(under, over]`, each counted as often as it occurs (there are more
     /// than `k`), listed part by part: each parse value's control values
-    /// in the range found by a binary search.
+    /// in the range found by a walk down the control side.
     fn kth_between(&self, k: u128, under: f64, over: f64) -> f64 {
         let mut sums: Vec<(f64, u128)> = Vec::new();
         for (p, ci) in &self.parts {
             let c = &self.controls[*ci];
+            // As the parse value rises, fewer control values fit under
+            // either end: both ends only fall.
+            let (mut from, mut to) = (c.len(), c.len());
             for &(pv, pn) in p {
-                let from = c.partition_point(|e| pv + e.0 <= under);
-                let to = from + c[from..].partition_point(|e| pv + e.0 <= over);
+                while to > 0 && pv + c[to - 1].0 > over {
+                    to -= 1;
+                }
+                if to == 0 {
+                    break;
+                }
+                from = from.min(to);
+                while from > 0 && pv + c[from - 1].0 > under {
+                    from -= 1;
+                }
                 sums.extend(
                     c[from..to]
                         .iter()
@@ -406,17 +422,8 @@ impl Sides {
                 );
             }
         }
-        // Equal sums are equal floats: their order does not matter.
-        sums.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
-        let mut seen = 0u128;
-        for (sum, n) in sums {
-            seen = seen.saturating_add(n);
-            if seen > k {
-                // -0 and 0 share a place: 0, as the search gives it.
-                return if sum == 0.0 { 0.0 } else { sum };
-            }
-        }
-        over
+        // -0 and 0 share a place: 0, as the search gives it.
+        kth_weighted(&mut sums, k).map_or(over, |sum| if sum == 0.0 { 0.0 } else { sum })
     }
 
     /// [`Self::at_most`] of `x`, with the greatest sum at most `x` and the
@@ -431,6 +438,32 @@ impl Sides {
         let n = self.count(x, &mut near);
         (n, near)
     }
+}
+
+/// The `k`-th smallest (from 0) figure of `rows`, each counted as often as
+/// its count says (counts added saturating); `None` when they add up to at
+/// most `k`. Partitions around the middle row and keeps the side holding
+/// the rank, the figures compared as [`f64::total_cmp`] orders them: linear,
+/// where sorting the rows is not.
+fn kth_weighted(mut rows: &mut [(f64, u128)], mut k: u128) -> Option<f64> {
+    while !rows.is_empty() {
+        let mid = rows.len() / 2;
+        let (left, pivot, right) =
+            std::mem::take(&mut rows).select_nth_unstable_by(mid, |x, y| x.0.total_cmp(&y.0));
+        let below = left.iter().fold(0u128, |a, e| a.saturating_add(e.1));
+        if k < below {
+            rows = left;
+            continue;
+        }
+        // A saturated count is over every rank asked.
+        let upto = below.saturating_add(pivot.1);
+        if k < upto {
+            return Some(pivot.0);
+        }
+        k -= upto;
+        rows = right;
+    }
+    None
 }
 
 /// A finite float's place in the order of floats, as an integer.
@@ -455,10 +488,11 @@ fn from_order_key(k: i64) -> f64 {
 /// The distribution over all packet classes of `pg` (through the product
 /// `prod`) and the control `cc` walks of (the sum of `parse_w[i]` over the
 /// path's product nodes, the sum of `table_w[t]` over the control path's
-/// tables), factored per signature. `None` when a table of the parse side or
-/// the control side would pass `budget` entries (or the parse side's merges
-/// 16 x that), the sides kept pass `budget` entries in all, or the
-/// control's states pass `cc`'s limit.
+/// tables), factored per control side. `None` when a table of the parse
+/// side or the control side would pass `budget` entries (or the parse
+/// side's merges 16 x that), the sides kept (each signature's parse side,
+/// each distinct start state's control side) pass `budget` entries in all,
+/// or the control's states pass `cc`'s limit.
 pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     cc: &ControlClasses<'_>,
     pg: &PathGraph<'_>,
@@ -511,33 +545,54 @@ pub fn class_distribution<S: Copy + Eq + std::hash::Hash, const D: usize>(
     // Control side, one table per distinct start state; signatures whose
     // walk starts at the same control state share it.
     let roots: Vec<Option<Key>> = by_sig.iter().map(|&(sig, _)| cc.root(sig)).collect();
-    let Some(mut tables) = control_sides(cc, table_w, budget, &roots) else {
+    let Some(sides) = control_sides(cc, table_w, budget, &roots) else {
         return Ok(None);
     };
-    let mut out = ClassDistribution::<D>::default();
-    let mut shared: HashMap<Option<Key>, usize> = HashMap::new();
-    let mut kept = 0usize;
-    for ((_, parse_side), (root, table)) in by_sig.into_iter().zip(roots.iter().zip(&mut tables)) {
-        let control = match shared.get(root) {
-            Some(&i) => i,
-            None => {
-                let control_side = std::mem::take(table);
-                kept += control_side.len();
-                out.controls.push(control_side);
-                shared.insert(*root, out.controls.len() - 1);
-                out.controls.len() - 1
-            }
-        };
-        kept += parse_side.len();
-        if kept > budget {
-            return Ok(None);
-        }
-        out.parts.push(DistributionPart {
-            parse: parse_side,
-            control,
-        });
+    if kept_entries(&by_sig, &roots, &sides) > budget {
+        return Ok(None);
     }
-    Ok(Some(out))
+    Ok(Some(joined(by_sig, sides)))
+}
+
+/// The entries kept: each signature's parse side and the control side of
+/// each distinct start state.
+fn kept_entries<const D: usize>(
+    by_sig: &[(u64, ParseRows<D>)],
+    roots: &[Option<Key>],
+    sides: &ControlSides,
+) -> usize {
+    let mut seen: HashSet<Option<Key>> = HashSet::new();
+    let mut kept = 0usize;
+    for ((_, parse_side), (root, &i)) in by_sig.iter().zip(roots.iter().zip(&sides.of_root)) {
+        if seen.insert(*root) {
+            kept += sides.tables[i].len();
+        }
+        kept += parse_side.len();
+    }
+    kept
+}
+
+/// The distribution with one part per control side: the parse sides of
+/// the signatures sharing a control side pair with it as one (the classes
+/// of a part are every parse entry with every control entry, so their
+/// union is the concatenation).
+fn joined<const D: usize>(
+    by_sig: Vec<(u64, ParseRows<D>)>,
+    sides: ControlSides,
+) -> ClassDistribution<D> {
+    let mut parts: Vec<DistributionPart<D>> = (0..sides.tables.len())
+        .map(|control| DistributionPart {
+            parse: Vec::new(),
+            control,
+        })
+        .collect();
+    for ((_, parse_side), &i) in by_sig.into_iter().zip(&sides.of_root) {
+        parts[i].parse.extend(parse_side);
+    }
+    ClassDistribution {
+        parts,
+        controls: sides.tables,
+    }
 }
 
 /// One signature's parse side: (summed parse weights, paths).

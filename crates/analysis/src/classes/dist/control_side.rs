@@ -134,8 +134,7 @@ impl Tables {
     /// The rows `rows` as shared rows: those made before with the same
     /// content while some table still holds them, else new ones.
     fn interned(&mut self, rows: Vec<Row>) -> Rc<Rows> {
-        use std::hash::BuildHasher;
-        let hash = FixedState::default().hash_one(&rows);
+        let hash = sampled_hash(&rows);
         let same = self.by_content.entry(hash).or_default();
         same.retain(|w| w.strong_count() > 0);
         if let Some(t) = same
@@ -284,6 +283,21 @@ impl Tables {
     }
 }
 
+/// A hash of `rows` read at no more than 16 places (and its length): equal
+/// rows hash alike, and [`Tables::interned`] compares the rows it finds, so
+/// reading every entry would only cost time.
+fn sampled_hash(rows: &[Row]) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = FixedState::default().build_hasher();
+    h.write_usize(rows.len());
+    let step = rows.len().div_ceil(16).max(1);
+    for r in rows.iter().step_by(step) {
+        h.write_i64(r.0);
+        h.write_u128(r.1);
+    }
+    h.finish()
+}
+
 /// The rows with the offset applied (copied when another table shares
 /// them).
 fn take(table: Table) -> Vec<Row> {
@@ -299,10 +313,18 @@ fn take(table: Table) -> Vec<Row> {
     t
 }
 
+/// The control sides of [`control_sides`]: each distinct table once, and
+/// per root which it is.
+pub(super) struct ControlSides {
+    /// Ascending tables control weight -> control paths, each once.
+    pub tables: Vec<Vec<(i64, PathCount)>>,
+    /// Per root, the index of its table in `tables`.
+    pub of_root: Vec<usize>,
+}
+
 /// Per root (`None`: no control to walk), the ascending table control
-/// weight -> control paths from it; the first occurrence of a root has
-/// its table, repeats an empty one. `None` past the budget (tables' entries,
-/// or `cc`'s state limit).
+/// weight -> control paths from it, roots with equal tables sharing one.
+/// `None` past the budget (tables' entries, or `cc`'s state limit).
 ///
 /// Two passes, so memory holds only the tables still to be read: the walk
 /// first (states and edges), then each state's table, made from its
@@ -315,32 +337,70 @@ pub(super) fn control_sides(
     table_w: &[i64],
     budget: usize,
     roots: &[Option<Key>],
-) -> Option<Vec<Vec<(i64, PathCount)>>> {
+) -> Option<ControlSides> {
     let mut ids: KeyMap<u32> = KeyMap::default();
     let walk = walk(cc, table_w, roots, &mut ids)?;
+    let root_ids: Vec<Option<u32>> = roots
+        .iter()
+        .map(|r| r.and_then(|k| ids.get(&k).copied()))
+        .collect();
+    drop(ids);
+    let mut run = Tables::new();
+    let end = run.table(vec![(0, 1)]);
+    let tables = state_tables(&walk, &root_ids, &mut run, &end, budget)?;
+    let root_table = |r: &Option<u32>| match r {
+        None => Some(&end),
+        Some(r) => tables[*r as usize].as_ref(),
+    };
+    let mut sides = ControlSides {
+        tables: Vec::new(),
+        of_root: Vec::with_capacity(roots.len()),
+    };
+    // Tables holding the same rows at the same offset are equal.
+    let mut seen: HashMap<(u64, i64), usize, FixedState> = HashMap::default();
+    for r in &root_ids {
+        let Some(t) = root_table(r) else {
+            // Not made (never the case: a root is read at the end).
+            sides.of_root.push(sides.tables.len());
+            sides.tables.push(Vec::new());
+            continue;
+        };
+        let i = *seen.entry((t.t.id, t.off)).or_insert_with(|| {
+            let rows = t.rows().iter().map(|&(v, c)| (v + t.off, count(c)));
+            sides.tables.push(rows.collect());
+            sides.tables.len() - 1
+        });
+        sides.of_root.push(i);
+    }
+    Some(sides)
+}
+
+/// Every state's table in the order of `walk`, each dropped once its last
+/// reader is made, the roots' kept (`end`: the end of the control's).
+/// `None` past `budget` entries made.
+fn state_tables(
+    walk: &Walk,
+    root_ids: &[Option<u32>],
+    run: &mut Tables,
+    end: &Table,
+    budget: usize,
+) -> Option<Vec<Option<Table>>> {
     let n = walk.weight.len();
     // Readers still to come, per state (a root is read at the end).
     let mut readers = vec![0u32; n];
     for &s in walk.succ.iter().filter(|&&s| s != END) {
         readers[s as usize] += 1;
     }
-    let root_ids: Vec<Option<u32>> = roots
-        .iter()
-        .map(|r| r.and_then(|k| ids.get(&k).copied()))
-        .collect();
-    drop(ids);
     for &r in root_ids.iter().flatten() {
         readers[r as usize] += 1;
     }
     let mut tables: Vec<Option<Table>> = vec![None; n];
     let mut entries = 0usize;
-    let mut run = Tables::new();
     let empty = run.table(Vec::new());
-    let end = run.table(vec![(0, 1)]);
     for i in 0..n {
         let succ = &walk.succ[walk.at[i] as usize..walk.at[i + 1] as usize];
         let w = walk.weight[i];
-        let out = state_table(&mut run, &mut tables, &readers, succ, w, [&empty, &end]);
+        let out = state_table(run, &mut tables, &readers, succ, w, [&empty, end]);
         entries += out.len();
         if entries > budget {
             return None;
@@ -355,18 +415,7 @@ pub(super) fn control_sides(
             tables[i] = Some(out);
         }
     }
-    Some(
-        root_ids
-            .iter()
-            .map(|r| {
-                let rows = match r {
-                    None => vec![(0, 1)],
-                    Some(r) => tables[*r as usize].take().map(take).unwrap_or_default(),
-                };
-                rows.into_iter().map(|(v, c)| (v, count(c))).collect()
-            })
-            .collect(),
-    )
+    Some(tables)
 }
 
 /// A saturating count as a [`PathCount`] (`u128::MAX`: saturated).
