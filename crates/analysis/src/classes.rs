@@ -973,6 +973,16 @@ pub(crate) type KeyMap<T> = HashMap<Key, T, foldhash::fast::FixedState>;
 /// A set of control states (see [`KeyMap`]).
 type KeySet = HashSet<Key, foldhash::fast::FixedState>;
 
+/// The buffers [`ControlClasses::succ`] works in.
+#[derive(Default)]
+struct SuccScratch {
+    states: Vec<Option<Key>>,
+    out: Vec<Option<Key>>,
+    meet: Vec<Option<Key>>,
+    trail: Vec<Key>,
+    next: Vec<Option<Key>>,
+}
+
 /// Control paths from one state to the end.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ControlEntry {
@@ -1021,6 +1031,8 @@ pub struct ControlClasses<'a> {
     /// The successors of the states walked so far ([`Self::succ_kept`]):
     /// the summary, the distribution and each listed path walk them again.
     succ_kept: std::cell::RefCell<KeyMap<Arc<[Option<Key>]>>>,
+    /// Buffers of [`Self::succ`].
+    scratch: std::cell::Cell<SuccScratch>,
     table_w: std::borrow::Cow<'a, [f64]>,
     memo: KeyMap<ControlEntry>,
     limit: usize,
@@ -1098,6 +1110,7 @@ impl<'a> ControlClasses<'a> {
             tables: &program.tables,
             settled: std::cell::RefCell::new(KeyMap::default()),
             succ_kept: std::cell::RefCell::new(KeyMap::default()),
+            scratch: std::cell::Cell::default(),
             table_w,
             memo: KeyMap::default(),
             limit,
@@ -1138,31 +1151,34 @@ impl<'a> ControlClasses<'a> {
         if let Some(s) = self.succ_kept.borrow().get(&k) {
             return s.clone();
         }
-        let s: Arc<[Option<Key>]> = self.succ(k).into();
+        let s = self.succ(k);
         self.succ_kept.borrow_mut().insert(k, s.clone());
         s
     }
 
-    fn succ(&self, k: Key) -> Vec<Option<Key>> {
-        let mut states: Vec<Option<Key>> = Vec::new();
+    fn succ(&self, k: Key) -> Arc<[Option<Key>]> {
+        // The walk's buffers, kept across calls (no allocation per state).
+        let mut sc = self.scratch.take();
         succ_states(
             self.flow,
             &self.conds,
             &self.effects,
             &self.order,
             k,
-            &mut states,
+            &mut sc.states,
         );
-        let mut out: Vec<Option<Key>> = Vec::with_capacity(states.len());
-        let mut meet: Vec<Option<Key>> = Vec::with_capacity(states.len());
-        for s in states {
+        sc.out.clear();
+        sc.meet.clear();
+        for &s in &sc.states {
             let s = self.enter(s.map(|(n, v, u)| (NodeId(n), v, u)));
-            let at = self.settle(s);
-            if !meet.contains(&at) {
-                meet.push(at);
-                out.push(s);
+            let at = self.settle_in(s, &mut sc.trail, &mut sc.next);
+            if !sc.meet.contains(&at) {
+                sc.meet.push(at);
+                sc.out.push(s);
             }
         }
+        let out = Arc::from(&sc.out[..]);
+        self.scratch.replace(sc);
         out
     }
 
@@ -1181,29 +1197,36 @@ impl<'a> ControlClasses<'a> {
     /// items, a compiler's action-call tables, `exit`) to the first table
     /// of the program, undecided fork, or the end (`None`).
     pub(crate) fn settle(&self, s: Option<Key>) -> Option<Key> {
+        let (mut trail, mut next) = (Vec::new(), Vec::new());
+        self.settle_in(s, &mut trail, &mut next)
+    }
+
+    /// [`Self::settle`] with buffers for its trail and the successors of
+    /// a step (their contents on entry do not matter).
+    fn settle_in(
+        &self,
+        s: Option<Key>,
+        trail: &mut Vec<Key>,
+        next: &mut Vec<Option<Key>>,
+    ) -> Option<Key> {
         let start = s?;
         if let Some(&done) = self.settled.borrow().get(&start) {
             return done;
         }
-        let mut trail: Vec<Key> = Vec::new();
-        let mut next: Vec<Option<Key>> = Vec::new();
+        trail.clear();
         let mut at = Some(start);
         let end = loop {
             let Some(k) = at else { break None };
             if self.stops(k.0) || trail.len() > self.flow.nodes.len() {
                 break Some(k);
             }
-            if let Some(&done) = self.settled.borrow().get(&k) {
-                break done;
+            // (`start` was looked up above.)
+            if k != start {
+                if let Some(&done) = self.settled.borrow().get(&k) {
+                    break done;
+                }
             }
-            succ_states(
-                self.flow,
-                &self.conds,
-                &self.effects,
-                &self.order,
-                k,
-                &mut next,
-            );
+            succ_states(self.flow, &self.conds, &self.effects, &self.order, k, next);
             if next.len() != 1 {
                 break Some(k);
             }
@@ -1215,7 +1238,7 @@ impl<'a> ControlClasses<'a> {
             memo.clear(); // a cache only: bounded memory, same answers
         }
         memo.insert(start, end);
-        for k in trail {
+        for &k in trail.iter() {
             memo.insert(k, end);
         }
         end
@@ -1508,13 +1531,23 @@ fn validity_effects(
             set_invalid,
         }
     };
+    // Each action's effect made once: tables share their actions.
+    let made: std::cell::RefCell<Vec<Option<ValidityEffect>>> =
+        std::cell::RefCell::new(vec![None; program.actions.len()]);
     let action = |a: p4cost_ir::ActionId| {
-        program
+        if let Some(Some(e)) = made.borrow().get(a.index()) {
+            return *e;
+        }
+        let e = program
             .actions
             .get(a.index())
             .map_or(ValidityEffect::default(), |a| {
                 of(&a.writes, &a.validity, &a.flags)
-            })
+            });
+        if let Some(slot) = made.borrow_mut().get_mut(a.index()) {
+            *slot = Some(e);
+        }
+        e
     };
     flow.nodes
         .iter()

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::error::{ErrLoc, PpError, PpWarning};
-use crate::lexer::{detect_guard, lex_lite, splice, Kind, Lite, Spliced, Tok, MAX_LEX_BYTES};
+use crate::lexer::{
+    detect_guard, lex_lite, line_starts_of, may_have_cr_or_backslash, splice, Kind, Lite, Spliced,
+    Tok, MAX_LEX_BYTES,
+};
 use crate::macros::{Macro, MacroFilter, MacroKind};
 use crate::source_map::{adjust_line, line_col, line_starts, OutBuf, SourceMap};
 use crate::{Bundled, Options, Output, SourceFile};
@@ -276,6 +279,7 @@ impl<'a> Preprocessor<'a> {
 
     /// The macro named `name`, if one is defined: most identifiers are
     /// answered by the filter, without hashing them.
+    #[inline]
     pub(crate) fn macro_named(&self, name: &str) -> Option<&Rc<Macro>> {
         if !self.st.macro_filter.may_have(name) {
             return None;
@@ -284,6 +288,7 @@ impl<'a> Preprocessor<'a> {
     }
 
     /// Whether a macro named `name` is defined.
+    #[inline]
     pub(crate) fn is_macro(&self, name: &str) -> bool {
         self.macro_named(name).is_some()
     }
@@ -311,7 +316,10 @@ impl<'a> Preprocessor<'a> {
             },
             message: "too many files".into(),
         })?;
-        let text = normalized(text);
+        // One pass tells whether any carriage return or splice is to be
+        // dealt with (most files have neither).
+        let special = may_have_cr_or_backslash(&text);
+        let text = normalized(text, special);
         let kept = self
             .cache
             .as_mut()
@@ -321,7 +329,14 @@ impl<'a> Preprocessor<'a> {
             self.st.lexed.push(lexed);
             return Ok(idx);
         }
-        let sp = splice(&text);
+        let sp = if special {
+            splice(&text)
+        } else {
+            Spliced {
+                clean: text.clone(),
+                map: Vec::new(),
+            }
+        };
         if sp.clean.len() > MAX_LEX_BYTES {
             return Err(PpError::Limit {
                 loc: ErrLoc {
@@ -332,9 +347,23 @@ impl<'a> Preprocessor<'a> {
                 message: format!("'{path}' is larger than {MAX_LEX_BYTES} bytes"),
             });
         }
-        let starts = line_starts(&text);
+        let toks = self.lex_new(file, &sp.clean, &dir);
+        let starts = match &toks {
+            // The text is `clean` (nothing spliced): its tokens tell.
+            Ok(t) if sp.map.is_empty() => line_starts_of(t, &sp.clean),
+            _ => line_starts(&text),
+        };
         self.push_file(key, path, text, bundled, starts);
-        let lexed = self.lex_new(idx, file, sp, dir)?;
+        let toks = toks.map_err(|at| PpError::UnterminatedComment {
+            loc: self.loc_raw(idx, sp.orig(at)),
+        })?;
+        let lexed = Rc::new(Lexed {
+            guard: detect_guard(&toks, &sp.clean),
+            sp,
+            toks,
+            file,
+            dir,
+        });
         if let (Some(c), Some(f), Some(starts)) = (
             self.cache.as_mut(),
             self.st.files.last(),
@@ -366,35 +395,14 @@ impl<'a> Preprocessor<'a> {
         self.st.by_key.insert(key, idx);
     }
 
-    /// Lexes file `idx` (spliced as `sp`): again only where it changed
-    /// when the include cache holds the last lexing of this file, its
-    /// text since changed; whole otherwise.
-    fn lex_new(
-        &self,
-        idx: usize,
-        file: u32,
-        sp: Spliced,
-        dir: Option<PathBuf>,
-    ) -> Result<Rc<Lexed>, PpError> {
-        let base = self.cache.as_ref().and_then(|c| c.lexings.last(file, &dir));
-        let relexed = base.and_then(|b| crate::lexings::relex(&b.sp.clean, &b.toks, &sp.clean));
-        let toks = match relexed.map_or_else(|| lex_lite(&sp.clean), Ok) {
-            Ok(t) => t,
-            Err(at) => {
-                let src = sp.orig(at);
-                return Err(PpError::UnterminatedComment {
-                    loc: self.loc_raw(idx, src),
-                });
-            }
-        };
-        let guard = detect_guard(&toks, &sp.clean);
-        Ok(Rc::new(Lexed {
-            sp,
-            toks,
-            file,
-            guard,
-            dir,
-        }))
+    /// The tokens of file `file`, spliced as `clean`: lexed again only
+    /// where it changed when the include cache holds the last lexing of
+    /// this file, its text since changed; whole otherwise. `Err` is where
+    /// an unterminated comment starts.
+    fn lex_new(&self, file: u32, clean: &str, dir: &Option<PathBuf>) -> Result<Vec<Lite>, usize> {
+        let base = self.cache.as_ref().and_then(|c| c.lexings.last(file, dir));
+        let relexed = base.and_then(|b| crate::lexings::relex(&b.sp.clean, &b.toks, clean));
+        relexed.map_or_else(|| lex_lite(clean), Ok)
     }
 
     pub(crate) fn lexed_file(&self, f: usize) -> Result<Rc<Lexed>, PpError> {
@@ -475,18 +483,10 @@ impl<'a> Preprocessor<'a> {
         let file = self.st.cur_file as u32;
         if newlines_only {
             let n = gap.bytes().filter(|&b| b == b'\n').count();
-            self.st
-                .out
-                .push(&"\n".repeat(n), file, lx.sp.orig(to), false);
+            self.st.out.push_newlines(n, file, lx.sp.orig(to));
             return;
         }
-        let src = lx.sp.orig(from);
-        if gap.contains('/') {
-            self.st.out.push(&blank_comments(gap), file, src, true);
-        } else {
-            // Plain whitespace (most gaps): copied as it is, no new string.
-            self.st.out.push(gap, file, src, true);
-        }
+        self.st.out.push_blanked(gap, file, lx.sp.orig(from));
     }
 
     /// Emits as many newlines as the original text has between two spliced offsets.
@@ -499,11 +499,7 @@ impl<'a> Preprocessor<'a> {
             .get(f)
             .and_then(|x| x.text.get(a..b))
             .map_or(0, |s| s.bytes().filter(|&c| c == b'\n').count());
-        if n > 0 {
-            self.st
-                .out
-                .push(&"\n".repeat(n), f as u32, b.saturating_sub(1), false);
-        }
+        self.st.out.push_newlines(n, f as u32, b.saturating_sub(1));
     }
 
     pub(crate) fn emit_tok(&mut self, t: &Tok) {
@@ -543,89 +539,46 @@ impl<'a> Preprocessor<'a> {
         Ok(())
     }
 
-    /// Copies the next token of the file to the output when nothing is
-    /// pending and it is no macro's name (a punctuator, a number, or an
-    /// identifier no macro has): what [`Preprocessor::expand_next`] and
-    /// [`Preprocessor::emit_tok`] do with it, without making the full
-    /// token (its own text and hide set). Most of a program's tokens are
-    /// such; `false` (nothing done) for any other, or at the line's end.
-    fn pass_plain(&mut self, inp: &mut Input) -> Result<bool, PpError> {
-        if !inp.stack.is_empty() {
-            return Ok(false);
-        }
-        let Some(cur) = inp.cur.as_mut() else {
-            return Ok(false);
-        };
-        let Some(&t) = cur.lx.toks.get(cur.pos) else {
-            return Ok(false);
-        };
-        let text = t.text(&cur.lx.sp.clean);
-        if t.kind == Kind::Newline || (t.kind == Kind::Ident && self.is_macro(text)) {
-            return Ok(false);
-        }
-        self.emit_gap(&cur.lx, cur.last_end, t.start(), false);
-        cur.last_end = t.end();
-        cur.pos += 1;
-        let src = cur.lx.sp.orig(t.start());
-        self.st.out.push(text, cur.lx.file, src, true);
-        self.check_output(cur.lx.file as usize, src)?;
-        Ok(true)
-    }
-
-    /// Copies an active line `pos..=eol` (its newline token at `eol`) to the
-    /// output at once when [`Preprocessor::pass_plain`] would pass every
-    /// token of it: no identifier on it names a macro, and no line splice
-    /// lies between `last_end` and its end (so its bytes map to the file
-    /// byte for byte, one run). The output is what the token-by-token loop
-    /// writes: the line's text with comments blanked. Returns the spliced
-    /// offset where the line ends, or `None` (nothing written) for any
-    /// other line, or when the output would pass its budget there (the
-    /// token loop then reports it at the token where it does).
-    fn copy_plain_line(
-        &mut self,
-        lx: &Lexed,
-        pos: usize,
-        eol: usize,
-        last_end: usize,
-    ) -> Option<usize> {
-        let (Some(line), Some(nl)) = (lx.toks.get(pos..eol), lx.toks.get(eol)) else {
-            return None;
-        };
-        let clean = &lx.sp.clean;
-        let end = nl.end();
-        let src = lx.sp.orig(last_end);
-        if lx.sp.orig(end) - src != end - last_end
-            || line
-                .iter()
-                .any(|t| t.kind == Kind::Ident && self.is_macro(t.text(clean)))
-        {
-            return None;
-        }
-        let text = clean.get(last_end..end)?;
-        let out = &mut self.st.out;
-        let (text0, segs0) = (out.text.len(), out.segs.len());
-        out.push(text, lx.file, src, true);
-        if text.contains('/') {
-            let mut from = last_end;
-            for t in line.iter().chain(std::iter::once(nl)) {
-                let gap = clean.get(from..t.start()).unwrap_or("");
-                if gap.contains('/') {
-                    let at = text0 + (from - last_end);
-                    out.text
-                        .replace_range(at..at + gap.len(), &blank_comments(gap));
-                }
-                from = t.end();
-            }
-        }
-        if out.text.len() as u64 > self.opts.limits.max_total_bytes {
-            out.text.truncate(text0);
-            out.segs.truncate(segs0);
-            return None;
-        }
-        Some(end)
-    }
-
     // ----- the main loop -----
+
+    /// Expands the active line at token `pos` (its text from spliced
+    /// offset `last_end`) token by token, macro invocations that run on
+    /// past its end included; returns the token and offset after the
+    /// newline that ends it.
+    fn expand_line(
+        &mut self,
+        lx: &Rc<Lexed>,
+        pos: usize,
+        last_end: usize,
+    ) -> Result<(usize, usize), PpError> {
+        let mut inp = Input {
+            stack: Vec::new(),
+            cur: Some(Cursor {
+                lx: lx.clone(),
+                pos,
+                last_end,
+            }),
+        };
+        loop {
+            if self.pass_plain(&mut inp)? {
+                continue;
+            }
+            let Some(t) = self.expand_next(&mut inp)? else {
+                break;
+            };
+            self.emit_tok(&t);
+            self.check_output(t.file as usize, t.src)?;
+        }
+        let (mut pos, mut last_end) = inp.cur.map_or((pos, last_end), |c| (c.pos, c.last_end));
+        if let Some(&nl) = lx.toks.get(pos) {
+            self.emit_gap(lx, last_end, nl.start(), false);
+            let src = lx.sp.orig(nl.start());
+            self.st.out.push("\n", lx.file, src, true);
+            last_end = nl.end();
+            pos += 1;
+        }
+        Ok((pos, last_end))
+    }
 
     pub(crate) fn process_file(&mut self, f: usize) -> Result<(), PpError> {
         let lx = self.lexed_file(f)?;
@@ -634,14 +587,21 @@ impl<'a> Preprocessor<'a> {
         let mut last_end = 0;
         let mut conds: Vec<Cond> = Vec::new();
         while let Some(&tok) = lx.toks.get(pos) {
+            let active = conds.last().is_none_or(|c| c.active);
+            self.check_output(f, lx.sp.orig(tok.start()))?;
+            let directive = tok.bol && tok.is_punct(&lx.sp.clean, "#");
+            if active && !directive {
+                if let Some(next) = self.copy_plain_lines(&lx, pos, last_end) {
+                    (pos, last_end) = next;
+                    continue;
+                }
+            }
             let eol = lx.toks[pos..]
                 .iter()
                 .position(|t| t.kind == Kind::Newline)
                 .map_or(n, |k| pos + k);
             let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), Lite::end);
-            let active = conds.last().is_none_or(|c| c.active);
-            self.check_output(f, lx.sp.orig(tok.start()))?;
-            if tok.bol && tok.is_punct(&lx.sp.clean, "#") {
+            if directive {
                 self.emit_newlines_in(&lx, last_end, tok.start());
                 self.directive(&lx, pos, eol, &mut conds)?;
                 self.emit_newlines_in(&lx, tok.start(), line_end);
@@ -651,40 +611,8 @@ impl<'a> Preprocessor<'a> {
                 self.emit_newlines_in(&lx, last_end, line_end);
                 last_end = line_end;
                 pos = eol + 1;
-            } else if let Some(end) = self.copy_plain_line(&lx, pos, eol, last_end) {
-                last_end = end;
-                pos = eol + 1;
             } else {
-                let mut inp = Input {
-                    stack: Vec::new(),
-                    cur: Some(Cursor {
-                        lx: lx.clone(),
-                        pos,
-                        last_end,
-                    }),
-                };
-                loop {
-                    if self.pass_plain(&mut inp)? {
-                        continue;
-                    }
-                    let Some(t) = self.expand_next(&mut inp)? else {
-                        break;
-                    };
-                    self.emit_tok(&t);
-                    self.check_output(t.file as usize, t.src)?;
-                }
-                if let Some(c) = inp.cur {
-                    pos = c.pos;
-                    last_end = c.last_end;
-                }
-                if let Some(&nl) = lx.toks.get(pos) {
-                    self.emit_gap(&lx, last_end, nl.start(), false);
-                    self.st
-                        .out
-                        .push("\n", f as u32, lx.sp.orig(nl.start()), true);
-                    last_end = nl.end();
-                    pos += 1;
-                }
+                (pos, last_end) = self.expand_line(&lx, pos, last_end)?;
             }
         }
         self.emit_gap(&lx, last_end, lx.sp.clean.len(), false);
@@ -716,45 +644,6 @@ impl WsExt for Option<u8> {
     fn is_none_or_ws(&self) -> bool {
         self.is_none_or(|b| b.is_ascii_whitespace())
     }
-}
-
-/// Replaces comment bytes by spaces (keeping newlines) in a whitespace-and-comments gap.
-fn blank_comments(gap: &str) -> String {
-    let mut out = String::with_capacity(gap.len());
-    let mut chars = gap.chars().peekable();
-    let mut in_line = false;
-    let mut in_block = false;
-    while let Some(c) = chars.next() {
-        if in_line {
-            if c == '\n' {
-                in_line = false;
-                out.push('\n');
-            } else {
-                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-            }
-        } else if in_block {
-            if c == '*' && chars.peek() == Some(&'/') {
-                chars.next();
-                in_block = false;
-                out.push_str("  ");
-            } else if c == '\n' {
-                out.push('\n');
-            } else {
-                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-            }
-        } else if c == '/' && chars.peek() == Some(&'/') {
-            chars.next();
-            in_line = true;
-            out.push_str("  ");
-        } else if c == '/' && chars.peek() == Some(&'*') {
-            chars.next();
-            in_block = true;
-            out.push_str("  ");
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Directory used for quoted includes of a file at `p` (`.` when it has none).
@@ -813,10 +702,17 @@ fn lone_cr_to_lf(text: String) -> String {
 /// A file's text as the lexer reads it: a UTF-8 byte-order mark (editors
 /// on Windows write one) blanked, so every offset after it stays the
 /// file's own, and lone carriage returns made line feeds.
-fn normalized(text: String) -> String {
+/// `special`: the text may have a carriage return or a backslash
+/// ([`crate::lexer::may_have_cr_or_backslash`]); when not, only the mark
+/// is looked for.
+fn normalized(text: String, special: bool) -> String {
     let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => format!("   {rest}"),
         None => text,
     };
-    lone_cr_to_lf(text)
+    if special {
+        lone_cr_to_lf(text)
+    } else {
+        text
+    }
 }

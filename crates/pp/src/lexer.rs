@@ -145,6 +145,9 @@ pub(crate) struct Lite {
     pub space: bool,
     /// First token on its line.
     pub bol: bool,
+    /// A comment came before it (since the token before): its gap is not
+    /// plain whitespace.
+    pub comment: bool,
 }
 
 impl Lite {
@@ -204,6 +207,27 @@ impl Spliced {
     }
 }
 
+/// False when `text` has no carriage return and no backslash (most
+/// files): one pass, a word at a time, for what two searches would ask.
+/// `true` may be either.
+pub(crate) fn may_have_cr_or_backslash(text: &str) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let (cr, bs) = (ONES * u64::from(b'\r'), ONES * u64::from(b'\\'));
+    // The high bit of some byte of `(x - ONES) & !x` is set exactly when
+    // some byte of `x` is zero.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    let mut seen = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        seen |= zero(w ^ cr) | zero(w ^ bs);
+    }
+    seen & HIGH != 0 || chunks.remainder().iter().any(|&c| c == b'\r' || c == b'\\')
+}
+
 /// Length of the backslash-newline starting at `i`, or 0: a backslash, any spaces and tabs (as
 /// GCC's and Clang's preprocessors allow, with a warning: an editing slip there still continues
 /// the line), then LF or CR-LF.
@@ -235,7 +259,9 @@ pub(crate) fn splice(text: &str) -> Spliced {
     let mut map = Vec::new();
     let mut seg = 0;
     let mut i = 0;
-    while i < b.len() {
+    // From backslash to backslash (a memchr), not byte by byte.
+    while let Some(k) = text.get(i..).and_then(|r| r.find('\\')) {
+        i += k;
         let skip = splice_len(b, i);
         if skip > 0 {
             clean.push_str(&text[seg..i]);
@@ -250,18 +276,18 @@ pub(crate) fn splice(text: &str) -> Spliced {
     Spliced { clean, map }
 }
 
-/// Length of the punctuator at the start of `rest`: `...`, `..`, `##`,
-/// `<<`, `>>`, `<=`, `>=`, `==`, `!=`, `&&`, `||`, or any one byte.
-fn punct_len(rest: &[u8]) -> usize {
-    match rest {
-        [b'.', b'.', b'.', ..] => 3,
-        [b'.', b'.', ..]
-        | [b'#', b'#', ..]
-        | [b'<', b'<', ..]
-        | [b'>', b'>', ..]
-        | [b'<' | b'>' | b'=' | b'!', b'=', ..]
-        | [b'&', b'&', ..]
-        | [b'|', b'|', ..] => 2,
+/// Length of the punctuator that starts with `c`, `d` and `e` the bytes
+/// after it: `...`, `..`, `##`, `<<`, `>>`, `<=`, `>=`, `==`, `!=`, `&&`,
+/// `||`, or any one byte.
+#[inline]
+fn punct_len(c: u8, d: Option<u8>, e: Option<u8>) -> usize {
+    let Some(d) = d else { return 1 };
+    match (c, d) {
+        (b'.', b'.') if e == Some(b'.') => 3,
+        (b'.', b'.') | (b'#', b'#') | (b'<', b'<') | (b'>', b'>') | (b'&', b'&') | (b'|', b'|') => {
+            2
+        }
+        (b'<' | b'>' | b'=' | b'!', b'=') => 2,
         _ => 1,
     }
 }
@@ -302,12 +328,22 @@ pub(crate) fn lex(sp: &Spliced, file: u32) -> Result<Vec<Tok>, usize> {
 /// [`lex`] into [`Lite`] tokens of `clean`, which must not be longer than
 /// [`MAX_LEX_BYTES`] (the end of a longer text is one token).
 pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
+    if clean.len() <= MAX_LEX_BYTES {
+        lex_at(clean, |i| i as u32) // every offset fits
+    } else {
+        lex_at(clean, |i| u32::try_from(i).unwrap_or(u32::MAX))
+    }
+}
+
+/// [`lex_lite`], offsets made `u32` by `at`.
+#[inline(always)]
+fn lex_at(clean: &str, at: impl Fn(usize) -> u32) -> Result<Vec<Lite>, usize> {
     let b = clean.as_bytes();
-    let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     // About one token per 6 bytes in real programs: most files need no growth.
     let mut toks = Vec::with_capacity(clean.len() / 6 + 16);
     let mut i = 0;
     let mut space = false;
+    let mut comment = false;
     let mut bol = true;
     while let Some(&c) = b.get(i) {
         let start = i;
@@ -329,6 +365,7 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
             SLASH if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
                 i = comment_end(clean, i)?;
                 space = true;
+                comment = true;
                 continue;
             }
             DIGIT => {
@@ -348,7 +385,7 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
                 Kind::Other
             }
             _ => {
-                i += punct_len(b.get(i..).unwrap_or_default());
+                i += punct_len(c, b.get(i + 1).copied(), b.get(i + 2).copied());
                 Kind::Punct
             }
         };
@@ -358,9 +395,11 @@ pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
             kind,
             space,
             bol,
+            comment,
         });
         bol = kind == Kind::Newline;
         space = false;
+        comment = false;
     }
     Ok(toks)
 }
@@ -412,22 +451,24 @@ const LEX_CLASS: [u8; 256] = {
 };
 
 /// The end of the run of bytes of class `class` from `i` on.
-fn run_end(b: &[u8], mut i: usize, class: u8) -> usize {
-    while b
-        .get(i)
-        .is_some_and(|&c| LEX_CLASS[usize::from(c)] == class)
-    {
-        i += 1;
-    }
-    i
+#[inline]
+fn run_end(b: &[u8], i: usize, class: u8) -> usize {
+    let rest = b.get(i..).unwrap_or_default();
+    // An iterator's scan: no bounds check per byte.
+    i + rest
+        .iter()
+        .position(|&c| LEX_CLASS[usize::from(c)] != class)
+        .unwrap_or(rest.len())
 }
 
 /// The end of the identifier whose bytes continue at `i`.
-fn ident_end(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).is_some_and(|&c| is_ident_char(c)) {
-        i += 1;
-    }
-    i
+#[inline]
+fn ident_end(b: &[u8], i: usize) -> usize {
+    let rest = b.get(i..).unwrap_or_default();
+    i + rest
+        .iter()
+        .position(|&c| !is_ident_char(c))
+        .unwrap_or(rest.len())
 }
 
 /// The end of the pp-number whose bytes continue at `i`: identifier bytes
@@ -444,7 +485,7 @@ fn number_end(b: &[u8], mut i: usize) -> usize {
 
 /// The end of the comment starting at `i` (`//` to the line's end, or
 /// `/*` past its `*/`); `Err(i)` when a `/*` is never closed.
-fn comment_end(clean: &str, i: usize) -> Result<usize, usize> {
+pub(crate) fn comment_end(clean: &str, i: usize) -> Result<usize, usize> {
     if clean.as_bytes().get(i + 1) == Some(&b'/') {
         return Ok(clean[i..].find('\n').map_or(clean.len(), |p| i + p));
     }
@@ -475,6 +516,33 @@ fn string_end(clean: &str, mut i: usize) -> usize {
             Some(_) => i += 1,
         }
     }
+}
+
+/// The offsets at which the lines of `clean` start (as
+/// [`crate::source_map::line_starts`] gives them), read off its tokens
+/// `toks`: after each newline token, and after each newline of a comment
+/// (only gaps before a token marked [`Lite::comment`], and the gap after
+/// the last token, can hold one).
+pub(crate) fn line_starts_of(toks: &[Lite], clean: &str) -> Vec<usize> {
+    let b = clean.as_bytes();
+    let in_gap = |from: usize, to: usize| {
+        let gap = b.get(from..to).unwrap_or_default().iter().enumerate();
+        gap.filter(|p| *p.1 == b'\n').map(move |p| from + p.0 + 1)
+    };
+    let mut v = Vec::with_capacity(clean.len() / 30 + 2);
+    v.push(0);
+    let mut from = 0;
+    for t in toks {
+        if t.comment {
+            v.extend(in_gap(from, t.start()));
+        }
+        if t.kind == Kind::Newline {
+            v.push(t.end());
+        }
+        from = t.end();
+    }
+    v.extend(in_gap(from, b.len()));
+    v
 }
 
 /// Lexes a snippet (pasted text, command-line values) with no file origin; no newlines expected.
@@ -563,6 +631,40 @@ mod tests {
             .iter()
             .map(|t| t.text.to_string())
             .collect()
+    }
+
+    /// The word-at-a-time test sees a carriage return or backslash at any
+    /// position, and says no for text without one.
+    #[test]
+    fn may_have_cr_or_backslash_at_any_position() {
+        let plain = "abcdefghij\tklmnopqrstuvwxyz\u{e9}\n0123";
+        assert!(!may_have_cr_or_backslash(plain));
+        for at in 0..=plain.len() {
+            if !plain.is_char_boundary(at) {
+                continue;
+            }
+            for c in ["\r", "\\"] {
+                let t = format!("{}{c}{}", &plain[..at], &plain[at..]);
+                assert!(may_have_cr_or_backslash(&t), "{t:?}");
+            }
+        }
+    }
+
+    /// Line starts read off the tokens are those of the text.
+    #[test]
+    fn line_starts_of_tokens_match_the_text() {
+        for text in [
+            "",
+            "\n",
+            "a b\n\n  c /* x\ny */ d // e\n\"s\\\"\n\" f\n",
+            "x /* one\n two\n */\n/* tail\n*/",
+            "#define A 1 // c\n  A\t;\r\n\u{e9}\n// last\n",
+            "a\n/* only */",
+        ] {
+            let toks = lex_lite(text).unwrap_or_default();
+            let want = crate::source_map::line_starts(text);
+            assert_eq!(line_starts_of(&toks, text), want, "{text:?}");
+        }
     }
 
     #[test]

@@ -177,9 +177,9 @@ fn common(len: usize, same: impl Fn(usize, usize) -> bool) -> usize {
 mod tests {
     use super::*;
 
-    fn fields(t: &[Lite]) -> Vec<(u32, u32, Kind, bool, bool)> {
+    fn fields(t: &[Lite]) -> Vec<(u32, u32, Kind, bool, bool, bool)> {
         t.iter()
-            .map(|l| (l.start, l.end, l.kind, l.space, l.bol))
+            .map(|l| (l.start, l.end, l.kind, l.space, l.bol, l.comment))
             .collect()
     }
 

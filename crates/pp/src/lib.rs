@@ -22,6 +22,7 @@ mod include_cache;
 mod lexer;
 mod lexings;
 mod macros;
+mod plain;
 mod source_map;
 
 use std::path::{Path, PathBuf};

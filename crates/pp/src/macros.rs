@@ -290,6 +290,7 @@ mod tests {
 pub(crate) struct MacroFilter([u64; 16]);
 
 impl MacroFilter {
+    #[inline]
     fn bit(name: &str) -> usize {
         let b = name.as_bytes();
         let first = b.first().map_or(0, |&c| usize::from(c));
@@ -304,6 +305,7 @@ impl MacroFilter {
     }
 
     /// False when no macro named `name` was added.
+    #[inline]
     pub(crate) fn may_have(&self, name: &str) -> bool {
         let k = Self::bit(name);
         self.0[k >> 6] & (1 << (k & 63)) != 0

@@ -43,11 +43,54 @@ pub struct SourceMap {
     pub(crate) names: Vec<String>,
 }
 
+/// Appends `gap` (whitespace and comments, as between two tokens) to
+/// `dst` with every byte of a comment made a space and newlines kept: the
+/// same length, so every offset after it still maps byte for byte.
+pub(crate) fn append_blanked(dst: &mut String, gap: &str) {
+    let b = gap.as_bytes();
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(k) = b.get(i..).and_then(|r| r.iter().position(|&c| c == b'/')) {
+        let at = i + k;
+        if !matches!(b.get(at + 1), Some(b'/' | b'*')) {
+            i = at + 1;
+            continue;
+        }
+        let end = crate::lexer::comment_end(gap, at).unwrap_or(gap.len());
+        dst.push_str(gap.get(copied..at).unwrap_or(""));
+        let blanked = b.get(at..end).unwrap_or_default();
+        dst.extend(blanked.iter().map(|&c| if c == b'\n' { '\n' } else { ' ' }));
+        copied = end;
+        i = end;
+    }
+    dst.push_str(gap.get(copied..).unwrap_or(""));
+}
+
 /// Offsets at which each line of `text` starts (always begins with 0).
 pub(crate) fn line_starts(text: &str) -> Vec<usize> {
-    let mut v = vec![0];
-    // `match_indices` of a char searches with memchr, not byte by byte.
-    v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+    const NL: u64 = u64::from_le_bytes([b'\n'; 8]);
+    let b = text.as_bytes();
+    // About one line per 30 bytes in real programs.
+    let mut v = Vec::with_capacity(b.len() / 30 + 2);
+    v.push(0);
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ NL;
+        // The high bit of each byte of `x` that is zero (a newline), and
+        // no other: word at a time, most words have none.
+        let mut hits = !(((x & LOW7) + LOW7) | x | LOW7);
+        while hits != 0 {
+            v.push(base + (hits.trailing_zeros() / 8) as usize + 1);
+            hits &= hits - 1;
+        }
+        base += 8;
+    }
+    let rest = chunks.remainder().iter().enumerate();
+    v.extend(rest.filter(|p| *p.1 == b'\n').map(|p| base + p.0 + 1));
     v
 }
 
@@ -292,6 +335,34 @@ impl OutBuf {
         if s.is_empty() {
             return;
         }
+        self.seg(file, src, verbatim);
+        self.text.push_str(s);
+    }
+
+    /// Appends `n` newlines that all map to `file` at `src` (no string is
+    /// made for them).
+    pub fn push_newlines(&mut self, n: usize, file: u32, src: usize) {
+        if n == 0 {
+            return;
+        }
+        self.seg(file, src, false);
+        self.text.extend(std::iter::repeat_n('\n', n));
+    }
+
+    /// Appends `gap`, whitespace and comments from `file` at `src`, with
+    /// the comments blanked ([`append_blanked`]): as [`OutBuf::push`] of
+    /// the blanked text, which has `gap`'s length.
+    pub fn push_blanked(&mut self, gap: &str, file: u32, src: usize) {
+        if gap.is_empty() {
+            return;
+        }
+        self.seg(file, src, true);
+        append_blanked(&mut self.text, gap);
+    }
+
+    /// Makes the last segment the one of text from `file` at `src` written
+    /// next: extends it when that text continues it, else starts one.
+    fn seg(&mut self, file: u32, src: usize, verbatim: bool) {
         let out = self.text.len();
         let merge = self.segs.last().is_some_and(|l| {
             l.file == file
@@ -314,7 +385,6 @@ impl OutBuf {
                 name: self.name,
             });
         }
-        self.text.push_str(s);
     }
 
     /// The last byte written, if any.
@@ -337,6 +407,33 @@ mod tests {
         assert_eq!(line_col(&s, 4), (2, 2));
         assert_eq!(line_col(&s, 6), (3, 1));
         assert_eq!(line_col(&s, 7), (4, 1));
+    }
+
+    /// The word-at-a-time scan finds every newline, at any alignment.
+    #[test]
+    fn line_starts_matches_a_byte_scan() {
+        let text = "a\n\nbc\u{e9}\n\n\n0123456789abcdef\nxy\n\u{1f600}\n\n".repeat(3);
+        for from in 0..text.len() {
+            let Some(t) = text.get(from..) else { continue };
+            let mut want = vec![0];
+            want.extend(
+                t.bytes()
+                    .enumerate()
+                    .filter(|p| p.1 == b'\n')
+                    .map(|p| p.0 + 1),
+            );
+            assert_eq!(line_starts(t), want, "from {from}");
+        }
+    }
+
+    /// Comments are blanked byte for byte, newlines kept.
+    #[test]
+    fn append_blanked_keeps_length_and_newlines() {
+        let mut s = String::from(">");
+        let gap = " /* a\u{e9}\n*/ // x/*\n\t/*/ */ //";
+        append_blanked(&mut s, gap);
+        assert_eq!(s, ">       \n         \n\t         ");
+        assert_eq!(s.len(), gap.len() + 1);
     }
 
     #[test]
