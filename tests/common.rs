@@ -345,19 +345,110 @@ impl Measured {
 }
 
 /// Runs `p4cost args` from `dir`, its output going to files in `scratch`
-/// (so a large output is not held in a pipe), and measures its wall time
-/// and peak resident set (`wait4`).
+/// (so a large output is not held in a pipe), and measures its wall time,
+/// CPU time and peak resident set.
+///
+/// p4cost is started by a small process, this test binary run again with
+/// only its `measure_spawner` entry (declared by [`spawner_entry!`], which
+/// every test file calling this must have), not by the test process
+/// itself: Linux counts the resident set of the memory a process replaces
+/// at exec in its peak, and a process spawned (vfork) or forked from the
+/// test process starts from the test process's memory. The peak of p4cost
+/// would then read at least what the test process (with the other tests
+/// running in it) ever held.
+pub fn measured(dir: &Path, args: &[&str], scratch: &Path) -> Measured {
+    use std::os::unix::ffi::OsStrExt;
+    std::fs::create_dir_all(scratch).expect("scratch dir");
+    let mut request = dir.as_os_str().as_bytes().to_vec();
+    for a in args {
+        request.push(0);
+        request.extend_from_slice(a.as_bytes());
+    }
+    std::fs::write(scratch.join(SPAWN_REQUEST), request).expect("spawn request");
+    let usage_file = scratch.join(SPAWN_USAGE);
+    let _ = std::fs::remove_file(&usage_file);
+    let me = std::env::current_exe().expect("the test binary's path");
+    let spawner = Command::new(me)
+        .args([
+            "--ignored",
+            "--exact",
+            "measure_spawner",
+            "--test-threads=1",
+            "-q",
+        ])
+        .env(SPAWN_DIR, scratch)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the spawner runs");
+    let usage = std::fs::read_to_string(&usage_file).unwrap_or_else(|_| {
+        panic!(
+            "the spawner left no {SPAWN_USAGE} (does this test file have \
+             `crate::spawner_entry!();`?): {}\n{}",
+            spawner.status,
+            String::from_utf8_lossy(&spawner.stdout)
+        )
+    });
+    let fields: Vec<u64> = usage
+        .split_whitespace()
+        .map(|f| f.parse().expect("a number"))
+        .collect();
+    let [code, peak_kib, cpu_us, elapsed_us] = fields[..] else {
+        panic!("{SPAWN_USAGE}: {usage:?}");
+    };
+    Measured {
+        code: if code == u64::MAX { -1 } else { code as i32 },
+        stdout: std::fs::read(scratch.join("stdout")).expect("stdout"),
+        stderr: std::fs::read_to_string(scratch.join("stderr")).unwrap_or_default(),
+        elapsed: std::time::Duration::from_micros(elapsed_us),
+        peak_rss: peak_kib * 1024,
+        cpu: std::time::Duration::from_micros(cpu_us),
+    }
+}
+
+/// The environment variable that tells [`spawner`] where its request is.
+const SPAWN_DIR: &str = "P4COST_TEST_SPAWN_DIR";
+/// The request [`measured`] leaves for [`spawner`]: the directory to run
+/// in, then each argument, separated by NUL bytes.
+const SPAWN_REQUEST: &str = "spawn.request";
+/// What [`spawner`] leaves: exit code (`u64::MAX` for a signal), peak
+/// resident set in KiB, CPU time and wall time in microseconds.
+const SPAWN_USAGE: &str = "spawn.usage";
+
+/// Declares the ignored test `measure_spawner`: not a test, the small
+/// process through which [`measured`] starts p4cost.
+#[macro_export]
+macro_rules! spawner_entry {
+    () => {
+        /// Not a test: the small process through which `common::measured`
+        /// starts p4cost (it runs this binary with `--ignored --exact`).
+        #[test]
+        #[ignore = "the process common::measured starts p4cost from"]
+        fn measure_spawner() {
+            common::spawner();
+        }
+    };
+}
+
+/// The body of `measure_spawner`: runs the request [`measured`] left
+/// (outputs to files beside it), waits with wait4(2) and writes
+/// [`SPAWN_USAGE`].
 // The child is reaped by wait4, which std does not know about.
 #[allow(clippy::zombie_processes)]
-pub fn measured(dir: &Path, args: &[&str], scratch: &Path) -> Measured {
-    std::fs::create_dir_all(scratch).expect("scratch dir");
-    let (out, err) = (scratch.join("stdout"), scratch.join("stderr"));
+pub fn spawner() {
+    use std::os::unix::ffi::OsStringExt;
+    let dir = PathBuf::from(std::env::var_os(SPAWN_DIR).expect("started by common::measured"));
+    let request = std::fs::read(dir.join(SPAWN_REQUEST)).expect("spawn request");
+    let mut parts = request
+        .split(|&b| b == 0)
+        .map(|p| OsString::from_vec(p.to_vec()));
+    let cwd = parts.next().expect("a directory");
     let start = std::time::Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_p4cost"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(std::fs::File::create(&out).expect("stdout file"))
-        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .args(parts)
+        .current_dir(cwd)
+        .env_remove(SPAWN_DIR)
+        .stdout(std::fs::File::create(dir.join("stdout")).expect("stdout file"))
+        .stderr(std::fs::File::create(dir.join("stderr")).expect("stderr file"))
         .stdin(std::process::Stdio::null())
         .spawn()
         .expect("p4cost runs");
@@ -370,19 +461,20 @@ pub fn measured(dir: &Path, args: &[&str], scratch: &Path) -> Measured {
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
     let elapsed = start.elapsed();
-    Measured {
-        code: if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            -1
-        },
-        stdout: std::fs::read(&out).expect("stdout"),
-        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
-        elapsed,
-        // Linux reports ru_maxrss in KiB.
-        peak_rss: u64::try_from(usage.ru_maxrss).expect("ru_maxrss") * 1024,
-        cpu: duration(usage.ru_utime) + duration(usage.ru_stime),
-    }
+    let code = if libc::WIFEXITED(status) {
+        u64::try_from(libc::WEXITSTATUS(status)).unwrap_or(u64::MAX)
+    } else {
+        u64::MAX
+    };
+    let cpu = duration(usage.ru_utime) + duration(usage.ru_stime);
+    // Linux reports ru_maxrss in KiB.
+    let line = format!(
+        "{code} {} {} {}\n",
+        usage.ru_maxrss,
+        cpu.as_micros(),
+        elapsed.as_micros()
+    );
+    std::fs::write(dir.join(SPAWN_USAGE), line).expect("spawn usage");
 }
 
 /// A `timeval` of `getrusage` as a duration.

@@ -7,6 +7,7 @@
 //! minutes, far above either bound.
 
 mod common;
+crate::spawner_entry!();
 
 use std::fmt::Write;
 use std::path::Path;

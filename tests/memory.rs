@@ -12,6 +12,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+crate::spawner_entry!();
 
 use std::path::{Path, PathBuf};
 

@@ -8,6 +8,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+crate::spawner_entry!();
 
 use std::time::Duration;
 
