@@ -29,7 +29,7 @@ use std::collections::HashSet;
 
 use p4cost_ir::{
     Control, ControlFlow, ControlId, ControlRole, Node, NodeId, NodeKind, ParserOp, Pipeline,
-    Program, TableNext, ValiditySet,
+    Program, ValiditySet,
 };
 
 /// What an ingress `exit` becomes in a joined control: a statement that
@@ -171,58 +171,10 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
 
 /// `n` with every successor mapped by `f`.
 fn remap(n: &Node, f: &dyn Fn(Option<NodeId>) -> Option<NodeId>) -> Node {
-    let kind = match &n.kind {
-        NodeKind::Table { table, next } => NodeKind::Table {
-            table: *table,
-            next: match next {
-                TableNext::Always { next } => TableNext::Always { next: f(*next) },
-                TableNext::HitMiss { hit, miss } => TableNext::HitMiss {
-                    hit: f(*hit),
-                    miss: f(*miss),
-                },
-                TableNext::ByAction { arms, default } => TableNext::ByAction {
-                    arms: arms.iter().map(|(a, s)| (*a, f(*s))).collect(),
-                    default: f(*default),
-                },
-            },
-        },
-        NodeKind::Condition {
-            expr,
-            reads,
-            cond,
-            then_next,
-            else_next,
-        } => NodeKind::Condition {
-            expr: expr.clone(),
-            reads: reads.clone(),
-            cond: cond.clone(),
-            then_next: f(*then_next),
-            else_next: f(*else_next),
-        },
-        NodeKind::Action { action, next } => NodeKind::Action {
-            action: *action,
-            next: f(*next),
-        },
-        NodeKind::Statement {
-            what,
-            reads,
-            writes,
-            externs,
-            validity,
-            flags,
-            next,
-        } => NodeKind::Statement {
-            what: what.clone(),
-            reads: reads.clone(),
-            writes: writes.clone(),
-            externs: externs.clone(),
-            validity: validity.clone(),
-            flags: flags.clone(),
-            next: f(*next),
-        },
-        NodeKind::Exit => NodeKind::Exit,
-    };
-    Node { kind, span: n.span }
+    Node {
+        kind: n.kind.map_ids(&f, &|t| t, &|a| a),
+        span: n.span,
+    }
 }
 
 /// A header instance without its stack index (`hdr.mpls[2]` -> `hdr.mpls`).

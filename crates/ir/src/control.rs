@@ -76,6 +76,28 @@ impl TableNext {
     }
 }
 
+impl TableNext {
+    /// A copy with each successor mapped by `node` and each arm's action
+    /// by `action`.
+    pub fn map_ids(
+        &self,
+        node: &impl Fn(Option<NodeId>) -> Option<NodeId>,
+        action: &impl Fn(ActionId) -> ActionId,
+    ) -> TableNext {
+        match self {
+            TableNext::Always { next } => TableNext::Always { next: node(*next) },
+            TableNext::HitMiss { hit, miss } => TableNext::HitMiss {
+                hit: node(*hit),
+                miss: node(*miss),
+            },
+            TableNext::ByAction { arms, default } => TableNext::ByAction {
+                arms: arms.iter().map(|(a, n)| (action(*a), node(*n))).collect(),
+                default: node(*default),
+            },
+        }
+    }
+}
+
 /// One node of a control-flow graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -190,6 +212,60 @@ impl Node {
             }
             NodeKind::Action { next, .. } | NodeKind::Statement { next, .. } => vec![*next],
             NodeKind::Exit => vec![],
+        }
+    }
+}
+
+impl NodeKind {
+    /// A copy with its successors mapped by `node`, its table by `table`
+    /// and its actions by `action` (a control's graph copied to other
+    /// ids: an inlined instance, egress appended after ingress).
+    pub fn map_ids(
+        &self,
+        node: &impl Fn(Option<NodeId>) -> Option<NodeId>,
+        table: &impl Fn(TableId) -> TableId,
+        action: &impl Fn(ActionId) -> ActionId,
+    ) -> NodeKind {
+        match self {
+            NodeKind::Table { table: t, next } => NodeKind::Table {
+                table: table(*t),
+                next: next.map_ids(node, action),
+            },
+            NodeKind::Condition {
+                expr,
+                reads,
+                cond,
+                then_next,
+                else_next,
+            } => NodeKind::Condition {
+                expr: expr.clone(),
+                reads: reads.clone(),
+                cond: cond.clone(),
+                then_next: node(*then_next),
+                else_next: node(*else_next),
+            },
+            NodeKind::Action { action: a, next } => NodeKind::Action {
+                action: action(*a),
+                next: node(*next),
+            },
+            NodeKind::Statement {
+                what,
+                reads,
+                writes,
+                externs,
+                validity,
+                flags,
+                next,
+            } => NodeKind::Statement {
+                what: what.clone(),
+                reads: reads.clone(),
+                writes: writes.clone(),
+                externs: externs.clone(),
+                validity: validity.clone(),
+                flags: flags.clone(),
+                next: node(*next),
+            },
+            NodeKind::Exit => NodeKind::Exit,
         }
     }
 }
