@@ -2,6 +2,7 @@
 //! block as a control-flow graph. Sub-controls applied from a control are
 //! inlined into its graph, so their tables count where they run.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use crate::HashMap;
@@ -30,8 +31,9 @@ pub struct ControlSyms<'a> {
     pub instances: Rc<HashMap<&'a str, String>>,
     /// Local instance name -> its declaration.
     pub inst_decls: Rc<HashMap<&'a str, &'a ast::Instantiation>>,
-    /// Canonical naming of the control's parameters.
-    pub canon: Canon,
+    /// Canonical naming of the control's parameters (shared by the
+    /// copies of the symbols: an instance's cache entry and its walk).
+    pub canon: Rc<Canon>,
     /// The control declaration these are the symbols of (its address;
     /// 0 for none): part of a [`MemoKey`].
     pub owner: usize,
@@ -127,7 +129,12 @@ impl<'a, 'o> Cx<'a, 'o> {
             values,
             declaration_only: self.declared.contains(decl.name.name.as_str()),
         };
-        self.control_syms_in(decl, decl.name.name.as_str().to_owned(), canon, values)
+        self.control_syms_in(
+            decl,
+            decl.name.name.as_str().to_owned(),
+            Rc::new(canon),
+            values,
+        )
     }
 
     /// Lowers (once per `key`) the symbols of a control declaration with
@@ -139,7 +146,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         &mut self,
         decl: &'a ControlDecl,
         key: String,
-        canon: Canon,
+        canon: Rc<Canon>,
         values: CtorValues,
     ) -> Result<ControlSyms<'a>, FrontError> {
         if let Some(r) = &mut self.rec {
@@ -148,41 +155,11 @@ impl<'a, 'o> Cx<'a, 'o> {
         if let Some(s) = self.control_cache.get(&key) {
             return Ok(s.clone());
         }
-        let mut syms = ControlSyms {
-            locals: Locals::from_params(&decl.params),
-            canon,
-            owner: decl as *const ControlDecl as usize,
-            ..Default::default()
-        };
-        for p in &decl.ctor_params {
-            Rc::make_mut(&mut syms.locals.vars).insert(
-                p.name.name.as_str().to_owned(),
-                std::borrow::Cow::Borrowed(&p.ty),
-            );
-        }
-        syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         self.note_values(decl, &values);
+        let mut syms = declared_syms(decl, canon);
+        syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         syms.locals.ctor_values = values.values;
         syms.locals.declaration_only = values.declaration_only;
-        for l in &decl.locals {
-            match l {
-                LocalDecl::Var(v) => {
-                    Rc::make_mut(&mut syms.locals.vars).insert(
-                        v.name.name.as_str().to_owned(),
-                        std::borrow::Cow::Borrowed(&v.ty),
-                    );
-                }
-                LocalDecl::Const(c) => {
-                    Rc::make_mut(&mut syms.locals.consts).insert(&c.name.name, &c.value);
-                }
-                LocalDecl::Instantiation(i) => {
-                    Rc::make_mut(&mut syms.instances)
-                        .insert(i.name.name.as_str(), type_name(&i.ty));
-                    Rc::make_mut(&mut syms.inst_decls).insert(i.name.name.as_str(), i);
-                }
-                _ => {}
-            }
-        }
         for l in &decl.locals {
             if let LocalDecl::Action(a) = l {
                 let id = self.lower_action(a, &syms, &decl.name.name)?;
@@ -205,12 +182,14 @@ impl<'a, 'o> Cx<'a, 'o> {
         if values.declaration_only {
             return;
         }
-        let seen = self
-            .instance_values
-            .entry(decl.name.name.as_str().to_owned())
-            .or_default();
-        if !seen.contains(&values.values) {
-            seen.push(values.values.clone());
+        let name = decl.name.name.as_str();
+        match self.instance_values.get_mut(name) {
+            Some(seen) if seen.contains(&values.values) => {}
+            Some(seen) => seen.push(values.values.clone()),
+            None => {
+                let first = vec![values.values.clone()];
+                self.instance_values.insert(name.to_owned(), first);
+            }
         }
         if let Some(r) = &mut self.rec {
             r.values
@@ -279,7 +258,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         let bound: Vec<String> = roots.keys().cloned().collect();
         let bound: Vec<&str> = bound.iter().map(String::as_str).collect();
         let caller = ControlSyms {
-            canon: Canon { roots },
+            canon: Rc::new(Canon { roots }),
             ..ControlSyms::default()
         };
         self.lower_action_bound(decl, &caller, &bound).map(Some)
@@ -516,9 +495,10 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Block(b) => self.walk_action(&b.stmts, syms, params, out),
                 StmtKind::Var(v) => {
                     if let Some(init) = &v.init {
-                        reads(init, &skip, &mut out.reads);
+                        let from = self.reads_of(init);
+                        push_reads(&from, &skip, &mut out.reads);
                         let place = syms.canon.name(v.name.name.as_str().to_owned());
-                        self.assigned_from(init, place, syms, out);
+                        self.assigned_from(init, place, from, syms, out);
                     }
                 }
                 _ => {}
@@ -527,11 +507,12 @@ impl<'a, 'o> Cx<'a, 'o> {
     }
 
     /// The extern calls of `rhs`, whose result goes to `place`, and the
-    /// copy of what `rhs` reads into `place`.
+    /// copy of what `rhs` reads (`from`, its [`Cx::reads_of`]) into `place`.
     fn assigned_from(
         &self,
         rhs: &Expr,
         place: String,
+        from: Vec<String>,
         syms: &ControlSyms<'a>,
         out: &mut ActionBody,
     ) {
@@ -539,7 +520,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         out.expand(&mut x);
         effects::set_result(&mut x, &place);
         out.externs.extend(x);
-        out.copy(place, syms.canon.names(self.reads_of(rhs)));
+        out.copy(place, syms.canon.names(from));
     }
 
     /// `lhs = rhs;` in an action body.
@@ -552,14 +533,15 @@ impl<'a, 'o> Cx<'a, 'o> {
         out: &mut ActionBody,
     ) {
         let AssignStmt { lhs, rhs } = a;
-        reads(rhs, skip, &mut out.reads);
+        let from = self.reads_of(rhs);
+        push_reads(&from, skip, &mut out.reads);
         let w = expr_name(lhs);
         ir::ValiditySet::clobber(&mut out.validity, &w);
         ir::FlagSet::clobber(&mut out.flags, &w);
         if let Some(v) = self.const_flag(rhs, syms) {
             ir::FlagSet::record(&mut out.flags, &w, v);
         }
-        self.assigned_from(rhs, syms.canon.name(w.clone()), syms, out);
+        self.assigned_from(rhs, syms.canon.name(w.clone()), from, syms, out);
         out.writes.push(w);
         out.primitives.push(ir::Primitive {
             op: if has_arithmetic(rhs) {
@@ -685,6 +667,9 @@ impl<'a, 'o> Cx<'a, 'o> {
 
     /// Extern method calls inside `e` (stateful ALUs, hashes, meters ...).
     fn extern_calls_in(&self, e: &Expr, syms: &ControlSyms<'a>) -> Vec<ir::ExternCall> {
+        if calls_nothing(e) {
+            return Vec::new();
+        }
         let type_of = |n: &str| self.instance_type(n, syms);
         let divides_of = |n: &str| {
             syms.inst_decls
@@ -1498,14 +1483,15 @@ impl<'a, 'o> Cx<'a, 'o> {
         self.trace.impure += 1;
         self.check_inlinable(decl, call.span, stack)?;
         let (roots, copied_in) = self.bind_sub_control(decl, name, args, syms);
-        let key = format!("{}.{name}", self.instance_path.join("."));
+        let key = self.instance_key(name);
         self.charge_instance(decl, &key, call.span, stack)?;
         let values = CtorValues {
             values: self.instance_values(decl, name, syms),
             // Under a declaration's own lowering, as it is.
             declaration_only: syms.locals.declaration_only,
         };
-        let (mut sub, shift) = self.instance_syms(decl, key, Canon { roots }, values)?;
+        let canon = Rc::new(Canon { roots });
+        let (mut sub, shift) = self.instance_syms(decl, key, canon, values)?;
         stack.push(decl.name.name.as_str().to_owned());
         self.instance_path.push(name.to_string());
         self.return_to.push(next);
@@ -1531,7 +1517,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         &mut self,
         decl: &'a ControlDecl,
         key: String,
-        canon: Canon,
+        canon: Rc<Canon>,
         values: CtorValues,
     ) -> Result<(ControlSyms<'a>, Option<crate::template::Shift>), FrontError> {
         if !self.control_cache.contains_key(&key) {
@@ -1566,6 +1552,24 @@ impl<'a, 'o> Cx<'a, 'o> {
             return Err(self.err(call, format!("control `{ctl}` applies itself")));
         }
         Ok(())
+    }
+
+    /// The cache key of sub-control instance `name` applied from the
+    /// control body being lowered: its instance path (`Ig.c0`), as
+    /// `format!("{}.{name}", path.join("."))` spells it.
+    fn instance_key(&self, name: &str) -> String {
+        let path = &self.instance_path;
+        let len = path.iter().map(|p| p.len() + 1).sum::<usize>() + name.len();
+        let mut key = String::with_capacity(len.max(name.len() + 1));
+        for (i, p) in path.iter().enumerate() {
+            if i > 0 {
+                key.push('.');
+            }
+            key.push_str(p);
+        }
+        key.push('.');
+        key.push_str(name);
+        key
     }
 
     /// Charges the inlining budget for the tables and actions a new
@@ -1605,7 +1609,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         args: &'e [ast::Argument],
         syms: &ControlSyms<'a>,
     ) -> (HashMap<String, String>, Vec<(String, &'e Expr)>) {
-        let mut roots = HashMap::default();
+        let mut roots = map_for(decl.params.len());
         let mut copied_in: Vec<(String, &Expr)> = Vec::new();
         for (p, a) in decl.params.iter().zip(args.iter()) {
             if crate::names::is_place(&a.value) {
@@ -1682,6 +1686,62 @@ impl<'a, 'o> Cx<'a, 'o> {
     }
 }
 
+/// How many of `decl`'s local declarations `is` picks.
+pub(crate) fn count_locals(decl: &ControlDecl, is: fn(&LocalDecl) -> bool) -> usize {
+    decl.locals.iter().filter(|l| is(l)).count()
+}
+
+/// A map with room for `n` entries.
+fn map_for<K: std::hash::Hash + Eq, V>(n: usize) -> HashMap<K, V> {
+    let mut m = HashMap::default();
+    m.reserve(n);
+    m
+}
+
+/// The symbols `decl` declares before its actions and tables are lowered:
+/// its parameters, constructor parameters, variables, constants and
+/// instances, each map made once with room for all of its entries (and
+/// for the actions and tables to come).
+fn declared_syms<'a>(decl: &'a ControlDecl, canon: Rc<Canon>) -> ControlSyms<'a> {
+    let n = |is: fn(&LocalDecl) -> bool| count_locals(decl, is);
+    let mut vars =
+        map_for(decl.params.len() + decl.ctor_params.len() + n(|l| matches!(l, LocalDecl::Var(_))));
+    let mut consts = map_for(n(|l| matches!(l, LocalDecl::Const(_))));
+    let inst = n(|l| matches!(l, LocalDecl::Instantiation(_)));
+    let (mut instances, mut inst_decls) = (map_for(inst), map_for(inst));
+    for p in decl.params.iter().chain(&decl.ctor_params) {
+        vars.insert(p.name.name.as_str().to_owned(), Cow::Borrowed(&p.ty));
+    }
+    for l in &decl.locals {
+        match l {
+            LocalDecl::Var(v) => {
+                vars.insert(v.name.name.as_str().to_owned(), Cow::Borrowed(&v.ty));
+            }
+            LocalDecl::Const(c) => {
+                consts.insert(c.name.name.as_str(), &c.value);
+            }
+            LocalDecl::Instantiation(i) => {
+                instances.insert(i.name.name.as_str(), type_name(&i.ty));
+                inst_decls.insert(i.name.name.as_str(), i);
+            }
+            _ => {}
+        }
+    }
+    ControlSyms {
+        locals: Locals {
+            vars: Rc::new(vars),
+            consts: Rc::new(consts),
+            ..Locals::default()
+        },
+        tables: Rc::new(map_for(n(|l| matches!(l, LocalDecl::Table(_))))),
+        actions: Rc::new(map_for(n(|l| matches!(l, LocalDecl::Action(_))))),
+        instances: Rc::new(instances),
+        inst_decls: Rc::new(inst_decls),
+        canon,
+        owner: decl as *const ControlDecl as usize,
+    }
+}
+
 /// A sub-control application: `name.apply(args)` at `call`, followed by
 /// `next`.
 struct Applied<'e> {
@@ -1689,6 +1749,32 @@ struct Applied<'e> {
     name: &'e str,
     args: &'e [ast::Argument],
     next: Option<ir::NodeId>,
+}
+
+/// Adds the names of `from` (what [`Cx::reads_of`] gives) whose root
+/// `skip` does not filter to `out`: what [`reads`] with `skip` adds, without
+/// a second walk of the expression.
+fn push_reads(from: &[String], skip: &dyn Fn(&str) -> bool, out: &mut NameList) {
+    for n in from {
+        let root = n.split(['.', '[']).next().unwrap_or(n);
+        if !skip(root) {
+            out.push(n.clone());
+        }
+    }
+}
+
+/// True when `e` is a place or a literal, or an operator applied to such
+/// operands (`hdr.ipv4.ttl - 1`): an expression with no call in it, found
+/// without collecting its subexpressions.
+fn calls_nothing(e: &Expr) -> bool {
+    let leaf = |x: &Expr| {
+        crate::names::is_place(x) || matches!(x.kind, ExprKind::Int(_) | ExprKind::Bool(_))
+    };
+    match &e.kind {
+        ExprKind::Binary { lhs, rhs, .. } => leaf(lhs) && leaf(rhs),
+        ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => leaf(expr),
+        _ => leaf(e),
+    }
 }
 
 /// `names` then those of `inlined` not among them.
@@ -1747,7 +1833,14 @@ impl ActionBody {
 
     /// Records that `place` now holds a value read from `from`.
     fn copy(&mut self, place: String, from: Vec<String>) {
-        let from = self.through(&from);
+        // Most values are read from places no copy wrote, named once:
+        // [`Self::through`] would give `from` back.
+        let plain = from.len() <= ir::MAX_INDEX_READS
+            && from
+                .iter()
+                .enumerate()
+                .all(|(i, n)| !self.copies.contains_key(n) && !from[..i].contains(n));
+        let from = if plain { from } else { self.through(&from) };
         self.copies.insert(place, from);
     }
 }

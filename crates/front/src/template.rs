@@ -26,7 +26,7 @@ use std::rc::Rc;
 use p4cost_ir as ir;
 use p4cost_syntax::ast::{ControlDecl, LocalDecl};
 
-use crate::control::{ControlSyms, Flow};
+use crate::control::{count_locals, ControlSyms, Flow};
 use crate::effects::Canon;
 use crate::lower::Cx;
 use crate::HashMap;
@@ -75,11 +75,6 @@ fn key(decl: &ControlDecl) -> usize {
     decl as *const ControlDecl as usize
 }
 
-/// How many of `decl`'s local declarations `is` picks.
-fn count(decl: &ControlDecl, is: fn(&LocalDecl) -> bool) -> usize {
-    decl.locals.iter().filter(|l| is(l)).count()
-}
-
 impl<'a> Cx<'a, '_> {
     /// The counts before a control's own lowering adds its symbols, and
     /// again before it builds its graph.
@@ -102,8 +97,8 @@ impl<'a> Cx<'a, '_> {
         b: Before,
         mid: Before,
     ) -> Option<Template<'a>> {
-        let actions = count(decl, |l| matches!(l, LocalDecl::Action(_)));
-        let tables = count(decl, |l| matches!(l, LocalDecl::Table(_)));
+        let actions = count_locals(decl, |l| matches!(l, LocalDecl::Action(_)));
+        let tables = count_locals(decl, |l| matches!(l, LocalDecl::Table(_)));
         let pure = self.rec.is_none()
             && syms.owner == key(decl)
             && mid.trace.impure == b.trace.impure
@@ -144,7 +139,7 @@ impl<'a> Cx<'a, '_> {
     pub fn template_syms_copy(
         &mut self,
         decl: &'a ControlDecl,
-        canon: &Canon,
+        canon: &Rc<Canon>,
         values: &HashMap<String, i128>,
     ) -> Option<(ControlSyms<'a>, Shift)> {
         if self.rec.is_some() {
@@ -193,7 +188,7 @@ impl<'a> Cx<'a, '_> {
             ),
             instances: Rc::clone(&t.syms.instances),
             inst_decls: Rc::clone(&t.syms.inst_decls),
-            canon: canon.clone(),
+            canon: Rc::clone(canon),
             owner: t.syms.owner,
         };
         Some((syms, shift))
@@ -223,20 +218,19 @@ impl<'a> Cx<'a, '_> {
         let off = u32::try_from(b.nodes.len()).ok()?;
         let at = |n: Option<ir::NodeId>| n.map_or(next, |n| Some(ir::NodeId(n.0 + off)));
         b.expect(graph.nodes.len());
-        let mut applied = Vec::new();
+        let start = b.nodes.len();
         for n in &graph.nodes {
             let kind = shift.copy(&n.kind, &at);
-            if let ir::NodeKind::Table { table, .. } = &kind {
-                applied.push(*table);
-            }
             b.nodes.push(ir::Node { kind, span: n.span });
         }
         let entry = at(graph.entry);
         self.inlined.used = budget;
         // As the walk records them: table by table, in the order of
         // their nodes.
-        for table in applied {
-            crate::naming::record_apply(self, table);
+        for n in &b.nodes[start..] {
+            if let ir::NodeKind::Table { table, .. } = &n.kind {
+                crate::naming::record_apply(self, *table);
+            }
         }
         Some(entry)
     }

@@ -173,6 +173,9 @@ impl Cond {
     /// Fields read (`Field`, in first-seen order, deduplicated) and headers
     /// whose validity is tested (as `<header>.$valid`).
     pub fn reads(&self) -> Vec<String> {
+        /// The longest list searched by comparing names rather than hashing
+        /// (most conditions read a handful).
+        const SCAN: usize = 16;
         let mut out: Vec<String> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for n in &self.nodes {
@@ -181,6 +184,15 @@ impl Cond {
                 CondNode::IsValid { header } => format!("{header}.$valid"),
                 _ => continue,
             };
+            if out.len() < SCAN {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+                continue;
+            }
+            if seen.is_empty() {
+                seen.extend(out.iter().cloned());
+            }
             if seen.insert(name.clone()) {
                 out.push(name);
             }
