@@ -220,7 +220,9 @@ impl<'a> Cx<'a, '_> {
         b.expect(graph.nodes.len());
         let start = b.nodes.len();
         for n in &graph.nodes {
-            let kind = shift.copy(&n.kind, &at);
+            let kind = n
+                .kind
+                .map_ids(&at, &|t| shift.table(t), &|a| shift.action(a));
             b.nodes.push(ir::Node { kind, span: n.span });
         }
         let entry = at(graph.entry);
@@ -261,78 +263,5 @@ impl Shift {
     /// A control-local action is the instance's; a top-level one stays.
     fn action(&self, a: ir::ActionId) -> ir::ActionId {
         ir::ActionId(moved(a.0, self.actions))
-    }
-
-    /// `kind` with its tables and actions the instance's and its
-    /// successors moved by `at`.
-    fn copy(
-        &self,
-        kind: &ir::NodeKind,
-        at: &dyn Fn(Option<ir::NodeId>) -> Option<ir::NodeId>,
-    ) -> ir::NodeKind {
-        use ir::NodeKind as K;
-        match kind {
-            K::Table { table, next } => K::Table {
-                table: self.table(*table),
-                next: self.table_next(next, at),
-            },
-            K::Condition {
-                expr,
-                reads,
-                cond,
-                then_next,
-                else_next,
-            } => K::Condition {
-                expr: expr.clone(),
-                reads: reads.clone(),
-                cond: cond.clone(),
-                then_next: at(*then_next),
-                else_next: at(*else_next),
-            },
-            K::Action { action, next } => K::Action {
-                action: self.action(*action),
-                next: at(*next),
-            },
-            K::Statement {
-                what,
-                reads,
-                writes,
-                externs,
-                validity,
-                flags,
-                next,
-            } => K::Statement {
-                what: what.clone(),
-                reads: reads.clone(),
-                writes: writes.clone(),
-                externs: externs.clone(),
-                validity: validity.clone(),
-                flags: flags.clone(),
-                next: at(*next),
-            },
-            K::Exit => K::Exit,
-        }
-    }
-
-    fn table_next(
-        &self,
-        next: &ir::TableNext,
-        at: &dyn Fn(Option<ir::NodeId>) -> Option<ir::NodeId>,
-    ) -> ir::TableNext {
-        use ir::TableNext as N;
-        match next {
-            N::Always { next } => N::Always { next: at(*next) },
-            N::HitMiss { hit, miss } => N::HitMiss {
-                hit: at(*hit),
-                miss: at(*miss),
-            },
-            N::ByAction { arms, default } => N::ByAction {
-                arms: arms
-                    .iter()
-                    .map(|(a, n)| (self.action(*a), at(*n)))
-                    .collect(),
-                default: at(*default),
-            },
-        }
     }
 }
