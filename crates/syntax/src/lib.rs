@@ -186,7 +186,9 @@ fn parse_items_sharing_names(
     name::reserve_names(text.len() / 96);
     let blanked = trivia::blank(text);
     let text: &str = &blanked;
-    prescan::check_nesting(text)?;
+    // The nesting check, declaration by declaration: the fast path's
+    // declarations are mostly too short to need it.
+    let mut nesting = prescan::Nesting::default();
     // One top-level declaration at a time: pest's token queue (80 bytes
     // per parse-tree node) then only ever holds one declaration, not the
     // whole program next to its AST.  Parser and control declarations
@@ -197,6 +199,9 @@ fn parse_items_sharing_names(
     let mut pos = 0;
     loop {
         pos = skip_empty_decls(text, pos);
+        if reuse.is_some() {
+            nesting.rest(text, pos)?;
+        }
         if let Some(end) = reuse.as_mut().and_then(|r| r.take(text, pos, &mut decls)) {
             pos = end;
             continue;
@@ -206,7 +211,8 @@ fn parse_items_sharing_names(
         // The hand-written parser first (see `fast`): it declines, without
         // touching `decls`, whatever it does not build exactly as below.
         if fast {
-            if let Some(end) = fast::item(text, pos, &mut decls) {
+            if let Some((end, raw)) = fast::item_noting_raw(text, pos, &mut decls) {
+                nesting.built(text, pos, end, raw)?;
                 counts.fast += 1;
                 if let Some(r) = reuse.as_mut() {
                     r.record(text, pos, end, &decls[built..]);
@@ -215,6 +221,7 @@ fn parse_items_sharing_names(
                 continue;
             }
         }
+        nesting.rest(text, pos)?;
         let piecewise = if in_pieces {
             pieces::container(text, pos)
         } else {

@@ -97,18 +97,92 @@ impl Scan {
     }
 }
 
+#[cfg(test)]
 /// Fails at the first `(`, `[` or `{` that opens more than [`MAX_DEPTH`]
 /// levels, or the first opener beyond [`MAX_RECURSION`], skipping comments,
 /// string literals and `#` lines as the grammar does.  Unbalanced closers
 /// are left to the parser to report.
 pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
-    let b = text.as_bytes();
-    let mut scan = Scan {
-        levels: vec![Level::default()],
-        total: 0,
-        ended: false,
-    };
-    let mut i = 0;
+    scan(text.as_bytes(), 0, &mut Scan::new())
+}
+
+impl Scan {
+    fn new() -> Self {
+        Scan {
+            levels: vec![Level::default()],
+            total: 0,
+            ended: false,
+        }
+    }
+}
+
+/// [`check_nesting`] run lazily, declaration by declaration: a parse asks
+/// it about each declaration the fast path built ([`Nesting::built`]) and
+/// about the rest of the text before it parses anything another way
+/// ([`Nesting::rest`]). It fails exactly where the scan of the whole text
+/// would, before anything at or after that offset is parsed, and scans
+/// only what can fail.
+///
+/// A declaration the fast path built is balanced, starts with no `else`
+/// and ends with `;` or `}`: the scan leaves it at the top level with the
+/// statement ended, so its first token resets the counts of what came
+/// before (the scan from there is the scan of the whole text from there),
+/// and a declaration of at most [`MAX_DEPTH`] bytes, each opener at least
+/// one byte, cannot reach either limit. Raw annotation text (`@name(...)`,
+/// `@pragma`), which the parser does not read token by token, and longer
+/// declarations are scanned.
+#[derive(Default)]
+pub(crate) struct Nesting {
+    /// The whole rest of the text has been scanned.
+    done: bool,
+}
+
+impl Nesting {
+    /// The fast path built the declaration `lo..hi`; `raw` when it holds
+    /// raw annotation text.
+    pub(crate) fn built(
+        &mut self,
+        text: &str,
+        lo: usize,
+        hi: usize,
+        raw: bool,
+    ) -> Result<(), SyntaxError> {
+        let b = text.as_bytes();
+        let ends = hi > lo && matches!(b.get(hi - 1), Some(b';' | b'}'));
+        if self.done || (ends && !raw && hi - lo <= MAX_DEPTH as usize && !is_else(b, lo)) {
+            return Ok(());
+        }
+        if !ends || is_else(b, lo) {
+            return self.rest(text, lo);
+        }
+        let mut s = Scan::new();
+        scan(b.get(..hi).unwrap_or(b), lo, &mut s)?;
+        if s.levels.len() != 1 || !s.ended {
+            return self.rest(text, lo);
+        }
+        Ok(())
+    }
+
+    /// The text from `lo` on (the start of a declaration, after those
+    /// [`Nesting::built`] saw) is about to be parsed another way.
+    pub(crate) fn rest(&mut self, text: &str, lo: usize) -> Result<(), SyntaxError> {
+        if self.done {
+            return Ok(());
+        }
+        self.done = true;
+        // A leading `else` would keep the counts of what came before.
+        let from = if is_else(text.as_bytes(), lo) { 0 } else { lo };
+        scan(text.as_bytes(), from, &mut Scan::new())
+    }
+}
+
+/// True when the word `else` starts at `i`.
+fn is_else(b: &[u8], i: usize) -> bool {
+    b.get(i..word_end(b, i)) == Some(b"else")
+}
+
+/// The scan of `b` from `i` on (a token start) with the state `scan`.
+fn scan(b: &[u8], mut i: usize, scan: &mut Scan) -> Result<(), SyntaxError> {
     while i < b.len() {
         if !scan.ended {
             // Outside the token after a statement's end, only the bytes
@@ -140,7 +214,7 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
                 // Any word but `if`, `else` and `for` changes nothing
                 // unless it follows the end of a statement.
                 if scan.ended || (end - i <= 4 && matches!(c, b'i' | b'e' | b'f')) {
-                    word(b, i, end, &mut scan)?;
+                    word(b, i, end, scan)?;
                 }
                 i = end;
             }
@@ -167,7 +241,7 @@ pub(crate) fn check_nesting(text: &str) -> Result<(), SyntaxError> {
                         None => b.len(),
                     };
                 }
-                _ => i = token(b, i, &mut scan)?,
+                _ => i = token(b, i, scan)?,
             },
         }
     }
@@ -420,5 +494,67 @@ mod tests {
             assert!(check_nesting(&one.repeat(n)).is_ok(), "{one}");
         }
         limit_at("8if ", 1);
+    }
+}
+
+/// The lazy check ([`Nesting`], as `parse` runs it) fails exactly where
+/// the scan of the whole text does.
+#[cfg(test)]
+mod lazy_tests {
+    use super::check_nesting;
+
+    /// `src` parses to the error the whole-text scan gives, at its offset.
+    fn same_as_whole_scan(src: &str) {
+        let whole = check_nesting(&crate::trivia::blank(src)).expect_err("too deep");
+        let parsed = crate::parse(src).expect_err("too deep");
+        assert_eq!(
+            (parsed.offset, parsed.message),
+            (whole.offset, whole.message)
+        );
+    }
+
+    /// `a<b == a<b ...` chained at three precedence levels: 22^3 open `<`
+    /// in one statement but an expression tree 66 operators deep, which
+    /// the builder accepts.
+    fn many_open_angles() -> String {
+        let eq = vec!["a < b"; 22].join(" == ");
+        let and = vec![eq.as_str(); 22].join(" && ");
+        vec![and.as_str(); 22].join(" || ")
+    }
+
+    #[test]
+    fn long_declarations_are_scanned() {
+        let short = "const bit<8> c = 1;\n".repeat(50);
+        // A long declaration the fast path builds, scanned, then one
+        // too deep.
+        let long = format!("const bit<8> s = {};\n", vec!["(1)"; 500].join(" + "));
+        assert_eq!(crate::parse_for_test(&long, true).1, 1);
+        let deep = format!("{}1{}", "(".repeat(1001), ")".repeat(1001));
+        same_as_whole_scan(&format!("{short}{long}const bit<8> z = {deep};\n"));
+        same_as_whole_scan(&format!(
+            "{short}const bool x = {};\n{short}",
+            many_open_angles()
+        ));
+    }
+
+    #[test]
+    fn what_a_pragma_leaves_open_counts_for_what_follows() {
+        // 1000 levels, one too many after the `[` the pragma leaves open.
+        let deep = format!("{}1{}", "(".repeat(1000), ")".repeat(1000));
+        let head = "@pragma p [\nconst bit<8> x = 1;\nconst bit<8> y = 2;\n";
+        // The fast path builds all three (the pragma is `x`'s annotation).
+        let (built, fast, items) = crate::parse_for_test(head, true);
+        assert!(
+            built.is_ok() && fast == 2 && items == 2,
+            "{fast} of {items}"
+        );
+        same_as_whole_scan(&format!("{head}const bit<8> z = {deep};\n"));
+    }
+
+    #[test]
+    fn short_declarations_then_a_deep_one() {
+        let short = "header h_t { bit<8> f; }\n".repeat(100);
+        let deep = format!("{}1{}", "(".repeat(1001), ")".repeat(1001));
+        same_as_whole_scan(&format!("{short}const bit<8> z = {deep};\n{short}"));
     }
 }

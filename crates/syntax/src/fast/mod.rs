@@ -32,7 +32,19 @@ use crate::builder::MAX_DEPTH;
 
 /// Parses the top-level declaration at `pos` of the blanked `text` into
 /// `decls`; see the module documentation for the contract.
+#[cfg(test)]
 pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usize> {
+    item_noting_raw(text, pos, decls).map(|(end, _)| end)
+}
+
+/// [`item`], also saying whether the declaration holds raw annotation
+/// text (`@name(...)` or `@pragma`), which the parser skips over rather
+/// than reading it token by token (see `prescan::Nesting`).
+pub(crate) fn item_noting_raw(
+    text: &str,
+    pos: usize,
+    decls: &mut Vec<Decl>,
+) -> Option<(usize, bool)> {
     let mut p = P::new(text, pos);
     p.budget = text.len().saturating_sub(pos) / TYPE_ATTEMPTS_PER_BYTE + MIN_TYPE_ATTEMPTS;
     p.names = crate::name::take_names();
@@ -41,7 +53,7 @@ pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usiz
     match built {
         Some(mut ds) if !p.abort && p.last > pos => {
             decls.append(&mut ds);
-            Some(p.last)
+            Some((p.last, p.raw))
         }
         _ => None,
     }
@@ -86,6 +98,8 @@ pub(super) struct P<'t> {
     ended: bool,
     /// Set when the declaration is left to the slow path.
     abort: bool,
+    /// Set once raw annotation text has been taken.
+    raw: bool,
     /// Type parses attempted, and how many are allowed (see
     /// [`TYPE_ATTEMPTS_PER_BYTE`]).
     attempts: usize,
@@ -152,6 +166,7 @@ impl<'t> P<'t> {
             inner_req: 0,
             ended: false,
             abort: false,
+            raw: false,
             attempts: 0,
             budget: MIN_TYPE_ATTEMPTS,
             word_lo: usize::MAX,
@@ -393,6 +408,7 @@ impl<'t> P<'t> {
     /// the thread's names, which the builder interns in: given back to it
     /// meanwhile).
     fn raw_body(&mut self, lo: usize, hi: usize) -> crate::ast::RawAnnotationBody {
+        self.raw = true;
         crate::name::give_back_names(std::mem::take(&mut self.names));
         let body = crate::builder::raw_annotation_body(self.text, lo, hi);
         self.names = crate::name::take_names();
