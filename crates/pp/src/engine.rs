@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use crate::error::{ErrLoc, PpError, PpWarning};
 use crate::lexer::{
-    detect_guard, lex_lite, line_starts_of, may_have_cr_or_backslash, splice, Kind, Lite, Spliced,
-    Tok, MAX_LEX_BYTES,
+    detect_guard, lex_fine_from, lex_lite, line_starts_of, may_have_cr_or_backslash, splice, Kind,
+    Lite, Spliced, Tok, MAX_LEX_BYTES,
 };
 use crate::macros::{Macro, MacroFilter, MacroKind};
 use crate::source_map::{adjust_line, line_col, line_starts, OutBuf, SourceMap};
@@ -20,8 +20,10 @@ pub(crate) const MAX_EXPANSION_DEPTH: usize = 200;
 
 /// A file after splicing and lexing.
 pub(crate) struct Lexed {
-    pub(crate) sp: Spliced,
-    /// Its tokens, compact; [`Lexed::tok`] gives the full token.
+    pub(crate) sp: Rc<Spliced>,
+    /// Its tokens, compact; [`Lexed::tok`] gives the full token. A simple
+    /// line may be one [`Kind::Lines`] token, split by
+    /// [`Preprocessor::lex_rest`] before a macro is expanded on it.
     pub(crate) toks: Vec<Lite>,
     /// Its index in the run's files.
     pub(crate) file: u32,
@@ -268,7 +270,7 @@ impl<'a> Preprocessor<'a> {
             None,
         )?;
         let lx = self.lexed_file(f)?;
-        let toks = lx.toks_in(0, lx.toks.len());
+        let toks = crate::lexer::lex(&lx.sp, lx.file).unwrap_or_default();
         for line in toks.split(|t| t.kind == Kind::Newline) {
             if let Some(first) = line.first() {
                 self.define(line, first)?;
@@ -359,7 +361,7 @@ impl<'a> Preprocessor<'a> {
         })?;
         let lexed = Rc::new(Lexed {
             guard: detect_guard(&toks, &sp.clean),
-            sp,
+            sp: Rc::new(sp),
             toks,
             file,
             dir,
@@ -403,6 +405,34 @@ impl<'a> Preprocessor<'a> {
         let base = self.cache.as_ref().and_then(|c| c.lexings.last(file, dir));
         let relexed = base.and_then(|b| crate::lexings::relex(&b.sp.clean, &b.toks, clean));
         relexed.map_or_else(|| lex_lite(clean), Ok)
+    }
+
+    /// `lx`, a lexing of file `lx.file`, with every token from `pos` (a
+    /// line's first) on its own: the lines from there lexed again token by
+    /// token, no [`Kind::Lines`] among them. It is the file's lexing from
+    /// then on (the same text, finer split). Done once per file and run at
+    /// most: it lexes the rest of the file, not one line, so a file that
+    /// uses macros on many lines is not copied for each.
+    pub(crate) fn lex_rest(&mut self, lx: &Lexed, pos: usize) -> Result<Rc<Lexed>, PpError> {
+        let from = lx.toks.get(pos).map_or(lx.sp.clean.len(), Lite::start);
+        let rest =
+            lex_fine_from(&lx.sp.clean, from).map_err(|at| PpError::UnterminatedComment {
+                loc: self.loc_raw(lx.file as usize, lx.sp.orig(at)),
+            })?;
+        let mut toks = Vec::with_capacity(pos + rest.len());
+        toks.extend_from_slice(lx.toks.get(..pos).unwrap_or_default());
+        toks.extend(rest);
+        let fine = Rc::new(Lexed {
+            sp: Rc::clone(&lx.sp),
+            toks,
+            file: lx.file,
+            guard: lx.guard.clone(),
+            dir: lx.dir.clone(),
+        });
+        if let Some(slot) = self.st.lexed.get_mut(lx.file as usize) {
+            *slot = Rc::clone(&fine);
+        }
+        Ok(fine)
     }
 
     pub(crate) fn lexed_file(&self, f: usize) -> Result<Rc<Lexed>, PpError> {
@@ -543,14 +573,15 @@ impl<'a> Preprocessor<'a> {
 
     /// Expands the active line at token `pos` (its text from spliced
     /// offset `last_end`) token by token, macro invocations that run on
-    /// past its end included; returns the token and offset after the
-    /// newline that ends it.
+    /// past its end included; returns the file's lexing the positions are
+    /// in (split further when an invocation ran into a [`Kind::Lines`]
+    /// token), the token and offset after the newline that ends it.
     fn expand_line(
         &mut self,
         lx: &Rc<Lexed>,
         pos: usize,
         last_end: usize,
-    ) -> Result<(usize, usize), PpError> {
+    ) -> Result<(Rc<Lexed>, usize, usize), PpError> {
         let mut inp = Input {
             stack: Vec::new(),
             cur: Some(Cursor {
@@ -569,20 +600,21 @@ impl<'a> Preprocessor<'a> {
             self.emit_tok(&t);
             self.check_output(t.file as usize, t.src)?;
         }
-        let (mut pos, mut last_end) = inp.cur.map_or((pos, last_end), |c| (c.pos, c.last_end));
+        let (lx, mut pos, mut last_end) = inp
+            .cur
+            .map_or((lx.clone(), pos, last_end), |c| (c.lx, c.pos, c.last_end));
         if let Some(&nl) = lx.toks.get(pos) {
-            self.emit_gap(lx, last_end, nl.start(), false);
+            self.emit_gap(&lx, last_end, nl.start(), false);
             let src = lx.sp.orig(nl.start());
             self.st.out.push("\n", lx.file, src, true);
             last_end = nl.end();
             pos += 1;
         }
-        Ok((pos, last_end))
+        Ok((lx, pos, last_end))
     }
 
     pub(crate) fn process_file(&mut self, f: usize) -> Result<(), PpError> {
-        let lx = self.lexed_file(f)?;
-        let n = lx.toks.len();
+        let mut lx = self.lexed_file(f)?;
         let mut pos = 0;
         let mut last_end = 0;
         let mut conds: Vec<Cond> = Vec::new();
@@ -595,11 +627,15 @@ impl<'a> Preprocessor<'a> {
                     (pos, last_end) = next;
                     continue;
                 }
+                if tok.kind == Kind::Lines {
+                    lx = self.lex_rest(&lx, pos)?;
+                    continue;
+                }
             }
             let eol = lx.toks[pos..]
                 .iter()
-                .position(|t| t.kind == Kind::Newline)
-                .map_or(n, |k| pos + k);
+                .position(Lite::ends_line)
+                .map_or(lx.toks.len(), |k| pos + k);
             let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), Lite::end);
             if directive {
                 self.emit_newlines_in(&lx, last_end, tok.start());
@@ -612,7 +648,7 @@ impl<'a> Preprocessor<'a> {
                 last_end = line_end;
                 pos = eol + 1;
             } else {
-                (pos, last_end) = self.expand_line(&lx, pos, last_end)?;
+                (lx, pos, last_end) = self.expand_line(&lx, pos, last_end)?;
             }
         }
         self.emit_gap(&lx, last_end, lx.sp.clean.len(), false);

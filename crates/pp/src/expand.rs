@@ -11,22 +11,33 @@ impl Preprocessor<'_> {
 
     /// Next token from the input: pending tokens, else the file. In text mode (`collecting`
     /// false) the file stops at the end of the line; while collecting macro arguments it runs
-    /// on across newlines (emitting them) up to the next directive line.
-    pub(crate) fn pull(&mut self, inp: &mut Input, collecting: bool) -> Option<Tok> {
+    /// on across newlines (emitting them) up to the next directive line. A [`Kind::Lines`]
+    /// token met is split first ([`Preprocessor::lex_rest`]).
+    pub(crate) fn pull(
+        &mut self,
+        inp: &mut Input,
+        collecting: bool,
+    ) -> Result<Option<Tok>, PpError> {
         if let Some(t) = inp.stack.pop() {
-            return Some(t);
+            return Ok(Some(t));
         }
-        let cur = inp.cur.as_mut()?;
-        let lx = cur.lx.clone();
+        let Some(cur) = inp.cur.as_mut() else {
+            return Ok(None);
+        };
         let mut saw_newline = false;
         loop {
-            let t = *lx.toks.get(cur.pos)?;
+            let Some(&t) = cur.lx.toks.get(cur.pos) else {
+                return Ok(None);
+            };
+            let lx = cur.lx.clone();
+            if t.kind == Kind::Lines {
+                // Its tokens one by one, from here to the file's end.
+                cur.lx = self.lex_rest(&lx, cur.pos)?;
+                continue;
+            }
             if t.kind == Kind::Newline {
-                if !collecting {
-                    return None;
-                }
-                if lx.is_punct(cur.pos + 1, "#") {
-                    return None;
+                if !collecting || lx.is_punct(cur.pos + 1, "#") {
+                    return Ok(None);
                 }
                 self.emit_gap(&lx, cur.last_end, t.start(), true);
                 self.st.out.push("\n", lx.file, lx.sp.orig(t.start()), true);
@@ -41,7 +52,7 @@ impl Preprocessor<'_> {
             let mut tok = t.tok(&lx.sp, lx.file);
             tok.direct = true;
             tok.space |= saw_newline;
-            return Some(tok);
+            return Ok(Some(tok));
         }
     }
 
@@ -53,10 +64,16 @@ impl Preprocessor<'_> {
         let Some(cur) = &inp.cur else {
             return false;
         };
+        let clean = &cur.lx.sp.clean;
         let mut p = cur.pos;
         while let Some(t) = cur.lx.toks.get(p) {
+            if t.kind == Kind::Lines {
+                // Its first token is its first byte that is no blank.
+                let first = t.text(clean).bytes().find(|c| !c.is_ascii_whitespace());
+                return first == Some(b'(');
+            }
             if t.kind != Kind::Newline {
-                return t.is_punct(&cur.lx.sp.clean, "(");
+                return t.is_punct(clean, "(");
             }
             if cur.lx.is_punct(p + 1, "#") {
                 return false;
@@ -69,7 +86,7 @@ impl Preprocessor<'_> {
     /// The next fully macro-expanded token, or `None` at the end of the input (line).
     pub(crate) fn expand_next(&mut self, inp: &mut Input) -> Result<Option<Tok>, PpError> {
         loop {
-            let Some(tok) = self.pull(inp, false) else {
+            let Some(tok) = self.pull(inp, false)? else {
                 return Ok(None);
             };
             if tok.kind != Kind::Ident || tok.hs.contains(&tok.text) {
@@ -149,11 +166,11 @@ impl Preprocessor<'_> {
             loc: s.loc_tok(name),
             message: format!("unterminated argument list invoking macro '{}'", m.name),
         };
-        let _lparen = self.pull(inp, true);
+        let _lparen = self.pull(inp, true)?;
         let mut args: Vec<Vec<Tok>> = vec![Vec::new()];
         let mut depth = 0usize;
         let rparen = loop {
-            let Some(mut t) = self.pull(inp, true) else {
+            let Some(mut t) = self.pull(inp, true)? else {
                 return Err(unterminated(self));
             };
             t.direct = false;

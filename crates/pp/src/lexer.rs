@@ -2,6 +2,8 @@
 
 use std::rc::Rc;
 
+use crate::macros::NameStarts;
+
 /// The class of a preprocessing token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -19,6 +21,13 @@ pub(crate) enum Kind {
     Newline,
     /// The empty result of an empty macro argument next to `##`; never reaches the output.
     Placemarker,
+    /// A whole line, its newline included, that [`lex_lite`] did not split
+    /// ([`simple_line_end`]): no directive, comment, string, splice or
+    /// non-ASCII byte, so its tokens are its identifiers, numbers and
+    /// punctuators. Only in a file's [`Lite`] tokens; the engine copies it
+    /// as is, or lexes it token by token when a macro may apply to it
+    /// ([`lex_fine_from`]).
+    Lines,
 }
 
 /// The set of macro names a token may no longer expand ("painted blue").
@@ -162,6 +171,13 @@ impl Lite {
     /// Its text in `clean`, the spliced text it was lexed from.
     pub fn text<'a>(&self, clean: &'a str) -> &'a str {
         clean.get(self.start()..self.end()).unwrap_or("")
+    }
+
+    /// Whether it ends a line: a newline token, or a line [`Kind::Lines`]
+    /// holds whole.
+    #[inline]
+    pub fn ends_line(&self) -> bool {
+        matches!(self.kind, Kind::Newline | Kind::Lines)
     }
 
     /// Whether this is the punctuator `p` of `clean`.
@@ -319,34 +335,72 @@ pub fn is_ident_char(c: u8) -> bool {
 /// Splits spliced text into tokens (with `Newline` tokens); comments become whitespace.
 /// Fails with the spliced offset of a `/*` that is never closed.
 pub(crate) fn lex(sp: &Spliced, file: u32) -> Result<Vec<Tok>, usize> {
-    Ok(lex_lite(&sp.clean)?
+    Ok(lex_at(&sp.clean, |i| i as u32, false)?
         .iter()
         .map(|l| l.tok(sp, file))
         .collect())
 }
 
 /// [`lex`] into [`Lite`] tokens of `clean`, which must not be longer than
-/// [`MAX_LEX_BYTES`] (the end of a longer text is one token).
+/// [`MAX_LEX_BYTES`] (the end of a longer text is one token): each line
+/// [`simple_line_end`] accepts is one [`Kind::Lines`] token.
 pub(crate) fn lex_lite(clean: &str) -> Result<Vec<Lite>, usize> {
+    #[cfg(test)]
+    if FINE_ONLY.get() {
+        return lex_at(clean, |i| i as u32, false);
+    }
     if clean.len() <= MAX_LEX_BYTES {
-        lex_at(clean, |i| i as u32) // every offset fits
+        lex_at(clean, |i| i as u32, true) // every offset fits
     } else {
-        lex_at(clean, |i| u32::try_from(i).unwrap_or(u32::MAX))
+        lex_at(clean, |i| u32::try_from(i).unwrap_or(u32::MAX), true)
     }
 }
 
-/// [`lex_lite`], offsets made `u32` by `at`.
+#[cfg(test)]
+thread_local! {
+    /// Tests: [`lex_lite`] makes no [`Kind::Lines`] token (as before
+    /// there was one), to compare the runs with and without.
+    pub(crate) static FINE_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The tokens of `clean` from offset `from`, a line's start, on, each its
+/// own (no [`Kind::Lines`]): what [`lex_lite`] gives for those lines
+/// with every [`Kind::Lines`] token split. `clean` must not be longer than
+/// [`MAX_LEX_BYTES`]; `Err` is where an unterminated comment starts.
+pub(crate) fn lex_fine_from(clean: &str, from: usize) -> Result<Vec<Lite>, usize> {
+    let rest = clean.get(from..).unwrap_or_default();
+    let at = |i: usize| u32::try_from(from + i).unwrap_or(u32::MAX);
+    lex_at(rest, at, false).map_err(|i| from + i)
+}
+
+/// [`lex_lite`], offsets made `u32` by `at`; `lines`: [`Kind::Lines`]
+/// tokens for the simple lines.
 #[inline(always)]
-fn lex_at(clean: &str, at: impl Fn(usize) -> u32) -> Result<Vec<Lite>, usize> {
+fn lex_at(clean: &str, at: impl Fn(usize) -> u32, lines: bool) -> Result<Vec<Lite>, usize> {
     let b = clean.as_bytes();
     // About one token per 6 bytes in real programs: most files need no growth.
-    let mut toks = Vec::with_capacity(clean.len() / 6 + 16);
+    let mut toks = Vec::with_capacity(clean.len() / if lines { 24 } else { 6 } + 16);
     let mut i = 0;
     let mut space = false;
     let mut comment = false;
     let mut bol = true;
     while let Some(&c) = b.get(i) {
         let start = i;
+        // At a line's start (nothing read on it yet): a simple line is one token.
+        if lines && bol && !space && !comment {
+            if let Some(end) = simple_line_end(b, i) {
+                i = end;
+                toks.push(Lite {
+                    start: at(start),
+                    end: at(i),
+                    kind: Kind::Lines,
+                    space: false,
+                    bol: true,
+                    comment: false,
+                });
+                continue;
+            }
+        }
         let kind = match LEX_CLASS[usize::from(c)] {
             BLANK => {
                 // The whole run of blanks (indentation) at once.
@@ -402,6 +456,130 @@ fn lex_at(clean: &str, at: impl Fn(usize) -> u32) -> Result<Vec<Lite>, usize> {
         comment = false;
     }
     Ok(toks)
+}
+
+/// Whether a byte may be on a line [`simple_line_end`] accepts: ASCII
+/// but not a line feed, `#`, `/`, `"` or `\\`.
+const SIMPLE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = !matches!(c as u8, b'\n' | b'#' | b'/' | b'"' | b'\\');
+        c += 1;
+    }
+    t
+};
+
+/// The end (past its newline) of the line starting at `i` when it is
+/// simple: it has a byte that is no blank, and only [`SIMPLE`] bytes
+/// before its newline; then no directive, comment, string, splice or
+/// non-ASCII character is on it, and its tokens are its identifiers,
+/// pp-numbers and punctuators, as a lexing of it alone splits them.
+#[inline]
+fn simple_line_end(b: &[u8], i: usize) -> Option<usize> {
+    let rest = b.get(i..)?;
+    let lead = rest.iter().position(|&c| !is_blank(c))?;
+    if rest.get(lead) == Some(&b'\n') {
+        return None;
+    }
+    let k = lead + first_not_simple(rest.get(lead..)?)?;
+    (rest.get(k) == Some(&b'\n')).then_some(i + k + 1)
+}
+
+/// The index of the first byte of `b` that is not [`SIMPLE`], if any: a
+/// word of 8 bytes at a time.
+#[inline]
+fn first_not_simple(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    // The high bit of the first byte of `x` that is zero is set, and of no
+    // byte before it (later ones may be, by the borrow).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let [nl, hash, slash, quote, bs] =
+        [b'\n', b'#', b'/', b'"', b'\\'].map(|c| ONES * u64::from(c));
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let hits =
+            (w | zero(w ^ nl) | zero(w ^ hash) | zero(w ^ slash) | zero(w ^ quote) | zero(w ^ bs))
+                & HIGH;
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|&c| !SIMPLE[usize::from(c)])
+        .map(|k| base + k)
+}
+
+/// Whether a line [`simple_line_end`] accepted has an identifier for which
+/// `is_macro` holds, `starts` holding for the first byte of every name
+/// `is_macro` may accept. It asks about every identifier the lexer finds
+/// on the line that starts with such a byte (a run of identifier bytes
+/// after a byte that is none), and may ask about a few more (`e` of `1.e`,
+/// a number's end): then `true` only costs a lexing of the line.
+pub(crate) fn simple_line_names(
+    line: &str,
+    starts: &NameStarts,
+    is_macro: impl Fn(&str) -> bool,
+) -> bool {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while let Some(rest) = b.get(i..) {
+        let found = match starts.few.as_slice() {
+            [] => rest.iter().position(|&c| starts.table[usize::from(c)]),
+            few => first_of(rest, few),
+        };
+        let Some(k) = found else {
+            return false;
+        };
+        let at = i + k;
+        if at > 0 && b.get(at - 1).is_some_and(|&c| is_ident_char(c)) {
+            i = at + 1; // inside a word
+            continue;
+        }
+        let end = ident_end(b, at + 1);
+        if is_macro(line.get(at..end).unwrap_or_default()) {
+            return true;
+        }
+        i = end;
+    }
+    false
+}
+
+/// The index of the first byte of `b` that is one of `few`: a word of 8
+/// bytes at a time.
+fn first_of(b: &[u8], few: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let mut wanted = [0u64; NameStarts::FEW];
+    for (w, &c) in wanted.iter_mut().zip(few) {
+        *w = ONES * u64::from(c);
+    }
+    let n = few.len().min(NameStarts::FEW);
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // As in `first_not_simple`: the first byte equal to one is exact.
+        let hits = wanted[..n]
+            .iter()
+            .fold(0, |h, &v| h | ((w ^ v).wrapping_sub(ONES) & !(w ^ v)))
+            & HIGH;
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    let rest = chunks.remainder();
+    rest.iter().position(|c| few.contains(c)).map(|k| base + k)
 }
 
 /// [`LEX_CLASS`] of the blanks between tokens on a line.
@@ -536,7 +714,7 @@ pub(crate) fn line_starts_of(toks: &[Lite], clean: &str) -> Vec<usize> {
         if t.comment {
             v.extend(in_gap(from, t.start()));
         }
-        if t.kind == Kind::Newline {
+        if t.ends_line() {
             v.push(t.end());
         }
         from = t.end();
@@ -572,8 +750,14 @@ pub(crate) fn lex_snippet(text: &str, at: &Tok) -> Vec<Tok> {
 pub(crate) fn detect_guard(toks: &[Lite], clean: &str) -> Option<Rc<str>> {
     let punct = |t: &Lite, p: &str| t.is_punct(clean, p);
     let ident = |t: &Lite, s: &str| t.kind == Kind::Ident && t.text(clean) == s;
+    // Each line's tokens, its newline left out (a [`Kind::Lines`] token is
+    // a line of its own, never a directive).
     let mut lines = toks
-        .split(|t| t.kind == Kind::Newline)
+        .split_inclusive(Lite::ends_line)
+        .map(|l| match l.split_last() {
+            Some((t, rest)) if t.kind == Kind::Newline => rest,
+            _ => l,
+        })
         .filter(|l| !l.is_empty());
     let first = lines.next()?;
     let name = match first {
@@ -624,6 +808,35 @@ pub(crate) fn detect_guard(toks: &[Lite], clean: &str) -> Option<Rc<str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time search finds the first of a few bytes, at any
+    /// alignment.
+    #[test]
+    fn first_of_matches_a_byte_scan() {
+        let text = b"ab_cd V1 x__y Q_ zzzzzzzzzzzz_V end";
+        for few in [&b"_"[..], b"V_", b"QVx_", b"#"] {
+            for from in 0..text.len() {
+                let b = &text[from..];
+                let want = b.iter().position(|c| few.contains(c));
+                assert_eq!(first_of(b, few), want, "{few:?} from {from}");
+            }
+        }
+    }
+
+    /// The word-at-a-time scan stops where a byte-by-byte one does, at any
+    /// alignment and for every byte value.
+    #[test]
+    fn first_not_simple_matches_a_byte_scan() {
+        let base: Vec<u8> = b"abc def(1, 2) + x_y;\t<<= 0x1F".to_vec();
+        for c in 0..=255u8 {
+            for at in 0..=base.len() {
+                let mut b = base.clone();
+                b.insert(at, c);
+                let want = b.iter().position(|&x| !SIMPLE[usize::from(x)]);
+                assert_eq!(first_not_simple(&b), want, "{c} at {at}");
+            }
+        }
+    }
 
     fn texts(src: &str) -> Vec<String> {
         lex(&splice(src), 0)

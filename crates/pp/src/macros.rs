@@ -285,9 +285,57 @@ mod tests {
 
 /// A superset of the defined macros' names, by a few bits of each name (its
 /// first and last byte and its length): most identifiers of a program name
-/// no macro, and this says so without hashing them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct MacroFilter([u64; 16]);
+/// no macro, and this says so without hashing them. It also keeps the
+/// bytes the names start with, for a scan of a line for names.
+#[derive(Clone, Debug)]
+pub(crate) struct MacroFilter {
+    bits: [u64; 16],
+    first: NameStarts,
+}
+
+/// The bytes names start with: a table, and the bytes themselves while
+/// they are few (a scan for a few bytes goes a word at a time).
+#[derive(Clone, Debug)]
+pub(crate) struct NameStarts {
+    /// Whether a name starts with the byte.
+    pub(crate) table: [bool; 256],
+    /// The bytes, when at most [`NameStarts::FEW`] (else empty).
+    pub(crate) few: Vec<u8>,
+    /// How many bytes the table holds.
+    count: usize,
+}
+
+impl NameStarts {
+    /// Most bytes [`NameStarts::few`] holds.
+    pub(crate) const FEW: usize = 4;
+
+    fn add(&mut self, c: u8) {
+        let seen = &mut self.table[usize::from(c)];
+        if *seen {
+            return;
+        }
+        *seen = true;
+        self.count += 1;
+        if self.count <= Self::FEW {
+            self.few.push(c);
+        } else {
+            self.few.clear();
+        }
+    }
+}
+
+impl Default for MacroFilter {
+    fn default() -> Self {
+        MacroFilter {
+            bits: [0; 16],
+            first: NameStarts {
+                table: [false; 256],
+                few: Vec::new(),
+                count: 0,
+            },
+        }
+    }
+}
 
 impl MacroFilter {
     #[inline]
@@ -301,14 +349,24 @@ impl MacroFilter {
     /// Lets `name` through from now on.
     pub(crate) fn add(&mut self, name: &str) {
         let k = Self::bit(name);
-        self.0[k >> 6] |= 1 << (k & 63);
+        self.bits[k >> 6] |= 1 << (k & 63);
+        if let Some(&c) = name.as_bytes().first() {
+            self.first.add(c);
+        }
     }
 
     /// False when no macro named `name` was added.
     #[inline]
     pub(crate) fn may_have(&self, name: &str) -> bool {
         let k = Self::bit(name);
-        self.0[k >> 6] & (1 << (k & 63)) != 0
+        self.bits[k >> 6] & (1 << (k & 63)) != 0
+    }
+
+    /// The bytes the names added start with (a superset: a name may be
+    /// gone).
+    #[inline]
+    pub(crate) fn starts(&self) -> &NameStarts {
+        &self.first
     }
 
     /// The filter of exactly `names`.

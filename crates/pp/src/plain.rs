@@ -24,7 +24,7 @@ impl Preprocessor<'_> {
             return Ok(false);
         };
         let text = t.text(&cur.lx.sp.clean);
-        if t.kind == Kind::Newline || (t.kind == Kind::Ident && self.is_macro(text)) {
+        if t.ends_line() || (t.kind == Kind::Ident && self.is_macro(text)) {
             return Ok(false);
         }
         self.emit_gap(&cur.lx, cur.last_end, t.start(), false);
@@ -82,6 +82,12 @@ impl Preprocessor<'_> {
         Some((pos + taken, end))
     }
 
+    /// Whether a [`Kind::Lines`] token's line names a macro.
+    fn simple_line_names_macro(&self, line: &str) -> bool {
+        let starts = self.st.macro_filter.starts();
+        crate::lexer::simple_line_names(line, starts, |name| self.is_macro(name))
+    }
+
     /// How many of `toks` (a line's first on) make whole lines that
     /// [`Preprocessor::copy_plain_lines`] copies, the text from spliced
     /// offset `last_end` on, and whether a comment lies among them.
@@ -92,6 +98,8 @@ impl Preprocessor<'_> {
         let limit = lx.sp.map.get(splice).map_or(usize::MAX, |&(c, _)| c);
         let (mut taken, mut comments) = (0, false);
         let mut i = 0;
+        // Tokens before it are in a run that names a macro: line by line.
+        let mut by_line = 0;
         'lines: while let Some(first) = toks.get(i) {
             if first.bol && first.is_punct(clean, "#") {
                 break;
@@ -103,9 +111,23 @@ impl Preprocessor<'_> {
                 i += 1;
                 // (Also for a line not taken: then a slower copy, the same.)
                 comments |= t.comment;
+                if t.kind == Kind::Lines && i > by_line {
+                    // The run of simple lines from here at once, when it
+                    // holds no splice and names no macro.
+                    let run = simple_run(toks.get(i - 1..).unwrap_or_default());
+                    let end = toks.get(i + run - 2).map_or(t.end(), Lite::end);
+                    let text = clean.get(t.start()..end).unwrap_or_default();
+                    if end <= limit && !self.simple_line_names_macro(text) {
+                        i += run - 1;
+                        break;
+                    }
+                    by_line = i - 1 + run;
+                }
                 match t.kind {
-                    Kind::Newline if t.end() > limit => break 'lines,
+                    Kind::Newline | Kind::Lines if t.end() > limit => break 'lines,
                     Kind::Newline => break,
+                    Kind::Lines if self.simple_line_names_macro(t.text(clean)) => break 'lines,
+                    Kind::Lines => break,
                     Kind::Ident if self.is_macro(t.text(clean)) => break 'lines,
                     _ => {}
                 }
@@ -114,6 +136,15 @@ impl Preprocessor<'_> {
         }
         (taken, comments)
     }
+}
+
+/// How many tokens at the start of `toks` are [`Kind::Lines`] (one at
+/// least when called): their lines follow each other, one text.
+fn simple_run(toks: &[Lite]) -> usize {
+    toks.iter()
+        .position(|t| t.kind != Kind::Lines)
+        .unwrap_or(toks.len())
+        .max(1)
 }
 
 /// How many of `toks[..taken]`, whole lines whose text starts at spliced
@@ -125,10 +156,7 @@ fn fitting(toks: &[Lite], mut taken: usize, last_end: usize, room: u64) -> usize
             break;
         }
         let line = toks.get(..taken - 1).unwrap_or_default();
-        taken = line
-            .iter()
-            .rposition(|t| t.kind == Kind::Newline)
-            .map_or(0, |k| k + 1);
+        taken = line.iter().rposition(Lite::ends_line).map_or(0, |k| k + 1);
     }
     taken
 }

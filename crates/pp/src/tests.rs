@@ -704,6 +704,56 @@ fn lookup_past_end_is_clamped() {
     assert_eq!((l.file, l.offset), (0, 3));
 }
 
+/// What a run gives, comparable: the text, segments, line starts and
+/// warnings, or the error.
+fn outcome(opts: &Options, bundled: &Mem, src: &str) -> String {
+    match run_with(opts, bundled, src) {
+        Ok(o) => format!(
+            "{:?}\n{:?}\n{:?}\n{:?}",
+            o.text, o.map.segs, o.map.line_starts, o.warnings
+        ),
+        Err(e) => format!("ERROR {e:?}"),
+    }
+}
+
+/// A run whose files are lexed into whole simple lines gives what one
+/// lexed token by token gives.
+fn same_as_fine(opts: &Options, bundled: &Mem, src: &str) -> Result<(), String> {
+    let coarse = outcome(opts, bundled, src);
+    crate::lexer::FINE_ONLY.set(true);
+    let fine = outcome(opts, bundled, src);
+    crate::lexer::FINE_ONLY.set(false);
+    if coarse == fine {
+        Ok(())
+    } else {
+        Err(format!("{src:?}\ncoarse {coarse}\nfine   {fine}"))
+    }
+}
+
+#[test]
+fn simple_lines_expand_as_tokens_do() {
+    let b = Mem(vec![(
+        "y.p4",
+        "#ifndef Y\n#define Y\nY_T y;\n  F(y,\n  z)\n#endif\n",
+    )]);
+    let mut opts = Options::default();
+    opts.defines.push(("D".into(), Some("d + 1".into())));
+    for src in [
+        "a b;\nc d;\n",
+        "#define F(x, y) <x|y>\nF(a,\n  b) c;\nd F\n(e, f);\nF\n\n(1, 2)\n",
+        "#define F(x) [x]\nv F\n  (w) u;\n  F\n#define Q\n(q)\n",
+        "#if 0\na b;\n#else\nc d;\n#endif\n  __LINE__ x;\nD;\n",
+        "x = 1.e5 + .5e + a.b + 8w3;\n#define e E\n1.e + e;\n",
+        "a;\r\nb;\r\n#define b B\r\nb;\r\n",
+        "a\\\nb;\nc d;\n#define c C\nc \\\n d;\n",
+        "#include <y.p4>\n#define F(a, b) a.b\n#include <y.p4>\nY_T\n",
+        "p /* c\n q */ r;\ns t;\n#define s S\ns // t\ns t\n",
+        "#line 7 \"n\"\na b;\n#define a __FILE__ __LINE__\na b;\nlast",
+    ] {
+        same_as_fine(&opts, &b, src).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;
@@ -745,6 +795,19 @@ mod props {
         ]), 0..40)) {
             let b = Mem(vec![("y.p4", "#include <y.p4>\nF(y)\n")]);
             let _ = run_with(&Options::default(), &b, &pieces.concat());
+        }
+
+        #[test]
+        fn simple_lines_change_nothing(pieces in prop::collection::vec(prop::sample::select(vec![
+            "#define X x\n", "#define F(a, ...) a ## __VA_ARGS__ #a\n", "#define G(x) F(x, x) G\n",
+            "#include <y.p4>\n", "#if X\n", "#elif F(1)\n", "#else\n", "#endif\n",
+            "#line 9 \"q\"\n", "#undef X\n", "F(", "G(", ")", ",", "X", "__LINE__", "\n", "/*", "*/",
+            "\\\n", "\"s\"", "a b;\n", "  c(d);\n", "\te.f = 1;\n", " \n", "F\n", "(\n", "1.e\n",
+            "X;\r\n", "y\n", "\u{e9}\n", "w ", "#define y Y\n", "#undef y\n",
+        ]), 0..40)) {
+            let b = Mem(vec![("y.p4", "#include <y.p4>\nF(y)\na b;\nX\n")]);
+            let src = pieces.concat();
+            same_as_fine(&Options::default(), &b, &src).map_err(TestCaseError::fail)?;
         }
 
         #[test]
