@@ -392,13 +392,13 @@ impl<'a> Globals<'a> {
         let mut m = HashMap::default();
         m.reserve(n);
         for (k, t) in &self.typedefs {
-            m.insert(*k, NamedType::Typedef(*t));
+            m.insert(*k, NamedType::Typedef(t));
         }
         for (k, s) in &self.structs {
-            m.entry(*k).or_insert(NamedType::Struct(*s));
+            m.entry(*k).or_insert(NamedType::Struct(s));
         }
         for (k, e) in &self.enums {
-            m.entry(*k).or_insert(NamedType::Enum(*e));
+            m.entry(*k).or_insert(NamedType::Enum(e));
         }
         self.type_names = m;
     }
