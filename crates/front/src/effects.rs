@@ -206,7 +206,7 @@ pub fn extern_calls(
     span: &dyn Fn(ast::Span) -> ir::Span,
 ) -> Vec<ir::ExternCall> {
     let mut out = Vec::new();
-    if is_place(e) || matches!(e.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
+    if !may_call(e, 0) {
         // Most right-hand sides: nothing to walk.
         return out;
     }
@@ -242,6 +242,37 @@ pub fn extern_calls(
         });
     }
     out
+}
+
+/// Deepest level [`may_call`] looks at.
+const CALL_SCAN_DEPTH: u32 = 6;
+
+/// False when `e` has no call anywhere inside, found without allocating
+/// by looking at most [`CALL_SCAN_DEPTH`] levels deep (deeper, or a kind
+/// of expression it does not look into, is a maybe).
+fn may_call(e: &Expr, depth: u32) -> bool {
+    if depth > CALL_SCAN_DEPTH {
+        return true;
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ExprKind::Call { .. } => true,
+        ExprKind::Path(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Str(_)
+        | ExprKind::DontCare
+        | ExprKind::This => false,
+        ExprKind::Member { base, .. } => may_call(base, d),
+        ExprKind::Index { base, index } => may_call(base, d) || may_call(index, d),
+        ExprKind::Slice { base, hi, lo } => may_call(base, d) || may_call(hi, d) || may_call(lo, d),
+        ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => may_call(expr, d),
+        ExprKind::Binary { lhs, rhs, .. } => may_call(lhs, d) || may_call(rhs, d),
+        ExprKind::Ternary { cond, then, els } => {
+            may_call(cond, d) || may_call(then, d) || may_call(els, d)
+        }
+        _ => true,
+    }
 }
 
 /// What a register-like method call's index argument reads, and the place
@@ -343,10 +374,11 @@ pub fn cond_of(cx: &CondCx<'_, '_>, e: &Expr) -> ir::Cond {
                     results.push(cond.push(node));
                     continue;
                 }
-                let kids = operands(x);
-                if !kids.is_empty() {
-                    stack.push((x, Some(kids.len())));
-                    stack.extend(kids.iter().rev().map(|k| (*k, None)));
+                let at = stack.len();
+                let n = push_operands(x, &mut stack);
+                if n > 0 {
+                    // Its operands go above it, first operand on top.
+                    stack.insert(at, (x, Some(n)));
                     continue;
                 }
                 0
@@ -360,20 +392,38 @@ pub fn cond_of(cx: &CondCx<'_, '_>, e: &Expr) -> ir::Cond {
     cond
 }
 
-/// Operands a node that is no leaf (see [`leaf`]) is built from.
-fn operands(x: &Expr) -> Vec<&Expr> {
+/// Pushes the operands a node that is no leaf (see [`leaf`]) is built
+/// from onto `stack`, last operand first (so the first is popped first);
+/// how many.
+fn push_operands<'e>(x: &'e Expr, stack: &mut Vec<(&'e Expr, Option<usize>)>) -> usize {
+    let at = stack.len();
+    let mut put = |k: &'e Expr| stack.push((k, None));
     match &x.kind {
-        ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => vec![expr],
-        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Slice { base, .. } => vec![base],
-        ExprKind::WidthSlice { base, start, .. } => vec![base, start],
-        ExprKind::Ternary { cond, then, els } => vec![cond, then, els],
-        ExprKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
-        ExprKind::Index { base, index } => vec![base, index],
-        ExprKind::Member { base, .. } => vec![base],
-        ExprKind::List(items) => items.iter().collect(),
-        _ => vec![],
+        ExprKind::Unary { expr, .. } | ExprKind::Cast { expr, .. } => put(expr),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            put(rhs);
+            put(lhs);
+        }
+        ExprKind::Slice { base, .. } => put(base),
+        ExprKind::WidthSlice { base, start, .. } => {
+            put(start);
+            put(base);
+        }
+        ExprKind::Ternary { cond, then, els } => {
+            put(els);
+            put(then);
+            put(cond);
+        }
+        ExprKind::Call { args, .. } => args.iter().rev().for_each(|a| put(&a.value)),
+        ExprKind::Index { base, index } => {
+            put(index);
+            put(base);
+        }
+        ExprKind::Member { base, .. } => put(base),
+        ExprKind::List(items) => items.iter().rev().for_each(put),
+        _ => {}
     }
+    stack.len() - at
 }
 
 /// The node for a leaf expression, if `x` is one.
@@ -382,7 +432,7 @@ fn leaf(cx: &CondCx<'_, '_>, x: &Expr) -> Option<ir::CondNode> {
         ExprKind::Bool(b) => return Some(ir::CondNode::Bool { value: *b }),
         ExprKind::Int(i) => {
             let value = match &i.value {
-                IntValue::Small(v) => v.to_string(),
+                IntValue::Small(v) => crate::scope::decimal(v.get()),
                 _ => (cx.text)(x.span),
             };
             return Some(ir::CondNode::Int { value });
@@ -416,9 +466,11 @@ fn leaf(cx: &CondCx<'_, '_>, x: &Expr) -> Option<ir::CondNode> {
     }
     if is_place(x) {
         if let Some(v) = cx.g.eval(x, cx.consts) {
-            return Some(ir::CondNode::Int {
-                value: v.to_string(),
-            });
+            let value = match u128::try_from(v) {
+                Ok(u) => crate::scope::decimal(u),
+                Err(_) => v.to_string(),
+            };
+            return Some(ir::CondNode::Int { value });
         }
         return Some(ir::CondNode::Field {
             name: cx.canon.name(expr_name(x)),

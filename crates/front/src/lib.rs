@@ -405,6 +405,7 @@ fn lower_tree(
         return_to: Vec::new(),
         applied_as: HashMap::default(),
         header_ids: HashMap::default(),
+        header_ids_more: Vec::new(),
         inlined: lower::InlineBudget {
             limit: opts.max_inlined,
             used: 0,

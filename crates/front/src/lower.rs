@@ -21,6 +21,9 @@ pub struct Spans<'o> {
     /// places near each other (statement after statement, a span's
     /// first and last byte), each found from the one before.
     pub cursor: std::cell::Cell<p4cost_pp::Cursor>,
+    /// The last first byte looked up and its location: a declaration's
+    /// place is read more than once in a row (its file, then its span).
+    last: std::cell::Cell<Option<(usize, p4cost_pp::Location)>>,
 }
 
 impl<'o> Spans<'o> {
@@ -30,11 +33,28 @@ impl<'o> Spans<'o> {
             out,
             seen: crate::reuse::Seen::default(),
             cursor: std::cell::Cell::default(),
+            last: std::cell::Cell::default(),
         }
     }
 
-    /// The original location of output offset `at`.
+    /// The original location of output offset `at`, the first byte of a
+    /// span.
     fn lookup(&self, at: usize) -> p4cost_pp::Location {
+        if let Some((o, loc)) = self.last.get() {
+            if o == at {
+                return loc;
+            }
+        }
+        let mut c = self.cursor.get();
+        let loc = self.out.map.lookup_near(&mut c, at);
+        self.cursor.set(c);
+        self.last.set(Some((at, loc)));
+        loc
+    }
+
+    /// The original location of output offset `at`, the last byte of a
+    /// span (not remembered: the next span starts elsewhere).
+    fn lookup_last(&self, at: usize) -> p4cost_pp::Location {
         let mut c = self.cursor.get();
         let loc = self.out.map.lookup_near(&mut c, at);
         self.cursor.set(c);
@@ -46,7 +66,7 @@ impl<'o> Spans<'o> {
         self.seen.touch(s.lo);
         let lo = self.lookup(s.lo as usize);
         let hi = if s.hi > s.lo {
-            let last = self.lookup(s.hi as usize - 1);
+            let last = self.lookup_last(s.hi as usize - 1);
             if last.file == lo.file && last.offset >= lo.offset {
                 last.offset + 1
             } else {
@@ -157,9 +177,12 @@ pub struct Cx<'a, 'o> {
     /// Tables already lowered, likewise: another instance copies their
     /// keys, attached resources and annotations.
     pub table_memo: HashMap<crate::control::MemoKey, ir::TableId>,
-    /// Header instances by (name, type, stack size), the key
-    /// [`Cx::instance`] matches on.
-    pub header_ids: HashMap<(String, ir::HeaderTypeId, Option<u32>), ir::HeaderId>,
+    /// Header instances by the hash of (name, type, stack size), the key
+    /// [`Cx::instance`] matches on (the instance itself holds them, so
+    /// the key is not copied), the first of a hash.
+    pub header_ids: HashMap<u64, ir::HeaderId>,
+    /// The header instances whose hash another instance had first.
+    pub header_ids_more: Vec<ir::HeaderId>,
     pub warnings: Vec<Diagnostic>,
     /// Control instance path of the apply block being lowered (the
     /// top-level control's name, then sub-control instance names).
@@ -275,8 +298,10 @@ impl<'a, 'o> Cx<'a, 'o> {
             } else {
                 ir::Origin::Program
             };
+            // Right after `in_arch_file`, which looked up its first byte.
+            let span = self.spans.ir(s.span);
             self.check_flat_size(s)?;
-            let mut fields = Vec::new();
+            let mut fields = Vec::with_capacity(s.fields.len());
             for f in &s.fields {
                 let generic = type_mentions(&f.ty, &s.type_params);
                 let (width_bits, varbit) = match self.g.shape(&f.ty, 0) {
@@ -313,7 +338,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 },
                 fields,
                 origin,
-                span: self.spans.ir(s.span),
+                span,
             });
             let id = ir::HeaderTypeId((self.program.header_types.len() - 1) as u32);
             self.type_ids.insert(s.name.name.as_str().to_owned(), id);
@@ -363,10 +388,17 @@ impl<'a, 'o> Cx<'a, 'o> {
         stack: Option<u32>,
         span: ast::Span,
     ) -> Option<ir::HeaderId> {
+        use std::hash::BuildHasher;
         let ty = *self.type_ids.get(decl.name.name.as_str())?;
-        let key = (name.to_string(), ty, stack);
-        if let Some(id) = self.header_ids.get(&key) {
-            return Some(*id);
+        let key = self.header_ids.hasher().hash_one((name, ty, stack));
+        let is = |h: &ir::HeaderInstance| h.name == name && h.ty == ty && h.stack_size == stack;
+        let found = self
+            .header_ids
+            .get(&key)
+            .into_iter()
+            .chain(&self.header_ids_more);
+        if let Some(id) = found.copied().find(|id| is(self.program.header(*id))) {
+            return Some(id);
         }
         self.program.headers.push(ir::HeaderInstance {
             name: name.to_string(),
@@ -376,7 +408,12 @@ impl<'a, 'o> Cx<'a, 'o> {
             span: self.spans.ir(span),
         });
         let id = ir::HeaderId((self.program.headers.len() - 1) as u32);
-        self.header_ids.insert(key, id);
+        match self.header_ids.entry(key) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => self.header_ids_more.push(id),
+        }
         Some(id)
     }
 }

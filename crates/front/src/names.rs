@@ -4,8 +4,6 @@ use crate::HashSet;
 
 use p4cost_syntax::ast::{Expr, ExprKind};
 
-use crate::scope::expr_name;
-
 /// Methods on a header (or stack) that read its validity or contents.
 const HEADER_METHODS: &[&str] = &[
     "isValid",
@@ -32,20 +30,38 @@ impl NameList {
     /// The longest list searched by comparing names rather than hashing.
     const SCAN: usize = 16;
 
+    /// The longest list grown one name at a time: most read sets have one
+    /// or two names, and a list that holds exactly its names needs no
+    /// shrinking in [`NameList::into_vec`].
+    const EXACT: usize = 4;
+
+    /// True when `n` is in the list.
+    fn contains(&self, n: &str) -> bool {
+        if self.list.len() <= Self::SCAN {
+            self.list.iter().any(|x| x == n)
+        } else {
+            self.seen.contains(n)
+        }
+    }
+
+    /// Appends `n`, known not to be in the list.
+    fn push_new(&mut self, n: String) {
+        if self.list.len() == self.list.capacity() && self.list.len() < Self::EXACT {
+            self.list.reserve_exact(1);
+        }
+        if self.list.len() >= Self::SCAN {
+            if self.seen.is_empty() {
+                self.seen.extend(self.list.iter().cloned());
+            }
+            self.seen.insert(n.clone());
+        }
+        self.list.push(n);
+    }
+
     /// Adds `n` unless it is already there.
     pub fn push(&mut self, n: String) {
-        if self.list.len() < Self::SCAN {
-            if !self.list.contains(&n) {
-                self.list.push(n);
-            }
-            return;
-        }
-        if self.seen.is_empty() {
-            self.seen.extend(self.list.iter().cloned());
-        }
-        if !self.seen.contains(&n) {
-            self.seen.insert(n.clone());
-            self.list.push(n);
+        if !self.contains(&n) {
+            self.push_new(n);
         }
     }
 
@@ -59,74 +75,124 @@ impl NameList {
     /// by pushes would hold room for at least four names.
     pub fn into_vec(self) -> Vec<String> {
         let mut list = self.list;
-        list.shrink_to_fit();
+        if list.len() < list.capacity() {
+            list.shrink_to_fit();
+        }
         list
     }
 }
 
 /// Adds every field, variable or header `e` reads to `out` (deduplicated,
 /// in first-seen order). `skip` filters names that are not state (global
-/// constants, enum members, actions).
+/// constants, enum members, actions): it is given a name's root (`hdr` of
+/// `hdr.ipv4.ttl`, empty for an absolute `.x`).
 pub fn reads(e: &Expr, skip: &dyn Fn(&str) -> bool, out: &mut NameList) {
-    let push = |n: String, out: &mut NameList| {
-        let root = n.split(['.', '[']).next().unwrap_or(&n);
-        if !skip(root) {
-            out.push(n);
-        }
+    let mut w = Reads {
+        skip,
+        out,
+        spare: String::new(),
     };
-    match &e.kind {
-        ExprKind::Path(_) | ExprKind::Member { .. } | ExprKind::Index { .. } => {
-            if is_place(e) {
-                push(expr_name(e), out);
-            } else if let ExprKind::Member { base, .. } | ExprKind::Index { base, .. } = &e.kind {
-                reads(base, skip, out);
-            }
-            if let ExprKind::Index { index, .. } = &e.kind {
-                reads(index, skip, out);
-            }
+    w.expr(e);
+}
+
+/// One [`reads`] walk: a name is written only when its root is not
+/// skipped, and the buffer of a name already in the list is kept for the
+/// next one, so a repeated name costs no allocation.
+struct Reads<'w> {
+    skip: &'w dyn Fn(&str) -> bool,
+    out: &'w mut NameList,
+    spare: String,
+}
+
+impl Reads<'_> {
+    /// Adds the place `e` (with `suffix` appended) unless skipped or there.
+    fn place(&mut self, e: &Expr, suffix: &str) {
+        if (self.skip)(root_name(e)) {
+            return;
         }
-        ExprKind::Slice { base, .. } => reads(base, skip, out),
-        ExprKind::WidthSlice { base, start, .. } => {
-            reads(base, skip, out);
-            reads(start, skip, out);
+        let mut n = std::mem::take(&mut self.spare);
+        n.clear();
+        // Most names (`hdr.ipv4.ttl`) fit without regrowing.
+        n.reserve(24);
+        crate::scope::write_name(e, &mut n);
+        n.push_str(suffix);
+        if self.out.contains(&n) {
+            self.spare = n;
+        } else {
+            self.out.push_new(n);
         }
-        ExprKind::Call { callee, args, .. } => {
-            if let ExprKind::Member { base, member } = &callee.kind {
-                if matches!(member.name.as_str(), "isValid" | "isInvalid") && is_place(base) {
-                    // Validity is a bit of its own (`$valid`, as p4c's
-                    // BMv2 JSON names it), not the header's fields.
-                    push(format!("{}.$valid", expr_name(base)), out);
-                } else if HEADER_METHODS.contains(&member.name.as_str()) && is_place(base) {
-                    push(expr_name(base), out);
-                } else if !is_place(base) {
-                    reads(base, skip, out);
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Path(_) | ExprKind::Member { .. } | ExprKind::Index { .. } => {
+                if is_place(e) {
+                    self.place(e, "");
+                } else if let ExprKind::Member { base, .. } | ExprKind::Index { base, .. } = &e.kind
+                {
+                    self.expr(base);
+                }
+                if let ExprKind::Index { index, .. } = &e.kind {
+                    self.expr(index);
                 }
             }
-            for a in args {
-                reads(&a.value, skip, out);
+            ExprKind::Slice { base, .. } => self.expr(base),
+            ExprKind::WidthSlice { base, start, .. } => {
+                self.expr(base);
+                self.expr(start);
             }
-        }
-        ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => reads(expr, skip, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            reads(lhs, skip, out);
-            reads(rhs, skip, out);
-        }
-        ExprKind::Ternary { cond, then, els } => {
-            reads(cond, skip, out);
-            reads(then, skip, out);
-            reads(els, skip, out);
-        }
-        ExprKind::List(items) => {
-            for i in items {
-                reads(i, skip, out);
+            ExprKind::Call { callee, args, .. } => {
+                if let ExprKind::Member { base, member } = &callee.kind {
+                    if matches!(member.name.as_str(), "isValid" | "isInvalid") && is_place(base) {
+                        // Validity is a bit of its own (`$valid`, as p4c's
+                        // BMv2 JSON names it), not the header's fields.
+                        self.place(base, ".$valid");
+                    } else if HEADER_METHODS.contains(&member.name.as_str()) && is_place(base) {
+                        self.place(base, "");
+                    } else if !is_place(base) {
+                        self.expr(base);
+                    }
+                }
+                for a in args {
+                    self.expr(&a.value);
+                }
             }
-        }
-        ExprKind::Struct { fields, .. } => {
-            for f in fields {
-                reads(&f.value, skip, out);
+            ExprKind::Cast { expr, .. } | ExprKind::Unary { expr, .. } => self.expr(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
             }
+            ExprKind::Ternary { cond, then, els } => {
+                self.expr(cond);
+                self.expr(then);
+                self.expr(els);
+            }
+            ExprKind::List(items) => {
+                for i in items {
+                    self.expr(i);
+                }
+            }
+            ExprKind::Struct { fields, .. } => {
+                for f in fields {
+                    self.expr(&f.value);
+                }
+            }
+            _ => {}
         }
-        _ => {}
+    }
+}
+
+/// The root of a place's name (what its name starts with, up to the
+/// first `.` or `[`): the name of its leftmost path, empty for an
+/// absolute path (written `.x`).
+fn root_name(mut e: &Expr) -> &str {
+    loop {
+        match &e.kind {
+            ExprKind::Path(p) if p.absolute => return "",
+            ExprKind::Path(p) => return p.name.name.as_str(),
+            ExprKind::Member { base, .. } | ExprKind::Index { base, .. } => e = base,
+            _ => return "",
+        }
     }
 }
 

@@ -75,16 +75,21 @@ pub fn qualify_tables(cx: &mut Cx<'_, '_>) {
         .map(|c| c.name.clone())
         .collect();
     let applied = std::mem::take(&mut cx.applied_as);
-    for (index, names) in applied {
-        let root = |n: &String| {
-            n.split('.')
-                .next()
-                .is_some_and(|r| bound.iter().any(|b| b == r))
-        };
-        let in_pipeline: Vec<&String> = names.iter().filter(|n| root(n)).collect();
-        let pick = match (in_pipeline.as_slice(), names.as_slice()) {
-            ([one], _) => Some((*one).clone()),
-            ([], [one]) => Some(one.clone()),
+    let root = |n: &String| {
+        n.split('.')
+            .next()
+            .is_some_and(|r| bound.iter().any(|b| b == r))
+    };
+    for (index, mut names) in applied {
+        // The one name rooted at a bound control, else the only name.
+        let mut in_pipeline = names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| root(n))
+            .map(|(i, _)| i);
+        let pick = match (in_pipeline.next(), in_pipeline.next(), names.len()) {
+            (Some(i), None, _) => Some(names.swap_remove(i)),
+            (None, _, 1) => names.pop(),
             _ => None,
         };
         if let (Some(name), Some(t)) = (pick, cx.program.tables.get_mut(index as usize)) {

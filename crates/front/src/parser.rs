@@ -234,12 +234,15 @@ fn lower_state<'a>(
         cx.charge_inlined(1 + s.stmts.len(), s.span, "parser", &out.stack)?;
     }
     let ops = Vec::new();
-    // Variables declared inside the state are in scope for its extracts.
-    let mut locals = px.locals.clone();
-    collect_vars(&s.stmts, &mut locals);
-    let saved = std::mem::replace(&mut px.locals, locals);
-    let saved_rename = px.rename.clone();
-    if !prefix.is_empty() {
+    // Variables declared inside the state are in scope for its extracts
+    // (a state without any keeps the parser's scope as it is).
+    let saved = declares(&s.stmts).then(|| {
+        let mut locals = px.locals.clone();
+        collect_vars(&s.stmts, &mut locals);
+        let saved = std::mem::replace(&mut px.locals, locals);
+        (saved, px.rename.clone())
+    });
+    if !prefix.is_empty() && saved.is_some() {
         let mut names = Vec::new();
         state_var_names(&s.stmts, &mut names);
         for n in names {
@@ -270,8 +273,10 @@ fn lower_state<'a>(
         Some(t) => lower_transition(cx, px, t, &mut open.ops)?,
     };
     close(px, out, &sc, open, transition);
-    px.locals = saved;
-    px.rename = saved_rename;
+    if let Some((locals, rename)) = saved {
+        px.locals = locals;
+        px.rename = rename;
+    }
     Ok(())
 }
 
@@ -484,6 +489,16 @@ fn state_var_names<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a str>) {
     }
 }
 
+/// True when `stmts` declare a variable or constant (in nested blocks
+/// too): what [`collect_vars`] and [`state_var_names`] look for.
+fn declares(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Var(_) | StmtKind::Const(_) => true,
+        StmtKind::Block(b) => declares(&b.stmts),
+        _ => false,
+    })
+}
+
 fn collect_vars<'a>(stmts: &'a [Stmt], locals: &mut Locals<'a>) {
     for s in stmts {
         match &s.kind {
@@ -523,7 +538,7 @@ fn lower_stmt<'a>(
             ops.push(ir::ParserOp::Statement {
                 what: "assign".into(),
                 reads: r,
-                writes: vec![canonical(px, &expr_name(lhs))],
+                writes: vec![canonical(px, expr_name(lhs))],
                 constant,
                 span: cx.spans.ir(st.span),
             });
@@ -791,7 +806,7 @@ fn lower_extract<'a>(
 ) -> Result<ir::ParserOp, FrontError> {
     let (target, member_shape) = union_member_target(cx, px, target);
     let (base, stack) = stack_access(cx, px, target);
-    let header = px.rename.name(&expr_name(base));
+    let header = px.rename.name_owned(expr_name(base));
     let access = resolve_access(&cx.g, &px.locals, base).map(|a| a.shape);
     let dynamic_index = stack.is_none() && matches!(target.kind, ExprKind::Index { .. });
     let (elem, stack_size) = match (access, stack) {
@@ -997,13 +1012,13 @@ fn key_field(px: &Px<'_>, e: &Expr) -> Option<String> {
             _ => return None,
         }
     }
-    Some(canonical(px, &expr_name(e)))
+    Some(canonical(px, expr_name(e)))
 }
 
 /// A name of this parser copy as the top-level parser's scope names it, the
 /// headers parameter as `hdr` (ARCHITECTURE.md, "Names").
-fn canonical(px: &Px<'_>, name: &str) -> String {
-    let name = px.rename.name(name);
+fn canonical(px: &Px<'_>, name: String) -> String {
+    let name = px.rename.name_owned(name);
     let root = name.split(['.', '[']).next().unwrap_or(&name);
     match (&px.headers_param, name.strip_prefix(root)) {
         (Some(hp), Some(rest)) if hp == root && root != "hdr" => format!("hdr{rest}"),

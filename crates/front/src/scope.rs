@@ -55,8 +55,12 @@ pub struct Globals<'a> {
     pub functions: HashMap<&'a str, &'a ast::FunctionProto>,
     /// The fields of every struct in `structs` with more than a few
     /// fields, by name (the first of a repeated name), so field lookups
-    /// stay O(1) in structs with thousands of headers.
-    field_index: HashMap<&'a str, HashMap<&'a str, &'a ast::Field>>,
+    /// stay O(1) in structs with thousands of headers. Keyed by the
+    /// declaration (the one `structs` holds for its name).
+    field_index: HashMap<*const StructDecl, HashMap<&'a str, &'a ast::Field>>,
+    /// What each type name is, in the order `named` tries them
+    /// (typedef, then struct-like, then enum): one lookup per name.
+    type_names: HashMap<&'a str, NamedType<'a>>,
     /// The value of each global constant that has one, evaluated in
     /// declaration order so a constant defined by the one before it costs
     /// one step, however long the chain (expression depth stays bounded
@@ -70,6 +74,14 @@ pub struct Globals<'a> {
     /// Widths and field counts of the struct-like declarations computed
     /// so far, by declaration (see `Globals::aggregate`).
     flat_memo: RefCell<HashMap<*const StructDecl, Flat>>,
+}
+
+/// A type name's declaration (see `Globals::type_names`).
+#[derive(Clone, Copy)]
+enum NamedType<'a> {
+    Typedef(&'a TypedefDecl),
+    Struct(&'a StructDecl),
+    Enum(&'a EnumDecl),
 }
 
 /// Structs with at most this many fields are searched linearly.
@@ -124,15 +136,16 @@ impl<'a> Globals<'a> {
                 _ => {}
             }
         }
-        for (name, s) in &g.structs {
+        for s in g.structs.values() {
             if s.fields.len() > INDEXED_FIELDS {
                 let mut by_name = HashMap::default();
                 for f in &s.fields {
                     by_name.entry(f.name.name.as_str()).or_insert(f);
                 }
-                g.field_index.insert(name, by_name);
+                g.field_index.insert(*s as *const StructDecl, by_name);
             }
         }
+        g.index_type_names();
         let no = HashMap::default();
         for d in &program.decls {
             if let Decl::Const(c) = d {
@@ -162,11 +175,12 @@ impl<'a> Globals<'a> {
     /// The field `name` of the struct, header or union `d` (the first one
     /// when the name repeats).
     pub fn field(&self, d: &'a StructDecl, name: &str) -> Option<&'a ast::Field> {
-        let indexed = self
-            .structs
-            .get(d.name.name.as_str())
-            .filter(|s| std::ptr::eq(**s, d))
-            .and_then(|_| self.field_index.get(d.name.name.as_str()));
+        // Only structs with more fields than that are indexed.
+        let indexed = if d.fields.len() > INDEXED_FIELDS {
+            self.field_index.get(&(d as *const StructDecl))
+        } else {
+            None
+        };
         match indexed {
             Some(by_name) => by_name.get(name).copied(),
             None => d.fields.iter().find(|f| f.name.name == name),
@@ -371,24 +385,38 @@ impl<'a> Globals<'a> {
             || matches!(name, "packet_in" | "packet_out")
     }
 
+    /// Fills `type_names` from `typedefs`, `structs` and `enums`, the
+    /// first kind a name has winning.
+    fn index_type_names(&mut self) {
+        let n = self.typedefs.len() + self.structs.len() + self.enums.len();
+        let mut m = HashMap::default();
+        m.reserve(n);
+        for (k, t) in &self.typedefs {
+            m.insert(*k, NamedType::Typedef(t));
+        }
+        for (k, s) in &self.structs {
+            m.entry(*k).or_insert(NamedType::Struct(s));
+        }
+        for (k, e) in &self.enums {
+            m.entry(*k).or_insert(NamedType::Enum(e));
+        }
+        self.type_names = m;
+    }
+
     fn named(&self, name: &str, span: ast::Span, depth: u32) -> Result<Shape<'a>, WidthError> {
-        if let Some(s) = self.typedef_shapes.get(name) {
-            return Ok(s.clone());
-        }
-        if let Some(td) = self.typedefs.get(name) {
-            return self.shape(&td.ty, depth + 1);
-        }
-        if let Some(s) = self.structs.get(name) {
-            return Ok(Shape::Aggregate(s));
-        }
-        if let Some(e) = self.enums.get(name) {
-            return match &e.underlying {
+        let _ = span;
+        match self.type_names.get(name) {
+            Some(NamedType::Typedef(td)) => match self.typedef_shapes.get(name) {
+                Some(s) => Ok(s.clone()),
+                None => self.shape(&td.ty, depth + 1),
+            },
+            Some(NamedType::Struct(s)) => Ok(Shape::Aggregate(s)),
+            Some(NamedType::Enum(e)) => match &e.underlying {
                 Some(u) => self.shape(u, depth + 1),
                 None => Ok(Shape::Opaque),
-            };
+            },
+            None => Ok(Shape::Opaque),
         }
-        let _ = span;
-        Ok(Shape::Opaque)
     }
 
     /// Fixed width in bits of a shape (varbits count 0; `None` for opaque).
@@ -544,7 +572,8 @@ pub fn expr_name(e: &Expr) -> String {
     out
 }
 
-fn write_name(e: &Expr, out: &mut String) {
+/// Appends the dotted name of `e` (see [`expr_name`]) to `out`.
+pub(crate) fn write_name(e: &Expr, out: &mut String) {
     match &e.kind {
         ExprKind::Path(p) => {
             if p.absolute {
@@ -564,7 +593,7 @@ fn write_name(e: &Expr, out: &mut String) {
                 ExprKind::Int(ast::IntLit {
                     value: IntValue::Small(v),
                     ..
-                }) => out.push_str(&v.to_string()),
+                }) => push_decimal(out, v.get()),
                 _ => write_name(index, out),
             }
             out.push(']');
@@ -593,7 +622,7 @@ fn write_name(e: &Expr, out: &mut String) {
         ExprKind::Int(ast::IntLit {
             value: IntValue::Small(v),
             ..
-        }) => out.push_str(&v.to_string()),
+        }) => push_decimal(out, v.get()),
         ExprKind::Call { callee, .. } => {
             write_name(callee, out);
             out.push_str("()");
@@ -601,6 +630,45 @@ fn write_name(e: &Expr, out: &mut String) {
         ExprKind::This => out.push_str("this"),
         _ => out.push_str("<expr>"),
     }
+}
+
+/// Appends `v` in decimal (what `v.to_string()` gives, without the
+/// formatting machinery and its allocation).
+pub(crate) fn push_decimal(out: &mut String, v: u128) {
+    let mut buf = [0u8; 39];
+    let mut i = buf.len();
+    let mut put = |d: u8| {
+        i -= 1;
+        buf[i] = b'0' + d;
+    };
+    match u64::try_from(v) {
+        Ok(mut x) => loop {
+            put((x % 10) as u8);
+            x /= 10;
+            if x == 0 {
+                break;
+            }
+        },
+        Err(_) => {
+            let mut x = v;
+            loop {
+                put((x % 10) as u8);
+                x /= 10;
+                if x == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
+/// `v` in decimal (see [`push_decimal`]).
+pub(crate) fn decimal(v: u128) -> String {
+    let mut s = String::with_capacity(8);
+    push_decimal(&mut s, v);
+    s
 }
 
 /// The name of a named or specialised type (`Register` for

@@ -48,6 +48,14 @@ impl Renamer {
         self.elements.get(name).cloned()
     }
 
+    /// [`Renamer::name`] of an owned name: itself when nothing is renamed.
+    pub fn name_owned(&self, text: String) -> String {
+        if self.map.is_empty() {
+            return text;
+        }
+        self.name(&text)
+    }
+
     /// Rewrites the identifiers of `text` that start a name (not those
     /// after a `.`, which are fields or methods).
     pub fn name(&self, text: &str) -> String {
@@ -164,7 +172,7 @@ impl<'a> Frame<'a> {
             let arg = argument(call.args, i, &p.name.name);
             let bound = arg.filter(|a| is_place(a) && !matches!(a.kind, ExprKind::DontCare));
             let to = match bound {
-                Some(a) => rename.name(&expr_name(a)),
+                Some(a) => rename.name_owned(expr_name(a)),
                 None => format!("{prefix}{}", p.name.name),
             };
             inner.map.insert(p.name.name.as_str().to_owned(), to);
@@ -226,7 +234,7 @@ fn element_of(g: &Globals<'_>, locals: &Locals<'_>, rename: &Renamer, a: &Expr) 
             };
             match resolve_access(g, locals, base)?.shape {
                 Shape::Stack(_, size) => Some(Element {
-                    stack: rename.name(&expr_name(base)),
+                    stack: rename.name_owned(expr_name(base)),
                     index: u32::try_from(i.get()).ok()?,
                     size,
                 }),
