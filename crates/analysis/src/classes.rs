@@ -973,6 +973,59 @@ pub(crate) type KeyMap<T> = HashMap<Key, T, foldhash::fast::FixedState>;
 /// A set of control states (see [`KeyMap`]).
 type KeySet = HashSet<Key, foldhash::fast::FixedState>;
 
+/// A successor that is the end of the control, among state ids
+/// ([`States`]).
+const END_ID: u32 = u32::MAX;
+
+/// The control states met so far, numbered in the order first met, and
+/// the successors of those walked from ([`ControlClasses::succ_span`]),
+/// as ids in one flat list: a state is hashed once, when first met, and
+/// the walks (the summary's, the distribution's, the listing's) go by id,
+/// with no allocation per state.
+#[derive(Default)]
+struct States {
+    ids: KeyMap<u32>,
+    keys: Vec<Key>,
+    /// Per state, its successors' place in `succ` (`None`: not made yet).
+    span: Vec<Option<(usize, usize)>>,
+    /// Successor ids ([`END_ID`]: the end of the control).
+    succ: Vec<u32>,
+}
+
+impl States {
+    /// The id of `k`, numbered now if new; `None` past `u32` ids.
+    fn intern(&mut self, k: Key) -> Option<u32> {
+        use std::collections::hash_map::Entry;
+        match self.ids.entry(k) {
+            Entry::Occupied(e) => Some(*e.get()),
+            Entry::Vacant(e) => {
+                let id = u32::try_from(self.keys.len())
+                    .ok()
+                    .filter(|&i| i != END_ID)?;
+                e.insert(id);
+                self.keys.push(k);
+                self.span.push(None);
+                Some(id)
+            }
+        }
+    }
+}
+
+/// The value of state `id` in a memo indexed by state id, if it has one.
+fn memo_get<T>(memo: &[Option<T>], id: u32) -> Option<&T> {
+    memo.get(id as usize).and_then(Option::as_ref)
+}
+
+/// Sets the value of state `id` in a memo indexed by state id.
+fn memo_set<T>(memo: &mut Vec<Option<T>>, id: u32, v: T) {
+    let i = id as usize;
+    if memo.len() <= i {
+        // Doubled: ids come one by one.
+        memo.resize_with((i + 1).max(2 * memo.len()), || None);
+    }
+    memo[i] = Some(v);
+}
+
 /// The buffers [`ControlClasses::succ`] works in.
 #[derive(Default)]
 struct SuccScratch {
@@ -992,8 +1045,9 @@ pub struct ControlEntry {
     pub min: f64,
     /// Greatest summed table weight.
     pub max: f64,
-    min_via: Option<Key>,
-    max_via: Option<Key>,
+    /// The successors (state ids; `None`: the end) the extremes go on to.
+    min_via: Option<u32>,
+    max_via: Option<u32>,
 }
 
 /// One path through a control.
@@ -1023,18 +1077,21 @@ pub struct ControlClasses<'a> {
     /// Per node, its ways on in canonical order ([`order`]) where that is
     /// not the order the reader gave.
     order: order::Orders,
-    /// The program's tables (a compiler's action-call tables do not stop
-    /// [`Self::settle`]).
-    tables: &'a [p4cost_ir::Table],
+    /// Per node, whether [`Self::settle`] stops there ([`stops_at`]).
+    stops: Vec<bool>,
     /// Where a state settles ([`Self::settle`]), memoised.
     settled: std::cell::RefCell<KeyMap<Option<Key>>>,
-    /// The successors of the states walked so far ([`Self::succ_kept`]):
-    /// the summary, the distribution and each listed path walk them again.
-    succ_kept: std::cell::RefCell<KeyMap<Arc<[Option<Key>]>>>,
+    /// The states met so far and the successors of those walked
+    /// ([`Self::succ_span`]): the summary, the distribution and each listed
+    /// path walk them again.
+    states: std::cell::RefCell<States>,
     /// Buffers of [`Self::succ`].
     scratch: std::cell::Cell<SuccScratch>,
     table_w: std::borrow::Cow<'a, [f64]>,
-    memo: KeyMap<ControlEntry>,
+    /// Per state id, its [`ControlEntry`] once evaluated.
+    memo: Vec<Option<ControlEntry>>,
+    /// States in `memo`.
+    memoised: usize,
     limit: usize,
 }
 
@@ -1107,12 +1164,15 @@ impl<'a> ControlClasses<'a> {
             skip,
             live,
             order,
-            tables: &program.tables,
+            stops: (0..c.flow.nodes.len())
+                .map(|n| stops_at(&program.tables, &c.flow, n))
+                .collect(),
             settled: std::cell::RefCell::new(KeyMap::default()),
-            succ_kept: std::cell::RefCell::new(KeyMap::default()),
+            states: std::cell::RefCell::default(),
             scratch: std::cell::Cell::default(),
             table_w,
-            memo: KeyMap::default(),
+            memo: Vec::new(),
+            memoised: 0,
             limit,
         }
     }
@@ -1124,13 +1184,47 @@ impl<'a> ControlClasses<'a> {
 
     /// States memoised so far.
     pub fn states(&self) -> usize {
-        self.memo.len()
+        self.memoised
     }
 
-    /// Successor states of `k` (`None` = end of the control), deduplicated,
-    /// runs of plain statements jumped over: they apply no table and change
-    /// no tracked validity, so they neither fork nor weigh, and memoising
-    /// them would cost a state per statement. A state keeps only the items
+    /// The successors of state `id` ([`Self::succ`]), made once per state,
+    /// as their place in [`States::succ`]: the DP's walks (the summary's,
+    /// the distribution's) and those that come back to a state for every
+    /// listed path (the listing, the witnesses' ranks) share them. `None`
+    /// past `u32` state ids.
+    fn succ_span(&self, id: u32) -> Option<(usize, usize)> {
+        let key = {
+            let st = self.states.borrow();
+            if let Some(span) = st.span[id as usize] {
+                return Some(span);
+            }
+            st.keys[id as usize]
+        };
+        // The walk's buffers, kept across calls (no allocation per state).
+        let mut sc = self.scratch.take();
+        self.succ(key, &mut sc);
+        let mut st = self.states.borrow_mut();
+        let start = st.succ.len();
+        for &s in &sc.out {
+            match s.map_or(Some(END_ID), |k| st.intern(k)) {
+                Some(v) => st.succ.push(v),
+                None => {
+                    st.succ.truncate(start);
+                    self.scratch.replace(sc);
+                    return None;
+                }
+            }
+        }
+        self.scratch.replace(sc);
+        let span = (start, st.succ.len());
+        st.span[id as usize] = Some(span);
+        Some(span)
+    }
+
+    /// Successor states of `k` (`None` = end of the control) into
+    /// `sc.out`, deduplicated, runs of plain statements jumped over: they
+    /// apply no table and change no tracked validity, so they neither fork
+    /// nor weigh, and memoising them would cost a state per statement. A state keeps only the items
     /// still tested from its node on.
     ///
     /// Successors come in the canonical order of [`order`] (the order
@@ -1144,21 +1238,7 @@ impl<'a> ControlClasses<'a> {
     /// passed on the way, which compilers rewrite freely (p4c drops dead
     /// assignments, makes statements into `tbl_*` tables and `return` into a
     /// flag and a test).
-    /// [`Self::succ`], made once per state: the DP's walks (the summary's,
-    /// the distribution's) and those that come back to a state for every
-    /// listed path (the listing, the witnesses' ranks) share it.
-    fn succ_kept(&self, k: Key) -> Arc<[Option<Key>]> {
-        if let Some(s) = self.succ_kept.borrow().get(&k) {
-            return s.clone();
-        }
-        let s = self.succ(k);
-        self.succ_kept.borrow_mut().insert(k, s.clone());
-        s
-    }
-
-    fn succ(&self, k: Key) -> Arc<[Option<Key>]> {
-        // The walk's buffers, kept across calls (no allocation per state).
-        let mut sc = self.scratch.take();
+    fn succ(&self, k: Key, sc: &mut SuccScratch) {
         succ_states(
             self.flow,
             &self.conds,
@@ -1177,9 +1257,24 @@ impl<'a> ControlClasses<'a> {
                 sc.out.push(s);
             }
         }
-        let out = Arc::from(&sc.out[..]);
-        self.scratch.replace(sc);
-        out
+    }
+
+    /// The id of state `k` ([`States`]), numbered now if new.
+    fn id(&self, k: Key) -> Option<u32> {
+        self.states.borrow_mut().intern(k)
+    }
+
+    /// The id of state `k` if it was met.
+    fn known_id(&self, k: Key) -> Option<u32> {
+        self.states.borrow().ids.get(&k).copied()
+    }
+
+    /// The successor at `i` of [`States::succ`] ([`Self::succ_span`]):
+    /// `None` for the end of the control.
+    fn succ_key(&self, i: usize) -> Option<Key> {
+        let st = self.states.borrow();
+        let s = st.succ[i];
+        (s != END_ID).then(|| st.keys[s as usize])
     }
 
     /// The state at node `n` (plain runs jumped) with `valid` / `unknown`,
@@ -1244,18 +1339,9 @@ impl<'a> ControlClasses<'a> {
         end
     }
 
-    /// True for a node [`Self::settle`] stops at: a table of the program's
-    /// own (not a compiler's action-call table), or an `exit` that goes on
-    /// to egress.
+    /// True for a node [`Self::settle`] stops at ([`stops_at`]).
     fn stops(&self, n: u32) -> bool {
-        match &self.flow.nodes[n as usize].kind {
-            NodeKind::Table { table, .. } => self
-                .tables
-                .get(table.index())
-                .is_none_or(|t| !t.is_action_call()),
-            NodeKind::Statement { what, .. } => what == crate::gresses::EXIT_TO_EGRESS,
-            _ => false,
-        }
+        self.stops.get(n as usize).copied().unwrap_or(false)
     }
 
     /// Where the way from state `k` to its successor node `n` settles.
@@ -1303,59 +1389,77 @@ impl<'a> ControlClasses<'a> {
         self.enter(Some((entry, valid, unknown)))
     }
 
-    /// Fills `memo` for `root` and every control state reachable from it
-    /// that `memo` lacks, successors first (an edge back to a state on the
-    /// walk's stack is cut): `finish(state, successors, memo)` gives a
+    /// Fills `memo` (indexed by state id; `memoised` counts its values)
+    /// for state `root` and every control state reachable from it that
+    /// `memo` lacks, successors first (an edge back to a state on the
+    /// walk's stack is cut): `finish(id, state, successors, memo)` gives a
     /// state's value once its successors have theirs. Iterative. `false`
     /// when the states memoised and on the stack would reach `limit`.
     fn post_order<T>(
         &self,
-        root: Key,
-        memo: &mut KeyMap<T>,
+        root: u32,
+        (memo, memoised): (&mut Vec<Option<T>>, &mut usize),
         limit: usize,
-        mut finish: impl FnMut(Key, &[Option<Key>], &KeyMap<T>) -> T,
+        mut finish: impl FnMut(u32, Key, &[u32], &[Option<T>]) -> T,
     ) -> bool {
         struct Frame {
-            key: Key,
-            succ: Arc<[Option<Key>]>,
-            next: usize,
+            id: u32,
+            from: usize,
+            at: usize,
+            end: usize,
         }
-        let mut on_stack = KeySet::default();
+        let mut on_stack: Vec<bool> = Vec::new();
         let mut stack: Vec<Frame> = Vec::new();
-        if !memo.contains_key(&root) {
-            on_stack.insert(root);
+        let push = |stack: &mut Vec<Frame>, on_stack: &mut Vec<bool>, id: u32| {
+            let Some((from, end)) = self.succ_span(id) else {
+                return false;
+            };
+            if on_stack.len() <= id as usize {
+                on_stack.resize((id as usize + 1).max(2 * on_stack.len()), false);
+            }
+            on_stack[id as usize] = true;
             stack.push(Frame {
-                key: root,
-                succ: self.succ_kept(root),
-                next: 0,
+                id,
+                from,
+                at: from,
+                end,
             });
+            true
+        };
+        if memo_get(memo, root).is_none() && !push(&mut stack, &mut on_stack, root) {
+            return false;
         }
         while let Some(top) = stack.last_mut() {
-            if top.next < top.succ.len() {
-                let s = top.succ[top.next];
-                top.next += 1;
-                if let Some(k) = s {
-                    if memo.contains_key(&k) || on_stack.contains(&k) {
-                        continue; // done, or a cycle edge (cut)
-                    }
-                    if memo.len() + on_stack.len() >= limit {
-                        return false;
-                    }
-                    on_stack.insert(k);
-                    let succ = self.succ_kept(k);
-                    stack.push(Frame {
-                        key: k,
-                        succ,
-                        next: 0,
-                    });
+            if top.at < top.end {
+                let s = self.states.borrow().succ[top.at];
+                top.at += 1;
+                let seen = |s: u32| on_stack.get(s as usize).copied().unwrap_or(false);
+                if s == END_ID || memo_get(memo, s).is_some() || seen(s) {
+                    continue; // the end, done, or a cycle edge (cut)
+                }
+                if *memoised + stack.len() >= limit || !push(&mut stack, &mut on_stack, s) {
+                    return false;
                 }
             } else if let Some(done) = stack.pop() {
-                on_stack.remove(&done.key);
-                let v = finish(done.key, &done.succ, memo);
-                memo.insert(done.key, v);
+                on_stack[done.id as usize] = false;
+                let v = {
+                    let st = self.states.borrow();
+                    let key = st.keys[done.id as usize];
+                    finish(done.id, key, &st.succ[done.from..done.end], memo)
+                };
+                memo_set(memo, done.id, v);
+                *memoised += 1;
             }
         }
         true
+    }
+
+    /// The error for more control states than the limit.
+    fn over_limit(&self) -> ClassError {
+        ClassError::ControlStates {
+            control: self.name.to_string(),
+            limit: self.limit,
+        }
     }
 
     /// Control paths (and weight extremes) for a packet whose tested
@@ -1370,73 +1474,88 @@ impl<'a> ControlClasses<'a> {
                 max_via: None,
             });
         };
+        let root = self.id(root).ok_or_else(|| self.over_limit())?;
         let mut memo = std::mem::take(&mut self.memo);
-        let within = self.post_order(root, &mut memo, self.limit, |key, succ, memo| {
-            let mut e = ControlEntry {
-                count: PathCount::default(),
-                min: f64::INFINITY,
-                max: f64::NEG_INFINITY,
-                min_via: None,
-                max_via: None,
-            };
-            let mut take = |count: PathCount, min: f64, max: f64, via: Option<Key>| {
-                if count.value == 0 && !count.saturated {
-                    return;
-                }
-                e.count = e.count.plus(count);
-                if min < e.min {
-                    e.min = min;
-                    e.min_via = via;
-                }
-                if max > e.max {
-                    e.max = max;
-                    e.max_via = via;
-                }
-            };
-            if succ.is_empty() {
-                take(ONE, 0.0, 0.0, None); // exit
-            }
-            for s in succ {
-                match s {
-                    None => take(ONE, 0.0, 0.0, None),
-                    Some(k) => {
-                        if let Some(c) = memo.get(k) {
-                            take(c.count, c.min, c.max, Some(*k));
-                        }
-                    }
-                }
-            }
-            let w = self.weight(key.0);
-            e.min += w;
-            e.max += w;
-            e
-        });
+        let mut memoised = self.memoised;
+        let within = self.post_order(
+            root,
+            (&mut memo, &mut memoised),
+            self.limit,
+            |_, key, succ, memo| self.entry(key, succ, memo),
+        );
         self.memo = memo;
+        self.memoised = memoised;
         if !within {
-            return Err(ClassError::ControlStates {
-                control: self.name.to_string(),
-                limit: self.limit,
-            });
+            return Err(self.over_limit());
         }
-        Ok(self.memo[&root])
+        memo_get(&self.memo, root)
+            .copied()
+            .ok_or_else(|| self.over_limit())
+    }
+
+    /// The entry of state `key` from its successors' (ids) in `memo`.
+    fn entry(&self, key: Key, succ: &[u32], memo: &[Option<ControlEntry>]) -> ControlEntry {
+        let mut e = ControlEntry {
+            count: PathCount::default(),
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            min_via: None,
+            max_via: None,
+        };
+        let mut take = |count: PathCount, min: f64, max: f64, via: Option<u32>| {
+            if count.value == 0 && !count.saturated {
+                return;
+            }
+            e.count = e.count.plus(count);
+            if min < e.min {
+                e.min = min;
+                e.min_via = via;
+            }
+            if max > e.max {
+                e.max = max;
+                e.max_via = via;
+            }
+        };
+        if succ.is_empty() {
+            take(ONE, 0.0, 0.0, None); // exit
+        }
+        for &s in succ {
+            if s == END_ID {
+                take(ONE, 0.0, 0.0, None);
+            } else if let Some(c) = memo_get(memo, s) {
+                take(c.count, c.min, c.max, Some(s));
+            }
+        }
+        let w = self.weight(key.0);
+        e.min += w;
+        e.max += w;
+        e
+    }
+
+    /// The ids of the lightest (`max` false) or heaviest control path for
+    /// `sig`, in order (after [`ControlClasses::eval`] of `sig`).
+    fn witness_ids(&self, sig: u64, max: bool) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut at = self.root(sig).and_then(|k| self.known_id(k));
+        while let Some(id) = at {
+            let Some(e) = memo_get(&self.memo, id) else {
+                break;
+            };
+            out.push(id);
+            at = if max { e.max_via } else { e.min_via };
+            if out.len() > self.memoised {
+                break; // a via chain never loops; stay bounded regardless
+            }
+        }
+        out
     }
 
     /// The keys of the lightest (`max` false) or heaviest control path for
     /// `sig`, in order (after [`ControlClasses::eval`] of `sig`).
     fn witness_keys(&self, sig: u64, max: bool) -> Vec<Key> {
-        let mut out = Vec::new();
-        let mut at = self.root(sig);
-        while let Some(k) = at {
-            let Some(e) = self.memo.get(&k) else {
-                break;
-            };
-            out.push(k);
-            at = if max { e.max_via } else { e.min_via };
-            if out.len() > self.memo.len() {
-                break; // a via chain never loops; stay bounded regardless
-            }
-        }
-        out
+        let st = self.states.borrow();
+        let ids = self.witness_ids(sig, max);
+        ids.into_iter().map(|id| st.keys[id as usize]).collect()
     }
 
     /// The lightest (`max` false) or heaviest control path for `sig`
@@ -1460,20 +1579,39 @@ impl<'a> ControlClasses<'a> {
     /// taken.
     pub fn witness_rank(&self, sig: u64, max: bool) -> PathCount {
         let mut rank = PathCount::default();
-        for k in self.witness_keys(sig, max) {
-            let e = &self.memo[&k];
+        for id in self.witness_ids(sig, max) {
+            let Some(e) = memo_get(&self.memo, id) else {
+                continue;
+            };
             let chosen = if max { e.max_via } else { e.min_via };
-            for &s in self.succ_kept(k).iter() {
-                if s == chosen {
+            let Some((from, end)) = self.succ_span(id) else {
+                continue;
+            };
+            let st = self.states.borrow();
+            for &s in &st.succ[from..end] {
+                if (s != END_ID).then_some(s) == chosen {
                     break;
                 }
                 rank = rank.plus(match s {
-                    None => ONE,
-                    Some(k2) => self.memo.get(&k2).map_or(PathCount::default(), |c| c.count),
+                    END_ID => ONE,
+                    s => memo_get(&self.memo, s).map_or(PathCount::default(), |c| c.count),
                 });
             }
         }
         rank
+    }
+}
+
+/// True for a node [`ControlClasses::settle`] stops at: a table of the
+/// program's own (`tables`; not a compiler's action-call table), or an
+/// `exit` that goes on to egress.
+fn stops_at(tables: &[p4cost_ir::Table], flow: &ControlFlow, n: usize) -> bool {
+    match &flow.nodes[n].kind {
+        NodeKind::Table { table, .. } => tables
+            .get(table.index())
+            .is_none_or(|t| !t.is_action_call()),
+        NodeKind::Statement { what, .. } => what == crate::gresses::EXIT_TO_EGRESS,
+        _ => false,
     }
 }
 
@@ -1504,13 +1642,25 @@ impl ValidityEffect {
 /// table by its actions' writes (any of them may run), and a header set the
 /// same way by every action it may run (its actions and its default
 /// action) as set for certain.
-fn validity_effects(
-    program: &Program,
-    flow: &ControlFlow,
+fn validity_effects<'a>(
+    program: &'a Program,
+    flow: &'a ControlFlow,
     h: &TestedHeaders,
 ) -> Vec<ValidityEffect> {
-    let of = |ws: &[String], sets: &[p4cost_ir::ValiditySet], flags: &[p4cost_ir::FlagSet]| {
-        let writes = ws.iter().fold(0u64, |m, w| m | h.mask_of_write(w));
+    // Each written field's mask made once: statements and actions write
+    // the same fields over and over, and a mask is a pass over every item.
+    let masks: std::cell::RefCell<HashMap<&str, u64, foldhash::fast::FixedState>> =
+        std::cell::RefCell::default();
+    let mask = |w: &'a str| -> u64 {
+        if let Some(&m) = masks.borrow().get(w) {
+            return m;
+        }
+        let m = h.mask_of_write(w);
+        masks.borrow_mut().insert(w, m);
+        m
+    };
+    let of = |ws: &'a [String], sets: &[p4cost_ir::ValiditySet], flags: &[p4cost_ir::FlagSet]| {
+        let writes = ws.iter().fold(0u64, |m, w| m | mask(w));
         let (mut set_valid, mut set_invalid) = (0u64, 0u64);
         let known = sets
             .iter()
@@ -2338,7 +2488,10 @@ impl<'a> ClassLister<'a> {
     fn trail_steps(&mut self, stack: &mut [Frame]) {
         self.scratch.same = 0;
         for (i, f) in stack.iter_mut().enumerate() {
-            let chosen = f.succ.get(f.next.wrapping_sub(1)).copied().flatten();
+            let chosen = match f.next.checked_sub(1).filter(|&i| i < f.len()) {
+                Some(i) => self.cc.succ_key(f.succ.0 + i),
+                None => None,
+            };
             let id = match f.fact {
                 Some(id) => id,
                 None => {
@@ -2428,6 +2581,14 @@ impl<'a> ClassLister<'a> {
         Ok(out)
     }
 
+    /// The successors' place of state `k` ([`ControlClasses::succ_span`]).
+    fn span_of(&self, k: Key) -> Result<(usize, usize), ClassError> {
+        let cc = &self.cc;
+        cc.id(k)
+            .and_then(|id| cc.succ_span(id))
+            .ok_or_else(|| cc.over_limit())
+    }
+
     /// Depth-first over control states from `root` (the trail is the path
     /// so far), each complete path made a class and handed to `take`,
     /// until `max` are taken: the classes met, and whether the walk
@@ -2436,7 +2597,7 @@ impl<'a> ClassLister<'a> {
         let limit = self.budget.max_list_work;
         let mut stack = vec![Frame {
             key: root,
-            succ: self.cc.succ_kept(root),
+            succ: self.span_of(root)?,
             next: 0,
             fact: None,
         }];
@@ -2449,8 +2610,9 @@ impl<'a> ClassLister<'a> {
                 return Err(self.over_work());
             }
             let top = stack.last_mut().expect("non-empty");
-            let at_end = top.succ.is_empty() && top.next == 0;
-            if at_end || (top.next < top.succ.len() && top.succ[top.next].is_none()) {
+            let at_end = top.len() == 0 && top.next == 0;
+            let next = (top.next < top.len()).then(|| self.cc.succ_key(top.succ.0 + top.next));
+            if at_end || next == Some(None) {
                 top.next += 1;
                 top.fact = None;
                 self.trail_steps(&mut stack);
@@ -2461,15 +2623,14 @@ impl<'a> ClassLister<'a> {
                 seen += 1;
                 continue;
             }
-            if top.next < top.succ.len() {
-                let k = top.succ[top.next].expect("checked above");
+            if let Some(Some(k)) = next {
                 top.next += 1;
                 top.fact = None;
                 if on_stack.contains(&k) {
                     continue; // cycle edge (cut)
                 }
                 on_stack.insert(k);
-                let succ = self.cc.succ_kept(k);
+                let succ = self.span_of(k)?;
                 stack.push(Frame {
                     key: k,
                     succ,
@@ -2838,9 +2999,17 @@ impl StepCache {
 /// looked up for this choice).
 struct Frame {
     key: Key,
-    succ: Arc<[Option<Key>]>,
+    /// The state's successors' place in [`States::succ`].
+    succ: (usize, usize),
     next: usize,
     fact: Option<u32>,
+}
+
+impl Frame {
+    /// Successors of the frame's state.
+    fn len(&self) -> usize {
+        self.succ.1 - self.succ.0
+    }
 }
 
 /// What explains the steps of a class: the walk, the control's tables and
@@ -3091,18 +3260,19 @@ fn skip_reason(
             )
         }
         (NodeKind::Condition { cond, expr, .. }, outcome) => {
-            let text = condition_text(cond, expr);
+            // Written only where the reason shows it.
+            let text = || condition_text(cond, expr);
             match (cc.eval_node(k), outcome) {
                 (Some(v), _) => decided(&cc.h, cond, valid, unknown)
                     .map(|d| match egress_from {
                         Some(e) if n >= e => format!("{d}, in egress"),
                         _ => d,
                     })
-                    .unwrap_or_else(|| format!("condition `{text}` is always {v}")),
+                    .unwrap_or_else(|| format!("condition `{}` is always {v}", text())),
                 (None, Some(Outcome::Branch(true))) => {
-                    format!("branch not taken: !({text})")
+                    format!("branch not taken: !({})", text())
                 }
-                (None, _) => format!("branch not taken: {text}"),
+                (None, _) => format!("branch not taken: {}", text()),
             }
         }
         _ => "not on this control path".into(),

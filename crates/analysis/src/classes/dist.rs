@@ -294,10 +294,19 @@ impl Sides {
                 }
                 near.below(pv + c[j - 1].0);
                 near.entries(j as u128);
-                n = n.saturating_add(pn.saturating_mul(fit));
+                n = n.saturating_add(mul_sat(*pn, fit));
             }
         }
         n
+    }
+}
+
+/// `a * b`, saturating at `u128::MAX` ([`u128::saturating_mul`]), one
+/// machine multiplication when both fit in 64 bits (counts mostly do).
+fn mul_sat(a: u128, b: u128) -> u128 {
+    match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(x), Ok(y)) => u128::from(x) * u128::from(y),
+        _ => a.saturating_mul(b),
     }
 }
 
@@ -415,11 +424,7 @@ impl Sides {
                 while from > 0 && pv + c[from - 1].0 > under {
                     from -= 1;
                 }
-                sums.extend(
-                    c[from..to]
-                        .iter()
-                        .map(|e| (pv + e.0, pn.saturating_mul(e.1))),
-                );
+                sums.extend(c[from..to].iter().map(|e| (pv + e.0, mul_sat(pn, e.1))));
             }
         }
         // -0 and 0 share a place: 0, as the search gives it.

@@ -16,7 +16,7 @@ use foldhash::fast::FixedState;
 
 use p4cost_ir::NodeKind;
 
-use super::super::{ControlClasses, Key, KeyMap};
+use super::super::{memo_get, ControlClasses, Key, END_ID};
 use crate::PathCount;
 
 /// The walk of the control states reachable from some roots: states in the
@@ -338,11 +338,18 @@ pub(super) fn control_sides(
     budget: usize,
     roots: &[Option<Key>],
 ) -> Option<ControlSides> {
-    let mut ids: KeyMap<u32> = KeyMap::default();
-    let walk = walk(cc, table_w, roots, &mut ids)?;
+    let roots: Vec<Option<u32>> = roots
+        .iter()
+        .map(|r| match r {
+            Some(k) => cc.id(*k).map(Some),
+            None => Some(None), // no control to walk
+        })
+        .collect::<Option<_>>()?;
+    let mut ids: Vec<Option<u32>> = Vec::new();
+    let walk = walk(cc, table_w, &roots, &mut ids)?;
     let root_ids: Vec<Option<u32>> = roots
         .iter()
-        .map(|r| r.and_then(|k| ids.get(&k).copied()))
+        .map(|r| r.and_then(|id| ids.get(id as usize).copied().flatten()))
         .collect();
     drop(ids);
     let mut run = Tables::new();
@@ -425,21 +432,23 @@ fn count(c: u128) -> PathCount {
         saturated: c == u128::MAX,
     }
 }
-/// The walk from every root ([`Walk`]); `ids` numbers the states. `None`
-/// past `cc`'s state limit.
+/// The walk from every root (state ids, [`Walk`]); `ids` numbers the
+/// states walked, by state id. `None` past `cc`'s state limit.
 fn walk(
     cc: &ControlClasses<'_>,
     table_w: &[i64],
-    roots: &[Option<Key>],
-    ids: &mut KeyMap<u32>,
+    roots: &[Option<u32>],
+    ids: &mut Vec<Option<u32>>,
 ) -> Option<Walk> {
     let mut walk = Walk {
         weight: Vec::new(),
         at: vec![0],
         succ: Vec::new(),
     };
+    let mut walked = 0usize;
     for root in roots.iter().flatten() {
-        let within = cc.post_order(*root, ids, cc.limit, |key, succ, ids| {
+        let memo = (&mut *ids, &mut walked);
+        let within = cc.post_order(*root, memo, cc.limit, |_, key, succ, ids| {
             walk.weight.push(match &cc.flow.nodes[key.0 as usize].kind {
                 NodeKind::Table { table, .. } => table_w[table.index()],
                 _ => 0,
@@ -447,10 +456,10 @@ fn walk(
             if succ.is_empty() {
                 walk.succ.push(END); // exit
             }
-            for s in succ {
+            for &s in succ {
                 match s {
-                    None => walk.succ.push(END),
-                    Some(k) => walk.succ.extend(ids.get(k).copied()),
+                    END_ID => walk.succ.push(END),
+                    s => walk.succ.extend(memo_get(ids, s).copied()),
                 }
             }
             walk.at.push(walk.succ.len() as u32);
