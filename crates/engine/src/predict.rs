@@ -962,6 +962,13 @@ struct LinearPricer<'a> {
     /// The control's table terms as the report shows them, made once:
     /// every listed path shares them.
     shared_tables: Option<report::SharedTables>,
+    /// The control's warning codes as paths list them, made once: a known
+    /// code is a `'static` string, not a copy per path (172 codes a path
+    /// of switch_p4_16).
+    control_codes: Vec<std::borrow::Cow<'static, str>>,
+    /// The path-dependent codes ([`PATH_CODES`]) among the control's
+    /// warnings, found once.
+    control_path_codes: Vec<String>,
 }
 
 impl<'a> LinearPricer<'a> {
@@ -984,6 +991,15 @@ impl<'a> LinearPricer<'a> {
         let shared_tables = control
             .as_ref()
             .map(|c| report::table_outs(program, c.tables.clone()));
+        let control_codes = control.as_ref().map_or_else(Vec::new, |c| {
+            c.warnings
+                .iter()
+                .map(|w| crate::warnings::known_code(&w.code))
+                .collect()
+        });
+        let control_path_codes = control
+            .as_ref()
+            .map_or_else(Vec::new, |c| path_codes(c.warnings.iter().map(|w| &w.code)));
         LinearPricer {
             model,
             program,
@@ -991,6 +1007,8 @@ impl<'a> LinearPricer<'a> {
             packet_size,
             control,
             shared_tables,
+            control_codes,
+            control_path_codes,
         }
     }
 
@@ -1032,20 +1050,16 @@ impl<'a> LinearPricer<'a> {
             return (report::path_out(self.program, index, path, pred), codes);
         };
         let at = at.min(pred.warnings.len());
-        let codes = path_codes(
-            pred.warnings[..at]
-                .iter()
-                .chain(&ctl.warnings)
-                .chain(&pred.warnings[at..])
-                .map(|w| &w.code),
-        );
+        let mut codes = path_codes(pred.warnings[..at].iter().map(|w| &w.code));
+        codes.extend(self.control_path_codes.iter().cloned());
+        codes.extend(path_codes(pred.warnings[at..].iter().map(|w| &w.code)));
         let mut out = report::path_out_sharing(self.program, index, path, pred, tables);
         // The control's codes where they stand, the list sized once.
         let own = std::mem::take(&mut out.warnings);
-        let mut all = Vec::with_capacity(own.len() + ctl.warnings.len());
+        let mut all = Vec::with_capacity(own.len() + self.control_codes.len());
         let mut own = own.into_iter();
         all.extend(own.by_ref().take(at));
-        all.extend(ctl.warnings.iter().map(|w| w.code.clone()));
+        all.extend(self.control_codes.iter().cloned());
         all.extend(own);
         out.warnings = all;
         (out, codes)
