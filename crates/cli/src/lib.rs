@@ -27,6 +27,7 @@ mod cmd_stages;
 mod cmd_throughput;
 mod diagnostics;
 mod exit;
+mod fixed;
 mod huge_heap;
 mod json_out;
 mod output_budget;
