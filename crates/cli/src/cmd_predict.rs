@@ -18,7 +18,9 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
     if !a.more.is_empty() || a.file.is_dir() {
         return run_many(a, out, ui);
     }
-    let (reports, input) = predict::reports_and_input(&crate::project::predict_options(a)?)?;
+    let mut options = crate::project::predict_options(a)?;
+    options.leave_to_exit = ui.at_exit;
+    let (reports, input) = predict::reports_and_input(&options)?;
     crate::process::leave(ui, input);
     let exit = exit_of(&reports);
     match a.format {
