@@ -14,6 +14,7 @@ mod cpu;
 pub use cpu::COMPOSITION as CPU_COMPOSITION;
 mod extrapolates;
 mod fitted;
+mod listing_bytes;
 mod no_parser;
 mod passes;
 mod per_class;
@@ -23,6 +24,7 @@ use crate::path_stats::{Costed, PATH_CODES};
 use crate::report::{
     self, ControlOut, MauOut, ModelRef, PathMatchOut, PipelineOut, Report, WarningOut,
 };
+use listing_bytes::ListingBytes;
 
 /// Packet size used when `--packet-size` is not given: inside the training
 /// range of the Tofino models, below the 10G non-linear region.
@@ -1160,9 +1162,9 @@ fn list_paths<'g>(
         if bare.full() || (!each && !listed.outs.is_empty()) {
             continue;
         }
-        let (out, codes) = pricer.path_out(*index, &path);
+        let (mut out, codes) = pricer.path_out(*index, &path);
         listed.codes.push(codes);
-        bare.add(&out);
+        bare.add(&mut out);
         listed.outs.push(out);
         listed.nodes.push(nodes);
     }
@@ -1549,92 +1551,6 @@ fn control_note(model: &ModelSpec, per_class: bool) -> String {
         (false, _) => format!("model {} has no control term", model.name),
         (true, true) => "a packet class pays the tables its control path applies; a path's min and max are its fastest and slowest class".to_string(),
         (true, false) => "every table the ingress control applies counts on every path: packet classes were not computed".to_string(),
-    }
-}
-
-/// The bytes the listed paths take as pretty JSON, against a budget.
-struct ListingBytes {
-    max: Option<u64>,
-    used: u64,
-    /// Paths within the budget, once one went over.
-    over_at: Option<usize>,
-    added: usize,
-}
-
-impl ListingBytes {
-    fn new(max: Option<u64>) -> ListingBytes {
-        ListingBytes {
-            max,
-            used: 0,
-            over_at: None,
-            added: 0,
-        }
-    }
-
-    /// True once a path went over the budget: list no more.
-    fn full(&self) -> bool {
-        self.over_at.is_some()
-    }
-
-    /// Counts path `p` (its classes listed).
-    fn add(&mut self, p: &report::PathOut) {
-        let Some(max) = self.max else {
-            return;
-        };
-        let mut count = ByteCount(0);
-        // Writing to a counter fails only if serializing does, which a
-        // report cannot; such a path counts nothing.
-        let _ = serde_json::to_writer_pretty(&mut count, p);
-        self.used = self.used.saturating_add(count.0);
-        if self.used > max {
-            self.over_at = Some(self.added);
-        }
-        self.added += 1;
-    }
-
-    /// Counts report-level entries a path's classes added (`decisions`,
-    /// `skipped`), before the path itself is [`ListingBytes::add`]ed.
-    fn add_entries<T: serde::Serialize>(&mut self, entries: Option<&[T]>) {
-        let (Some(_), Some(entries)) = (self.max, entries) else {
-            return;
-        };
-        for e in entries {
-            let mut count = ByteCount(0);
-            // As in `add`: serializing an entry cannot fail.
-            let _ = serde_json::to_writer_pretty(&mut count, e);
-            self.used = self.used.saturating_add(count.0);
-        }
-    }
-
-    /// How many paths to keep, when the budget cut the listing.
-    fn kept(&self) -> Option<usize> {
-        self.over_at
-    }
-
-    /// The report's note for a listing of `before` paths cut to `keep`.
-    fn cut_note(&self, keep: usize, before: usize) -> report::OutputCutOut {
-        let max = self.max.unwrap_or(0);
-        report::OutputCutOut {
-            max_output_bytes: max,
-            paths_before: before,
-            note: format!(
-                "{keep} of the {before} listed paths written: more would exceed \
-                 --max-output-bytes {max}"
-            ),
-        }
-    }
-}
-
-/// A `Write` that only counts bytes.
-struct ByteCount(u64);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 = self.0.saturating_add(buf.len() as u64);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
