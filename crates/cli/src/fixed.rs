@@ -21,17 +21,33 @@ pub fn push_fixed3(s: &mut String, x: f64, plus: bool) {
         };
         return;
     };
+    // Written backwards into a buffer, then onto `s` at once: q < 2^63,
+    // at most 19 digits, a point and a sign.
+    let mut text = [0u8; 24];
+    let mut at = text.len();
+    let mut put = |b: u8| {
+        at -= 1;
+        text[at] = b;
+    };
+    let (mut whole, part) = (q / 1000, q % 1000);
+    put(b'0' + (part % 10) as u8);
+    put(b'0' + (part / 10 % 10) as u8);
+    put(b'0' + (part / 100) as u8);
+    put(b'.');
+    loop {
+        put(b'0' + (whole % 10) as u8);
+        whole /= 10;
+        if whole == 0 {
+            break;
+        }
+    }
     if x.is_sign_negative() {
-        s.push('-');
+        put(b'-');
     } else if plus {
-        s.push('+');
+        put(b'+');
     }
-    push_u64(s, q / 1000);
-    let f = (q % 1000) as u32;
-    s.push('.');
-    for d in [f / 100, f / 10 % 10, f % 10] {
-        s.push(char::from(b'0' + d as u8));
-    }
+    // ASCII digits, point and sign.
+    s.push_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
 }
 
 /// `x` (not negative) in thousandths rounded to the nearest, a tie to the

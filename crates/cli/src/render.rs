@@ -402,6 +402,7 @@ fn render_paths(s: &mut String, r: &Report) {
     );
     let one = r.paths.len() == 1 && r.path_selector.is_some();
     let mut cell = String::new();
+    let width = line_width();
     for p in &r.paths {
         // `{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}`,
         // each column padded here (see render_classes_brief).
@@ -425,7 +426,7 @@ fn render_paths(s: &mut String, r: &Report) {
         s.push('\n');
         cell.clear();
         if let (Some(pc), false) = (&p.classes, one) {
-            render_classes_brief(s, pc, r);
+            render_classes_brief(s, pc, r, width);
         }
     }
     if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
@@ -891,9 +892,13 @@ fn fit_cut(line: &str, width: usize) -> Option<usize> {
 
 /// The count of classes of a path and one line for each listed: its id,
 /// latency and tables (with hit/miss or action where the control branches
-/// on them).
-fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &Report) {
-    let width = line_width();
+/// on them), cut to `width` ([`line_width`], read once for all paths).
+fn render_classes_brief(
+    s: &mut String,
+    pc: &path_classes::PathClassesOut,
+    r: &Report,
+    width: usize,
+) {
     // A path with one class: that class's line says it all.
     if !(pc.total.text == "1" && pc.classes.len() == 1 && pc.filter.is_none()) {
         let at = s.len();
