@@ -1448,6 +1448,7 @@ impl PredictArgs {
             path_index: None,
             cancel: Default::default(),
             class_memo: Default::default(),
+            leave_to_exit: false,
             class: self.class.clone(),
             max_classes: self.max_classes,
             sort: match self.sort {

@@ -18,7 +18,9 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
     if !a.more.is_empty() || a.file.is_dir() {
         return run_many(a, out, ui);
     }
-    let (reports, input) = predict::reports_and_input(&crate::project::predict_options(a)?)?;
+    let mut options = crate::project::predict_options(a)?;
+    options.leave_to_exit = ui.at_exit;
+    let (reports, input) = predict::reports_and_input(&options)?;
     crate::process::leave(ui, input);
     let exit = exit_of(&reports);
     match a.format {
@@ -44,42 +46,63 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
 
 /// `text` written and flushed.
 fn write_flushed(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
-    out.write_all(text.as_bytes()).map_err(CliError::output)?;
-    out.flush().map_err(CliError::output)
+    write_flushed_bytes(out, text.as_bytes())
 }
 
 /// The reports as JSON, within `--max-output-bytes`: one report at the
 /// top, or each under `pipelines`.
 fn write_json(
     a: &PredictArgs,
-    mut reports: Vec<report::Report>,
+    reports: Vec<report::Report>,
     out: &mut dyn Write,
     ui: &Ui,
 ) -> Result<(), CliError> {
-    let depth = if reports.len() == 1 { 0 } else { 2 };
-    let dropped =
-        crate::output_budget::fit(reports.iter_mut().collect(), depth, a.max_output_bytes)?;
-    if dropped > 0 {
-        let _ = writeln!(
-            std::io::stderr(),
-            "{}",
-            crate::output_budget::note(dropped, a.max_output_bytes)
-        );
-    }
+    let max = a.max_output_bytes;
     if reports.len() == 1 {
-        crate::json_out::write_pretty(&reports[0], out)?;
-        crate::process::leave(ui, reports);
+        let mut one = reports;
+        if let Some(text) = crate::output_budget::whole_if_fits(&one[0], &[&one[0]], max)? {
+            write_flushed_bytes(out, &text)?;
+        } else {
+            fit_noted(one.iter_mut().collect(), 0, max)?;
+            crate::json_out::write_pretty(&one[0], out)?;
+        }
+        crate::process::leave(ui, one);
         return Ok(());
     }
-    let multi = report::MultiReport {
+    let mut multi = report::MultiReport {
         schema_version: report::SCHEMA_VERSION,
         p4cost_version: env!("CARGO_PKG_VERSION").to_string(),
         program: a.file.display().to_string(),
         pipelines: reports,
     };
-    crate::json_out::write_pretty(&multi, out)?;
+    let all: Vec<&report::Report> = multi.pipelines.iter().collect();
+    if let Some(text) = crate::output_budget::whole_if_fits(&multi, &all, max)? {
+        write_flushed_bytes(out, &text)?;
+    } else {
+        fit_noted(multi.pipelines.iter_mut().collect(), 2, max)?;
+        crate::json_out::write_pretty(&multi, out)?;
+    }
     crate::process::leave(ui, multi);
     Ok(())
+}
+
+/// [`crate::output_budget::fit`], and the stderr note when it cut.
+fn fit_noted(reports: Vec<&mut report::Report>, depth: u64, max: u64) -> Result<(), CliError> {
+    let dropped = crate::output_budget::fit(reports, depth, max)?;
+    if dropped > 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            crate::output_budget::note(dropped, max)
+        );
+    }
+    Ok(())
+}
+
+/// `text` written and flushed.
+fn write_flushed_bytes(out: &mut dyn Write, text: &[u8]) -> Result<(), CliError> {
+    out.write_all(text).map_err(CliError::output)?;
+    out.flush().map_err(CliError::output)
 }
 
 /// 1 when a denied warning occurred in `reports`, else 0.
@@ -113,22 +136,25 @@ fn run_many(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliEr
     let text = match a.format {
         ReportFormat::Json => {
             // Each report under `programs[].pipelines`.
-            let dropped = crate::output_budget::fit(
+            let all: Vec<&report::Report> = batch
+                .programs
+                .iter()
+                .flat_map(|p| p.pipelines.iter())
+                .collect();
+            let max = a.max_output_bytes;
+            if let Some(text) = crate::output_budget::whole_if_fits(&batch, &all, max)? {
+                write_flushed_bytes(out, &text)?;
+                return Ok(batch_exit(failed, denied));
+            }
+            fit_noted(
                 batch
                     .programs
                     .iter_mut()
                     .flat_map(|p| p.pipelines.iter_mut())
                     .collect(),
                 4,
-                a.max_output_bytes,
+                max,
             )?;
-            if dropped > 0 {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "{}",
-                    crate::output_budget::note(dropped, a.max_output_bytes)
-                );
-            }
             return write_batch(&batch, out, failed, denied);
         }
         ReportFormat::Sarif => {

@@ -22,7 +22,7 @@ use crate::args::ColorChoice;
 mod sources;
 mod window;
 
-use sources::Sources;
+use sources::{Sources, Text};
 
 /// Largest source file re-read to show a snippet.
 const MAX_SNIPPET_FILE_BYTES: u64 = 64 << 20;
@@ -53,7 +53,7 @@ pub struct Snippets {
 /// lines (a large JSON file whose spans all point at its start is read
 /// but never indexed), then its id in `files`.
 enum Known {
-    Text(Arc<str>),
+    Text(Text),
     Id(usize),
 }
 
@@ -84,7 +84,7 @@ impl Snippets {
     fn opens_object(&mut self, file: &str) -> Option<bool> {
         let opens = |t: &str| t.trim_start().starts_with('{');
         let id = match self.known(file)? {
-            Known::Text(t) => return Some(opens(t)),
+            Known::Text(t) => return Some(opens(t.as_str())),
             Known::Id(id) => *id,
         };
         Some(opens(self.text(id)?))
@@ -100,22 +100,20 @@ impl Snippets {
     }
 
     /// The text of `file` (or of the bundled architecture file).
-    fn read(file: &str) -> Option<Arc<str>> {
-        let text: Option<Arc<str>> = if let Some(name) = file.strip_prefix("<bundled>/") {
-            p4cost_front::bundled_text(name).map(Arc::from)
-        } else if file.starts_with('<')
-            || file.is_empty()
-            || !std::fs::metadata(file).is_ok_and(|m| m.is_file())
-        {
-            // Only regular files are read again: a FIFO or device would
-            // block or give other bytes than the first read.
+    fn read(file: &str) -> Option<Text> {
+        let text: Option<Text> = if let Some(name) = file.strip_prefix("<bundled>/") {
+            p4cost_front::bundled_text(name).map(|t| Arc::new(t.to_string()))
+        } else if file.starts_with('<') || file.is_empty() {
             None
         } else {
+            // Only regular files are read again: a FIFO or device would
+            // block or give other bytes than the first read.
+            let len = std::fs::metadata(file).ok().filter(|m| m.is_file())?.len();
             std::fs::File::open(Path::new(file))
                 .ok()
-                .and_then(|f| p4cost_front::read_limited(f, MAX_SNIPPET_FILE_BYTES).ok())
+                .and_then(|f| read_sized(f, len))
                 .and_then(|b| String::from_utf8(b).ok())
-                .map(Arc::from)
+                .map(Arc::new)
         };
         text
     }
@@ -123,17 +121,17 @@ impl Snippets {
     /// Registers `text` as the content of `file` (what the engine read:
     /// stdin, a git revision), ahead of any read from the disk.
     pub fn add_text(&mut self, file: &str, text: Arc<str>) -> usize {
-        let id = self.add(file, text);
+        let id = self.add(file, Arc::new(text.to_string()));
         self.ids.insert(file.to_string(), Some(Known::Id(id)));
         id
     }
 
-    fn add(&mut self, file: &str, text: Arc<str>) -> usize {
+    fn add(&mut self, file: &str, text: Text) -> usize {
         self.files.add(file.to_string(), text)
     }
 
     fn text(&self, id: usize) -> Option<&str> {
-        self.files.get(id).ok().map(|f| f.text().as_ref())
+        self.files.get(id).ok().map(|f| f.text().as_str())
     }
 
     /// The byte range of `loc` in its file, cut to its first line; `None`
@@ -147,7 +145,7 @@ impl Snippets {
         }
         let id = self.id(&loc.file)?;
         let f = self.files.get(id).ok()?;
-        let (text, ix) = (f.text().as_ref(), f.lines());
+        let (text, ix) = (f.text().as_str(), f.lines());
         let r = ix.first_line_range(text, loc)?;
         // An empty span still gets a caret: the character it starts at.
         let hi = if r.is_empty() {
@@ -244,12 +242,29 @@ pub fn secondary(at: (usize, Range<usize>), message: impl std::fmt::Display) -> 
 /// the first `skip` (the header, when the report already says it),
 /// indented by `by`.
 pub fn indented(rendered: &str, skip: usize, by: &str) -> String {
-    rendered
-        .lines()
-        .skip(skip)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| format!("{by}{l}\n"))
-        .collect()
+    let mut out = String::with_capacity(rendered.len() + 8 * by.len());
+    for l in rendered.lines().skip(skip).filter(|l| !l.trim().is_empty()) {
+        out.push_str(by);
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The bytes of `f`, of `len` bytes when its size was read (the buffer
+/// sized once, not grown as it is read), at most
+/// [`MAX_SNIPPET_FILE_BYTES`].
+fn read_sized(f: std::fs::File, len: u64) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    if len > MAX_SNIPPET_FILE_BYTES {
+        return None;
+    }
+    // One byte more: the read that says the file ends.
+    let mut buf = Vec::with_capacity(len as usize + 1);
+    f.take(MAX_SNIPPET_FILE_BYTES + 1)
+        .read_to_end(&mut buf)
+        .ok()?;
+    Some(buf).filter(|b| b.len() as u64 <= MAX_SNIPPET_FILE_BYTES)
 }
 
 /// `file:line:col` (a budget's origin in p4cost.toml) split in its parts.

@@ -91,6 +91,75 @@ pub fn fit(mut reports: Vec<&mut Report>, depth: u64, max: u64) -> Result<usize,
     Ok(dropped)
 }
 
+/// The JSON of `doc` as [`crate::json_out::write_pretty`] writes it, when
+/// [`fit`] would leave `reports` (those in `doc`) as they are: none was
+/// cut by the engine, and the document is short enough that no cut can
+/// follow (`None`: call [`fit`], then write). The document is written
+/// once, not measured path by path first (`predict --format json
+/// switch_p4_16.p4`: 87 M instructions measuring, of 370 M).
+///
+/// [`fit`] counts each report without its paths and each path as an
+/// element of its array: each part of the document once, plus at most 2
+/// bytes a report and 1 a path (a separator counted in full, `[]` for the
+/// paths). So its total stays within the budget when the document and
+/// those bytes do.
+pub fn whole_if_fits<T: serde::Serialize>(
+    doc: &T,
+    reports: &[&Report],
+    max: u64,
+) -> Result<Option<Vec<u8>>, CliError> {
+    if reports.iter().any(|r| r.output_cut.is_some()) {
+        return Ok(None);
+    }
+    let parts = reports
+        .iter()
+        .map(|r| 2 + r.paths.len() as u64)
+        .fold(SLACK, u64::saturating_add);
+    let Some(room) = max.checked_sub(parts) else {
+        return Ok(None);
+    };
+    let mut w = Capped {
+        text: Vec::new(),
+        room,
+        over: false,
+    };
+    // Buffered: the serializer writes a few bytes at a time.
+    let written = {
+        let mut buf = io::BufWriter::with_capacity(1 << 16, &mut w);
+        crate::json_out::pretty_to(doc, &mut buf)
+            .and_then(|()| buf.flush().map_err(CliError::output))
+    };
+    match written {
+        Ok(()) => {}
+        // Past the room: measured as before.
+        Err(_) if w.over => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    w.text.push(b'\n');
+    Ok(Some(w.text).filter(|t| t.len() as u64 <= room))
+}
+
+/// The bytes written to it, refused past `room` bytes.
+struct Capped {
+    text: Vec<u8>,
+    room: u64,
+    over: bool,
+}
+
+impl Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if (self.text.len() + buf.len()) as u64 > self.room {
+            self.over = true;
+            return Err(io::Error::other("over the output budget"));
+        }
+        self.text.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The stderr line that says a listing was cut.
 pub fn note(dropped: usize, max: u64) -> String {
     format!(

@@ -103,9 +103,24 @@ pub const NOT_TYPE_CHECKED: &str =
 /// parse state show its source line (from `snippets`), grouped by code
 /// as `detail` says.
 pub fn render_human(r: &Report, snippets: &mut Snippets, detail: Detail) -> String {
-    let mut s = String::new();
+    let mut s = String::with_capacity(size_hint(r));
     render_human_onto(&mut s, r, snippets, detail);
     s
+}
+
+/// About the bytes of `r`'s table (a line of 128 bytes for each path,
+/// class, table and warning): its string grown once or twice, not a
+/// dozen times (each a copy).
+fn size_hint(r: &Report) -> usize {
+    let classes: usize = r
+        .paths
+        .iter()
+        .filter_map(|p| p.classes.as_ref())
+        .map(|c| c.classes.len() + 1)
+        .sum();
+    let tables = r.paths.first().map_or(0, |p| p.breakdown.tables.len());
+    let lines = 64 + r.paths.len() + classes + tables + 8 * r.warnings.len();
+    lines.saturating_mul(128)
 }
 
 /// [`render_human`] written onto `s`: the overview lines, the model's
@@ -386,20 +401,32 @@ fn render_paths(s: &mut String, r: &Report) {
         "headers"
     );
     let one = r.paths.len() == 1 && r.path_selector.is_some();
+    let mut cell = String::new();
+    let width = line_width();
     for p in &r.paths {
-        put!(
-            s,
-            "{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}\n",
-            p.number.to_string(),
-            p.min_latency_ns,
-            p.latency_ns,
-            p.breakdown.base_ns,
-            p.breakdown.parser_ns,
-            p.breakdown.control_ns,
-            headers_text(p)
-        );
+        // `{:>4}  {:>10.3}  {:>10.3}  {:>8.3}  {:>8.3}  {:>8.3}  {}`,
+        // each column padded here (see render_classes_brief).
+        put!(cell, "{}", p.number);
+        push_right(s, &cell, 4);
+        let b = &p.breakdown;
+        for (ns, width) in [
+            (p.min_latency_ns, 10),
+            (p.latency_ns, 10),
+            (b.base_ns, 8),
+            (b.parser_ns, 8),
+            (b.control_ns, 8),
+        ] {
+            s.push_str("  ");
+            cell.clear();
+            crate::fixed::push_fixed3(&mut cell, ns, false);
+            push_right(s, &cell, width);
+        }
+        s.push_str("  ");
+        push_headers(s, p);
+        s.push('\n');
+        cell.clear();
         if let (Some(pc), false) = (&p.classes, one) {
-            render_classes_brief(s, pc, r);
+            render_classes_brief(s, pc, r, width);
         }
     }
     if let (Some(pc), true) = (r.paths.first().and_then(|p| p.classes.as_ref()), one) {
@@ -452,17 +479,12 @@ fn render_tables(s: &mut String, r: &Report) {
     let mut reasons: Vec<&str> = Vec::new();
     for t in &first.breakdown.tables {
         let stage = stage_text(&t.stages);
-        let stage = if stage.is_empty() {
-            stage
-        } else {
-            format!("{stage}  ")
-        };
         if r.mau.is_some() {
             put!(
                 s,
                 "  {:<32} {:<12} {}  ({}:{})\n",
                 t.name,
-                stage.trim_end(),
+                stage,
                 if t.match_class.is_empty() {
                     "keyless".to_string()
                 } else {
@@ -480,24 +502,47 @@ fn render_tables(s: &mut String, r: &Report) {
                 reasons.len()
             }
         };
-        put!(
-            s,
-            "  {:<32} {:<7} {:>2} keys, {:>3} bits  as {:<5} {:<6} [{n}]  {:+.3} ns  {}({}:{})\n",
-            t.name,
-            t.match_kind,
-            t.keys,
-            t.key_bits,
-            t.match_class,
-            t.key_class,
-            t.latency_ns,
-            stage,
-            t.span.file,
-            t.span.line
-        );
+        push_table_line(s, t, n, &stage);
     }
     for (i, r) in reasons.iter().enumerate() {
         put!(s, "  [{}] {r}\n", i + 1);
     }
+}
+
+/// A table's line of a path model: `  {:<32} {:<7} {:>2} keys, {:>3}
+/// bits  as {:<5} {:<6} [{n}]  {:+.3} ns  {stage  }({file}:{line})`, its
+/// columns padded here (see render_classes_brief).
+fn push_table_line(s: &mut String, t: &TableOut, n: usize, stage: &str) {
+    let mut cell = String::new();
+    s.push_str("  ");
+    push_left(s, &t.name, 32);
+    s.push(' ');
+    push_left(s, &t.match_kind, 7);
+    s.push(' ');
+    crate::fixed::push_u64(&mut cell, t.keys as u64);
+    push_right(s, &cell, 2);
+    s.push_str(" keys, ");
+    cell.clear();
+    crate::fixed::push_u64(&mut cell, t.key_bits);
+    push_right(s, &cell, 3);
+    s.push_str(" bits  as ");
+    push_left(s, &t.match_class, 5);
+    s.push(' ');
+    push_left(s, &t.key_class, 6);
+    s.push_str(" [");
+    crate::fixed::push_u64(s, n as u64);
+    s.push_str("]  ");
+    crate::fixed::push_fixed3(s, t.latency_ns, true);
+    s.push_str(" ns  ");
+    if !stage.is_empty() {
+        s.push_str(stage);
+        s.push_str("  ");
+    }
+    s.push('(');
+    s.push_str(&t.span.file);
+    s.push(':');
+    crate::fixed::push_u64(s, u64::from(t.span.line));
+    s.push_str(")\n");
 }
 
 /// `-q`: one line counting the warnings (none when there are none), and
@@ -847,12 +892,18 @@ fn fit_cut(line: &str, width: usize) -> Option<usize> {
 
 /// The count of classes of a path and one line for each listed: its id,
 /// latency and tables (with hit/miss or action where the control branches
-/// on them).
-fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &Report) {
-    let width = line_width();
+/// on them), cut to `width` ([`line_width`], read once for all paths).
+fn render_classes_brief(
+    s: &mut String,
+    pc: &path_classes::PathClassesOut,
+    r: &Report,
+    width: usize,
+) {
     // A path with one class: that class's line says it all.
     if !(pc.total.text == "1" && pc.classes.len() == 1 && pc.filter.is_none()) {
-        push_fit(s, &classes_heading(pc), width);
+        let at = s.len();
+        push_classes_heading(s, pc);
+        cut_fit(s, at, width);
         s.push('\n');
     }
     // Each class's line written onto `s` and cut there: no copy of it;
@@ -862,7 +913,7 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
     for c in &pc.classes {
         let at = s.len();
         ns.clear();
-        put!(ns, "{:.3}", c.latency_ns);
+        crate::fixed::push_fixed3(&mut ns, c.latency_ns, false);
         s.push_str("  ");
         push_right(s, &c.id, 8);
         s.push_str("  ");
@@ -883,33 +934,54 @@ fn render_classes_brief(s: &mut String, pc: &path_classes::PathClassesOut, r: &R
 
 /// `text` right-aligned in `width` characters (`{:>width}`).
 fn push_right(s: &mut String, text: &str, width: usize) {
-    let pad = width.saturating_sub(text.chars().count());
-    s.extend(std::iter::repeat_n(' ', pad));
+    push_spaces(s, width.saturating_sub(chars(text)));
     s.push_str(text);
 }
 
-/// `        4 classes (first 2 listed; --class acl:miss)`.
-fn classes_heading(pc: &path_classes::PathClassesOut) -> String {
-    let mut notes: Vec<String> = Vec::new();
-    if let Some(f) = &pc.filter {
-        notes.push(format!("{} matching --class {f}", pc.classes.len()));
-        if pc.truncated {
-            notes.push("more may match".to_string());
-        }
-    } else if pc.truncated {
-        notes.push(format!("first {} listed", pc.classes.len()));
+/// `text` left-aligned in `width` characters (`{:<width}`).
+fn push_left(s: &mut String, text: &str, width: usize) {
+    s.push_str(text);
+    push_spaces(s, width.saturating_sub(chars(text)));
+}
+
+/// The characters of `text` (its bytes when ASCII, as names and figures
+/// are: no decoding).
+fn chars(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
     }
-    format!(
-        "  {:>8}  {} class{}{}",
-        "",
-        pc.total.text,
-        if pc.total.text == "1" { "" } else { "es" },
-        if notes.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", notes.join("; "))
+}
+
+/// `n` spaces onto `s` (a slice of them at a time, not a char each).
+fn push_spaces(s: &mut String, mut n: usize) {
+    const SPACES: &str = "                                ";
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        s.push_str(&SPACES[..k]);
+        n -= k;
+    }
+}
+
+/// `        4 classes (first 2 listed; --class acl:miss)` onto `s`.
+fn push_classes_heading(s: &mut String, pc: &path_classes::PathClassesOut) {
+    s.push_str("            ");
+    s.push_str(&pc.total.text);
+    s.push_str(if pc.total.text == "1" {
+        " class"
+    } else {
+        " classes"
+    });
+    if let Some(f) = &pc.filter {
+        put!(s, " ({} matching --class {f}", pc.classes.len());
+        if pc.truncated {
+            s.push_str("; more may match");
         }
-    )
+        s.push(')');
+    } else if pc.truncated {
+        put!(s, " (first {} listed)", pc.classes.len());
+    }
 }
 
 /// The classes of the `--path` path: each with its latency, its tables,
@@ -1056,16 +1128,26 @@ fn render_classes(
 
 /// The headers column: packet headers in order, after the metadata
 /// extracted before the packet in brackets (`[md.resubmit] hdr.ethernet`).
-fn headers_text(p: &PathOut) -> String {
-    let headers = if p.headers.is_empty() {
-        "(none)".to_string()
+fn push_headers(s: &mut String, p: &PathOut) {
+    if !p.metadata.is_empty() {
+        s.push('[');
+        push_joined(s, &p.metadata, ", ");
+        s.push_str("] ");
+    }
+    if p.headers.is_empty() {
+        s.push_str("(none)");
     } else {
-        p.headers.join(" -> ")
-    };
-    if p.metadata.is_empty() {
-        headers
-    } else {
-        format!("[{}] {headers}", p.metadata.join(", "))
+        push_joined(s, &p.headers, " -> ");
+    }
+}
+
+/// `items` joined by `sep`, written onto `s` (`join` without its string).
+fn push_joined(s: &mut String, items: &[String], sep: &str) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(sep);
+        }
+        s.push_str(item);
     }
 }
 

@@ -247,7 +247,7 @@ fn explain_report(r: &Report, m: &ModelSpec) -> Result<Explanation, Error> {
                 .chain(
                     r.path_warnings
                         .iter()
-                        .filter(|w| p.warnings.contains(&w.code))
+                        .filter(|w| p.warnings.iter().any(|c| *c == w.code))
                         .map(|w| format!("{}: {}", w.code, w.message)),
                 )
                 .collect();

@@ -260,6 +260,11 @@ pub struct PredictOptions {
     /// Class-stage results kept between analyses of one document (the
     /// language server's, per open document); off by default.
     pub class_memo: crate::class_memo::ClassMemo,
+    /// The process exits once this prediction is written (the `p4cost`
+    /// binary's one-program `predict`): what the engine is done with is
+    /// left to the exit, not freed one allocation at a time. Off by
+    /// default; never for a long-lived caller or a batch.
+    pub leave_to_exit: bool,
 }
 
 /// Expected entries of the tables a name picks.
@@ -306,6 +311,7 @@ impl PredictOptions {
             lints: LintOptions::default(),
             cancel: crate::cancel::Cancel::default(),
             class_memo: crate::class_memo::ClassMemo::default(),
+            leave_to_exit: false,
         }
     }
 }

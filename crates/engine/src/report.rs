@@ -1,6 +1,8 @@
 //! The predict report: one structure rendered as JSON (the versioned
 //! schema editors and scripts read) or as a readable table.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use p4cost_ir::{Program, Span};
@@ -215,7 +217,10 @@ pub struct PathOut {
     /// Terms of `latency_ns`: `control_ns` is the slowest class's tables;
     /// `tables` lists every table of the control with its term.
     pub breakdown: BreakdownOut,
-    pub warnings: Vec<String>,
+    /// Its warnings' codes: a known code is shared, not copied per path
+    /// ([`crate::warnings::known_code`]).
+    #[schemars(with = "Vec<String>")]
+    pub warnings: Vec<Cow<'static, str>>,
     /// Its packet classes through the ingress control (linear models with
     /// an ingress control).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -584,7 +589,7 @@ pub fn path_out_sharing(
             control_ns: breakdown.control_ns,
             tables,
         },
-        warnings: warnings.into_iter().map(|w| w.code).collect(),
+        warnings: warnings.into_iter().map(|w| Cow::Owned(w.code)).collect(),
         classes: None,
     }
 }

@@ -14,10 +14,12 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    /// Indexes `text` (linear in its length).
+    /// Indexes `text` (linear in its length; the newlines found by
+    /// `memchr`'s vector search: `match_indices` took 1.1 M instructions
+    /// for switch_p4_16.p4's 239 KB, this half that).
     pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex {
             starts,
             len: text.len(),

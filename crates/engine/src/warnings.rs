@@ -5,6 +5,7 @@
 //! `--deny` and p4cost.toml's `[warnings]`; applied to a report by the
 //! engine, so every output agrees.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::report::Report;
@@ -57,6 +58,15 @@ pub const KNOWN_CODES: &[&str] = &[
     "too_many_keys",
     "too_many_states",
 ];
+
+/// `code` as the `'static` string of [`KNOWN_CODES`] it is (a report
+/// lists a code on every path: shared, not copied), or owned.
+pub fn known_code(code: &str) -> Cow<'static, str> {
+    match KNOWN_CODES.binary_search(&code) {
+        Ok(i) => Cow::Borrowed(KNOWN_CODES[i]),
+        Err(_) => Cow::Owned(code.to_string()),
+    }
+}
 
 /// What a warning of `code` means, in a few words (the heading of a
 /// group of them).

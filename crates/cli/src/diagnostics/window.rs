@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Arc;
 
 use codespan_reporting::diagnostic::Diagnostic;
 use codespan_reporting::files::{Error, Files};
@@ -41,7 +40,7 @@ struct Line {
 /// The shown lines of one file.
 struct FileView {
     name: String,
-    source: Arc<str>,
+    source: super::sources::Text,
     text: String,
     /// By line index.
     lines: Vec<Line>,
