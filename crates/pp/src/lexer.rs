@@ -225,23 +225,10 @@ impl Spliced {
 
 /// False when `text` has no carriage return and no backslash (most
 /// files): one pass, a word at a time, for what two searches would ask.
-/// `true` may be either.
 pub(crate) fn may_have_cr_or_backslash(text: &str) -> bool {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
     let (cr, bs) = (ONES * u64::from(b'\r'), ONES * u64::from(b'\\'));
-    // The high bit of some byte of `(x - ONES) & !x` is set exactly when
-    // some byte of `x` is zero.
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
-    let mut chunks = text.as_bytes().chunks_exact(8);
-    let mut seen = 0;
-    for chunk in chunks.by_ref() {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        seen |= zero(w ^ cr) | zero(w ^ bs);
-    }
-    seen & HIGH != 0 || chunks.remainder().iter().any(|&c| c == b'\r' || c == b'\\')
+    let word_hits = |w: u64| zero_bytes(w ^ cr) | zero_bytes(w ^ bs);
+    first_hit(text.as_bytes(), word_hits, |c| c == b'\r' || c == b'\\').is_some()
 }
 
 /// Length of the backslash-newline starting at `i`, or 0: a backslash, any spaces and tabs (as
@@ -486,35 +473,57 @@ fn simple_line_end(b: &[u8], i: usize) -> Option<usize> {
     (rest.get(k) == Some(&b'\n')).then_some(i + k + 1)
 }
 
-/// The index of the first byte of `b` that is not [`SIMPLE`], if any: a
-/// word of 8 bytes at a time.
+/// Eight bytes of ones: `ONES * c` is the word of 8 bytes `c`.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// The high bit of each byte of a word.
+const HIGH: u64 = ONES << 7;
+
+/// A word whose high bit is set in the first zero byte of `x`, and in no
+/// byte before it (later ones may be, by the borrow).
 #[inline]
-fn first_not_simple(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    // The high bit of the first byte of `x` that is zero is set, and of no
-    // byte before it (later ones may be, by the borrow).
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
-    let [nl, hash, slash, quote, bs] =
-        [b'\n', b'#', b'/', b'"', b'\\'].map(|c| ONES * u64::from(c));
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x
+}
+
+/// The index of the first byte of `b` that `word_hits` marks (in the
+/// high bit of that byte of a little-endian word of 8; exact for the first
+/// marked byte) or, in the last bytes short of a word, for which `is_hit`
+/// holds: a word of 8 bytes at a time.
+#[inline]
+fn first_hit(
+    b: &[u8],
+    word_hits: impl Fn(u64) -> u64,
+    is_hit: impl Fn(u8) -> bool,
+) -> Option<usize> {
     let mut chunks = b.chunks_exact(8);
     let mut base = 0;
     for chunk in chunks.by_ref() {
         let mut word = [0; 8];
         word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let hits =
-            (w | zero(w ^ nl) | zero(w ^ hash) | zero(w ^ slash) | zero(w ^ quote) | zero(w ^ bs))
-                & HIGH;
+        let hits = word_hits(u64::from_le_bytes(word)) & HIGH;
         if hits != 0 {
             return Some(base + (hits.trailing_zeros() / 8) as usize);
         }
         base += 8;
     }
     let rest = chunks.remainder();
-    rest.iter()
-        .position(|&c| !SIMPLE[usize::from(c)])
-        .map(|k| base + k)
+    rest.iter().position(|&c| is_hit(c)).map(|k| base + k)
+}
+
+/// The index of the first byte of `b` that is not [`SIMPLE`], if any.
+#[inline]
+fn first_not_simple(b: &[u8]) -> Option<usize> {
+    let [nl, hash, slash, quote, bs] =
+        [b'\n', b'#', b'/', b'"', b'\\'].map(|c| ONES * u64::from(c));
+    // A byte of the high bit set is not ASCII, so not simple.
+    let word_hits = |w: u64| {
+        w | zero_bytes(w ^ nl)
+            | zero_bytes(w ^ hash)
+            | zero_bytes(w ^ slash)
+            | zero_bytes(w ^ quote)
+            | zero_bytes(w ^ bs)
+    };
+    first_hit(b, word_hits, |c| !SIMPLE[usize::from(c)])
 }
 
 /// Whether a line [`simple_line_end`] accepted has an identifier for which
@@ -552,34 +561,15 @@ pub(crate) fn simple_line_names(
     false
 }
 
-/// The index of the first byte of `b` that is one of `few`: a word of 8
-/// bytes at a time.
+/// The index of the first byte of `b` that is one of `few`.
 fn first_of(b: &[u8], few: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
     let mut wanted = [0u64; NameStarts::FEW];
     for (w, &c) in wanted.iter_mut().zip(few) {
         *w = ONES * u64::from(c);
     }
     let n = few.len().min(NameStarts::FEW);
-    let mut chunks = b.chunks_exact(8);
-    let mut base = 0;
-    for chunk in chunks.by_ref() {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        // As in `first_not_simple`: the first byte equal to one is exact.
-        let hits = wanted[..n]
-            .iter()
-            .fold(0, |h, &v| h | ((w ^ v).wrapping_sub(ONES) & !(w ^ v)))
-            & HIGH;
-        if hits != 0 {
-            return Some(base + (hits.trailing_zeros() / 8) as usize);
-        }
-        base += 8;
-    }
-    let rest = chunks.remainder();
-    rest.iter().position(|c| few.contains(c)).map(|k| base + k)
+    let word_hits = |w: u64| wanted[..n].iter().fold(0, |h, &v| h | zero_bytes(w ^ v));
+    first_hit(b, word_hits, |c| few.contains(&c))
 }
 
 /// [`LEX_CLASS`] of the blanks between tokens on a line.
