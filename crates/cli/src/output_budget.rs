@@ -22,7 +22,7 @@ struct Count {
 impl Write for Count {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.bytes += buf.len() as u64;
-        self.lines += buf.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.lines += memchr::memchr_iter(b'\n', buf).count() as u64;
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {

@@ -136,7 +136,7 @@ impl std::io::Write for ByteCount {
         self.bytes = self.bytes.saturating_add(buf.len() as u64);
         self.lines = self
             .lines
-            .saturating_add(buf.iter().filter(|&&b| b == b'\n').count() as u64);
+            .saturating_add(memchr::memchr_iter(b'\n', buf).count() as u64);
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
