@@ -217,8 +217,8 @@ pub struct PathOut {
     /// Terms of `latency_ns`: `control_ns` is the slowest class's tables;
     /// `tables` lists every table of the control with its term.
     pub breakdown: BreakdownOut,
-    /// Its warnings' codes: a known code is shared, not copied per path
-    /// ([`crate::warnings::known_code`]).
+    /// The codes of the warnings that concern this path.
+    // A known code is shared, not copied per path (`warnings::known_code`).
     #[schemars(with = "Vec<String>")]
     pub warnings: Vec<Cow<'static, str>>,
     /// Its packet classes through the ingress control (linear models with
