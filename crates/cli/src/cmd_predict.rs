@@ -21,13 +21,13 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
     let mut options = crate::project::predict_options(a)?;
     options.leave_to_exit = ui.at_exit;
     let (reports, input) = predict::reports_and_input(&options)?;
-    crate::process::leave(ui, input);
+    p4cost_engine::drop_later::leave(ui.at_exit, input);
     let exit = exit_of(&reports);
     match a.format {
         ReportFormat::Sarif => {
             let text = crate::json_out::to_pretty(&crate::sarif::predict_log(&reports))?;
             write_flushed(out, &text)?;
-            crate::process::leave(ui, reports);
+            p4cost_engine::drop_later::leave(ui.at_exit, reports);
         }
         ReportFormat::Json => write_json(a, reports, out, ui)?,
         ReportFormat::Human => {
@@ -38,7 +38,7 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
                 render::render_human_multi(&reports, &mut snippets, a.warnings.detail())
             };
             out.write_all(text.as_bytes()).map_err(CliError::output)?;
-            crate::process::leave(ui, reports);
+            p4cost_engine::drop_later::leave(ui.at_exit, reports);
         }
     }
     Ok(exit)
@@ -66,7 +66,7 @@ fn write_json(
             fit_noted(one.iter_mut().collect(), 0, max)?;
             crate::json_out::write_pretty(&one[0], out)?;
         }
-        crate::process::leave(ui, one);
+        p4cost_engine::drop_later::leave(ui.at_exit, one);
         return Ok(());
     }
     let mut multi = report::MultiReport {
@@ -82,7 +82,7 @@ fn write_json(
         fit_noted(multi.pipelines.iter_mut().collect(), 2, max)?;
         crate::json_out::write_pretty(&multi, out)?;
     }
-    crate::process::leave(ui, multi);
+    p4cost_engine::drop_later::leave(ui.at_exit, multi);
     Ok(())
 }
 

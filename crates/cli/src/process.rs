@@ -1,7 +1,7 @@
 //! What only the `p4cost` process does, not a program that calls
 //! [`crate::run`]: it caps glibc's malloc arenas to the threads that work
-//! at once, and leaves its largest structures to the exit (see
-//! [`Ui::at_exit`](crate::Ui)).
+//! at once. (Leaving its largest structures to the exit, see
+//! [`Ui::at_exit`](crate::Ui), is `p4cost_engine::drop_later::leave`.)
 //!
 //! The arena cap (issue 26): glibc gives each thread that allocates its
 //! own arena, and memory freed into one arena is not reused by another.
@@ -19,20 +19,6 @@
 //! The heap's huge pages: [`crate::huge_heap`].
 
 use crate::args::Command;
-use crate::Ui;
-
-/// Drops `value`, or, when the process exits after this command, leaves
-/// it to the exit: the kernel takes the whole heap back at once, where
-/// dropping frees it one allocation at a time (the reports and program of
-/// `predict switch_p4_16.p4`: 15 M instructions, 5 % of the command). A
-/// library caller of [`crate::run`] frees as usual.
-pub fn leave<T>(ui: &Ui, value: T) {
-    if ui.at_exit {
-        std::mem::forget(value);
-    } else {
-        drop(value);
-    }
-}
 
 /// Largest program file `predict` runs with one malloc arena.
 pub const ONE_ARENA_MAX_BYTES: u64 = 512 << 10;

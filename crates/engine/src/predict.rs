@@ -871,19 +871,10 @@ fn run_linear(
         packet_size,
     };
     let report = stage.finish((&costed, &lin, &constant), listed, r, warns);
-    leave(a, (costed, pricer, constant));
+    // The class lister, the path costs and the pricer of switch_p4_16.p4:
+    // 0.8 M instructions to free.
+    crate::drop_later::leave(a.leave_to_exit, (costed, pricer, constant));
     Ok(report)
-}
-
-/// Drops `value`, or with [`PredictOptions::leave_to_exit`] leaves it to
-/// the process's exit (the class lister, the path costs and the pricer
-/// of switch_p4_16.p4: 0.8 M instructions to free).
-fn leave<T>(a: &PredictOptions, value: T) {
-    if a.leave_to_exit {
-        std::mem::forget(value);
-    } else {
-        drop(value);
-    }
 }
 
 /// What the classes and the end of a linear report need besides the
@@ -1310,7 +1301,7 @@ impl ClassStage<'_, '_> {
             Ok(mut lister) => {
                 let paths = (costed.pg, &parse_ns[..], &sigs[..]);
                 self.list_classes(&mut lister, paths, listed, r, warns);
-                leave(self.a, lister);
+                crate::drop_later::leave(self.a.leave_to_exit, lister);
             }
             Err(e) => warns.push(WarningOut::new(
                 "classes_not_listed",
