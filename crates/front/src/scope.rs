@@ -713,7 +713,8 @@ mod tests {
     fn doubling_structs_are_sized_once_per_declaration() {
         let prog = p4cost_syntax::parse(&doubling(40)).expect("parses");
         let g = Globals::new(&prog);
-        let t = std::time::Instant::now();
+        // This thread's CPU time: a loaded machine stretches wall time.
+        let t = cpu_time::ThreadTime::now();
         for (n, want) in [(3u32, 8u64), (25, 1 << 25), (40, 1 << 40)] {
             let s = g.structs.get(format!("S{n}").as_str()).expect("struct");
             let shape = Shape::Aggregate(s);
