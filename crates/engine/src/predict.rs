@@ -1201,7 +1201,8 @@ impl ClassStage<'_, '_> {
         r: &mut Report,
         warns: &mut Vec<WarningOut>,
     ) -> bool {
-        let program = self.common.program();
+        // Each listed path's parse terms: its prediction without its
+        // control term.
         let parse_ns: Vec<f64> = listed
             .outs
             .iter()
@@ -1213,38 +1214,91 @@ impl ClassStage<'_, '_> {
             r.summary = Some(e.summary);
             set_extremes(listed, &parse_ns, &e.extremes);
             if self.a.path_classes {
-                self.list_afresh(costed.pg, &parse_ns, listed, r, warns);
+                let lister = self.lister(self.walk());
+                self.list_or_warn(lister, (costed.pg, &parse_ns, &[]), listed, r, warns);
             }
             return true;
         }
         // One walk of the control, with the table terms as weights: the
         // summary over classes fills its memo, each listed path reads it.
+        // The listing walks the same control with the same weights: its
+        // extremes are the summary's, its slowest class the one a path's
+        // maximum stands for. (A walk a failed summary stopped in is made
+        // afresh.)
+        let (cc, classes_known) = self.summarize(costed, lin, base_ns, r, warns);
+        let cc = if classes_known { cc } else { self.walk() };
+        let mut lister = self.lister(cc);
+        let mut per_class = false;
+        // The listed paths' signatures, when their extremes worked them out.
+        let mut sigs = Vec::new();
+        if let (true, Ok(lister)) = (classes_known, &mut lister) {
+            if let Some(e) = path_extremes(lister, costed.pg, listed, &parse_ns, warns) {
+                per_class = true;
+                sigs = e.sigs;
+                self.remember(key, e.extremes, r);
+            }
+        }
+        self.list_or_warn(lister, (costed.pg, &parse_ns, &sigs), listed, r, warns);
+        per_class
+    }
+
+    /// The control walked with the table terms as weights.
+    fn walk(&self) -> Result<p4cost_analysis::ControlClasses<'_>, p4cost_analysis::ClassError> {
+        p4cost_analysis::ControlClasses::new(
+            self.common.program(),
+            self.control,
+            self.table_ns,
+            p4cost_analysis::ClassBudget::default().max_control_states,
+        )
+    }
+
+    /// The lister of the classes of walk `cc` (egress nodes told apart
+    /// when the control joins both gresses).
+    fn lister<'w>(
+        &'w self,
+        cc: Result<p4cost_analysis::ControlClasses<'w>, p4cost_analysis::ClassError>,
+    ) -> Result<p4cost_analysis::ClassLister<'w>, p4cost_analysis::ClassError> {
         let budget = p4cost_analysis::ClassBudget::default();
-        let walk = || {
-            p4cost_analysis::ControlClasses::new(
-                program,
+        cc.and_then(|cc| {
+            p4cost_analysis::ClassLister::with_classes(
+                self.common.program(),
                 self.control,
-                self.table_ns,
-                budget.max_control_states,
+                cc,
+                &budget,
             )
-        };
-        let mut cc = walk();
+        })
+        .map(|l| match &self.common.egress {
+            Some(j) => l.with_egress_from(j.ingress_nodes),
+            None => l,
+        })
+    }
+
+    /// Walks the control and, unless only the listing is wanted, sets the
+    /// report's classes and summary over them. Gives the walk and whether
+    /// the classes are known (false, with a warning, when the summary
+    /// failed).
+    fn summarize(
+        &self,
+        costed: &Costed<'_, '_>,
+        lin: &p4cost_model::spec::LinearTerms<'_>,
+        base_ns: f64,
+        r: &mut Report,
+        warns: &mut Vec<WarningOut>,
+    ) -> (
+        Result<p4cost_analysis::ControlClasses<'_>, p4cost_analysis::ClassError>,
+        bool,
+    ) {
+        let mut cc = self.walk();
         let summary = cc.as_mut().map_err(|e| e.to_string()).and_then(|cc| {
             if self.a.listed_only {
                 return Ok(None);
             }
+            let (program, bins) = (self.common.program(), self.a.histogram_bins);
             costed
-                .classes(
-                    program,
-                    cc,
-                    lin,
-                    self.table_ns,
-                    base_ns,
-                    self.a.histogram_bins,
-                )
+                .classes(program, cc, lin, self.table_ns, base_ns, bins)
                 .map(Some)
         });
-        let classes_known = match summary {
+        let known = match summary {
             Ok(Some((c, sum))) => {
                 r.classes = Some(c);
                 r.summary = Some(sum);
@@ -1259,47 +1313,35 @@ impl ClassStage<'_, '_> {
                 false
             }
         };
-        // Each listed path: its fastest and slowest class (`parse_ns`: the
-        // path's parse terms, the prediction without its control term).
-        // The listing walks the same control with the same weights: its
-        // extremes are the summary's, its slowest class the one a path's
-        // maximum stands for.
-        // (A walk a failed summary stopped in is made afresh.)
-        let cc = if classes_known { cc } else { walk() };
-        let mut lister = cc
-            .and_then(|cc| {
-                p4cost_analysis::ClassLister::with_classes(program, self.control, cc, &budget)
-            })
-            .map(|l| match &self.common.egress {
-                Some(j) => l.with_egress_from(j.ingress_nodes),
-                None => l,
-            });
-        let mut per_class = false;
-        // The listed paths' signatures, when their extremes worked them out.
-        let mut sigs = Vec::new();
-        if let (true, Ok(lister)) = (classes_known, &mut lister) {
-            let extremes = path_extremes(lister, costed.pg, listed, &parse_ns, warns);
-            per_class = extremes.is_some();
-            let extremes = extremes.map(|e| {
-                sigs = e.sigs;
-                e.extremes
-            });
-            if let (Some(k), Some(extremes), Some(classes), Some(summary)) =
-                (key, extremes, &r.classes, &r.summary)
-            {
-                let entry = crate::class_memo::Entry {
-                    classes: classes.clone(),
-                    summary: summary.clone(),
-                    extremes,
-                };
-                self.a.class_memo.put(k, entry);
-            }
+        (cc, known)
+    }
+
+    /// Keeps the report's classes and summary and the listed paths'
+    /// `extremes` in the class memo under `key` (when there is one).
+    fn remember(&self, key: Option<Vec<u8>>, extremes: Vec<(f64, f64)>, r: &Report) {
+        if let (Some(k), Some(classes), Some(summary)) = (key, &r.classes, &r.summary) {
+            let entry = crate::class_memo::Entry {
+                classes: classes.clone(),
+                summary: summary.clone(),
+                extremes,
+            };
+            self.a.class_memo.put(k, entry);
         }
-        // Every listed path's classes (with --class, those it selects).
+    }
+
+    /// Lists every listed path's classes (with --class, those it selects)
+    /// when they are asked for, or warns that `lister` could not be made.
+    fn list_or_warn(
+        &self,
+        lister: Result<p4cost_analysis::ClassLister<'_>, p4cost_analysis::ClassError>,
+        paths: (&p4cost_analysis::PathGraph<'_>, &[f64], &[u64]),
+        listed: &mut Listed<'_>,
+        r: &mut Report,
+        warns: &mut Vec<WarningOut>,
+    ) {
         match lister {
             Ok(_) if !self.a.path_classes => {}
             Ok(mut lister) => {
-                let paths = (costed.pg, &parse_ns[..], &sigs[..]);
                 self.list_classes(&mut lister, paths, listed, r, warns);
                 crate::drop_later::leave(self.a.leave_to_exit, lister);
             }
@@ -1308,7 +1350,6 @@ impl ClassStage<'_, '_> {
                 format!("classes of the listed paths not listed: {e}"),
             )),
         }
-        per_class
     }
 
     /// The key of this stage's results in the options' class memo: every
@@ -1344,40 +1385,6 @@ impl ClassStage<'_, '_> {
         };
         h.add(&format!("{o:?}"));
         Some(h.finish())
-    }
-
-    /// The listing with a fresh walk of the control (its summary and the
-    /// listed paths' extremes were taken from the memo).
-    fn list_afresh(
-        &self,
-        pg: &p4cost_analysis::PathGraph<'_>,
-        parse_ns: &[f64],
-        listed: &mut Listed<'_>,
-        r: &mut Report,
-        warns: &mut Vec<WarningOut>,
-    ) {
-        let program = self.common.program();
-        let budget = p4cost_analysis::ClassBudget::default();
-        let lister = p4cost_analysis::ControlClasses::new(
-            program,
-            self.control,
-            self.table_ns,
-            budget.max_control_states,
-        )
-        .and_then(|cc| {
-            p4cost_analysis::ClassLister::with_classes(program, self.control, cc, &budget)
-        })
-        .map(|l| match &self.common.egress {
-            Some(j) => l.with_egress_from(j.ingress_nodes),
-            None => l,
-        });
-        match lister {
-            Ok(mut lister) => self.list_classes(&mut lister, (pg, parse_ns, &[]), listed, r, warns),
-            Err(e) => warns.push(WarningOut::new(
-                "classes_not_listed",
-                format!("classes of the listed paths not listed: {e}"),
-            )),
-        }
     }
 
     /// Lists each listed path's classes (`parse_ns`: each one's parse
@@ -1575,47 +1582,9 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
     }
     let shown: Vec<ListedPath> = match (&a.path, a.top) {
         (Some(want), _) => {
-            let (mp, nodes, skipped_ethernet) =
-                common.first_match(pg, want, a.max_analysis_states)?;
-            let p = pg.path(&nodes);
-            if !path_fits(&p, packet_size) {
-                let need = p4cost_model::baseline::packet_header_bytes(&p);
-                let remedy = if need <= u64::from(MAX_PACKET_SIZE) {
-                    format!("give --packet-size {need} or more")
-                } else {
-                    format!(
-                        "it fits in no packet: {MAX_PACKET_SIZE} B is the largest --packet-size"
-                    )
-                };
-                return Err(Error::input(format!(
-                    "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; {remedy}",
-                    common.shown,
-                    p.header_chain(),
-                )));
-            }
-            // Do the matching paths differ? Compare their extremes.
-            let mut weights = vec![Vec::with_capacity(mp.nodes.len()); differs.len()];
-            let mut bits = Vec::with_capacity(mp.nodes.len());
-            for n in &mp.nodes {
-                let st = pg.visit(n.node);
-                let mut seen = n.before.seen_first;
-                let sp = p4cost_model::baseline::split_state(&mut seen, &st);
-                for (w, f) in weights.iter_mut().zip(differs) {
-                    w.push(f(&sp));
-                }
-                bits.push(st.extracted_bits as f64);
-            }
-            let differ = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
-                (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
-                _ => false,
-            };
-            path_match = Some(PathMatchOut {
-                matching: report::CountOut::of(mp.total()),
-                skipped_ethernet,
-                latency_differs: weights.iter().any(|w| differ(w)),
-                bytes_differ: differ(&bits),
-            });
-            vec![(pg.index_of(&nodes), nodes)]
+            let (listed, m) = matched_path(a, common, pg, want, packet_size, differs)?;
+            path_match = Some(m);
+            vec![listed]
         }
         (None, Some(k)) => top
             .0
@@ -1638,28 +1607,90 @@ fn shown_paths<S: Copy + Eq + std::hash::Hash>(
             })
             .collect(),
     };
+    let reachable = match &a.path {
+        Some(_) => pg.total(),
+        None => top.0.total(),
+    };
+    warn_if_capped(a, reachable, shown.len(), warns);
+    Ok((shown, path_match))
+}
+
+/// The first path `want` matches (an error when its headers exceed the
+/// packet), and what matched: how many paths, and whether their latency
+/// (any of `differs`, see [`shown_paths`]) or header bytes differ.
+fn matched_path(
+    a: &PredictOptions,
+    common: &Common<'_>,
+    pg: &p4cost_analysis::PathGraph<'_>,
+    want: &[String],
+    packet_size: u32,
+    differs: &[&dyn Fn(&p4cost_model::baseline::StateSplit) -> f64],
+) -> Result<(ListedPath, PathMatchOut), Error> {
+    let (mp, nodes, skipped_ethernet) = common.first_match(pg, want, a.max_analysis_states)?;
+    let p = pg.path(&nodes);
+    if !path_fits(&p, packet_size) {
+        let need = p4cost_model::baseline::packet_header_bytes(&p);
+        let remedy = if need <= u64::from(MAX_PACKET_SIZE) {
+            format!("give --packet-size {need} or more")
+        } else {
+            format!("it fits in no packet: {MAX_PACKET_SIZE} B is the largest --packet-size")
+        };
+        return Err(Error::input(format!(
+            "{}: the path {} extracts {need} B of headers, more than the {packet_size} B packet: no such packet exists; {remedy}",
+            common.shown,
+            p.header_chain(),
+        )));
+    }
+    // Do the matching paths differ? Compare their extremes.
+    let mut weights = vec![Vec::with_capacity(mp.nodes.len()); differs.len()];
+    let mut bits = Vec::with_capacity(mp.nodes.len());
+    for n in &mp.nodes {
+        let st = pg.visit(n.node);
+        let mut seen = n.before.seen_first;
+        let sp = p4cost_model::baseline::split_state(&mut seen, &st);
+        for (w, f) in weights.iter_mut().zip(differs) {
+            w.push(f(&sp));
+        }
+        bits.push(st.extracted_bits as f64);
+    }
+    let differ = |w: &[f64]| match (mp.extreme(w, false), mp.extreme(w, true)) {
+        (Some(lo), Some(hi)) => (hi.value - lo.value).abs() > 1e-9,
+        _ => false,
+    };
+    let m = PathMatchOut {
+        matching: report::CountOut::of(mp.total()),
+        skipped_ethernet,
+        latency_differs: weights.iter().any(|w| differ(w)),
+        bytes_differ: differ(&bits),
+    };
+    Ok(((pg.index_of(&nodes), nodes), m))
+}
+
+/// A `listing_capped` warning when `shown` paths are fewer than asked
+/// for (`--path` 1, `--top k`, else `--max-paths`, at most the
+/// `reachable` ones): the state budget cut the listing short.
+fn warn_if_capped(
+    a: &PredictOptions,
+    reachable: PathCount,
+    shown: usize,
+    warns: &mut Vec<WarningOut>,
+) {
     let asked = match (&a.path, a.top) {
         (Some(_), _) => 1,
         (None, Some(k)) => k,
         (None, None) => a.max_paths,
-    };
-    let reachable = match (&a.path, a.top) {
-        (Some(_), _) => pg.total(),
-        _ => top.0.total(),
     };
     let wanted = if reachable.saturated {
         asked
     } else {
         asked.min(usize::try_from(reachable.value).unwrap_or(usize::MAX))
     };
-    if shown.len() < wanted {
+    if shown < wanted {
         warns.push(WarningOut::new("listing_capped", format!(
-                "listed {} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
-                shown.len(),
+                "listed {shown} of the {wanted} paths asked for: the listed paths reached --max-listed-states {} parse states in all",
                 a.max_listed_states
             )));
     }
-    Ok((shown, path_match))
 }
 
 /// Sorts listed paths (and their warning codes alike) by decreasing
@@ -1730,66 +1761,10 @@ fn run_mau(
     packet_size: u32,
     mut common: Common<'_>,
 ) -> Result<Report, Error> {
-    let parser = common.parser;
-    // The MAU latency is path-independent: count the paths, list none.
-    let opts = PathOptions {
-        max_paths: 0,
-        max_analysis_states: a.max_analysis_states,
-        ..PathOptions::default()
-    };
-    let mut count = PathCount::default();
-    let mut shown_path = ParsePath { states: Vec::new() };
-    let mut shown_index = PathCount::default();
-    match (parser, &a.path) {
-        (Some(p), want) => {
-            let program = common.program();
-            let mut pw = Vec::new();
-            let pg = path_graph(program, program.parser(p), &opts, &mut pw)
-                .map_err(|e| common.budget(e))?;
-            count = pg.total();
-            if let Some(want) = want {
-                let (mp, _) = match_headers(&pg, want, opts.max_analysis_states)
-                    .map_err(|e| common.budget(e))?
-                    .ok_or_else(|| common.no_path(&pg, want, opts.max_analysis_states))?;
-                let first = mp.first().ok_or_else(|| common.no_path(&pg, want, opts.max_analysis_states))?;
-                let nodes = mp.graph_nodes(&first);
-                shown_index = pg.index_of(&nodes);
-                shown_path = pg.path(&nodes);
-            }
-            drop(pg);
-            common.add_parse_warnings(&pw);
-        }
-        (None, Some(_)) => {
-            return Err(Error::input(format!(
-                "{}: --path needs a parse graph and this input has none (give the P4 source with --context)",
-                common.shown
-            )))
-        }
-        (None, None) => {}
-    }
-
+    let (count, shown_index, shown_path) = mau_path(a, &mut common)?;
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
-    let mp = if model.kind == ModelKind::TofinoMauEstimate {
-        p4cost_model::mau_estimate::predict(
-            model,
-            program,
-            &common.gress_controls,
-            &a.deps.limits(),
-            a.clock_ghz,
-        )
-        .map_err(|e| Error::of_model(&common.shown, e))?
-        .1
-    } else {
-        mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
-            Error::input(format!(
-                "{}: {e}",
-                a.context
-                    .as_ref()
-                    .map_or(common.shown.clone(), |c| c.display().to_string())
-            ))
-        })?
-    };
+    let mp = mau_prediction(a, model, &common)?;
     let pred = mp.ingress_prediction(program, &common.tables);
     let path_out = report::path_out(program, shown_index, &shown_path, pred);
 
@@ -1827,6 +1802,81 @@ fn run_mau(
     });
     r.warnings = warns;
     Ok(r)
+}
+
+/// The MAU latency is path-independent: the parse paths counted, none
+/// listed; with `--path` the first matching path and its index (an
+/// error without a parse graph). Parse warnings join `common`'s.
+fn mau_path(
+    a: &PredictOptions,
+    common: &mut Common<'_>,
+) -> Result<(PathCount, PathCount, ParsePath), Error> {
+    let opts = PathOptions {
+        max_paths: 0,
+        max_analysis_states: a.max_analysis_states,
+        ..PathOptions::default()
+    };
+    let mut count = PathCount::default();
+    let mut shown_path = ParsePath { states: Vec::new() };
+    let mut shown_index = PathCount::default();
+    match (common.parser, &a.path) {
+        (Some(p), want) => {
+            let program = common.program();
+            let mut pw = Vec::new();
+            let pg = path_graph(program, program.parser(p), &opts, &mut pw)
+                .map_err(|e| common.budget(e))?;
+            count = pg.total();
+            if let Some(want) = want {
+                let states = opts.max_analysis_states;
+                let (mp, _) = match_headers(&pg, want, states)
+                    .map_err(|e| common.budget(e))?
+                    .ok_or_else(|| common.no_path(&pg, want, states))?;
+                let first = mp.first().ok_or_else(|| common.no_path(&pg, want, states))?;
+                let nodes = mp.graph_nodes(&first);
+                shown_index = pg.index_of(&nodes);
+                shown_path = pg.path(&nodes);
+            }
+            drop(pg);
+            common.add_parse_warnings(&pw);
+        }
+        (None, Some(_)) => {
+            return Err(Error::input(format!(
+                "{}: --path needs a parse graph and this input has none (give the P4 source with --context)",
+                common.shown
+            )))
+        }
+        (None, None) => {}
+    }
+    Ok((count, shown_index, shown_path))
+}
+
+/// The MAU model's prediction: estimated from the program's
+/// dependencies and resources, or the compiler's placement priced.
+fn mau_prediction(
+    a: &PredictOptions,
+    model: &ModelSpec,
+    common: &Common<'_>,
+) -> Result<mau_cycles::MauPrediction, Error> {
+    let program = common.program();
+    if model.kind == ModelKind::TofinoMauEstimate {
+        let limits = a.deps.limits();
+        let (_, mp) = p4cost_model::mau_estimate::predict(
+            model,
+            program,
+            &common.gress_controls,
+            &limits,
+            a.clock_ghz,
+        )
+        .map_err(|e| Error::of_model(&common.shown, e))?;
+        return Ok(mp);
+    }
+    mau_cycles::predict(model, program, a.clock_ghz).map_err(|e| {
+        let shown = a
+            .context
+            .as_ref()
+            .map_or(common.shown.clone(), |c| c.display().to_string());
+        Error::input(format!("{shown}: {e}"))
+    })
 }
 
 #[cfg(test)]
