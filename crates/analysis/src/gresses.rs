@@ -27,9 +27,11 @@
 
 use std::collections::HashSet;
 
+use std::borrow::Cow;
+
 use p4cost_ir::{
-    Control, ControlFlow, ControlId, ControlRole, Node, NodeId, NodeKind, ParserOp, Pipeline,
-    Program, ValiditySet,
+    Control, ControlFlow, ControlId, ControlRole, Node, NodeId, NodeKind, Parser, ParserOp,
+    Pipeline, Program, Span, ValiditySet,
 };
 
 /// What an ingress `exit` becomes in a joined control: a statement that
@@ -91,18 +93,13 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
     let mut nodes: Vec<Node> = Vec::with_capacity(eg_base + n_e);
     for n in &ig.flow.nodes {
         nodes.push(match &n.kind {
-            NodeKind::Exit => Node {
-                kind: NodeKind::Statement {
-                    what: EXIT_TO_EGRESS.into(),
-                    reads: Box::new([]),
-                    writes: Box::new([]),
-                    externs: Box::new([]),
-                    validity: Box::new([]),
-                    flags: Default::default(),
-                    next: Some(join_to),
-                },
-                span: n.span,
-            },
+            NodeKind::Exit => plain_statement(
+                EXIT_TO_EGRESS.into(),
+                Vec::new(),
+                Vec::new(),
+                join_to,
+                n.span,
+            ),
             _ => remap(n, &out_of_ingress),
         });
     }
@@ -114,44 +111,8 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
         ingress_nodes: n_i,
     };
     if let Some(parser) = egress_parser {
-        let extracted = extracted_headers(parser);
-        let emitted = pipeline
-            .ingress_deparser
-            .and_then(|d| program.controls.get(d.index()))
-            .and_then(|d| program.deparsers.iter().find(|x| x.name == d.name))
-            .map(|d| {
-                d.order
-                    .iter()
-                    .map(|h| base_of(h).to_string())
-                    .collect::<HashSet<_>>()
-            });
-        for h in crate::classes::validity_tests(&eg.flow) {
-            let base = base_of(h);
-            if !extracted.contains(base) {
-                join.invalid.push(h.to_string());
-            } else if emitted.as_ref().is_some_and(|e| !e.contains(base)) {
-                join.unknown.push(h.to_string());
-            }
-        }
-        nodes.push(Node {
-            kind: NodeKind::Statement {
-                what: format!("egress parser {}", parser.name).into(),
-                reads: Box::new([]),
-                writes: join.unknown.iter().map(|h| format!("{h}.$valid")).collect(),
-                externs: Box::new([]),
-                validity: join
-                    .invalid
-                    .iter()
-                    .map(|h| ValiditySet {
-                        header: h.clone(),
-                        valid: false,
-                    })
-                    .collect(),
-                flags: Default::default(),
-                next: Some(eg_entry),
-            },
-            span: parser.span,
-        });
+        (join.invalid, join.unknown) = egress_validity(program, pipeline, parser, &eg.flow);
+        nodes.push(egress_parser_node(&join, parser, eg_entry));
     }
     for n in &eg.flow.nodes {
         nodes.push(remap(n, &in_egress));
@@ -167,6 +128,79 @@ pub fn join_egress(program: &Program, pipeline: &Pipeline) -> Option<(Control, E
         span: ig.span,
     };
     Some((control, join))
+}
+
+/// The node that stands for the egress `parser` between the two flows:
+/// it leaves the headers `join` finds invalid invalid and writes the
+/// validity of those it finds unknown, then leads to `eg_entry`.
+fn egress_parser_node(join: &EgressJoin, parser: &Parser, eg_entry: NodeId) -> Node {
+    let writes = join.unknown.iter().map(|h| format!("{h}.$valid")).collect();
+    let validity = join
+        .invalid
+        .iter()
+        .map(|h| ValiditySet {
+            header: h.clone(),
+            valid: false,
+        })
+        .collect();
+    let what = format!("egress parser {}", parser.name).into();
+    plain_statement(what, writes, validity, eg_entry, parser.span)
+}
+
+/// A statement node `what` that reads nothing and calls no extern,
+/// writing `writes` and setting `validity`, followed by `next`.
+fn plain_statement(
+    what: Cow<'static, str>,
+    writes: Vec<String>,
+    validity: Vec<ValiditySet>,
+    next: NodeId,
+    span: Span,
+) -> Node {
+    Node {
+        kind: NodeKind::Statement {
+            what,
+            reads: Box::new([]),
+            writes: writes.into(),
+            externs: Box::new([]),
+            validity: validity.into(),
+            flags: Default::default(),
+            next: Some(next),
+        },
+        span,
+    }
+}
+
+/// The headers the egress control (`flow`) tests for validity that are
+/// invalid when egress starts (the egress `parser` does not extract them)
+/// and those whose validity is unknown then (extracted, but the ingress
+/// deparser does not emit them).
+fn egress_validity(
+    program: &Program,
+    pipeline: &Pipeline,
+    parser: &Parser,
+    flow: &ControlFlow,
+) -> (Vec<String>, Vec<String>) {
+    let extracted = extracted_headers(parser);
+    let emitted = pipeline
+        .ingress_deparser
+        .and_then(|d| program.controls.get(d.index()))
+        .and_then(|d| program.deparsers.iter().find(|x| x.name == d.name))
+        .map(|d| {
+            d.order
+                .iter()
+                .map(|h| base_of(h).to_string())
+                .collect::<HashSet<_>>()
+        });
+    let (mut invalid, mut unknown) = (Vec::new(), Vec::new());
+    for h in crate::classes::validity_tests(flow) {
+        let base = base_of(h);
+        if !extracted.contains(base) {
+            invalid.push(h.to_string());
+        } else if emitted.as_ref().is_some_and(|e| !e.contains(base)) {
+            unknown.push(h.to_string());
+        }
+    }
+    (invalid, unknown)
 }
 
 /// `n` with every successor mapped by `f`.
