@@ -1642,62 +1642,16 @@ impl ValidityEffect {
 /// table by its actions' writes (any of them may run), and a header set the
 /// same way by every action it may run (its actions and its default
 /// action) as set for certain.
-fn validity_effects<'a>(
-    program: &'a Program,
-    flow: &'a ControlFlow,
+fn validity_effects(
+    program: &Program,
+    flow: &ControlFlow,
     h: &TestedHeaders,
 ) -> Vec<ValidityEffect> {
-    // Each written field's mask made once: statements and actions write
-    // the same fields over and over, and a mask is a pass over every item.
-    let masks: std::cell::RefCell<HashMap<&str, u64, foldhash::fast::FixedState>> =
-        std::cell::RefCell::default();
-    let mask = |w: &'a str| -> u64 {
-        if let Some(&m) = masks.borrow().get(w) {
-            return m;
-        }
-        let m = h.mask_of_write(w);
-        masks.borrow_mut().insert(w, m);
-        m
-    };
-    let of = |ws: &'a [String], sets: &[p4cost_ir::ValiditySet], flags: &[p4cost_ir::FlagSet]| {
-        let writes = ws.iter().fold(0u64, |m, w| m | mask(w));
-        let (mut set_valid, mut set_invalid) = (0u64, 0u64);
-        let known = sets
-            .iter()
-            .map(|s| (s.header.as_str(), s.valid))
-            .chain(flags.iter().map(|f| (f.field.as_str(), f.value)));
-        for (name, valid) in known {
-            if let Some(b) = h.bit(name) {
-                if valid {
-                    set_valid |= 1 << b;
-                } else {
-                    set_invalid |= 1 << b;
-                }
-            }
-        }
-        ValidityEffect {
-            writes: writes | set_valid | set_invalid,
-            set_valid,
-            set_invalid,
-        }
-    };
-    // Each action's effect made once: tables share their actions.
-    let made: std::cell::RefCell<Vec<Option<ValidityEffect>>> =
-        std::cell::RefCell::new(vec![None; program.actions.len()]);
-    let action = |a: p4cost_ir::ActionId| {
-        if let Some(Some(e)) = made.borrow().get(a.index()) {
-            return *e;
-        }
-        let e = program
-            .actions
-            .get(a.index())
-            .map_or(ValidityEffect::default(), |a| {
-                of(&a.writes, &a.validity, &a.flags)
-            });
-        if let Some(slot) = made.borrow_mut().get_mut(a.index()) {
-            *slot = Some(e);
-        }
-        e
+    let mut memo = EffectMemo {
+        program,
+        h,
+        masks: HashMap::default(),
+        actions: vec![None; program.actions.len()],
     };
     flow.nodes
         .iter()
@@ -1711,30 +1665,105 @@ fn validity_effects<'a>(
                     validity,
                     flags,
                     ..
-                } => of(writes, validity, flags.as_slice()),
-                NodeKind::Action { action: a, .. } => action(*a),
-                NodeKind::Table { table, .. } => {
-                    let Some(t) = program.tables.get(table.index()) else {
-                        return ValidityEffect::default();
-                    };
-                    let mut all = t
-                        .actions
-                        .iter()
-                        .chain(t.default_action.iter())
-                        .map(|a| action(*a));
-                    let Some(first) = all.next() else {
-                        return ValidityEffect::default();
-                    };
-                    all.fold(first, |m, e| ValidityEffect {
-                        writes: m.writes | e.writes,
-                        set_valid: m.set_valid & e.set_valid,
-                        set_invalid: m.set_invalid & e.set_invalid,
-                    })
-                }
+                } => memo.of(writes, validity, flags.as_slice()),
+                NodeKind::Action { action: a, .. } => memo.action(*a),
+                NodeKind::Table { table, .. } => memo.table(*table),
                 _ => ValidityEffect::default(),
             }
         })
         .collect()
+}
+
+/// What [`validity_effects`] makes once: each written field's mask
+/// (statements and actions write the same fields over and over, and a
+/// mask is a pass over every item) and each action's effect (tables share
+/// their actions).
+struct EffectMemo<'a, 'h> {
+    program: &'a Program,
+    h: &'h TestedHeaders,
+    masks: HashMap<&'a str, u64, foldhash::fast::FixedState>,
+    actions: Vec<Option<ValidityEffect>>,
+}
+
+impl<'a> EffectMemo<'a, '_> {
+    /// The mask of the items a write of field `w` may change.
+    fn mask(&mut self, w: &'a str) -> u64 {
+        if let Some(&m) = self.masks.get(w) {
+            return m;
+        }
+        let m = self.h.mask_of_write(w);
+        self.masks.insert(w, m);
+        m
+    }
+
+    /// The effect of writing `ws` and setting `sets` and `flags` for certain.
+    fn of(
+        &mut self,
+        ws: &'a [String],
+        sets: &[p4cost_ir::ValiditySet],
+        flags: &[p4cost_ir::FlagSet],
+    ) -> ValidityEffect {
+        let writes = ws.iter().fold(0u64, |m, w| m | self.mask(w));
+        let (mut set_valid, mut set_invalid) = (0u64, 0u64);
+        let known = sets
+            .iter()
+            .map(|s| (s.header.as_str(), s.valid))
+            .chain(flags.iter().map(|f| (f.field.as_str(), f.value)));
+        for (name, valid) in known {
+            if let Some(b) = self.h.bit(name) {
+                if valid {
+                    set_valid |= 1 << b;
+                } else {
+                    set_invalid |= 1 << b;
+                }
+            }
+        }
+        ValidityEffect {
+            writes: writes | set_valid | set_invalid,
+            set_valid,
+            set_invalid,
+        }
+    }
+
+    /// Action `a`'s effect (none for an id out of range).
+    fn action(&mut self, a: p4cost_ir::ActionId) -> ValidityEffect {
+        if let Some(Some(e)) = self.actions.get(a.index()) {
+            return *e;
+        }
+        let program = self.program;
+        let e = program
+            .actions
+            .get(a.index())
+            .map_or(ValidityEffect::default(), |a| {
+                self.of(&a.writes, &a.validity, &a.flags)
+            });
+        if let Some(slot) = self.actions.get_mut(a.index()) {
+            *slot = Some(e);
+        }
+        e
+    }
+
+    /// A table's effect: the writes of any action it may run (its actions
+    /// and its default action), a header set only when every one sets it.
+    fn table(&mut self, table: p4cost_ir::TableId) -> ValidityEffect {
+        let program = self.program;
+        let Some(t) = program.tables.get(table.index()) else {
+            return ValidityEffect::default();
+        };
+        let mut all = t.actions.iter().chain(t.default_action.iter());
+        let Some(first) = all.next() else {
+            return ValidityEffect::default();
+        };
+        let first = self.action(*first);
+        all.fold(first, |m, a| {
+            let e = self.action(*a);
+            ValidityEffect {
+                writes: m.writes | e.writes,
+                set_valid: m.set_valid & e.set_valid,
+                set_invalid: m.set_invalid & e.set_invalid,
+            }
+        })
+    }
 }
 
 /// Successor states of `k`, deduplicated; an out-of-range node is the end.
