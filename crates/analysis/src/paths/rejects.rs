@@ -120,6 +120,8 @@ fn covers_every_value(tr: &Transition) -> bool {
     seen.iter().all(|&x| x)
 }
 
+/// The paths into one (node, automaton state): how many, their lightest
+/// and heaviest weight, and the row (node, index) each extreme came from.
 #[derive(Clone, Copy)]
 struct Entry {
     count: PathCount,
@@ -128,6 +130,39 @@ struct Entry {
     min_pred: Option<(u32, usize)>,
     max_pred: Option<(u32, usize)>,
 }
+
+impl Entry {
+    /// `e` carried on from row `from` into `row`'s entry (made when new).
+    fn merge<S: PartialEq>(row: &mut Vec<(S, Entry)>, after: S, e: &Entry, from: (u32, usize)) {
+        match row.iter_mut().find(|(x, _)| *x == after) {
+            Some((_, f)) => {
+                f.count = f.count.plus(e.count);
+                if e.min < f.min {
+                    f.min = e.min;
+                    f.min_pred = Some(from);
+                }
+                if e.max > f.max {
+                    f.max = e.max;
+                    f.max_pred = Some(from);
+                }
+            }
+            None => row.push((
+                after,
+                Entry {
+                    count: e.count,
+                    min: e.min,
+                    max: e.max,
+                    min_pred: Some(from),
+                    max_pred: Some(from),
+                },
+            )),
+        }
+    }
+}
+
+/// The cheapest (`[0]`) and dearest (`[1]`) rejecting row so far:
+/// (weight, node, index in the node's rows, first reason).
+type Best = [Option<(f64, u32, usize, RejectWhy)>; 2];
 
 impl PathGraph<'_> {
     /// Why node `n`'s visit may reject, in [`RejectWhy`] order.
@@ -188,7 +223,7 @@ impl PathGraph<'_> {
             },
         ));
         let mut reasons: HashMap<RejectWhy, PathCount> = HashMap::new();
-        let mut best: [Option<(f64, u32, usize, RejectWhy)>; 2] = [None, None];
+        let mut best: Best = [None, None];
         for n in (0..=start).rev() {
             if tables[n as usize].is_empty() {
                 continue;
@@ -201,13 +236,13 @@ impl PathGraph<'_> {
                 let wn = w(&visit, s);
                 e.min += wn;
                 e.max += wn;
+                let at = done.len();
                 if let Some(&first) = why.first() {
                     out.count = out.count.plus(e.count);
                     for r in &why {
                         let c = reasons.entry(*r).or_default();
                         *c = c.plus(e.count);
                     }
-                    let at = done.len();
                     if best[0].is_none_or(|(b, ..)| e.min < b) {
                         best[0] = Some((e.min, n, at, first));
                     }
@@ -215,36 +250,13 @@ impl PathGraph<'_> {
                         best[1] = Some((e.max, n, at, first));
                     }
                 }
-                let at = done.len();
                 done.push((s, e));
                 let Some(after) = a.step(s, &visit) else {
                     continue;
                 };
                 for &next in self.successors(n) {
-                    let Next::Node(m) = next else { continue };
-                    let t = &mut tables[m as usize];
-                    match t.iter_mut().find(|(x, _)| *x == after) {
-                        Some((_, f)) => {
-                            f.count = f.count.plus(e.count);
-                            if e.min < f.min {
-                                f.min = e.min;
-                                f.min_pred = Some((n, at));
-                            }
-                            if e.max > f.max {
-                                f.max = e.max;
-                                f.max_pred = Some((n, at));
-                            }
-                        }
-                        None => t.push((
-                            after,
-                            Entry {
-                                count: e.count,
-                                min: e.min,
-                                max: e.max,
-                                min_pred: Some((n, at)),
-                                max_pred: Some((n, at)),
-                            },
-                        )),
+                    if let Next::Node(m) = next {
+                        Entry::merge(&mut tables[m as usize], after, &e, (n, at));
                     }
                 }
             }
@@ -253,25 +265,32 @@ impl PathGraph<'_> {
         let mut by_reason: Vec<(RejectWhy, PathCount)> = reasons.into_iter().collect();
         by_reason.sort_by_key(|(r, _)| *r);
         out.by_reason = by_reason;
-        let witness = |i: usize| {
-            best[i].map(|(value, n, at, why)| {
-                let mut path = vec![n];
-                let mut cur = (n, at);
-                while let Some(&(_, e)) = tables[cur.0 as usize].get(cur.1) {
-                    match if i == 1 { e.max_pred } else { e.min_pred } {
-                        Some(p) if path.len() <= self.len() => {
-                            path.push(p.0);
-                            cur = p;
-                        }
-                        _ => break,
-                    }
-                }
-                path.reverse();
-                RejectExtreme { value, path, why }
-            })
-        };
-        out.min = witness(0);
-        out.max = witness(1);
+        out.min = self.witness(&tables, best[0], false);
+        out.max = self.witness(&tables, best[1], true);
         out
+    }
+
+    /// The path to `best` (its node, row and reason), followed back
+    /// through each row's lightest (`max` false) or heaviest predecessor.
+    fn witness<S>(
+        &self,
+        tables: &[Vec<(S, Entry)>],
+        best: Option<(f64, u32, usize, RejectWhy)>,
+        max: bool,
+    ) -> Option<RejectExtreme> {
+        let (value, n, at, why) = best?;
+        let mut path = vec![n];
+        let mut cur = (n, at);
+        while let Some((_, e)) = tables.get(cur.0 as usize).and_then(|t| t.get(cur.1)) {
+            match if max { e.max_pred } else { e.min_pred } {
+                Some(p) if path.len() <= self.len() => {
+                    path.push(p.0);
+                    cur = p;
+                }
+                _ => break,
+            }
+        }
+        path.reverse();
+        Some(RejectExtreme { value, path, why })
     }
 }
