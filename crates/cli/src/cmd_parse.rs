@@ -26,7 +26,7 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
     let (mut ok, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut sources_ok = false;
     let mut text = String::new();
-    for f in &files {
+    for (i, f) in files.iter().enumerate() {
         let shown = p4cost_engine::read::shown(&f.path);
         if p4cost_engine::programs::is_fragment(f, &fragments) {
             skipped += 1;
@@ -42,6 +42,11 @@ pub fn run(a: &ParseArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
                 if !a.summary {
                     text.push_str(&format!("ok     {shown}\n"));
                 }
+                // The last program is left to the exit (freeing the 1 MB
+                // generated program took 7.8 % of `p4cost parse`); the others
+                // are freed, so a directory's programs never pile up.
+                let last = i + 1 == files.len();
+                p4cost_engine::drop_later::leave(ui.at_exit && last, loaded);
             }
             Err(e) => {
                 failed += 1;
