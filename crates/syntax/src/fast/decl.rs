@@ -6,7 +6,7 @@ use crate::builder::wrap_dims;
 
 impl<'t> P<'t> {
     /// `declaration = annotations ~ decl_body`: the declarations it makes.
-    pub(super) fn declaration(&mut self) -> Option<Vec<Decl>> {
+    pub(super) fn declaration(&mut self) -> Option<Decl> {
         if self.at() >= self.b.len() {
             return None;
         }
@@ -33,7 +33,7 @@ impl<'t> P<'t> {
             }
             _ => self.instantiation_or_function(ann)?,
         };
-        Some(vec![d])
+        Some(d)
     }
 
     pub(super) fn finish_proto(

@@ -34,30 +34,43 @@ use crate::builder::MAX_DEPTH;
 /// `decls`; see the module documentation for the contract.
 #[cfg(test)]
 pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usize> {
-    item_noting_raw(text, pos, decls).map(|(end, _)| end)
+    item_noting_raw(text, pos, decls, &mut Scratch::default()).map(|(end, _)| end)
 }
 
 /// [`item`], also saying whether the declaration holds raw annotation
 /// text (`@name(...)` or `@pragma`), which the parser skips over rather
-/// than reading it token by token (see `prescan::Nesting`).
+/// than reading it token by token (see `prescan::Nesting`). `scratch`
+/// is kept from one declaration to the next of a parse.
 pub(crate) fn item_noting_raw(
     text: &str,
     pos: usize,
     decls: &mut Vec<Decl>,
+    scratch: &mut Scratch,
 ) -> Option<(usize, bool)> {
     let mut p = P::new(text, pos);
     p.budget = text.len().saturating_sub(pos) / TYPE_ATTEMPTS_PER_BYTE + MIN_TYPE_ATTEMPTS;
     p.names = crate::name::take_names();
+    p.bufs = std::mem::take(&mut scratch.0);
     let built = p.declaration();
     crate::name::give_back_names(std::mem::take(&mut p.names));
+    // After an abort a buffer may hold part of a list: emptied, its
+    // capacity kept.
+    p.bufs.clear();
+    scratch.0 = std::mem::take(&mut p.bufs);
     match built {
-        Some(mut ds) if !p.abort && p.last > pos => {
-            decls.append(&mut ds);
+        Some(d) if !p.abort && p.last > pos => {
+            decls.push(d);
             Some((p.last, p.raw))
         }
         _ => None,
     }
 }
+
+/// The buffers of the fast path (see [`Bufs`]), kept from one
+/// declaration to the next: each declaration no longer allocates its own
+/// and frees them at its end.
+#[derive(Default)]
+pub(crate) struct Scratch(Bufs);
 
 /// Bytes of the text still to parse per type parse the fast path may
 /// attempt (the unit of its backtracking: type argument lists, casts and
@@ -124,6 +137,16 @@ struct Bufs {
     params: Vec<crate::ast::Param>,
     stmts: Vec<crate::ast::Stmt>,
     exprs: Vec<crate::ast::Expr>,
+}
+
+impl Bufs {
+    /// Empties every buffer, keeping its capacity.
+    fn clear(&mut self) {
+        self.args.clear();
+        self.params.clear();
+        self.stmts.clear();
+        self.exprs.clear();
+    }
 }
 
 /// The list built in `buf` at its exact size, `buf` left empty (with its
