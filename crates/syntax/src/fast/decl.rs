@@ -295,7 +295,7 @@ impl<'t> P<'t> {
         let name = self.ident()?;
         let type_params = self.type_params()?;
         self.expect(b"{")?;
-        let mut fields = Vec::new();
+        let mut fields = std::mem::take(&mut self.bufs.fields);
         while self.peek() != b'}' {
             let annotations = self.annotations()?;
             let flo = self.at();
@@ -311,12 +311,14 @@ impl<'t> P<'t> {
             });
         }
         self.eat(b"}");
+        let list = super::exact(&mut fields);
+        self.bufs.fields = fields;
         Some(StructDecl {
             annotations,
             kind,
             name,
             type_params,
-            fields: fit(fields),
+            fields: list,
             span: span(lo, self.last),
         })
     }
