@@ -196,6 +196,7 @@ fn parse_items_sharing_names(
     // a time (`pieces`); when that fails, the declaration is parsed whole
     // below, which reports the error.
     let mut decls = Vec::new();
+    let mut scratch = fast::Scratch::default();
     let mut pos = 0;
     loop {
         pos = skip_empty_decls(text, pos);
@@ -211,7 +212,7 @@ fn parse_items_sharing_names(
         // The hand-written parser first (see `fast`): it declines, without
         // touching `decls`, whatever it does not build exactly as below.
         if fast {
-            if let Some((end, raw)) = fast::item_noting_raw(text, pos, &mut decls) {
+            if let Some((end, raw)) = fast::item_noting_raw(text, pos, &mut decls, &mut scratch) {
                 nesting.built(text, pos, end, raw)?;
                 counts.fast += 1;
                 if let Some(r) = reuse.as_mut() {

@@ -1,7 +1,7 @@
 //! Parser and control declarations: their locals, states, transitions,
 //! keysets and tables.
 
-use super::{fit, span, P};
+use super::{exact, fit, span, P};
 use crate::ast::*;
 
 impl<'t> P<'t> {
@@ -15,7 +15,7 @@ impl<'t> P<'t> {
         }
         let ctor_params = self.ctor_params()?;
         self.expect(b"{")?;
-        let mut locals = Vec::new();
+        let mut locals = std::mem::take(&mut self.bufs.locals);
         while self.peek() != b'}' {
             let m = self.mark();
             let ann = self.annotations()?;
@@ -25,19 +25,23 @@ impl<'t> P<'t> {
             }
             locals.push(self.local(ann, true)?);
         }
-        let mut states = Vec::new();
+        let mut states = std::mem::take(&mut self.bufs.states);
         while self.peek() != b'}' {
             states.push(self.parser_state()?);
         }
         self.eat(b"}");
+        let states_list = exact(&mut states);
+        self.bufs.states = states;
+        let locals_list = exact(&mut locals);
+        self.bufs.locals = locals;
         Some(Decl::Parser(ParserDecl {
             annotations: proto.annotations,
             name: proto.name,
             type_params: proto.type_params,
             params: proto.params,
             ctor_params,
-            locals: fit(locals),
-            states: fit(states),
+            locals: locals_list,
+            states: states_list,
             span: span(lo, self.last),
         }))
     }
@@ -61,7 +65,7 @@ impl<'t> P<'t> {
         }
         let ctor_params = self.ctor_params()?;
         self.expect(b"{")?;
-        let mut locals = Vec::new();
+        let mut locals = std::mem::take(&mut self.bufs.locals);
         loop {
             if self.peek_word() == b"apply" {
                 let after = super::lexer::skip_ws(self.b, self.pos + 5);
@@ -72,6 +76,8 @@ impl<'t> P<'t> {
             let ann = self.annotations()?;
             locals.push(self.local(ann, false)?);
         }
+        let locals_list = exact(&mut locals);
+        self.bufs.locals = locals;
         self.kw(b"apply");
         let apply = self.block()?;
         self.expect(b"}")?;
@@ -81,7 +87,7 @@ impl<'t> P<'t> {
             type_params: proto.type_params,
             params: proto.params,
             ctor_params,
-            locals: fit(locals),
+            locals: locals_list,
             apply,
             span: span(lo, self.last),
         }))
@@ -170,7 +176,7 @@ impl<'t> P<'t> {
             let exprs = self.expr_list()?;
             self.expect(b")")?;
             self.expect(b"{")?;
-            let mut cases = Vec::new();
+            let mut cases = std::mem::take(&mut self.bufs.cases);
             while self.peek() != b'}' {
                 let clo = self.at();
                 let keyset = self.keyset()?;
@@ -185,10 +191,9 @@ impl<'t> P<'t> {
             }
             self.eat(b"}");
             self.eat(b";");
-            TransitionKind::Select {
-                exprs,
-                cases: fit(cases),
-            }
+            let list = exact(&mut cases);
+            self.bufs.cases = cases;
+            TransitionKind::Select { exprs, cases: list }
         } else {
             let next = self.ident()?;
             self.expect(b";")?;

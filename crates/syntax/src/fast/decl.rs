@@ -6,7 +6,7 @@ use crate::builder::wrap_dims;
 
 impl<'t> P<'t> {
     /// `declaration = annotations ~ decl_body`: the declarations it makes.
-    pub(super) fn declaration(&mut self) -> Option<Vec<Decl>> {
+    pub(super) fn declaration(&mut self) -> Option<Decl> {
         if self.at() >= self.b.len() {
             return None;
         }
@@ -33,7 +33,7 @@ impl<'t> P<'t> {
             }
             _ => self.instantiation_or_function(ann)?,
         };
-        Some(vec![d])
+        Some(d)
     }
 
     pub(super) fn finish_proto(
@@ -295,7 +295,7 @@ impl<'t> P<'t> {
         let name = self.ident()?;
         let type_params = self.type_params()?;
         self.expect(b"{")?;
-        let mut fields = Vec::new();
+        let mut fields = std::mem::take(&mut self.bufs.fields);
         while self.peek() != b'}' {
             let annotations = self.annotations()?;
             let flo = self.at();
@@ -311,12 +311,14 @@ impl<'t> P<'t> {
             });
         }
         self.eat(b"}");
+        let list = super::exact(&mut fields);
+        self.bufs.fields = fields;
         Some(StructDecl {
             annotations,
             kind,
             name,
             type_params,
-            fields: fit(fields),
+            fields: list,
             span: span(lo, self.last),
         })
     }

@@ -34,30 +34,41 @@ use crate::builder::MAX_DEPTH;
 /// `decls`; see the module documentation for the contract.
 #[cfg(test)]
 pub(crate) fn item(text: &str, pos: usize, decls: &mut Vec<Decl>) -> Option<usize> {
-    item_noting_raw(text, pos, decls).map(|(end, _)| end)
+    item_noting_raw(text, pos, decls, &mut Scratch::default()).map(|(end, _)| end)
 }
 
 /// [`item`], also saying whether the declaration holds raw annotation
 /// text (`@name(...)` or `@pragma`), which the parser skips over rather
-/// than reading it token by token (see `prescan::Nesting`).
-pub(crate) fn item_noting_raw(
-    text: &str,
+/// than reading it token by token (see `prescan::Nesting`). `scratch`
+/// is kept from one declaration to the next of a parse.
+pub(crate) fn item_noting_raw<'t>(
+    text: &'t str,
     pos: usize,
     decls: &mut Vec<Decl>,
+    scratch: &'t mut Scratch,
 ) -> Option<(usize, bool)> {
-    let mut p = P::new(text, pos);
+    let mut p = P::new(text, pos, &mut scratch.0);
     p.budget = text.len().saturating_sub(pos) / TYPE_ATTEMPTS_PER_BYTE + MIN_TYPE_ATTEMPTS;
     p.names = crate::name::take_names();
     let built = p.declaration();
     crate::name::give_back_names(std::mem::take(&mut p.names));
+    // After an abort a buffer may hold part of a list: emptied, its
+    // capacity kept.
+    p.bufs.clear();
     match built {
-        Some(mut ds) if !p.abort && p.last > pos => {
-            decls.append(&mut ds);
+        Some(d) if !p.abort && p.last > pos => {
+            decls.push(d);
             Some((p.last, p.raw))
         }
         _ => None,
     }
 }
+
+/// The buffers of the fast path (see [`Bufs`]), kept from one
+/// declaration to the next: each declaration no longer allocates its own
+/// and frees them at its end.
+#[derive(Default)]
+pub(crate) struct Scratch(Bufs);
 
 /// Bytes of the text still to parse per type parse the fast path may
 /// attempt (the unit of its backtracking: type argument lists, casts and
@@ -111,7 +122,7 @@ pub(super) struct P<'t> {
     /// The parse's names, taken from the thread for this declaration.
     names: crate::name::NameSet,
     /// Buffers of the commonest lists (see [`Bufs`]).
-    bufs: Bufs,
+    bufs: &'t mut Bufs,
 }
 
 /// Buffers the commonest lists are built in, kept from one list to the
@@ -124,16 +135,41 @@ struct Bufs {
     params: Vec<crate::ast::Param>,
     stmts: Vec<crate::ast::Stmt>,
     exprs: Vec<crate::ast::Expr>,
+    locals: Vec<crate::ast::LocalDecl>,
+    states: Vec<crate::ast::ParserState>,
+    cases: Vec<crate::ast::SelectCase>,
+    fields: Vec<crate::ast::Field>,
+    properties: Vec<crate::ast::TableProperty>,
+    keys: Vec<crate::ast::KeyElement>,
+    action_refs: Vec<crate::ast::ActionRef>,
+}
+
+impl Bufs {
+    /// Empties every buffer, keeping its capacity.
+    fn clear(&mut self) {
+        self.args.clear();
+        self.params.clear();
+        self.stmts.clear();
+        self.exprs.clear();
+        self.locals.clear();
+        self.states.clear();
+        self.cases.clear();
+        self.fields.clear();
+        self.properties.clear();
+        self.keys.clear();
+        self.action_refs.clear();
+    }
 }
 
 /// The list built in `buf` at its exact size, `buf` left empty (with its
-/// capacity, for the next list). A list longer than [`COPIED_LIST_MAX`]
-/// is handed over itself, shrunk in place, and `buf` starts again: a
-/// copy would hold the list twice at the peak, and the buffer would keep
-/// that capacity to the end of the parse (a generated block of two
-/// million empty statements peaked 61 MiB higher).
+/// capacity, for the next list). A list of more than
+/// [`COPIED_LIST_MAX_BYTES`] is handed over itself, shrunk in place, and
+/// `buf` starts again: a copy would hold the list twice at the peak, and
+/// the buffer would keep that capacity to the end of the parse (a
+/// generated block of two million empty statements peaked 61 MiB
+/// higher), and copying it costs more than growing the buffer again.
 fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
-    if buf.len() > COPIED_LIST_MAX {
+    if buf.len().saturating_mul(std::mem::size_of::<T>()) > COPIED_LIST_MAX_BYTES {
         let mut list = std::mem::take(buf);
         list.shrink_to_fit();
         return list;
@@ -143,8 +179,8 @@ fn exact<T>(buf: &mut Vec<T>) -> Vec<T> {
     list
 }
 
-/// The longest list [`exact`] copies out of its buffer.
-const COPIED_LIST_MAX: usize = 1024;
+/// The largest list, in bytes, that [`exact`] copies out of its buffer.
+const COPIED_LIST_MAX_BYTES: usize = 32 * 1024;
 
 /// A saved cursor.
 #[derive(Clone, Copy)]
@@ -154,7 +190,7 @@ pub(super) struct Mark {
 }
 
 impl<'t> P<'t> {
-    fn new(text: &'t str, pos: usize) -> Self {
+    fn new(text: &'t str, pos: usize, bufs: &'t mut Bufs) -> Self {
         P {
             text,
             b: text.as_bytes(),
@@ -172,7 +208,7 @@ impl<'t> P<'t> {
             word_lo: usize::MAX,
             word_hi: 0,
             names: crate::name::NameSet::default(),
-            bufs: Bufs::default(),
+            bufs,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Tables and their properties.
 
-use super::{fit, lexer, span, P};
+use super::{exact, fit, lexer, span, P};
 use crate::ast::*;
 
 impl<'t> P<'t> {
@@ -13,15 +13,17 @@ impl<'t> P<'t> {
         self.kw(b"table");
         let name = self.ident()?;
         self.expect(b"{")?;
-        let mut properties = Vec::new();
+        let mut properties = std::mem::take(&mut self.bufs.properties);
         while self.peek() != b'}' {
             properties.push(self.table_prop()?);
         }
         self.eat(b"}");
+        let list = exact(&mut properties);
+        self.bufs.properties = properties;
         Some(TableDecl {
             annotations,
             name,
-            properties: fit(properties),
+            properties: list,
             span: span(lo, self.last),
         })
     }
@@ -79,7 +81,7 @@ impl<'t> P<'t> {
 
     /// `key_element* ~ "}"`; a failure aborts.
     fn key_elements(&mut self) -> Option<Vec<KeyElement>> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.bufs.keys);
         while self.peek() != b'}' {
             let lo = self.at();
             let Some(expr) = self.expr() else {
@@ -97,12 +99,14 @@ impl<'t> P<'t> {
             });
         }
         self.eat(b"}");
-        Some(fit(out))
+        let list = exact(&mut out);
+        self.bufs.keys = out;
+        Some(list)
     }
 
     /// `(action_ref ~ ";")* ~ "}"`
     fn action_refs(&mut self) -> Option<Vec<ActionRef>> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.bufs.action_refs);
         while self.peek() != b'}' {
             let annotations = self.annotations()?;
             let lo = self.at();
@@ -116,7 +120,9 @@ impl<'t> P<'t> {
             self.expect(b";")?;
         }
         self.eat(b"}");
-        Some(fit(out))
+        let list = exact(&mut out);
+        self.bufs.action_refs = out;
+        Some(list)
     }
 
     /// `path ~ args?`
