@@ -67,7 +67,7 @@ impl Canon {
 /// `packet_in`, when it is a struct), when exactly one parameter has such
 /// a type.
 pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
-    let header_types: Vec<String> = g
+    let header_types: Vec<&str> = g
         .parsers
         .values()
         .filter_map(|p| {
@@ -78,16 +78,15 @@ pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
         // intrinsic-metadata header takes the header itself).
         .filter(|t| {
             g.structs
-                .get(t.as_str())
+                .get(*t)
                 .is_some_and(|s| s.kind == ast::StructKind::Struct)
         })
         .collect();
-    let found: Vec<&ast::Param> = params
+    let mut found = params
         .iter()
-        .filter(|p| header_types.contains(&type_key(&p.ty)))
-        .collect();
-    match found.as_slice() {
-        [one] if one.name.name != "hdr" => Canon {
+        .filter(|p| header_types.contains(&type_key(&p.ty)));
+    match (found.next(), found.next()) {
+        (Some(one), None) if one.name.name != "hdr" => Canon {
             roots: HashMap::from_iter([(one.name.name.as_str().to_owned(), "hdr".to_string())]),
         },
         _ => Canon::default(),
@@ -98,10 +97,10 @@ fn is_packet_in(p: &ast::Param) -> bool {
     type_key(&p.ty) == "packet_in"
 }
 
-fn type_key(t: &ast::Type) -> String {
-    crate::scope::type_base_name(t)
-        .unwrap_or_default()
-        .to_string()
+/// The base name of a type (`Register` of `Register<bit<32>, _>`), empty
+/// for a type without one.
+fn type_key(t: &ast::Type) -> &str {
+    crate::scope::type_base_name(t).unwrap_or_default()
 }
 
 /// Every sub-expression of `e` (itself included), without recursion.

@@ -420,6 +420,7 @@ fn lower_tree(
         rec: None,
         templates: HashMap::default(),
         trace: template::Trace::default(),
+        no_canon: std::rc::Rc::default(),
     };
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;
