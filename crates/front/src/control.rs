@@ -179,7 +179,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             return Ok(s.clone());
         }
         self.note_values(decl, &values);
-        let mut syms = declared_syms(decl, canon);
+        let mut syms = declared_syms(decl, canon, &self.no_locals);
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         syms.locals.ctor_values = values.values;
         syms.locals.declaration_only = values.declaration_only;
@@ -533,8 +533,8 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// Adds what `rhs` reads to the body's reads, and its value to the
     /// place `place` gives (see [`Self::assigned_from`]). In a body that
     /// calls nothing (see [`may_call`]) `rhs` has no extern calls and no
-    /// copy is kept: its reads are moved, not copied, and `place` is not
-    /// named.
+    /// copy is kept: its reads go straight to the body's, and `place` is
+    /// not named.
     fn read_into(
         &self,
         rhs: &Expr,
@@ -543,12 +543,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         skip: &dyn Fn(&str) -> bool,
         out: &mut ActionBody,
     ) {
-        let from = self.reads_of(rhs);
         if out.keep_copies {
+            let from = self.reads_of(rhs);
             push_reads(&from, skip, &mut out.reads);
             self.assigned_from(rhs, place(), from, syms, out);
         } else {
-            push_reads(from, skip, &mut out.reads);
+            // What `push_reads` of `reads_of` adds, in one walk.
+            reads(rhs, skip, &mut out.reads);
         }
     }
 
@@ -1746,11 +1747,34 @@ fn map_for<K: std::hash::Hash + Eq, V>(n: usize) -> HashMap<K, V> {
     m
 }
 
+/// Empty maps of constants and instances, shared by the symbols of every
+/// control that declares none (most) rather than each allocating its own
+/// (a shared map that changes is copied first).
+#[derive(Default)]
+pub struct NoLocals<'a> {
+    consts: Rc<HashMap<&'a str, &'a Expr>>,
+    instances: Rc<HashMap<&'a str, String>>,
+    inst_decls: Rc<HashMap<&'a str, &'a ast::Instantiation>>,
+}
+
+/// `map` shared, or `empty` when it is empty.
+fn shared<K, V>(map: HashMap<K, V>, empty: &Rc<HashMap<K, V>>) -> Rc<HashMap<K, V>> {
+    if map.is_empty() {
+        Rc::clone(empty)
+    } else {
+        Rc::new(map)
+    }
+}
+
 /// The symbols `decl` declares before its actions and tables are lowered:
 /// its parameters, constructor parameters, variables, constants and
 /// instances, each map made once with room for all of its entries (and
-/// for the actions and tables to come).
-fn declared_syms<'a>(decl: &'a ControlDecl, canon: Rc<Canon>) -> ControlSyms<'a> {
+/// for the actions and tables to come); `no` has the empty ones.
+fn declared_syms<'a>(
+    decl: &'a ControlDecl,
+    canon: Rc<Canon>,
+    no: &NoLocals<'a>,
+) -> ControlSyms<'a> {
     let n = |is: fn(&LocalDecl) -> bool| count_locals(decl, is);
     let mut vars =
         map_for(decl.params.len() + decl.ctor_params.len() + n(|l| matches!(l, LocalDecl::Var(_))));
@@ -1780,15 +1804,15 @@ fn declared_syms<'a>(decl: &'a ControlDecl, canon: Rc<Canon>) -> ControlSyms<'a>
         // two shared maps.
         locals: Locals {
             vars: Rc::new(vars),
-            consts: Rc::new(consts),
+            consts: shared(consts, &no.consts),
             ctor_bound: HashMap::default(),
             ctor_values: HashMap::default(),
             declaration_only: false,
         },
         tables: Rc::new(map_for(n(|l| matches!(l, LocalDecl::Table(_))))),
         actions: Rc::new(map_for(n(|l| matches!(l, LocalDecl::Action(_))))),
-        instances: Rc::new(instances),
-        inst_decls: Rc::new(inst_decls),
+        instances: shared(instances, &no.instances),
+        inst_decls: shared(inst_decls, &no.inst_decls),
         canon,
         owner: decl as *const ControlDecl as usize,
         shift: Default::default(),
@@ -1807,15 +1831,11 @@ struct Applied<'e> {
 /// Adds the names of `from` (what [`Cx::reads_of`] gives) whose root
 /// `skip` does not filter to `out`: what [`reads`] with `skip` adds, without
 /// a second walk of the expression.
-fn push_reads<S: AsRef<str> + Into<String>>(
-    from: impl IntoIterator<Item = S>,
-    skip: &dyn Fn(&str) -> bool,
-    out: &mut NameList,
-) {
+fn push_reads(from: &[String], skip: &dyn Fn(&str) -> bool, out: &mut NameList) {
     for n in from {
-        let root = n.as_ref().split(['.', '[']).next().unwrap_or_default();
+        let root = n.split(['.', '[']).next().unwrap_or(n);
         if !skip(root) {
-            out.push(n.into());
+            out.push(n.clone());
         }
     }
 }

@@ -231,6 +231,8 @@ pub struct Cx<'a, 'o> {
     /// The canon that renames nothing, shared by the symbols of every
     /// control lowered with it (most are).
     pub no_canon: std::rc::Rc<crate::effects::Canon>,
+    /// Empty constant and instance maps, likewise.
+    pub no_locals: crate::control::NoLocals<'a>,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
