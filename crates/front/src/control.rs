@@ -1048,7 +1048,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             }
         }
         let mut b = Flow::default();
-        let mut stack = vec![decl.name.name.as_str().to_owned()];
+        let mut stack = vec![decl.name.name.as_str()];
         self.instance_path = vec![decl.name.name.as_str().to_owned()];
         let mid = self.template_start();
         let (entry, template) = match self.taken.remove(decl.name.name.as_str()) {
@@ -1088,7 +1088,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         stmts: Vec<Stmt>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let locals = Locals::from_params(&decl.params);
         let mut order = Vec::new();
@@ -1104,7 +1104,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let mut cur = next;
         b.expect(stmts.len());
@@ -1123,7 +1123,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let mut cur = next;
         b.expect(stmts.len());
@@ -1144,7 +1144,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         match s.kind {
             StmtKind::Block(bl) => self.build_seq_owned(bl.stmts, next, syms, b, stack),
@@ -1217,7 +1217,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         self.trace.stmts += 1;
         if stack.len() > 1 {
@@ -1336,7 +1336,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
         span: ir::Span,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         // Bodies first (fall-through labels share the next body).
@@ -1429,7 +1429,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
         span: ir::Span,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let ExprKind::Call { callee, args, .. } = &call.kind else {
@@ -1516,7 +1516,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         at: Applied<'_>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let Applied {
             call,
@@ -1536,7 +1536,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         };
         let canon = self.shared_canon(Canon { roots });
         let (mut sub, shift) = self.instance_syms(decl, key, canon, values)?;
-        stack.push(decl.name.name.as_str().to_owned());
+        stack.push(decl.name.name.as_str());
         self.instance_path.push(name.to_string());
         self.return_to.push(next);
         let copied = shift.and_then(|s| self.template_copy(decl, &s, next, b));
@@ -1581,7 +1581,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         &self,
         decl: &'a ControlDecl,
         call: ast::Span,
-        stack: &[String],
+        stack: &[&str],
     ) -> Result<(), FrontError> {
         let ctl = decl.name.name.as_str();
         if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
@@ -1592,7 +1592,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
             ));
         }
-        if stack.iter().any(|s| *s == decl.name.name) {
+        if stack.iter().any(|s| *s == decl.name.name.as_str()) {
             return Err(self.err(call, format!("control `{ctl}` applies itself")));
         }
         Ok(())
@@ -1623,7 +1623,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         decl: &'a ControlDecl,
         key: &str,
         call: ast::Span,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<(), FrontError> {
         if self.control_cache.contains_key(key) {
             return Ok(());
@@ -1633,7 +1633,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             .iter()
             .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
             .count();
-        stack.push(decl.name.name.as_str().to_owned());
+        stack.push(decl.name.name.as_str());
         let charged = self.charge_inlined(copies, call, "control", stack);
         stack.pop();
         charged

@@ -264,12 +264,12 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// Charges `n` copied states or statements to the inlining budget;
     /// past the limit, an error at `at` naming the chain of calls (`kind`:
     /// "parser" or "control") that was being inlined.
-    pub fn charge_inlined(
+    pub fn charge_inlined<S: std::borrow::Borrow<str>>(
         &mut self,
         n: usize,
         at: ast::Span,
         kind: &str,
-        chain: &[String],
+        chain: &[S],
     ) -> Result<(), FrontError> {
         self.inlined.used = self.inlined.used.saturating_add(n);
         if self.inlined.used <= self.inlined.limit {
