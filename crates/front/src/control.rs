@@ -25,8 +25,14 @@ use crate::FrontError;
 #[derive(Clone, Default)]
 pub struct ControlSyms<'a> {
     pub locals: Locals<'a>,
+    /// The control's tables and actions by name, with ids to move by
+    /// `shift` (see [`ControlSyms::table`]): an instance copied from a
+    /// template shares its template's maps.
     pub tables: Rc<HashMap<&'a str, ir::TableId>>,
     pub actions: Rc<HashMap<&'a str, ir::ActionId>>,
+    /// How the ids of `tables` and `actions` move for these symbols (none
+    /// but for an instance copied from a template).
+    pub shift: crate::template::Shift,
     /// Local instance name -> instantiated type name.
     pub instances: Rc<HashMap<&'a str, String>>,
     /// Local instance name -> its declaration.
@@ -57,6 +63,23 @@ pub struct MemoKey {
     /// How many top-level actions were lowered: a call of one not yet
     /// lowered inlines nothing.
     globals: usize,
+}
+
+impl ControlSyms<'_> {
+    /// The control's table named `name`.
+    pub fn table(&self, name: &str) -> Option<ir::TableId> {
+        self.tables.get(name).map(|t| self.shift.table(*t))
+    }
+
+    /// The control's action named `name`.
+    pub fn action(&self, name: &str) -> Option<ir::ActionId> {
+        self.actions.get(name).map(|a| self.shift.action(*a))
+    }
+
+    /// The control's tables, in no particular order.
+    fn table_ids(&self) -> impl Iterator<Item = ir::TableId> + '_ {
+        self.tables.values().map(|t| self.shift.table(*t))
+    }
 }
 
 impl MemoKey {
@@ -132,7 +155,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         self.control_syms_in(
             decl,
             decl.name.name.as_str().to_owned(),
-            Rc::new(canon),
+            self.shared_canon(canon),
             values,
         )
     }
@@ -156,7 +179,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             return Ok(s.clone());
         }
         self.note_values(decl, &values);
-        let mut syms = declared_syms(decl, canon);
+        let mut syms = declared_syms(decl, canon, &self.no_locals);
         syms.locals.ctor_bound = crate::ctor::bound_in(&self.ctor, &decl.name.name);
         syms.locals.ctor_values = values.values;
         syms.locals.declaration_only = values.declaration_only;
@@ -204,8 +227,8 @@ impl<'a, 'o> Cx<'a, 'o> {
         name: &str,
         syms: &mut ControlSyms<'a>,
     ) -> Result<Option<ir::ActionId>, FrontError> {
-        if let Some(id) = syms.actions.get(name) {
-            return Ok(Some(*id));
+        if let Some(id) = syms.action(name) {
+            return Ok(Some(id));
         }
         self.resolve_global_action(name)
     }
@@ -237,7 +260,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         args: &[ast::Argument],
         syms: &ControlSyms<'a>,
     ) -> Result<Option<ir::ActionId>, FrontError> {
-        if syms.actions.contains_key(name) || args.iter().any(|a| a.name.is_some()) {
+        if syms.action(name).is_some() || args.iter().any(|a| a.name.is_some()) {
             return Ok(None);
         }
         let Some(decl) = self.g.actions.get(name).copied() else {
@@ -336,7 +359,10 @@ impl<'a, 'o> Cx<'a, 'o> {
             .map(|p| p.name.name.as_str())
             .filter(|n| !bound.contains(n))
             .collect();
-        let mut body = ActionBody::default();
+        let mut body = ActionBody {
+            keep_copies: may_call(&a.body.stmts),
+            ..ActionBody::default()
+        };
         self.walk_action(&a.body.stmts, syms, &param_names, &mut body);
         self.program.actions.push(ir::Action {
             name: a.name.name.as_str().to_owned(),
@@ -495,14 +521,35 @@ impl<'a, 'o> Cx<'a, 'o> {
                 StmtKind::Block(b) => self.walk_action(&b.stmts, syms, params, out),
                 StmtKind::Var(v) => {
                     if let Some(init) = &v.init {
-                        let from = self.reads_of(init);
-                        push_reads(&from, &skip, &mut out.reads);
-                        let place = syms.canon.name(v.name.name.as_str().to_owned());
-                        self.assigned_from(init, place, from, syms, out);
+                        let place = || syms.canon.name(v.name.name.as_str().to_owned());
+                        self.read_into(init, place, syms, &skip, out);
                     }
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Adds what `rhs` reads to the body's reads, and its value to the
+    /// place `place` gives (see [`Self::assigned_from`]). In a body that
+    /// calls nothing (see [`may_call`]) `rhs` has no extern calls and no
+    /// copy is kept: its reads go straight to the body's, and `place` is
+    /// not named.
+    fn read_into(
+        &self,
+        rhs: &Expr,
+        place: impl FnOnce() -> String,
+        syms: &ControlSyms<'a>,
+        skip: &dyn Fn(&str) -> bool,
+        out: &mut ActionBody,
+    ) {
+        if out.keep_copies {
+            let from = self.reads_of(rhs);
+            push_reads(&from, skip, &mut out.reads);
+            self.assigned_from(rhs, place(), from, syms, out);
+        } else {
+            // What `push_reads` of `reads_of` adds, in one walk.
+            reads(rhs, skip, &mut out.reads);
         }
     }
 
@@ -533,15 +580,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         out: &mut ActionBody,
     ) {
         let AssignStmt { lhs, rhs } = a;
-        let from = self.reads_of(rhs);
-        push_reads(&from, skip, &mut out.reads);
         let w = expr_name(lhs);
+        self.read_into(rhs, || syms.canon.name(w.clone()), syms, skip, out);
         ir::ValiditySet::clobber(&mut out.validity, &w);
         ir::FlagSet::clobber(&mut out.flags, &w);
         if let Some(v) = self.const_flag(rhs, syms) {
             ir::FlagSet::record(&mut out.flags, &w, v);
         }
-        self.assigned_from(rhs, syms.canon.name(w.clone()), from, syms, out);
         out.writes.push(w);
         out.primitives.push(ir::Primitive {
             op: if has_arithmetic(rhs) {
@@ -633,16 +678,16 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// `InlineActions` pass, frontends/p4/inlining.cpp) before the
     /// back end's dependency graph sees the tables.
     fn inline_called_action(&self, name: &str, syms: &ControlSyms<'a>, out: &mut ActionBody) {
-        let Some(id) = syms.actions.get(name).or_else(|| {
+        let Some(id) = syms.action(name).or_else(|| {
             // The callee's spans are copied: its place is read.
             if let Some(d) = self.g.actions.get(name) {
                 self.spans.seen.touch(d.span.lo);
             }
-            self.global_actions.get(name)
+            self.global_actions.get(name).copied()
         }) else {
             return;
         };
-        let callee = self.program.action(*id);
+        let callee = self.program.action(id);
         let own = |n: &&String| {
             let root = n.split(['.', '[']).next().unwrap_or("");
             !callee.params.iter().any(|p| p.name == root)
@@ -729,8 +774,7 @@ impl<'a, 'o> Cx<'a, 'o> {
     fn cond_of(&self, e: &Expr, syms: &ControlSyms<'a>) -> ir::Cond {
         let text = |s: ast::Span| self.text(s);
         let table = |t: &Expr| {
-            syms.tables
-                .get(expr_name(t).as_str())
+            syms.table(expr_name(t).as_str())
                 .and_then(|id| self.program.tables.get(id.index()))
                 .map(|t| t.name.clone())
         };
@@ -998,13 +1042,13 @@ impl<'a, 'o> Cx<'a, 'o> {
         let start = self.template_start();
         let mut syms = self.control_syms(decl)?;
         let id = ir::ControlId(self.program.controls.len() as u32);
-        for t in syms.tables.values() {
+        for t in syms.table_ids() {
             if let Some(tab) = self.program.tables.get_mut(t.index()) {
                 tab.control.get_or_insert(id);
             }
         }
         let mut b = Flow::default();
-        let mut stack = vec![decl.name.name.as_str().to_owned()];
+        let mut stack = vec![decl.name.name.as_str()];
         self.instance_path = vec![decl.name.name.as_str().to_owned()];
         let mid = self.template_start();
         let (entry, template) = match self.taken.remove(decl.name.name.as_str()) {
@@ -1044,7 +1088,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         stmts: Vec<Stmt>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let locals = Locals::from_params(&decl.params);
         let mut order = Vec::new();
@@ -1060,7 +1104,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let mut cur = next;
         b.expect(stmts.len());
@@ -1079,7 +1123,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let mut cur = next;
         b.expect(stmts.len());
@@ -1100,7 +1144,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         match s.kind {
             StmtKind::Block(bl) => self.build_seq_owned(bl.stmts, next, syms, b, stack),
@@ -1173,7 +1217,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         self.trace.stmts += 1;
         if stack.len() > 1 {
@@ -1292,7 +1336,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
         span: ir::Span,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         // Bodies first (fall-through labels share the next body).
@@ -1385,7 +1429,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         next: Option<ir::NodeId>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
         span: ir::Span,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let ExprKind::Call { callee, args, .. } = &call.kind else {
@@ -1394,7 +1438,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         if let ExprKind::Member { base, member } = &callee.kind {
             if member.name == "apply" {
                 let name = expr_name(base);
-                if let Some(&t) = syms.tables.get(name.as_str()) {
+                if let Some(t) = syms.table(name.as_str()) {
                     crate::naming::record_apply(self, t);
                     return Ok(Some(b.push(
                         ir::NodeKind::Table {
@@ -1472,7 +1516,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         at: Applied<'_>,
         syms: &mut ControlSyms<'a>,
         b: &mut Flow,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<Option<ir::NodeId>, FrontError> {
         let Applied {
             call,
@@ -1490,9 +1534,9 @@ impl<'a, 'o> Cx<'a, 'o> {
             // Under a declaration's own lowering, as it is.
             declaration_only: syms.locals.declaration_only,
         };
-        let canon = Rc::new(Canon { roots });
+        let canon = self.shared_canon(Canon { roots });
         let (mut sub, shift) = self.instance_syms(decl, key, canon, values)?;
-        stack.push(decl.name.name.as_str().to_owned());
+        stack.push(decl.name.name.as_str());
         self.instance_path.push(name.to_string());
         self.return_to.push(next);
         let copied = shift.and_then(|s| self.template_copy(decl, &s, next, b));
@@ -1537,7 +1581,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         &self,
         decl: &'a ControlDecl,
         call: ast::Span,
-        stack: &[String],
+        stack: &[&str],
     ) -> Result<(), FrontError> {
         let ctl = decl.name.name.as_str();
         if self.taken.contains_key(ctl) || self.taken_emits.contains_key(ctl) {
@@ -1548,7 +1592,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 format!("internal error: the apply block of control `{ctl}` was freed before this instance of it"),
             ));
         }
-        if stack.iter().any(|s| *s == decl.name.name) {
+        if stack.iter().any(|s| *s == decl.name.name.as_str()) {
             return Err(self.err(call, format!("control `{ctl}` applies itself")));
         }
         Ok(())
@@ -1579,7 +1623,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         decl: &'a ControlDecl,
         key: &str,
         call: ast::Span,
-        stack: &mut Vec<String>,
+        stack: &mut Vec<&'a str>,
     ) -> Result<(), FrontError> {
         if self.control_cache.contains_key(key) {
             return Ok(());
@@ -1589,7 +1633,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             .iter()
             .filter(|l| matches!(l, LocalDecl::Table(_) | LocalDecl::Action(_)))
             .count();
-        stack.push(decl.name.name.as_str().to_owned());
+        stack.push(decl.name.name.as_str());
         let charged = self.charge_inlined(copies, call, "control", stack);
         stack.pop();
         charged
@@ -1609,14 +1653,19 @@ impl<'a, 'o> Cx<'a, 'o> {
         args: &'e [ast::Argument],
         syms: &ControlSyms<'a>,
     ) -> (HashMap<String, String>, Vec<(String, &'e Expr)>) {
-        let mut roots = map_for(decl.params.len());
+        // Most parameters are not renamed (see below): no room reserved.
+        let mut roots = HashMap::default();
         let mut copied_in: Vec<(String, &Expr)> = Vec::new();
         for (p, a) in decl.params.iter().zip(args.iter()) {
             if crate::names::is_place(&a.value) {
-                roots.insert(
-                    p.name.name.as_str().to_owned(),
-                    syms.canon.name(expr_name(&a.value)),
-                );
+                // A parameter standing for a place of its own name (`hdr`
+                // passed as `hdr`) is not renamed: a canon without it
+                // names everything alike, and one with no roots at all
+                // returns names as they are, with no copy.
+                let to = syms.canon.name(expr_name(&a.value));
+                if to != p.name.name.as_str() {
+                    roots.insert(p.name.name.as_str().to_owned(), to);
+                }
             } else if matches!(p.ty.kind, ast::TypeKind::Bool) {
                 let flag = format!("{}.{name}.{}", self.instance_path.join("."), p.name.name);
                 roots.insert(p.name.name.as_str().to_owned(), flag.clone());
@@ -1668,7 +1717,7 @@ impl<'a, 'o> Cx<'a, 'o> {
         }
         let n = b.push(
             ir::NodeKind::Statement {
-                what: format!("call {}", self.text(callee.span)).into(),
+                what: self.text_after("call ", callee.span).into(),
                 reads: r.into(),
                 writes: w.into(),
                 externs: externs.into(),
@@ -1698,11 +1747,34 @@ fn map_for<K: std::hash::Hash + Eq, V>(n: usize) -> HashMap<K, V> {
     m
 }
 
+/// Empty maps of constants and instances, shared by the symbols of every
+/// control that declares none (most) rather than each allocating its own
+/// (a shared map that changes is copied first).
+#[derive(Default)]
+pub struct NoLocals<'a> {
+    consts: Rc<HashMap<&'a str, &'a Expr>>,
+    instances: Rc<HashMap<&'a str, String>>,
+    inst_decls: Rc<HashMap<&'a str, &'a ast::Instantiation>>,
+}
+
+/// `map` shared, or `empty` when it is empty.
+fn shared<K, V>(map: HashMap<K, V>, empty: &Rc<HashMap<K, V>>) -> Rc<HashMap<K, V>> {
+    if map.is_empty() {
+        Rc::clone(empty)
+    } else {
+        Rc::new(map)
+    }
+}
+
 /// The symbols `decl` declares before its actions and tables are lowered:
 /// its parameters, constructor parameters, variables, constants and
 /// instances, each map made once with room for all of its entries (and
-/// for the actions and tables to come).
-fn declared_syms<'a>(decl: &'a ControlDecl, canon: Rc<Canon>) -> ControlSyms<'a> {
+/// for the actions and tables to come); `no` has the empty ones.
+fn declared_syms<'a>(
+    decl: &'a ControlDecl,
+    canon: Rc<Canon>,
+    no: &NoLocals<'a>,
+) -> ControlSyms<'a> {
     let n = |is: fn(&LocalDecl) -> bool| count_locals(decl, is);
     let mut vars =
         map_for(decl.params.len() + decl.ctor_params.len() + n(|l| matches!(l, LocalDecl::Var(_))));
@@ -1728,17 +1800,22 @@ fn declared_syms<'a>(decl: &'a ControlDecl, canon: Rc<Canon>) -> ControlSyms<'a>
         }
     }
     ControlSyms {
+        // Every field named: `..Locals::default()` would make (and free)
+        // two shared maps.
         locals: Locals {
             vars: Rc::new(vars),
-            consts: Rc::new(consts),
-            ..Locals::default()
+            consts: shared(consts, &no.consts),
+            ctor_bound: HashMap::default(),
+            ctor_values: HashMap::default(),
+            declaration_only: false,
         },
         tables: Rc::new(map_for(n(|l| matches!(l, LocalDecl::Table(_))))),
         actions: Rc::new(map_for(n(|l| matches!(l, LocalDecl::Action(_))))),
-        instances: Rc::new(instances),
-        inst_decls: Rc::new(inst_decls),
+        instances: shared(instances, &no.instances),
+        inst_decls: shared(inst_decls, &no.inst_decls),
         canon,
         owner: decl as *const ControlDecl as usize,
+        shift: Default::default(),
     }
 }
 
@@ -1777,6 +1854,39 @@ fn calls_nothing(e: &Expr) -> bool {
     }
 }
 
+/// False when no statement of an action body (nested ones too) calls
+/// anything: no call statement, and every right-hand side, initializer and
+/// condition [`calls_nothing`] (so its extern calls are none).
+fn may_call(stmts: &[Stmt]) -> bool {
+    // Nested bodies still to look at (none in most actions: no allocation).
+    let mut todo: Vec<&[Stmt]> = Vec::new();
+    let mut cur = stmts;
+    loop {
+        for s in cur {
+            match &s.kind {
+                StmtKind::Call(_) => return true,
+                StmtKind::Assign(a) if !calls_nothing(&a.rhs) => return true,
+                StmtKind::Var(v) if v.init.as_ref().is_some_and(|i| !calls_nothing(i)) => {
+                    return true
+                }
+                StmtKind::If(i) => {
+                    if !calls_nothing(&i.cond) {
+                        return true;
+                    }
+                    todo.push(std::slice::from_ref(&i.then));
+                    todo.extend(i.els.as_ref().map(std::slice::from_ref));
+                }
+                StmtKind::Block(b) => todo.push(&b.stmts),
+                _ => {}
+            }
+        }
+        match todo.pop() {
+            Some(next) => cur = next,
+            None => return false,
+        }
+    }
+}
+
 /// `names` then those of `inlined` not among them.
 fn with_inlined(mut names: Vec<String>, inlined: Vec<String>) -> Vec<String> {
     for n in inlined {
@@ -1805,6 +1915,9 @@ struct ActionBody {
     /// read from, through earlier copies: what a register index held in a
     /// local (`idx = (f << 12) + o; t1.write(idx, ts)`) comes from.
     copies: HashMap<String, Vec<String>>,
+    /// Whether `copies` is kept: only the index reads of extern calls
+    /// look into it, and a body that calls nothing has none.
+    keep_copies: bool,
 }
 
 impl ActionBody {
@@ -1833,6 +1946,9 @@ impl ActionBody {
 
     /// Records that `place` now holds a value read from `from`.
     fn copy(&mut self, place: String, from: Vec<String>) {
+        if !self.keep_copies {
+            return;
+        }
         // Most values are read from places no copy wrote, named once:
         // [`Self::through`] would give `from` back.
         let plain = from.len() <= ir::MAX_INDEX_READS
@@ -1909,7 +2025,7 @@ fn applied_table(e: &Expr, syms: &ControlSyms<'_>) -> Option<ir::TableId> {
     if let ExprKind::Call { callee, .. } = &e.kind {
         if let ExprKind::Member { base, member } = &callee.kind {
             if member.name == "apply" {
-                return syms.tables.get(expr_name(base).as_str()).copied();
+                return syms.table(expr_name(base).as_str());
             }
         }
     }

@@ -67,7 +67,7 @@ impl Canon {
 /// `packet_in`, when it is a struct), when exactly one parameter has such
 /// a type.
 pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
-    let header_types: Vec<String> = g
+    let header_types: Vec<&str> = g
         .parsers
         .values()
         .filter_map(|p| {
@@ -78,16 +78,15 @@ pub fn control_headers_param(g: &Globals<'_>, params: &[ast::Param]) -> Canon {
         // intrinsic-metadata header takes the header itself).
         .filter(|t| {
             g.structs
-                .get(t.as_str())
+                .get(*t)
                 .is_some_and(|s| s.kind == ast::StructKind::Struct)
         })
         .collect();
-    let found: Vec<&ast::Param> = params
+    let mut found = params
         .iter()
-        .filter(|p| header_types.contains(&type_key(&p.ty)))
-        .collect();
-    match found.as_slice() {
-        [one] if one.name.name != "hdr" => Canon {
+        .filter(|p| header_types.contains(&type_key(&p.ty)));
+    match (found.next(), found.next()) {
+        (Some(one), None) if one.name.name != "hdr" => Canon {
             roots: HashMap::from_iter([(one.name.name.as_str().to_owned(), "hdr".to_string())]),
         },
         _ => Canon::default(),
@@ -98,10 +97,10 @@ fn is_packet_in(p: &ast::Param) -> bool {
     type_key(&p.ty) == "packet_in"
 }
 
-fn type_key(t: &ast::Type) -> String {
-    crate::scope::type_base_name(t)
-        .unwrap_or_default()
-        .to_string()
+/// The base name of a type (`Register` of `Register<bit<32>, _>`), empty
+/// for a type without one.
+fn type_key(t: &ast::Type) -> &str {
+    crate::scope::type_base_name(t).unwrap_or_default()
 }
 
 /// Every sub-expression of `e` (itself included), without recursion.
@@ -210,6 +209,11 @@ pub fn extern_calls(
         // Most right-hand sides: nothing to walk.
         return out;
     }
+    if is_only_call(e) {
+        // Most calls (`pkt.emit(hdr.eth)`, `c.count(i)`): no walk.
+        out.extend(extern_call(e, type_of, divides_of, span));
+        return out;
+    }
     let mut all = subexprs(e);
     all.retain(|x| matches!(x.kind, ExprKind::Call { .. }));
     if all.is_empty() {
@@ -217,31 +221,59 @@ pub fn extern_calls(
     }
     all.sort_by_key(|x| x.span.lo);
     for x in all {
-        let ExprKind::Call { callee, args, .. } = &x.kind else {
-            continue;
-        };
-        let ExprKind::Member { base, member } = &callee.kind else {
-            continue;
-        };
-        if !is_place(base) {
-            continue;
-        }
-        let inst = expr_name(base);
-        let Some(ty) = type_of(&inst) else { continue };
-        let uses = ir::ExternUse::of_type(&ty);
-        let (index_reads, result) = index_and_result(&member.name, args);
-        out.push(ir::ExternCall {
-            divides: uses == ir::ExternUse::StatefulAlu && divides_of(&inst),
-            instance: inst,
-            ty,
-            method: member.name.to_string(),
-            uses,
-            index_reads,
-            result,
-            span: span(x.span),
-        });
+        out.extend(extern_call(x, type_of, divides_of, span));
     }
     out
+}
+
+/// True when `e` is a call whose callee and arguments are places or
+/// literals: the only call in it is itself.
+fn is_only_call(e: &Expr) -> bool {
+    let simple = |x: &Expr| is_place(x) || matches!(x.kind, ExprKind::Int(_) | ExprKind::Bool(_));
+    match &e.kind {
+        ExprKind::Call { callee, args, .. } => {
+            let plain_callee = match &callee.kind {
+                ExprKind::Path(_) => true,
+                ExprKind::Member { base, .. } => is_place(base),
+                _ => false,
+            };
+            plain_callee && args.iter().all(|a| simple(&a.value))
+        }
+        _ => false,
+    }
+}
+
+/// The extern call `x` is, if it is a method call on an instance whose
+/// type `type_of` knows (see [`extern_calls`]).
+fn extern_call(
+    x: &Expr,
+    type_of: &dyn Fn(&str) -> Option<String>,
+    divides_of: &dyn Fn(&str) -> bool,
+    span: &dyn Fn(ast::Span) -> ir::Span,
+) -> Option<ir::ExternCall> {
+    let ExprKind::Call { callee, args, .. } = &x.kind else {
+        return None;
+    };
+    let ExprKind::Member { base, member } = &callee.kind else {
+        return None;
+    };
+    if !is_place(base) {
+        return None;
+    }
+    let inst = expr_name(base);
+    let ty = type_of(&inst)?;
+    let uses = ir::ExternUse::of_type(&ty);
+    let (index_reads, result) = index_and_result(&member.name, args);
+    Some(ir::ExternCall {
+        divides: uses == ir::ExternUse::StatefulAlu && divides_of(&inst),
+        instance: inst,
+        ty,
+        method: member.name.to_string(),
+        uses,
+        index_reads,
+        result,
+        span: span(x.span),
+    })
 }
 
 /// Deepest level [`may_call`] looks at.

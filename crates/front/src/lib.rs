@@ -420,6 +420,8 @@ fn lower_tree(
         rec: None,
         templates: HashMap::default(),
         trace: template::Trace::default(),
+        no_canon: std::rc::Rc::default(),
+        no_locals: control::NoLocals::default(),
     };
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;

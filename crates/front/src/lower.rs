@@ -131,11 +131,7 @@ pub fn collapse_whitespace(t: &str) -> String {
 /// with single spaces, as most expressions are, is copied as it is.
 fn collapse_ascii_whitespace(t: &str) -> String {
     let ws = |c: u8| matches!(c, b' ' | b'\t'..=b'\r');
-    let b = t.as_bytes();
-    let unchanged = !b.first().is_some_and(|&c| ws(c))
-        && !b.last().is_some_and(|&c| ws(c))
-        && !b.windows(2).any(|w| ws(w[0]) && (w[0] != b' ' || ws(w[1])));
-    if unchanged {
+    if is_collapsed_ascii(t) {
         return t.to_owned();
     }
     let words = || t.split(|c: char| ws(c as u8)).filter(|w| !w.is_empty());
@@ -148,6 +144,16 @@ fn collapse_ascii_whitespace(t: &str) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// True when ASCII text `t` is what [`collapse_whitespace`] leaves as it
+/// is: one line, single spaces, none at either end.
+fn is_collapsed_ascii(t: &str) -> bool {
+    let ws = |c: u8| matches!(c, b' ' | b'\t'..=b'\r');
+    let b = t.as_bytes();
+    !b.first().is_some_and(|&c| ws(c))
+        && !b.last().is_some_and(|&c| ws(c))
+        && !b.windows(2).any(|w| ws(w[0]) && (w[0] != b' ' || ws(w[1])))
 }
 
 /// True for bundled files and files named like an architecture include.
@@ -222,6 +228,11 @@ pub struct Cx<'a, 'o> {
     pub templates: HashMap<usize, crate::template::Template<'a>>,
     /// What graph building did so far besides adding nodes.
     pub trace: crate::template::Trace,
+    /// The canon that renames nothing, shared by the symbols of every
+    /// control lowered with it (most are).
+    pub no_canon: std::rc::Rc<crate::effects::Canon>,
+    /// Empty constant and instance maps, likewise.
+    pub no_locals: crate::control::NoLocals<'a>,
 }
 
 /// The program-wide budget of states and statements that inlining may copy
@@ -253,12 +264,12 @@ impl<'a, 'o> Cx<'a, 'o> {
     /// Charges `n` copied states or statements to the inlining budget;
     /// past the limit, an error at `at` naming the chain of calls (`kind`:
     /// "parser" or "control") that was being inlined.
-    pub fn charge_inlined(
+    pub fn charge_inlined<S: std::borrow::Borrow<str>>(
         &mut self,
         n: usize,
         at: ast::Span,
         kind: &str,
-        chain: &[String],
+        chain: &[S],
     ) -> Result<(), FrontError> {
         self.inlined.used = self.inlined.used.saturating_add(n);
         if self.inlined.used <= self.inlined.limit {
@@ -281,9 +292,35 @@ impl<'a, 'o> Cx<'a, 'o> {
         r.into_vec()
     }
 
+    /// `canon` shared: the one that renames nothing when it is that.
+    pub fn shared_canon(&self, canon: crate::effects::Canon) -> std::rc::Rc<crate::effects::Canon> {
+        if canon.roots.is_empty() {
+            std::rc::Rc::clone(&self.no_canon)
+        } else {
+            std::rc::Rc::new(canon)
+        }
+    }
+
     /// The source text of a span, with runs of whitespace collapsed.
     pub fn text(&self, s: ast::Span) -> String {
         collapse_whitespace(s.text(&self.spans.out.text))
+    }
+
+    /// `prefix` then [`Cx::text`] of `s`, in one allocation when the text
+    /// needs no collapsing (as most does).
+    pub fn text_after(&self, prefix: &str, s: ast::Span) -> String {
+        let t = s.text(&self.spans.out.text);
+        let collapsed;
+        let t = if t.is_ascii() && is_collapsed_ascii(t) {
+            t
+        } else {
+            collapsed = collapse_whitespace(t);
+            &collapsed
+        };
+        let mut out = String::with_capacity(prefix.len() + t.len());
+        out.push_str(prefix);
+        out.push_str(t);
+        out
     }
 
     /// Lowers every header, header union and struct declaration.

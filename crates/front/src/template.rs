@@ -101,6 +101,7 @@ impl<'a> Cx<'a, '_> {
         let tables = count_locals(decl, |l| matches!(l, LocalDecl::Table(_)));
         let pure = self.rec.is_none()
             && syms.owner == key(decl)
+            && syms.shift.moves_nothing()
             && mid.trace.impure == b.trace.impure
             && mid.globals == b.globals
             && mid.actions == b.actions + actions
@@ -170,22 +171,13 @@ impl<'a> Cx<'a, '_> {
             copy.default_action = copy.default_action.map(|a| shift.action(a));
             p.tables.push(copy);
         }
+        // The template's maps, their ids moved: a template's symbols
+        // have none moved (it was lowered, not copied).
         let syms = ControlSyms {
             locals: t.syms.locals.clone(),
-            tables: Rc::new(
-                t.syms
-                    .tables
-                    .iter()
-                    .map(|(n, id)| (*n, shift.table(*id)))
-                    .collect(),
-            ),
-            actions: Rc::new(
-                t.syms
-                    .actions
-                    .iter()
-                    .map(|(n, id)| (*n, shift.action(*id)))
-                    .collect(),
-            ),
+            tables: Rc::clone(&t.syms.tables),
+            actions: Rc::clone(&t.syms.actions),
+            shift,
             instances: Rc::clone(&t.syms.instances),
             inst_decls: Rc::clone(&t.syms.inst_decls),
             canon: Rc::clone(canon),
@@ -240,6 +232,8 @@ impl<'a> Cx<'a, '_> {
 
 /// Where an instance's copies of its template's actions and tables are:
 /// for each, (the template's first index, how many, the copy's first).
+/// The default moves nothing.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Shift {
     actions: (usize, usize, usize),
     tables: (usize, usize, usize),
@@ -256,12 +250,18 @@ fn moved(i: u32, (from, len, to): (usize, usize, usize)) -> u32 {
 }
 
 impl Shift {
-    fn table(&self, t: ir::TableId) -> ir::TableId {
+    /// True for the shift of symbols that were lowered, not copied.
+    pub fn moves_nothing(&self) -> bool {
+        self.actions.1 == 0 && self.tables.1 == 0
+    }
+
+    /// Table `t` as the instance has it.
+    pub fn table(&self, t: ir::TableId) -> ir::TableId {
         ir::TableId(moved(t.0, self.tables))
     }
 
     /// A control-local action is the instance's; a top-level one stays.
-    fn action(&self, a: ir::ActionId) -> ir::ActionId {
+    pub fn action(&self, a: ir::ActionId) -> ir::ActionId {
         ir::ActionId(moved(a.0, self.actions))
     }
 }
