@@ -78,6 +78,7 @@ mod control;
 mod ctor;
 mod effects;
 mod extras;
+mod free_tree;
 mod lower;
 mod names;
 mod naming;
@@ -243,7 +244,8 @@ pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, Fro
     lower_output(&out, stem, opts)
 }
 
-/// Stack of the thread that lowers (and drops) the syntax tree.  The tree's
+/// Stack of the thread that lowers the syntax tree (and of the one that
+/// frees it, [`free_tree`]).  The tree's
 /// depth is bounded by the parser's nesting limits (1000 nested blocks and
 /// brackets, expressions 4096 operators deep), and every pass over it
 /// recurses at most that deep; this stack holds that in a debug build too,
@@ -453,8 +455,14 @@ fn lower_tree(
     if let Some(u) = units {
         u.finish();
     }
-    Ok(Loaded {
-        program: cx.program,
-        warnings: cx.warnings,
-    })
+    let empty = ir::Program::new("", ir::InputKind::P4Source);
+    let loaded = Loaded {
+        program: std::mem::replace(&mut cx.program, empty),
+        warnings: std::mem::take(&mut cx.warnings),
+    };
+    // What borrows the tree goes first; the tree itself is freed on a
+    // thread of its own.
+    drop(cx);
+    free_tree::free_later(tree);
+    Ok(loaded)
 }
