@@ -10,33 +10,33 @@
 //! thread cannot be started, trees are freed where they are given.
 
 use std::sync::mpsc::{sync_channel, SyncSender};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use p4cost_syntax::ast;
 
-/// The freeing thread's end of the channel; `None` when it could not be
+/// The channel to the freeing thread; `None` when the thread could not be
 /// started.
-static FREER: OnceLock<Option<Mutex<SyncSender<ast::Program>>>> = OnceLock::new();
+static FREER: OnceLock<Option<SyncSender<ast::Program>>> = OnceLock::new();
 
 /// Frees `tree` on the freeing thread (here, when there is none).
 pub(crate) fn free_later(tree: ast::Program) {
-    let freer = FREER.get_or_init(start);
-    let unsent = match freer.as_ref().map(|tx| tx.lock()) {
-        Some(Ok(tx)) => tx.send(tree).err().map(|e| e.0),
-        _ => Some(tree),
-    };
-    drop(unsent);
+    match FREER.get_or_init(start) {
+        // A send fails only once the thread is gone: the tree comes back
+        // and is dropped here.
+        Some(tx) => drop(tx.send(tree)),
+        None => drop(tree),
+    }
 }
 
 /// Starts the freeing thread, with the stack the lowering thread has:
 /// dropping a tree recurses as deep as the tree (bounded by the parser's
 /// nesting limits).
-fn start() -> Option<Mutex<SyncSender<ast::Program>>> {
+fn start() -> Option<SyncSender<ast::Program>> {
     let (tx, rx) = sync_channel::<ast::Program>(1);
     std::thread::Builder::new()
         .name("p4cost-free-tree".to_string())
         .stack_size(crate::LOWER_STACK_BYTES)
         .spawn(move || rx.into_iter().for_each(drop))
         .ok()
-        .map(|_| Mutex::new(tx))
+        .map(|_| tx)
 }
