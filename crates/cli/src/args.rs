@@ -899,6 +899,7 @@ impl SourceArgs {
             max_inlined: self.max_inlined,
             max_input_bytes: self.input.max_input_bytes,
             revision: None,
+            leave_to_exit: false,
         }
     }
 }

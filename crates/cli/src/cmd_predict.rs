@@ -20,6 +20,7 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
     }
     let mut options = crate::project::predict_options(a)?;
     options.leave_to_exit = ui.at_exit;
+    options.source.leave_to_exit = ui.at_exit;
     let (reports, input) = predict::reports_and_input(&options)?;
     p4cost_engine::drop_later::leave(ui.at_exit, input);
     let exit = exit_of(&reports);

@@ -24,6 +24,10 @@ pub struct SourceOptions {
     /// at this git revision (`HEAD~1`, a branch, a tag) instead of the
     /// working tree.
     pub revision: Option<String>,
+    /// The process exits once this input is answered: the front end leaves
+    /// the program's syntax tree to the exit instead of freeing it
+    /// ([`p4cost_front::Options::tree_to_exit`]). Off by default.
+    pub leave_to_exit: bool,
 }
 
 impl Default for SourceOptions {
@@ -36,6 +40,7 @@ impl Default for SourceOptions {
             max_inlined: p4cost_front::DEFAULT_MAX_INLINED,
             max_input_bytes: p4cost_front::Limits::DEFAULT_FILE_BYTES,
             revision: None,
+            leave_to_exit: false,
         }
     }
 }
@@ -63,6 +68,7 @@ impl SourceOptions {
             include_dirs: self.include_dirs.clone(),
             limits: self.limits(),
             max_inlined: self.max_inlined,
+            tree_to_exit: self.leave_to_exit,
         }
     }
 }

@@ -51,6 +51,11 @@ pub struct Options {
     /// a sub-control its statements, recursively).  Exceeding it is an
     /// error at the call that did, naming the chain of calls.
     pub max_inlined: usize,
+    /// The process exits once this program is answered (a command's last
+    /// program): its syntax tree is left to the exit, which takes the whole
+    /// heap back at once, instead of being freed node by node on the
+    /// freeing thread. Off by default; never for a long-lived caller.
+    pub tree_to_exit: bool,
 }
 
 impl Default for Options {
@@ -60,6 +65,7 @@ impl Default for Options {
             include_dirs: Vec::new(),
             limits: p4cost_pp::Limits::default(),
             max_inlined: DEFAULT_MAX_INLINED,
+            tree_to_exit: false,
         }
     }
 }
@@ -461,8 +467,12 @@ fn lower_tree(
         warnings: std::mem::take(&mut cx.warnings),
     };
     // What borrows the tree goes first; the tree itself is freed on a
-    // thread of its own.
+    // thread of its own, or left to the exit.
     drop(cx);
-    free_tree::free_later(tree);
+    if opts.tree_to_exit {
+        std::mem::forget(tree);
+    } else {
+        free_tree::free_later(tree);
+    }
     Ok(loaded)
 }
