@@ -11,6 +11,7 @@
 //! `thiserror`.
 
 pub mod diagnostic;
+pub mod drop_later;
 pub mod stages;
 
 pub use diagnostic::{Diagnostic, FrontError};
