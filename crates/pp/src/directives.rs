@@ -34,6 +34,9 @@ impl Preprocessor<'_> {
             return Ok(()); // null directive
         };
         let rest = toks.get(1..).unwrap_or(&[]);
+        if self.conditional(name_tok, rest, hash_tok, conds, active)? || !active {
+            return Ok(());
+        }
         let line_end = lx.toks.get(eol).map_or(lx.sp.clean.len(), |t| t.start());
         let raw_rest = rest
             .first()
@@ -41,58 +44,7 @@ impl Preprocessor<'_> {
             .unwrap_or("")
             .trim()
             .to_owned();
-        let dloc = |s: &Self| s.loc_tok(hash_tok);
         match &*name_tok.text {
-            "if" | "ifdef" | "ifndef" => {
-                let v = if !active {
-                    false
-                } else if name_tok.is_ident("if") {
-                    self.eval_if(rest, hash_tok)?
-                } else {
-                    let name = self.macro_name_operand(rest, hash_tok, &name_tok.text)?;
-                    self.st.macros.contains_key(&*name) == name_tok.is_ident("ifdef")
-                };
-                conds.push(Cond {
-                    active: v,
-                    taken: v || !active,
-                    seen_else: false,
-                    at: hash_tok.clone(),
-                });
-            }
-            "elif" => {
-                let Some(c) = conds.last() else {
-                    return Err(cond_err(dloc(self), "#elif without #if"));
-                };
-                if c.seen_else {
-                    return Err(cond_err(dloc(self), "#elif after #else"));
-                }
-                let v = if c.taken {
-                    false
-                } else {
-                    self.eval_if(rest, hash_tok)?
-                };
-                if let Some(c) = conds.last_mut() {
-                    c.active = v;
-                    c.taken |= v;
-                }
-            }
-            "else" => {
-                let Some(c) = conds.last_mut() else {
-                    return Err(cond_err(dloc(self), "#else without #if"));
-                };
-                if c.seen_else {
-                    return Err(cond_err(dloc(self), "#else after #else"));
-                }
-                c.seen_else = true;
-                c.active = !c.taken;
-                c.taken = true;
-            }
-            "endif" => {
-                if conds.pop().is_none() {
-                    return Err(cond_err(dloc(self), "#endif without #if"));
-                }
-            }
-            _ if !active => {}
             "define" => self.define(rest, hash_tok)?,
             "undef" => {
                 let name = self.macro_name_operand(rest, hash_tok, "undef")?;
@@ -101,12 +53,12 @@ impl Preprocessor<'_> {
             "include" => self.include(lx, hash_tok, rest, &raw_rest)?,
             "error" => {
                 return Err(PpError::ErrorDirective {
-                    loc: dloc(self),
+                    loc: self.loc_tok(hash_tok),
                     message: raw_rest,
                 })
             }
             "warning" => {
-                let loc = dloc(self);
+                let loc = self.loc_tok(hash_tok);
                 self.st.warnings.push(PpWarning {
                     loc,
                     message: raw_rest,
@@ -121,6 +73,78 @@ impl Preprocessor<'_> {
             other => self.unknown_directive(hash_tok, other),
         }
         Ok(())
+    }
+
+    /// `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else` and `#endif` (`name_tok`,
+    /// its operands `rest`), which open, switch and close the conditional
+    /// groups `conds` whether or not the text around them is `active`:
+    /// false for any other directive, which is left to the caller.
+    fn conditional(
+        &mut self,
+        name_tok: &Tok,
+        rest: &[Tok],
+        hash_tok: &Tok,
+        conds: &mut Vec<Cond>,
+        active: bool,
+    ) -> Result<bool, PpError> {
+        let err = |s: &Self, message: &str| cond_err(s.loc_tok(hash_tok), message);
+        match &*name_tok.text {
+            "if" | "ifdef" | "ifndef" => {
+                let v = active && self.opens_true(name_tok, rest, hash_tok)?;
+                conds.push(Cond {
+                    active: v,
+                    taken: v || !active,
+                    seen_else: false,
+                    at: hash_tok.clone(),
+                });
+            }
+            "elif" => {
+                let Some(c) = conds.last() else {
+                    return Err(err(self, "#elif without #if"));
+                };
+                if c.seen_else {
+                    return Err(err(self, "#elif after #else"));
+                }
+                let v = !c.taken && self.eval_if(rest, hash_tok)?;
+                if let Some(c) = conds.last_mut() {
+                    c.active = v;
+                    c.taken |= v;
+                }
+            }
+            "else" => {
+                let Some(c) = conds.last_mut() else {
+                    return Err(err(self, "#else without #if"));
+                };
+                if c.seen_else {
+                    return Err(err(self, "#else after #else"));
+                }
+                c.seen_else = true;
+                c.active = !c.taken;
+                c.taken = true;
+            }
+            "endif" => {
+                if conds.pop().is_none() {
+                    return Err(err(self, "#endif without #if"));
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Whether the group an active `#if`, `#ifdef` or `#ifndef` opens is
+    /// taken.
+    fn opens_true(
+        &mut self,
+        name_tok: &Tok,
+        rest: &[Tok],
+        hash_tok: &Tok,
+    ) -> Result<bool, PpError> {
+        if name_tok.is_ident("if") {
+            return self.eval_if(rest, hash_tok);
+        }
+        let name = self.macro_name_operand(rest, hash_tok, &name_tok.text)?;
+        Ok(self.st.macros.contains_key(&*name) == name_tok.is_ident("ifdef"))
     }
 
     /// `#pragma once` marks the file; any other pragma goes to the output
@@ -286,54 +310,7 @@ impl Preprocessor<'_> {
         rest: &[Tok],
         raw: &str,
     ) -> Result<(), PpError> {
-        let bad = |s: &Self| PpError::Directive {
-            loc: s.loc_tok(hash_tok),
-            message: "#include expects \"FILENAME\" or <FILENAME>".into(),
-        };
-        let (name, angled) = if let Some(r) = raw.strip_prefix('"') {
-            (r.split('"').next().filter(|_| r.contains('"')), false)
-        } else if let Some(r) = raw.strip_prefix('<') {
-            (r.split('>').next().filter(|_| r.contains('>')), true)
-        } else {
-            (None, false)
-        };
-        let (name, angled) = match name {
-            Some(n) => (n.to_owned(), angled),
-            None if !raw.starts_with(['"', '<']) => {
-                // computed include: expand macros, then read "x" or <x>
-                let v: Vec<Tok> = rest.to_vec();
-                let e = self.expand_all(v, hash_tok)?;
-                match e.first() {
-                    Some(t) if t.kind == Kind::Str => match unquote(&t.text) {
-                        Some(s) => (s.to_owned(), false),
-                        None => return Err(bad(self)),
-                    },
-                    Some(t) if t.is_punct("<") => {
-                        let mut s = String::new();
-                        let mut closed = false;
-                        for (k, x) in e.iter().enumerate().skip(1) {
-                            if x.is_punct(">") {
-                                closed = true;
-                                break;
-                            }
-                            if k > 1 && x.space {
-                                s.push(' ');
-                            }
-                            s.push_str(&x.text);
-                        }
-                        if !closed {
-                            return Err(bad(self));
-                        }
-                        (s, true)
-                    }
-                    _ => return Err(bad(self)),
-                }
-            }
-            None => return Err(bad(self)),
-        };
-        if name.is_empty() {
-            return Err(bad(self));
-        }
+        let (name, angled) = self.include_operand(hash_tok, rest, raw)?;
         let idx = self.resolve(lx, &name, angled, hash_tok)?;
         if self.st.once.contains(&idx) {
             return Ok(());
@@ -344,8 +321,87 @@ impl Preprocessor<'_> {
                 return Ok(()); // the guard would skip the whole file
             }
         }
-        // A file may be re-entered once while open (a guard not in the idiomatic shape then
-        // stops it); a third entry is a cycle.
+        self.check_entry(idx, hash_tok)?;
+        self.st.includes += 1;
+        let limits = self.opts.limits;
+        if self.st.includes > limits.max_includes {
+            return Err(PpError::Limit {
+                loc: self.loc_tok(hash_tok),
+                message: format!(
+                    "more than {} files entered by #include in this program, each inclusion \
+                     counted (limit: max-includes)",
+                    limits.max_includes
+                ),
+            });
+        }
+        if self.st.stack.len() == 1 && self.st.cur_file == 0 && hash_tok.file == 0 {
+            return self.enter_cached(idx, hash_tok.src);
+        }
+        self.enter(idx)
+    }
+
+    /// The file an `#include` names and whether in `<...>`: written
+    /// `"name"` or `<name>` (`raw`, the directive's text after its name),
+    /// or computed: its tokens `rest` macro-expanded to one of those.
+    fn include_operand(
+        &mut self,
+        hash_tok: &Tok,
+        rest: &[Tok],
+        raw: &str,
+    ) -> Result<(String, bool), PpError> {
+        let (name, angled) = if let Some(r) = raw.strip_prefix('"') {
+            (r.split('"').next().filter(|_| r.contains('"')), false)
+        } else if let Some(r) = raw.strip_prefix('<') {
+            (r.split('>').next().filter(|_| r.contains('>')), true)
+        } else {
+            (None, false)
+        };
+        let operand = match name {
+            Some(n) => Some((n.to_owned(), angled)),
+            None if !raw.starts_with(['"', '<']) => self.computed_include(hash_tok, rest)?,
+            None => None,
+        };
+        match operand {
+            Some((name, angled)) if !name.is_empty() => Ok((name, angled)),
+            _ => Err(PpError::Directive {
+                loc: self.loc_tok(hash_tok),
+                message: "#include expects \"FILENAME\" or <FILENAME>".into(),
+            }),
+        }
+    }
+
+    /// A computed include's operand: `rest` macro-expanded, then read as
+    /// `"name"` or `<name>` (its tokens' text, spaced as expanded); `None`
+    /// when it is neither.
+    fn computed_include(
+        &mut self,
+        hash_tok: &Tok,
+        rest: &[Tok],
+    ) -> Result<Option<(String, bool)>, PpError> {
+        let e = self.expand_all(rest.to_vec(), hash_tok)?;
+        Ok(match e.first() {
+            Some(t) if t.kind == Kind::Str => unquote(&t.text).map(|s| (s.to_owned(), false)),
+            Some(t) if t.is_punct("<") => {
+                let mut s = String::new();
+                for (k, x) in e.iter().enumerate().skip(1) {
+                    if x.is_punct(">") {
+                        return Ok(Some((s, true)));
+                    }
+                    if k > 1 && x.space {
+                        s.push(' ');
+                    }
+                    s.push_str(&x.text);
+                }
+                None
+            }
+            _ => None,
+        })
+    }
+
+    /// Refuses to enter file `idx` a third time while it is open (a
+    /// cycle: a file may be re-entered once, which a guard not in the
+    /// idiomatic shape then stops) or deeper than the include-depth limit.
+    fn check_entry(&self, idx: usize, hash_tok: &Tok) -> Result<(), PpError> {
         let open = self.st.stack.iter().filter(|&&s| s == idx).count();
         if let Some(k) = self
             .st
@@ -364,31 +420,14 @@ impl Preprocessor<'_> {
                 chain: chain.join(" -> "),
             });
         }
-        let limits = self.opts.limits;
-        if self.st.stack.len() >= limits.max_include_depth {
+        let depth = self.opts.limits.max_include_depth;
+        if self.st.stack.len() >= depth {
             return Err(PpError::Limit {
                 loc: self.loc_tok(hash_tok),
-                message: format!(
-                    "#include nested more than {} deep (limit: include depth)",
-                    limits.max_include_depth
-                ),
+                message: format!("#include nested more than {depth} deep (limit: include depth)"),
             });
         }
-        self.st.includes += 1;
-        if self.st.includes > limits.max_includes {
-            return Err(PpError::Limit {
-                loc: self.loc_tok(hash_tok),
-                message: format!(
-                    "more than {} files entered by #include in this program, each inclusion \
-                     counted (limit: max-includes)",
-                    limits.max_includes
-                ),
-            });
-        }
-        if self.st.stack.len() == 1 && self.st.cur_file == 0 && hash_tok.file == 0 {
-            return self.enter_cached(idx, hash_tok.src);
-        }
-        self.enter(idx)
+        Ok(())
     }
 
     /// Finds and registers an include: includer's directory (quoted only), `-I` dirs, bundled.
