@@ -101,109 +101,121 @@ fn ones_width(m: u64) -> Option<u32> {
     (m != 0 && m & m.wrapping_add(1) == 0).then(|| 64 - m.leading_zeros())
 }
 
-/// The structured form of the condition expression `j`.
+/// The structured form of the condition expression `j`, built bottom-up
+/// with an explicit stack (the JSON's nesting is the input's).
 pub(crate) fn cond_of(e: &Exprs, j: &J) -> Result<Cond> {
-    let mut cond = Cond::default();
-    // Known widths of the nodes, for slices.
-    let mut widths: Vec<Option<u32>> = Vec::new();
-    let mut results: Vec<u32> = Vec::new();
+    let mut b = CondBuilder::default();
     let mut tasks = vec![Task::Visit(j.clone())];
-    let push = |cond: &mut Cond, widths: &mut Vec<Option<u32>>, n: CondNode, w: Option<u32>| {
-        widths.push(w);
-        cond.push(n)
-    };
     while let Some(t) = tasks.pop() {
         match t {
-            Task::Visit(j) => {
-                let j = unwrap(j)?;
-                if !is_op(&j) {
-                    let (node, w) = leaf(e, &j)?;
-                    results.push(push(&mut cond, &mut widths, node, w));
-                    continue;
-                }
-                let op = j.key_str("op")?;
-                let (build, kids) = classify(&j, op)?;
-                match build {
-                    Some(b) => {
-                        tasks.push(Task::Build(b, kids.len()));
-                        tasks.extend(kids.into_iter().rev().map(Task::Visit));
-                    }
-                    None => {
-                        // A leaf-like operation (`valid` on a header).
-                        let (node, w) = valid_leaf(e, &j)?;
-                        results.push(push(&mut cond, &mut widths, node, w));
-                    }
-                }
+            Task::Visit(j) => b.visit(e, j, &mut tasks)?,
+            Task::Build(op, n) => b.build(op, n),
+        }
+    }
+    Ok(b.cond)
+}
+
+/// A condition under construction: its nodes, their known widths (for
+/// slices), and the nodes of the operands built so far, waiting for
+/// their operator.
+#[derive(Default)]
+struct CondBuilder {
+    cond: Cond,
+    widths: Vec<Option<u32>>,
+    results: Vec<u32>,
+}
+
+impl CondBuilder {
+    /// Adds node `n` of width `w` as the next operand.
+    fn push(&mut self, n: CondNode, w: Option<u32>) {
+        self.widths.push(w);
+        let id = self.cond.push(n);
+        self.results.push(id);
+    }
+
+    /// A leaf becomes a node; an operator's build comes after its
+    /// operands' visits on `tasks`.
+    fn visit<'a>(&mut self, e: &Exprs, j: J<'a>, tasks: &mut Vec<Task<'a>>) -> Result<()> {
+        let j = unwrap(j)?;
+        if !is_op(&j) {
+            let (node, w) = leaf(e, &j)?;
+            self.push(node, w);
+            return Ok(());
+        }
+        let op = j.key_str("op")?;
+        let (build, kids) = classify(&j, op)?;
+        match build {
+            Some(b) => {
+                tasks.push(Task::Build(b, kids.len()));
+                tasks.extend(kids.into_iter().rev().map(Task::Visit));
             }
-            Task::Build(b, n) => {
-                let at = results.len().saturating_sub(n);
-                let args = results.split_off(at);
-                let two = |f: fn(u32, u32) -> CondNode| match args[..] {
-                    [l, r] => Some(f(l, r)),
+            None => {
+                // A leaf-like operation (`valid` on a header).
+                let (node, w) = valid_leaf(e, &j)?;
+                self.push(node, w);
+            }
+        }
+        Ok(())
+    }
+
+    /// The operator `b` over the last `n` operands (`?` of them when
+    /// their number is not its own).
+    fn build(&mut self, b: Build, n: usize) {
+        let at = self.results.len().saturating_sub(n);
+        let args = self.results.split_off(at);
+        let two = |f: fn(u32, u32) -> CondNode| match args[..] {
+            [l, r] => Some(f(l, r)),
+            _ => None,
+        };
+        let (node, w) = match b {
+            Build::Transparent => {
+                if let [a] = args[..] {
+                    self.results.push(a);
+                    return;
+                }
+                (None, None)
+            }
+            Build::Not => (args.first().map(|&a| CondNode::Not { arg: a }), Some(1)),
+            Build::And => (two(|lhs, rhs| CondNode::And { lhs, rhs }), Some(1)),
+            Build::Or => (two(|lhs, rhs| CondNode::Or { lhs, rhs }), Some(1)),
+            Build::Cmp(cmp) => (
+                match args[..] {
+                    [lhs, rhs] => Some(CondNode::Cmp { cmp, lhs, rhs }),
                     _ => None,
-                };
-                let (node, w) = match b {
-                    Build::Transparent => {
-                        if let [a] = args[..] {
-                            results.push(a);
-                            continue;
-                        }
-                        (None, None)
-                    }
-                    Build::Not => (args.first().map(|&a| CondNode::Not { arg: a }), Some(1)),
-                    Build::And => (two(|lhs, rhs| CondNode::And { lhs, rhs }), Some(1)),
-                    Build::Or => (two(|lhs, rhs| CondNode::Or { lhs, rhs }), Some(1)),
-                    Build::Cmp(cmp) => (
-                        match args[..] {
-                            [lhs, rhs] => Some(CondNode::Cmp { cmp, lhs, rhs }),
-                            _ => None,
-                        },
-                        Some(1),
-                    ),
-                    Build::Slice { shift, width } => {
-                        let [c] = args[..] else {
-                            results.push(push(
-                                &mut cond,
-                                &mut widths,
-                                CondNode::Other {
-                                    text: "bitand".into(),
-                                    args,
-                                },
-                                None,
-                            ));
-                            continue;
-                        };
-                        match slice(&mut cond, &mut widths, c, shift, width) {
-                            Some(r) => {
-                                results.push(r);
-                                continue;
-                            }
-                            None => (
-                                Some(CondNode::Other {
-                                    text: "bitand".into(),
-                                    args: vec![c],
-                                }),
-                                None,
-                            ),
-                        }
-                    }
-                    Build::Other(text) => (
-                        Some(CondNode::Other {
-                            text,
-                            args: args.clone(),
-                        }),
-                        None,
-                    ),
-                };
-                let node = node.unwrap_or_else(|| CondNode::Other {
-                    text: "?".into(),
+                },
+                Some(1),
+            ),
+            Build::Slice { shift, width } => return self.build_slice(args, shift, width),
+            Build::Other(text) => (
+                Some(CondNode::Other {
+                    text,
                     args: args.clone(),
-                });
-                results.push(push(&mut cond, &mut widths, node, w));
+                }),
+                None,
+            ),
+        };
+        let node = node.unwrap_or_else(|| CondNode::Other {
+            text: "?".into(),
+            args,
+        });
+        self.push(node, w);
+    }
+
+    /// `(x >> shift) & ones(width)` over the one operand in `args`: a
+    /// slice where [`slice`] makes one, else an opaque `bitand`.
+    fn build_slice(&mut self, args: Vec<u32>, shift: u32, width: u32) {
+        let [c] = args[..] else {
+            let text = "bitand".into();
+            return self.push(CondNode::Other { text, args }, None);
+        };
+        match slice(&mut self.cond, &mut self.widths, c, shift, width) {
+            Some(r) => self.results.push(r),
+            None => {
+                let text = "bitand".into();
+                self.push(CondNode::Other { text, args }, None)
             }
         }
     }
-    Ok(cond)
 }
 
 /// Takes bits `shift ..= shift + width - 1` of node `c` (the last node):

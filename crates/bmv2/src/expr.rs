@@ -314,24 +314,7 @@ impl Exprs<'_> {
                 "(bit<1>){}",
                 self.operand(j, "right", params, reads)?.wrapped()
             ),
-            "valid" | "valid_union" => {
-                // The validity bit, not the header's fields.
-                let rj = j.key("right")?;
-                let header = match (rj.v.get("type").and_then(|t| t.as_str()), rj.v.get("value")) {
-                    (Some("header" | "header_union"), Some(Value::String(h))) => Some(h.as_ref()),
-                    _ => None,
-                };
-                match header {
-                    Some(h) => {
-                        reads.add(format!("{}.$valid", self.names.header(h)));
-                        format!("{}.isValid()", self.header_text(h))
-                    }
-                    None => format!(
-                        "{}.isValid()",
-                        self.operand(j, "right", params, reads)?.wrapped()
-                    ),
-                }
-            }
+            "valid" | "valid_union" => self.valid(j, params, reads)?,
             "last_stack_index" => {
                 format!(
                     "{}.lastIndex",
@@ -356,40 +339,66 @@ impl Exprs<'_> {
                 let r = self.operand(j, "right", params, reads)?;
                 format!("{}[{}]", l.wrapped(), r.s)
             }
-            "access_field" | "access_union_header" => {
-                let left = j.key("left")?;
-                let l = self.operand(j, "left", params, reads)?;
-                let rj = j.key("right")?;
-                let off = rj.u64()?;
-                let name = if op == "access_field" {
-                    self.header_type(&left)
-                        .and_then(|t| self.headers.field_name_at(t, off))
-                        .map(|s| s.to_string())
-                } else {
-                    self.union_name(left.v)
-                        .and_then(|u| self.headers.union_member_name(&u, off).map(String::from))
-                };
-                format!(
-                    "{}.{}",
-                    l.wrapped(),
-                    name.unwrap_or_else(|| format!("#{off}"))
-                )
-            }
-            _ => {
-                let mut args = Vec::new();
-                for key in ["left", "right"] {
-                    if let Some(x) = j.opt(key)? {
-                        if x.v.is_object() {
-                            args.push(self.typed(&x, params, reads)?.s);
-                        } else {
-                            args.push(x.v.to_string());
-                        }
-                    }
-                }
-                format!("{op}({})", args.join(", "))
-            }
+            "access_field" | "access_union_header" => self.access(j, op, params, reads)?,
+            _ => self.other_op(j, op, params, reads)?,
         };
         Ok(Text::atom(text))
+    }
+
+    /// `valid` and `valid_union`: the validity bit of the header (or
+    /// union) operand, which is read, not the header's fields.
+    fn valid(&self, j: &J, params: &[String], reads: &mut Refs) -> Result<String> {
+        let rj = j.key("right")?;
+        let header = match (rj.v.get("type").and_then(|t| t.as_str()), rj.v.get("value")) {
+            (Some("header" | "header_union"), Some(Value::String(h))) => Some(h.as_ref()),
+            _ => None,
+        };
+        Ok(match header {
+            Some(h) => {
+                reads.add(format!("{}.$valid", self.names.header(h)));
+                format!("{}.isValid()", self.header_text(h))
+            }
+            None => format!(
+                "{}.isValid()",
+                self.operand(j, "right", params, reads)?.wrapped()
+            ),
+        })
+    }
+
+    /// `access_field` and `access_union_header` (`op`): a header's field,
+    /// or a union's member, by its offset (`#N` when the type is unknown).
+    fn access(&self, j: &J, op: &str, params: &[String], reads: &mut Refs) -> Result<String> {
+        let left = j.key("left")?;
+        let l = self.operand(j, "left", params, reads)?;
+        let off = j.key("right")?.u64()?;
+        let name = if op == "access_field" {
+            self.header_type(&left)
+                .and_then(|t| self.headers.field_name_at(t, off))
+                .map(|s| s.to_string())
+        } else {
+            self.union_name(left.v)
+                .and_then(|u| self.headers.union_member_name(&u, off).map(String::from))
+        };
+        Ok(format!(
+            "{}.{}",
+            l.wrapped(),
+            name.unwrap_or_else(|| format!("#{off}"))
+        ))
+    }
+
+    /// Any other operator `op`, written as a call of its operands.
+    fn other_op(&self, j: &J, op: &str, params: &[String], reads: &mut Refs) -> Result<String> {
+        let mut args = Vec::new();
+        for key in ["left", "right"] {
+            if let Some(x) = j.opt(key)? {
+                if x.v.is_object() {
+                    args.push(self.typed(&x, params, reads)?.s);
+                } else {
+                    args.push(x.v.to_string());
+                }
+            }
+        }
+        Ok(format!("{op}({})", args.join(", ")))
     }
 
     /// The object an l-value type-value object writes (a field, a header,
