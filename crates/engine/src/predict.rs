@@ -1094,9 +1094,7 @@ fn linear_head(
     constant: &Prediction,
 ) {
     let total = pg.total();
-    r.path_count = total.value;
-    r.path_count_text = report::count_text(total);
-    r.path_count_saturated = total.saturated;
+    r.set_path_count(total);
     r.left_out = costed.left_out.clone();
     if !a.listed_only {
         r.state_terms = costed.state_terms(program);
@@ -1783,9 +1781,7 @@ fn run_mau(
 
     let gress = |g| mp.gress(g).cloned();
     let mut r = common.report(a, model, packet_size);
-    r.path_count = count.value;
-    r.path_count_text = report::count_text(count);
-    r.path_count_saturated = count.saturated;
+    r.set_path_count(count);
     r.paths_listed = 1;
     r.control.note = format!(
         "placed by the compiler; model {} costs MAU stages, not tables: see the stages",

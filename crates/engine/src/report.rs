@@ -464,6 +464,14 @@ impl Report {
     pub fn parser_in_program(&self) -> Option<&str> {
         self.parser_declared.as_deref().or(self.parser.as_deref())
     }
+
+    /// Sets the number of parse paths, as a number, as text, and whether
+    /// it saturated.
+    pub fn set_path_count(&mut self, total: p4cost_analysis::PathCount) {
+        self.path_count = total.value;
+        self.path_count_text = count_text(total);
+        self.path_count_saturated = total.saturated;
+    }
 }
 
 /// Why `paths` holds fewer paths than were listed.

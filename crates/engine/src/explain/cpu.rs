@@ -128,54 +128,8 @@ pub(super) fn cpu_terms(
     );
     let c = cpu.cores;
     let rows: Vec<&CpuTableOut> = tables.iter().filter_map(|n| row(cpu, n)).collect();
-    match rows.as_slice() {
-        [] => e.terms.push(term(
-            "Eq. (2)",
-            "no table".into(),
-            format!("{} cycles (baseline_cycles) / {c}", spec.baseline_cycles),
-            None,
-            k.base_cycles,
-            ghz,
-            None,
-        )),
-        [t] => e.terms.push(term(
-            &eq_of(&t.kind),
-            format!("table {} alone", t.name),
-            t.formula.clone(),
-            Some(why(t)),
-            t.alone_cycles,
-            ghz,
-            Some(t),
-        )),
-        _ => {
-            let a = &spec.applications;
-            e.terms.push(term(
-                "Eq. (8)",
-                format!("t = {} table applications", rows.len()),
-                format!(
-                    "({} * {} + {}) / {c}",
-                    a.per_table_cycles,
-                    rows.len(),
-                    a.constant_cycles
-                ),
-                None,
-                k.base_cycles,
-                ghz,
-                None,
-            ));
-            for t in rows {
-                e.terms.push(term(
-                    "excess",
-                    format!("table {}", t.name),
-                    format!("[{}] - {:.3} at 1 entry", t.formula, t.one_entry_cycles),
-                    Some(why(t)),
-                    t.excess_cycles,
-                    ghz,
-                    Some(t),
-                ));
-            }
-        }
-    }
+    e.terms
+        .extend(table_terms(&rows, spec, c, k.base_cycles, ghz));
     let total: f64 = e.terms.iter().filter_map(|t| t.cycles).sum();
     e.total_ns = round3(total / ghz);
     e.predicted_ns = round3(k.cycles_per_packet / ghz);
@@ -188,19 +142,85 @@ pub(super) fn cpu_terms(
         median_latency_us: cpu.median_latency_us,
         median_latency_formula: cpu.median_latency_formula.clone(),
     });
-    let named: Vec<&str> = tables.iter().map(String::as_str).collect();
-    e.warnings = r
-        .warnings
+    e.warnings = class_warnings(r, &tables);
+    Ok(())
+}
+
+/// The terms of the class's tables `rows` (`c` cores, `base_cycles` of
+/// the class at one entry per table, a clock of `ghz`): the baseline
+/// alone with no table, one table's own formula, or Eq. (8) over the
+/// applications with each table's excess over one entry.
+fn table_terms(
+    rows: &[&CpuTableOut],
+    spec: &p4cost_model::cpu_tables::CpuSpec,
+    c: u32,
+    base_cycles: f64,
+    ghz: f64,
+) -> Vec<Term> {
+    match rows {
+        [] => vec![term(
+            "Eq. (2)",
+            "no table".into(),
+            format!("{} cycles (baseline_cycles) / {c}", spec.baseline_cycles),
+            None,
+            base_cycles,
+            ghz,
+            None,
+        )],
+        [t] => vec![term(
+            &eq_of(&t.kind),
+            format!("table {} alone", t.name),
+            t.formula.clone(),
+            Some(why(t)),
+            t.alone_cycles,
+            ghz,
+            Some(t),
+        )],
+        _ => {
+            let a = &spec.applications;
+            let applications = term(
+                "Eq. (8)",
+                format!("t = {} table applications", rows.len()),
+                format!(
+                    "({} * {} + {}) / {c}",
+                    a.per_table_cycles,
+                    rows.len(),
+                    a.constant_cycles
+                ),
+                None,
+                base_cycles,
+                ghz,
+                None,
+            );
+            let excess = rows.iter().map(|t| {
+                term(
+                    "excess",
+                    format!("table {}", t.name),
+                    format!("[{}] - {:.3} at 1 entry", t.formula, t.one_entry_cycles),
+                    Some(why(t)),
+                    t.excess_cycles,
+                    ghz,
+                    Some(t),
+                )
+            });
+            std::iter::once(applications).chain(excess).collect()
+        }
+    }
+}
+
+/// The report's warnings about the class: those without a place, and
+/// those naming one of its `tables`.
+fn class_warnings(r: &Report, tables: &[String]) -> Vec<String> {
+    r.warnings
         .iter()
         .filter(|w| {
             w.span.is_none()
-                || named
+                || tables
                     .iter()
                     .any(|n| w.message.contains(&format!("table {n}")))
         })
         .map(|w| format!("{}: {}", w.code, w.message))
-        .collect();
-    Ok(())
+        .collect()
 }
 
 fn eq_of(kind: &str) -> String {

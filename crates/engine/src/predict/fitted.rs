@@ -56,12 +56,8 @@ pub(super) fn run_fitted(
     mut common: Common<'_>,
 ) -> Result<Report, Error> {
     let parser = common.need_parser()?;
-    let training = model
-        .training
-        .as_ref()
-        .ok_or_else(|| Error::input(format!("model {} has no training section", model.name)))?;
     let zero = Skeleton::ZERO;
-    let lin0 = zero.terms(training);
+    let lin0 = zero.terms(training(model)?);
     let opts = Common::path_options(a);
     let mut warns = std::mem::take(&mut common.warnings);
     let program = common.program();
@@ -69,13 +65,8 @@ pub(super) fn run_fitted(
     // The training-range warnings over all paths (zero terms).
     let costed = Costed::new(&pg, &lin0, packet_size, opts.max_analysis_states)
         .map_err(|e| common.budget(e))?;
-    // The paths whose headers fit in the packet, as the linear model's.
-    let prod = Product::build(
-        &pg,
-        &p4cost_analysis::FitsPacket::fitting(&pg, &Counting, packet_size),
-        opts.max_analysis_states,
-    )
-    .map_err(|e| common.budget(e))?;
+    let prod = fitting_product(&pg, packet_size, opts.max_analysis_states)
+        .map_err(|e| common.budget(e))?;
     let (weight, step) = node_weights(&pg, &prod, model, packet_size);
     if !a.listed_only {
         warns.extend(super::extrapolates::negative_state(
@@ -95,32 +86,24 @@ pub(super) fn run_fitted(
         )
     };
     // Base + control: the prediction of a path with no state.
-    let empty = p4cost_analysis::ParsePath { states: Vec::new() };
-    let constant = inputs(&empty);
+    let constant = inputs(&p4cost_analysis::ParsePath { states: Vec::new() });
     let constant_ns = constant.latency_ns;
-    for w in &constant.warnings {
-        if !PATH_CODES.contains(&w.code.as_str()) {
-            warns.push(WarningOut::of_model(program, w));
-        }
-    }
-
+    warns.extend(
+        constant
+            .warnings
+            .iter()
+            .filter(|w| !PATH_CODES.contains(&w.code.as_str()))
+            .map(|w| WarningOut::of_model(program, w)),
+    );
     // The matching paths' latency differs where their counted states or
     // counted bytes do.
-    let counted = |sp: &StateSplit| if sp.counted { 1.0 } else { 0.0 };
-    let bytes = |sp: &StateSplit| {
-        if sp.counted {
-            sp.counted_bytes as f64
-        } else {
-            0.0
-        }
-    };
     let (shown, path_match) = shown_paths(
         a,
         &common,
         &pg,
         packet_size,
         (&prod, &weight),
-        &[&counted, &bytes],
+        &[&counted_state, &counted_bytes],
         &mut warns,
     )?;
     insert_parse_warnings(&mut warns, common.loaded.warnings.len(), &graph_warnings);
@@ -131,10 +114,7 @@ pub(super) fn run_fitted(
     }
 
     let mut r = common.report(a, model, packet_size);
-    let total = pg.total();
-    r.path_count = total.value;
-    r.path_count_text = report::count_text(total);
-    r.path_count_saturated = total.saturated;
+    r.set_path_count(pg.total());
     r.paths_listed = path_outs.len();
     r.path_match = path_match;
     r.left_out = costed.left_out.clone();
@@ -143,13 +123,58 @@ pub(super) fn run_fitted(
     }));
     r.path_warnings = costed.warnings(program, &lin0, packet_size, &listed_codes);
     r.control.path_sensitive = false;
-    r.control.note = format!(
-        "model kind {} prices the ingress control's table set as a whole: every table it applies counts on every path (packet classes are priced by the linear models)",
-        model.kind.name()
-    );
+    r.control.note = whole_table_set_note(model);
     r.paths = path_outs;
     r.warnings = warns;
     Ok(r)
+}
+
+/// The training section of fitted model `model`.
+fn training(model: &ModelSpec) -> Result<&p4cost_model::spec::Training, Error> {
+    model
+        .training
+        .as_ref()
+        .ok_or_else(|| Error::input(format!("model {} has no training section", model.name)))
+}
+
+/// The paths of `pg` whose headers fit in a packet of `packet_size`
+/// bytes (as the linear model's), as a product automaton.
+fn fitting_product(
+    pg: &p4cost_analysis::PathGraph<'_>,
+    packet_size: u32,
+    max_states: usize,
+) -> Result<Product<((bool, u32, u64), p4cost_analysis::Fit)>, p4cost_analysis::BudgetExceeded> {
+    Product::build(
+        pg,
+        &p4cost_analysis::FitsPacket::fitting(pg, &Counting, packet_size),
+        max_states,
+    )
+}
+
+/// 1 for a state the model counts, else 0.
+fn counted_state(sp: &StateSplit) -> f64 {
+    if sp.counted {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// The bytes a state extracts when the model counts it, else 0.
+fn counted_bytes(sp: &StateSplit) -> f64 {
+    if sp.counted {
+        sp.counted_bytes as f64
+    } else {
+        0.0
+    }
+}
+
+/// Why a fitted model's control cost is the same on every path.
+fn whole_table_set_note(model: &ModelSpec) -> String {
+    format!(
+        "model kind {} prices the ingress control's table set as a whole: every table it applies counts on every path (packet classes are priced by the linear models)",
+        model.kind.name()
+    )
 }
 
 /// Each product node's additive parser term (the term after its state

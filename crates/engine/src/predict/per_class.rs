@@ -13,7 +13,7 @@ use super::{class_filter, insert_parse_warnings, Common};
 use crate::error::Error;
 use crate::options::PredictOptions;
 use crate::path_classes::{class_tables, ClassContext, ClassSites, ClassTableOut};
-use crate::report::{self, Report, WarningOut};
+use crate::report::{Report, WarningOut};
 
 /// One per-class run's setting: everything a model needs before it
 /// prices a class.
@@ -87,9 +87,7 @@ impl<'a> ClassRun<'a> {
     ) -> Report {
         let mut r = common.report(a, model, packet_size);
         let total = self.pg.total();
-        r.path_count = total.value;
-        r.path_count_text = report::count_text(total);
-        r.path_count_saturated = total.saturated;
+        r.set_path_count(total);
         r.tables = std::mem::take(&mut self.tables);
         r
     }
