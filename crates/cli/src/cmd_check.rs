@@ -14,6 +14,9 @@ use p4cost_engine::check::{
 };
 use p4cost_engine::check_resources::CHIP_MEMORY;
 use p4cost_engine::programs;
+use p4cost_engine::warnings::WarningPolicy;
+
+use p4cost_config::Config;
 
 use codespan_reporting::diagnostic::Severity;
 
@@ -39,65 +42,17 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
     }
     let cfg = project::config(&a.config, a.paths.first().map(|p| p.as_path()))?;
     let policy = a.warnings.policy()?;
-    let flag_budget = a.max_latency.map(|m| Budget {
-        limit: Limit::MaxLatency,
-        value: m,
-        origin: "--max-latency".to_string(),
-    });
-    let with_flag = |mut b: Vec<Budget>| {
-        if let Some(f) = &flag_budget {
-            b.retain(|x| x.limit != Limit::MaxLatency);
-            b.push(f.clone());
-        }
-        b
-    };
-    let mut targets = Vec::new();
-    let mut chains = Vec::new();
-    if a.paths.is_empty() {
+    let (targets, chains) = if a.paths.is_empty() {
         let Some(cfg) = &cfg else {
             return Err(CliError::input(
                 "nothing to check: give PATH.. (with --max-latency NS), or run where a p4cost.toml \
                  lists the programs (see `p4cost check --help`)",
             ));
         };
-        for p in &cfg.programs {
-            let mut o = cfg.predict_options(p);
-            project::overlay(&a.target, &a.source, &mut o);
-            o.lints = a.lints.options().over(&o.lints);
-            o.warnings = o.warnings.then(&policy);
-            targets.push(Target {
-                options: o,
-                budgets: with_flag(p.budgets.clone()),
-            });
-        }
-        chains.clone_from(&cfg.chains);
+        (configured_targets(a, &policy, cfg), cfg.chains.clone())
     } else {
-        let mut files = Vec::new();
-        for p in &a.paths {
-            programs::collect(p, &mut files)?;
-        }
-        let mut include_dirs = a.source.include_dirs.clone();
-        if let Some(c) = &cfg {
-            include_dirs.extend(c.defaults.include_dirs.iter().cloned());
-        }
-        let fragments = programs::included(&files, &include_dirs);
-        for f in files
-            .iter()
-            .filter(|f| !programs::is_fragment(f, &fragments))
-        {
-            let (mut o, budgets) = match &cfg {
-                Some(c) => c.target_for(&f.path),
-                None => (p4cost_engine::PredictOptions::new(&f.path), Vec::new()),
-            };
-            project::overlay(&a.target, &a.source, &mut o);
-            o.lints = a.lints.options().over(&o.lints);
-            o.warnings = o.warnings.then(&policy);
-            targets.push(Target {
-                options: o,
-                budgets: with_flag(budgets),
-            });
-        }
-    }
+        (path_targets(a, &policy, cfg.as_ref())?, Vec::new())
+    };
     let denies = targets.iter().any(|t| !t.options.warnings.deny.is_empty());
     if targets.iter().all(|t| t.budgets.is_empty()) && chains.is_empty() && !denies {
         return Err(CliError::input(
@@ -128,6 +83,68 @@ pub fn run(a: &CheckArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliError
     } else {
         Exit::Ok
     })
+}
+
+/// The programs p4cost.toml lists, each with its budgets.
+fn configured_targets(a: &CheckArgs, policy: &WarningPolicy, cfg: &Config) -> Vec<Target> {
+    cfg.programs
+        .iter()
+        .map(|p| target(a, policy, cfg.predict_options(p), p.budgets.clone()))
+        .collect()
+}
+
+/// The programs under the PATHs given (the files another one includes
+/// left out), each with the budgets p4cost.toml gives it, if any.
+fn path_targets(
+    a: &CheckArgs,
+    policy: &WarningPolicy,
+    cfg: Option<&Config>,
+) -> Result<Vec<Target>, CliError> {
+    let mut files = Vec::new();
+    for p in &a.paths {
+        programs::collect(p, &mut files)?;
+    }
+    let mut include_dirs = a.source.include_dirs.clone();
+    if let Some(c) = cfg {
+        include_dirs.extend(c.defaults.include_dirs.iter().cloned());
+    }
+    let fragments = programs::included(&files, &include_dirs);
+    Ok(files
+        .iter()
+        .filter(|f| !programs::is_fragment(f, &fragments))
+        .map(|f| {
+            let (o, budgets) = match cfg {
+                Some(c) => c.target_for(&f.path),
+                None => (p4cost_engine::PredictOptions::new(&f.path), Vec::new()),
+            };
+            target(a, policy, o, budgets)
+        })
+        .collect())
+}
+
+/// One program to check: its options `o` with the command's flags over
+/// them, and its `budgets` with `--max-latency` in place of theirs.
+fn target(
+    a: &CheckArgs,
+    policy: &WarningPolicy,
+    mut o: p4cost_engine::PredictOptions,
+    mut budgets: Vec<Budget>,
+) -> Target {
+    project::overlay(&a.target, &a.source, &mut o);
+    o.lints = a.lints.options().over(&o.lints);
+    o.warnings = o.warnings.then(policy);
+    if let Some(m) = a.max_latency {
+        budgets.retain(|x| x.limit != Limit::MaxLatency);
+        budgets.push(Budget {
+            limit: Limit::MaxLatency,
+            value: m,
+            origin: "--max-latency".to_string(),
+        });
+    }
+    Target {
+        options: o,
+        budgets,
+    }
 }
 
 fn number(v: f64, unit: &str) -> String {
