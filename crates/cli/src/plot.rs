@@ -25,6 +25,7 @@ pub fn validation_svg(v: &Validation, out: &Path) -> Result<String, CliError> {
     Ok(svg)
 }
 
+/// Both charts of `v`, side by side under one title, into `out`.
 fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::with_string(out, (1200, 560)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -39,7 +40,16 @@ fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Erro
     );
     let root = root.titled(&title, ("sans-serif", 20))?;
     let (left, right) = root.split_horizontally(600);
+    let range = latency_range(v);
+    draw_predicted(v, &left, range)?;
+    draw_residuals(v, &right, range)?;
+    root.present()?;
+    Ok(())
+}
 
+/// The latencies measured and predicted, padded by 5 % (at least 1 ns)
+/// on each side: both charts' x axis, and the first one's y axis.
+fn latency_range(v: &Validation) -> (f64, f64) {
     let (lo, hi) = v.points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
         (
             lo.min(p.measured_ns).min(p.predicted_ns),
@@ -47,9 +57,20 @@ fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Erro
         )
     });
     let pad = ((hi - lo) * 0.05).max(1.0);
-    let (lo, hi) = (lo - pad, hi + pad);
+    (lo - pad, hi + pad)
+}
 
-    let mut chart = ChartBuilder::on(&left)
+/// The area a chart is drawn on.
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// Predicted against measured, with the y = x line and a legend of the
+/// ports' accuracy.
+fn draw_predicted(
+    v: &Validation,
+    area: &Area<'_>,
+    (lo, hi): (f64, f64),
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut chart = ChartBuilder::on(area)
         .caption("predicted vs measured (ns)", ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(40)
@@ -85,7 +106,16 @@ fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Erro
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .draw()?;
+    Ok(())
+}
 
+/// Residuals (predicted - measured) against the measurement, with the
+/// zero line and bands at +-1 ns.
+fn draw_residuals(
+    v: &Validation,
+    area: &Area<'_>,
+    (lo, hi): (f64, f64),
+) -> Result<(), Box<dyn std::error::Error>> {
     let r = v
         .points
         .iter()
@@ -93,7 +123,7 @@ fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Erro
         .fold(0.0, f64::max)
         .max(0.5)
         * 1.1;
-    let mut res = ChartBuilder::on(&right)
+    let mut res = ChartBuilder::on(area)
         .caption("residual: predicted - measured (ns)", ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(40)
@@ -125,6 +155,5 @@ fn draw(v: &Validation, out: &mut String) -> Result<(), Box<dyn std::error::Erro
                 }),
         )?;
     }
-    root.present()?;
     Ok(())
 }
