@@ -127,63 +127,14 @@ pub fn fit_part(
             "{what}: the latency does not vary with the inputs in the {n} rows"
         )));
     }
-    let alphas: Vec<f64> = (0..opts.alphas)
-        .map(|i| {
-            alpha_max
-                * opts
-                    .alpha_span
-                    .powf(i as f64 / (opts.alphas.max(2) - 1) as f64)
-        })
-        .collect();
-
+    let alphas = penalties(alpha_max, opts);
     // sse[k-1][a]: squared validation error with k components, alpha a.
     let mut sse = vec![vec![0.0; alphas.len()]; r];
     let order = shuffled(n);
     for fold in 0..opts.folds {
-        let (mut tr, mut va) = (Vec::new(), Vec::new());
-        for (pos, &i) in order.iter().enumerate() {
-            if pos % opts.folds == fold {
-                va.push(i)
-            } else {
-                tr.push(i)
-            }
-        }
-        let ptr = rows_of(&p, &tr);
-        let (fm, fs) = scaler(&ptr);
-        let fpca = Pca::fit(&standardise(&ptr, &fm, &fs), r);
-        let ztr = fpca.transform(&standardise(&ptr, &fm, &fs), r);
-        let zva = fpca.transform(&standardise(&rows_of(&p, &va), &fm, &fs), r);
-        let ytr: Vec<f64> = tr.iter().map(|&i| y[i]).collect();
-        let gram = Gram::new(&ztr, &ytr);
-        let rk = ztr.ncols();
-        let mut warm: Option<Vec<f64>> = None;
-        for (a, &alpha) in alphas.iter().enumerate() {
-            // The scores are uncorrelated on the rows PCA was fitted on,
-            // so the Lasso decouples per component: the solution for the
-            // first k components is the first k weights of this one.
-            let f = gram.solve(alpha, warm.as_deref(), TOL);
-            for (row, &i) in va.iter().enumerate() {
-                let mut pred = f.intercept;
-                for k in 0..r {
-                    if k < rk {
-                        pred += f.coef[k] * zva[(row, k)];
-                    }
-                    sse[k][a] += (y[i] - pred).powi(2);
-                }
-            }
-            warm = Some(f.coef);
-        }
+        validate_fold(&p, y, &order, (fold, opts.folds), &alphas, &mut sse);
     }
-    // The best setting; ties go to fewer components, then the larger
-    // penalty (the simpler model).
-    let mut best = (0usize, 0usize);
-    for (k, row) in sse.iter().enumerate() {
-        for (a, v) in row.iter().enumerate() {
-            if *v < sse[best.0][best.1] * (1.0 - 1e-12) {
-                best = (k, a);
-            }
-        }
-    }
+    let best = best_setting(&sse);
     let (k, alpha) = (best.0 + 1, alphas[best.1]);
     let scores = pca.transform(&s, k);
     let f = Gram::new(&scores, y).solve(alpha, None, TOL);
@@ -198,6 +149,82 @@ pub fn fit_part(
         alpha,
         cv_rmse_ns: (sse[best.0][best.1] / n as f64).sqrt(),
     })
+}
+
+/// The Lasso penalties tried: `opts.alphas` of them, from `alpha_max`
+/// (no component kept) down to `alpha_max * opts.alpha_span`,
+/// geometrically spaced.
+fn penalties(alpha_max: f64, opts: &PlpOptions) -> Vec<f64> {
+    (0..opts.alphas)
+        .map(|i| {
+            alpha_max
+                * opts
+                    .alpha_span
+                    .powf(i as f64 / (opts.alphas.max(2) - 1) as f64)
+        })
+        .collect()
+}
+
+/// Adds to `sse[k-1][a]` the squared error, on the rows of fold `fold`
+/// of `folds` (in `order`), of the model fitted on the other rows of
+/// `p` (polynomial inputs) and `y` with `k` components and penalty
+/// `alphas[a]`, for every `k` and `a`.
+fn validate_fold(
+    p: &DMatrix<f64>,
+    y: &[f64],
+    order: &[usize],
+    (fold, folds): (usize, usize),
+    alphas: &[f64],
+    sse: &mut [Vec<f64>],
+) {
+    let r = sse.len();
+    let (mut tr, mut va) = (Vec::new(), Vec::new());
+    for (pos, &i) in order.iter().enumerate() {
+        if pos % folds == fold {
+            va.push(i)
+        } else {
+            tr.push(i)
+        }
+    }
+    let ptr = rows_of(p, &tr);
+    let (fm, fs) = scaler(&ptr);
+    let fpca = Pca::fit(&standardise(&ptr, &fm, &fs), r);
+    let ztr = fpca.transform(&standardise(&ptr, &fm, &fs), r);
+    let zva = fpca.transform(&standardise(&rows_of(p, &va), &fm, &fs), r);
+    let ytr: Vec<f64> = tr.iter().map(|&i| y[i]).collect();
+    let gram = Gram::new(&ztr, &ytr);
+    let rk = ztr.ncols();
+    let mut warm: Option<Vec<f64>> = None;
+    for (a, &alpha) in alphas.iter().enumerate() {
+        // The scores are uncorrelated on the rows PCA was fitted on,
+        // so the Lasso decouples per component: the solution for the
+        // first k components is the first k weights of this one.
+        let f = gram.solve(alpha, warm.as_deref(), TOL);
+        for (row, &i) in va.iter().enumerate() {
+            let mut pred = f.intercept;
+            for k in 0..r {
+                if k < rk {
+                    pred += f.coef[k] * zva[(row, k)];
+                }
+                sse[k][a] += (y[i] - pred).powi(2);
+            }
+        }
+        warm = Some(f.coef);
+    }
+}
+
+/// The (components - 1, penalty) of the least validation error; ties go
+/// to fewer components, then the larger penalty (the simpler model).
+fn best_setting(sse: &[Vec<f64>]) -> (usize, usize) {
+    let mut best = (0usize, 0usize);
+    for (k, row) in sse.iter().enumerate() {
+        for (a, v) in row.iter().enumerate() {
+            if *v < sse[best.0][best.1] * (1.0 - 1e-12) {
+                best = (k, a);
+            }
+        }
+    }
+    best
 }
 
 /// Fits a `plp` model on the rows of one port.
