@@ -569,7 +569,7 @@ pub(crate) fn read(
             });
         }
         let span = spans.of(prog, &a)?;
-        prog.actions.push(Action {
+        prog.actions.push(std::sync::Arc::new(Action {
             name: name.to_string(),
             params,
             reads: reads.0,
@@ -580,7 +580,7 @@ pub(crate) fn read(
             flags,
             annotations: Vec::new(),
             span,
-        });
+        }));
     }
     Ok(index)
 }

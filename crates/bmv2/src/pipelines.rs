@@ -129,7 +129,11 @@ impl Direct {
             }
         }
         for (a, call, write) in edits {
-            let Some(action) = prog.actions.get_mut(a.index()) else {
+            let Some(action) = prog
+                .actions
+                .get_mut(a.index())
+                .map(std::sync::Arc::make_mut)
+            else {
                 continue;
             };
             if let Some(w) = write {

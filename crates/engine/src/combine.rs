@@ -37,7 +37,7 @@ fn shift_context_spans(ctx: &mut Program, shift: u32) {
             shift_span(&mut a.span, shift);
         }
     }
-    for a in &mut ctx.actions {
+    for a in ctx.actions.iter_mut().map(std::sync::Arc::make_mut) {
         shift_span(&mut a.span, shift);
         for p in &mut a.primitives {
             shift_span(&mut p.span, shift);

@@ -364,7 +364,7 @@ impl<'a, 'o> Cx<'a, 'o> {
             ..ActionBody::default()
         };
         self.walk_action(&a.body.stmts, syms, &param_names, &mut body);
-        self.program.actions.push(ir::Action {
+        self.program.actions.push(std::sync::Arc::new(ir::Action {
             name: a.name.name.as_str().to_owned(),
             params,
             reads: with_inlined(syms.canon.names(body.reads.into_vec()), body.inlined_reads),
@@ -392,7 +392,7 @@ impl<'a, 'o> Cx<'a, 'o> {
                 .collect(),
             annotations: annotations(self, &a.annotations),
             span: self.spans.ir(a.span),
-        });
+        }));
         ir::ActionId((self.program.actions.len() - 1) as u32)
     }
 

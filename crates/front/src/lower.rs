@@ -52,13 +52,14 @@ impl<'o> Spans<'o> {
         loc
     }
 
-    /// The original location of output offset `at`, the last byte of a
-    /// span (not remembered: the next span starts elsewhere).
-    fn lookup_last(&self, at: usize) -> p4cost_pp::Location {
+    /// The original file and offset of output offset `at`, the last byte
+    /// of a span (not remembered: the next span starts elsewhere; its line
+    /// is not looked up: a span keeps only its first byte's).
+    fn origin_of_last(&self, at: usize) -> (usize, usize) {
         let mut c = self.cursor.get();
-        let loc = self.out.map.lookup_near(&mut c, at);
+        let origin = self.out.map.origin_near(&mut c, at);
         self.cursor.set(c);
-        loc
+        origin
     }
 
     /// The IR span of a syntax span.
@@ -66,9 +67,9 @@ impl<'o> Spans<'o> {
         self.seen.touch(s.lo);
         let lo = self.lookup(s.lo as usize);
         let hi = if s.hi > s.lo {
-            let last = self.lookup_last(s.hi as usize - 1);
-            if last.file == lo.file && last.offset >= lo.offset {
-                last.offset + 1
+            let (file, offset) = self.origin_of_last(s.hi as usize - 1);
+            if file == lo.file && offset >= lo.offset {
+                offset + 1
             } else {
                 lo.offset
             }

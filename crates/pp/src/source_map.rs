@@ -196,6 +196,30 @@ impl SourceMap {
         })
     }
 
+    /// The file and original offset of output byte `output_offset` (the
+    /// `file` and `offset` of [`SourceMap::lookup`]), found as
+    /// [`SourceMap::lookup_near`] finds them but without the line and
+    /// column: for the end of a span, whose line nobody reads.
+    pub fn origin_near(&self, cursor: &mut Cursor, output_offset: usize) -> (usize, usize) {
+        let k = count_le(&self.segs, |s| s.out, output_offset, cursor.seg);
+        cursor.seg = k;
+        self.segs
+            .get(k.saturating_sub(1))
+            .map_or((0, 0), |seg| self.origin(seg, output_offset))
+    }
+
+    /// The file and original offset of `output_offset` in segment `seg`.
+    fn origin(&self, seg: &Segment, output_offset: usize) -> (usize, usize) {
+        let file = seg.file as usize;
+        let offset = if seg.verbatim {
+            seg.src + (output_offset.saturating_sub(seg.out))
+        } else {
+            seg.src
+        };
+        let len = self.file_lens.get(file).copied().unwrap_or(0);
+        (file, offset.min(len))
+    }
+
     /// The location of `output_offset` in the segment before the `k`-th
     /// (`k`: how many segments start at or before it), its line and
     /// column by `line_col`.
@@ -214,14 +238,7 @@ impl SourceMap {
                 presumed_name: None,
             };
         };
-        let file = seg.file as usize;
-        let mut offset = if seg.verbatim {
-            seg.src + (output_offset.saturating_sub(seg.out))
-        } else {
-            seg.src
-        };
-        let len = self.file_lens.get(file).copied().unwrap_or(0);
-        offset = offset.min(len);
+        let (file, offset) = self.origin(seg, output_offset);
         let (line, col) = self
             .line_starts
             .get(file)
@@ -501,14 +518,20 @@ mod tests {
             .chain((0..o.text.len()).rev())
             .chain([5, 90, 2, 61, 40]);
         for off in order {
-            assert_eq!(
-                map.lookup_near(&mut c, off),
-                map.lookup(off),
-                "offset {off}"
-            );
+            let want = map.lookup(off);
+            assert_eq!(map.lookup_near(&mut c, off), want, "offset {off}");
+            // The end of a span: found from the start's cursor, and
+            // leaving one the next lookup still finds its way from.
+            for d in [0, 1, 7, 70] {
+                let end = map.lookup(off + d);
+                let got = map.origin_near(&mut c, off + d);
+                assert_eq!(got, (end.file, end.offset), "offset {off} + {d}");
+            }
         }
         let empty = SourceMap::default();
         assert_eq!(empty.lookup_near(&mut c, 3), empty.lookup(3));
+        let start = empty.lookup(3);
+        assert_eq!(empty.origin_near(&mut c, 3), (start.file, start.offset));
     }
 
     #[test]

@@ -266,9 +266,10 @@ impl Actions {
     /// `a`'s reads and writes added.
     fn id(&mut self, p: &mut Program, a: &CtxAction, span: Span) -> ActionId {
         if let Some(id) = self.ids.get(&a.name) {
-            if let (Some(existing), Some((reads, writes))) =
-                (p.actions.get_mut(id.index()), self.refs.get_mut(id.index()))
-            {
+            if let (Some(existing), Some((reads, writes))) = (
+                p.actions.get_mut(id.index()).map(std::sync::Arc::make_mut),
+                self.refs.get_mut(id.index()),
+            ) {
                 for r in &a.reads {
                     if reads.insert(r.clone()) {
                         existing.reads.push(r.clone());
@@ -283,7 +284,7 @@ impl Actions {
             return *id;
         }
         let id = ActionId(p.actions.len() as u32);
-        p.actions.push(Action {
+        p.actions.push(std::sync::Arc::new(Action {
             name: a.name.clone(),
             params: a
                 .params
@@ -309,7 +310,7 @@ impl Actions {
             externs: Vec::new(),
             annotations: Vec::new(),
             span,
-        });
+        }));
         self.ids.insert(a.name.clone(), id);
         self.refs.push((
             a.reads.iter().cloned().collect(),

@@ -33,7 +33,7 @@ impl B {
         });
     }
     fn action(&mut self, name: &str, writes: &[&str]) -> ActionId {
-        self.p.actions.push(Action {
+        self.p.actions.push(std::sync::Arc::new(Action {
             name: name.into(),
             params: vec![],
             reads: vec![],
@@ -44,7 +44,7 @@ impl B {
             flags: vec![],
             annotations: vec![],
             span: sp(),
-        });
+        }));
         ActionId((self.p.actions.len() - 1) as u32)
     }
     fn table(&mut self, name: &str, actions: &[ActionId]) -> TableId {

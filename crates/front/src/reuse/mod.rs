@@ -72,7 +72,7 @@ struct Entry {
 /// What lowering a control added to the program and the lowering state.
 #[derive(Debug)]
 struct Delta {
-    actions: Vec<ir::Action>,
+    actions: Vec<std::sync::Arc<ir::Action>>,
     tables: Vec<ir::Table>,
     control: ir::Control,
     applied: Vec<(u32, Vec<String>)>,
@@ -456,7 +456,8 @@ fn move_entry(e: &mut Entry, m: &shift::Moves) {
         return;
     }
     let d = &mut e.delta;
-    d.actions.iter_mut().for_each(|a| shift::action(a, m));
+    let moved = |a: &mut std::sync::Arc<ir::Action>| shift::action(std::sync::Arc::make_mut(a), m);
+    d.actions.iter_mut().for_each(moved);
     d.tables.iter_mut().for_each(|t| shift::table(t, m));
     shift::control(&mut d.control, m);
     for (w, file) in &mut d.warnings {
