@@ -129,6 +129,10 @@ pub(super) fn run_fitted(
     Ok(r)
 }
 
+/// The parse graph's paths that fit in the packet, each product node
+/// with its (counted, counted states, counted bytes) and fit.
+type FitProduct = Product<((bool, u32, u64), p4cost_analysis::Fit)>;
+
 /// The training section of fitted model `model`.
 fn training(model: &ModelSpec) -> Result<&p4cost_model::spec::Training, Error> {
     model
@@ -143,7 +147,7 @@ fn fitting_product(
     pg: &p4cost_analysis::PathGraph<'_>,
     packet_size: u32,
     max_states: usize,
-) -> Result<Product<((bool, u32, u64), p4cost_analysis::Fit)>, p4cost_analysis::BudgetExceeded> {
+) -> Result<FitProduct, p4cost_analysis::BudgetExceeded> {
     Product::build(
         pg,
         &p4cost_analysis::FitsPacket::fitting(pg, &Counting, packet_size),
@@ -182,7 +186,7 @@ fn whole_table_set_note(model: &ModelSpec) -> String {
 /// states).
 fn node_weights(
     pg: &p4cost_analysis::PathGraph<'_>,
-    prod: &Product<((bool, u32, u64), p4cost_analysis::Fit)>,
+    prod: &FitProduct,
     model: &ModelSpec,
     packet_size: u32,
 ) -> (Vec<f64>, Vec<[u64; 2]>) {
@@ -232,7 +236,7 @@ fn listed(
 /// Min, max and median over all paths.
 fn summary(
     pg: &p4cost_analysis::PathGraph<'_>,
-    prod: &Product<((bool, u32, u64), p4cost_analysis::Fit)>,
+    prod: &FitProduct,
     weight: &[f64],
     step: &[[u64; 2]],
     constant_ns: f64,
