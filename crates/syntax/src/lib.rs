@@ -36,6 +36,7 @@ mod prescan;
 mod printer;
 mod reuse;
 mod shift;
+mod split;
 mod trivia;
 
 #[cfg(test)]
@@ -47,6 +48,8 @@ pub use error::SyntaxError;
 pub use name::Name;
 pub use printer::{dump, expr as print_expr, ty as print_type};
 pub use reuse::Reuse;
+#[doc(hidden)]
+pub use split::{Split, MIN_BYTES as SPLIT_MIN_BYTES};
 
 use grammar::{P4Parser, Rule};
 
@@ -96,15 +99,35 @@ pub type TestParse = (Result<ast::Program, SyntaxError>, usize, usize);
 /// count what the fast path takes.
 #[doc(hidden)]
 pub fn parse_for_test(text: &str, fast: bool) -> TestParse {
+    let (r, _, taken, items) = parse_on_thread_for_test(text, fast, split::MIN_BYTES);
+    (r, taken, items)
+}
+
+/// [`parse`] with the declarations of blanked texts of at least `min`
+/// bytes parsed on two threads (see `split`; `usize::MAX` never splits),
+/// and how the split went, for tests that compare the trees.
+#[doc(hidden)]
+pub fn parse_split_for_test(text: &str, min: usize) -> (Result<ast::Program, SyntaxError>, Split) {
+    let (r, how, _, _) = parse_on_thread_for_test(text, true, min);
+    (r, how)
+}
+
+/// The parse of the test entries on a thread of its own, the split used
+/// and the declarations the fast path took of those parsed.
+fn parse_on_thread_for_test(
+    text: &str,
+    fast: bool,
+    min: usize,
+) -> (Result<ast::Program, SyntaxError>, Split, usize, usize) {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .stack_size(PARSE_STACK_BYTES)
             .spawn_scoped(scope, || {
                 let mut counts = Counts::default();
                 name::forget_names();
-                let r = parse_items_sharing_names(text, true, fast, None, &mut counts);
+                let (r, how) = parse_items_split_from(text, true, fast, None, &mut counts, min);
                 name::forget_names();
-                (r, counts.fast, counts.items)
+                (r, how, counts.fast, counts.items)
             });
         match worker.map(|h| h.join()) {
             Ok(Ok(r)) => r,
@@ -113,6 +136,7 @@ pub fn parse_for_test(text: &str, fast: bool) -> TestParse {
                     offset: 0,
                     message: "internal parser error: the parser thread failed".to_string(),
                 }),
+                Split::None,
                 0,
                 0,
             ),
@@ -125,6 +149,14 @@ pub fn parse_for_test(text: &str, fast: bool) -> TestParse {
 pub(crate) struct Counts {
     pub(crate) items: usize,
     pub(crate) fast: usize,
+}
+
+impl Counts {
+    /// Adds the counts of `other`, a part of the same parse.
+    pub(crate) fn add(&mut self, other: &Counts) {
+        self.items += other.items;
+        self.fast += other.fast;
+    }
 }
 
 /// [`parse`] on the calling thread, whose stack must be at least
@@ -171,108 +203,214 @@ fn parse_items_sharing_names(
     text: &str,
     in_pieces: bool,
     fast: bool,
-    mut reuse: Option<&mut Reuse>,
+    reuse: Option<&mut Reuse>,
     counts: &mut Counts,
 ) -> Result<ast::Program, SyntaxError> {
+    parse_items_split_from(text, in_pieces, fast, reuse, counts, split::MIN_BYTES).0
+}
+
+/// [`parse_items_sharing_names`], the declarations of a blanked text of
+/// at least `split_min` bytes parsed on two threads when there is no
+/// `reuse` (see `split`).
+fn parse_items_split_from(
+    text: &str,
+    in_pieces: bool,
+    fast: bool,
+    reuse: Option<&mut Reuse>,
+    counts: &mut Counts,
+    split_min: usize,
+) -> (Result<ast::Program, SyntaxError>, Split) {
+    let mut how = Split::None;
     if u32::try_from(text.len()).is_err() {
-        return Err(SyntaxError {
+        let e = SyntaxError {
             offset: 0,
             message: "input is larger than 4 GiB".to_string(),
-        });
+        };
+        return (Err(e), how);
     }
     // Comments and `#` lines as blanks, every byte at its offset: the
     // grammar then only skips whitespace (see `trivia`).
-    // Real programs have about one distinct name per 100 bytes.
-    name::reserve_names(text.len() / 96);
     let blanked = trivia::blank(text);
     let text: &str = &blanked;
+    let split = reuse.is_none() && text.len() >= split_min;
+    // Real programs have about one distinct name per 100 bytes.
+    name::reserve_names(text.len() / if split { 192 } else { 96 });
+    let mut items = Items::new(text, in_pieces, fast, reuse);
+    let r = if split {
+        split::parse_halves(&mut items, &mut how)
+    } else {
+        items.run(usize::MAX, None, None).map(drop)
+    };
+    counts.add(&items.counts);
+    let program = r.map(|()| ast::Program {
+        decls: items.decls,
+        span: builder::program_span(text),
+    });
+    (program, how)
+}
+
+/// How [`Items::run`] stopped.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Ran {
+    /// At the end of the program.
+    End,
+    /// At the start of a declaration exactly at the offset it was to stop
+    /// at.
+    Landed,
+    /// Past that offset: a declaration runs over it.
+    Passed,
+    /// At a declaration's start after it was asked to stop.
+    Cancelled,
+}
+
+/// The loop over the top-level declarations of a blanked text and its
+/// state: where it is, what it built, the nesting check and the fast
+/// path's buffers. [`Items::run`] parses on from where it stopped.
+pub(crate) struct Items<'t, 'r> {
+    text: &'t str,
+    in_pieces: bool,
+    fast: bool,
+    reuse: Option<&'r mut Reuse>,
+    pos: usize,
+    pub(crate) decls: Vec<ast::Decl>,
+    pub(crate) counts: Counts,
     // The nesting check, declaration by declaration: the fast path's
     // declarations are mostly too short to need it.
-    let mut nesting = prescan::Nesting::default();
-    // One top-level declaration at a time: pest's token queue (80 bytes
-    // per parse-tree node) then only ever holds one declaration, not the
-    // whole program next to its AST.  Parser and control declarations
-    // with a body go further, one state, local or apply-block statement at
-    // a time (`pieces`); when that fails, the declaration is parsed whole
-    // below, which reports the error.
-    let mut decls = Vec::new();
-    let mut scratch = fast::Scratch::default();
-    let mut pos = 0;
-    loop {
-        pos = skip_empty_decls(text, pos);
-        if reuse.is_some() {
-            nesting.rest(text, pos)?;
+    nesting: prescan::Nesting,
+    scratch: fast::Scratch,
+}
+
+impl<'t, 'r> Items<'t, 'r> {
+    /// The loop at the start of `text` (blanked: see `trivia`).
+    pub(crate) fn new(
+        text: &'t str,
+        in_pieces: bool,
+        fast: bool,
+        reuse: Option<&'r mut Reuse>,
+    ) -> Self {
+        Items {
+            text,
+            in_pieces,
+            fast,
+            reuse,
+            pos: 0,
+            decls: Vec::new(),
+            counts: Counts::default(),
+            nesting: prescan::Nesting::default(),
+            scratch: fast::Scratch::default(),
         }
-        if let Some(end) = reuse.as_mut().and_then(|r| r.take(text, pos, &mut decls)) {
-            pos = end;
-            continue;
+    }
+
+    /// The loop starting at offset `pos` (a declaration's start, see
+    /// `split`), with none of `reuse`.
+    pub(crate) fn at(text: &'t str, pos: usize, in_pieces: bool, fast: bool) -> Self {
+        Items {
+            pos,
+            ..Items::new(text, in_pieces, fast, None)
         }
-        let built = decls.len();
-        counts.items += usize::from(pos < text.len());
+    }
+
+    /// Parses declarations until the end of the program or the first
+    /// declaration start at or after `stop`, or once `cancel` is set.
+    /// Every parse other than the fast path's holds `pest_turn` (see
+    /// `split`).
+    pub(crate) fn run(
+        &mut self,
+        stop: usize,
+        pest_turn: Option<&std::sync::Mutex<()>>,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<Ran, SyntaxError> {
+        loop {
+            self.pos = skip_empty_decls(self.text, self.pos);
+            if self.pos >= stop {
+                return Ok(if self.pos == stop {
+                    Ran::Landed
+                } else {
+                    Ran::Passed
+                });
+            }
+            if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+                return Ok(Ran::Cancelled);
+            }
+            if !self.next(pest_turn)? {
+                return Ok(Ran::End);
+            }
+        }
+    }
+
+    /// Parses the declaration at `self.pos` (after blanks and empty
+    /// declarations); false at the end of the program.
+    fn next(&mut self, pest_turn: Option<&std::sync::Mutex<()>>) -> Result<bool, SyntaxError> {
+        let (text, pos) = (self.text, self.pos);
+        if self.reuse.is_some() {
+            self.nesting.rest(text, pos)?;
+        }
+        if let Some(end) = self
+            .reuse
+            .as_mut()
+            .and_then(|r| r.take(text, pos, &mut self.decls))
+        {
+            self.pos = end;
+            return Ok(true);
+        }
+        let built = self.decls.len();
+        self.counts.items += usize::from(pos < text.len());
         // The hand-written parser first (see `fast`): it declines, without
         // touching `decls`, whatever it does not build exactly as below.
-        if fast {
-            if let Some((end, raw)) = fast::item_noting_raw(text, pos, &mut decls, &mut scratch) {
-                nesting.built(text, pos, end, raw)?;
-                counts.fast += 1;
-                if let Some(r) = reuse.as_mut() {
-                    r.record(text, pos, end, &decls[built..]);
-                }
-                pos = end;
-                continue;
+        if self.fast {
+            if let Some((end, raw)) =
+                fast::item_noting_raw(text, pos, &mut self.decls, &mut self.scratch)
+            {
+                self.nesting.built(text, pos, end, raw)?;
+                self.counts.fast += 1;
+                return Ok(self.done(built, end));
             }
         }
-        nesting.rest(text, pos)?;
-        let piecewise = if in_pieces {
-            pieces::container(text, pos)
-        } else {
-            None
-        };
-        if let Some((decl, end)) = piecewise {
-            if end > pos {
-                decls.push(decl);
-                if let Some(r) = reuse.as_mut() {
-                    r.record(text, pos, end, &decls[built..]);
-                }
-                pos = end;
-                continue;
+        self.nesting.rest(text, pos)?;
+        let _turn = pest_turn.map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        // Parser and control declarations with a body go one state, local
+        // or apply-block statement at a time (`pieces`); when that fails,
+        // the declaration is parsed whole below, which reports the error.
+        if self.in_pieces {
+            if let Some((decl, end)) = pieces::container(text, pos).filter(|(_, e)| *e > pos) {
+                self.decls.push(decl);
+                return Ok(self.done(built, end));
             }
         }
+        // One top-level declaration at a time: pest's token queue (80
+        // bytes per parse-tree node) then only ever holds one
+        // declaration, not the whole program next to its AST.
         let rest = text.get(pos..).unwrap_or("");
         let parsed = {
             let _budget = ParseGuard::enter(rest, false);
             P4Parser::parse(Rule::program_item, rest)
         };
-        let mut pairs = match parsed {
-            Ok(p) => p,
-            Err(_) => return Err(detailed_error(rest, pos)),
-        };
+        let mut pairs = parsed.map_err(|_| detailed_error(rest, pos))?;
         let Some(item) = pairs.next() else {
             return Err(SyntaxError {
                 offset: pos,
                 message: "internal parser error: no program item".to_string(),
             });
         };
-        match builder::build_item(text, pos, item, &mut decls)? {
-            Some(end) if end > pos => {
-                if let Some(r) = reuse.as_mut() {
-                    r.record(text, pos, end, &decls[built..]);
-                }
-                pos = end
-            }
-            Some(_) => {
-                return Err(SyntaxError {
-                    offset: pos,
-                    message: "internal parser error: empty program item".to_string(),
-                })
-            }
-            None => break,
+        match builder::build_item(text, pos, item, &mut self.decls)? {
+            Some(end) if end > pos => Ok(self.done(built, end)),
+            Some(_) => Err(SyntaxError {
+                offset: pos,
+                message: "internal parser error: empty program item".to_string(),
+            }),
+            None => Ok(false),
         }
     }
-    Ok(ast::Program {
-        decls,
-        span: builder::program_span(text),
-    })
+
+    /// The declarations from `built` on end at `end`: noted for reuse,
+    /// and the loop moves on there.
+    fn done(&mut self, built: usize, end: usize) -> bool {
+        if let Some(r) = self.reuse.as_mut() {
+            r.record(self.text, self.pos, end, &self.decls[built..]);
+        }
+        self.pos = end;
+        true
+    }
 }
 
 /// The first byte from `pos` on that is not whitespace or an empty

@@ -1,0 +1,142 @@
+//! The syntax crate's two-thread parse of large programs against the
+//! sequential one: every program of the corpus parses to the same tree
+//! (or the same error) with its top-level declarations split between two
+//! threads, the split taken whenever the text has a sound split point.
+
+use std::path::{Path, PathBuf};
+
+use p4cost_syntax::{parse_split_for_test, Split};
+
+/// Every `.p4` file under `dir`, sorted.
+fn p4_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            p4_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "p4") {
+            out.push(p);
+        }
+    }
+}
+
+/// The preprocessed text of `path` (its own directory and `extra` as
+/// include directories), or `None` when it does not preprocess.
+fn preprocessed(path: &Path, extra: &[PathBuf], defines: &[&str]) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut opts = p4cost_front::Options::default();
+    opts.include_dirs.push(path.parent()?.to_path_buf());
+    opts.include_dirs.extend(extra.iter().cloned());
+    opts.defines = defines.iter().map(|d| (d.to_string(), None)).collect();
+    let name = path.to_string_lossy();
+    p4cost_front::stages::preprocess_source(&name, &text, &opts)
+        .ok()
+        .map(|o| o.text)
+}
+
+/// `text` split whatever its size parses as it does on one thread;
+/// returns how the split went.
+fn agree(label: &str, text: &str) -> Split {
+    let (one, none) = parse_split_for_test(text, usize::MAX);
+    assert_eq!(none, Split::None, "{label}");
+    let (two, how) = parse_split_for_test(text, 0);
+    if one != two {
+        let first = match (&one, &two) {
+            (Ok(a), Ok(b)) => a
+                .decls
+                .iter()
+                .zip(&b.decls)
+                .find(|(x, y)| x != y)
+                .map(|(x, y)| format!("one thread: {x:#?}\ntwo threads: {y:#?}"))
+                .unwrap_or_else(|| format!("{} against {}", a.decls.len(), b.decls.len())),
+            _ => format!("one thread: {:?}\ntwo threads: {:?}", one.err(), two.err()),
+        };
+        panic!("{label}: the split ({how:?}) changed the parse\n{first}");
+    }
+    how
+}
+
+/// Checks every file of `files`; returns how many preprocessed and how
+/// many of those took the split.
+fn check_all(files: &[PathBuf], extra: &[PathBuf], defines: &[&str]) -> (usize, usize) {
+    let (mut programs, mut taken) = (0, 0);
+    for f in files {
+        let Some(text) = preprocessed(f, extra, defines) else {
+            continue;
+        };
+        programs += 1;
+        taken += usize::from(agree(&f.display().to_string(), &text) == Split::Taken);
+    }
+    (programs, taken)
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_committed_corpus_parses_the_same_on_two_threads() {
+    let mut files = Vec::new();
+    p4_files(&root().join("tests/fixtures"), &mut files);
+    p4_files(&root().join("p4-samples"), &mut files);
+    let (programs, taken) = check_all(&files, &[], &[]);
+    assert!(programs >= 100, "only {programs} programs preprocessed");
+    eprintln!("split taken in {taken} of {programs} programs");
+    assert!(
+        taken * 10 >= programs * 9,
+        "split taken in {taken} of {programs}"
+    );
+}
+
+/// The large real programs, and their concatenation (over the split
+/// threshold, so `parse` itself splits it).
+#[test]
+fn switch_and_fabric_tna_parse_the_same_on_two_threads() {
+    let cases: [(&str, &[&str]); 3] = [
+        ("tests/fixtures/programs/switch_p4_16.p4", &[]),
+        (
+            "tests/fixtures/fabric-tna/p4src/tna/fabric_tna.p4",
+            &["WITH_UPF", "WITH_INT"],
+        ),
+        ("tests/fixtures/fabric-tna/p4src/tna/fabric_tna.p4", &[]),
+    ];
+    let mut all = String::new();
+    for (file, defines) in cases {
+        let path = root().join(file);
+        // fabric-tna includes `shared/...` from `p4src`.
+        let up = path.parent().and_then(Path::parent).map(Path::to_path_buf);
+        let text = preprocessed(&path, &up.into_iter().collect::<Vec<_>>(), defines).expect(file);
+        assert_eq!(agree(file, &text), Split::Taken, "{file}");
+        all.push_str(&text);
+        all.push('\n');
+    }
+    assert!(all.len() >= p4cost_syntax::SPLIT_MIN_BYTES);
+    assert_eq!(agree("all three", &all), Split::Taken);
+    let (split, how) = parse_split_for_test(&all, p4cost_syntax::SPLIT_MIN_BYTES);
+    assert_eq!(how, Split::Taken);
+    assert_eq!(split, p4cost_syntax::parse(&all));
+}
+
+/// Locally, over a directory of real programs (not in CI, which has none):
+/// `P4COST_SPLIT_DIR=/path/to/p4_16_samples P4COST_SPLIT_INCLUDE=/path/to/p4include
+/// cargo test --test split_parse -- --ignored`.
+#[test]
+#[ignore]
+fn a_local_directory_parses_the_same_on_two_threads() {
+    let Ok(dir) = std::env::var("P4COST_SPLIT_DIR") else {
+        return;
+    };
+    let include: Vec<PathBuf> = std::env::var("P4COST_SPLIT_INCLUDE")
+        .map(|s| s.split(':').map(PathBuf::from).collect())
+        .unwrap_or_default();
+    let mut files = Vec::new();
+    p4_files(Path::new(&dir), &mut files);
+    let (programs, taken) = check_all(&files, &include, &[]);
+    eprintln!(
+        "{programs} of {} programs preprocessed, split taken in {taken}",
+        files.len()
+    );
+}
