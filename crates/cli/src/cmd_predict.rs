@@ -20,7 +20,9 @@ pub fn run(a: &PredictArgs, out: &mut dyn Write, ui: &Ui) -> Result<Exit, CliErr
     }
     let mut options = crate::project::predict_options(a)?;
     options.leave_to_exit = ui.at_exit;
-    options.source.leave_to_exit = ui.at_exit;
+    // The syntax tree is not left to the exit: freed on the freeing thread
+    // while the program is analysed, its memory serves the analysis
+    // (left, it raised the peak of switch_p4_16 by 2.5 MiB).
     let (reports, input) = predict::reports_and_input(&options)?;
     p4cost_engine::drop_later::leave(ui.at_exit, input);
     let exit = exit_of(&reports);
