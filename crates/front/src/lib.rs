@@ -372,16 +372,16 @@ fn syntax_error(out: &p4cost_pp::Output, e: p4cost_syntax::SyntaxError) -> Front
     FrontError::Syntax(spans.diag(s, message))
 }
 
-/// Lowers `tree`, the syntax tree of `out.text`, into the program model,
-/// replaying from `units` the controls whose lowering it recorded and
-/// nothing they read changed.
-fn lower_tree(
-    out: &p4cost_pp::Output,
-    mut tree: ast::Program,
+/// The lowering context of `tree`, the syntax tree of `out.text`,
+/// for the program `name`: an empty program with `out`'s files, and the
+/// preprocessor's warnings first among the lowering's.
+fn new_cx<'a, 'o>(
+    out: &'o p4cost_pp::Output,
+    tree: &'a ast::Program,
     name: &str,
     opts: &Options,
-    units: Option<&mut reuse::LowerCache>,
-) -> Result<Loaded, FrontError> {
+    taken: bodies::TakenBodies,
+) -> lower::Cx<'a, 'o> {
     let spans = lower::Spans::new(out);
     let mut program = ir::Program::new(name, ir::InputKind::P4Source);
     for f in &out.files {
@@ -389,20 +389,9 @@ fn lower_tree(
             path: f.path.clone(),
         });
     }
-    let pp_warnings: Vec<Diagnostic> = out
-        .warnings
-        .iter()
-        .map(|w| Diagnostic {
-            file: w.loc.path.clone(),
-            line: w.loc.line,
-            col: w.loc.col,
-            message: w.message.clone(),
-        })
-        .collect();
-    let taken = bodies::take_lowered_once(&mut tree, &out.text);
-    let tree = tree;
-    let mut cx = lower::Cx {
-        g: scope::Globals::new(&tree),
+    let pp_warnings = pp_warnings(out);
+    lower::Cx {
+        g: scope::Globals::new(tree),
         spans,
         program,
         type_ids: HashMap::default(),
@@ -422,7 +411,7 @@ fn lower_tree(
         warned: pp_warnings.iter().cloned().collect(),
         warnings: pp_warnings,
         ctor: ctor::Bindings::default(),
-        declared: ctor::declared(&tree),
+        declared: ctor::declared(tree),
         instance_values: HashMap::default(),
         taken,
         taken_emits: HashMap::default(),
@@ -431,7 +420,35 @@ fn lower_tree(
         trace: template::Trace::default(),
         no_canon: std::rc::Rc::default(),
         no_locals: control::NoLocals::default(),
-    };
+    }
+}
+
+/// The preprocessor's warnings, as the front end's diagnostics.
+fn pp_warnings(out: &p4cost_pp::Output) -> Vec<Diagnostic> {
+    out.warnings
+        .iter()
+        .map(|w| Diagnostic {
+            file: w.loc.path.clone(),
+            line: w.loc.line,
+            col: w.loc.col,
+            message: w.message.clone(),
+        })
+        .collect()
+}
+
+/// Lowers `tree`, the syntax tree of `out.text`, into the program model,
+/// replaying from `units` the controls whose lowering it recorded and
+/// nothing they read changed.
+fn lower_tree(
+    out: &p4cost_pp::Output,
+    mut tree: ast::Program,
+    name: &str,
+    opts: &Options,
+    units: Option<&mut reuse::LowerCache>,
+) -> Result<Loaded, FrontError> {
+    let taken = bodies::take_lowered_once(&mut tree, &out.text);
+    let tree = tree;
+    let mut cx = new_cx(out, &tree, name, opts, taken);
     cx.ctor = ctor::bindings(&cx.g, &tree);
     cx.lower_types(&tree)?;
     let mut units = units.map(|u| reuse::Units::new(u, out, &tree, &cx));
