@@ -2,39 +2,12 @@
 //! of the corpus parses to the same tree (or the same error) with the fast
 //! path on and off, and the fast path takes nearly every declaration.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::{p4_files, preprocessed, root};
 use p4cost_syntax::parse_for_test;
-
-/// Every `.p4` file under `dir`, sorted.
-fn p4_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            p4_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "p4") {
-            out.push(p);
-        }
-    }
-}
-
-/// The preprocessed text of `path` (its own directory and `extra` as
-/// include directories), or `None` when it does not preprocess.
-fn preprocessed(path: &Path, extra: &[PathBuf], defines: &[&str]) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut opts = p4cost_front::Options::default();
-    opts.include_dirs.push(path.parent()?.to_path_buf());
-    opts.include_dirs.extend(extra.iter().cloned());
-    opts.defines = defines.iter().map(|d| (d.to_string(), None)).collect();
-    let name = path.to_string_lossy();
-    p4cost_front::stages::preprocess_source(&name, &text, &opts)
-        .ok()
-        .map(|o| o.text)
-}
 
 /// Fast and slow parses of `text` agree; returns (fast, total) counts.
 fn agree(label: &str, text: &str) -> (usize, usize) {
@@ -81,10 +54,6 @@ fn check_all(files: &[PathBuf], extra: &[PathBuf], defines: &[&str]) -> (usize, 
         programs += 1;
     }
     (taken, items, programs)
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
