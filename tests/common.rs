@@ -42,6 +42,20 @@ pub fn preprocessed(path: &Path, extra: &[PathBuf], defines: &[&str]) -> Option<
         .map(|o| o.text)
 }
 
+/// A local corpus named by environment variables, for tests run by hand
+/// over real programs: the `.p4` files under `$dir_var` and the include
+/// directories of `$include_var` (`:`-separated); `None` when `$dir_var`
+/// is not set.
+pub fn local_corpus(dir_var: &str, include_var: &str) -> Option<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let dir = std::env::var(dir_var).ok()?;
+    let include: Vec<PathBuf> = std::env::var(include_var)
+        .map(|s| s.split(':').map(PathBuf::from).collect())
+        .unwrap_or_default();
+    let mut files = Vec::new();
+    p4_files(Path::new(&dir), &mut files);
+    Some((files, include))
+}
+
 /// Output of one run.
 pub struct Run {
     pub code: i32,

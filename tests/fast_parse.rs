@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{p4_files, preprocessed, root};
+use common::{local_corpus, p4_files, preprocessed, root};
 use p4cost_syntax::parse_for_test;
 
 /// Fast and slow parses of `text` agree; returns (fast, total) counts.
@@ -108,16 +108,11 @@ fn switch_and_fabric_tna_take_the_fast_path() {
 #[test]
 #[ignore]
 fn a_local_directory_parses_the_same() {
-    let Ok(dir) = std::env::var("P4COST_FAST_DIR") else {
+    let Some((files, include)) = local_corpus("P4COST_FAST_DIR", "P4COST_FAST_INCLUDE") else {
         return;
     };
-    let include: Vec<PathBuf> = std::env::var("P4COST_FAST_INCLUDE")
-        .map(|s| s.split(':').map(PathBuf::from).collect())
-        .unwrap_or_default();
     let defines = std::env::var("P4COST_FAST_DEFINES").unwrap_or_default();
     let defines: Vec<&str> = defines.split(',').filter(|d| !d.is_empty()).collect();
-    let mut files = Vec::new();
-    p4_files(Path::new(&dir), &mut files);
     let (taken, items, programs) = check_all(&files, &include, &defines);
     eprintln!(
         "{programs} of {} programs preprocessed; fast path: {taken} of {items} declarations ({:.2} %)",

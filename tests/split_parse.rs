@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{p4_files, preprocessed, root};
+use common::{local_corpus, p4_files, preprocessed, root};
 use p4cost_syntax::{parse_split_for_test, Split};
 
 /// `text` split whatever its size parses as it does on one thread;
@@ -95,14 +95,9 @@ fn switch_and_fabric_tna_parse_the_same_on_two_threads() {
 #[test]
 #[ignore]
 fn a_local_directory_parses_the_same_on_two_threads() {
-    let Ok(dir) = std::env::var("P4COST_SPLIT_DIR") else {
+    let Some((files, include)) = local_corpus("P4COST_SPLIT_DIR", "P4COST_SPLIT_INCLUDE") else {
         return;
     };
-    let include: Vec<PathBuf> = std::env::var("P4COST_SPLIT_INCLUDE")
-        .map(|s| s.split(':').map(PathBuf::from).collect())
-        .unwrap_or_default();
-    let mut files = Vec::new();
-    p4_files(Path::new(&dir), &mut files);
     let (programs, taken) = check_all(&files, &include, &[]);
     eprintln!(
         "{programs} of {} programs preprocessed, split taken in {taken}",
