@@ -11,7 +11,7 @@ use p4cost_syntax::ast::{
 
 use crate::lower::{expr_width, resolve_access, Cx, Locals};
 use crate::scope::{expr_name, Shape};
-use crate::subparser::{sub_parser_call, Frame, Out, Renamer};
+use crate::subparser::{sub_parser_call, Frame, Out, Renamer, SubCall};
 use crate::FrontError;
 
 /// Per-parser lowering state.
@@ -339,104 +339,136 @@ fn lower_stmts<'a>(
 ) -> Result<(), FrontError> {
     for &st in stmts {
         if let Some(call) = sub_parser_call(cx, &px.locals, &px.instances, st) {
-            let label = out.label(sc.prefix, &call.label);
-            if out.stack.iter().any(|s| *s == call.decl.name.name) {
-                let chain = out.stack.join("` -> `");
-                let m = format!(
-                    "parser `{}` is applied inside itself (sub-parser calls `{chain}` -> `{}`)",
-                    call.decl.name.name, call.decl.name.name
-                );
-                return Err(cx.err(st.span, m));
-            }
-            let cont = out.reserve();
-            let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, &call, &label, cont);
-            out.stack.push(call.decl.name.name.as_str().to_owned());
-            let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
-            out.stack.pop();
-            let short = label.strip_prefix(sc.prefix).unwrap_or(&label);
-            let resumed = Open {
-                id: cont,
-                name: format!("{}.after_{short}", sc.name),
-                ops: Vec::new(),
-            };
-            let done = std::mem::replace(open, resumed);
-            close(
-                px,
-                out,
-                sc,
-                done,
-                ir::Transition::Direct {
-                    target: ir::Target::State(sub_start),
-                },
-            );
+            enter_sub_parser(cx, px, out, sc, st, &call, open)?;
             continue;
         }
         if let StmtKind::If(i) = &st.kind {
             if forks_path(cx, px, st) {
-                let IfStmt { cond, then, els } = &**i;
-                lookaheads(cx, px, cond, &mut open.ops);
-                sc.splits += 1;
-                let k = sc.splits;
-                let then_id = out.reserve();
-                let else_id = els.as_ref().map(|_| out.reserve());
-                let after_id = out.reserve();
-                let span = cx.spans.ir(cond.span);
-                let select = ir::Transition::Select {
-                    keys: vec![ir::SelectKey {
-                        expr: cx.text(cond.span).to_string(),
-                        width_bits: Some(1),
-                        field: None,
-                        span,
-                    }],
-                    cases: vec![
-                        ir::SelectCase {
-                            keysets: vec![ir::Keyset::Value {
-                                value: "1".to_string(),
-                            }],
-                            target: ir::Target::State(then_id),
-                            span,
-                        },
-                        ir::SelectCase {
-                            keysets: vec![ir::Keyset::Default],
-                            target: ir::Target::State(else_id.unwrap_or(after_id)),
-                            span,
-                        },
-                    ],
-                };
-                let resumed = Open {
-                    id: after_id,
-                    name: format!("{}.after_if{k}", sc.name),
-                    ops: Vec::new(),
-                };
-                let done = std::mem::replace(open, resumed);
-                close(px, out, sc, done, select);
-                let branches = std::iter::once((then_id, "then", then))
-                    .chain(else_id.zip(els.as_ref()).map(|(id, e)| (id, "else", e)));
-                for (id, what, body) in branches {
-                    let mut piece = Open {
-                        id,
-                        name: format!("{}.if{k}_{what}", sc.name),
-                        ops: Vec::new(),
-                    };
-                    let mut flat = Vec::new();
-                    flatten(std::slice::from_ref(body), &mut flat);
-                    lower_stmts(cx, px, out, sc, &flat, &mut piece)?;
-                    close(
-                        px,
-                        out,
-                        sc,
-                        piece,
-                        ir::Transition::Direct {
-                            target: ir::Target::State(after_id),
-                        },
-                    );
-                }
+                fork_at_if(cx, px, out, sc, i, open)?;
                 continue;
             }
         }
         lower_stmt(cx, px, st, &mut open.ops)?;
     }
     Ok(())
+}
+
+/// The sub-parser `call` (statement `st`): `open` goes to the copy's
+/// start and becomes the state the copy's `accept` resumes this one in.
+/// A parser applied inside itself is an error.
+fn enter_sub_parser<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    out: &mut Out,
+    sc: &mut StateCx<'_>,
+    st: &'a Stmt,
+    call: &SubCall<'a>,
+    open: &mut Open,
+) -> Result<(), FrontError> {
+    let label = out.label(sc.prefix, &call.label);
+    if out.stack.iter().any(|s| *s == call.decl.name.name) {
+        let chain = out.stack.join("` -> `");
+        let m = format!(
+            "parser `{}` is applied inside itself (sub-parser calls `{chain}` -> `{}`)",
+            call.decl.name.name, call.decl.name.name
+        );
+        return Err(cx.err(st.span, m));
+    }
+    let cont = out.reserve();
+    let sub_frame = Frame::for_call(&cx.g, &px.locals, &px.rename, call, &label, cont);
+    out.stack.push(call.decl.name.name.as_str().to_owned());
+    let sub_start = lower_body(cx, call.decl, sub_frame, out)?;
+    out.stack.pop();
+    let short = label.strip_prefix(sc.prefix).unwrap_or(&label);
+    let resumed = Open {
+        id: cont,
+        name: format!("{}.after_{short}", sc.name),
+        ops: Vec::new(),
+    };
+    let done = std::mem::replace(open, resumed);
+    let to_sub = ir::Transition::Direct {
+        target: ir::Target::State(sub_start),
+    };
+    close(px, out, sc, done, to_sub);
+    Ok(())
+}
+
+/// An `if` whose branches fork the path: `open` ends in a select on its
+/// condition, each branch is lowered into a state of its own, and both
+/// lead to the state that resumes this one, left in `open`.
+fn fork_at_if<'a>(
+    cx: &mut Cx<'a, '_>,
+    px: &mut Px<'a>,
+    out: &mut Out,
+    sc: &mut StateCx<'_>,
+    i: &'a IfStmt,
+    open: &mut Open,
+) -> Result<(), FrontError> {
+    let IfStmt { cond, then, els } = i;
+    lookaheads(cx, px, cond, &mut open.ops);
+    sc.splits += 1;
+    let k = sc.splits;
+    let then_id = out.reserve();
+    let else_id = els.as_ref().map(|_| out.reserve());
+    let after_id = out.reserve();
+    let select = if_select(cx, cond, then_id, else_id.unwrap_or(after_id));
+    let resumed = Open {
+        id: after_id,
+        name: format!("{}.after_if{k}", sc.name),
+        ops: Vec::new(),
+    };
+    let done = std::mem::replace(open, resumed);
+    close(px, out, sc, done, select);
+    let branches = std::iter::once((then_id, "then", then))
+        .chain(else_id.zip(els.as_ref()).map(|(id, e)| (id, "else", e)));
+    for (id, what, body) in branches {
+        let mut piece = Open {
+            id,
+            name: format!("{}.if{k}_{what}", sc.name),
+            ops: Vec::new(),
+        };
+        let mut flat = Vec::new();
+        flatten(std::slice::from_ref(body), &mut flat);
+        lower_stmts(cx, px, out, sc, &flat, &mut piece)?;
+        let to_after = ir::Transition::Direct {
+            target: ir::Target::State(after_id),
+        };
+        close(px, out, sc, piece, to_after);
+    }
+    Ok(())
+}
+
+/// A select on `cond` as p4c's midend makes it of an `if`: `1` to
+/// `then_id`, `default` to `else_id`.
+fn if_select(
+    cx: &Cx<'_, '_>,
+    cond: &Expr,
+    then_id: ir::StateId,
+    else_id: ir::StateId,
+) -> ir::Transition {
+    let span = cx.spans.ir(cond.span);
+    ir::Transition::Select {
+        keys: vec![ir::SelectKey {
+            expr: cx.text(cond.span).to_string(),
+            width_bits: Some(1),
+            field: None,
+            span,
+        }],
+        cases: vec![
+            ir::SelectCase {
+                keysets: vec![ir::Keyset::Value {
+                    value: "1".to_string(),
+                }],
+                target: ir::Target::State(then_id),
+                span,
+            },
+            ir::SelectCase {
+                keysets: vec![ir::Keyset::Default],
+                target: ir::Target::State(else_id),
+                span,
+            },
+        ],
+    }
 }
 
 /// True when `st` (an `if`, through its branches, blocks and nested `if`s)
