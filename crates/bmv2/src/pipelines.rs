@@ -151,6 +151,35 @@ struct NodeNames<'a> {
     ids: HashMap<&'a str, NodeId>,
 }
 
+impl<'a> NodeNames<'a> {
+    /// The ids of the nodes `items` (tables, conditionals, action calls,
+    /// numbered in that order), by name; a name given twice is an error.
+    fn of<'j>(items: impl Iterator<Item = &'j J<'a>>) -> Result<NodeNames<'a>>
+    where
+        'a: 'j,
+    {
+        let mut ids = HashMap::new();
+        for (i, n) in items.enumerate() {
+            let nname = n.key_str("name")?;
+            if ids.insert(nname, NodeId(i as u32)).is_some() {
+                return Err(n
+                    .key("name")?
+                    .invalid(format!("duplicate control-flow node `{nname}`")));
+            }
+        }
+        Ok(NodeNames { ids })
+    }
+
+    /// The name of node `at` (`?` when it has none).
+    fn name_of(&self, at: NodeId) -> &'a str {
+        self.ids
+            .iter()
+            .find(|(_, id)| **id == at)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+}
+
 impl NodeNames<'_> {
     /// The node a `next` reference names (`null` = end of control).
     fn resolve(&self, j: &J) -> Result<Option<NodeId>> {
@@ -181,17 +210,7 @@ fn read_pipeline(
     let tables = p.opt_items("tables")?;
     let conds = p.opt_items("conditionals")?;
     let calls = p.opt_items("action_calls")?;
-    let mut names = NodeNames {
-        ids: HashMap::new(),
-    };
-    for (i, n) in tables.iter().chain(&conds).chain(&calls).enumerate() {
-        let nname = n.key_str("name")?;
-        if names.ids.insert(nname, NodeId(i as u32)).is_some() {
-            return Err(n
-                .key("name")?
-                .invalid(format!("duplicate control-flow node `{nname}`")));
-        }
-    }
+    let names = NodeNames::of(tables.iter().chain(&conds).chain(&calls))?;
     let profiles = read_profiles(p, e)?;
     let mut nodes = Vec::new();
     for t in &tables {
@@ -207,39 +226,10 @@ fn read_pipeline(
         });
     }
     for c in &conds {
-        let ej = c.key("expression")?;
-        // The text names fields as the source does, as the condition's
-        // reads (and its gateway in a dependency graph) do.
-        let canonical = Exprs {
-            canonical_text: true,
-            ..*e
-        };
-        let expr = canonical.value(&ej, &[], &mut Default::default())?;
-        let cond = cond_of(e, &ej)?;
-        let then_next = names.resolve(&c.key("true_next")?)?;
-        let else_next = names.resolve(&c.key("false_next")?)?;
-        nodes.push(Node {
-            kind: NodeKind::Condition {
-                expr,
-                reads: cond.reads(),
-                cond,
-                then_next,
-                else_next,
-            },
-            span: spans.of(prog, c)?,
-        });
+        nodes.push(condition_node(c, prog, e, spans, &names)?);
     }
     for a in &calls {
-        let id_j = a.key("action_id")?;
-        let id = id_j.u64()?;
-        let action = actions
-            .by_id(id)
-            .ok_or_else(|| id_j.invalid(format!("unknown action id {id}")))?;
-        let next = names.resolve(&a.key("next_node")?)?;
-        nodes.push(Node {
-            kind: NodeKind::Action { action, next },
-            span: spans.of(prog, a)?,
-        });
+        nodes.push(action_call_node(a, prog, spans, actions, &names)?);
     }
     exits_to_exit_nodes(prog, &mut nodes, span);
     let entry = match p.opt("init_table")? {
@@ -248,14 +238,9 @@ fn read_pipeline(
     };
     let flow = ControlFlow { nodes, entry };
     if let Some(at) = find_cycle(&flow) {
-        let node_name = names
-            .ids
-            .iter()
-            .find(|(_, id)| **id == at)
-            .map(|(n, _)| *n)
-            .unwrap_or("?");
         return Err(p.invalid(format!(
-            "the control flow has a cycle through `{node_name}`"
+            "the control flow has a cycle through `{}`",
+            names.name_of(at)
         )));
     }
     Ok(Control {
@@ -264,6 +249,57 @@ fn read_pipeline(
         gress,
         flow,
         span,
+    })
+}
+
+/// The node of conditional `c`: its expression (fields named as the
+/// source names them, as its reads and its gateway in a dependency graph
+/// do), its structured condition and its two successors.
+fn condition_node(
+    c: &J,
+    prog: &mut Program,
+    e: &Exprs,
+    spans: &mut Spans,
+    names: &NodeNames,
+) -> Result<Node> {
+    let ej = c.key("expression")?;
+    let canonical = Exprs {
+        canonical_text: true,
+        ..*e
+    };
+    let expr = canonical.value(&ej, &[], &mut Default::default())?;
+    let cond = cond_of(e, &ej)?;
+    let then_next = names.resolve(&c.key("true_next")?)?;
+    let else_next = names.resolve(&c.key("false_next")?)?;
+    Ok(Node {
+        kind: NodeKind::Condition {
+            expr,
+            reads: cond.reads(),
+            cond,
+            then_next,
+            else_next,
+        },
+        span: spans.of(prog, c)?,
+    })
+}
+
+/// The node of action call `a`: its action, by id, and its successor.
+fn action_call_node(
+    a: &J,
+    prog: &mut Program,
+    spans: &mut Spans,
+    actions: &ActionIndex,
+    names: &NodeNames,
+) -> Result<Node> {
+    let id_j = a.key("action_id")?;
+    let id = id_j.u64()?;
+    let action = actions
+        .by_id(id)
+        .ok_or_else(|| id_j.invalid(format!("unknown action id {id}")))?;
+    let next = names.resolve(&a.key("next_node")?)?;
+    Ok(Node {
+        kind: NodeKind::Action { action, next },
+        span: spans.of(prog, a)?,
     })
 }
 
