@@ -166,7 +166,7 @@ pub(crate) fn point(text: &str) -> Option<usize> {
         i += p;
         match b[i] {
             b'"' => {
-                i = string_end(b, i);
+                i = crate::trivia::string_end(b, i);
                 continue;
             }
             b'(' | b'[' | b'{' => depth += 1,
@@ -188,15 +188,6 @@ pub(crate) fn point(text: &str) -> Option<usize> {
         i += 1;
     }
     None
-}
-
-/// The offset after the string literal that opens at `i` (or the end).
-fn string_end(b: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    while j < b.len() && b[j] != b'"' {
-        j += if b[j] == b'\\' { 2 } else { 1 };
-    }
-    (j + 1).min(b.len())
 }
 
 /// The bytes [`point`] looks at.

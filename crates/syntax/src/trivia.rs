@@ -150,7 +150,7 @@ fn pragma_end(b: &[u8], mut i: usize) -> usize {
 
 /// The offset after the string literal opening at `i` (its `\` escapes
 /// skipped), or the end of the text.
-fn string_end(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn string_end(b: &[u8], mut i: usize) -> usize {
     i += 1;
     while i < b.len() {
         match b[i] {
