@@ -232,8 +232,8 @@ pub struct Program {
     pub tables: Vec<Table>,
     /// Actions of all controls, each behind an [`Arc`] so that copies
     /// (every instance of a control has its own ids for the same actions)
-    /// share one body; written as a plain list.
-    #[serde(with = "shared")]
+    /// share one body; written as a plain list (serde's `rc`: each `Arc`
+    /// as its action, read back unshared).
     pub actions: Vec<Arc<Action>>,
     /// Package bindings.
     pub pipelines: Vec<Pipeline>,
@@ -464,29 +464,6 @@ impl Program {
             }
         }
         groups
-    }
-}
-
-/// Serde of a `Vec<Arc<T>>` as the list of its `T`s, as `Vec<T>` is
-/// written: sharing is not visible in the output.
-mod shared {
-    use std::sync::Arc;
-
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    /// Writes the `T`s in order.
-    pub fn serialize<T: Serialize, S: Serializer>(v: &[Arc<T>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(|a| &**a))
-    }
-
-    /// Reads a list of `T`s, each made its own `Arc`.
-    pub fn deserialize<'de, T, D>(d: D) -> Result<Vec<Arc<T>>, D::Error>
-    where
-        T: Deserialize<'de>,
-        D: Deserializer<'de>,
-    {
-        let v = Vec::<T>::deserialize(d)?;
-        Ok(v.into_iter().map(Arc::new).collect())
     }
 }
 
