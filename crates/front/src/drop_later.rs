@@ -65,6 +65,23 @@ impl DropLater {
     }
 }
 
+impl DropLater {
+    /// Waits until everything handed over before this call is freed:
+    /// the freeing thread drops in order, so a marker handed over last
+    /// signals it when it is dropped.
+    pub fn flush(&self) {
+        struct Marker(SyncSender<()>);
+        impl Drop for Marker {
+            fn drop(&mut self) {
+                let _ = self.0.send(());
+            }
+        }
+        let (tx, rx) = sync_channel(1);
+        self.drop_later(Marker(tx));
+        let _ = rx.recv();
+    }
+}
+
 impl Default for DropLater {
     fn default() -> DropLater {
         DropLater::new()
@@ -112,5 +129,27 @@ mod tests {
         }
         drop(d);
         assert_eq!(n.load(Ordering::SeqCst), 5);
+    }
+
+    struct Slow(Arc<AtomicUsize>);
+
+    impl Drop for Slow {
+        fn drop(&mut self) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn flush_waits_for_what_was_handed_over_before() {
+        let n = Arc::new(AtomicUsize::new(0));
+        let d = DropLater::with_stack("test-flush", 1 << 20);
+        for _ in 0..3 {
+            d.drop_later(Slow(n.clone()));
+        }
+        d.flush();
+        assert_eq!(n.load(Ordering::SeqCst), 3);
+        // Nothing waiting: returns at once.
+        d.flush();
     }
 }

@@ -40,6 +40,15 @@ pub(crate) fn behind(worker: JoinHandle<()>) {
     BEHIND.keep(worker);
 }
 
+/// Waits for the worker kept behind the last load, if any, to end, and
+/// for the trees handed to the freeing thread to be freed.
+pub(crate) fn finish() {
+    BEHIND.finish();
+    if let Some(freer) = FREER.get() {
+        freer.flush();
+    }
+}
+
 /// The one worker kept freeing behind its caller.
 struct Behind(Mutex<Option<JoinHandle<()>>>);
 
@@ -59,6 +68,17 @@ impl Behind {
         if let Some(before) = before {
             // A panic while freeing has nothing left to report to anyone.
             let _ = before.join();
+        }
+    }
+
+    /// Waits for the worker kept, if any, to end.
+    fn finish(&self) {
+        let kept = match self.0.lock() {
+            Ok(mut kept) => kept.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        if let Some(kept) = kept {
+            let _ = kept.join();
         }
     }
 }
@@ -93,6 +113,24 @@ mod tests {
         behind.keep(std::thread::spawn(|| {}));
         assert!(done.load(Ordering::SeqCst), "the first worker had ended");
         let _ = releaser.join();
+    }
+
+    /// Finishing waits for the worker kept.
+    #[test]
+    fn finishing_waits_for_the_worker_kept() {
+        let behind = Behind::new();
+        let done = Arc::new(AtomicBool::new(false));
+        behind.keep(std::thread::spawn({
+            let done = Arc::clone(&done);
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                done.store(true, Ordering::SeqCst);
+            }
+        }));
+        behind.finish();
+        assert!(done.load(Ordering::SeqCst));
+        // Nothing kept: returns at once.
+        behind.finish();
     }
 
     /// Loads in a row each answer with their program while the worker of

@@ -251,6 +251,15 @@ pub fn load_source(name: &str, text: &str, opts: &Options) -> Result<Loaded, Fro
     lower_output(out, stem, opts)
 }
 
+/// Waits until the lowering worker of the last load has freed what it
+/// built (a load that does not reuse answers first and frees after), and
+/// until the syntax trees handed to the freeing thread are freed. For
+/// a process's last step: the freeing is then done before it exits,
+/// whatever the scheduling, so a run executes the same work every time.
+pub fn finish_freeing() {
+    free_tree::finish();
+}
+
 /// Stack of the thread that lowers the syntax tree (and of the one that
 /// frees it, [`free_tree`]).  The tree's
 /// depth is bounded by the parser's nesting limits (1000 nested blocks and
