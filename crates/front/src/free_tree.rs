@@ -61,25 +61,29 @@ impl Behind {
     /// (done long since, as a rule: it had the whole of the load that
     /// `worker` answered to finish).
     fn keep(&self, worker: JoinHandle<()>) {
-        let before = match self.0.lock() {
-            Ok(mut kept) => kept.replace(worker),
-            Err(poisoned) => poisoned.into_inner().replace(worker),
-        };
-        if let Some(before) = before {
-            // A panic while freeing has nothing left to report to anyone.
-            let _ = before.join();
-        }
+        join(self.swap(Some(worker)));
     }
 
     /// Waits for the worker kept, if any, to end.
     fn finish(&self) {
-        let kept = match self.0.lock() {
-            Ok(mut kept) => kept.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
+        join(self.swap(None));
+    }
+
+    /// Puts `worker` in the place of the one kept, which it returns.
+    fn swap(&self, worker: Option<JoinHandle<()>>) -> Option<JoinHandle<()>> {
+        let mut kept = match self.0.lock() {
+            Ok(kept) => kept,
+            Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some(kept) = kept {
-            let _ = kept.join();
-        }
+        std::mem::replace(&mut *kept, worker)
+    }
+}
+
+/// Waits for `worker`, if any, to end. A panic while freeing has nothing
+/// left to report to anyone.
+fn join(worker: Option<JoinHandle<()>>) {
+    if let Some(worker) = worker {
+        let _ = worker.join();
     }
 }
 

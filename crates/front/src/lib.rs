@@ -234,7 +234,7 @@ pub fn load_file_text_reusing(
         .with_include_cache(&mut reuse.includes)
         .run_file_text(path, text)
         .map_err(pp_error)?;
-    let reuse = Some((&mut reuse.parse, &mut reuse.lower));
+    let reuse = (&mut reuse.parse, &mut reuse.lower);
     lower_output_reusing(&out, &file_stem(path), opts, reuse)
 }
 
@@ -326,7 +326,7 @@ fn lower_output_reusing(
     out: &p4cost_pp::Output,
     name: &str,
     opts: &Options,
-    reuse: Option<Taken<'_>>,
+    reuse: Taken<'_>,
 ) -> Result<Loaded, FrontError> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
@@ -351,9 +351,9 @@ fn lower_on_small_stack(
     opts: &Options,
 ) -> Result<Loaded, FrontError> {
     let parsed = p4cost_syntax::parse(&out.text);
-    let mut loaded = None;
-    lower_parsed(out, name, opts, parsed, None, |l| loaded = Some(l))?;
-    loaded.ok_or_else(|| unanswered(out))
+    returned(out, |answer| {
+        lower_parsed(out, name, opts, parsed, None, answer)
+    })
 }
 
 /// A construct only P4-14 has, at the start of a line, if `text` has one:
@@ -376,33 +376,36 @@ fn p4_14_sign(text: &str) -> Option<&'static str> {
 }
 
 /// Parses and lowers on this thread, whose stack is
-/// [`LOWER_STACK_BYTES`] (enough to parse on).
+/// [`LOWER_STACK_BYTES`] (enough to parse on), taking back what `reuse`
+/// holds.
 fn lower_on_this_thread(
     out: &p4cost_pp::Output,
     name: &str,
     opts: &Options,
-    reuse: Option<Taken<'_>>,
+    (parse, units): Taken<'_>,
 ) -> Result<Loaded, FrontError> {
-    let (parsed, units) = match reuse {
-        Some((r, units)) => (
-            p4cost_syntax::parse_reusing_on_current_thread(&out.text, r),
-            Some(units),
-        ),
-        None => (p4cost_syntax::parse_on_current_thread(&out.text), None),
-    };
-    let mut loaded = None;
-    lower_parsed(out, name, opts, parsed, units, |l| loaded = Some(l))?;
-    loaded.ok_or_else(|| unanswered(out))
+    let parsed = p4cost_syntax::parse_reusing_on_current_thread(&out.text, parse);
+    returned(out, |answer| {
+        lower_parsed(out, name, opts, parsed, Some(units), answer)
+    })
 }
 
-/// The error of a lowering that returned without handing its program
-/// over, which [`lower_tree_then`] never does.
-fn unanswered(out: &p4cost_pp::Output) -> FrontError {
-    let spans = lower::Spans::new(out);
-    FrontError::Lower(spans.diag(
-        ast::Span::new(0, 0),
-        "internal error: the lowering ended without a program",
-    ))
+/// The program a lowering (`lower`) hands to its answer, for a caller that
+/// waits for the lowering to end anyway; an internal error should it end
+/// without one, which [`lower_tree_then`] never does.
+fn returned(
+    out: &p4cost_pp::Output,
+    lower: impl FnOnce(&mut dyn FnMut(Loaded)) -> Result<(), FrontError>,
+) -> Result<Loaded, FrontError> {
+    let mut loaded = None;
+    lower(&mut |l| loaded = Some(l))?;
+    loaded.ok_or_else(|| {
+        let spans = lower::Spans::new(out);
+        FrontError::Lower(spans.diag(
+            ast::Span::new(0, 0),
+            "internal error: the lowering ended without a program",
+        ))
+    })
 }
 
 /// Lowers the parse `parsed` of `out.text` (see [`lower_tree_then`]).
@@ -549,9 +552,9 @@ fn lower_tree(
     opts: &Options,
     units: Option<&mut reuse::LowerCache>,
 ) -> Result<Loaded, FrontError> {
-    let mut loaded = None;
-    lower_tree_then(out, tree, name, opts, units, |l| loaded = Some(l))?;
-    loaded.ok_or_else(|| unanswered(out))
+    returned(out, |answer| {
+        lower_tree_then(out, tree, name, opts, units, answer)
+    })
 }
 
 /// Lowers `tree`, the syntax tree of `out.text`, into the program model,
